@@ -1,0 +1,39 @@
+# codewhale — the two set-up commands are `make run` and `make test`.
+GO        ?= go
+BIN       := bin/codewhale
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+STATICCHECK_VERSION := v0.8.2
+
+.PHONY: run build test bench lint fmt-check vet clean
+
+## run: build and start the TUI in the current directory
+run: build
+	./$(BIN)
+
+## build: compile bin/codewhale
+build:
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/codewhale
+
+## test: everything CI checks — formatting, vet, lint, unit and end-to-end tests
+test: fmt-check vet lint
+	$(GO) test -count=1 -timeout 20m ./...
+
+## bench: the performance benchmarks recorded in docs/PERFORMANCE.md
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+## lint: staticcheck
+lint:
+	@command -v staticcheck >/dev/null 2>&1 || GOFLAGS= $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$$(command -v staticcheck || echo $$($(GO) env GOPATH)/bin/staticcheck) ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+)
+
+// Exit codes of exec (engine.md §6.4).
+const (
+	exitOK        = 0
+	exitFailure   = 1
+	exitTempFail  = 75
+	exitInterrupt = 130
+)
+
+type execOptions struct {
+	prompt          string
+	json            bool
+	outputFormat    string
+	auto            bool
+	yolo            bool
+	mode            string
+	maxTurns        int
+	allowedTools    []string
+	disallowedTools []string
+	appendSystem    string
+	reasoningEffort string
+}
+
+// agent reports whether a flag selected agent mode (engine and tools).
+func (o *execOptions) agent(cmd *cobra.Command) bool {
+	for _, f := range []string{"auto", "yolo", "max-turns", "allowed-tools", "disallowed-tools", "append-system-prompt", "mode"} {
+		if cmd.Flags().Changed(f) {
+			return true
+		}
+	}
+	return o.outputFormat == "stream-json"
+}
+
+func newExecCmd(ios IO, g *globals) *cobra.Command {
+	o := &execOptions{}
+	cmd := &cobra.Command{
+		Use:   "exec [flags] PROMPT",
+		Short: "Run one prompt headless: one-shot, or as an agent with tools (--auto, --mode, stream-json)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.prompt = strings.Join(args, " ")
+			if o.outputFormat != "text" && o.outputFormat != "stream-json" {
+				return &exitError{code: exitFailure, err: fmt.Errorf("unknown --output-format %q (text or stream-json)", o.outputFormat)}
+			}
+			if cmd.Flags().Changed("max-turns") && o.maxTurns < 1 {
+				return &exitError{code: exitFailure, err: errors.New("--max-turns must be at least 1")}
+			}
+			cfg, err := g.load()
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			var code int
+			if o.agent(cmd) {
+				code = runExecAgent(ios, cfg, o)
+			} else {
+				code = runExecOneShot(ios, cfg, o)
+			}
+			if code != 0 {
+				return &exitError{code: code}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "print one JSON object at the end")
+	f.StringVar(&o.outputFormat, "output-format", "text", "text | stream-json (JSON lines for harnesses)")
+	f.BoolVar(&o.auto, "auto", false, "approve every tool prompt (never widens Plan mode)")
+	f.BoolVar(&o.yolo, "yolo", false, "Act mode with Full Access")
+	_ = f.MarkHidden("yolo")
+	f.StringVar(&o.mode, "mode", "act", "plan | act | operate")
+	f.IntVar(&o.maxTurns, "max-turns", 100, "maximum model steps in the turn")
+	f.StringSliceVar(&o.allowedTools, "allowed-tools", nil, "only these tools (names or prefix*)")
+	f.StringSliceVar(&o.disallowedTools, "disallowed-tools", nil, "never these tools (names or prefix*)")
+	f.StringVar(&o.appendSystem, "append-system-prompt", "", "text appended to the system prompt")
+	f.StringVar(&o.reasoningEffort, "reasoning-effort", "", "auto|off|low|medium|high|max")
+	return cmd
+}
+
+// runExecOneShot sends one non-streaming request without tools.
+func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ccfg := cfg.ClientConfig(cfg.Model)
+	ccfg.UserAgent = "codewhale/" + version
+	client, err := provider.New(ccfg)
+	if err != nil {
+		fmt.Fprintln(ios.Err, "error:", err)
+		return exitFailure
+	}
+	req := &provider.Request{Model: cfg.Model, MaxTokens: 4096, Messages: []provider.Message{provider.UserText(o.prompt)}}
+	if o.reasoningEffort != "" {
+		req.ReasoningEffort = o.reasoningEffort
+	}
+	if o.json {
+		t, p := 0.2, 0.9
+		req.System, req.Temperature, req.TopP = "You are a concise, accurate assistant. Answer directly.", &t, &p
+	}
+	resp, err := client.Complete(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return exitInterrupt
+		}
+		fmt.Fprintln(ios.Err, "error:", err)
+		if c := oneShotCategory(err); c == "network" || c == "timeout" {
+			return exitTempFail
+		}
+		return exitFailure
+	}
+	if o.json {
+		enc := json.NewEncoder(ios.Out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"mode": "one-shot", "provider": client.ProviderName(), "model": client.Model(),
+			"success": true, "output": resp.Text()})
+		return exitOK
+	}
+	fmt.Fprintln(ios.Out, resp.Text())
+	return exitOK
+}
+
+func oneShotCategory(err error) string {
+	var ne *provider.NetworkError
+	var he *provider.HTTPError
+	switch {
+	case errors.As(err, &ne):
+		if ne.Timeout {
+			return "timeout"
+		}
+		return "network"
+	case errors.As(err, &he) && (he.Status >= 500 || he.Status == 429):
+		return "network"
+	}
+	return "other"
+}
+
+// runExecAgent runs one agent turn headless and reports it.
+func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
+	mode, err := policy.ParseMode(o.mode)
+	if err != nil {
+		fmt.Fprintln(ios.Err, "error:", err)
+		return exitFailure
+	}
+	rt := newRuntime(cfg)
+	opts := rt.engineOptions()
+	opts.Mode, opts.Interactive, opts.MaxSteps = mode, false, o.maxTurns
+	opts.AllowTools, opts.DenyTools = o.allowedTools, o.disallowedTools
+	if o.reasoningEffort != "" {
+		opts.ReasoningEffort = o.reasoningEffort
+	}
+	if o.auto || o.yolo {
+		opts.AutoApprove, opts.Posture, opts.AllowShell, opts.Trust = true, policy.FullAccess, true, true
+	}
+	if o.appendSystem != "" {
+		opts.SystemPrompt = func(env engine.PromptEnv) string {
+			return engine.DefaultSystemPrompt(env) + "\n\n" + o.appendSystem
+		}
+	}
+	eng := engine.New(opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go eng.Run(ctx)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	caught := make(chan os.Signal, 1)
+	go func() {
+		if s, ok := <-sigs; ok {
+			caught <- s
+			eng.Cancel()
+		}
+	}()
+
+	out := newExecPrinter(ios, o)
+	start := time.Now()
+	eng.Submit(engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser})
+	var done engine.TurnComplete
+	for ev := range eng.Events() {
+		out.event(ev)
+		if tc, ok := ev.(engine.TurnComplete); ok {
+			done = tc
+			break
+		}
+	}
+	eng.Submit(engine.Shutdown{})
+	sess := eng.Snapshot()
+	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts})
+	select {
+	case s := <-caught:
+		if n, ok := s.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+		return exitInterrupt
+	default:
+	}
+	switch {
+	case done.Status == engine.TurnCompleted:
+		return exitOK
+	case done.Status == engine.TurnInterrupted:
+		return exitInterrupt
+	case done.ErrorCategory == "network" || done.ErrorCategory == "timeout":
+		return exitTempFail
+	default:
+		return exitFailure
+	}
+}

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/provider"
+)
+
+// execReport is what the printers need once the turn is over.
+type execReport struct {
+	cfg      *config.Config
+	opts     *execOptions
+	done     engine.TurnComplete
+	sess     engine.Session
+	duration time.Duration
+	posture  engine.Options
+}
+
+// execPrinter renders engine events for one output format.
+type execPrinter struct {
+	ios    IO
+	o      *execOptions
+	output strings.Builder // visible assistant text of the turn
+	tools  []toolRecord
+	errs   []string
+	wrote  bool
+}
+
+type toolRecord struct {
+	Name    string `json:"name"`
+	Success bool   `json:"success"`
+	Output  string `json:"output"`
+}
+
+func newExecPrinter(ios IO, o *execOptions) *execPrinter { return &execPrinter{ios: ios, o: o} }
+
+func (p *execPrinter) streamJSON() bool { return p.o.outputFormat == "stream-json" }
+
+// line writes one stream-json object: type, the type's fields, then the
+// schema tail.
+func (p *execPrinter) line(typ string, fields ...any) {
+	var b strings.Builder
+	b.WriteString(`{"type":`)
+	writeJSON(&b, typ)
+	for i := 0; i+1 < len(fields); i += 2 {
+		b.WriteByte(',')
+		writeJSON(&b, fields[i])
+		b.WriteByte(':')
+		writeJSON(&b, fields[i+1])
+	}
+	b.WriteString(`,"schema_version":1,"schema":"codewhale.exec-stream"}` + "\n")
+	fmt.Fprint(p.ios.Out, b.String())
+}
+
+func writeJSON(b *strings.Builder, v any) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		raw = []byte("null")
+	}
+	b.Write(raw)
+}
+
+func (p *execPrinter) event(ev engine.Event) {
+	switch ev := ev.(type) {
+	case engine.MessageDelta:
+		p.output.WriteString(ev.Content)
+		switch {
+		case p.streamJSON():
+			p.line("content", "content", ev.Content)
+		case !p.o.json:
+			fmt.Fprint(p.ios.Out, ev.Content)
+			p.wrote = true
+		}
+	case engine.ToolCallStarted:
+		if p.streamJSON() {
+			p.line("tool_use", "name", ev.Name, "id", ev.ID, "input", ev.Input, "started_at", time.Now().UTC().Format(time.RFC3339))
+		} else if !p.o.json {
+			p.newline()
+			fmt.Fprintf(p.ios.Err, "tool: %s (%s)\n", ev.Name, engine.Describe(ev.Name, ev.Input))
+		}
+	case engine.ToolCallComplete:
+		p.toolDone(ev)
+	case engine.TurnUsage:
+		if p.streamJSON() {
+			p.line("turn_usage", usageFields(ev.Step, &ev.Usage, ev.DurationMS)...)
+		}
+	case engine.Error:
+		p.errs = append(p.errs, ev.Message)
+		if p.streamJSON() {
+			p.line("error", "error", ev.Message)
+		} else {
+			p.newline()
+			fmt.Fprintln(p.ios.Err, "error:", ev.Message)
+		}
+	case engine.Status:
+		if !p.streamJSON() && notableStatus(ev.Message) {
+			p.newline()
+			fmt.Fprintln(p.ios.Err, ev.Message)
+		}
+	}
+}
+
+func notableStatus(s string) bool {
+	return s == "Reached maximum steps" || strings.HasPrefix(s, "Connection interrupted") || strings.HasPrefix(s, "Auto-loaded")
+}
+
+// newline ends a partial line of streamed text before stderr output.
+func (p *execPrinter) newline() {
+	if p.wrote && !strings.HasSuffix(p.output.String(), "\n") {
+		fmt.Fprintln(p.ios.Out)
+	}
+	p.wrote = false
+}
+
+func (p *execPrinter) toolDone(ev engine.ToolCallComplete) {
+	r := ev.Result
+	p.tools = append(p.tools, toolRecord{Name: ev.Name, Success: r.Success, Output: r.Content})
+	switch {
+	case p.streamJSON():
+		status, side := "success", "completed"
+		if !r.Success {
+			status = "error"
+		}
+		if r.IsError {
+			side = "not_started_or_unknown"
+		}
+		fields := []any{"id", ev.ID, "name", ev.Name, "output", r.Content, "status", status,
+			"started_at", ev.StartedAt.UTC().Format(time.RFC3339), "completed_at", ev.CompletedAt.UTC().Format(time.RFC3339),
+			"duration_ms", ev.CompletedAt.Sub(ev.StartedAt).Milliseconds(), "side_effect_status", side}
+		if r.Category != "" {
+			fields = append(fields, "error_category", r.Category)
+		}
+		if len(r.Metadata) > 0 {
+			fields = append(fields, "result_metadata", r.Metadata)
+		}
+		p.line("tool_result", fields...)
+	case !p.o.json:
+		if r.Success {
+			fmt.Fprintf(p.ios.Err, "tool %s completed: %s\n", ev.Name, summary(r.Content))
+		} else {
+			fmt.Fprintf(p.ios.Err, "tool %s failed: %s\n", ev.Name, summary(r.Content))
+		}
+	}
+}
+
+// summary is the first line of s, at most 120 characters.
+func summary(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	if s == "" {
+		return "(no output)"
+	}
+	return s
+}
+
+func usageFields(turn int, u *provider.Usage, durationMS int64) []any {
+	f := []any{"turn", turn, "input_tokens", u.InputTokens, "output_tokens", u.OutputTokens}
+	opt := func(k string, v *int) {
+		if v != nil {
+			f = append(f, k, *v)
+		}
+	}
+	opt("reasoning_tokens", u.ReasoningTokens)
+	opt("prompt_cache_hit_tokens", u.PromptCacheHitTokens)
+	opt("prompt_cache_miss_tokens", u.PromptCacheMissTokens)
+	opt("prompt_cache_write_tokens", u.PromptCacheWriteTok)
+	opt("reasoning_replay_tokens", u.ReasoningReplayTokens)
+	return append(f, "duration_ms", durationMS)
+}
+
+// terminationReason maps a turn's end onto the reported reason.
+func terminationReason(d engine.TurnComplete) string {
+	switch d.Status {
+	case engine.TurnCompleted:
+		switch {
+		case d.ApprovalRequired:
+			return "approval_required"
+		case d.MaxStepsReached:
+			return "budget_exhausted"
+		}
+		return "resolved"
+	case engine.TurnInterrupted:
+		return "canceled"
+	}
+	switch d.ErrorCategory {
+	case "network", "timeout", "internal":
+		return "infrastructure_error"
+	case "tool":
+		return "tool_error"
+	}
+	return "model_error"
+}
+
+func (p *execPrinter) finish(r execReport) {
+	d := r.done
+	switch {
+	case p.streamJSON():
+		p.line("metadata", "meta", p.metadata(r))
+		p.line("done")
+	case p.o.json:
+		enc := json.NewEncoder(p.ios.Out)
+		enc.SetIndent("", "  ")
+		tools := p.tools
+		if tools == nil {
+			tools = []toolRecord{}
+		}
+		_ = enc.Encode(map[string]any{"mode": "agent", "provider": config.ProviderDisplayName(r.cfg.Provider),
+			"model": r.sess.Model, "prompt": r.opts.prompt, "output": p.output.String(), "tools": tools,
+			"outcomes": []any{map[string]any{"turn_id": d.TurnID, "status": d.Status, "steps": d.Steps}},
+			"status":   d.Status, "termination_reason": terminationReason(d), "error_category": nullable(d.ErrorCategory),
+			"error": nullable(d.Error)})
+	default:
+		if p.output.Len() > 0 && !strings.HasSuffix(p.output.String(), "\n") {
+			fmt.Fprintln(p.ios.Out)
+		}
+	}
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// metadata is the terminal receipt of a stream-json run.
+func (p *execPrinter) metadata(r execReport) map[string]any {
+	d := r.done
+	sum := sha256.Sum256([]byte(r.opts.prompt))
+	posture := "ask"
+	if r.posture.AutoApprove {
+		posture = "auto_tools"
+	}
+	m := map[string]any{"receipt_kind": "terminal", "provider": config.ProviderDisplayName(r.cfg.Provider),
+		"provider_id": r.cfg.Provider, "model": r.sess.Model, "route_source": r.cfg.BaseSource,
+		"input_tokens": d.Usage.InputTokens, "output_tokens": d.Usage.OutputTokens,
+		"duration_ms": r.duration.Milliseconds(), "approval_posture": posture, "sandbox_posture": "none",
+		"prompt_sha256": "sha256:" + hex.EncodeToString(sum[:]), "visible_final_answer_chars": len([]rune(p.output.String())),
+		"session_id": r.sess.ID, "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
+		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps}
+	if d.ToolCatalogSHA != "" {
+		m["tool_catalog_sha256"] = d.ToolCatalogSHA
+	}
+	if d.ErrorCategory != "" {
+		m["error_category"] = d.ErrorCategory
+	}
+	opt := func(k string, v *int) {
+		if v != nil {
+			m[k] = *v
+		}
+	}
+	opt("prompt_cache_hit_tokens", d.Usage.PromptCacheHitTokens)
+	opt("prompt_cache_miss_tokens", d.Usage.PromptCacheMissTokens)
+	opt("prompt_cache_write_tokens", d.Usage.PromptCacheWriteTok)
+	opt("reasoning_tokens", d.Usage.ReasoningTokens)
+	return m
+}

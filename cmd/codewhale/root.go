@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// IO is where a command reads and writes; tests substitute buffers.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+func stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+
+// globals are the flags every command shares.
+type globals struct {
+	provider, model, baseURL, apiKey, configPath, workspace, approval string
+	noProjectConfig, verbose                                          bool
+}
+
+// exitError carries a process exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func run(args []string, ios IO) int {
+	root := newRootCmd(ios)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ee *exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		if ee.err != nil {
+			fmt.Fprintln(ios.Err, "error:", ee.err)
+		}
+		return ee.code
+	default:
+		fmt.Fprintln(ios.Err, "error:", err)
+		return 1
+	}
+}
+
+func newRootCmd(ios IO) *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:           "codewhale [flags] [PROMPT...]",
+		Short:         "A terminal coding agent for DeepSeek models",
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.Err)
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.provider, "provider", "", "model provider (default deepseek)")
+	pf.StringVar(&g.model, "model", "", "model id (default deepseek-v4-pro)")
+	pf.StringVar(&g.baseURL, "base-url", "", "provider base URL (overrides CODEWHALE_BASE_URL and config)")
+	pf.StringVar(&g.apiKey, "api-key", "", "API key for this run (prefer DEEPSEEK_API_KEY or `codewhale auth set`)")
+	pf.StringVar(&g.configPath, "config", "", "config file (default $CODEWHALE_HOME/config.toml)")
+	pf.StringVarP(&g.workspace, "workspace", "C", "", "workspace directory (default: the current directory)")
+	pf.StringVar(&g.approval, "approval-policy", "", "approval posture: suggest|auto|bypass|never")
+	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")
+	pf.BoolVarP(&g.verbose, "verbose", "v", false, "verbose diagnostics on stderr")
+	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g))
+	return root
+}
+
+// workspaceDir returns the canonical workspace.
+func (g *globals) workspaceDir() (string, error) {
+	dir := g.workspace
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("workspace %s is not a directory", abs)
+	}
+	return tools.Canonical(abs), nil
+}
+
+// load resolves the workspace and configuration.
+func (g *globals) load() (*config.Config, error) {
+	ws, err := g.workspaceDir()
+	if err != nil {
+		return nil, err
+	}
+	return config.Load(config.Flags{Provider: g.provider, Model: g.model, BaseURL: g.baseURL, APIKey: g.apiKey,
+		ConfigPath: g.configPath, Workspace: ws, ApprovalPolicy: g.approval, NoProjectConfig: g.noProjectConfig}, nil)
+}

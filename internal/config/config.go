@@ -1,0 +1,315 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+)
+
+// Flags are the CLI values that take part in resolution. Empty means unset.
+type Flags struct {
+	Provider        string
+	Model           string
+	BaseURL         string
+	APIKey          string
+	ConfigPath      string
+	Workspace       string
+	ApprovalPolicy  string
+	NoProjectConfig bool
+}
+
+// Config is the effective configuration.
+type Config struct {
+	Home       string // CODEWHALE_HOME or ~/.codewhale
+	Path       string // the user config file consulted
+	File       File   // the user config as written (zero when absent)
+	Workspace  string
+	Provider   string // provider id, e.g. "deepseek"
+	BaseURL    string
+	BaseSource string // flag, env, config, default
+	APIKey     string
+	KeySource  string // flag, config, api_key_env, secret store, env, none
+	Model      string
+
+	ReasoningEffort string
+	AllowShell      bool
+	MaxSteps        int
+	Posture         policy.Posture
+	Mode            policy.Mode
+	StrictTools     bool
+	Retry           provider.RetryPolicy
+	IdleTimeout     time.Duration
+	OpenTimeout     time.Duration
+	MemoryEnabled   bool
+	MemoryPath      string
+	MCPConfigPath   string
+	AlwaysLoad      []string
+	ApplyPatch      bool
+	Subagents       bool
+	MaxSubagents    int
+	MaxAdmitted     int
+	PathSuffix      string
+	Headers         map[string]string
+}
+
+// Env looks a variable up; tests pass their own.
+type Env func(string) string
+
+func (e Env) first(names ...string) string {
+	for _, n := range names {
+		if v := strings.TrimSpace(e(n)); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// HomeDir returns CODEWHALE_HOME or ~/.codewhale.
+func HomeDir(env Env) string {
+	if h := env.first("CODEWHALE_HOME"); h != "" {
+		return h
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ".codewhale"
+	}
+	return filepath.Join(home, ".codewhale")
+}
+
+// Load resolves the configuration. A malformed config file is an error that
+// names the file and line.
+func Load(flags Flags, env Env) (*Config, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace}
+	c.Path = flags.ConfigPath
+	if c.Path == "" {
+		c.Path = env.first("CODEWHALE_CONFIG_PATH", "DEEPSEEK_CONFIG_PATH")
+	}
+	if c.Path == "" {
+		c.Path = filepath.Join(c.Home, "config.toml")
+	}
+	f, err := readFile(c.Path)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		c.File = *f
+	}
+	if !flags.NoProjectConfig && flags.Workspace != "" {
+		if err := c.applyProject(filepath.Join(flags.Workspace, ".codewhale", "config.toml")); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.resolve(flags, env); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// applyProject merges the workspace overlay: only model, reasoning effort,
+// tightening-only approval and sandbox settings, notes path, max_subagents
+// and allow_shell=false. Credentials, endpoints, provider and MCP path are
+// ignored there.
+func (c *Config) applyProject(path string) error {
+	p, err := readFile(path)
+	if err != nil || p == nil {
+		return err
+	}
+	if p.Model != "" {
+		c.File.Model = p.Model
+	}
+	if p.ReasoningEffort != "" {
+		c.File.ReasoningEffort = p.ReasoningEffort
+	}
+	if p.NotesPath != "" {
+		c.File.NotesPath = p.NotesPath
+	}
+	if p.MaxSubagents > 0 {
+		c.File.MaxSubagents = p.MaxSubagents
+	}
+	if p.AllowShell != nil && !*p.AllowShell {
+		c.File.AllowShell = p.AllowShell
+	}
+	if p.ApprovalPolicy != "" {
+		cur, _ := policy.ParsePosture(c.File.ApprovalPolicy)
+		next, err := policy.ParsePosture(p.ApprovalPolicy)
+		if err == nil && tighter(next, cur) {
+			c.File.ApprovalPolicy = p.ApprovalPolicy
+		}
+	}
+	if p.SandboxMode == "read-only" {
+		c.File.SandboxMode = p.SandboxMode
+	}
+	return nil
+}
+
+// tighter reports whether posture a asks at least as often as b.
+func tighter(a, b policy.Posture) bool {
+	rank := map[policy.Posture]int{policy.Never: 0, policy.Ask: 1, policy.AutoReview: 2, policy.FullAccess: 3}
+	return rank[a] <= rank[b]
+}
+
+func (c *Config) resolve(flags Flags, env Env) error {
+	f := &c.File
+	c.Provider = firstNonEmpty(flags.Provider, env.first("CODEWHALE_PROVIDER", "DEEPSEEK_PROVIDER"), f.Provider, "deepseek")
+	pt := f.Providers[c.Provider]
+	legacy := c.Provider == "deepseek"
+	switch {
+	case flags.BaseURL != "":
+		c.BaseURL, c.BaseSource = flags.BaseURL, "flag"
+	case env.first("CODEWHALE_BASE_URL", "DEEPSEEK_BASE_URL") != "":
+		c.BaseURL, c.BaseSource = env.first("CODEWHALE_BASE_URL", "DEEPSEEK_BASE_URL"), "env"
+	case pt.BaseURL != "":
+		c.BaseURL, c.BaseSource = pt.BaseURL, "config"
+	case legacy && f.BaseURL != "":
+		c.BaseURL, c.BaseSource = f.BaseURL, "config"
+	default:
+		c.BaseURL, c.BaseSource = provider.DefaultBaseURL, "default"
+	}
+	c.Model = firstNonEmpty(flags.Model, env.first("CODEWHALE_MODEL", "DEEPSEEK_MODEL", "DEEPSEEK_DEFAULT_TEXT_MODEL"),
+		f.Model, f.DefaultTextModel, pt.Model, provider.DefaultModel)
+	c.PathSuffix = pt.PathSuffix
+	c.APIKey, c.KeySource = c.resolveKey(flags, env, pt, legacy)
+	c.ReasoningEffort = firstNonEmpty(env.first("CODEWHALE_REASONING_EFFORT"), f.ReasoningEffort)
+	c.AllowShell = f.AllowShell == nil || *f.AllowShell
+	c.MaxSteps = f.MaxSteps
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = 100
+	}
+	posture, err := policy.ParsePosture(firstNonEmpty(flags.ApprovalPolicy, env.first("CODEWHALE_APPROVAL_POLICY"), f.ApprovalPolicy))
+	if err != nil {
+		return fmt.Errorf("config: %s: approval_policy: %w", c.Path, err)
+	}
+	c.Posture = posture
+	if f.DefaultMode != "" {
+		if c.Mode, err = policy.ParseMode(f.DefaultMode); err != nil {
+			return fmt.Errorf("config: %s: default_mode: %w", c.Path, err)
+		}
+	}
+	c.StrictTools = f.StrictToolMode
+	c.Retry = retryPolicy(f.Retry)
+	c.IdleTimeout = time.Duration(f.StreamChunkTimeoutSecs) * time.Second
+	if d, ok := provider.EnvDuration([]string{"CODEWHALE_STREAM_IDLE_TIMEOUT_SECS", "DEEPSEEK_STREAM_IDLE_TIMEOUT_SECS"}, 1, 3600); ok {
+		c.IdleTimeout = d
+	}
+	c.IdleTimeout = clampDuration(c.IdleTimeout, 900*time.Second, time.Second, time.Hour)
+	if d, ok := provider.EnvDuration([]string{"CODEWHALE_STREAM_OPEN_TIMEOUT_SECS", "DEEPSEEK_STREAM_OPEN_TIMEOUT_SECS"}, 5, 300); ok {
+		c.OpenTimeout = d
+	}
+	c.MemoryEnabled = f.Memory != nil && f.Memory.Enabled != nil && *f.Memory.Enabled
+	if v := env.first("CODEWHALE_MEMORY", "DEEPSEEK_MEMORY"); v != "" {
+		c.MemoryEnabled = truthy(v)
+	}
+	c.MemoryPath = firstNonEmpty(f.MemoryPath, filepath.Join(c.Home, "memory.md"))
+	c.MCPConfigPath = firstNonEmpty(env.first("CODEWHALE_MCP_CONFIG", "DEEPSEEK_MCP_CONFIG"), f.MCPConfigPath, filepath.Join(c.Home, "mcp.json"))
+	if f.Tools != nil {
+		c.AlwaysLoad = f.Tools.AlwaysLoad
+	}
+	c.ApplyPatch = f.Features == nil || f.Features.ApplyPatch == nil || *f.Features.ApplyPatch
+	c.Subagents = f.Features == nil || f.Features.Subagents == nil || *f.Features.Subagents
+	c.MaxSubagents, c.MaxAdmitted = f.MaxSubagents, 0
+	if f.Subagents != nil {
+		if f.Subagents.MaxConcurrent > 0 {
+			c.MaxSubagents = f.Subagents.MaxConcurrent
+		}
+		c.MaxAdmitted = f.Subagents.MaxAdmitted
+	}
+	if h := env.first("DEEPSEEK_HTTP_HEADERS", "CODEWHALE_HTTP_HEADERS"); h != "" {
+		c.Headers = provider.ParseHeaderList(h)
+	}
+	return nil
+}
+
+// resolveKey follows engine.md §3.3: flag, config, api_key_env, the secret
+// store, then the ambient environment.
+func (c *Config) resolveKey(flags Flags, env Env, pt ProviderTable, legacy bool) (string, string) {
+	if flags.APIKey != "" {
+		return flags.APIKey, "flag"
+	}
+	if pt.APIKey != "" {
+		return pt.APIKey, "config"
+	}
+	if legacy && c.File.APIKey != "" {
+		return c.File.APIKey, "config"
+	}
+	if pt.APIKeyEnv != "" {
+		if v := env.first(pt.APIKeyEnv); v != "" {
+			return v, "api_key_env"
+		}
+	}
+	if k, err := ReadSecret(c.Home, c.Provider); err == nil && k != "" {
+		return k, "secret store"
+	}
+	if v := env.first(strings.ToUpper(c.Provider) + "_API_KEY"); v != "" {
+		return v, "env"
+	}
+	return "", "none"
+}
+
+func retryPolicy(r *Retry) provider.RetryPolicy {
+	p := provider.DefaultRetry
+	if r == nil {
+		return p
+	}
+	if r.Enabled != nil {
+		p.Enabled = *r.Enabled
+	}
+	if r.MaxRetries != nil {
+		p.MaxRetries = max(0, *r.MaxRetries)
+	}
+	if r.InitialDelay != nil {
+		p.InitialDelay = time.Duration(*r.InitialDelay * float64(time.Second))
+	}
+	if r.MaxDelay != nil {
+		p.MaxDelay = time.Duration(*r.MaxDelay * float64(time.Second))
+	}
+	if r.ExponentialBase != nil {
+		p.ExponentialBase = *r.ExponentialBase
+	}
+	return p
+}
+
+func clampDuration(d, def, lo, hi time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return max(lo, min(hi, d))
+}
+
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "on", "true", "yes", "y", "enabled":
+		return true
+	}
+	return false
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// ProviderDisplayName is the provider's display name ("Deepseek").
+func ProviderDisplayName(id string) string {
+	if id == "" {
+		return ""
+	}
+	return strings.ToUpper(id[:1]) + id[1:]
+}
+
+// ClientConfig is the provider client configuration for model.
+func (c *Config) ClientConfig(model string) provider.Config {
+	return provider.Config{Provider: ProviderDisplayName(c.Provider), BaseURL: c.BaseURL, APIKey: c.APIKey, Model: model,
+		PathSuffix: c.PathSuffix, Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout, Headers: c.Headers}
+}

@@ -1,0 +1,203 @@
+// Package config loads ~/.codewhale/config.toml, the project overlay and the
+// environment, and resolves the effective settings with the precedence CLI
+// flag > environment > project overlay > user config > defaults
+// (engine.md §5.3).
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// File is the shape of config.toml. Pointer fields distinguish "unset" from
+// a zero value.
+type File struct {
+	Provider               string                   `toml:"provider"`
+	BaseURL                string                   `toml:"base_url"`
+	APIKey                 string                   `toml:"api_key"`
+	Model                  string                   `toml:"model"`
+	DefaultTextModel       string                   `toml:"default_text_model"`
+	ReasoningEffort        string                   `toml:"reasoning_effort"`
+	AllowShell             *bool                    `toml:"allow_shell"`
+	MaxSteps               int                      `toml:"max_steps"`
+	ApprovalPolicy         string                   `toml:"approval_policy"`
+	SandboxMode            string                   `toml:"sandbox_mode"`
+	StrictToolMode         bool                     `toml:"strict_tool_mode"`
+	MCPConfigPath          string                   `toml:"mcp_config_path"`
+	StreamChunkTimeoutSecs int                      `toml:"stream_chunk_timeout_secs"`
+	MemoryPath             string                   `toml:"memory_path"`
+	NotesPath              string                   `toml:"notes_path"`
+	MaxSubagents           int                      `toml:"max_subagents"`
+	DefaultMode            string                   `toml:"default_mode"`
+	SessionRetention       *Retention               `toml:"session_retention"`
+	AutoCompact            *bool                    `toml:"auto_compact"`
+	AutoCompactPercent     int                      `toml:"auto_compact_threshold_percent"`
+	Retry                  *Retry                   `toml:"retry"`
+	Memory                 *Memory                  `toml:"memory"`
+	Features               *Features                `toml:"features"`
+	Tools                  *Tools                   `toml:"tools"`
+	Subagents              *Subagents               `toml:"subagents"`
+	Providers              map[string]ProviderTable `toml:"providers"`
+	Pricing                map[string]Price         `toml:"pricing"`
+}
+
+// Retry is the [retry] table.
+type Retry struct {
+	Enabled         *bool    `toml:"enabled"`
+	MaxRetries      *int     `toml:"max_retries"`
+	InitialDelay    *float64 `toml:"initial_delay"`
+	MaxDelay        *float64 `toml:"max_delay"`
+	ExponentialBase *float64 `toml:"exponential_base"`
+}
+
+// Memory is the [memory] table.
+type Memory struct {
+	Enabled *bool `toml:"enabled"`
+}
+
+// Features is the [features] table.
+type Features struct {
+	ApplyPatch *bool `toml:"apply_patch"`
+	WebSearch  *bool `toml:"web_search"`
+	Subagents  *bool `toml:"subagents"`
+}
+
+// Tools is the [tools] table.
+type Tools struct {
+	AlwaysLoad []string `toml:"always_load"`
+}
+
+// Subagents is the [subagents] table.
+type Subagents struct {
+	MaxConcurrent int `toml:"max_concurrent"`
+	MaxAdmitted   int `toml:"max_admitted"`
+}
+
+// ProviderTable is one [providers.<name>] table.
+type ProviderTable struct {
+	APIKey               string `toml:"api_key"`
+	APIKeyEnv            string `toml:"api_key_env"`
+	BaseURL              string `toml:"base_url"`
+	Model                string `toml:"model"`
+	ContextWindow        int    `toml:"context_window"`
+	PathSuffix           string `toml:"path_suffix"`
+	ReasoningStreamStyle string `toml:"reasoning_stream_style"`
+}
+
+// Retention is the opt-in session pruning policy.
+type Retention struct {
+	MaxSessions int `toml:"max_sessions"`
+	MaxAgeDays  int `toml:"max_age_days"`
+}
+
+// Price is a per-model price table entry in USD per million tokens.
+type Price struct {
+	Input        float64 `toml:"input"`
+	CachedInput  float64 `toml:"cached_input"`
+	Output       float64 `toml:"output"`
+	ContextLimit int     `toml:"context_window"`
+}
+
+// ParseFile decodes a config file. Errors name the file and line; an unknown
+// key suggests the closest known one.
+func ParseFile(path string, data []byte) (*File, error) {
+	var f File
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&f)
+	if err == nil {
+		return &f, nil
+	}
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) && len(strict.Errors) > 0 {
+		var lines []string
+		for _, de := range strict.Errors {
+			row, _ := de.Position()
+			key := strings.Join(de.Key(), ".")
+			msg := fmt.Sprintf("config: %s line %d: unknown key %q", path, row, key)
+			if s := closestKey(de.Key()); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			lines = append(lines, msg)
+		}
+		return nil, errors.New(strings.Join(lines, "\n"))
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return nil, fmt.Errorf("config: %s line %d, column %d: %s", path, row, col, de.Error())
+	}
+	return nil, fmt.Errorf("config: %s: %w", path, err)
+}
+
+// readFile loads path; a missing file is not an error (nil, nil).
+func readFile(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return ParseFile(path, data)
+}
+
+var knownKeys = map[string][]string{
+	"": {"provider", "base_url", "api_key", "model", "default_text_model", "reasoning_effort", "allow_shell",
+		"max_steps", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
+		"stream_chunk_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
+		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
+		"tools", "subagents", "providers", "pricing"},
+	"retry":             {"enabled", "max_retries", "initial_delay", "max_delay", "exponential_base"},
+	"memory":            {"enabled"},
+	"features":          {"apply_patch", "web_search", "subagents"},
+	"tools":             {"always_load"},
+	"subagents":         {"max_concurrent", "max_admitted"},
+	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style"},
+	"pricing":           {"input", "cached_input", "output", "context_window"},
+	"session_retention": {"max_sessions", "max_age_days"},
+}
+
+// closestKey suggests a known key within edit distance 2 of the last part.
+func closestKey(key []string) string {
+	if len(key) == 0 {
+		return ""
+	}
+	table := ""
+	if len(key) > 1 {
+		table = key[0]
+	}
+	last := key[len(key)-1]
+	best, bestD := "", 3
+	for _, k := range knownKeys[table] {
+		if d := distance(last, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// approve decides a call that needs approval under the turn's posture
+// (engine.md §5.6) and, when someone must be asked, waits for the answer.
+// A nil result means the call may run.
+func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
+	name := p.call.name
+	key, group := approvalKeys(name, p.input)
+	e := t.e
+	e.mu.Lock()
+	denied, allowed := e.denied[key], e.approved[group]
+	e.mu.Unlock()
+	switch {
+	case e.opts.AutoApprove || allowed:
+		return nil
+	case denied:
+		return deniedByUser(name)
+	}
+	switch t.posture {
+	case policy.FullAccess:
+		return nil
+	case policy.Never:
+		return tools.PermissionDenied("Blocked tool '%s' (approval_mode=never)", name)
+	case policy.AutoReview:
+		// Auto-Review's fallback policy: ordinary suggested writes are
+		// benign; anything that requires approval is held, never paused on.
+		if p.approval == tools.Suggest {
+			return nil
+		}
+		return tools.PermissionDenied("Auto-Review held tool '%s' without pausing", name)
+	}
+	if !e.opts.Interactive {
+		t.outcome.ApprovalRequired = true
+		return tools.PermissionDenied("Tool '%s' needs approval (approval_required) and this headless run cannot ask; "+
+			"re-run with --auto to approve tool calls", name)
+	}
+	ch := make(chan approvalAnswer, 1)
+	e.mu.Lock()
+	e.approvals[p.call.id] = ch
+	e.mu.Unlock()
+	e.setState(AwaitingApproval)
+	defer e.setState(RunningTools)
+	e.emit(ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
+		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p)})
+	select {
+	case a := <-ch:
+		if !a.approve {
+			if a.abort {
+				return tools.Cancelled("Request cancelled while awaiting approval")
+			}
+			return deniedByUser(name)
+		}
+		if a.forSession {
+			e.mu.Lock()
+			e.approved[group] = true
+			e.mu.Unlock()
+		}
+		return nil
+	case <-ctx.Done():
+		e.mu.Lock()
+		delete(e.approvals, p.call.id)
+		e.mu.Unlock()
+		return tools.Cancelled("Request cancelled while awaiting approval")
+	}
+}
+
+func deniedByUser(name string) *tools.Error {
+	return tools.PermissionDenied("Tool '%s' denied by user — the call was not approved. Do not retry the same call; "+
+		"present what you intended and wait for the user's approval or new instructions.", name)
+}
+
+// intent is the assistant's visible text before a write call, bounded.
+func (t *turn) intent(p *planned) string {
+	if p.readOnly {
+		return ""
+	}
+	h := t.e.history()
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == "assistant" {
+			s := strings.TrimSpace(h[i].Text())
+			if r := []rune(s); len(r) > 2000 {
+				s = string(r[:2000]) + "..."
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+// Describe is the one-line summary of a call shown in approval cards and
+// tool headers: the action and its main argument.
+func Describe(name string, in json.RawMessage) string {
+	var m map[string]any
+	_ = json.Unmarshal(in, &m)
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	action := str("action")
+	var subject string
+	for _, k := range []string{"command", "path", "pattern", "query", "rev", "task_id", "prompt", "note"} {
+		if s := str(k); s != "" {
+			subject = s
+			break
+		}
+	}
+	if i := strings.IndexByte(subject, '\n'); i >= 0 {
+		subject = subject[:i] + " …"
+	}
+	if r := []rune(subject); len(r) > 72 {
+		subject = string(r[:71]) + "…"
+	}
+	parts := []string{name}
+	if action != "" {
+		parts = append(parts, action)
+	}
+	s := strings.Join(parts, " ")
+	if subject != "" {
+		s += " · " + subject
+	}
+	return s
+}
+
+// unknownToolMessage is the model-visible text for a name with no execution
+// path: the exact registry text first, then a hint. Suggestions are text
+// only; nothing is ever dispatched to them.
+func unknownToolMessage(name string, cat interface{ Names() []string }) string {
+	base := tools.NotRegistered(name) + ". "
+	switch name {
+	case "exec_shell", "exec_shell_wait", "exec_shell_interact", "exec_shell_cancel":
+		action := map[string]string{"exec_shell": "run", "exec_shell_wait": "wait", "exec_shell_interact": "interact", "exec_shell_cancel": "cancel"}[name]
+		return base + fmt.Sprintf("`exec_shell` was renamed to `Bash` — call `Bash` with action %q instead. "+
+			"If `Bash` is also absent: shell is unavailable in Plan mode or with allow_shell = false; "+
+			"`/config allow_shell true` (`--save` to persist) restores it next turn.", action)
+	case "item", "items", "todo", "todos", "checklist", "checklist_item", "plan_item":
+		return base + "To-do entries are not separate tool calls: send the whole list in one `work_update` call " +
+			"with a `todos` array of {content, status}."
+	}
+	if s := suggest(name, cat.Names()); len(s) > 0 {
+		return base + "Did you mean: " + strings.Join(s, ", ") + "? These are suggestions only; " +
+			"call a listed tool by its exact name, or use tool_search with a short query."
+	}
+	return base + "Verify mode/feature flags, or use tool_search with a short query."
+}

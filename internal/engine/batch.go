@@ -1,0 +1,253 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// Exact texts of the dispatch path.
+const (
+	notExecutedText = "Tool not executed: the request was cancelled before this tool ran."
+	maxParallel     = 8
+)
+
+// planned is one tool call after the gates of §2.7.
+type planned struct {
+	call      pendingCall
+	tool      tools.Tool // nil for tool_search or a blocked call
+	search    bool       // the synthetic tool_search
+	input     json.RawMessage
+	blocked   *tools.Error
+	parallel  bool
+	approval  tools.Approval
+	readOnly  bool
+	done      bool
+	outcome   ToolOutcome
+	started   time.Time
+	completed time.Time
+}
+
+// runBatch plans, approves and runs the step's calls, then appends one
+// result per call in call order. It returns false when the turn was
+// cancelled.
+func (t *turn) runBatch(ctx context.Context, calls []pendingCall) bool {
+	plans := make([]*planned, len(calls))
+	for i, c := range calls {
+		plans[i] = t.plan(c)
+	}
+	t.batchStatus(plans)
+	t.e.setState(RunningTools)
+	for i := 0; i < len(plans); {
+		j := i + 1
+		if plans[i].parallel {
+			for j < len(plans) && plans[j].parallel {
+				j++
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		t.runGroup(ctx, plans[i:j])
+		i = j
+	}
+	for _, p := range plans {
+		if !p.done {
+			p.finish(ToolOutcome{Content: notExecutedText, Category: "cancelled"}, t.e.opts.Clock())
+			t.complete(p)
+		}
+	}
+	for _, p := range plans {
+		t.e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
+			provider.ToolResultBlock(p.call.id, compactForModel(p.call.name, p.outcome.Content), p.outcome.IsError)}})
+	}
+	t.drainSteers()
+	return ctx.Err() == nil
+}
+
+func (t *turn) batchStatus(plans []*planned) {
+	par, groups := 0, 0
+	for i, p := range plans {
+		if p.parallel {
+			par++
+			if i == 0 || !plans[i-1].parallel {
+				groups++
+			}
+		}
+	}
+	switch {
+	case par > 1:
+		t.e.emit(Status{Message: fmt.Sprintf("Executing %d read-only tools in %d parallel chunk(s)", par, groups)})
+	case len(plans) > 1:
+		t.e.emit(Status{Message: "Executing tools sequentially (writes, approvals, or non-parallel tools detected)"})
+	}
+}
+
+// runGroup runs plans concurrently when they form a parallel group, else
+// the single plan serially.
+func (t *turn) runGroup(ctx context.Context, group []*planned) {
+	if len(group) == 1 {
+		t.execute(ctx, group[0])
+		return
+	}
+	sem := make(chan struct{}, maxParallel)
+	var wg sync.WaitGroup
+	for _, p := range group {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			t.execute(ctx, p)
+		}()
+	}
+	wg.Wait()
+}
+
+// plan resolves a call and applies the gates that need no user (§2.7).
+func (t *turn) plan(c pendingCall) *planned {
+	p := &planned{call: c, input: c.input}
+	name := c.name
+	switch {
+	case catalog.IsToolSearch(name) && t.hasToolSearch():
+		p.search = true
+	default:
+		tool, ok := t.toolset.Registry.Get(name)
+		if !ok {
+			p.blocked = tools.NotAvailable("%s", unknownToolMessage(name, t.cat))
+			return p
+		}
+		p.tool = tool
+	}
+	if c.badInput != nil {
+		p.blocked = tools.AsError(c.badInput)
+		return p
+	}
+	if catalog.MatchesAny(t.e.opts.DenyTools, name) {
+		p.blocked = tools.PermissionDenied("Tool '%s' is in the disallowed-tools list", name)
+		return p
+	}
+	if len(t.e.opts.AllowTools) > 0 && !catalog.MatchesAny(t.e.opts.AllowTools, name) {
+		p.blocked = tools.PermissionDenied("Tool '%s' is not in the allowed-tools list for the current command", name)
+		return p
+	}
+	if p.search {
+		p.readOnly = true
+		return p
+	}
+	_, in, err := t.toolset.Registry.Prepare(name, c.input)
+	if err != nil {
+		p.blocked = tools.AsError(err)
+		return p
+	}
+	p.input = in
+	p.readOnly = p.tool.ReadOnlyFor(in)
+	p.approval = p.tool.ApprovalFor(in)
+	if _, mcp := t.toolset.MCP.Servers[name]; mcp && t.mode == policy.Plan && !p.readOnly {
+		p.blocked = tools.PermissionDenied("'%s' is not available in Plan mode - switch to Act mode (`/mode act`) to modify files or run write-capable tools.", name)
+		return p
+	}
+	if e, ok := t.cat.Lookup(name); ok && e.Deferred() && !t.cat.IsActive(name) {
+		t.cat.Activate(name)
+		t.e.emit(Status{Message: fmt.Sprintf("Auto-loaded deferred tool '%s' and retrying the pending call in the same turn.", name)})
+	}
+	p.parallel = (p.readOnly && p.tool.ParallelSafeFor(in) || p.tool.StartsDetachedFor(in)) && p.approval == tools.Auto
+	return p
+}
+
+func (t *turn) hasToolSearch() bool { _, ok := t.cat.Lookup(catalog.ToolSearchName); return ok }
+
+// execute runs one planned call, asking for approval first when needed.
+func (t *turn) execute(ctx context.Context, p *planned) {
+	start := t.e.opts.Clock()
+	p.started = start
+	if p.blocked != nil {
+		p.finish(errorOutcome(p.call.name, p.blocked, t.schemaOf(p)), t.e.opts.Clock())
+		t.complete(p)
+		return
+	}
+	if ctx.Err() != nil {
+		return // left for the not-executed result
+	}
+	if p.approval != tools.Auto {
+		if err := t.approve(ctx, p); err != nil {
+			if ctx.Err() != nil && err.Kind == tools.KindCancelled {
+				p.finish(errorOutcome(p.call.name, err, nil), t.e.opts.Clock())
+				t.complete(p)
+				return
+			}
+			p.finish(errorOutcome(p.call.name, err, nil), t.e.opts.Clock())
+			t.complete(p)
+			return
+		}
+	}
+	if p.search {
+		res, err := t.cat.Search(p.call.name, p.input)
+		if err != nil {
+			p.finish(errorOutcome(p.call.name, tools.AsError(err), catalog.ToolSearchTool().InputSchema), t.e.opts.Clock())
+		} else {
+			p.finish(ToolOutcome{Content: res.Content(), Success: true, Metadata: res.Metadata()}, t.e.opts.Clock())
+		}
+		t.complete(p)
+		return
+	}
+	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, Trust: t.e.opts.Trust || t.posture == policy.FullAccess,
+		TurnID: t.id, CallID: p.call.id}
+	res, err := tools.Run(ctx, p.tool, tc, p.input)
+	if err != nil {
+		p.finish(errorOutcome(p.call.name, tools.AsError(err), t.schemaOf(p)), t.e.opts.Clock())
+	} else {
+		o := ToolOutcome{Content: res.Content, Success: res.Success, Metadata: res.Metadata}
+		if !res.Success {
+			o.Category = "tool_reported_failure"
+		}
+		p.finish(o, t.e.opts.Clock())
+	}
+	t.complete(p)
+}
+
+func (t *turn) schemaOf(p *planned) map[string]any {
+	if p.tool != nil {
+		return p.tool.InputSchema()
+	}
+	return nil
+}
+
+func (p *planned) finish(o ToolOutcome, at time.Time) {
+	p.outcome, p.completed, p.done = o, at, true
+	if p.started.IsZero() {
+		p.started = at
+	}
+}
+
+func (t *turn) complete(p *planned) {
+	t.e.emit(ToolCallComplete{ID: p.call.id, Name: p.call.name, Input: p.input, Result: p.outcome,
+		StartedAt: p.started, CompletedAt: p.completed})
+}
+
+// errorOutcome renders a refusal the way the model receives it.
+func errorOutcome(tool string, err *tools.Error, schema map[string]any) ToolOutcome {
+	return ToolOutcome{Content: "Error: " + err.ModelText(tool, schema), IsError: true, Category: err.Kind.Category()}
+}
+
+// approvalKeys returns the exact-call key and the lossy family key.
+func approvalKeys(name string, in json.RawMessage) (string, string) {
+	canon, _ := AppendCanonicalJSON(nil, decodeAny(in))
+	sum := sha256.Sum256(append([]byte(name+"\x00"), canon...))
+	return name + ":" + hex.EncodeToString(sum[:8]), name + ":" + tools.PeekAction(in, "*")
+}
+
+func decodeAny(in json.RawMessage) any {
+	var v any
+	_ = json.Unmarshal(in, &v)
+	return v
+}

@@ -1,0 +1,273 @@
+// Package engine runs the agent turn loop: it owns the session, builds each
+// request from the per-turn catalog, streams the model's answer, dispatches
+// tool calls through the strict registry and captures the bounded /tools
+// snapshot at the request seam. It knows nothing of terminals: hosts send
+// ops and consume typed events.
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// RunState is the engine's visible state machine.
+type RunState int
+
+const (
+	Idle RunState = iota
+	Streaming
+	RunningTools
+	AwaitingApproval
+	Cancelling
+)
+
+func (s RunState) String() string {
+	return [...]string{"idle", "streaming", "running tools", "awaiting approval", "cancelling"}[s]
+}
+
+// Session is the conversation the engine owns.
+type Session struct {
+	ID           string
+	Messages     []provider.Message
+	SystemPrompt string
+	Model        string
+	Workspace    string
+	Mode         policy.Mode
+	Usage        provider.Usage
+}
+
+func (s *Session) clone() Session {
+	c := *s
+	c.Messages = append([]provider.Message(nil), s.Messages...)
+	return c
+}
+
+// TurnEnv is what the tool factory needs to build one turn's tools.
+type TurnEnv struct {
+	Mode       policy.Mode
+	Posture    policy.Posture
+	AllowShell bool
+}
+
+// Toolset is one turn's registry plus the MCP pool's facts about it.
+type Toolset struct {
+	Registry *tools.Registry
+	MCP      catalog.MCPInfo
+}
+
+// Options configure an Engine. Zero values are usable defaults except
+// Workspace and Tools.
+type Options struct {
+	Workspace       string
+	Session         *Session
+	Mode            policy.Mode
+	Posture         policy.Posture
+	AllowShell      bool
+	Trust           bool
+	Interactive     bool // false for headless hosts (exec): no one answers prompts
+	AutoApprove     bool // exec --auto: approve every prompt
+	MaxSteps        int  // default 100
+	Model           string
+	ReasoningEffort string
+	StrictTools     bool
+	AlwaysLoad      []string
+	AllowTools      []string
+	DenyTools       []string
+	EventBuffer     int
+
+	// NewClient builds the model client for a model; an error means the
+	// route is not ready (missing key, bad URL).
+	NewClient func(model string) (*provider.Client, error)
+	// Tools builds a turn's registry.
+	Tools func(TurnEnv) Toolset
+	// SystemPrompt renders the system prompt; nil uses DefaultSystemPrompt.
+	SystemPrompt func(PromptEnv) string
+	// WorkState renders the current To-do body; "" when the list is empty.
+	WorkState func() string
+	// BackgroundNotices returns a runtime message about background jobs that
+	// finished since it was last called, or "".
+	BackgroundNotices func() string
+	// Clock and NewID make requests reproducible in tests.
+	Clock func() time.Time
+	NewID func() string
+}
+
+// Engine runs turns on its own goroutine.
+type Engine struct {
+	opts   Options
+	ops    chan Op
+	events chan Event
+
+	mu        sync.Mutex
+	sess      Session
+	mode      policy.Mode
+	posture   policy.Posture
+	state     RunState
+	cancel    context.CancelFunc
+	running   bool
+	approvals map[string]chan approvalAnswer
+	approved  map[string]bool // grouping keys allowed for the session
+	denied    map[string]bool // approval keys denied for the session
+	steers    []string
+	pending   *ChangeMode // mode/posture change made while a turn runs
+	done      chan struct{}
+}
+
+// New returns an engine; call Run to start it.
+func New(opts Options) *Engine {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = 100
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.NewID == nil {
+		opts.NewID = NewUUID
+	}
+	if opts.EventBuffer <= 0 {
+		opts.EventBuffer = 256
+	}
+	e := &Engine{opts: opts, ops: make(chan Op, 16), events: make(chan Event, opts.EventBuffer),
+		mode: opts.Mode, posture: opts.Posture, approvals: map[string]chan approvalAnswer{},
+		approved: map[string]bool{}, denied: map[string]bool{}, done: make(chan struct{})}
+	if opts.Session != nil {
+		e.sess = opts.Session.clone()
+	}
+	if e.sess.ID == "" {
+		e.sess.ID = opts.NewID()
+	}
+	if e.sess.Model == "" {
+		e.sess.Model = opts.Model
+	}
+	if e.sess.Model == "" {
+		e.sess.Model = provider.DefaultModel
+	}
+	e.sess.Workspace = opts.Workspace
+	e.sess.Mode = opts.Mode
+	return e
+}
+
+// Events is the engine's event stream. It is closed when Run returns.
+func (e *Engine) Events() <-chan Event { return e.events }
+
+// Submit queues an op. It does not block on a busy turn.
+func (e *Engine) Submit(op Op) {
+	select {
+	case e.ops <- op:
+	case <-e.done:
+	}
+}
+
+// Cancel interrupts the running turn at once, out of band of the op queue.
+func (e *Engine) Cancel() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cancel != nil {
+		if e.state != Idle {
+			e.state = Cancelling
+		}
+		e.cancel()
+	}
+}
+
+// State returns the current run state.
+func (e *Engine) State() RunState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.state
+}
+
+// Snapshot returns a copy of the session.
+func (e *Engine) Snapshot() Session {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sess.clone()
+}
+
+// Mode returns the current mode and posture.
+func (e *Engine) Mode() (policy.Mode, policy.Posture) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.mode, e.posture
+}
+
+func (e *Engine) setState(s RunState) {
+	e.mu.Lock()
+	if e.state != Cancelling || s == Idle {
+		e.state = s
+	}
+	e.mu.Unlock()
+}
+
+// Run processes ops until ctx ends or Shutdown arrives. Turns run on their
+// own goroutine so approvals, steers and mode changes are handled while a
+// turn streams. Run closes the event stream when it returns.
+func (e *Engine) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	defer func() {
+		e.Cancel()
+		wg.Wait()
+		close(e.done)
+		close(e.events)
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case op := <-e.ops:
+			if _, stop := op.(Shutdown); stop {
+				return
+			}
+			if send, ok := op.(SendMessage); ok {
+				if !e.beginTurn(ctx, send, &wg) {
+					e.emit(Error{ErrorEnvelope{Message: "A turn is already running; wait for it to finish, steer it, or press Esc to interrupt.",
+						Category: "state", Severity: "warning", Recoverable: true}})
+				}
+				continue
+			}
+			e.handle(op)
+		}
+	}
+}
+
+func (e *Engine) beginTurn(ctx context.Context, send SendMessage, wg *sync.WaitGroup) bool {
+	e.mu.Lock()
+	if e.running {
+		e.mu.Unlock()
+		return false
+	}
+	tctx, cancel := context.WithCancel(ctx)
+	e.running, e.cancel, e.steers = true, cancel, nil
+	e.mu.Unlock()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer cancel()
+		e.runTurn(tctx, send)
+		e.mu.Lock()
+		e.running, e.cancel, e.state = false, nil, Idle
+		e.mu.Unlock()
+	}()
+	return true
+}
+
+// emit delivers an event. Delivery is lossless: a slow host slows the turn
+// rather than losing text.
+func (e *Engine) emit(ev Event) { e.events <- ev }
+
+// NewUUID returns a random UUID v4 string.
+func NewUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

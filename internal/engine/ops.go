@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/policy"
+)
+
+// Op is a request from the host to the engine.
+type Op interface{ isOp() }
+
+// Provenance of a message; only external_user input may inherit
+// auto-approval.
+const ProvenanceUser = "external_user"
+
+// SendMessage starts a turn.
+type SendMessage struct {
+	Content    string
+	Provenance string // default external_user
+}
+
+// ApproveToolCall answers an ApprovalRequired with yes.
+type ApproveToolCall struct {
+	ID         string
+	ForSession bool // allow this kind of call for the rest of the session
+}
+
+// DenyToolCall answers an ApprovalRequired with no.
+type DenyToolCall struct {
+	ID    string
+	Abort bool // also cancel the turn
+}
+
+// ChangeMode changes mode and/or posture. While a turn runs the change is
+// applied at the next step boundary.
+type ChangeMode struct {
+	Mode       *policy.Mode
+	Posture    *policy.Posture
+	AllowShell *bool
+}
+
+// SetModel changes the model for the next request.
+type SetModel struct{ Model string }
+
+// Steer adds user text to the running turn at the next step.
+type Steer struct{ Text string }
+
+// SyncSession replaces the session (resume, load, /clear). Refused while a
+// turn runs.
+type SyncSession struct{ Session Session }
+
+// Shutdown stops the engine.
+type Shutdown struct{}
+
+func (SendMessage) isOp()     {}
+func (ApproveToolCall) isOp() {}
+func (DenyToolCall) isOp()    {}
+func (ChangeMode) isOp()      {}
+func (SetModel) isOp()        {}
+func (Steer) isOp()           {}
+func (SyncSession) isOp()     {}
+func (Shutdown) isOp()        {}
+
+type approvalAnswer struct {
+	approve    bool
+	forSession bool
+	abort      bool
+}
+
+func (e *Engine) handle(op Op) {
+	switch op := op.(type) {
+	case ApproveToolCall:
+		e.answer(op.ID, approvalAnswer{approve: true, forSession: op.ForSession})
+	case DenyToolCall:
+		e.answer(op.ID, approvalAnswer{abort: op.Abort})
+		if op.Abort {
+			e.Cancel()
+		}
+	case ChangeMode:
+		e.mu.Lock()
+		if e.running {
+			p := e.pending
+			if p == nil {
+				p = &ChangeMode{}
+			}
+			if op.Mode != nil {
+				p.Mode = op.Mode
+			}
+			if op.Posture != nil {
+				p.Posture = op.Posture
+			}
+			if op.AllowShell != nil {
+				p.AllowShell = op.AllowShell
+			}
+			e.pending = p
+		} else {
+			e.applyModeLocked(op)
+		}
+		e.mu.Unlock()
+	case SetModel:
+		e.mu.Lock()
+		e.sess.Model = op.Model
+		e.mu.Unlock()
+	case Steer:
+		if t := strings.TrimSpace(op.Text); t != "" {
+			e.mu.Lock()
+			e.steers = append(e.steers, t)
+			e.mu.Unlock()
+		}
+	case SyncSession:
+		e.mu.Lock()
+		running := e.running
+		if !running {
+			e.sess = op.Session.clone()
+			if e.sess.ID == "" {
+				e.sess.ID = e.opts.NewID()
+			}
+			e.mode = e.sess.Mode
+		}
+		e.mu.Unlock()
+		if running {
+			e.emit(Error{ErrorEnvelope{Message: "Cannot replace the session while a turn is running; press Esc first.",
+				Category: "state", Severity: "warning", Recoverable: true}})
+		}
+	}
+}
+
+func (e *Engine) applyModeLocked(op ChangeMode) {
+	if op.Mode != nil {
+		e.mode = *op.Mode
+		e.sess.Mode = *op.Mode
+	}
+	if op.Posture != nil {
+		e.posture = *op.Posture
+	}
+	if op.AllowShell != nil {
+		e.opts.AllowShell = *op.AllowShell
+	}
+}
+
+// answer delivers an approval decision to the waiting call, if any.
+func (e *Engine) answer(id string, a approvalAnswer) {
+	e.mu.Lock()
+	ch, ok := e.approvals[id]
+	if ok {
+		delete(e.approvals, id)
+	}
+	e.mu.Unlock()
+	if ok {
+		ch <- a
+	}
+}

@@ -1,0 +1,268 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+)
+
+// maxStepRetries is the budget of re-sent steps after a dropped stream.
+const maxStepRetries = 3
+
+// turn is the state of one running turn.
+type turn struct {
+	e          *Engine
+	id         string
+	step       int
+	usage      provider.Usage
+	client     *provider.Client
+	toolset    Toolset
+	cat        *catalog.Catalog
+	sc         *SurfaceContext
+	mode       policy.Mode
+	posture    policy.Posture
+	allowShell bool
+	retries    int // step retries used since the last clean step
+	digest     string
+	outcome    TurnComplete
+}
+
+func (e *Engine) runTurn(ctx context.Context, send SendMessage) {
+	t := &turn{e: e, id: e.opts.NewID()}
+	t.outcome = TurnComplete{TurnID: t.id, Status: TurnCompleted}
+	e.mu.Lock()
+	t.mode, t.posture, t.allowShell = e.mode, e.posture, e.opts.AllowShell
+	model := e.sess.Model
+	e.mu.Unlock()
+	if send.Provenance != "" && send.Provenance != ProvenanceUser && t.posture == policy.FullAccess {
+		t.posture = policy.Ask
+		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit Full Access; this turn runs under Ask.", send.Provenance)})
+	}
+	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
+	defer func() {
+		if p := recover(); p != nil {
+			msg := fmt.Sprintf("The engine hit an internal error and stopped this turn: %v. Your session is intact — send your message again to retry.", p)
+			_ = debug.Stack()
+			e.emit(Error{ErrorEnvelope{Message: msg, Category: "internal", Severity: "critical"}})
+			t.outcome.Status, t.outcome.Error, t.outcome.ErrorCategory = TurnFailed, msg, "internal"
+		}
+		t.finish()
+	}()
+	client, err := e.opts.NewClient(model)
+	if err != nil {
+		t.fail(ErrorEnvelope{Message: "Failed to send message: " + err.Error(), Category: classify(err), Severity: "error"})
+		return
+	}
+	t.client = client
+	if notice := e.backgroundNotices(); notice != "" {
+		e.appendMessage(provider.UserText(notice))
+	}
+	e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
+		provider.TextBlock(send.Content), provider.TextBlock(t.turnMeta(send.Provenance))}})
+	t.buildSurface()
+	t.loop(ctx)
+}
+
+// buildSurface builds the turn's registry, catalog and /tools surface
+// context once (engine.md §2.1 step 10).
+func (t *turn) buildSurface() {
+	t.toolset = t.e.opts.Tools(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell})
+	t.cat = catalog.Build(t.toolset.Registry, t.toolset.MCP, catalog.Options{Mode: t.mode, Posture: t.posture,
+		AllowShell: t.allowShell, AlwaysLoad: t.e.opts.AlwaysLoad, Allow: t.e.opts.AllowTools, Deny: t.e.opts.DenyTools})
+	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
+}
+
+func (t *turn) loop(ctx context.Context) {
+	for {
+		if ctx.Err() != nil {
+			t.interrupted()
+			return
+		}
+		t.applyPendingChange()
+		t.drainSteers()
+		if t.step >= t.e.opts.MaxSteps {
+			t.e.emit(Status{Message: "Reached maximum steps"})
+			t.outcome.MaxStepsReached = true
+			return
+		}
+		res := t.runStep(ctx)
+		switch res {
+		case stepRetry:
+			continue
+		case stepDone, stepFailed, stepInterrupted:
+			return
+		}
+		t.step++
+	}
+}
+
+type stepOutcome int
+
+const (
+	stepContinue stepOutcome = iota
+	stepRetry
+	stepDone
+	stepFailed
+	stepInterrupted
+)
+
+// runStep makes one provider request and handles its answer.
+func (t *turn) runStep(ctx context.Context) stepOutcome {
+	req := t.buildRequest()
+	snap := CaptureSnapshot(t.id, t.step, req.Tools, t.sc)
+	if snap.ActiveToolCatalogSHA256 != nil {
+		t.digest = *snap.ActiveToolCatalogSHA256
+	}
+	t.e.emit(ToolRequestSnapshot{Snapshot: snap})
+	t.e.setState(Streaming)
+	started := t.e.opts.Clock()
+	sr := t.stream(ctx, req)
+	if sr.usage != nil {
+		t.usage.Add(sr.usage)
+	}
+	if sr.usage.Reported() {
+		t.e.emit(TurnUsage{Usage: *sr.usage, DurationMS: time.Since(started).Milliseconds(), Step: t.step + 1})
+	}
+	if sr.cancelled {
+		t.keepInterruptedText(sr)
+		t.interrupted()
+		return stepInterrupted
+	}
+	if sr.err != nil {
+		return t.streamFailed(sr)
+	}
+	t.retries = 0
+	t.commit(sr)
+	if len(sr.calls) == 0 {
+		return t.noToolCalls(sr)
+	}
+	if !t.runBatch(ctx, sr.calls) {
+		t.interrupted()
+		return stepInterrupted
+	}
+	t.e.emit(Status{Message: "Continuing — tool results"})
+	return stepContinue
+}
+
+// noToolCalls is the ladder of a step that called no tools (§2.6).
+func (t *turn) noToolCalls(sr *streamResult) stepOutcome {
+	if t.drainSteers() {
+		t.e.emit(Status{Message: "Continuing — queued steer input"})
+		t.step++
+		return stepRetry
+	}
+	if notice := t.e.backgroundNotices(); notice != "" {
+		t.e.appendMessage(provider.UserText(notice))
+		t.e.emit(Status{Message: "Continuing — background jobs finished"})
+		t.step++
+		return stepRetry
+	}
+	if sr.text.Len() == 0 && sr.thinking.Len() > 0 {
+		t.e.emit(Status{Message: "Model returned reasoning but no answer or tool call; turn ended without output. Send a follow-up to retry."})
+	}
+	return stepDone
+}
+
+func (t *turn) applyPendingChange() {
+	e := t.e
+	e.mu.Lock()
+	p := e.pending
+	e.pending = nil
+	if p != nil {
+		e.applyModeLocked(*p)
+		t.mode, t.posture, t.allowShell = e.mode, e.posture, e.opts.AllowShell
+	}
+	e.mu.Unlock()
+	if p != nil {
+		// The new mode takes effect on the next request: rebuild the tools,
+		// keeping what this turn already loaded where it still exists.
+		var loaded []string
+		for _, en := range t.cat.Entries() {
+			if en.Deferred() && t.cat.IsActive(en.Tool.Name) {
+				loaded = append(loaded, en.Tool.Name)
+			}
+		}
+		t.buildSurface()
+		t.cat.Activate(loaded...)
+		t.e.emit(Status{Message: fmt.Sprintf("Now in %s mode (%s).", t.mode.Title(), t.posture)})
+	}
+}
+
+// drainSteers appends queued steer input as user messages.
+func (t *turn) drainSteers() bool {
+	e := t.e
+	e.mu.Lock()
+	steers := e.steers
+	e.steers = nil
+	e.mu.Unlock()
+	for _, s := range steers {
+		e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
+			provider.TextBlock(s), provider.TextBlock(t.turnMeta(ProvenanceUser))}})
+		e.emit(Status{Message: "Steer input accepted: " + firstRunes(s, 120)})
+	}
+	return len(steers) > 0
+}
+
+func firstRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+func (t *turn) interrupted() {
+	t.e.emit(Status{Message: "Request cancelled"})
+	t.outcome.Status = TurnInterrupted
+	t.outcome.ErrorCategory = "cancelled"
+}
+
+func (t *turn) fail(env ErrorEnvelope) {
+	t.e.emit(Error{env})
+	t.outcome.Status = TurnFailed
+	if t.outcome.Error == "" {
+		t.outcome.Error, t.outcome.ErrorCategory = env.Message, env.Category
+	}
+}
+
+func (t *turn) finish() {
+	t.outcome.Usage = t.usage
+	t.outcome.ToolCatalogSHA = t.digest
+	t.outcome.Steps = t.step + 1
+	t.e.mu.Lock()
+	t.e.sess.Usage.Add(&t.usage)
+	t.e.mu.Unlock()
+	t.e.setState(Idle)
+	t.e.emit(t.outcome)
+}
+
+// appendMessage adds m to the history and announces it.
+func (e *Engine) appendMessage(m provider.Message) {
+	e.mu.Lock()
+	e.sess.Messages = append(e.sess.Messages, m)
+	ev := SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), e.sess.Messages...),
+		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
+	e.mu.Unlock()
+	e.emit(ev)
+}
+
+func (e *Engine) history() []provider.Message {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]provider.Message(nil), e.sess.Messages...)
+}
+
+// backgroundNotices returns the runtime message announcing finished
+// background jobs, or "".
+func (e *Engine) backgroundNotices() string {
+	if e.opts.BackgroundNotices == nil {
+		return ""
+	}
+	return strings.TrimSpace(e.opts.BackgroundNotices())
+}

@@ -1,0 +1,232 @@
+package provider
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// maxSSELine bounds one SSE line (engine.md §3.6).
+const maxSSELine = 10 << 20
+
+var errDone = errors.New("[DONE]")
+
+// sseReader splits a byte stream into SSE event payloads. Only `data:` lines
+// count; several in one event are joined with '\n'; a blank line ends the
+// event; a final event without its blank line is still returned at EOF.
+type sseReader struct {
+	r    *bufio.Reader
+	data []byte
+	has  bool
+	long []byte // accumulates a line longer than the bufio buffer
+}
+
+func newSSEReader(r io.Reader) *sseReader {
+	return &sseReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next event payload. It returns errDone for `[DONE]` and
+// io.EOF when the stream ends with no pending event.
+func (s *sseReader) next() ([]byte, error) {
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			if err == io.EOF && len(line) > 0 {
+				s.addLine(line)
+			}
+			if err == io.EOF && s.has {
+				return s.take()
+			}
+			return nil, err
+		}
+		if len(line) == 0 {
+			if s.has {
+				return s.take()
+			}
+			continue
+		}
+		s.addLine(line)
+	}
+}
+
+func (s *sseReader) take() ([]byte, error) {
+	d := s.data
+	s.data, s.has = s.data[:0:0], false
+	if string(bytes.TrimSpace(d)) == "[DONE]" {
+		return nil, errDone
+	}
+	return d, nil
+}
+
+func (s *sseReader) addLine(line []byte) {
+	if !bytes.HasPrefix(line, []byte("data:")) {
+		return // event:, id:, retry:, comments and unknown fields are ignored
+	}
+	v := line[len("data:"):]
+	if len(v) > 0 && v[0] == ' ' {
+		v = v[1:]
+	}
+	if s.has {
+		s.data = append(s.data, '\n')
+	}
+	s.data = append(s.data, v...)
+	s.has = true
+}
+
+// readLine returns one line without its "\n" or "\r\n". The returned slice is
+// valid until the next call.
+func (s *sseReader) readLine() ([]byte, error) {
+	line, err := s.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		s.long = append(s.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			if len(s.long) > maxSSELine {
+				return nil, fmt.Errorf("SSE line exceeds %d bytes without a newline", maxSSELine)
+			}
+			line, err = s.r.ReadSlice('\n')
+			s.long = append(s.long, line...)
+		}
+		line = s.long
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	return line, err
+}
+
+// chunk is one Chat Completions streaming chunk.
+type chunk struct {
+	Choices []struct {
+		Delta struct {
+			Content          string `json:"content"`
+			ReasoningContent string `json:"reasoning_content"`
+			Reasoning        string `json:"reasoning"`
+			ToolCalls        []struct {
+				Index    int    `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *wireUsage `json:"usage"`
+}
+
+// chatAdapter turns chunks into Anthropic-shaped StreamEvents.
+type chatAdapter struct {
+	next      int // next block index
+	textIdx   int // open text block or -1
+	thinkIdx  int // open thinking block or -1
+	tools     map[int]int
+	openTools []int
+	queue     []StreamEvent
+	finished  bool // a finish_reason arrived
+}
+
+func newChatAdapter() *chatAdapter {
+	return &chatAdapter{textIdx: -1, thinkIdx: -1, tools: map[int]int{}}
+}
+
+func (a *chatAdapter) push(ev StreamEvent) { a.queue = append(a.queue, ev) }
+
+func (a *chatAdapter) closeText() {
+	if a.textIdx >= 0 {
+		a.push(StreamEvent{Kind: EvBlockStop, Index: a.textIdx})
+		a.textIdx = -1
+	}
+}
+
+func (a *chatAdapter) closeThinking() {
+	if a.thinkIdx >= 0 {
+		a.push(StreamEvent{Kind: EvBlockStop, Index: a.thinkIdx})
+		a.thinkIdx = -1
+	}
+}
+
+func (a *chatAdapter) closeTools() {
+	for _, idx := range a.openTools {
+		a.push(StreamEvent{Kind: EvBlockStop, Index: idx})
+	}
+	a.openTools = a.openTools[:0]
+	a.tools = map[int]int{}
+}
+
+// feed parses one payload. Malformed JSON frames are skipped silently.
+func (a *chatAdapter) feed(data []byte) {
+	var c chunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		return
+	}
+	if len(c.Choices) == 0 {
+		if u := c.Usage.usage(); u != nil {
+			a.push(StreamEvent{Kind: EvMessageDelta, Usage: u})
+		}
+		return
+	}
+	ch := &c.Choices[0]
+	d := &ch.Delta
+	if r := d.ReasoningContent + d.Reasoning; r != "" {
+		a.closeText()
+		if a.thinkIdx < 0 {
+			a.thinkIdx = a.next
+			a.next++
+			a.push(StreamEvent{Kind: EvBlockStart, Index: a.thinkIdx, Block: BlockKindThinking})
+		}
+		a.push(StreamEvent{Kind: EvThinkingDelta, Index: a.thinkIdx, Text: r})
+	}
+	if d.Content != "" {
+		a.closeThinking()
+		if a.textIdx < 0 {
+			a.textIdx = a.next
+			a.next++
+			a.push(StreamEvent{Kind: EvBlockStart, Index: a.textIdx, Block: BlockKindText})
+		}
+		a.push(StreamEvent{Kind: EvTextDelta, Index: a.textIdx, Text: d.Content})
+	}
+	for _, tc := range d.ToolCalls {
+		idx, ok := a.tools[tc.Index]
+		if !ok {
+			a.closeText()
+			a.closeThinking()
+			idx = a.next
+			a.next++
+			a.tools[tc.Index] = idx
+			a.openTools = append(a.openTools, idx)
+			id := tc.ID
+			if id == "" {
+				id = fmt.Sprintf("call_%d", idx)
+			}
+			name := DecodeToolName(tc.Function.Name)
+			if name == "" {
+				name = "unknown_tool"
+			}
+			a.push(StreamEvent{Kind: EvBlockStart, Index: idx, Block: BlockKindToolUse, ToolID: id, ToolName: name})
+		}
+		if tc.Function.Arguments != "" {
+			a.push(StreamEvent{Kind: EvInputJSONDelta, Index: idx, Text: tc.Function.Arguments})
+		}
+	}
+	if ch.FinishReason != nil && *ch.FinishReason != "" {
+		a.closeText()
+		a.closeThinking()
+		a.closeTools()
+		a.finished = true
+		a.push(StreamEvent{Kind: EvMessageDelta, StopReason: *ch.FinishReason, Usage: c.Usage.usage()})
+	}
+}
+
+// finish closes whatever is still open at the end of the stream.
+func (a *chatAdapter) finish() {
+	a.closeText()
+	a.closeThinking()
+	a.closeTools()
+	a.push(StreamEvent{Kind: EvMessageStop})
+}

@@ -1,0 +1,89 @@
+package provider
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// wireSafe reports whether c may appear unescaped in a wire tool name.
+func wireSafe(c rune) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// EncodeToolName maps an internal tool name onto the characters providers
+// accept, reversibly (engine.md §3.4): [A-Za-z0-9_] stay, '-' becomes "--",
+// anything else becomes "-x" + six upper-case hex digits + "-".
+func EncodeToolName(name string) string {
+	clean := true
+	for _, c := range name {
+		if !wireSafe(c) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return name
+	}
+	var b strings.Builder
+	for _, c := range name {
+		switch {
+		case wireSafe(c):
+			b.WriteRune(c)
+		case c == '-':
+			b.WriteString("--")
+		default:
+			fmt.Fprintf(&b, "-x%06X-", c)
+		}
+	}
+	return b.String()
+}
+
+// DecodeToolName reverses EncodeToolName. It also accepts a bare xHHHHHH
+// sequence for a character the encoder would have escaped.
+func DecodeToolName(wire string) string {
+	if !strings.ContainsAny(wire, "-x") {
+		return wire
+	}
+	var b strings.Builder
+	for i := 0; i < len(wire); {
+		switch {
+		case strings.HasPrefix(wire[i:], "--"):
+			b.WriteByte('-')
+			i += 2
+		case wire[i] == '-' && i+9 <= len(wire) && wire[i+1] == 'x' && wire[i+8] == '-':
+			if r, ok := hexRune(wire[i+2 : i+8]); ok {
+				b.WriteRune(r)
+				i += 9
+				continue
+			}
+			b.WriteByte(wire[i])
+			i++
+		case wire[i] == 'x' && i+7 <= len(wire):
+			if r, ok := hexRune(wire[i+1 : i+7]); ok && !wireSafe(r) && r != '-' {
+				b.WriteRune(r)
+				i += 7
+				continue
+			}
+			b.WriteByte(wire[i])
+			i++
+		default:
+			b.WriteByte(wire[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+func hexRune(s string) (rune, bool) {
+	for _, c := range s {
+		if !((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f')) {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(s, 16, 32)
+	if err != nil || n > 0x10FFFF || (n >= 0xD800 && n <= 0xDFFF) {
+		return 0, false
+	}
+	return rune(n), true
+}

@@ -1,0 +1,175 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sort"
+	"sync"
+
+	"github.com/codewhale/codewhale/internal/provider"
+)
+
+// NotRegistered is the exact text of an unknown or removed name.
+func NotRegistered(name string) string { return fmt.Sprintf("tool '%s' is not registered", name) }
+
+// Registry maps exact names to tools, hidden aliases included. Resolution is
+// byte-for-byte: there is no case folding and no fuzzy step, so a
+// hallucinated name fails and never dispatches (DECISIONS #12).
+type Registry struct {
+	mu    sync.RWMutex
+	tools map[string]Tool
+	api   []provider.Tool // memoised APITools; nil after a change
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{tools: map[string]Tool{}} }
+
+// Register stores t under its name, replacing (and logging) a previous tool.
+func (r *Registry) Register(t Tool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.tools[t.Name()]; dup {
+		slog.Warn("tool re-registered; the new definition replaces the old", "tool", t.Name())
+	}
+	r.tools[t.Name()] = t
+	r.api = nil
+}
+
+// Remove deletes name and reports whether it was registered.
+func (r *Registry) Remove(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.tools[name]
+	delete(r.tools, name)
+	r.api = nil
+	return ok
+}
+
+// Get returns the tool registered under exactly name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Contains reports whether exactly name is registered.
+func (r *Registry) Contains(name string) bool { _, ok := r.Get(name); return ok }
+
+// Resolve returns name when it is registered. It never guesses.
+func (r *Registry) Resolve(name string) (string, bool) {
+	if r.Contains(name) {
+		return name, true
+	}
+	return "", false
+}
+
+// Names returns every registered name, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(r.tools))
+	for n := range r.tools {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Tools returns every registered tool sorted by name.
+func (r *Registry) Tools() []Tool {
+	names := r.Names()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Tool, 0, len(names))
+	for _, n := range names {
+		out = append(out, r.tools[n])
+	}
+	return out
+}
+
+// Len returns the number of registered tools.
+func (r *Registry) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.tools)
+}
+
+// APITools returns the model-visible tools sorted by name in byte order,
+// each with allowed_callers ["direct"] and the tool's own defer_loading. The
+// result is memoised until the next Register or Remove so description and
+// schema bytes stay stable across turns. Callers must not modify it.
+func (r *Registry) APITools() []provider.Tool {
+	r.mu.RLock()
+	if r.api != nil {
+		defer r.mu.RUnlock()
+		return r.api
+	}
+	r.mu.RUnlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.api != nil {
+		return r.api
+	}
+	api := make([]provider.Tool, 0, len(r.tools))
+	for _, t := range r.tools {
+		if !t.ModelVisible() {
+			continue
+		}
+		api = append(api, provider.Tool{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema(),
+			AllowedCallers: []string{"direct"}, DeferLoading: provider.Bool(t.DeferLoading())})
+	}
+	sort.Slice(api, func(i, j int) bool { return api[i].Name < api[j].Name })
+	r.api = api
+	return api
+}
+
+// Prepare resolves name and normalises and validates in against the tool's
+// schema, without running anything. The returned input is what Execute
+// should receive.
+func (r *Registry) Prepare(name string, in json.RawMessage) (Tool, json.RawMessage, error) {
+	t, ok := r.Get(name)
+	if !ok {
+		return nil, nil, NotAvailable("%s", NotRegistered(name))
+	}
+	if len(in) == 0 {
+		in = json.RawMessage("{}")
+	}
+	if n, ok := t.(InputNormalizer); ok {
+		out, err := n.NormalizeInput(in)
+		if err != nil {
+			return t, in, err
+		}
+		in = out
+	}
+	if err := Validate(t.Name(), t.InputSchema(), in); err != nil {
+		return t, in, err
+	}
+	return t, in, nil
+}
+
+// Execute runs the tool registered under exactly name. An unknown name is
+// NotAvailable with the exact text `tool '<name>' is not registered` and
+// runs nothing; invalid input is refused before the tool runs; a panicking
+// tool becomes ExecutionFailed.
+func (r *Registry) Execute(ctx context.Context, tc *Context, name string, in json.RawMessage) (Result, error) {
+	t, in, err := r.Prepare(name, in)
+	if err != nil {
+		return Result{}, err
+	}
+	return Run(ctx, t, tc, in)
+}
+
+// Run executes t, converting a panic into ExecutionFailed.
+func Run(ctx context.Context, t Tool, tc *Context, in json.RawMessage) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			slog.Error("tool panicked", "tool", t.Name(), "panic", p, "stack", string(debug.Stack()))
+			res, err = Result{}, ExecutionFailed("tool '%s' failed with an internal error: %v", t.Name(), p)
+		}
+	}()
+	return t.Execute(ctx, tc, in)
+}

@@ -1,0 +1,113 @@
+// Package tools defines the Tool interface, the two failure channels a tool
+// has (a refusal as *Error, an operation that ran and failed as
+// Result{Success:false}), the strict input helpers every tool reads its
+// parameters through, and the Registry that resolves names exactly.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Capability is a declared capability label (snake_case everywhere,
+// DECISIONS #25).
+type Capability string
+
+const (
+	CapReadOnly         Capability = "read_only"
+	CapWritesFiles      Capability = "writes_files"
+	CapExecutesCode     Capability = "executes_code"
+	CapNetwork          Capability = "network"
+	CapSandboxable      Capability = "sandboxable"
+	CapRequiresApproval Capability = "requires_approval"
+)
+
+// Approval is a tool call's approval requirement.
+type Approval int
+
+const (
+	Auto Approval = iota
+	Suggest
+	Required
+)
+
+func (a Approval) String() string {
+	switch a {
+	case Auto:
+		return "Auto"
+	case Suggest:
+		return "Suggest"
+	default:
+		return "Required"
+	}
+}
+
+// Tool is one executable tool (tools.md §0.1). The policy predicates never
+// fail: on input they cannot parse they answer for the family's least
+// dangerous action.
+type Tool interface {
+	Name() string
+	Description() string
+	InputSchema() map[string]any
+	Capabilities() []Capability
+	ModelVisible() bool
+	DeferLoading() bool
+	ApprovalFor(in json.RawMessage) Approval
+	ReadOnlyFor(in json.RawMessage) bool
+	ParallelSafeFor(in json.RawMessage) bool
+	StartsDetachedFor(in json.RawMessage) bool
+	Execute(ctx context.Context, tc *Context, in json.RawMessage) (Result, error)
+}
+
+// InputNormalizer is implemented by tools that fold argument aliases or give
+// exact messages for malformed input (a missing or unknown action, a missing
+// field) before the input is validated against the published schema
+// (DECISIONS #13). The returned input is what the schema sees and what
+// Execute receives.
+type InputNormalizer interface {
+	NormalizeInput(in json.RawMessage) (json.RawMessage, error)
+}
+
+// Result is what a tool that ran returns. Content is what the model sees;
+// Metadata is for the UI and receipts and never reaches the model.
+type Result struct {
+	Content  string
+	Success  bool
+	Metadata map[string]any
+}
+
+// OK returns a successful result.
+func OK(content string) Result { return Result{Content: content, Success: true} }
+
+// Failed returns a result for an operation that ran and failed.
+func Failed(content string) Result { return Result{Content: content} }
+
+// Spec is the static part of a tool. Tools embed it and add Execute and any
+// input-dependent policy.
+type Spec struct {
+	ToolName    string
+	Desc        string
+	Schema      map[string]any
+	Caps        []Capability
+	Hidden      bool // replay-only alias or internal helper
+	Deferred    bool
+	Approve     Approval
+	ReadOnly    bool
+	Parallel    bool
+	StartDetach bool
+}
+
+func (s *Spec) Name() string                           { return s.ToolName }
+func (s *Spec) Description() string                    { return s.Desc }
+func (s *Spec) InputSchema() map[string]any            { return s.Schema }
+func (s *Spec) Capabilities() []Capability             { return s.Caps }
+func (s *Spec) ModelVisible() bool                     { return !s.Hidden }
+func (s *Spec) DeferLoading() bool                     { return s.Deferred }
+func (s *Spec) ApprovalFor(json.RawMessage) Approval   { return s.Approve }
+func (s *Spec) ReadOnlyFor(json.RawMessage) bool       { return s.ReadOnly }
+func (s *Spec) ParallelSafeFor(json.RawMessage) bool   { return s.Parallel }
+func (s *Spec) StartsDetachedFor(json.RawMessage) bool { return s.StartDetach }
+
+// DeclaredApproval is the tool-level approval requirement reported by the
+// registry facts, independent of any one input.
+func (s *Spec) DeclaredApproval() Approval { return s.Approve }

@@ -13,7 +13,7 @@ import (
 
 // ToolSearchTool is the synthetic tool_search catalog entry (tools.md §2.3).
 func ToolSearchTool() provider.Tool {
-	return provider.Tool{
+	t := provider.Tool{
 		Type:        "tool_search_20251119",
 		Name:        ToolSearchName,
 		Description: "Search deferred tool definitions and return matching tool references.",
@@ -29,6 +29,8 @@ func ToolSearchTool() provider.Tool {
 		AllowedCallers: []string{"direct"},
 		DeferLoading:   provider.Bool(false),
 	}
+	t.Freeze()
+	return t
 }
 
 // SearchResult is the outcome of one tool_search call.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/codewhale/codewhale/internal/canonjson"
 	"sync"
 	"time"
 
@@ -241,7 +242,7 @@ func errorOutcome(tool string, err *tools.Error, schema map[string]any) ToolOutc
 
 // approvalKeys returns the exact-call key and the lossy family key.
 func approvalKeys(name string, in json.RawMessage) (string, string) {
-	canon, _ := AppendCanonicalJSON(nil, decodeAny(in))
+	canon, _ := canonjson.Append(nil, decodeAny(in))
 	sum := sha256.Sum256(append([]byte(name+"\x00"), canon...))
 	return name + ":" + hex.EncodeToString(sum[:8]), name + ":" + tools.PeekAction(in, "*")
 }

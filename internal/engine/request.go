@@ -107,6 +107,7 @@ func strictTools(ts []provider.Tool) []provider.Tool {
 		if s, ok := strictSchema(t.InputSchema); ok {
 			out[i].InputSchema = s.(map[string]any)
 			out[i].Strict = provider.Bool(true)
+			out[i].Freeze()
 		}
 	}
 	return out

@@ -3,9 +3,11 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/codewhale/codewhale/internal/canonjson"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -268,8 +270,7 @@ func CaptureSnapshot(turnID string, step int, reqTools []provider.Tool, sc *Surf
 func project(ordinal int, t *provider.Tool, sc *SurfaceContext) ToolProjection {
 	p := ToolProjection{Ordinal: ordinal, Name: boundRunes(t.Name, MaxNameChars),
 		Description: boundRunes(t.Description, MaxDescriptionChars)}
-	schema, _ := json.Marshal(t.InputSchema)
-	p.InputSchemaJSON = boundBytes(schema, MaxSchemaBytes)
+	p.InputSchemaJSON = boundBytes(goSchemaJSON(t), MaxSchemaBytes)
 	p.ToolType = unknown[BoundedString](reasonFieldAbsent)
 	if t.Type != "" {
 		p.ToolType = known(boundRunes(t.Type, MaxAuxiliaryChars))
@@ -346,24 +347,51 @@ func isSyntheticIn(names []string, n string) bool {
 	return false
 }
 
-// measurePayload serialises the internal tools array with the canonical
-// rules, stopping once the measurement bound is passed.
+// goSchemaJSON is the schema as encoding/json writes it (engine.md §4.2).
+// That equals the canonical form unless a string holds <, >, & or
+// U+2028/U+2029, which encoding/json escapes; only then re-serialise.
+func goSchemaJSON(t *provider.Tool) []byte {
+	canon := t.CanonicalSchema()
+	if !needsGoEscape(canon) {
+		return canon
+	}
+	out, err := canonjson.AppendGo(nil, t.InputSchema)
+	if err != nil {
+		out, _ = json.Marshal(t.InputSchema)
+	}
+	return out
+}
+
+// needsGoEscape reports whether b holds a character encoding/json escapes
+// and the canonical form does not: <, >, &, U+2028 or U+2029.
+func needsGoEscape(b []byte) bool {
+	for i, c := range b {
+		switch c {
+		case '<', '>', '&':
+			return true
+		case 0xE2:
+			if i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// measurePayload sizes the internal tools array serialised with the
+// canonical rules, stopping once the measurement bound is passed.
 func measurePayload(ts []provider.Tool) (*int, string) {
 	if ts == nil {
 		return nil, payloadAbsent
 	}
 	total := 2 // [ ]
-	buf := make([]byte, 0, 2048)
+	buf := make([]byte, 0, 512)
 	for i := range ts {
 		if i > 0 {
 			total++
 		}
-		var err error
-		buf, err = appendInternalTool(buf[:0], &ts[i])
-		if err != nil {
-			return nil, payloadSerialFail
-		}
-		total += len(buf)
+		buf = appendToolEnvelope(buf[:0], &ts[i])
+		total += len(buf) + len(`,"input_schema":`) + len(ts[i].CanonicalSchema())
 		if total > MaxPayloadMeasurementBytes {
 			return nil, payloadTooLarge
 		}
@@ -371,49 +399,46 @@ func measurePayload(ts []provider.Tool) (*int, string) {
 	return &total, payloadExactStatus
 }
 
-// appendInternalTool writes one internal Tool object: type?, name,
-// description, input_schema, allowed_callers?, defer_loading?,
-// input_examples?, strict?, cache_control? (absent optionals omitted).
-func appendInternalTool(dst []byte, t *provider.Tool) ([]byte, error) {
-	var err error
+// appendToolEnvelope writes the internal Tool object without its
+// input_schema member: type?, name, description, allowed_callers?,
+// defer_loading?, input_examples?, strict?, cache_control?. Key order does
+// not change the measured length.
+func appendToolEnvelope(dst []byte, t *provider.Tool) []byte {
 	dst = append(dst, '{')
 	if t.Type != "" {
 		dst = append(dst, `"type":`...)
-		dst = appendCanonicalString(dst, t.Type)
+		dst = canonjson.AppendString(dst, t.Type)
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"name":`...)
-	dst = appendCanonicalString(dst, t.Name)
+	dst = canonjson.AppendString(dst, t.Name)
 	dst = append(dst, `,"description":`...)
-	dst = appendCanonicalString(dst, t.Description)
-	dst = append(dst, `,"input_schema":`...)
-	if dst, err = AppendCanonicalJSON(dst, t.InputSchema); err != nil {
-		return dst, err
-	}
+	dst = canonjson.AppendString(dst, t.Description)
 	if t.AllowedCallers != nil {
 		dst = append(dst, `,"allowed_callers":`...)
-		dst, _ = AppendCanonicalJSON(dst, t.AllowedCallers)
+		dst, _ = canonjson.Append(dst, t.AllowedCallers)
 	}
 	if t.DeferLoading != nil {
 		dst = append(dst, `,"defer_loading":`...)
-		dst, _ = AppendCanonicalJSON(dst, *t.DeferLoading)
+		dst = strconv.AppendBool(dst, *t.DeferLoading)
 	}
 	if t.InputExamples != nil {
 		dst = append(dst, `,"input_examples":`...)
-		if dst, err = AppendCanonicalJSON(dst, t.InputExamples); err != nil {
-			return dst, err
+		var err error
+		if dst, err = canonjson.Append(dst, t.InputExamples); err != nil {
+			dst = append(dst, "null"...)
 		}
 	}
 	if t.Strict != nil {
 		dst = append(dst, `,"strict":`...)
-		dst, _ = AppendCanonicalJSON(dst, *t.Strict)
+		dst = strconv.AppendBool(dst, *t.Strict)
 	}
 	if t.CacheControl != nil {
 		dst = append(dst, `,"cache_control":{"type":`...)
-		dst = appendCanonicalString(dst, t.CacheControl.Type)
+		dst = canonjson.AppendString(dst, t.CacheControl.Type)
 		dst = append(dst, '}')
 	}
-	return append(dst, '}'), nil
+	return append(dst, '}')
 }
 
 // JSON is the snapshot pretty-printed with two-space indentation, as

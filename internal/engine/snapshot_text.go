@@ -3,10 +3,11 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/codewhale/codewhale/internal/canonjson"
 	"strings"
 )
 
-func jstr(s string) string { return string(appendCanonicalString(nil, s)) }
+func jstr(s string) string { return string(canonjson.AppendString(nil, s)) }
 
 func yesNo(b bool) string {
 	if b {
@@ -20,7 +21,7 @@ func jlist(items []BoundedString) string {
 	for i, it := range items {
 		vals[i] = it.Value
 	}
-	b, _ := AppendCanonicalJSON(nil, vals)
+	b, _ := canonjson.Append(nil, vals)
 	return string(b)
 }
 

@@ -1,5 +1,11 @@
 package provider
 
+import (
+	"fmt"
+
+	"github.com/codewhale/codewhale/internal/canonjson"
+)
+
 // Tool is the model-client (internal) tool definition: the value the engine
 // hands to the client and that the /tools snapshot and the catalog digest are
 // computed from. The DeepSeek adapter maps it to the wire shape and drops the
@@ -15,6 +21,8 @@ type Tool struct {
 	InputExamples  []any          `json:"input_examples,omitempty"`
 	Strict         *bool          `json:"strict,omitempty"`
 	CacheControl   *CacheControl  `json:"cache_control,omitempty"`
+	// SchemaCanon caches the canonical JSON of InputSchema (see Freeze).
+	SchemaCanon []byte `json:"-"`
 }
 
 // CacheControl is the Anthropic-style cache marker.
@@ -48,3 +56,26 @@ type Request struct {
 
 // ToolsPresent reports whether the request carries a tools field.
 func (r *Request) ToolsPresent() bool { return r.Tools != nil }
+
+// CanonicalSchema returns the canonical JSON of the input schema
+// (canonjson.Append), from the cache when Freeze filled it. A schema that
+// cannot be encoded yields a deterministic marker, never an empty string.
+func (t *Tool) CanonicalSchema() []byte {
+	if t.SchemaCanon != nil {
+		return t.SchemaCanon
+	}
+	return canonicalSchema(t.InputSchema)
+}
+
+// Freeze caches the canonical schema so the per-request digest and /tools
+// snapshot do not re-serialise it. Call it once a tool's schema is final;
+// whoever replaces InputSchema afterwards must call Freeze again.
+func (t *Tool) Freeze() { t.SchemaCanon = canonicalSchema(t.InputSchema) }
+
+func canonicalSchema(schema map[string]any) []byte {
+	out, err := canonjson.Append(nil, schema)
+	if err != nil {
+		return []byte(fmt.Sprintf("<unencodable schema: %v>", err))
+	}
+	return out
+}

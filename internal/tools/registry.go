@@ -101,7 +101,8 @@ func (r *Registry) Len() int {
 // APITools returns the model-visible tools sorted by name in byte order,
 // each with allowed_callers ["direct"] and the tool's own defer_loading. The
 // result is memoised until the next Register or Remove so description and
-// schema bytes stay stable across turns. Callers must not modify it.
+// schema bytes stay stable across turns; each schema's canonical JSON is
+// computed here once for the per-request digest. Callers must not modify it.
 func (r *Registry) APITools() []provider.Tool {
 	r.mu.RLock()
 	if r.api != nil {
@@ -119,8 +120,10 @@ func (r *Registry) APITools() []provider.Tool {
 		if !t.ModelVisible() {
 			continue
 		}
-		api = append(api, provider.Tool{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema(),
-			AllowedCallers: []string{"direct"}, DeferLoading: provider.Bool(t.DeferLoading())})
+		pt := provider.Tool{Name: t.Name(), Description: t.Description(), InputSchema: t.InputSchema(),
+			AllowedCallers: []string{"direct"}, DeferLoading: provider.Bool(t.DeferLoading())}
+		pt.Freeze()
+		api = append(api, pt)
 	}
 	sort.Slice(api, func(i, j int) bool { return api[i].Name < api[j].Name })
 	r.api = api

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+)
+
+// binary is the codewhale binary built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "codewhale-e2e")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "codewhale")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building codewhale:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// cli runs the built binary in a fresh home and workspace against srv.
+type cli struct {
+	t        *testing.T
+	home, ws string
+	env      []string
+	srv      *fakemodel.Server
+}
+
+func newCLI(t *testing.T, srv *fakemodel.Server) *cli {
+	t.Helper()
+	c := &cli{t: t, home: t.TempDir(), ws: t.TempDir(), srv: srv}
+	c.env = []string{"HOME=" + c.home, "PATH=" + os.Getenv("PATH"), "CODEWHALE_HOME=" + filepath.Join(c.home, ".codewhale")}
+	if srv != nil {
+		c.env = append(c.env, "CODEWHALE_BASE_URL="+srv.URL)
+	}
+	// Fast retries so failure paths finish quickly.
+	c.config("[retry]\ninitial_delay = 0.01\nmax_delay = 0.02\n")
+	return c
+}
+
+func (c *cli) config(body string) {
+	c.t.Helper()
+	dir := filepath.Join(c.home, ".codewhale")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(body), 0o600); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *cli) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
+	cmd.Dir, cmd.Env = c.ws, c.env
+	return cmd
+}
+
+func (c *cli) run(args ...string) (stdout, stderr string, code int) {
+	c.t.Helper()
+	var out, errb bytes.Buffer
+	cmd := c.command(args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		c.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// lines decodes stream-json output, checking every line's schema tail.
+func lines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var evs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if m["schema_version"] != 1.0 || m["schema"] != "codewhale.exec-stream" {
+			t.Errorf("schema tail missing: %s", l)
+		}
+		if !strings.HasPrefix(l, `{"type":`) || !strings.HasSuffix(l, `"schema_version":1,"schema":"codewhale.exec-stream"}`) {
+			t.Errorf("key order: %s", l)
+		}
+		evs = append(evs, m)
+	}
+	return evs
+}
+
+func types(evs []map[string]any) string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, e["type"].(string))
+	}
+	return strings.Join(out, ",")
+}
+
+func TestExecOneShot(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("Paris."), fakemodel.Text("Lyon."))
+	c := newCLI(t, srv)
+	out, errOut, code := c.run("exec", "capital of France?")
+	if code != 0 || out != "Paris.\n" {
+		t.Fatalf("code %d out %q err %q", code, out, errOut)
+	}
+	req := srv.Requests()[0]
+	if _, ok := req.Body["tools"]; ok || req.Body["max_tokens"] != 4096.0 || len(req.Messages()) != 1 {
+		t.Errorf("one-shot request %s", req.Raw)
+	}
+	if req.Header.Get("Authorization") != "" {
+		t.Error("loopback must not need a key")
+	}
+	out, _, code = c.run("exec", "--json", "another?")
+	var m map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m["mode"] != "one-shot" || m["output"] != "Lyon." || m["success"] != true {
+		t.Errorf("--json: %d %s", code, out)
+	}
+}
+
+func TestExecAgentStreamJSON(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Reply{Reasoning: "I should load the planner.", Calls: []fakemodel.Call{{ID: "s", Name: "tool_search", Args: `{"query":"plan"}`}},
+			Usage: &fakemodel.Usage{Prompt: 1200, Completion: 40, CacheHit: 1024, CacheMiss: 176, Reasoning: 12}},
+		fakemodel.Tools(fakemodel.Call{ID: "p", Name: "update_plan", Args: `{"objective":"ship it"}`}),
+		fakemodel.Text("Done."))
+	c := newCLI(t, srv)
+	out, errOut, code := c.run("exec", "--auto", "--output-format", "stream-json", "plan the work")
+	if code != 0 {
+		t.Fatalf("code %d stderr %s", code, errOut)
+	}
+	evs := lines(t, out)
+	want := "tool_use,turn_usage,tool_result,tool_use,turn_usage,tool_result,content,content,turn_usage,metadata,done"
+	if got := types(evs); got != want {
+		t.Errorf("types:\n got %s\nwant %s", got, want)
+	}
+	for _, e := range evs {
+		if e["type"] == "content" && strings.Contains(fmt.Sprint(e), "load the planner") {
+			t.Error("reasoning leaked into stream-json")
+		}
+	}
+	usage := evs[1]
+	if usage["turn"] != 1.0 || usage["prompt_cache_hit_tokens"] != 1024.0 || usage["reasoning_tokens"] != 12.0 {
+		t.Errorf("turn_usage %v", usage)
+	}
+	res := evs[5]
+	if res["status"] != "success" || !strings.HasPrefix(res["output"].(string), "Plan updated:") || res["side_effect_status"] != "completed" {
+		t.Errorf("tool_result %v", res)
+	}
+	meta := evs[len(evs)-2]["meta"].(map[string]any)
+	if meta["status"] != "completed" || meta["termination_reason"] != "resolved" || meta["approval_posture"] != "auto_tools" ||
+		meta["visible_final_answer_chars"] != 5.0 || !strings.HasPrefix(meta["prompt_sha256"].(string), "sha256:") {
+		t.Errorf("metadata %v", meta)
+	}
+	if got := strings.Join(srv.Requests()[1].ToolNames(), ","); got != "tool_search,update_plan" {
+		t.Errorf("second request tools %s", got)
+	}
+	if meta["tool_catalog_sha256"] == nil {
+		t.Error("metadata lacks the catalog digest")
+	}
+}
+
+// The digest `codewhale tools --json` prints is the digest of the tools the
+// first request really carries.
+func TestToolsReceiptDigestMatchesFirstRequest(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("ok"))
+	c := newCLI(t, srv)
+	out, _, code := c.run("tools", "--json")
+	var rec struct {
+		Active []string `json:"active"`
+		Digest string   `json:"active_tool_catalog_sha256"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rec) != nil || rec.Digest == "" {
+		t.Fatalf("tools --json: %d %s", code, out)
+	}
+	out, _, code = c.run("exec", "--auto", "--output-format", "stream-json", "hi")
+	evs := lines(t, out)
+	meta := evs[len(evs)-2]["meta"].(map[string]any)
+	if code != 0 || meta["tool_catalog_sha256"] != rec.Digest {
+		t.Errorf("exec digest %v != tools digest %s", meta["tool_catalog_sha256"], rec.Digest)
+	}
+	if got := strings.Join(srv.Requests()[0].ToolNames(), ","); got != strings.Join(rec.Active, ",") {
+		t.Errorf("first request tools %s, receipt %v", got, rec.Active)
+	}
+}
+
+func TestExecTextAndJSONOutput(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{Name: "nope_tool", Args: `{}`}), fakemodel.Text("All good."),
+		fakemodel.Tools(fakemodel.Call{Name: "tool_search", Args: `{"query":"plan"}`}), fakemodel.Text("Second."))
+	c := newCLI(t, srv)
+	out, errOut, code := c.run("exec", "--auto", "go")
+	if code != 0 || out != "All good.\n" {
+		t.Errorf("stdout %q code %d", out, code)
+	}
+	if !strings.Contains(errOut, "tool: nope_tool (nope_tool)") || !strings.Contains(errOut, "tool nope_tool failed: Error: tool 'nope_tool' is not registered") {
+		t.Errorf("stderr %q", errOut)
+	}
+	out, _, code = c.run("exec", "--auto", "--json", "again")
+	var m map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &m) != nil {
+		t.Fatalf("%d %s", code, out)
+	}
+	tools := m["tools"].([]any)
+	if m["mode"] != "agent" || m["output"] != "Second." || m["status"] != "completed" || len(tools) != 1 ||
+		tools[0].(map[string]any)["name"] != "tool_search" {
+		t.Errorf("json %v", m)
+	}
+}
+
+func TestExecExitCodes(t *testing.T) {
+	t.Parallel()
+	unauthorized := fakemodel.New(t, fakemodel.Reply{Status: 401, Body: `{"error":{"message":"Authentication Fails"}}`})
+	_, errOut, code := newCLI(t, unauthorized).run("exec", "--auto", "hi")
+	if code != 1 || !strings.Contains(errOut, "refused the API key") {
+		t.Errorf("401: code %d %q", code, errOut)
+	}
+	down := fakemodel.New(t)
+	down.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Reply{Status: 503, Body: "busy"} })
+	_, errOut, code = newCLI(t, down).run("exec", "--auto", "hi")
+	if code != 75 {
+		t.Errorf("503 after retries: code %d %q", code, errOut)
+	}
+	if n := len(down.Requests()); n != 4 {
+		t.Errorf("%d attempts", n)
+	}
+	c := newCLI(t, nil)
+	c.env = append(c.env, "DEEPSEEK_API_KEY=")
+	_, errOut, code = c.run("exec", "--auto", "hi")
+	if code != 1 || !strings.Contains(errOut, "DeepSeek API key not found.") || !strings.Contains(errOut, "export DEEPSEEK_API_KEY=<your-key>") {
+		t.Errorf("no key: code %d %q", code, errOut)
+	}
+	bad := newCLI(t, nil)
+	bad.config("modle = \"x\"\n")
+	_, errOut, code = bad.run("tools")
+	if code != 1 || !strings.Contains(errOut, `line 1: unknown key "modle" (did you mean "model"?)`) {
+		t.Errorf("bad config: %d %q", code, errOut)
+	}
+}
+
+func TestExecInterruptExits130(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Text: strings.Repeat("slow ", 400), Chunk: 5, Delay: 20 * time.Millisecond})
+	c := newCLI(t, srv)
+	cmd := c.command("exec", "--auto", "--output-format", "stream-json", "long")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	pr, pw, _ := os.Pipe()
+	cmd.Stdout = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	// Wait for streamed content, then interrupt.
+	buf := make([]byte, 4096)
+	n, _ := pr.Read(buf)
+	out.Write(buf[:n])
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := readAll(pr)
+	out.Write(rest)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, output %s", err, out.String())
+	}
+	evs := lines(t, out.String())
+	meta := evs[len(evs)-2]["meta"].(map[string]any)
+	if meta["status"] != "interrupted" || meta["termination_reason"] != "canceled" {
+		t.Errorf("metadata %v", meta)
+	}
+}
+
+func readAll(f *os.File) ([]byte, error) {
+	var b bytes.Buffer
+	_, err := b.ReadFrom(f)
+	return b.Bytes(), err
+}

@@ -1,0 +1,467 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tools/builtin"
+)
+
+var fastRetry = provider.RetryPolicy{Enabled: true, MaxRetries: 3, InitialDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, ExponentialBase: 2}
+
+// harness is one engine wired to a fake model server.
+type harness struct {
+	t   *testing.T
+	srv *fakemodel.Server
+	eng *engine.Engine
+	svc *builtin.Services
+}
+
+func newHarness(t *testing.T, srv *fakemodel.Server, mut ...func(*engine.Options)) *harness {
+	t.Helper()
+	ws := t.TempDir()
+	svc := builtin.NewServices(builtin.Options{Workspace: ws})
+	opts := engine.Options{
+		Workspace: ws, Model: "deepseek-v4-pro", Interactive: false, AutoApprove: true,
+		NewClient: func(model string) (*provider.Client, error) {
+			return provider.New(provider.Config{BaseURL: srv.URL, Model: model, Retry: fastRetry})
+		},
+		Tools: svc.Toolset,
+		Clock: func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) },
+	}
+	for _, m := range mut {
+		m(&opts)
+	}
+	e := engine.New(opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	go e.Run(ctx)
+	t.Cleanup(func() {
+		cancel()
+		for range e.Events() {
+		}
+	})
+	return &harness{t: t, srv: srv, eng: e, svc: svc}
+}
+
+// turn sends prompt and returns the events up to and including TurnComplete.
+func (h *harness) turn(prompt string) []engine.Event {
+	h.t.Helper()
+	h.eng.Submit(engine.SendMessage{Content: prompt})
+	return h.collect(nil)
+}
+
+func (h *harness) collect(onEvent func(engine.Event)) []engine.Event {
+	h.t.Helper()
+	var evs []engine.Event
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case ev := <-h.eng.Events():
+			evs = append(evs, ev)
+			if onEvent != nil {
+				onEvent(ev)
+			}
+			if _, ok := ev.(engine.TurnComplete); ok {
+				return evs
+			}
+		case <-timeout:
+			h.t.Fatalf("turn did not complete; events so far: %v", describe(evs))
+		}
+	}
+}
+
+func describe(evs []engine.Event) []string {
+	var out []string
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case engine.Status:
+			out = append(out, "status:"+ev.Message)
+		case engine.Error:
+			out = append(out, "error:"+ev.Message)
+		case engine.ToolCallComplete:
+			out = append(out, "tool:"+ev.Name+"="+ev.Result.Content)
+		default:
+			out = append(out, strings.TrimPrefix(strings.Split(strings.TrimPrefix(fmtType(ev), "engine."), "{")[0], "*"))
+		}
+	}
+	return out
+}
+
+func fmtType(ev engine.Event) string { b, _ := json.Marshal(ev); return typeName(ev) + string(b) }
+
+func typeName(ev engine.Event) string {
+	switch ev.(type) {
+	case engine.TurnStarted:
+		return "TurnStarted"
+	case engine.ToolRequestSnapshot:
+		return "Snapshot"
+	case engine.MessageStarted:
+		return "MessageStarted"
+	case engine.MessageDelta:
+		return "MessageDelta"
+	case engine.MessageComplete:
+		return "MessageComplete"
+	case engine.ThinkingStarted:
+		return "ThinkingStarted"
+	case engine.ThinkingDelta:
+		return "ThinkingDelta"
+	case engine.ThinkingComplete:
+		return "ThinkingComplete"
+	case engine.ToolCallStarted:
+		return "ToolCallStarted"
+	case engine.TurnUsage:
+		return "TurnUsage"
+	case engine.SessionUpdated:
+		return "SessionUpdated"
+	case engine.TurnComplete:
+		return "TurnComplete"
+	}
+	return "?"
+}
+
+func last[T engine.Event](evs []engine.Event) (T, bool) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if v, ok := evs[i].(T); ok {
+			return v, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+func all[T engine.Event](evs []engine.Event) []T {
+	var out []T
+	for _, ev := range evs {
+		if v, ok := ev.(T); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func text(evs []engine.Event) string {
+	var b strings.Builder
+	for _, d := range all[engine.MessageDelta](evs) {
+		b.WriteString(d.Content)
+	}
+	return b.String()
+}
+
+func done(t *testing.T, evs []engine.Event) engine.TurnComplete {
+	t.Helper()
+	tc, ok := last[engine.TurnComplete](evs)
+	if !ok {
+		t.Fatal("no TurnComplete")
+	}
+	return tc
+}
+
+func TestTextTurn(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("Hello there."))
+	h := newHarness(t, srv)
+	evs := h.turn("hi")
+	if got := text(evs); got != "Hello there." {
+		t.Errorf("text %q", got)
+	}
+	tc := done(t, evs)
+	if tc.Status != engine.TurnCompleted || tc.Usage.InputTokens != 100 || *tc.Usage.PromptCacheHitTokens != 64 {
+		t.Errorf("turn complete %+v", tc)
+	}
+	if _, ok := evs[0].(engine.TurnStarted); !ok {
+		t.Errorf("first event %T", evs[0])
+	}
+	sess := h.eng.Snapshot()
+	if len(sess.Messages) != 2 || sess.Messages[1].Text() != "Hello there." || sess.Usage.InputTokens != 100 {
+		t.Errorf("session %+v", sess.Messages)
+	}
+	req := srv.Requests()[0]
+	msgs := req.Messages()
+	if msgs[0]["role"] != "system" || !strings.Contains(msgs[1]["content"].(string), "Current local date: 2026-11-29") {
+		t.Errorf("request messages %v", msgs)
+	}
+	if names := req.ToolNames(); strings.Join(names, ",") != "tool_search" {
+		t.Errorf("tools %v", names)
+	}
+}
+
+func TestReasoningThenText(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Reasoning: "Let me think.", Text: "Answer."}, fakemodel.Text("Second."))
+	h := newHarness(t, srv)
+	evs := h.turn("q")
+	var thinking strings.Builder
+	for _, d := range all[engine.ThinkingDelta](evs) {
+		thinking.WriteString(d.Content)
+	}
+	if thinking.String() != "Let me think." || text(evs) != "Answer." {
+		t.Errorf("thinking %q text %q", thinking.String(), text(evs))
+	}
+	if len(all[engine.ThinkingComplete](evs)) != 1 || len(all[engine.MessageComplete](evs)) != 1 {
+		t.Error("blocks not closed")
+	}
+	// The stored reasoning is replayed on the next request.
+	h.turn("again")
+	msgs := srv.Requests()[1].Messages()
+	var asst map[string]any
+	for _, m := range msgs {
+		if m["role"] == "assistant" {
+			asst = m
+		}
+	}
+	if asst["reasoning_content"] != "Let me think." || asst["content"] != "Answer." {
+		t.Errorf("replayed assistant %v", asst)
+	}
+}
+
+func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "s1", Name: "tool_search", Args: `{"query":"plan strategy"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "p1", Name: "update_plan", Args: `{"objective":"Port the registry","constraints":["no fuzzy resolve"]}`}),
+		fakemodel.Text("Planned."))
+	h := newHarness(t, srv)
+	evs := h.turn("make a plan")
+	if tc := done(t, evs); tc.Status != engine.TurnCompleted {
+		t.Fatalf("status %v %s", tc.Status, tc.Error)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if got := strings.Join(reqs[0].ToolNames(), ","); got != "tool_search" {
+		t.Errorf("step 0 tools %s (update_plan must not be sent before it is loaded)", got)
+	}
+	if got := strings.Join(reqs[1].ToolNames(), ","); got != "tool_search,update_plan" {
+		t.Errorf("step 1 tools %s", got)
+	}
+	if !reqs[1].HasToolResult(`"tool_name":"update_plan"`) {
+		t.Error("tool_search result did not reach the model")
+	}
+	if !reqs[2].HasToolResult("Plan updated: 0 pending, 0 in progress, 0 completed (0% done)") {
+		t.Error("update_plan result did not reach the model")
+	}
+	if st := h.svc.Plan.Get(); st.Objective != "Port the registry" {
+		t.Errorf("plan state %+v", st)
+	}
+	snaps := all[engine.ToolRequestSnapshot](evs)
+	if len(snaps) != 3 || snaps[1].Snapshot.Step != 1 || snaps[1].Snapshot.ToolCount != 2 {
+		t.Errorf("snapshots %d", len(snaps))
+	}
+	// A new turn rebuilds the catalog: the load does not persist.
+	srv.Push(fakemodel.Text("ok"))
+	h.turn("next")
+	if got := strings.Join(srv.Requests()[3].ToolNames(), ","); got != "tool_search" {
+		t.Errorf("new turn tools %s", got)
+	}
+}
+
+func TestUnknownRemovedAndNearMissNamesNeverDispatch(t *testing.T) {
+	t.Parallel()
+	names := []string{"read_file", "exec_shell", "Fil", "UPDATE_PLAN", "update-plan", "updatePlan", "agents"}
+	var calls []fakemodel.Call
+	for i, n := range names {
+		calls = append(calls, fakemodel.Call{ID: "c" + string(rune('a'+i)), Name: n, Args: `{"objective":"x"}`})
+	}
+	srv := fakemodel.New(t, fakemodel.Tools(calls...), fakemodel.Text("done"))
+	h := newHarness(t, srv)
+	evs := h.turn("go")
+	results := all[engine.ToolCallComplete](evs)
+	if len(results) != len(names) {
+		t.Fatalf("%d results for %d calls", len(results), len(names))
+	}
+	for i, r := range results {
+		if r.ID != calls[i].ID {
+			t.Errorf("result %d answers %s, want %s (call order)", i, r.ID, calls[i].ID)
+		}
+		want := "tool '" + names[i] + "' is not registered"
+		if !strings.Contains(r.Result.Content, want) || !r.Result.IsError {
+			t.Errorf("%s: %q", names[i], r.Result.Content)
+		}
+	}
+	if !strings.Contains(results[1].Result.Content, "call `Bash` with action \"run\"") {
+		t.Errorf("exec_shell hint: %s", results[1].Result.Content)
+	}
+	if st := h.svc.Plan.Get(); st.Objective != "" {
+		t.Error("a near-miss name dispatched to update_plan")
+	}
+	// Every call got exactly one result message, in order, before the next request.
+	n := 0
+	for _, m := range srv.Requests()[1].Messages() {
+		if m["role"] == "tool" {
+			if m["tool_call_id"] != calls[n].ID {
+				t.Errorf("tool message %d answers %v", n, m["tool_call_id"])
+			}
+			n++
+		}
+	}
+	if n != len(names) {
+		t.Errorf("%d tool messages", n)
+	}
+}
+
+func TestMalformedAndInvalidArgumentsBecomeResults(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(
+		fakemodel.Call{ID: "a", Name: "update_plan", Args: `{"objective": `},
+		fakemodel.Call{ID: "b", Name: "update_plan", Args: `{"objective": 5}`},
+		fakemodel.Call{ID: "c", Name: "update_plan", Args: `{"plan": "nope"}`},
+		fakemodel.Call{ID: "d", Name: "tool_search", Args: `{"query":"x","match":"fuzzy"}`},
+	), fakemodel.Text("ok"))
+	h := newHarness(t, srv)
+	evs := h.turn("go")
+	res := all[engine.ToolCallComplete](evs)
+	want := []string{"not valid JSON", "at /objective", "Invalid 'plan' array", "Unsupported match algorithm 'fuzzy'. Expected one of: bm25, regex"}
+	for i, r := range res {
+		if !r.Result.IsError || !strings.Contains(r.Result.Content, want[i]) {
+			t.Errorf("call %d: %q", i, r.Result.Content)
+		}
+	}
+	if !strings.Contains(strings.Join(describe(evs), "\n"), "⚠ Tool 'update_plan' received malformed arguments from model") {
+		t.Error("no malformed-arguments status")
+	}
+	if tc := done(t, evs); tc.Status != engine.TurnCompleted {
+		t.Errorf("status %v", tc.Status)
+	}
+}
+
+func TestRetryAfter503AndAuthFailure(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Status: 503, Body: `{"error":{"message":"overloaded"}}`}, fakemodel.Text("recovered"))
+	h := newHarness(t, srv)
+	evs := h.turn("hi")
+	if text(evs) != "recovered" || done(t, evs).Status != engine.TurnCompleted {
+		t.Errorf("503 then success: %v", describe(evs))
+	}
+
+	srv2 := fakemodel.New(t, fakemodel.Reply{Status: 401, Body: `{"error":{"message":"Authentication Fails"}}`}, fakemodel.Text("never"))
+	h2 := newHarness(t, srv2)
+	evs = h2.turn("hi")
+	tc := done(t, evs)
+	if tc.Status != engine.TurnFailed || tc.ErrorCategory != "authentication" || !strings.Contains(tc.Error, "refused the API key") {
+		t.Errorf("401: %+v", tc)
+	}
+	if len(srv2.Requests()) != 1 {
+		t.Errorf("401 retried: %d requests", len(srv2.Requests()))
+	}
+}
+
+func TestStreamCutMidwayIsRetriedHeadless(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Text: "partial answer that will be cut", Chunk: 3, CutAfter: 4}, fakemodel.Text("complete answer"))
+	h := newHarness(t, srv)
+	evs := h.turn("hi")
+	tc := done(t, evs)
+	if tc.Status != engine.TurnCompleted {
+		t.Fatalf("status %v: %v", tc.Status, describe(evs))
+	}
+	if !strings.Contains(strings.Join(describe(evs), "\n"), "status:Connection interrupted; retrying (1/3)") {
+		t.Errorf("no retry status: %v", describe(evs))
+	}
+	if got := h.eng.Snapshot().Messages; got[len(got)-1].Text() != "complete answer" {
+		t.Errorf("history ends with %q", got[len(got)-1].Text())
+	}
+	if len(all[engine.ToolRequestSnapshot](evs)) != 2 {
+		t.Error("a rebuilt request must emit a new snapshot")
+	}
+}
+
+func TestStreamCutInteractivePreservesPartialReply(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Text: "first half", Chunk: 3, CutAfter: 3}, fakemodel.Text(" second half"))
+	h := newHarness(t, srv, func(o *engine.Options) { o.Interactive = true })
+	evs := h.turn("hi")
+	if done(t, evs).Status != engine.TurnCompleted {
+		t.Fatal(describe(evs))
+	}
+	msgs := h.eng.Snapshot().Messages
+	if msgs[1].Text() != "first " || !strings.Contains(msgs[2].Text(), "The provider stream dropped mid-response") {
+		t.Errorf("history %q / %q", msgs[1].Text(), msgs[2].Text())
+	}
+}
+
+func TestCancelMidStreamKeepsPartialText(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Text: strings.Repeat("word ", 200), Chunk: 5, Delay: 10 * time.Millisecond})
+	h := newHarness(t, srv)
+	h.eng.Submit(engine.SendMessage{Content: "long"})
+	deltas := 0
+	var cancelled time.Time
+	evs := h.collect(func(ev engine.Event) {
+		if _, ok := ev.(engine.MessageDelta); ok {
+			if deltas++; deltas == 3 {
+				cancelled = time.Now()
+				h.eng.Cancel()
+			}
+		}
+	})
+	if d := time.Since(cancelled); d > time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+	tc := done(t, evs)
+	if tc.Status != engine.TurnInterrupted {
+		t.Fatalf("status %v", tc.Status)
+	}
+	msgs := h.eng.Snapshot().Messages
+	lastMsg := msgs[len(msgs)-1]
+	if lastMsg.Role != provider.RoleAssistantInterrupted || !strings.HasPrefix(lastMsg.Text(), "word word ") {
+		t.Errorf("last message %s %q", lastMsg.Role, lastMsg.Text())
+	}
+	if h.eng.State() != engine.Idle {
+		t.Errorf("state after cancel: %v", h.eng.State())
+	}
+}
+
+func TestMissingKeyFailsTheTurnWithHowToFix(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	h := newHarness(t, srv, func(o *engine.Options) {
+		o.NewClient = func(model string) (*provider.Client, error) {
+			return provider.New(provider.Config{BaseURL: "https://api.deepseek.com/beta", Model: model})
+		}
+	})
+	evs := h.turn("hi")
+	tc := done(t, evs)
+	if tc.Status != engine.TurnFailed || !strings.HasPrefix(tc.Error, "Failed to send message: DeepSeek API key not found.") ||
+		tc.ErrorCategory != "authentication" {
+		t.Errorf("%+v", tc)
+	}
+}
+
+func TestMaxStepsIsReported(t *testing.T) {
+	t.Parallel()
+	loop := fakemodel.Tools(fakemodel.Call{Name: "tool_search", Args: `{"query":"x"}`})
+	srv := fakemodel.New(t, loop, loop, loop)
+	h := newHarness(t, srv, func(o *engine.Options) { o.MaxSteps = 2 })
+	evs := h.turn("loop")
+	tc := done(t, evs)
+	if !tc.MaxStepsReached || tc.Status != engine.TurnCompleted || len(srv.Requests()) != 2 {
+		t.Errorf("%+v after %d requests", tc, len(srv.Requests()))
+	}
+	if !strings.Contains(strings.Join(describe(evs), "\n"), "status:Reached maximum steps") {
+		t.Error("max steps not reported")
+	}
+}
+
+func TestPlanModeChangeAppliesToNextRequest(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("a"))
+	h := newHarness(t, srv)
+	plan := policy.Plan
+	h.eng.Submit(engine.ChangeMode{Mode: &plan})
+	h.turn("x")
+	sys := srv.Requests()[0].Messages()[0]["content"].(string)
+	if !strings.Contains(sys, "Mode: Plan") {
+		t.Errorf("system prompt does not say Plan: %s", sys)
+	}
+	if m, _ := h.eng.Mode(); m != policy.Plan {
+		t.Errorf("mode %v", m)
+	}
+}

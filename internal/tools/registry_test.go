@@ -1,0 +1,88 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/plan"
+)
+
+// panicky is a tool whose Execute panics, to prove the registry contains it.
+type panicky struct{ tools.Spec }
+
+func (panicky) Execute(context.Context, *tools.Context, json.RawMessage) (tools.Result, error) {
+	panic("boom")
+}
+
+func TestRegistryResolvesExactNamesOnly(t *testing.T) {
+	t.Parallel()
+	reg := tools.NewRegistry()
+	reg.Register(plan.New(&plan.Store{}))
+	for _, name := range []string{"update_plan"} {
+		if got, ok := reg.Resolve(name); !ok || got != name {
+			t.Errorf("Resolve(%q) = %q, %v", name, got, ok)
+		}
+	}
+	for _, name := range []string{"Update_plan", "UPDATE_PLAN", "update-plan", "updatePlan", "update_plan_tool", "update", "update_plans", ""} {
+		if _, ok := reg.Resolve(name); ok {
+			t.Errorf("Resolve(%q) guessed a tool", name)
+		}
+		_, err := reg.Execute(context.Background(), &tools.Context{}, name, json.RawMessage(`{}`))
+		if err == nil || tools.AsError(err).Render("x") != "tool '"+name+"' is not registered" {
+			t.Errorf("Execute(%q): %v", name, err)
+		}
+	}
+}
+
+func TestRegistryValidatesBeforeRunning(t *testing.T) {
+	t.Parallel()
+	store := &plan.Store{}
+	reg := tools.NewRegistry()
+	reg.Register(plan.New(store))
+	_, err := reg.Execute(context.Background(), &tools.Context{}, "update_plan", json.RawMessage(`{"objective":["x"]}`))
+	if err == nil {
+		t.Fatal("schema violation accepted")
+	}
+	msg := tools.AsError(err).Render("update_plan")
+	if !strings.HasPrefix(msg, "Invalid input for tool 'update_plan': arguments do not match the tool's schema: at /objective") {
+		t.Errorf("message %q", msg)
+	}
+	if store.Get().Objective != "" {
+		t.Error("tool ran despite invalid input")
+	}
+	res, err := reg.Execute(context.Background(), &tools.Context{}, "update_plan", json.RawMessage(`{"objective":"ok"}`))
+	if err != nil || !res.Success || store.Get().Objective != "ok" {
+		t.Errorf("valid call: %v %+v", err, res)
+	}
+}
+
+func TestRegistryAPIToolsAndPanics(t *testing.T) {
+	t.Parallel()
+	reg := tools.NewRegistry()
+	reg.Register(&panicky{tools.Spec{ToolName: "zeta", Schema: map[string]any{"type": "object"}}})
+	reg.Register(&panicky{tools.Spec{ToolName: "Alpha", Schema: map[string]any{"type": "object"}}})
+	reg.Register(&panicky{tools.Spec{ToolName: "hidden_alias", Hidden: true, Schema: map[string]any{"type": "object"}}})
+	api := reg.APITools()
+	if len(api) != 2 || api[0].Name != "Alpha" || api[1].Name != "zeta" {
+		t.Fatalf("APITools %v", api)
+	}
+	if api[0].AllowedCallers[0] != "direct" || api[0].DeferLoading == nil {
+		t.Error("allowed_callers/defer_loading missing")
+	}
+	if &reg.APITools()[0] != &api[0] {
+		t.Error("APITools is not memoised")
+	}
+	if !reg.Contains("hidden_alias") {
+		t.Error("hidden alias must stay registered")
+	}
+	_, err := reg.Execute(context.Background(), &tools.Context{}, "zeta", nil)
+	if err == nil || !strings.Contains(err.Error(), "internal error: boom") {
+		t.Errorf("panic not contained: %v", err)
+	}
+	if !reg.Remove("zeta") || reg.Remove("zeta") || len(reg.APITools()) != 1 {
+		t.Error("Remove")
+	}
+}

@@ -174,7 +174,7 @@ func TestExecAgentStreamJSON(t *testing.T) {
 		meta["visible_final_answer_chars"] != 5.0 || !strings.HasPrefix(meta["prompt_sha256"].(string), "sha256:") {
 		t.Errorf("metadata %v", meta)
 	}
-	if got := strings.Join(srv.Requests()[1].ToolNames(), ","); got != "tool_search,update_plan" {
+	if got := strings.Join(srv.Requests()[1].ToolNames(), ","); got != "agent,tasks,work_update,tool_search,update_plan" {
 		t.Errorf("second request tools %s", got)
 	}
 	if meta["tool_catalog_sha256"] == nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -159,20 +160,26 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
-	rt := newRuntime(cfg)
-	opts := rt.engineOptions()
-	opts.Mode, opts.Interactive, opts.MaxSteps = mode, false, o.maxTurns
+	ao := app.Options{Version: version, Mode: &mode, AutoApprove: o.auto || o.yolo}
+	if ao.AutoApprove {
+		full := policy.FullAccess
+		ao.Posture = &full
+	}
+	a, err := app.New(cfg, ao)
+	if err != nil {
+		fmt.Fprintln(ios.Err, "error:", err)
+		return exitFailure
+	}
+	defer a.Close()
+	opts := a.EngineOptions()
+	opts.MaxSteps = o.maxTurns
 	opts.AllowTools, opts.DenyTools = o.allowedTools, o.disallowedTools
 	if o.reasoningEffort != "" {
 		opts.ReasoningEffort = o.reasoningEffort
 	}
-	if o.auto || o.yolo {
-		opts.AutoApprove, opts.Posture, opts.AllowShell, opts.Trust = true, policy.FullAccess, true, true
-	}
 	if o.appendSystem != "" {
-		opts.SystemPrompt = func(env engine.PromptEnv) string {
-			return engine.DefaultSystemPrompt(env) + "\n\n" + o.appendSystem
-		}
+		base := opts.SystemPrompt
+		opts.SystemPrompt = func(env engine.PromptEnv) string { return base(env) + "\n\n" + o.appendSystem }
 	}
 	eng := engine.New(opts)
 	ctx, cancel := context.WithCancel(context.Background())

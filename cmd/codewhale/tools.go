@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -49,13 +50,14 @@ type receiptTool struct {
 
 // firstTurnReceipt builds the catalog exactly as the engine's first step
 // would and reports it.
-func firstTurnReceipt(r *runtime, mode policy.Mode, posture policy.Posture) toolsReceipt {
-	env := engine.TurnEnv{Mode: mode, Posture: posture, AllowShell: r.cfg.AllowShell}
-	ts := r.services.Toolset(env)
-	cat := catalog.Build(ts.Registry, ts.MCP, catalog.Options{Mode: mode, Posture: posture, AllowShell: r.cfg.AllowShell,
-		AlwaysLoad: r.cfg.AlwaysLoad})
+func firstTurnReceipt(a *app.App, mode policy.Mode) toolsReceipt {
+	opts := a.EngineOptions()
+	env := engine.TurnEnv{Mode: mode, Posture: opts.Posture, AllowShell: opts.AllowShell}
+	ts := opts.Tools(env)
+	cat := catalog.Build(ts.Registry, ts.MCP, catalog.Options{Mode: mode, Posture: opts.Posture, AllowShell: opts.AllowShell,
+		AlwaysLoad: opts.AlwaysLoad})
 	req := cat.RequestTools()
-	rec := toolsReceipt{Mode: mode.String(), MemoryEnabled: r.cfg.MemoryEnabled, Active: []string{}, Tools: []receiptTool{}}
+	rec := toolsReceipt{Mode: mode.String(), MemoryEnabled: a.Cfg.MemoryEnabled, Active: []string{}, Tools: []receiptTool{}}
 	for _, t := range req {
 		rec.Active = append(rec.Active, t.Name)
 	}
@@ -83,7 +85,12 @@ func runTools(ios IO, g *globals, o *toolsOptions) error {
 			return err
 		}
 	}
-	rec := firstTurnReceipt(newRuntime(cfg), mode, cfg.Posture)
+	a, err := app.New(cfg, app.Options{Version: version, Mode: &mode})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	rec := firstTurnReceipt(a, mode)
 	if o.json {
 		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")

@@ -21,7 +21,7 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	denied, allowed := e.denied[key], e.approved[group]
 	e.mu.Unlock()
 	switch {
-	case e.opts.AutoApprove || allowed:
+	case t.autoApprove || allowed:
 		return nil
 	case denied:
 		return deniedByUser(name)

@@ -17,32 +17,35 @@ const maxStepRetries = 3
 
 // turn is the state of one running turn.
 type turn struct {
-	e          *Engine
-	id         string
-	step       int
-	usage      provider.Usage
-	client     *provider.Client
-	toolset    Toolset
-	cat        *catalog.Catalog
-	sc         *SurfaceContext
-	mode       policy.Mode
-	posture    policy.Posture
-	allowShell bool
-	retries    int // step retries used since the last clean step
-	digest     string
-	outcome    TurnComplete
+	e           *Engine
+	id          string
+	step        int
+	usage       provider.Usage
+	client      *provider.Client
+	toolset     Toolset
+	cat         *catalog.Catalog
+	sc          *SurfaceContext
+	mode        policy.Mode
+	posture     policy.Posture
+	allowShell  bool
+	autoApprove bool
+	retries     int // step retries used since the last clean step
+	digest      string
+	outcome     TurnComplete
 }
 
 func (e *Engine) runTurn(ctx context.Context, send SendMessage) {
 	t := &turn{e: e, id: e.opts.NewID()}
 	t.outcome = TurnComplete{TurnID: t.id, Status: TurnCompleted}
 	e.mu.Lock()
-	t.mode, t.posture, t.allowShell = e.mode, e.posture, e.opts.AllowShell
+	t.mode, t.posture, t.allowShell, t.autoApprove = e.mode, e.posture, e.opts.AllowShell, e.opts.AutoApprove
 	model := e.sess.Model
 	e.mu.Unlock()
-	if send.Provenance != "" && send.Provenance != ProvenanceUser && t.posture == policy.FullAccess {
-		t.posture = policy.Ask
-		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit Full Access; this turn runs under Ask.", send.Provenance)})
+	// Input that did not come from the user (sub-agent handoffs, imported
+	// transcripts) never inherits auto-approval or Full Access.
+	if send.Provenance != "" && send.Provenance != ProvenanceUser && (t.posture == policy.FullAccess || t.autoApprove) {
+		t.posture, t.autoApprove = policy.Ask, false
+		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit auto-approval or Full Access; this turn runs under Ask.", send.Provenance)})
 	}
 	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
 	defer func() {

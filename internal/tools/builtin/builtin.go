@@ -4,38 +4,91 @@
 package builtin
 
 import (
+	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
+	"github.com/codewhale/codewhale/internal/tools/tasks"
+	"github.com/codewhale/codewhale/internal/tools/work"
 )
 
 // Services are the session-scoped stores the built-in tools share across
-// turns. The zero value is not usable; call NewServices.
+// turns; registries are rebuilt every turn, the services are not. A nil
+// optional service leaves its tool unregistered.
 type Services struct {
 	Workspace     string
+	Home          string // codewhale home (memory root)
+	SessionID     string
+	Model         string
 	MemoryEnabled bool
-	Plan          *plan.Store
+
+	Plan   *plan.Store
+	Ledger *work.Ledger
+	Tasks  *tasks.Store   // optional
+	Agents *agent.Manager // optional: agent and handle_read
+	// Extra registers further tools (MCP adapters) after the built-ins.
+	Extra func(reg *tools.Registry, env engine.TurnEnv)
+	// MCPInfo returns the MCP pool's facts for the catalog.
+	MCPInfo func() catalog.MCPInfo
 }
 
 // Options configure NewServices.
 type Options struct {
 	Workspace     string
+	Home          string
+	SessionID     string
+	Model         string
 	MemoryEnabled bool
 }
 
-// NewServices returns the services of one session.
+// NewServices returns the services of one agent (the session or a
+// sub-agent): its own plan and To-do ledger.
 func NewServices(o Options) *Services {
-	return &Services{Workspace: o.Workspace, MemoryEnabled: o.MemoryEnabled, Plan: &plan.Store{}}
+	return &Services{Workspace: o.Workspace, Home: o.Home, SessionID: o.SessionID, Model: o.Model,
+		MemoryEnabled: o.MemoryEnabled, Plan: &plan.Store{}, Ledger: work.NewLedger()}
 }
 
 // Registry builds the registry for a turn in env's mode.
 func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
+	readOnly := env.Mode == policy.Plan
 	reg.Register(plan.New(s.Plan))
+	reg.Register(work.New(s.Ledger))
+	for _, a := range work.Aliases(s.Ledger) {
+		reg.Register(a)
+	}
+	if s.Tasks != nil {
+		o := tasks.Options{Store: s.Tasks, ReadOnly: readOnly, Workspace: s.Workspace, DefaultModel: s.Model,
+			AllowShell: env.AllowShell, SessionID: s.SessionID}
+		reg.Register(tasks.New(o))
+		for _, a := range tasks.Aliases(o) {
+			reg.Register(a)
+		}
+	}
+	if s.MemoryEnabled && !readOnly {
+		reg.Register(memory.New(memory.Options{Root: s.Home, Workspace: s.Workspace}))
+	}
+	if s.Agents != nil && s.Agents.CanSpawn() {
+		reg.Register(agent.New(s.Agents, s.WorkState))
+		reg.Register(agent.NewHandleRead(s.Agents))
+	}
+	if s.Extra != nil {
+		s.Extra(reg, env)
+	}
 	return reg
 }
 
+// WorkState renders this agent's To-do for the request tail ("" when empty).
+func (s *Services) WorkState() string { return work.RenderWorkState(s.Ledger.Snapshot()) }
+
 // Toolset is the engine's tool factory for this session.
 func (s *Services) Toolset(env engine.TurnEnv) engine.Toolset {
-	return engine.Toolset{Registry: s.Registry(env)}
+	ts := engine.Toolset{Registry: s.Registry(env)}
+	if s.MCPInfo != nil {
+		ts.MCP = s.MCPInfo()
+	}
+	return ts
 }

@@ -1,0 +1,237 @@
+// Package app assembles one codewhale session from the resolved
+// configuration: the tools' shared services, the sub-agent manager, the
+// durable task runner and the engine options. The TUI, `codewhale exec` and
+// sub-agents all build their engines here, so every host runs the same
+// agent.
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/builtin"
+	"github.com/codewhale/codewhale/internal/tools/memory"
+	"github.com/codewhale/codewhale/internal/tools/tasks"
+)
+
+// Options describe the host.
+type Options struct {
+	Version     string
+	Interactive bool // a person can answer approval prompts
+	AutoApprove bool // exec --auto: approve every prompt
+	Mode        *policy.Mode
+	Posture     *policy.Posture
+	SessionID   string
+	// RunTasks attaches a runner so queued durable tasks execute in this
+	// process (interactive sessions; exec leaves them queued for later).
+	RunTasks bool
+}
+
+// App is one running session's wiring.
+type App struct {
+	Cfg      *config.Config
+	Opts     Options
+	Services *builtin.Services
+	Tasks    *tasks.Store
+	// TasksReport describes what loading the task store had to repair.
+	TasksReport string
+	Agents      *agent.Manager
+
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// New wires a session. Errors are configuration errors the user must fix.
+func New(cfg *config.Config, o Options) (*App, error) {
+	a := &App{Cfg: cfg, Opts: o}
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	if o.SessionID == "" {
+		o.SessionID = engine.NewUUID()
+		a.Opts.SessionID = o.SessionID
+	}
+	a.Services = builtin.NewServices(builtin.Options{Workspace: cfg.Workspace, Home: cfg.Home, SessionID: o.SessionID,
+		Model: cfg.Model, MemoryEnabled: cfg.MemoryEnabled})
+	store, report, err := tasks.Open(tasks.DefaultDir(nil))
+	if err != nil {
+		return nil, fmt.Errorf("opening the task store: %w", err)
+	}
+	a.Tasks, a.TasksReport = store, report.String()
+	a.Services.Tasks = store
+	a.Agents = agent.NewManager(agent.Options{Factory: a.childFactory, MaxConcurrent: cfg.MaxSubagents,
+		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents")})
+	if cfg.Subagents {
+		a.Services.Agents = a.Agents
+	}
+	if o.RunTasks {
+		if err := store.AttachRunner(a.ctx, a.runTask, 2); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Close stops sub-agents and the task runner.
+func (a *App) Close() {
+	a.Agents.Shutdown()
+	a.Tasks.Close()
+	a.cancel()
+}
+
+// posture is the session's effective posture.
+func (a *App) posture() policy.Posture {
+	if a.Opts.Posture != nil {
+		return *a.Opts.Posture
+	}
+	return a.Cfg.Posture
+}
+
+func (a *App) mode() policy.Mode {
+	if a.Opts.Mode != nil {
+		return *a.Opts.Mode
+	}
+	return a.Cfg.Mode
+}
+
+// NewClient builds the provider client for model.
+func (a *App) NewClient(model string) (*provider.Client, error) {
+	c := a.Cfg.ClientConfig(model)
+	c.UserAgent = "codewhale/" + a.Opts.Version
+	return provider.New(c)
+}
+
+// EngineOptions are the options of the session's own engine.
+func (a *App) EngineOptions() engine.Options {
+	cfg := a.Cfg
+	posture := a.posture()
+	full := posture == policy.FullAccess
+	return engine.Options{
+		Workspace:         cfg.Workspace,
+		Session:           &engine.Session{ID: a.Opts.SessionID},
+		Mode:              a.mode(),
+		Posture:           posture,
+		AllowShell:        cfg.AllowShell || full,
+		Trust:             full,
+		Interactive:       a.Opts.Interactive,
+		AutoApprove:       a.Opts.AutoApprove,
+		MaxSteps:          cfg.MaxSteps,
+		Model:             cfg.Model,
+		ReasoningEffort:   cfg.ReasoningEffort,
+		StrictTools:       cfg.StrictTools,
+		AlwaysLoad:        cfg.AlwaysLoad,
+		NewClient:         a.NewClient,
+		Tools:             a.Services.Toolset,
+		SystemPrompt:      a.systemPrompt,
+		WorkState:         a.Services.WorkState,
+		BackgroundNotices: a.notices,
+	}
+}
+
+// systemPrompt is the built-in prompt plus the user's memory block.
+func (a *App) systemPrompt(env engine.PromptEnv) string {
+	s := engine.DefaultSystemPrompt(env)
+	if a.Cfg.MemoryEnabled {
+		if block := memory.Block(a.Cfg.Home, a.Cfg.Workspace); block != "" {
+			s += "\n\n" + block
+		}
+	}
+	return s
+}
+
+// notices gathers runtime news for the model: finished sub-agents.
+func (a *App) notices() string {
+	var parts []string
+	if n := a.Agents.Completed(); n != "" {
+		parts = append(parts, n)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// childFactory builds a sub-agent engine: its own history, To-do and plan;
+// the session's tasks store; tools narrowed to Plan for read-only roles;
+// approvals follow the parent's posture without anyone to ask.
+func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
+	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
+		Model: a.Cfg.Model, MemoryEnabled: false})
+	svc.Tasks = a.Tasks
+	if cc.Depth < cc.MaxDepth {
+		svc.Agents = agent.NewManager(agent.Options{Factory: a.childFactory, Depth: cc.Depth, MaxDepth: cc.MaxDepth,
+			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
+	}
+	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
+	opts := a.EngineOptions()
+	opts.Session = &engine.Session{ID: cc.ID}
+	// The child's input is a sub-agent handoff, so the engine runs it under
+	// Ask without auto-approval (engine.md §2.1 step 3): with no one to ask,
+	// calls that need approval are refused and read-only work proceeds.
+	opts.Interactive = false
+	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
+	if svc.Agents != nil {
+		opts.BackgroundNotices = svc.Agents.Completed
+	}
+	if cc.ReadOnly || opts.Mode == policy.Plan {
+		opts.Mode = policy.Plan
+	}
+	if cc.MaxSteps > 0 {
+		opts.MaxSteps = cc.MaxSteps
+	}
+	if cc.Model != "" {
+		opts.Model = cc.Model
+	}
+	opts.SystemPrompt = func(env engine.PromptEnv) string {
+		return engine.DefaultSystemPrompt(env) + "\n\nYou are a sub-agent (" + cc.Role + ", id " + cc.ID + ") working for another agent. " +
+			"Do the delegated task, then answer with a concise report of what you found or changed; that report is what the parent receives."
+	}
+	return engine.New(opts), nil
+}
+
+// runTask executes a queued durable task as a headless agent turn.
+func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
+	opts := a.EngineOptions()
+	opts.Session = &engine.Session{ID: t.ID}
+	opts.Interactive = false
+	opts.AutoApprove = t.AutoApprove
+	opts.AllowShell = t.AllowShell
+	opts.Trust = t.TrustMode
+	if m, err := policy.ParseMode(t.Mode); err == nil {
+		opts.Mode = m
+	}
+	if t.Model != "" {
+		opts.Model = t.Model
+	}
+	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
+	svc.Tasks = a.Tasks
+	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
+	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
+	eng := engine.New(opts)
+	go eng.Run(ctx)
+	// The user approved the create call that recorded this prompt and its
+	// auto_approve flag, so the run carries the user's authority.
+	eng.Submit(engine.SendMessage{Content: t.Prompt, Provenance: engine.ProvenanceUser})
+	var text strings.Builder
+	for ev := range eng.Events() {
+		switch ev := ev.(type) {
+		case engine.MessageStarted:
+			text.Reset()
+		case engine.MessageDelta:
+			text.WriteString(ev.Content)
+		case engine.TurnComplete:
+			eng.Submit(engine.Shutdown{})
+			if ev.Status != engine.TurnCompleted {
+				msg := ev.Error
+				if msg == "" {
+					msg = string(ev.Status)
+				}
+				return strings.TrimSpace(text.String()), fmt.Errorf("task turn %s", msg)
+			}
+			return strings.TrimSpace(text.String()), nil
+		}
+	}
+	return strings.TrimSpace(text.String()), fmt.Errorf("the task engine stopped")
+}

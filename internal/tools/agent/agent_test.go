@@ -1,0 +1,207 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/plan"
+)
+
+var fast = provider.RetryPolicy{Enabled: true, MaxRetries: 1, InitialDelay: time.Millisecond, MaxDelay: time.Millisecond}
+
+// factory builds real child engines against srv, each with its own
+// update_plan store so the test can see what every child did.
+func factory(t *testing.T, srv *fakemodel.Server, stores *[]*plan.Store, built *atomic.Int32) agent.Factory {
+	return func(cfg agent.ChildConfig) (*engine.Engine, error) {
+		built.Add(1)
+		store := &plan.Store{}
+		if stores != nil {
+			*stores = append(*stores, store)
+		}
+		mode := policy.Act
+		if cfg.ReadOnly {
+			mode = policy.Plan
+		}
+		return engine.New(engine.Options{
+			Workspace: t.TempDir(), Model: "deepseek-v4-pro", Mode: mode, MaxSteps: cfg.MaxSteps, AutoApprove: true,
+			NewClient: func(model string) (*provider.Client, error) {
+				return provider.New(provider.Config{BaseURL: srv.URL, Model: model, Retry: fast})
+			},
+			Tools: func(engine.TurnEnv) engine.Toolset {
+				reg := tools.NewRegistry()
+				reg.Register(plan.New(store))
+				return engine.Toolset{Registry: reg}
+			},
+		}), nil
+	}
+}
+
+func call(t *testing.T, tool tools.Tool, in string) (tools.Result, error) {
+	t.Helper()
+	if n, ok := tool.(tools.InputNormalizer); ok {
+		out, err := n.NormalizeInput(json.RawMessage(in))
+		if err != nil {
+			return tools.Result{}, err
+		}
+		in = string(out)
+	}
+	return tool.Execute(context.Background(), &tools.Context{Mode: policy.Act}, json.RawMessage(in))
+}
+
+func TestChildRunsItsOwnToolsAndReportsBack(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
+		switch {
+		case r.HasToolResult("Plan updated"):
+			return fakemodel.Text("Child finished: plan published.")
+		case strings.Contains(r.LastUserText(), "publish a plan"):
+			return fakemodel.Tools(fakemodel.Call{Name: "update_plan", Args: `{"objective":"child objective"}`})
+		}
+		return fakemodel.Text("unexpected")
+	})
+	var stores []*plan.Store
+	var built atomic.Int32
+	dir := t.TempDir()
+	m := agent.NewManager(agent.Options{Factory: factory(t, srv, &stores, &built), TranscriptDir: dir})
+	tool := agent.New(m, nil)
+	res, err := call(t, tool, `{"prompt":"publish a plan","type":"scout"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var receipt map[string]any
+	if err := json.Unmarshal([]byte(res.Content), &receipt); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := receipt["agent_id"].(string)
+	handle, _ := receipt["transcript_handle"].(map[string]any)
+	if !strings.HasPrefix(id, "agent_") || len(id) != len("agent_")+8 || handle["kind"] != "var_handle" || handle["session_id"] != "agent:"+id {
+		t.Fatalf("receipt %s", res.Content)
+	}
+	if tool.ApprovalFor(json.RawMessage(`{"prompt":"x","type":"scout"}`)) != tools.Auto ||
+		tool.ApprovalFor(json.RawMessage(`{"prompt":"x","type":"worker"}`)) != tools.Required {
+		t.Error("approval by role")
+	}
+	res, err = call(t, tool, `{"action":"wait","agent_id":"`+id+`","timeout_secs":20}`)
+	if err != nil || !strings.Contains(res.Content, `"settled":true`) || !strings.Contains(res.Content, "Child finished: plan published.") {
+		t.Fatalf("wait: %v %s", err, res.Content)
+	}
+	if stores[0].Get().Objective != "child objective" {
+		t.Error("the child's tool call did not run in the child")
+	}
+	notice := m.Completed()
+	if !strings.Contains(notice, `<codewhale:subagent.done agent_id="`+id+`" status="completed">`) || m.Completed() != "" {
+		t.Errorf("completion notice %q", notice)
+	}
+	read := agent.NewHandleRead(m)
+	res, err = call(t, read, `{"session_id":"agent:`+id+`"}`)
+	if err != nil || !strings.Contains(res.Content, "[assistant tool_use") || !strings.Contains(res.Content, "Plan updated") {
+		t.Errorf("handle_read: %v %s", err, res.Content)
+	}
+	// A fresh manager over the same directory still reads the saved transcript.
+	m2 := agent.NewManager(agent.Options{Factory: factory(t, srv, nil, &built), TranscriptDir: dir})
+	if text, err := m2.Transcript(id); err != nil || !strings.Contains(text, "child objective") {
+		t.Errorf("saved transcript: %v", err)
+	}
+}
+
+func TestBadActionsAndFields(t *testing.T) {
+	t.Parallel()
+	m := agent.NewManager(agent.Options{Factory: func(agent.ChildConfig) (*engine.Engine, error) { return nil, fmt.Errorf("unused") }})
+	tool := agent.New(m, nil)
+	cases := map[string]string{
+		`{"action":"dance"}`:             "Invalid agent action 'dance'. Use start, status, peek, message, followup, interrupt, wait, or cancel.",
+		`{"op":"STOP"}`:                  "Tool 'agent' is missing required field 'agent_id'",
+		`{"action":"peek","id":"nope"}`:  `no sub-agent "nope"`,
+		`{"prompt":"x","worktree":true}`: "unknown agent field `worktree`",
+		`{"action":"start"}`:             "missing required field 'prompt'",
+	}
+	for in, want := range cases {
+		_, err := call(t, tool, in)
+		if err == nil || !strings.Contains(tools.AsError(err).Render("agent"), want) {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}
+
+func TestAdmissionLimitQueuesThenRefuses(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply {
+		return fakemodel.Reply{Text: "slow", Stall: true}
+	})
+	var built atomic.Int32
+	m := agent.NewManager(agent.Options{Factory: factory(t, srv, nil, &built)})
+	defer m.Shutdown()
+	concurrent, admitted := m.Limits()
+	if concurrent != 64 || admitted != 1024 {
+		t.Fatalf("defaults %d/%d", concurrent, admitted)
+	}
+	tool := agent.New(m, nil)
+	var ok, refused int
+	var lastErr string
+	for i := 0; i < 2000; i++ {
+		res, err := call(t, tool, `{"prompt":"wait forever","type":"scout"}`)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case res.Success:
+			ok++
+		default:
+			refused++
+			lastErr = res.Content
+		}
+	}
+	if ok != 1024 || refused != 976 {
+		t.Errorf("admitted %d, refused %d", ok, refused)
+	}
+	if !strings.HasPrefix(lastErr, "Sub-agent admission limit reached (max_admitted 1024, admitted 1024,") {
+		t.Errorf("refusal %q", lastErr)
+	}
+	// Never more than the concurrency limit run at once; the rest are queued.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		running, queued := m.Counts()
+		if running+queued != 1024 || running > 64 {
+			t.Fatalf("running %d queued %d", running, queued)
+		}
+		if running == 64 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := m.CancelAll(); n != 1024 {
+		t.Errorf("cancelled %d", n)
+	}
+	snaps, settled := m.Wait(context.Background(), nil, "all", 20*time.Second)
+	if !settled {
+		t.Fatalf("children did not settle after cancel: %d", len(snaps))
+	}
+	if built.Load() > 64+64 {
+		t.Errorf("%d engines built; queued children must not start after cancel", built.Load())
+	}
+}
+
+func TestLimitsClamp(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ conc, adm, wantC, wantA int }{{0, 0, 64, 1024}, {500, 5000, 128, 1024}, {10, 5, 10, 10}, {-3, 0, 64, 1024}} {
+		m := agent.NewManager(agent.Options{MaxConcurrent: c.conc, MaxAdmitted: c.adm})
+		if gc, ga := m.Limits(); gc != c.wantC || ga != c.wantA {
+			t.Errorf("%d/%d -> %d/%d", c.conc, c.adm, gc, ga)
+		}
+	}
+	if agent.DefaultMaxSubagents != 64 || agent.MaxSubagents != 128 || agent.MaxSubagentAdmission != 1024 {
+		t.Error("capacity constants")
+	}
+}

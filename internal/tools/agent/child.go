@@ -1,0 +1,339 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/provider"
+)
+
+// Spec describes a child to start.
+type Spec struct {
+	Name     string // optional; the id becomes agent_<name>
+	Prompt   string
+	Role     string // worker, scout, planner, reviewer, builder, verifier, consultant, custom
+	Model    string
+	MaxSteps int
+	WallTime time.Duration
+	Fork     string // parent Work body for a forked child
+}
+
+// ReadOnlyRole reports whether a role runs read-only (Plan mode).
+func ReadOnlyRole(role string) bool {
+	switch role {
+	case "scout", "planner", "reviewer", "verifier", "consultant":
+		return true
+	}
+	return false
+}
+
+// Snapshot is a child's state as the tool and UI see it.
+type Snapshot struct {
+	ID         string    `json:"agent_id"`
+	Name       string    `json:"name"`
+	Role       string    `json:"type"`
+	Status     string    `json:"status"`
+	Terminal   bool      `json:"terminal"`
+	Prompt     string    `json:"prompt"`
+	Result     string    `json:"result,omitempty"`
+	Error      string    `json:"error,omitempty"`
+	Steps      int       `json:"steps"`
+	Turns      int       `json:"turns"`
+	Started    time.Time `json:"started_at"`
+	Ended      time.Time `json:"ended_at,omitzero"`
+	Usage      provider.Usage
+	Transcript Handle `json:"transcript_handle"`
+}
+
+// Child is one sub-agent.
+type Child struct {
+	m      *Manager
+	ID     string
+	spec   Spec
+	inbox  chan string
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu        sync.Mutex
+	status    string
+	result    string
+	errText   string
+	eng       *engine.Engine
+	steps     int
+	turns     int
+	started   time.Time
+	ended     time.Time
+	usage     provider.Usage
+	acts      int
+	cancelled bool
+	messages  []provider.Message
+	handle    Handle
+}
+
+func newChild(m *Manager, spec Spec) *Child {
+	id := "agent_" + randomHex(4)
+	if spec.Name != "" {
+		id = "agent_" + spec.Name
+	}
+	if spec.Role == "" {
+		spec.Role = "worker"
+	}
+	if spec.MaxSteps <= 0 {
+		spec.MaxSteps = defaultWriteMaxSteps
+		if ReadOnlyRole(spec.Role) {
+			spec.MaxSteps = defaultReadOnlyMaxSteps
+		}
+	}
+	if spec.WallTime <= 0 {
+		spec.WallTime = DefaultSubagentWallTimeSecs * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), spec.WallTime)
+	c := &Child{m: m, ID: id, spec: spec, inbox: make(chan string, maxFollowUpsQueuedPerChild), ctx: ctx, cancel: cancel,
+		status: StatusQueued, started: m.opts.Clock()}
+	c.handle = newHandle(id, nil)
+	return c
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Snapshot returns the child's current state.
+func (c *Child) Snapshot() Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Snapshot{ID: c.ID, Name: strings.TrimPrefix(c.ID, "agent_"), Role: c.spec.Role, Status: c.status,
+		Terminal: terminal(c.status), Prompt: c.spec.Prompt, Result: c.result, Error: c.errText, Steps: c.steps,
+		Turns: c.turns, Started: c.started, Ended: c.ended, Usage: c.usage, Transcript: c.handle}
+}
+
+func (c *Child) activity() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.acts
+}
+
+// setStatus records a transition and wakes waiters.
+func (c *Child) setStatus(status string, mut func()) {
+	c.m.mu.Lock()
+	c.mu.Lock()
+	prev := c.status
+	c.status = status
+	c.acts++
+	if mut != nil {
+		mut()
+	}
+	if terminal(status) && !terminal(prev) {
+		c.ended = c.m.opts.Clock()
+		c.m.done = append(c.m.done, c.ID)
+	}
+	switch {
+	case prev == StatusQueued && status != StatusQueued:
+		c.m.queued--
+	case prev != StatusQueued && status == StatusQueued:
+		c.m.queued++
+	}
+	if !terminal(status) {
+		c.ended = time.Time{}
+	}
+	switch {
+	case prev != StatusRunning && status == StatusRunning:
+		c.m.running++
+	case prev == StatusRunning && status != StatusRunning:
+		c.m.running--
+	}
+	c.mu.Unlock()
+	c.m.notifyLocked()
+	c.m.mu.Unlock()
+}
+
+// run executes the child's first turn and then any follow-ups until it is
+// cancelled or its wall time ends.
+func (c *Child) run() {
+	prompt := c.spec.Prompt
+	if c.spec.Fork != "" {
+		prompt = "<codewhale:fork_state>\n### Work\n\n" + c.spec.Fork + "\n</codewhale:fork_state>\n\n" + prompt
+	}
+	for {
+		if !c.acquire() {
+			return
+		}
+		c.turn(prompt)
+		c.release()
+		select {
+		case next := <-c.inbox:
+			prompt = next
+			c.setStatus(StatusQueued, nil)
+		case <-c.ctx.Done():
+			c.stopEngine()
+			return
+		}
+	}
+}
+
+// acquire waits for a run slot; false when the child was cancelled first.
+func (c *Child) acquire() bool {
+	select {
+	case c.m.slots <- struct{}{}:
+		if c.ctx.Err() == nil {
+			c.setStatus(StatusRunning, nil)
+			return true
+		}
+		c.release() // cancelled while queued: select may pick either ready case
+	case <-c.ctx.Done():
+	}
+	c.setStatus(StatusCancelled, func() { c.errText = "cancelled before it started" })
+	return false
+}
+
+func (c *Child) release() { <-c.m.slots }
+
+// turn runs one turn of the child engine and records its outcome.
+func (c *Child) turn(prompt string) {
+	eng, err := c.engine()
+	if err != nil {
+		c.setStatus(StatusFailed, func() { c.errText = err.Error() })
+		return
+	}
+	eng.Submit(engine.SendMessage{Content: prompt, Provenance: "subagent_handoff"})
+	var text strings.Builder
+	watchdog := time.NewTimer(c.m.opts.Heartbeat)
+	defer watchdog.Stop()
+	for {
+		select {
+		case ev, ok := <-eng.Events():
+			if !ok {
+				c.setStatus(StatusFailed, func() { c.errText = "the sub-agent engine stopped" })
+				return
+			}
+			watchdog.Reset(c.m.opts.Heartbeat)
+			if c.observe(ev, &text) {
+				return
+			}
+		case <-watchdog.C:
+			eng.Cancel()
+			c.mu.Lock()
+			c.errText = fmt.Sprintf("no progress for %s; cancelled to free its slot", c.m.opts.Heartbeat)
+			c.mu.Unlock()
+		case <-c.ctx.Done():
+			eng.Cancel()
+		}
+	}
+}
+
+// observe records one child event; it reports true at the end of the turn.
+func (c *Child) observe(ev engine.Event, text *strings.Builder) bool {
+	switch ev := ev.(type) {
+	case engine.MessageStarted:
+		text.Reset()
+	case engine.MessageDelta:
+		text.WriteString(ev.Content)
+	case engine.SessionUpdated:
+		c.mu.Lock()
+		c.messages = ev.Messages
+		c.acts++
+		c.mu.Unlock()
+		c.save()
+	case engine.TurnComplete:
+		status := StatusCompleted
+		switch {
+		case ev.Status == engine.TurnFailed:
+			status = StatusFailed
+		case ev.Status == engine.TurnInterrupted && c.ctx.Err() != nil && c.isCancelled():
+			status = StatusCancelled
+		case ev.Status == engine.TurnInterrupted:
+			status = StatusInterrupted
+		case ev.MaxStepsReached:
+			status = StatusBudget
+		}
+		c.setStatus(status, func() {
+			c.result = strings.TrimSpace(text.String())
+			if ev.Error != "" {
+				c.errText = ev.Error
+			}
+			c.steps += ev.Steps
+			c.turns++
+			c.usage.Add(&ev.Usage)
+		})
+		c.save()
+		return true
+	}
+	return false
+}
+
+func (c *Child) isCancelled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cancelled
+}
+
+// engine returns the child's engine, building it on first use.
+func (c *Child) engine() (*engine.Engine, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.eng != nil {
+		return c.eng, nil
+	}
+	eng, err := c.m.opts.Factory(ChildConfig{ID: c.ID, Role: c.spec.Role, ReadOnly: ReadOnlyRole(c.spec.Role),
+		Depth: c.m.opts.Depth + 1, MaxDepth: c.m.opts.MaxDepth, MaxSteps: c.spec.MaxSteps, Model: c.spec.Model})
+	if err != nil {
+		return nil, err
+	}
+	c.eng = eng
+	go eng.Run(c.ctx)
+	return eng, nil
+}
+
+func (c *Child) stopEngine() {
+	c.mu.Lock()
+	eng := c.eng
+	c.mu.Unlock()
+	if eng != nil {
+		eng.Cancel()
+	}
+}
+
+// Cancel stops the child for good. It reports whether it was live.
+func (c *Child) Cancel() bool {
+	c.mu.Lock()
+	live := !terminal(c.status)
+	c.cancelled = true
+	c.mu.Unlock()
+	c.cancel()
+	c.stopEngine()
+	return live
+}
+
+// Interrupt stops the current turn but keeps the child for follow-ups.
+func (c *Child) Interrupt() {
+	c.stopEngine()
+}
+
+// Message queues a follow-up turn; while a turn runs, steer is true sends it
+// into the running turn instead.
+func (c *Child) Message(text string, steer bool) error {
+	c.mu.Lock()
+	status, eng := c.status, c.eng
+	c.mu.Unlock()
+	if status == StatusCancelled || c.ctx.Err() != nil {
+		return fmt.Errorf("sub-agent %s is %s; start a new one", c.ID, status)
+	}
+	if steer && status == StatusRunning && eng != nil {
+		eng.Submit(engine.Steer{Text: text})
+		return nil
+	}
+	select {
+	case c.inbox <- text:
+		return nil
+	default:
+		return fmt.Errorf("sub-agent %s already has %d queued messages", c.ID, maxFollowUpsQueuedPerChild)
+	}
+}

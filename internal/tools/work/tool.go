@@ -1,0 +1,168 @@
+package work
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+const description = "Replace the To-do list of the current thread or task: the concrete work items the user " +
+	"watches. Send the whole list every time (it replaces the previous one). Keep it live while you work: mark " +
+	"an item in_progress before starting it (exactly one at a time) and call work_update again the moment an " +
+	"item finishes so it shows completed; never batch completions at the end."
+
+func updateSchema() map[string]any {
+	return map[string]any{
+		"type":     "object",
+		"required": []any{"todos"},
+		"properties": map[string]any{
+			"todos": map[string]any{
+				"type":        "array",
+				"description": "The complete list of To-do items. This replaces the existing list.",
+				"items": map[string]any{
+					"type":     "object",
+					"required": []any{"content", "status"},
+					"properties": map[string]any{
+						"content": map[string]any{"type": "string", "description": "What the item is about, in a few words."},
+						"status":  statusSchema(),
+					},
+				},
+			},
+		},
+	}
+}
+
+func statusSchema() map[string]any {
+	return map[string]any{"type": "string", "enum": []any{"pending", "in_progress", "completed", "cancelled"}}
+}
+
+// Update is the work_update tool, or one of its full-replace aliases
+// (todo_write, checklist_write) when invokedAs is set.
+type Update struct {
+	tools.Spec
+	ledger    *Ledger
+	invokedAs string
+}
+
+// New returns work_update writing to ledger: eager, writes_files, approval
+// Auto, available in every mode including Plan.
+func New(ledger *Ledger) *Update {
+	return &Update{ledger: ledger, Spec: tools.Spec{
+		ToolName: "work_update",
+		Desc:     description,
+		Schema:   updateSchema(),
+		Caps:     []tools.Capability{tools.CapWritesFiles},
+		Approve:  tools.Auto,
+	}}
+}
+
+// NormalizeInput gives the contract's exact messages for a malformed list
+// and rewrites statuses to their canonical spelling (so "done" passes the
+// schema as "completed"). An alias drops any `action` it was given.
+func (t *Update) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
+	entries, err := parseTodos(in)
+	if err != nil {
+		return nil, err
+	}
+	todos := make([]map[string]string, len(entries))
+	for i, e := range entries {
+		todos[i] = map[string]string{"content": e.Content, "status": string(e.Status)}
+	}
+	return json.Marshal(map[string]any{"todos": todos})
+}
+
+func (t *Update) Execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
+	entries, err := parseTodos(in)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	snap := t.ledger.Replace(entries)
+	header := fmt.Sprintf("Todo list updated (%d items, %d%% settled)", len(snap.Items), snap.CompletionPct)
+	return result(header, snap, t.invokedAs), nil
+}
+
+// parseTodos reads the `todos` array. An item without a status is pending;
+// an unknown status is an error, never coerced.
+func parseTodos(in json.RawMessage) ([]Entry, error) {
+	args, err := tools.ParseArgs(in)
+	if err != nil {
+		return nil, err
+	}
+	var raw []json.RawMessage
+	if v, ok := args["todos"]; !ok || tools.JSONType(v) != "array" || json.Unmarshal(v, &raw) != nil {
+		return nil, tools.InvalidInput("Missing or invalid 'todos' array")
+	}
+	entries := make([]Entry, 0, len(raw))
+	for _, r := range raw {
+		item, err := tools.ParseArgs(r)
+		if err != nil {
+			return nil, tools.InvalidInput("Todo item missing 'content'")
+		}
+		e, err := parseEntry(item)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+// parseEntry reads {content, status?}.
+func parseEntry(item tools.Args) (Entry, error) {
+	content, ok, err := item.String("content")
+	if err != nil || !ok || strings.TrimSpace(content) == "" {
+		return Entry{}, tools.InvalidInput("Todo item missing 'content'")
+	}
+	st, err := optionalStatus(item)
+	return Entry{Content: content, Status: st}, err
+}
+
+// optionalStatus reads `status`, defaulting to pending when absent.
+func optionalStatus(a tools.Args) (Status, error) {
+	v, ok := a["status"]
+	if !ok {
+		return Pending, nil
+	}
+	var raw string
+	if json.Unmarshal(v, &raw) != nil {
+		raw = string(v)
+	}
+	st, ok := ParseStatus(raw)
+	if !ok {
+		return "", tools.InvalidInput("%s", unknownStatus(raw))
+	}
+	return st, nil
+}
+
+// result is the content `<header>\n<pretty snapshot>` plus the Work-surface
+// metadata every ledger write carries.
+func result(header string, snap Snapshot, invokedAs string) tools.Result {
+	body, _ := json.MarshalIndent(snap, "", "  ")
+	res := tools.OK(header + "\n" + string(body))
+	res.Metadata = metadata(snap)
+	if invokedAs != "" {
+		res.Metadata["invoked_as"] = invokedAs
+	}
+	return res
+}
+
+func metadata(snap Snapshot) map[string]any {
+	items := make([]map[string]any, len(snap.Items))
+	for i, it := range snap.Items {
+		items[i] = map[string]any{"id": it.ID, "content": it.Content, "status": string(it.Status)}
+	}
+	var active any
+	if snap.InProgressID != 0 {
+		active = snap.InProgressID
+	}
+	return map[string]any{
+		"canonical_tool": "work_update",
+		"work_surface": map[string]any{"canonical": "work", "model_visible": true,
+			"durable_owner": "fleet_workflow_ledger", "progress_key": "task_updates.checklist"},
+		"task_updates": map[string]any{"checklist": map[string]any{
+			"items": items, "completion_pct": snap.CompletionPct, "in_progress_id": active, "updated_at": nil}},
+	}
+}

@@ -185,7 +185,7 @@ const partialReplyNote = "[runtime] The provider stream dropped mid-response. Th
 	"Continue where you left off; do not repeat content already delivered."
 
 // streamFailed handles a failed open or a broken stream (§2.12).
-func (t *turn) streamFailed(sr *streamResult) stepOutcome {
+func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 	var se *provider.StreamError
 	var ne *provider.NetworkError
 	transient := errors.As(sr.err, &se) || errors.As(sr.err, &ne)
@@ -206,6 +206,21 @@ func (t *turn) streamFailed(sr *streamResult) stepOutcome {
 			t.e.emit(Status{Message: fmt.Sprintf("Connection interrupted; preserving partial reply and retrying (%d/%d)", t.retries, maxStepRetries)})
 			return stepRetry
 		}
+	}
+	var he *provider.HTTPError
+	if errors.As(sr.err, &he) && isContextLength(he.Message) {
+		if t.recoveries < 2 {
+			t.recoveries++
+			t.e.emit(Status{Message: "The provider rejected the request as too long; compacting context and retrying"})
+			if t.e.compact(ctx, t.client, "", true) == nil {
+				return stepRetry
+			}
+		}
+		h := t.e.history()
+		t.fail(ErrorEnvelope{Message: fmt.Sprintf("Context remains above model limit after %d recovery attempts (~%d token estimate, ~%d budget). Please run /compact or /clear.",
+			t.recoveries, estimateTokens(h, "", nil), t.e.contextWindow(t.client.Model(), t.client.BaseURL())),
+			Category: "invalid_input", Severity: "error"})
+		return stepFailed
 	}
 	msg := sr.err.Error()
 	if se != nil {

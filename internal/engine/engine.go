@@ -95,6 +95,13 @@ type Options struct {
 	// BackgroundNotices returns a runtime message about background jobs that
 	// finished since it was last called, or "".
 	BackgroundNotices func() string
+	// Journal, when set, persists every history change as it happens.
+	Journal Journal
+	// ContextWindow overrides the model catalogue's window (tokens).
+	ContextWindow int
+	// AutoCompactPercent triggers compaction before a step whose estimated
+	// input exceeds this share of the window; 0 disables it.
+	AutoCompactPercent int
 	// Clock and NewID make requests reproducible in tests.
 	Clock func() time.Time
 	NewID func() string
@@ -226,10 +233,16 @@ func (e *Engine) Run(ctx context.Context) {
 			if _, stop := op.(Shutdown); stop {
 				return
 			}
-			if send, ok := op.(SendMessage); ok {
-				if !e.beginTurn(ctx, send, &wg) {
+			switch op := op.(type) {
+			case SendMessage:
+				if !e.beginTurn(ctx, &wg, func(tctx context.Context) { e.runTurn(tctx, op) }) {
 					e.emit(Error{ErrorEnvelope{Message: "A turn is already running; wait for it to finish, steer it, or press Esc to interrupt.",
 						Category: "state", Severity: "warning", Recoverable: true}})
+				}
+				continue
+			case CompactContext:
+				if !e.beginTurn(ctx, &wg, func(tctx context.Context) { e.runCompaction(tctx, op) }) {
+					e.emit(CompactionFailed{Error: "Compaction waits for the running turn; press Esc to interrupt it first."})
 				}
 				continue
 			}
@@ -238,7 +251,8 @@ func (e *Engine) Run(ctx context.Context) {
 	}
 }
 
-func (e *Engine) beginTurn(ctx context.Context, send SendMessage, wg *sync.WaitGroup) bool {
+// beginTurn runs work in the single turn slot; false when it is taken.
+func (e *Engine) beginTurn(ctx context.Context, wg *sync.WaitGroup, work func(context.Context)) bool {
 	e.mu.Lock()
 	if e.running {
 		e.mu.Unlock()
@@ -251,7 +265,7 @@ func (e *Engine) beginTurn(ctx context.Context, send SendMessage, wg *sync.WaitG
 	go func() {
 		defer wg.Done()
 		defer cancel()
-		e.runTurn(tctx, send)
+		work(tctx)
 		e.mu.Lock()
 		e.running, e.cancel, e.state = false, nil, Idle
 		e.mu.Unlock()

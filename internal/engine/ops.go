@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
 )
 
 // Op is a request from the host to the engine.
@@ -46,8 +47,12 @@ type SetModel struct{ Model string }
 type Steer struct{ Text string }
 
 // SyncSession replaces the session (resume, load, /clear). Refused while a
-// turn runs.
-type SyncSession struct{ Session Session }
+// turn runs. Persist writes the new history through the Journal (a resumed
+// session is already on disk and need not be).
+type SyncSession struct {
+	Session Session
+	Persist bool
+}
 
 // Shutdown stops the engine.
 type Shutdown struct{}
@@ -110,14 +115,23 @@ func (e *Engine) handle(op Op) {
 	case SyncSession:
 		e.mu.Lock()
 		running := e.running
+		var info SessionInfo
+		var msgs []provider.Message
 		if !running {
 			e.sess = op.Session.clone()
 			if e.sess.ID == "" {
 				e.sess.ID = e.opts.NewID()
 			}
+			if e.sess.Workspace == "" {
+				e.sess.Workspace = e.opts.Workspace
+			}
 			e.mode = e.sess.Mode
+			info, msgs = e.infoLocked(), append([]provider.Message(nil), e.sess.Messages...)
 		}
 		e.mu.Unlock()
+		if !running && op.Persist {
+			e.journalRewrite(info, msgs)
+		}
 		if running {
 			e.emit(Error{ErrorEnvelope{Message: "Cannot replace the session while a turn is running; press Esc first.",
 				Category: "state", Severity: "warning", Recoverable: true}})

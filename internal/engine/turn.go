@@ -30,6 +30,7 @@ type turn struct {
 	allowShell  bool
 	autoApprove bool
 	retries     int // step retries used since the last clean step
+	recoveries  int // context-length recoveries used this turn
 	digest      string
 	outcome     TurnComplete
 }
@@ -118,6 +119,9 @@ const (
 // runStep makes one provider request and handles its answer.
 func (t *turn) runStep(ctx context.Context) stepOutcome {
 	req := t.buildRequest()
+	if t.maybeAutoCompact(ctx, req) {
+		req = t.buildRequest()
+	}
 	snap := CaptureSnapshot(t.id, t.step, req.Tools, t.sc)
 	if snap.ActiveToolCatalogSHA256 != nil {
 		t.digest = *snap.ActiveToolCatalogSHA256
@@ -138,7 +142,7 @@ func (t *turn) runStep(ctx context.Context) stepOutcome {
 		return stepInterrupted
 	}
 	if sr.err != nil {
-		return t.streamFailed(sr)
+		return t.streamFailed(ctx, sr)
 	}
 	t.retries = 0
 	t.commit(sr)
@@ -240,7 +244,9 @@ func (t *turn) finish() {
 	t.outcome.Steps = t.step + 1
 	t.e.mu.Lock()
 	t.e.sess.Usage.Add(&t.usage)
+	info := t.e.infoLocked()
 	t.e.mu.Unlock()
+	t.e.journalAppend(info) // records the new totals
 	t.e.setState(Idle)
 	t.e.emit(t.outcome)
 }
@@ -251,7 +257,9 @@ func (e *Engine) appendMessage(m provider.Message) {
 	e.sess.Messages = append(e.sess.Messages, m)
 	ev := SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), e.sess.Messages...),
 		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
+	info := e.infoLocked()
 	e.mu.Unlock()
+	e.journalAppend(info, m)
 	e.emit(ev)
 }
 

@@ -174,8 +174,14 @@ func TestExecAgentStreamJSON(t *testing.T) {
 		meta["visible_final_answer_chars"] != 5.0 || !strings.HasPrefix(meta["prompt_sha256"].(string), "sha256:") {
 		t.Errorf("metadata %v", meta)
 	}
-	if got := strings.Join(srv.Requests()[1].ToolNames(), ","); got != "agent,tasks,work_update,tool_search,update_plan" {
-		t.Errorf("second request tools %s", got)
+	first, second := srv.Requests()[0].ToolNames(), srv.Requests()[1].ToolNames()
+	if strings.Join(second, ",") != strings.Join(append(first, "update_plan"), ",") {
+		t.Errorf("the loaded tool must join at the tail: first %v, second %v", first, second)
+	}
+	for _, n := range first {
+		if n == "update_plan" {
+			t.Error("update_plan sent before it was loaded")
+		}
 	}
 	if meta["tool_catalog_sha256"] == nil {
 		t.Error("metadata lacks the catalog digest")
@@ -300,4 +306,30 @@ func readAll(f *os.File) ([]byte, error) {
 	var b bytes.Buffer
 	_, err := b.ReadFrom(f)
 	return b.Bytes(), err
+}
+
+func TestExecRunsShellAndReportsRunningJobs(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "a", Name: "Bash", Args: `{"command":"echo hello from bash"}`},
+			fakemodel.Call{ID: "b", Name: "Bash", Args: `{"command":"sleep 30","background":true}`}),
+		fakemodel.Text("Started."))
+	c := newCLI(t, srv)
+	out, errOut, code := c.run("exec", "--auto", "run things")
+	if code != 0 || out != "Started.\n" {
+		t.Fatalf("code %d out %q err %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "tool Bash completed: hello from bash") {
+		t.Errorf("stderr %q", errOut)
+	}
+	if !strings.Contains(errOut, "1 background job(s) still running; they are stopped as codewhale exits:") || !strings.Contains(errOut, "sleep 30") {
+		t.Errorf("running jobs not reported: %q", errOut)
+	}
+	if !srv.Requests()[1].HasToolResult("Background task started: shell_") {
+		t.Error("background start result did not reach the model")
+	}
+	// The sleeper was stopped with the process: no orphan is left.
+	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
+		t.Errorf("orphan sleeper left running: %s", out)
+	}
 }

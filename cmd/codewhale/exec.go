@@ -16,6 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 )
@@ -210,7 +211,13 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	}
 	eng.Submit(engine.Shutdown{})
 	sess := eng.Snapshot()
-	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts})
+	var running []jobs.Snapshot
+	for _, j := range a.Jobs.List() {
+		if j.Status == jobs.Running && !j.Stale {
+			running = append(running, j)
+		}
+	}
+	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running})
 	select {
 	case s := <-caught:
 		if n, ok := s.(syscall.Signal); ok {

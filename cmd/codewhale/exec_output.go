@@ -10,6 +10,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -21,6 +22,7 @@ type execReport struct {
 	sess     engine.Session
 	duration time.Duration
 	posture  engine.Options
+	running  []jobs.Snapshot // background jobs still running at the end; they are stopped on exit
 }
 
 // execPrinter renders engine events for one output format.
@@ -205,6 +207,13 @@ func terminationReason(d engine.TurnComplete) string {
 
 func (p *execPrinter) finish(r execReport) {
 	d := r.done
+	if len(r.running) > 0 && !p.streamJSON() && !p.o.json {
+		p.newline()
+		fmt.Fprintf(p.ios.Err, "%d background job(s) still running; they are stopped as codewhale exits:\n", len(r.running))
+		for _, j := range r.running {
+			fmt.Fprintf(p.ios.Err, "  %s  %s  (%s)\n", j.ID, j.Command, time.Duration(j.ElapsedMS)*time.Millisecond)
+		}
+	}
 	switch {
 	case p.streamJSON():
 		p.line("metadata", "meta", p.metadata(r))
@@ -222,9 +231,7 @@ func (p *execPrinter) finish(r execReport) {
 			"status":   d.Status, "termination_reason": terminationReason(d), "error_category": nullable(d.ErrorCategory),
 			"error": nullable(d.Error)})
 	default:
-		if p.output.Len() > 0 && !strings.HasSuffix(p.output.String(), "\n") {
-			fmt.Fprintln(p.ios.Out)
-		}
+		p.newline()
 	}
 }
 
@@ -249,7 +256,8 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 		"duration_ms": r.duration.Milliseconds(), "approval_posture": posture, "sandbox_posture": "none",
 		"prompt_sha256": "sha256:" + hex.EncodeToString(sum[:]), "visible_final_answer_chars": len([]rune(p.output.String())),
 		"session_id": r.sess.ID, "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
-		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps}
+		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps,
+		"running_jobs": runningJobs(r.running)}
 	if d.ToolCatalogSHA != "" {
 		m["tool_catalog_sha256"] = d.ToolCatalogSHA
 	}
@@ -266,4 +274,13 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 	opt("prompt_cache_write_tokens", d.Usage.PromptCacheWriteTok)
 	opt("reasoning_tokens", d.Usage.ReasoningTokens)
 	return m
+}
+
+// runningJobs lists jobs still running at the end of an exec run.
+func runningJobs(js []jobs.Snapshot) []map[string]any {
+	out := []map[string]any{}
+	for _, j := range js {
+		out = append(out, map[string]any{"id": j.ID, "command": j.Command, "elapsed_ms": j.ElapsedMS})
+	}
+	return out
 }

@@ -7,12 +7,15 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -43,6 +46,7 @@ type App struct {
 	// TasksReport describes what loading the task store had to repair.
 	TasksReport string
 	Agents      *agent.Manager
+	Jobs        *jobs.Manager
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -58,6 +62,12 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Services = builtin.NewServices(builtin.Options{Workspace: cfg.Workspace, Home: cfg.Home, SessionID: o.SessionID,
 		Model: cfg.Model, MemoryEnabled: cfg.MemoryEnabled})
+	jm, err := jobs.NewManager(jobs.Options{StatePath: jobsStatePath(cfg), Env: []string{"GIT_TERMINAL_PROMPT=0"}})
+	if err != nil {
+		return nil, fmt.Errorf("starting the job manager: %w", err)
+	}
+	a.Jobs = jm
+	a.Services.Jobs, a.Services.TestCommand = jm, cfg.File.TestCommand
 	store, report, err := tasks.Open(tasks.DefaultDir(nil))
 	if err != nil {
 		return nil, fmt.Errorf("opening the task store: %w", err)
@@ -77,11 +87,19 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	return a, nil
 }
 
-// Close stops sub-agents and the task runner.
+// Close stops sub-agents, the task runner and every running Bash job.
 func (a *App) Close() {
 	a.Agents.Shutdown()
 	a.Tasks.Close()
+	a.Jobs.Close()
 	a.cancel()
+}
+
+// jobsStatePath is the per-workspace file that lets a restarted session list
+// the previous process's jobs as stale.
+func jobsStatePath(cfg *config.Config) string {
+	sum := sha256.Sum256([]byte(cfg.Workspace))
+	return filepath.Join(cfg.Home, "jobs", hex.EncodeToString(sum[:8])+".json")
 }
 
 // posture is the session's effective posture.
@@ -144,9 +162,13 @@ func (a *App) systemPrompt(env engine.PromptEnv) string {
 	return s
 }
 
-// notices gathers runtime news for the model: finished sub-agents.
+// notices gathers runtime news for the model: finished background jobs
+// and sub-agents, each reported once.
 func (a *App) notices() string {
 	var parts []string
+	if f := a.Jobs.FinishedSinceLastAsked(); f.Text != "" {
+		parts = append(parts, f.Text)
+	}
 	if n := a.Agents.Completed(); n != "" {
 		parts = append(parts, n)
 	}
@@ -159,7 +181,7 @@ func (a *App) notices() string {
 func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
 		Model: a.Cfg.Model, MemoryEnabled: false})
-	svc.Tasks = a.Tasks
+	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	if cc.Depth < cc.MaxDepth {
 		svc.Agents = agent.NewManager(agent.Options{Factory: a.childFactory, Depth: cc.Depth, MaxDepth: cc.MaxDepth,
 			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
@@ -206,7 +228,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 		opts.Model = t.Model
 	}
 	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
-	svc.Tasks = a.Tasks
+	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
 	eng := engine.New(opts)

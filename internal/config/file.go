@@ -34,6 +34,7 @@ type File struct {
 	NotesPath              string                   `toml:"notes_path"`
 	MaxSubagents           int                      `toml:"max_subagents"`
 	DefaultMode            string                   `toml:"default_mode"`
+	TestCommand            string                   `toml:"test_command"`
 	SessionRetention       *Retention               `toml:"session_retention"`
 	AutoCompact            *bool                    `toml:"auto_compact"`
 	AutoCompactPercent     int                      `toml:"auto_compact_threshold_percent"`
@@ -149,7 +150,7 @@ func readFile(path string) (*File, error) {
 
 var knownKeys = map[string][]string{
 	"": {"provider", "base_url", "api_key", "model", "default_text_model", "reasoning_effort", "allow_shell",
-		"max_steps", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
+		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
 		"tools", "subagents", "providers", "pricing"},

@@ -6,11 +6,14 @@ package builtin
 import (
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/bash"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
+	"github.com/codewhale/codewhale/internal/tools/run"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 	"github.com/codewhale/codewhale/internal/tools/work"
 )
@@ -27,8 +30,11 @@ type Services struct {
 
 	Plan   *plan.Store
 	Ledger *work.Ledger
-	Tasks  *tasks.Store   // optional
-	Agents *agent.Manager // optional: agent and handle_read
+	Jobs   *jobs.Manager // optional: Bash and Run
+	// TestCommand is the configured project test command for Run.
+	TestCommand string
+	Tasks       *tasks.Store   // optional
+	Agents      *agent.Manager // optional: agent and handle_read
 	// Extra registers further tools (MCP adapters) after the built-ins.
 	Extra func(reg *tools.Registry, env engine.TurnEnv)
 	// MCPInfo returns the MCP pool's facts for the catalog.
@@ -55,6 +61,13 @@ func NewServices(o Options) *Services {
 func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
 	readOnly := env.Mode == policy.Plan
+	if s.Jobs != nil && !readOnly {
+		if env.AllowShell || env.Posture == policy.FullAccess {
+			full := env.Posture == policy.FullAccess
+			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, BypassSafety: func() bool { return full }}))
+		}
+		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand}))
+	}
 	reg.Register(plan.New(s.Plan))
 	reg.Register(work.New(s.Ledger))
 	for _, a := range work.Aliases(s.Ledger) {

@@ -1,0 +1,254 @@
+// Package jobs is the process-local job manager behind Bash, Run, /jobs and
+// `codewhale exec`: it starts commands in their own process groups, captures
+// their output within fixed bounds, lets callers wait, write stdin and
+// cancel, and reports each finished background job to the model once.
+//
+// Jobs are never reattached across restarts: the ids, commands and working
+// directories of running jobs are persisted only so that a later process can
+// list them as stale.
+package jobs
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Defaults of Options.
+const (
+	DefaultKillGrace   = 2 * time.Second
+	DefaultSilentAfter = 60 * time.Second
+	DefaultFinishedTTL = time.Hour
+	maxFinished        = 128
+)
+
+// Options configures a Manager. The zero value works: no persistence, the
+// user's $SHELL (else /bin/sh), default timings.
+type Options struct {
+	// StatePath is a JSON file holding the running jobs' {id, command, cwd,
+	// linked_task_id}; records found there at start-up are listed as stale.
+	StatePath string
+	// Shell runs commands as `<Shell> -c <command>`; default $SHELL, else
+	// /bin/sh.
+	Shell string
+	// Env is added to every job's environment (KEY=VALUE).
+	Env []string
+	// KillGrace is how long a SIGTERMed group has before SIGKILL.
+	KillGrace time.Duration
+	// SilentAfter marks a running job silent after this long without output.
+	SilentAfter time.Duration
+	// FinishedTTL is how long a finished job stays listed.
+	FinishedTTL time.Duration
+	// Clock returns the current time (tests); default time.Now.
+	Clock func() time.Time
+}
+
+// Spec describes a job to start.
+type Spec struct {
+	Command      string   // shown in /jobs; run with the shell unless Program is set
+	Program      string   // when set, run Program with Args directly, no shell
+	Args         []string //
+	Dir          string   // working directory (already boundary-checked)
+	Env          []string // extra KEY=VALUE entries
+	Stdin        string   // written to stdin at start
+	KeepStdin    bool     // keep stdin open for later writes (else it is closed after Stdin)
+	Combined     bool     // one merged stdout+stderr stream
+	Timeout      time.Duration
+	Background   bool
+	LinkedTaskID string
+	// Stdout and Stderr, when set, receive every byte of the stream as it
+	// arrives (from the reader goroutine), for callers that parse all of it.
+	Stdout, Stderr io.Writer
+}
+
+// Manager tracks the jobs of one process. Its methods are safe for
+// concurrent use.
+type Manager struct {
+	opts  Options
+	shell string
+
+	mu      sync.Mutex
+	jobs    map[string]*Job
+	changed chan struct{} // closed (and replaced) when a job starts or finishes
+
+	persistMu sync.Mutex // serialises state-file writes so the last one is current
+}
+
+// NewManager returns a manager; records in opts.StatePath from a previous
+// process are loaded as stale jobs.
+func NewManager(opts Options) (*Manager, error) {
+	if opts.KillGrace <= 0 {
+		opts.KillGrace = DefaultKillGrace
+	}
+	if opts.SilentAfter <= 0 {
+		opts.SilentAfter = DefaultSilentAfter
+	}
+	if opts.FinishedTTL <= 0 {
+		opts.FinishedTTL = DefaultFinishedTTL
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	m := &Manager{opts: opts, shell: resolveShell(opts.Shell), jobs: map[string]*Job{}, changed: make(chan struct{})}
+	if err := m.loadStale(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func resolveShell(configured string) string {
+	for _, s := range []string{configured, os.Getenv("SHELL")} {
+		if s == "" {
+			continue
+		}
+		if path, err := exec.LookPath(s); err == nil {
+			return path
+		}
+	}
+	return "/bin/sh"
+}
+
+// Shell is the shell commands run with.
+func (m *Manager) Shell() string { return m.shell }
+
+// Start launches spec as a new tracked job.
+func (m *Manager) Start(spec Spec) (*Job, error) {
+	if spec.Command == "" && spec.Program == "" {
+		return nil, fmt.Errorf("jobs: empty command")
+	}
+	display := spec.Command
+	if display == "" {
+		display = spec.Program
+	}
+	now := m.opts.Clock()
+	j := &Job{
+		command: display, cwd: spec.Dir, linkedTask: spec.LinkedTaskID, started: now, lastOutput: now,
+		timeout: spec.Timeout, background: spec.Background, status: Running, clock: m.opts.Clock,
+		done: make(chan struct{}), detached: make(chan struct{}), notify: make(chan struct{}),
+	}
+	m.mu.Lock()
+	j.id = m.newIDLocked()
+	m.jobs[j.id] = j
+	m.mu.Unlock()
+	defer m.notifyChanged()
+
+	if err := spawn(j, spec, m.shell, m.opts.Env, m.opts.KillGrace, m.finish); err != nil {
+		m.mu.Lock()
+		delete(m.jobs, j.id)
+		m.mu.Unlock()
+		return nil, fmt.Errorf("starting %q: %w", display, err)
+	}
+	if spec.Timeout > 0 {
+		timer := time.AfterFunc(spec.Timeout, func() { m.kill(j, TimedOut) })
+		go func() { <-j.done; timer.Stop() }()
+	}
+	m.persist()
+	return j, nil
+}
+
+func (m *Manager) newIDLocked() string {
+	for {
+		id := "shell_" + uuid.NewString()[:8]
+		if _, taken := m.jobs[id]; !taken {
+			return id
+		}
+	}
+}
+
+// finish records how the job ended; called once by the reaper after the
+// output is complete.
+func (m *Manager) finish(j *Job, st *os.ProcessState) {
+	now := m.opts.Clock()
+	j.mu.Lock()
+	j.ended = now
+	switch {
+	case j.killWith != "":
+		j.status = j.killWith
+	case st != nil && st.Exited() && st.ExitCode() == 0:
+		j.status = Completed
+	default:
+		j.status = Failed
+	}
+	if st != nil && st.Exited() {
+		code := st.ExitCode()
+		j.exitCode = &code
+	} else {
+		j.signaled = true
+	}
+	if !j.background {
+		j.reported = true // the foreground caller delivers the result itself
+	}
+	j.closeStdinLocked()
+	j.broadcast()
+	j.mu.Unlock()
+	close(j.done)
+	m.evict() // keeps memory bounded even when nobody lists jobs
+	m.persist()
+	m.notifyChanged()
+}
+
+// Changed returns a channel that is closed the next time a job starts or
+// finishes, so a UI can refresh without polling.
+func (m *Manager) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changed
+}
+
+func (m *Manager) notifyChanged() {
+	m.mu.Lock()
+	close(m.changed)
+	m.changed = make(chan struct{})
+	m.mu.Unlock()
+}
+
+// kill requests termination of a running job, recording why.
+func (m *Manager) kill(j *Job, why Status) bool {
+	j.mu.Lock()
+	if j.status != Running || j.killWith != "" || j.proc == nil {
+		j.mu.Unlock()
+		return false
+	}
+	j.killWith = why
+	j.closeStdinLocked()
+	p := j.proc
+	j.mu.Unlock()
+	p.terminate()
+	return true
+}
+
+func (j *Job) killRequested() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.killWith != ""
+}
+
+// Get returns the job with id.
+func (m *Manager) Get(id string) (*Job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if j, ok := m.jobs[id]; ok {
+		return j, nil
+	}
+	return nil, ErrNotFound{ID: id}
+}
+
+// running returns the running jobs, ordered by id.
+func (m *Manager) running() []*Job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*Job
+	for _, j := range m.jobs {
+		if j.Status() == Running {
+			out = append(out, j)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].id < out[b].id })
+	return out
+}

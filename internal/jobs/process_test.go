@@ -1,0 +1,197 @@
+package jobs
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCommandOutcomes(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, Options{})
+	tests := []struct {
+		name       string
+		spec       Spec
+		status     Status
+		exit       string
+		stdout     string
+		stderr     string
+		signaled   bool
+		background bool
+	}{
+		{"echo completes", Spec{Command: "echo hi"}, Completed, "0", "hi\n", "", false, false},
+		{"stderr is separate", Spec{Command: "echo out; echo err >&2"}, Completed, "0", "out\n", "err\n", false, false},
+		{"non-zero exit fails", Spec{Command: "echo bad >&2; exit 3"}, Failed, "3", "", "bad\n", false, false},
+		{"signal fails without exit code", Spec{Command: "kill -9 $$"}, Failed, "-", "", "", true, false},
+		{"combined output is one stream", Spec{Command: "echo a; echo b >&2; echo c", Combined: true}, Completed, "0", "a\nb\nc\n", "", false, false},
+		{"stdin data is delivered and closed", Spec{Command: "cat", Stdin: "fed\n"}, Completed, "0", "fed\n", "", false, false},
+		{"program runs without a shell", Spec{Program: "printf", Args: []string{"%s|", "$HOME", "a b"}}, Completed, "0", "$HOME|a b|", "", false, false},
+		{"cwd is honoured", Spec{Command: "basename \"$PWD\""}, Completed, "0", "", "", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			j, d := run(t, m, tc.spec)
+			if d.Status != tc.status || ExitLabel(d.ExitCode) != tc.exit || d.Signaled != tc.signaled {
+				t.Fatalf("status %s exit %s signaled %v, want %s %s %v", d.Status, ExitLabel(d.ExitCode), d.Signaled, tc.status, tc.exit, tc.signaled)
+			}
+			if tc.name == "cwd is honoured" {
+				if got := strings.TrimSpace(d.Stdout.Content); got == "" || got == "/" {
+					t.Fatalf("cwd output %q", got)
+				}
+				return
+			}
+			if d.Stdout.Content != tc.stdout || d.Stderr.Content != tc.stderr {
+				t.Fatalf("stdout %q stderr %q, want %q %q", d.Stdout.Content, d.Stderr.Content, tc.stdout, tc.stderr)
+			}
+			if !strings.HasPrefix(j.ID(), "shell_") || len(j.ID()) != len("shell_")+8 {
+				t.Fatalf("id %q is not shell_<8 hex>", j.ID())
+			}
+		})
+	}
+}
+
+func TestStartFailsForMissingDirectory(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, Options{})
+	if _, err := m.Start(Spec{Command: "true", Dir: "/nonexistent/dir"}); err == nil {
+		t.Fatal("start in a missing directory succeeded")
+	}
+	if got := len(m.List()); got != 0 {
+		t.Fatalf("failed start left %d jobs listed", got)
+	}
+}
+
+// Every way a job can be stopped must take the whole process group with it:
+// a forked background sleeper is gone by pid afterwards.
+func TestStoppedJobsLeaveNoOrphans(t *testing.T) {
+	t.Parallel()
+	const forker = "sleep 300 & echo $!; wait"
+	tests := []struct {
+		name   string
+		cmd    string
+		stop   func(m *Manager, j *Job, cancel context.CancelFunc)
+		status Status
+		spec   Spec
+	}{
+		{"timeout", forker, nil, TimedOut, Spec{Timeout: 300 * time.Millisecond}},
+		{"cancel", forker, func(m *Manager, j *Job, _ context.CancelFunc) { _, _, _ = m.Cancel(j.ID()) }, Killed, Spec{}},
+		{"context cancellation", forker, func(_ *Manager, _ *Job, cancel context.CancelFunc) { cancel() }, Killed, Spec{}},
+		{"SIGTERM ignored, SIGKILL follows", "trap '' TERM; " + forker, func(m *Manager, j *Job, _ context.CancelFunc) { _, _, _ = m.Cancel(j.ID()) }, Killed, Spec{}},
+		{"leader exits normally", "sleep 300 & echo $!", nil, Completed, Spec{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := newTestManager(t, Options{})
+			spec := tc.spec
+			spec.Command, spec.Dir = tc.cmd, t.TempDir()
+			j, err := m.Start(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid := firstPID(t, m, j)
+			if tc.stop != nil && !alive(pid) {
+				t.Fatalf("child %d is not running before the stop", pid)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.stop != nil {
+				go tc.stop(m, j, cancel)
+			}
+			m.Await(ctx, j)
+			if got := j.Status(); got != tc.status {
+				t.Fatalf("status %s, want %s", got, tc.status)
+			}
+			if !exitsWithin(pid, 5*time.Second) {
+				t.Fatalf("background child %d outlived its job", pid)
+			}
+		})
+	}
+}
+
+func TestWaitIsSignalledAndReturnsDeltas(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, Options{})
+	j, err := m.Start(Spec{Command: "echo first; read line; echo \"got $line\"", Dir: t.TempDir(), KeepStdin: true, Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d, err := m.Interact(ctx, j.ID(), "", false, 5*time.Second, ModelReader)
+	if err != nil || d.Stdout.Content != "first\n" || d.Status != Running {
+		t.Fatalf("first interact: %+v %v", d, err)
+	}
+	if d, _ = m.Wait(ctx, j.ID(), 0, ModelReader); d.Stdout.Content != "" || d.Status != Running {
+		t.Fatalf("poll without new output: %q %s", d.Stdout.Content, d.Status)
+	}
+	if err := j.WriteStdin("x\n", false, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	d, _ = m.Wait(ctx, j.ID(), 30*time.Second, ModelReader)
+	if d.Status != Completed || d.Stdout.Content != "got x\n" {
+		t.Fatalf("wait: %s %q", d.Status, d.Stdout.Content)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("wait did not return when the job finished")
+	}
+	// The user's reader is independent: it still sees everything.
+	u, _ := m.Wait(ctx, j.ID(), 0, UserReader)
+	if u.Stdout.Content != "first\ngot x\n" {
+		t.Fatalf("user reader saw %q", u.Stdout.Content)
+	}
+}
+
+func TestWaitTimesOutOnARunningJob(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, Options{})
+	j, err := m.Start(Spec{Command: "sleep 300", Dir: t.TempDir(), Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	d, _ := m.Wait(context.Background(), j.ID(), 200*time.Millisecond, ModelReader)
+	if d.Status != Running || time.Since(start) < 200*time.Millisecond {
+		t.Fatalf("wait returned %s after %v", d.Status, time.Since(start))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if d, _ = m.Wait(ctx, j.ID(), time.Minute, ModelReader); !d.Canceled {
+		t.Fatal("a cancelled wait on a running job is not marked canceled")
+	}
+}
+
+func TestStdinErrors(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, Options{})
+	j, _ := run(t, m, Spec{Command: "true"})
+	err := j.WriteStdin("x", false, time.Second)
+	if err == nil || err.Error() != "stdin is not available for task "+j.ID() {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := m.Wait(context.Background(), "shell_nope", 0, ModelReader); err == nil || err.Error() != "Task shell_nope not found" {
+		t.Fatalf("unknown id: %v", err)
+	}
+}
+
+func TestMoveToBackgroundReleasesForegroundWait(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, Options{})
+	j, err := m.Start(Spec{Command: "sleep 300", Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = m.MoveToBackground(j.ID()) }()
+	if moved := m.Await(context.Background(), j); !moved || j.Status() != Running {
+		t.Fatalf("moved=%v status=%s", moved, j.Status())
+	}
+	if _, _, err := m.Cancel(j.ID()); err != nil {
+		t.Fatal(err)
+	}
+	f := m.FinishedSinceLastAsked()
+	if len(f.Jobs) != 1 || f.Jobs[0].ID != j.ID() {
+		t.Fatalf("moved job not reported: %+v", f.Jobs)
+	}
+}

@@ -1,0 +1,211 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/tools"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+var actions = []string{"tests", "verifiers"}
+
+// Fields each action accepts; anything else is rejected.
+var fieldsOf = map[string][]string{
+	"tests":     {"action", "args", "all_features"},
+	"verifiers": {"action", "profile", "level", "max_python_files", "commands", "background"},
+}
+
+var (
+	profiles = []string{"auto", "rust", "node", "python", "go"}
+	levels   = []string{"quick", "full"}
+)
+
+// Custom verifier limits (tools.md §4.4).
+const (
+	maxCustomGates        = 12
+	defaultMaxPythonFiles = 200
+)
+
+// customGate is one entry of `commands`.
+type customGate struct {
+	Name    string   `json:"name"`
+	Program string   `json:"program"`
+	Args    []string `json:"args"`
+	Cwd     string   `json:"cwd"`
+}
+
+// input is a checked Run call.
+type input struct {
+	action         string
+	args           []string // tests: shell-split `args`
+	allFeatures    bool
+	profile, level string
+	maxPythonFiles int
+	commands       []customGate
+	background     bool
+}
+
+// parseInput checks the action, rejects unknown fields and validates every
+// field with the contract's messages.
+func parseInput(raw json.RawMessage) (input, error) {
+	in := input{profile: "auto", level: "quick", maxPythonFiles: defaultMaxPythonFiles}
+	args, err := tools.ParseArgs(raw)
+	if err != nil {
+		return in, err
+	}
+	if in.action, err = args.Action("Run", actions, ""); err != nil {
+		return in, err
+	}
+	if err := rejectUnknown(args, in.action); err != nil {
+		return in, err
+	}
+	if in.action == "tests" {
+		return in, parseTests(args, &in)
+	}
+	return in, parseVerifiers(args, &in)
+}
+
+func rejectUnknown(args tools.Args, action string) error {
+	allowed := fieldsOf[action]
+	for _, k := range args.Keys() {
+		if !contains(allowed, k) {
+			return &tools.Error{Kind: tools.KindInvalidInput, Field: k,
+				Msg: fmt.Sprintf("unknown field '%s' for action %q; accepted fields: %s", k, action, strings.Join(allowed, ", "))}
+		}
+	}
+	return nil
+}
+
+func parseTests(args tools.Args, in *input) error {
+	raw, _, err := args.String("args")
+	if err != nil {
+		return err
+	}
+	if in.args, err = splitArgs(raw); err != nil {
+		return err
+	}
+	in.allFeatures, _, err = args.Bool("all_features")
+	return err
+}
+
+func parseVerifiers(args tools.Args, in *input) error {
+	if p, ok, err := args.String("profile"); err != nil {
+		return err
+	} else if ok {
+		if !contains(profiles, p) {
+			return tools.InvalidInput("Unsupported profile '%s'. Expected one of: %s", p, strings.Join(profiles, ", "))
+		}
+		in.profile = p
+	}
+	if l, ok, err := args.String("level"); err != nil {
+		return err
+	} else if ok {
+		if !contains(levels, l) {
+			return tools.InvalidInput("Unsupported level '%s'. Expected one of: %s", l, strings.Join(levels, ", "))
+		}
+		in.level = l
+	}
+	if n, ok, err := args.Int("max_python_files"); err != nil {
+		return err
+	} else if ok {
+		if n < 1 || n > 1000 {
+			return tools.InvalidInput("max_python_files must be between 1 and 1000")
+		}
+		in.maxPythonFiles = n
+	}
+	var err error
+	if in.background, _, err = args.Bool("background"); err != nil {
+		return err
+	}
+	if raw, ok := args["commands"]; ok {
+		in.commands, err = parseCommands(raw)
+	}
+	return err
+}
+
+func parseCommands(raw json.RawMessage) ([]customGate, error) {
+	var items []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, tools.InvalidInput("field 'commands' must be an array of {name, program, args, cwd} objects; got %s", tools.JSONType(raw))
+	}
+	if len(items) > maxCustomGates {
+		return nil, tools.InvalidInput("commands may contain at most 12 custom gates")
+	}
+	gates := make([]customGate, 0, len(items))
+	for _, item := range items {
+		a := tools.Args(item)
+		name, _, err := a.String("name")
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(name) == "" {
+			return nil, tools.InvalidInput("Custom verifier command is missing 'name'")
+		}
+		for _, k := range a.Keys() {
+			if !contains([]string{"name", "program", "args", "cwd"}, k) {
+				return nil, tools.InvalidInput("Custom verifier '%s' has unknown field '%s'; accepted fields: name, program, args, cwd", name, k)
+			}
+		}
+		g := customGate{Name: name}
+		if g.Program, _, err = a.String("program"); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(g.Program) == "" {
+			return nil, tools.InvalidInput("Custom verifier '%s' is missing 'program'", name)
+		}
+		if g.Args, _, err = a.StringList("args"); err != nil {
+			return nil, err
+		}
+		if g.Cwd, _, err = a.String("cwd"); err != nil {
+			return nil, err
+		}
+		gates = append(gates, g)
+	}
+	return gates, nil
+}
+
+// splitArgs splits `args` into words the way a shell would, without
+// expanding anything: $VAR, $(…) and globs are refused rather than
+// silently turned into something else.
+func splitArgs(s string) ([]string, error) {
+	bad := func(err error) error {
+		return tools.InvalidInput("Failed to parse 'args' as shell-style tokens: %v", err)
+	}
+	var words []*syntax.Word
+	for w, err := range syntax.NewParser().WordsSeq(strings.NewReader(s)) {
+		if err != nil {
+			return nil, bad(err)
+		}
+		words = append(words, w)
+	}
+	for _, w := range words {
+		var found string
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob, *syntax.BraceExp:
+				found = wordText(w)
+			}
+			return found == ""
+		})
+		if found != "" {
+			return nil, bad(fmt.Errorf("%s uses shell expansion; quote it with single quotes to pass it literally", found))
+		}
+	}
+	fields, err := expand.Fields(&expand.Config{Env: expand.ListEnviron()}, words...)
+	if err != nil {
+		return nil, bad(err)
+	}
+	return fields, nil
+}
+
+func wordText(w *syntax.Word) string {
+	var b strings.Builder
+	_ = syntax.NewPrinter().Print(&b, w)
+	return b.String()
+}
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }

@@ -1,0 +1,104 @@
+package run
+
+import (
+	"context"
+	"io"
+	"os/exec"
+
+	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// testReport is the content of `tests` (field order is the JSON order).
+type testReport struct {
+	Success            bool      `json:"success"`
+	ExitCode           *int      `json:"exit_code"`
+	Status             string    `json:"status"`
+	Command            string    `json:"command"`
+	Ecosystem          string    `json:"ecosystem"`
+	Passed             *int      `json:"passed,omitempty"`
+	Failed             *int      `json:"failed,omitempty"`
+	Skipped            *int      `json:"skipped,omitempty"`
+	Failures           []failure `json:"failures,omitempty"`
+	FailuresOmitted    int       `json:"failures_omitted,omitempty"`
+	DurationMS         int64     `json:"duration_ms"`
+	TaskID             string    `json:"task_id"`
+	Error              string    `json:"error,omitempty"`
+	Stdout             string    `json:"stdout"`
+	Stderr             string    `json:"stderr"`
+	StdoutTruncated    bool      `json:"stdout_truncated"`
+	StderrTruncated    bool      `json:"stderr_truncated"`
+	StdoutOmittedChars int       `json:"stdout_omitted_chars,omitempty"`
+	StderrOmittedChars int       `json:"stderr_omitted_chars,omitempty"`
+}
+
+func (t *Tool) tests(ctx context.Context, tc *tools.Context, in input) (tools.Result, error) {
+	ws := tc.Workspace
+	r, ok := t.detectTests(ws, in.args, in.allFeatures)
+	if !ok {
+		return tools.Result{}, tools.ExecutionFailed("No test runner detected in %s: looked for go.mod, Cargo.toml, a "+
+			"package.json \"test\" script, a pytest configuration or test_*.py files, and a Makefile \"test\" target. "+
+			"Configure the project's test command (test_command in the codewhale configuration), or run the tests with Bash.", ws)
+	}
+	if in.allFeatures && r.ecosystem != "cargo" {
+		return tools.Result{}, tools.InvalidInput("all_features applies only to Cargo workspaces; this one runs its tests with %s", r.display())
+	}
+	if r.program != "" {
+		if _, err := exec.LookPath(r.program); err != nil {
+			return tools.Result{}, tools.NotAvailable("%s is not installed or not in PATH", r.program)
+		}
+	}
+	p := r.newParser()
+	f := newFeed(p)
+	stdout, stderr := newHeadText(testStreamChars), newHeadText(testStreamChars)
+	spec := jobs.Spec{Command: r.display(), Program: r.program, Args: r.args, Dir: ws, Timeout: t.opts.TestTimeout,
+		Stdout: io.MultiWriter(f.out, stdout), Stderr: io.MultiWriter(f.err, stderr)}
+	if r.shell != "" {
+		spec.Program, spec.Args = "", nil
+	}
+	m := t.opts.Jobs
+	j, err := m.Start(spec)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("Failed to start %s: %v", r.display(), err)
+	}
+	if m.Await(ctx, j) {
+		return jsonResult(map[string]any{"success": false, "status": "Running", "task_id": j.ID(),
+			"command": "(cd " + ws + " && " + r.display() + ")", "ecosystem": r.ecosystem,
+			"note": "The test run was moved to /jobs and keeps running; use Bash action=\"wait\" with this task_id for its output."},
+			false, map[string]any{"task_id": j.ID(), "status": "Running"}), nil
+	}
+	d, err := m.Wait(context.Background(), j.ID(), 0, jobs.ModelReader)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("%v", err)
+	}
+	rep := testReport{Success: d.Status == jobs.Completed, ExitCode: d.ExitCode, Status: string(d.Status),
+		Command: "(cd " + ws + " && " + r.display() + ")", Ecosystem: r.ecosystem,
+		DurationMS: d.Elapsed.Milliseconds(), TaskID: j.ID()}
+	rep.addCounts(f.report())
+	out := stdout.capped()
+	if gp, ok := p.(*goParser); ok {
+		out = gp.text.capped()
+	}
+	errs := stderr.capped()
+	rep.Stdout, rep.StdoutTruncated, rep.StdoutOmittedChars = out.Text, out.Truncated, out.Omitted
+	rep.Stderr, rep.StderrTruncated, rep.StderrOmittedChars = errs.Text, errs.Truncated, errs.Omitted
+	switch d.Status {
+	case jobs.TimedOut:
+		rep.Error = "The test run timed out after " + t.opts.TestTimeout.String() + " and was killed."
+	case jobs.Killed:
+		rep.Error = "The test run was canceled and killed."
+	}
+	return jsonResult(rep, rep.Success, map[string]any{"task_id": j.ID(), "status": string(d.Status),
+		"ecosystem": r.ecosystem, "duration_ms": rep.DurationMS}), nil
+}
+
+func (r *testReport) addCounts(c counts) {
+	if c.Known {
+		r.Passed, r.Failed, r.Skipped = &c.Passed, &c.Failed, &c.Skipped
+	}
+	if len(c.Failures) > maxFailures {
+		r.FailuresOmitted = len(c.Failures) - maxFailures
+		c.Failures = c.Failures[:maxFailures]
+	}
+	r.Failures = c.Failures
+}

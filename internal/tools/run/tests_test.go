@@ -1,0 +1,237 @@
+package run
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goMod = "module fx\n\ngo 1.22\n"
+
+var goFailing = map[string]string{
+	"go.mod": goMod,
+	"a_test.go": `package fx
+
+import "testing"
+
+func TestPass(t *testing.T) {}
+func TestFail(t *testing.T) { t.Log("context line"); t.Fatal("failing on purpose") }
+func TestSkip(t *testing.T) { t.Skip("later") }
+func TestParent(t *testing.T) {
+	t.Run("ok", func(t *testing.T) {})
+	t.Run("bad", func(t *testing.T) { t.Error("sub failure") })
+}
+`,
+	"broken/b_test.go": "package broken\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) { undefined() }\n",
+}
+
+func TestGoTestsReportCountsAndFailures(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{}, goFailing)
+	var r report
+	res := f.decode(`{"action":"tests"}`, &r)
+	if res.Success || r.Success || r.ExitCode == nil || *r.ExitCode != 1 || r.Status != "Failed" || r.Ecosystem != "go" {
+		t.Fatalf("outcome %+v", r)
+	}
+	if want := "(cd " + f.tc.Workspace + " && go test -json ./...)"; r.Command != want {
+		t.Fatalf("command %q, want %q", r.Command, want)
+	}
+	// TestPass and TestParent/ok pass; TestFail, TestParent/bad and their parent fail.
+	if got := countsOf(r); got != [3]int{2, 3, 1} {
+		t.Fatalf("counts %v", got)
+	}
+	if got, want := r.failureNames(), []string{"TestFail", "TestParent/bad", "fx/broken [build failed]"}; !slices.Equal(got, want) {
+		t.Fatalf("failures %v, want %v", got, want)
+	}
+	if out := r.failureOutput("TestFail"); !strings.Contains(out, "failing on purpose") || !strings.Contains(out, "context line") {
+		t.Fatalf("TestFail excerpt %q", out)
+	}
+	if out := r.failureOutput("fx/broken [build failed]"); !strings.Contains(out, "undefined: undefined") {
+		t.Fatalf("build failure excerpt %q", out)
+	}
+	if !strings.Contains(r.Stdout, "--- FAIL: TestFail") || strings.Contains(r.Stdout, `"Action"`) {
+		t.Fatalf("stdout should be go test's text, not its JSON: %q", r.Stdout)
+	}
+}
+
+func TestGoTestsPassAndArgs(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{}, map[string]string{"go.mod": goMod,
+		"a_test.go": "package fx\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {}\nfunc TestTwo(t *testing.T) {}\n"})
+	var r report
+	f.decode(`{"action":"tests"}`, &r)
+	if !r.Success || *r.ExitCode != 0 || countsOf(r) != [3]int{2, 0, 0} || len(r.Failures) != 0 {
+		t.Fatalf("%+v", r)
+	}
+	f.decode(`{"action":"tests","args":"-run 'TestOne$' ."}`, &r)
+	if !r.Success || countsOf(r) != [3]int{1, 0, 0} || !strings.HasSuffix(r.Command, "go test -json -run 'TestOne$' .)") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestNodeTestScript(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm not installed")
+	}
+	f := newFixture(t, Options{}, map[string]string{
+		"package.json": `{"name":"fx","version":"1.0.0","scripts":{"test":"node --test"}}`,
+		"test/math.test.js": `const test = require('node:test');
+const assert = require('node:assert');
+test('adds', () => { assert.strictEqual(1 + 1, 2); });
+test('fails on purpose', () => { assert.strictEqual(1 + 1, 3); });
+test('skipped', { skip: true }, () => {});
+test('suite', async (t) => {
+  await t.test('inner ok', () => {});
+  await t.test('inner bad', () => { throw new Error('boom'); });
+});
+`})
+	var r report
+	f.decode(`{"action":"tests"}`, &r)
+	if r.Success || r.Ecosystem != "node" || !strings.HasSuffix(r.Command, "&& npm test)") {
+		t.Fatalf("%+v", r)
+	}
+	// node counts the parent suite among the failures; the failure list
+	// leaves it out because only its subtest failed.
+	if got := countsOf(r); got != [3]int{2, 3, 1} {
+		t.Fatalf("counts %v", got)
+	}
+	if got, want := r.failureNames(), []string{"fails on purpose", "suite > inner bad"}; !slices.Equal(got, want) {
+		t.Fatalf("failures %v, want %v", got, want)
+	}
+	if out := r.failureOutput("fails on purpose"); !strings.Contains(out, "2 !== 3") {
+		t.Fatalf("excerpt %q", out)
+	}
+}
+
+func TestPytest(t *testing.T) {
+	t.Parallel()
+	py := pythonWithPytest()
+	if py == "" {
+		t.Skip("no python interpreter with pytest")
+	}
+	f := newFixture(t, Options{Python: py}, map[string]string{"tests/test_math.py": `import pytest
+def test_adds():
+    assert 1 + 1 == 2
+def test_fails_on_purpose():
+    assert 1 + 1 == 3
+@pytest.mark.skip(reason="not today")
+def test_skipped():
+    pass
+class TestGroup:
+    def test_in_class(self):
+        raise ValueError("bad value")
+`})
+	var r report
+	f.decode(`{"action":"tests","args":"-p no:cacheprovider"}`, &r)
+	if r.Success || r.Ecosystem != "python" || *r.ExitCode != 1 || countsOf(r) != [3]int{1, 2, 1} {
+		t.Fatalf("%+v", r)
+	}
+	want := []string{"tests/test_math.py::test_fails_on_purpose", "tests/test_math.py::TestGroup::test_in_class"}
+	if got := r.failureNames(); !slices.Equal(got, want) {
+		t.Fatalf("failures %v", got)
+	}
+	if out := r.failureOutput(want[0]); !strings.Contains(out, "assert (1 + 1) == 3") {
+		t.Fatalf("excerpt %q", out)
+	}
+	if out := r.failureOutput(want[1]); !strings.Contains(out, "ValueError: bad value") {
+		t.Fatalf("class excerpt %q", out)
+	}
+	f.decode(`{"action":"tests","args":"-p no:cacheprovider -k adds"}`, &r)
+	if !r.Success || countsOf(r)[0] != 1 || countsOf(r)[1] != 0 {
+		t.Fatalf("-k adds: %+v", r)
+	}
+}
+
+func TestCargoTests(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo not installed")
+	}
+	f := newFixture(t, Options{}, map[string]string{
+		"Cargo.toml": "[package]\nname = \"fx\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"lib.rs\"\n",
+		"lib.rs": `#[cfg(test)]
+mod tests {
+    #[test]
+    fn adds() { assert_eq!(1 + 1, 2); }
+    #[test]
+    fn fails_on_purpose() { assert_eq!(1 + 1, 3, "arithmetic is broken"); }
+    #[test]
+    #[ignore]
+    fn ignored() {}
+}
+`})
+	var r report
+	f.decode(`{"action":"tests","args":"--lib"}`, &r)
+	if r.Success || r.Ecosystem != "cargo" || countsOf(r) != [3]int{1, 1, 1} || !strings.HasSuffix(r.Command, "cargo test --lib)") {
+		t.Fatalf("%+v\n%s", r, r.Stderr)
+	}
+	if got := r.failureNames(); !slices.Equal(got, []string{"tests::fails_on_purpose"}) {
+		t.Fatalf("failures %v", got)
+	}
+	if out := r.failureOutput("tests::fails_on_purpose"); !strings.Contains(out, "arithmetic is broken") {
+		t.Fatalf("excerpt %q", out)
+	}
+}
+
+func TestMakeAndConfiguredCommands(t *testing.T) {
+	t.Parallel()
+	mk := newFixture(t, Options{}, map[string]string{"Makefile": ".PHONY: test\ntest:\n\t@echo '# pass 3'\n\t@echo '# fail 0'\n"})
+	var r report
+	mk.decode(`{"action":"tests"}`, &r)
+	if !r.Success || r.Ecosystem != "make" || countsOf(r) != [3]int{3, 0, 0} || !strings.HasSuffix(r.Command, "&& make test)") {
+		t.Fatalf("make: %+v", r)
+	}
+
+	cfg := newFixture(t, Options{TestCommand: "./t.sh"}, map[string]string{
+		"go.mod": goMod, // the configured command wins over detection
+		"t.sh":   "#!/bin/sh\nfor a in \"$@\"; do echo \"arg:$a\"; done\necho '==== 1 failed, 4 passed in 0.10s ===='\nexit 1\n",
+	})
+	cfg.decode(`{"action":"tests","args":"\"a b\" c"}`, &r)
+	if r.Success || r.Ecosystem != "custom" || r.Stdout != "arg:a b\narg:c\n==== 1 failed, 4 passed in 0.10s ====\n" ||
+		countsOf(r) != [3]int{4, 1, 0} || !strings.HasSuffix(r.Command, "&& ./t.sh 'a b' c)") {
+		t.Fatalf("configured: %+v", r)
+	}
+}
+
+func TestTestOutputIsCappedAndTimedOut(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{TestCommand: "head -c 50000 /dev/zero | tr '\\0' x"}, nil)
+	var r report
+	f.decode(`{"action":"tests"}`, &r)
+	if !r.StdoutTruncated || !strings.HasSuffix(r.Stdout, "\n\n[output truncated to 40000 characters; 10000 characters omitted]") ||
+		countsOf(r) != [3]int{-1, -1, -1} {
+		t.Fatalf("truncated=%v tail=%q", r.StdoutTruncated, r.Stdout[len(r.Stdout)-80:])
+	}
+	slow := newFixture(t, Options{TestCommand: "sleep 30", TestTimeout: 300 * time.Millisecond}, nil)
+	slow.decode(`{"action":"tests"}`, &r)
+	if r.Success || r.Status != "TimedOut" || r.ExitCode != nil || !strings.Contains(r.Error, "timed out") {
+		t.Fatalf("timeout: %+v", r)
+	}
+}
+
+func TestTestsRefusals(t *testing.T) {
+	t.Parallel()
+	empty := newFixture(t, Options{}, nil)
+	goWS := newFixture(t, Options{}, map[string]string{"go.mod": goMod})
+	tests := []struct {
+		f    *fixture
+		in   string
+		want string // prefix
+	}{
+		{empty, `{"action":"tests"}`, "No test runner detected in " + empty.tc.Workspace + ": looked for go.mod, Cargo.toml"},
+		{empty, `{"action":"lint"}`, `Invalid input for tool 'Run': Unknown Run action "lint"; nothing was run. Pass one of: tests, verifiers.`},
+		{empty, `{}`, "Invalid input for tool 'Run': Run requires an `action` parameter; nothing was run. Pass one of: tests, verifiers."},
+		{goWS, `{"action":"tests","args":"'unterminated"}`, "Invalid input for tool 'Run': Failed to parse 'args' as shell-style tokens"},
+		{goWS, `{"action":"tests","args":"-run $HOME"}`, "Invalid input for tool 'Run': Failed to parse 'args' as shell-style tokens: $HOME uses shell expansion"},
+		{goWS, `{"action":"tests","all_features":true}`, "Invalid input for tool 'Run': all_features applies only to Cargo workspaces"},
+		{goWS, `{"action":"tests","profile":"go"}`, "Invalid input for tool 'Run': unknown field 'profile' for action \"tests\""},
+	}
+	for _, tc := range tests {
+		if _, refusal := tc.f.call(tc.in); !strings.HasPrefix(refusal, tc.want) {
+			t.Errorf("%s\n got %q\nwant %q…", tc.in, refusal, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -331,5 +332,51 @@ func TestExecRunsShellAndReportsRunningJobs(t *testing.T) {
 	// The sleeper was stopped with the process: no orphan is left.
 	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
 		t.Errorf("orphan sleeper left running: %s", out)
+	}
+}
+
+// The fake model finds an MCP tool with tool_search, calls it, and the real
+// server-everything's answer reaches the next request.
+func TestExecCallsAnMCPToolFoundByToolSearch(t *testing.T) {
+	t.Parallel()
+	bin := e2e.MCPServerBin(t, "mcp-server-everything")
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "s", Name: "tool_search", Args: `{"query":"echo"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "e", Name: "mcp_everything_echo", Args: `{"message":"hi from the model"}`}),
+		fakemodel.Text("Echoed."))
+	c := newCLI(t, srv)
+	cfg, _ := json.Marshal(map[string]any{"servers": map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{bin, "stdio"}},
+		"broken":     map[string]any{"command": "/nonexistent/mcp-server"},
+	}})
+	if err := os.WriteFile(filepath.Join(c.home, ".codewhale", "mcp.json"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := c.run("exec", "--auto", "--output-format", "stream-json", "echo something")
+	if code != 0 {
+		t.Fatalf("code %d: %s\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, n := range reqs[0].ToolNames() {
+		if strings.HasPrefix(n, "mcp_") {
+			t.Errorf("MCP tool %s sent before it was loaded", n)
+		}
+	}
+	if !reqs[1].HasToolResult(`"tool_name":"mcp_everything_echo"`) {
+		t.Error("tool_search did not find mcp_everything_echo")
+	}
+	if names := strings.Join(reqs[1].ToolNames(), ","); !strings.HasSuffix(names, ",mcp_everything_echo") {
+		t.Errorf("second request tools %s", names)
+	}
+	if !reqs[2].HasToolResult("Echo: hi from the model") {
+		t.Errorf("the MCP result did not reach the model: %s", reqs[2].Raw)
+	}
+	for _, n := range reqs[1].ToolNames() {
+		if strings.HasPrefix(n, "mcp_broken") {
+			t.Error("a failed server contributed a tool")
+		}
 	}
 }

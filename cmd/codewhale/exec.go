@@ -161,8 +161,12 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
+	// --auto approves every prompt and turns on shell and trust, but keeps
+	// the configured posture, so the catalog (MCP tools deferred) and the
+	// safety classifier stay as in an interactive session; --yolo is Full
+	// Access.
 	ao := app.Options{Version: version, Mode: &mode, AutoApprove: o.auto || o.yolo}
-	if ao.AutoApprove {
+	if o.yolo {
 		full := policy.FullAccess
 		ao.Posture = &full
 	}

@@ -16,6 +16,7 @@ import (
 type toolsOptions struct {
 	mode string
 	json bool
+	mcp  bool
 }
 
 func newToolsCmd(ios IO, g *globals) *cobra.Command {
@@ -30,6 +31,7 @@ func newToolsCmd(ios IO, g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.mode, "mode", "", "plan|act|operate (default: the configured default mode)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&o.mcp, "mcp", false, "also start the configured MCP servers and include their (deferred) tools")
 	return cmd
 }
 
@@ -85,7 +87,7 @@ func runTools(ios IO, g *globals, o *toolsOptions) error {
 			return err
 		}
 	}
-	a, err := app.New(cfg, app.Options{Version: version, Mode: &mode})
+	a, err := app.New(cfg, app.Options{Version: version, Mode: &mode, NoMCP: !o.mcp})
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,10 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/builtin"
 	"github.com/codewhale/codewhale/internal/tools/memory"
@@ -35,6 +37,8 @@ type Options struct {
 	// RunTasks attaches a runner so queued durable tasks execute in this
 	// process (interactive sessions; exec leaves them queued for later).
 	RunTasks bool
+	// NoMCP leaves MCP servers unstarted (provider-free receipts).
+	NoMCP bool
 }
 
 // App is one running session's wiring.
@@ -47,6 +51,7 @@ type App struct {
 	TasksReport string
 	Agents      *agent.Manager
 	Jobs        *jobs.Manager
+	MCP         *mcp.Pool
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -79,6 +84,14 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if cfg.Subagents {
 		a.Services.Agents = a.Agents
 	}
+	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace})
+	if !o.NoMCP {
+		// Servers connect in the background from now on; the first turn's
+		// tool factory waits for them at most their connect timeout.
+		go a.MCP.Start(a.ctx)
+		a.Services.Extra = a.registerMCP
+		a.Services.MCPInfo = a.MCP.Info
+	}
 	if o.RunTasks {
 		if err := store.AttachRunner(a.ctx, a.runTask, 2); err != nil {
 			return nil, err
@@ -87,12 +100,24 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	return a, nil
 }
 
-// Close stops sub-agents, the task runner and every running Bash job.
+// Close stops sub-agents, the task runner, every running Bash job and the
+// MCP servers.
 func (a *App) Close() {
 	a.Agents.Shutdown()
 	a.Tasks.Close()
 	a.Jobs.Close()
 	a.cancel()
+	_ = a.MCP.Close()
+}
+
+// registerMCP adds the connected servers' tools to a turn's registry,
+// waiting (bounded by each server's connect timeout) for servers still
+// starting.
+func (a *App) registerMCP(reg *tools.Registry, _ engine.TurnEnv) {
+	a.MCP.Start(a.ctx)
+	for _, t := range a.MCP.Tools() {
+		reg.Register(t)
+	}
 }
 
 // jobsStatePath is the per-workspace file that lets a restarted session list
@@ -134,8 +159,8 @@ func (a *App) EngineOptions() engine.Options {
 		Session:           &engine.Session{ID: a.Opts.SessionID},
 		Mode:              a.mode(),
 		Posture:           posture,
-		AllowShell:        cfg.AllowShell || full,
-		Trust:             full,
+		AllowShell:        cfg.AllowShell || full || a.Opts.AutoApprove,
+		Trust:             full || a.Opts.AutoApprove,
 		Interactive:       a.Opts.Interactive,
 		AutoApprove:       a.Opts.AutoApprove,
 		MaxSteps:          cfg.MaxSteps,

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/codewhale/codewhale/internal/mcp"
+)
+
+// newMCPCmd is `codewhale mcp`: inspect and edit the MCP servers of
+// mcp.json (engine.md §5.5). Edits are atomic and keep every other key;
+// running sessions pick them up with `/mcp reload`.
+func newMCPCmd(ios IO, g *globals) *cobra.Command {
+	root := &cobra.Command{Use: "mcp", Short: "List, test and edit the MCP servers in mcp.json"}
+	root.AddCommand(newMCPListCmd(ios, g), newMCPToolsCmd(ios, g), newMCPAddCmd(ios, g),
+		newMCPRemoveCmd(ios, g), newMCPEnableCmd(ios, g, true), newMCPEnableCmd(ios, g, false), newMCPValidateCmd(ios, g))
+	return root
+}
+
+// mcpPath resolves the mcp.json path (mcp_config_path, CODEWHALE_MCP_CONFIG).
+func mcpPath(g *globals) (string, error) {
+	cfg, err := g.load()
+	if err != nil {
+		return "", err
+	}
+	return cfg.MCPConfigPath, nil
+}
+
+// startPool starts the named servers (all when none) of a fresh pool. The
+// caller closes it. Ctrl+C abandons the wait.
+func startPool(g *globals, names ...string) (*mcp.Pool, error) {
+	path, err := mcpPath(g)
+	if err != nil {
+		return nil, err
+	}
+	opts := mcp.Options{ClientVersion: version, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if ws, err := g.workspaceDir(); err == nil {
+		opts.Dir = ws
+	}
+	pool := mcp.NewPool(path, opts)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	pool.Start(ctx, names...)
+	return pool, nil
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newMCPListCmd(ios IO, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Start every enabled server and show its state, tool count, error and stderr tail",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			pool, err := startPool(g)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			if asJSON {
+				if err := pool.ConfigError(); err != nil {
+					return &exitError{code: exitFailure, err: err}
+				}
+				return printJSON(ios.Out, pool.Statuses())
+			}
+			mcp.WriteStatuses(ios.Out, pool.Path(), pool.ConfigError(), pool.Statuses())
+			if pool.ConfigError() != nil {
+				return &exitError{code: exitFailure}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newMCPToolsCmd(ios IO, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "tools SERVER",
+		Short: "Start one server and list its tools with their model names",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			pool, err := startPool(g, args[0])
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			if err := pool.ConfigError(); err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			st, ok := pool.Status(args[0])
+			switch {
+			case !ok:
+				return &exitError{code: exitFailure, err: fmt.Errorf("no MCP server named '%s' in %s", args[0], pool.Path())}
+			case st.State != mcp.StateConnected:
+				msg := fmt.Sprintf("MCP server '%s' is not connected (%s)", st.Name, st.State)
+				if st.Error != "" {
+					msg += ": " + st.Error
+				}
+				if st.StderrTail != "" {
+					msg += "\nstderr (last lines):\n" + st.StderrTail
+				}
+				return &exitError{code: exitFailure, err: errors.New(msg)}
+			case asJSON:
+				return printJSON(ios.Out, st.Tools)
+			}
+			mcp.WriteTools(ios.Out, st)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+type mcpAddOptions struct {
+	url, transport, bearerEnv      string
+	headers, env, envHeaders       []string
+	connectTimeout, executeTimeout float64
+	disabled, required             bool
+}
+
+func newMCPAddCmd(ios IO, g *globals) *cobra.Command {
+	o := &mcpAddOptions{}
+	cmd := &cobra.Command{
+		Use:   "add NAME [--url URL | -- COMMAND [ARGS...]]",
+		Short: "Add a server to mcp.json (stdio: a command after --; HTTP: --url)",
+		Example: "  codewhale mcp add fs -- npx -y @modelcontextprotocol/server-filesystem ~/src\n" +
+			"  codewhale mcp add remote --url https://mcp.example.com/mcp --bearer-token-env-var MCP_TOKEN",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			entry, err := o.entry(args[1:])
+			if err != nil {
+				return err
+			}
+			path, err := mcpPath(g)
+			if err != nil {
+				return err
+			}
+			if err := mcp.AddServer(path, args[0], entry); err != nil {
+				return err
+			}
+			fmt.Fprintf(ios.Out, "Added MCP server '%s' to %s. Test it with `codewhale mcp tools %s`.\n", args[0], path, args[0])
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.url, "url", "", "remote server URL (Streamable HTTP)")
+	f.StringVar(&o.transport, "transport", "", "remote transport: http (default) or sse (legacy)")
+	f.StringArrayVar(&o.headers, "header", nil, "HTTP header NAME=VALUE (repeatable)")
+	f.StringArrayVar(&o.envHeaders, "env-header", nil, "HTTP header NAME=ENV_VAR, value read from the environment (repeatable)")
+	f.StringVar(&o.bearerEnv, "bearer-token-env-var", "", "environment variable holding a bearer token")
+	f.StringArrayVar(&o.env, "env", nil, "environment variable KEY=VALUE for a stdio server (repeatable)")
+	f.Float64Var(&o.connectTimeout, "connect-timeout", 0, "connect timeout in seconds (default: the file's, else 10)")
+	f.Float64Var(&o.executeTimeout, "execute-timeout", 0, "tool call timeout in seconds (default: the file's, else 60)")
+	f.BoolVar(&o.disabled, "disabled", false, "add the server disabled")
+	f.BoolVar(&o.required, "required", false, "mark the server required")
+	return cmd
+}
+
+// entry builds the new server entry from the flags and the command line.
+func (o *mcpAddOptions) entry(command []string) (mcp.NewServer, error) {
+	e := mcp.NewServer{URL: o.url, Transport: o.transport, BearerTokenEnvVar: o.bearerEnv,
+		ConnectTimeout: o.connectTimeout, ExecuteTimeout: o.executeTimeout, Required: o.required}
+	if len(command) > 0 {
+		e.Command, e.Args = command[0], command[1:]
+	}
+	if o.disabled {
+		off := false
+		e.Enabled = &off
+	}
+	var err error
+	if e.Headers, err = pairs("--header", o.headers); err != nil {
+		return e, err
+	}
+	if e.EnvHeaders, err = pairs("--env-header", o.envHeaders); err != nil {
+		return e, err
+	}
+	e.Env, err = pairs("--env", o.env)
+	return e, err
+}
+
+// pairs parses repeated KEY=VALUE flags.
+func pairs(flag string, list []string) (map[string]string, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, kv := range list {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("%s %q: expected NAME=VALUE", flag, kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func newMCPRemoveCmd(ios IO, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Remove a server from mcp.json",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			path, err := mcpPath(g)
+			if err != nil {
+				return err
+			}
+			if err := mcp.RemoveServer(path, args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(ios.Out, "Removed MCP server '%s' from %s.\n", args[0], path)
+			return nil
+		},
+	}
+}
+
+func newMCPEnableCmd(ios IO, g *globals, enable bool) *cobra.Command {
+	use, verb := "enable", "Enabled"
+	if !enable {
+		use, verb = "disable", "Disabled"
+	}
+	return &cobra.Command{
+		Use:   use + " NAME",
+		Short: strings.ToUpper(use[:1]) + use[1:] + " a server in mcp.json",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			path, err := mcpPath(g)
+			if err != nil {
+				return err
+			}
+			if err := mcp.SetEnabled(path, args[0], enable); err != nil {
+				return err
+			}
+			fmt.Fprintf(ios.Out, "%s MCP server '%s' in %s. Running sessions apply it with `/mcp reload`.\n", verb, args[0], path)
+			return nil
+		},
+	}
+}
+
+func newMCPValidateCmd(ios IO, g *globals) *cobra.Command {
+	var connect bool
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check mcp.json without starting servers (--connect: start them and report)",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			path, err := mcpPath(g)
+			if err != nil {
+				return err
+			}
+			checks, err := mcp.Validate(path)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			ok := mcp.WriteChecks(ios.Out, path, checks)
+			if connect {
+				ok = validateConnect(ios, g) && ok
+			}
+			if !ok {
+				return &exitError{code: exitFailure}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&connect, "connect", false, "also start every enabled server and report whether it connects")
+	return cmd
+}
+
+// validateConnect starts every enabled server and reports; false when any
+// enabled server did not connect.
+func validateConnect(ios IO, g *globals) bool {
+	pool, err := startPool(g)
+	if err != nil {
+		fmt.Fprintln(ios.Err, "error:", err)
+		return false
+	}
+	defer pool.Close()
+	fmt.Fprintln(ios.Out)
+	mcp.WriteStatuses(ios.Out, pool.Path(), pool.ConfigError(), pool.Statuses())
+	for _, st := range pool.Statuses() {
+		if st.State == mcp.StateFailed || st.State == mcp.StateConfigError {
+			return false
+		}
+	}
+	return pool.ConfigError() == nil
+}

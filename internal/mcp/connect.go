@@ -1,0 +1,210 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ProtocolVersion is the version offered in initialize (engine.md §5.5).
+const ProtocolVersion = "2024-11-05"
+
+// handshake is the outcome of one connection attempt.
+type handshake struct {
+	sess  *sdk.ClientSession
+	tools []*sdk.Tool
+	err   error
+}
+
+// connect starts s and publishes the result. It returns by the server's
+// connect timeout even if the server hangs: the attempt then finishes (and
+// is cleaned up) in the background.
+func (p *Pool) connect(ctx context.Context, s *server) {
+	if p.isClosed() {
+		s.fail(s.begin(nil).gen, errClosed.Error())
+		p.bump()
+		return
+	}
+	d, err := dial(s.cfg, p.opts.Dir)
+	c := s.begin(d)
+	p.bump()
+	defer p.bump()
+	if err != nil {
+		s.fail(c.gen, err.Error())
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeouts.Connect)
+	defer cancel()
+	finished := make(chan struct{})
+	if !p.spawn(func() {
+		defer close(finished)
+		p.finish(s, c, p.handshake(cctx, s, c, d), cctx)
+	}) {
+		s.fail(c.gen, errClosed.Error())
+		return
+	}
+	select {
+	case <-finished:
+	case <-cctx.Done():
+		// The attempt outlived its budget: report it now. When it ends, finish
+		// sees the server is no longer connecting and closes the session;
+		// Close waits for that.
+		s.fail(c.gen, connectFailure(s, cctx, cctx.Err()))
+	}
+}
+
+// handshake spawns or dials the server, runs initialize and lists tools.
+func (p *Pool) handshake(ctx context.Context, s *server, c *conn, d *dialed) handshake {
+	client := sdk.NewClient(&sdk.Implementation{Name: ClientName, Version: p.opts.ClientVersion}, &sdk.ClientOptions{
+		Logger: p.opts.Logger,
+		// No roots, sampling or elicitation: codewhale offers the server nothing.
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			if c.ready.Load() {
+				select {
+				case c.refresh <- struct{}{}:
+				default:
+				}
+			}
+		},
+	})
+	transport := d.transport
+	// Only stdio is traced: the SDK's logging wrapper hides the HTTP
+	// connection's session hooks.
+	if p.opts.Trace != nil && d.cmd != nil {
+		transport = &sdk.LoggingTransport{Transport: transport, Writer: p.opts.Trace}
+	}
+	sess, err := client.Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		closeConn(c, nil)
+		return handshake{err: err}
+	}
+	list, err := listTools(ctx, sess, s.cfg)
+	if err != nil {
+		closeConn(c, sess)
+		return handshake{err: err}
+	}
+	return handshake{sess: sess, tools: list}
+}
+
+// finish publishes a completed handshake and starts watching the session.
+func (p *Pool) finish(s *server, c *conn, h handshake, ctx context.Context) {
+	if h.err != nil {
+		msg := connectFailure(s, ctx, h.err)
+		if exit := exitState(c); exit != "" && ctx.Err() == nil {
+			msg = fmt.Sprintf("the server exited during startup (%s): %v", exit, h.err)
+		}
+		s.fail(c.gen, msg)
+		return
+	}
+	if !s.connected(c, h.sess, h.tools) || !p.spawn(func() { p.watch(s, c) }) {
+		closeConn(c, h.sess)
+		return
+	}
+	p.spawn(func() { p.refresher(s, c) })
+}
+
+// watch marks the server failed when its session ends without being
+// stopped: the process exited or the HTTP session broke.
+func (p *Pool) watch(s *server, c *conn) {
+	err := c.sess.Wait()
+	close(c.done)
+	killGroup(pid(c))
+	msg := "the server closed the connection"
+	if err != nil {
+		msg = fmt.Sprintf("the server closed the connection (%v)", err)
+	}
+	if s.fail(c.gen, msg) {
+		p.opts.Logger.Warn("MCP server stopped", "server", s.cfg.Name, "reason", msg)
+		p.bump()
+	}
+}
+
+// refresher re-lists the tools when the server says they changed.
+func (p *Pool) refresher(s *server, c *conn) {
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-c.refresh:
+			ctx, cancel := context.WithTimeout(context.Background(), s.timeouts.Read)
+			list, err := listTools(ctx, c.sess, s.cfg)
+			cancel()
+			if err != nil {
+				p.opts.Logger.Warn("MCP tools/list refresh failed", "server", s.cfg.Name, "err", err)
+				continue
+			}
+			if s.setTools(c, list) {
+				p.bump()
+			}
+		}
+	}
+}
+
+// markLost records that a call found the connection gone, before the
+// watcher notices, so the caller's error and the state agree.
+func (p *Pool) markLost(s *server, c *conn, err error) {
+	if s.fail(c.gen, fmt.Sprintf("the connection was lost (%v)", err)) {
+		p.bump()
+	}
+}
+
+// stopAll stops the given servers concurrently.
+func (p *Pool) stopAll(list []*server) {
+	var wg sync.WaitGroup
+	for _, s := range list {
+		c := s.detach(StatePending, "")
+		if c == nil || c.sess == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			closeConn(c, c.sess)
+		}()
+	}
+	wg.Wait()
+	p.bump()
+}
+
+// closeConn closes a session (sess may be nil when the handshake failed)
+// and ends the stdio server's process group.
+func closeConn(c *conn, sess *sdk.ClientSession) {
+	if sess != nil {
+		_ = sess.Close()
+	}
+	killGroup(pid(c))
+}
+
+// exitState describes how a stdio server that has been waited for ended
+// ("exit status 2"), or "" when it has not ended or is not a process.
+// The SDK waits for the process while closing a failed handshake, before
+// Connect returns, so reading ProcessState afterwards is safe.
+func exitState(c *conn) string {
+	if c.cmd == nil || c.cmd.ProcessState == nil {
+		return ""
+	}
+	return c.cmd.ProcessState.String()
+}
+
+func pid(c *conn) int {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+// connectFailure explains a failed start, naming the timeout when it hit.
+func connectFailure(s *server, ctx context.Context, err error) string {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Sprintf("no answer within the connect timeout (%s); raise \"connect_timeout\" for '%s' if the server is slow to start",
+			secs(s.timeouts.Connect), s.cfg.Name)
+	case ctx.Err() != nil:
+		return "start cancelled"
+	}
+	return "could not start: " + err.Error()
+}

@@ -1,0 +1,208 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// server is one configured server and its current connection, if any. The
+// connection generation makes late callbacks of a replaced connection
+// harmless.
+type server struct {
+	cfg      *ServerConfig
+	timeouts Timeouts
+
+	mu    sync.Mutex
+	state State
+	err   string
+	gen   uint64
+	conn  *conn       // set while connecting or connected
+	tools []*sdk.Tool // enabled tools, sorted by name, while connected
+	last  *tail       // stderr of the latest stdio process, kept after it dies
+	stale bool        // the last connection failed because the server forgot our session
+}
+
+// conn is one live connection attempt.
+type conn struct {
+	gen     uint64
+	sess    *sdk.ClientSession
+	cmd     *exec.Cmd
+	stderr  *tail
+	stale   *atomic.Bool  // HTTP: the server rejected the session id
+	ready   atomic.Bool   // handshake done; list_changed now means a refresh
+	refresh chan struct{} // tools/list_changed arrived (buffered 1)
+	done    chan struct{} // closed when the session has ended
+}
+
+func newServer(cfg *ServerConfig, t Timeouts) *server {
+	s := &server{cfg: cfg, timeouts: t, state: StatePending}
+	switch {
+	case cfg.Problem != "":
+		s.state, s.err = StateConfigError, cfg.Problem
+	case !cfg.IsEnabled():
+		s.state = StateDisabled
+	}
+	return s
+}
+
+// claim moves a pending server to connecting, so that of two concurrent
+// Starts only one connects it; false when it is not pending.
+func (s *server) claim() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != StatePending {
+		return false
+	}
+	s.state = StateConnecting
+	return true
+}
+
+// begin records a new connection attempt and returns it.
+func (s *server) begin(d *dialed) *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	c := &conn{gen: s.gen, refresh: make(chan struct{}, 1), done: make(chan struct{})}
+	if d != nil {
+		c.cmd, c.stderr, c.stale = d.cmd, d.stderr, d.stale
+		s.last = d.stderr
+	}
+	s.conn, s.tools, s.state, s.err, s.stale = c, nil, StateConnecting, "", false
+	return c
+}
+
+// fail marks attempt gen failed with msg; a superseded attempt is ignored.
+func (s *server) fail(gen uint64, msg string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen {
+		return false
+	}
+	s.stale = s.conn != nil && s.conn.stale != nil && s.conn.stale.Load()
+	s.state, s.err, s.conn, s.tools = StateFailed, msg, nil, nil
+	return true
+}
+
+// connected publishes a finished handshake; false when superseded (the
+// caller then closes sess).
+func (s *server) connected(c *conn, sess *sdk.ClientSession, tools []*sdk.Tool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != c.gen || s.state != StateConnecting {
+		return false
+	}
+	c.sess = sess
+	s.state, s.err, s.tools = StateConnected, "", tools
+	c.ready.Store(true)
+	return true
+}
+
+// setTools replaces the tool list after a refresh of connection c.
+func (s *server) setTools(c *conn, tools []*sdk.Tool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != c.gen || s.state != StateConnected {
+		return false
+	}
+	s.tools = tools
+	return true
+}
+
+// detach removes the current connection (to stop it) and moves the server
+// to state; it returns the connection that must be closed, if any.
+func (s *server) detach(state State, msg string) *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	c := s.conn
+	s.conn, s.tools, s.state, s.err = nil, nil, state, msg
+	return c
+}
+
+// live returns the connected session, or an error saying why there is none.
+func (s *server) live() (*conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == StateConnected && s.conn != nil {
+		return s.conn, nil
+	}
+	if s.state == StateFailed && s.stale {
+		return nil, errStaleSession
+	}
+	return nil, s.unavailableLocked()
+}
+
+// errStaleSession marks a call that found the HTTP session forgotten by the
+// server; the pool reconnects once and retries.
+var errStaleSession = errors.New("the server no longer knows this session (it restarted?)")
+
+func (s *server) unavailableLocked() error {
+	name := s.cfg.Name
+	switch s.state {
+	case StateDisabled:
+		return fmt.Errorf("MCP server '%s' is disabled; enable it with `codewhale mcp enable %s`", name, name)
+	case StateConfigError:
+		return fmt.Errorf("MCP server '%s' has a configuration error: %s", name, s.err)
+	case StateConnecting, StatePending:
+		return fmt.Errorf("MCP server '%s' is not connected yet (state %s); retry shortly", name, s.state)
+	}
+	msg := fmt.Sprintf("MCP server '%s' is not running", name)
+	if s.err != "" {
+		msg += ": " + s.err
+	}
+	return errors.New(msg + ". Restart it with `/mcp reload " + name + "`.")
+}
+
+// status snapshots the server.
+func (s *server) status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Name: s.cfg.Name, Transport: s.cfg.Transport, Target: target(s.cfg), State: s.state, Error: s.err,
+		Required: s.cfg.Required, Warnings: s.cfg.Warnings}
+	if s.last != nil {
+		st.StderrTail = lastLines(s.last.String(), 20)
+	}
+	if s.state == StateConnected && s.conn != nil && s.conn.cmd != nil && s.conn.cmd.Process != nil {
+		st.PID = s.conn.cmd.Process.Pid
+	}
+	for _, t := range s.tools {
+		st.Tools = append(st.Tools, ToolInfo{Name: t.Name, ModelName: ModelToolName(s.cfg.Name, t.Name), Description: t.Description})
+	}
+	return st
+}
+
+// snapshotTools returns the enabled tools while connected.
+func (s *server) snapshotTools() []*sdk.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != StateConnected {
+		return nil
+	}
+	return s.tools
+}
+
+// listTools pages through tools/list, keeps the enabled, well-formed tools
+// and sorts them by name.
+func listTools(ctx context.Context, sess *sdk.ClientSession, cfg *ServerConfig) ([]*sdk.Tool, error) {
+	var out []*sdk.Tool
+	seen := map[string]bool{}
+	for t, err := range sess.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		if t == nil || t.Name == "" || seen[t.Name] || !cfg.ToolEnabled(t.Name) {
+			continue
+		}
+		seen[t.Name] = true
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}

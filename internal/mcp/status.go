@@ -1,0 +1,53 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+)
+
+// State is a server's lifecycle state.
+type State string
+
+const (
+	StatePending     State = "pending"      // configured and enabled, not started yet
+	StateConnecting  State = "connecting"   // handshake in progress
+	StateConnected   State = "connected"    // tools available
+	StateFailed      State = "failed"       // could not start, or died later; Error says why
+	StateDisabled    State = "disabled"     // "enabled": false or "disabled": true
+	StateConfigError State = "config_error" // the entry is unusable; Error says why
+)
+
+// ToolInfo describes one enabled tool of a connected server.
+type ToolInfo struct {
+	Name        string `json:"name"`       // the server's own name
+	ModelName   string `json:"model_name"` // ModelToolName(server, Name)
+	Description string `json:"description,omitempty"`
+}
+
+// Status is a snapshot of one configured server.
+type Status struct {
+	Name       string     `json:"name"`
+	Transport  string     `json:"transport,omitempty"`
+	Target     string     `json:"target,omitempty"` // command line or URL
+	State      State      `json:"state"`
+	Error      string     `json:"error,omitempty"`
+	StderrTail string     `json:"stderr_tail,omitempty"`
+	Required   bool       `json:"required,omitempty"`
+	PID        int        `json:"pid,omitempty"` // stdio servers while connected
+	Tools      []ToolInfo `json:"tools,omitempty"`
+	Warnings   []string   `json:"warnings,omitempty"`
+}
+
+// target renders where a server lives for listings.
+func target(s *ServerConfig) string {
+	if s.Transport == TransportStdio || s.Command != "" {
+		parts := append([]string{s.Command}, s.Args...)
+		for i, p := range parts {
+			if p == "" || strings.ContainsAny(p, " \t\"'") {
+				parts[i] = fmt.Sprintf("%q", p)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return s.URL
+}

@@ -1,0 +1,167 @@
+package mcp
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioTerminateGrace is how long closing a stdio server waits after closing
+// its stdin before SIGTERM. Some servers (server-everything) never exit on
+// stdin close; the SDK default of 5 s would stall every reload and exit.
+const stdioTerminateGrace = 200 * time.Millisecond
+
+// stderrTailBytes bounds the kept stderr of a stdio server.
+const stderrTailBytes = 4 << 10
+
+// tail keeps the last bytes written to it (a server's stderr), trimmed to
+// whole lines when read. It is safe for concurrent use.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - stderrTailBytes; over > 0 {
+		t.buf = append(t.buf[:0:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// String returns the kept text, starting at a line boundary when the buffer
+// was cut, without trailing blank lines.
+func (t *tail) String() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := string(t.buf)
+	if len(t.buf) >= stderrTailBytes {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[i+1:]
+		}
+	}
+	return strings.TrimRight(s, "\r\n\t ")
+}
+
+// lastLines returns at most n trailing lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// dialed is a transport ready to connect, plus what the pool needs to watch
+// it: the child process of a stdio server and its stderr.
+type dialed struct {
+	transport sdk.Transport
+	cmd       *exec.Cmd    // stdio only
+	stderr    *tail        // stdio only
+	stale     *atomic.Bool // HTTP only: the server rejected our session id
+}
+
+// dial builds the SDK transport for s. dir is the working directory of a
+// stdio server ("" = inherit).
+func dial(s *ServerConfig, dir string) (*dialed, error) {
+	switch s.Transport {
+	case TransportStdio:
+		return dialStdio(s, dir), nil
+	case TransportHTTP, TransportSSE:
+		headers, err := resolveHeaders(s)
+		if err != nil {
+			return nil, err
+		}
+		stale := &atomic.Bool{}
+		client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers, stale: stale}}
+		if s.Transport == TransportSSE {
+			return &dialed{transport: &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: client}, stale: stale}, nil
+		}
+		return &dialed{transport: &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client}, stale: stale}, nil
+	}
+	return nil, fmt.Errorf("unsupported transport %q", s.Transport)
+}
+
+func dialStdio(s *ServerConfig, dir string) *dialed {
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Dir = dir
+	cmd.Env = childEnv(os.Environ(), s.Env)
+	errTail := &tail{}
+	cmd.Stderr = errTail
+	// A grandchild that inherited stderr must not hold Wait open forever.
+	cmd.WaitDelay = time.Second
+	detach(cmd)
+	return &dialed{transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminateGrace}, cmd: cmd, stderr: errTail}
+}
+
+// resolveHeaders merges headers, env_headers and bearer_token_env_var. A
+// referenced environment variable that is unset or empty is an error, so a
+// missing secret fails the connection with a reason instead of a 401.
+func resolveHeaders(s *ServerConfig) (map[string]string, error) {
+	out := map[string]string{}
+	for k, v := range s.Headers {
+		out[k] = v
+	}
+	for header, env := range s.EnvHeaders {
+		v := os.Getenv(env)
+		if v == "" {
+			return nil, fmt.Errorf("environment variable %s (for header %q) is not set", env, header)
+		}
+		out[header] = v
+	}
+	if s.BearerTokenEnvVar != "" {
+		v := os.Getenv(s.BearerTokenEnvVar)
+		if v == "" {
+			return nil, fmt.Errorf("environment variable %s (bearer_token_env_var) is not set", s.BearerTokenEnvVar)
+		}
+		out["Authorization"] = "Bearer " + v
+	}
+	for k, v := range out {
+		if strings.ContainsAny(v, "\r\n") {
+			return nil, fmt.Errorf("header %q has a line break in its value", k)
+		}
+	}
+	return out, nil
+}
+
+// headerTransport adds fixed headers to every request (the MCP framing
+// headers Accept and Content-Type stay the SDK's) and notices when the
+// server rejects our session id: a 400 or 404 answer to a request that
+// carried one means the server forgot the session (it restarted), which
+// the pool answers with one reconnect.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+	stale   *atomic.Bool
+}
+
+func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range h.headers {
+			switch strings.ToLower(k) {
+			case "accept", "content-type":
+				continue
+			}
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := h.base.RoundTrip(req)
+	if err == nil && req.Header.Get("Mcp-Session-Id") != "" &&
+		(resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusBadRequest) {
+		h.stale.Store(true)
+	}
+	return resp, err
+}

@@ -18,7 +18,6 @@ import (
 // serverBin returns the path of an npm-installed MCP server binary.
 func serverBin(t testing.TB, name string) string { t.Helper(); return e2e.MCPServerBin(t, name) }
 
-
 // everythingServer is a stdio server entry for server-everything.
 func everythingServer(t testing.TB) map[string]any {
 	return map[string]any{"command": "node", "args": []string{serverBin(t, "mcp-server-everything"), "stdio"}}

@@ -49,12 +49,27 @@ func newCLI(t *testing.T, srv *fakemodel.Server) *cli {
 	t.Helper()
 	c := &cli{t: t, home: t.TempDir(), ws: t.TempDir(), srv: srv}
 	c.env = []string{"HOME=" + c.home, "PATH=" + os.Getenv("PATH"), "CODEWHALE_HOME=" + filepath.Join(c.home, ".codewhale")}
+	// Tools the model runs (go test) keep using the real Go caches.
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOTOOLCHAIN"} {
+		if v := goEnv(k); v != "" {
+			c.env = append(c.env, k+"="+v)
+		}
+	}
 	if srv != nil {
 		c.env = append(c.env, "CODEWHALE_BASE_URL="+srv.URL)
 	}
 	// Fast retries so failure paths finish quickly.
 	c.config("[retry]\ninitial_delay = 0.01\nmax_delay = 0.02\n")
 	return c
+}
+
+// goEnv reads one `go env` value (the caches live under the real HOME).
+func goEnv(k string) string {
+	out, err := exec.Command("go", "env", k).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func (c *cli) config(body string) {
@@ -379,4 +394,76 @@ func TestExecCallsAnMCPToolFoundByToolSearch(t *testing.T) {
 			t.Error("a failed server contributed a tool")
 		}
 	}
+}
+
+// writeRepo makes a small Go module under git in dir.
+func writeRepo(t *testing.T, dir string) {
+	t.Helper()
+	files := map[string]string{
+		"go.mod":       "module example.com/calc\n\ngo 1.22\n",
+		"calc.go":      "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+		"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n",
+		"notes.txt":    "alpha\nbeta\ngamma\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+}
+
+// exec --auto reads, edits, patches, searches, runs tests and shell
+// commands in a real repository, all through the real tools.
+func TestExecWorksInARealRepository(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "r", Name: "File", Args: `{"action":"read","path":"calc.go"}`},
+			fakemodel.Call{ID: "s", Name: "File", Args: `{"action":"search_content","pattern":"return a - b"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "e", Name: "File", Args: `{"action":"edit","path":"calc.go","search":"return a - b","replace":"return a + b"}`},
+			fakemodel.Call{ID: "p", Name: "File", Args: `{"action":"patch","patch":"--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "t", Name: "Run", Args: `{"action":"tests"}`},
+			fakemodel.Call{ID: "b", Name: "Bash", Args: `{"command":"git status --porcelain"}`}),
+		fakemodel.Text("Fixed Add; tests pass."))
+	c := newCLI(t, srv)
+	writeRepo(t, c.ws)
+	out, errOut, code := c.run("exec", "--auto", "fix the bug")
+	if code != 0 || out != "Fixed Add; tests pass.\n" {
+		t.Fatalf("code %d out %q\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if !reqs[1].HasToolResult("return a - b") || !reqs[1].HasToolResult(`"line_number": 5`) {
+		t.Errorf("read/search results missing")
+	}
+	if !reqs[2].HasToolResult("Replaced 1 occurrence in") || !reqs[2].HasToolResult(`"hunks_applied": 1`) {
+		t.Errorf("edit/patch results missing")
+	}
+	if !reqs[3].HasToolResult(`"passed":1`) || !reqs[3].HasToolResult(" M calc.go") {
+		t.Errorf("test/shell results missing: %s", toolMessages(reqs[3]))
+	}
+	got, _ := os.ReadFile(filepath.Join(c.ws, "calc.go"))
+	notes, _ := os.ReadFile(filepath.Join(c.ws, "notes.txt"))
+	if !strings.Contains(string(got), "return a + b") || string(notes) != "alpha\nBETA\ngamma\n" {
+		t.Errorf("files: %s / %s", got, notes)
+	}
+}
+
+// toolMessages is the tool results of a request, for failure messages.
+func toolMessages(r *fakemodel.Request) string {
+	var out []string
+	for _, m := range r.Messages() {
+		if m["role"] == "tool" {
+			out = append(out, fmt.Sprint(m["content"]))
+		}
+	}
+	return strings.Join(out, "\n---\n")
 }

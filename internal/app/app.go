@@ -73,6 +73,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Jobs = jm
 	a.Services.Jobs, a.Services.TestCommand = jm, cfg.File.TestCommand
+	a.Services.ApplyPatch, a.Services.GuardPaths = cfg.ApplyPatch, []string{cfg.Path}
 	store, report, err := tasks.Open(tasks.DefaultDir(nil))
 	if err != nil {
 		return nil, fmt.Errorf("opening the task store: %w", err)
@@ -207,6 +208,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
 		Model: a.Cfg.Model, MemoryEnabled: false})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
+	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	if cc.Depth < cc.MaxDepth {
 		svc.Agents = agent.NewManager(agent.Options{Factory: a.childFactory, Depth: cc.Depth, MaxDepth: cc.MaxDepth,
 			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
@@ -254,6 +256,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	}
 	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
+	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
 	eng := engine.New(opts)

@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/bash"
+	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
 	"github.com/codewhale/codewhale/internal/tools/run"
@@ -31,6 +32,13 @@ type Services struct {
 	Plan   *plan.Store
 	Ledger *work.Ledger
 	Jobs   *jobs.Manager // optional: Bash and Run
+	// Snapshots is the read-before-edit store shared by every File call of
+	// this agent; nil leaves File unregistered.
+	Snapshots *file.Snapshots
+	// ApplyPatch is the [features] apply_patch switch.
+	ApplyPatch bool
+	// GuardPaths are config and credential files File must never read.
+	GuardPaths []string
 	// TestCommand is the configured project test command for Run.
 	TestCommand string
 	Tasks       *tasks.Store   // optional
@@ -54,13 +62,25 @@ type Options struct {
 // sub-agent): its own plan and To-do ledger.
 func NewServices(o Options) *Services {
 	return &Services{Workspace: o.Workspace, Home: o.Home, SessionID: o.SessionID, Model: o.Model,
-		MemoryEnabled: o.MemoryEnabled, Plan: &plan.Store{}, Ledger: work.NewLedger()}
+		MemoryEnabled: o.MemoryEnabled, Plan: &plan.Store{}, Ledger: work.NewLedger(), Snapshots: file.NewSnapshots(),
+		ApplyPatch: true}
 }
 
 // Registry builds the registry for a turn in env's mode.
 func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
 	readOnly := env.Mode == policy.Plan
+	if s.Snapshots != nil {
+		if readOnly {
+			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths}))
+		} else {
+			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths}
+			reg.Register(file.New(o))
+			if s.ApplyPatch {
+				reg.Register(file.NewApplyPatch(o))
+			}
+		}
+	}
 	if s.Jobs != nil && !readOnly {
 		if env.AllowShell || env.Posture == policy.FullAccess {
 			full := env.Posture == policy.FullAccess

@@ -1,0 +1,94 @@
+package file
+
+import (
+	"io/fs"
+	"os"
+
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+type editReq struct{ path, search, replace string }
+
+func parseEdit(a tools.Args) (editReq, error) {
+	var r editReq
+	var err error
+	if r.path, err = a.RequireString("path"); err != nil {
+		return r, err
+	}
+	if r.search, err = a.RequireString("search"); err != nil {
+		return r, err
+	}
+	r.replace, err = a.RequireString("replace")
+	return r, err
+}
+
+// edit replaces exactly one occurrence of search (tools.md §4.2 edit): the
+// file must have been read in this session and be unchanged since; the
+// result is written atomically, re-read and verified.
+func (t *Tool) edit(tc *tools.Context, r editReq) (tools.Result, error) {
+	if r.search == r.replace {
+		return tools.Result{}, identicalPayload(r.search)
+	}
+	if r.search == "" {
+		return tools.Result{}, tools.InvalidInput("search must not be empty")
+	}
+	if reason := corruptedPayload(r.search, r.replace); reason != "" {
+		return tools.Result{}, tools.InvalidInput("edit_file refused corrupted payload: %s. Recovery: re-read the file "+
+			"and retry with a complete replace, or use File action=\"patch\" for brace-heavy multi-line edits.", reason)
+	}
+	abs, err := tc.ResolvePath(r.path)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if err := t.requireFreshRead(abs, r.path); err != nil {
+		return tools.Result{}, err
+	}
+	old, err := loadExisting(abs)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if old.fi == nil {
+		return tools.Result{}, readFailed(abs, fs.ErrNotExist)
+	}
+	content := string(old.data)
+	span, err := findEdit(content, r.search, r.replace, abs, r.path)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	updated := content[:span.start] + span.text + content[span.end:]
+	if err := t.fs.writeAtomic(abs, []byte(updated), keptMode(old.fi)); err != nil {
+		return tools.Result{}, tools.ExecutionFailed("Failed to write %s: %v; the file was not changed.", abs, unwrapPath(err))
+	}
+	got, err := os.ReadFile(abs)
+	if err != nil || string(got) != updated {
+		return tools.Result{}, tools.ExecutionFailed("Edit of %s did not land: after writing, the file on disk does "+
+			"not hold the edited text. Call File with action=\"read\" path=\"%s\" to see its current contents.", abs, r.path)
+	}
+	if fi, err := os.Stat(abs); err == nil {
+		t.snaps.Record(abs, fi)
+	}
+	diff := fileDiff(tc.Rel(abs), content, updated, false, false)
+	res := tools.OK(withDiff(diff, "Replaced 1 occurrence in "+abs+span.note))
+	res.Metadata = mutationMetadata(Mutation{Diff: diff, Files: []MutationFile{{Path: r.path, Outcome: "updated"}}})
+	return res, nil
+}
+
+// requireFreshRead enforces read-before-edit: a snapshot of abs from this
+// session whose (size, mtime) still matches the file.
+func (t *Tool) requireFreshRead(abs, display string) error {
+	var cur fs.FileInfo
+	if fi, err := os.Stat(abs); err == nil {
+		cur = fi
+	}
+	switch t.snaps.check(abs, cur) {
+	case neverRead:
+		return tools.ExecutionFailed("Refusing File action=\"edit\" for %s because it has not been read in this "+
+			"session. Recovery: call File with action=\"read\" path=\"%s\" to inspect the current contents, then "+
+			"retry the edit with a unique search string.", abs, display)
+	case changed:
+		return tools.ExecutionFailed("Refusing File action=\"edit\" for %s because it changed since the last File "+
+			"action=\"read\" call. Recovery: call File with action=\"read\" path=\"%s\" again, then retry the edit "+
+			"against the current contents.", abs, display)
+	}
+	return nil
+}

@@ -1,0 +1,280 @@
+package file
+
+import (
+	"bytes"
+	"regexp"
+	"regexp/syntax"
+	"unicode"
+	"unicode/utf8"
+)
+
+// matcher finds the lines of a buffer that a pattern matches. Lines are
+// matched one at a time (so `^`, `$` and negated classes never span lines)
+// with a trailing '\r' removed. When every match must contain one of a few
+// literals, the buffer is first scanned for them with bytes.Index, and the
+// regex runs only on the lines that contain one.
+type matcher struct {
+	re   *regexp.Regexp
+	lits [][]byte // every match contains one of these; nil when unknown
+	fold bool     // lits are lowercase ASCII, searched in a lowered copy
+	pure bool     // a line matches exactly when it contains lits[0]
+	// minLen is a lower bound on a match's length in bytes: shorter lines
+	// are skipped without running the regex.
+	minLen int
+}
+
+// foldTraps are the non-ASCII runes Go's case folding equates with ASCII
+// letters (KELVIN SIGN ~ k, LONG S ~ s). A buffer holding one cannot use the
+// ASCII-lowercase prefilter.
+var foldTraps = [][]byte{[]byte("\u212A"), []byte("\u017F")}
+
+// maxLits bounds the alternatives a prefilter scans for.
+const maxLits = 8
+
+// newMatcher compiles pattern (already carrying any (?i) prefix).
+func newMatcher(pattern string) (*matcher, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	m := &matcher{re: re}
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return m, nil
+	}
+	parsed = parsed.Simplify()
+	m.minLen = minWidth(parsed)
+	set := requiredLiterals(parsed)
+	if len(set.lits) == 0 {
+		return m, nil
+	}
+	for _, l := range set.lits {
+		if set.fold && !asciiOnly(l) {
+			return m, nil
+		}
+		b := []byte(string(l))
+		if set.fold {
+			b = bytes.ToLower(b)
+		}
+		m.lits = append(m.lits, b)
+	}
+	m.fold = set.fold
+	core := parsed
+	for core.Op == syntax.OpCapture {
+		core = core.Sub[0]
+	}
+	// A literal holding a line break never matches inside one line, and one
+	// holding '\r' may sit in the stripped line ending: let the regex decide.
+	m.pure = core.Op == syntax.OpLiteral && !bytes.ContainsAny(m.lits[0], "\r\n")
+	return m, nil
+}
+
+func asciiOnly(rs []rune) bool {
+	for _, r := range rs {
+		if r >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// litSet is a set of literals one of which every match contains.
+type litSet struct {
+	lits [][]rune
+	fold bool
+}
+
+// score ranks prefilters: the shortest member bounds how selective the set
+// is. An empty set scores 0.
+func (s litSet) score() int {
+	n := 0
+	for i, l := range s.lits {
+		if i == 0 || len(l) < n {
+			n = len(l)
+		}
+	}
+	return n
+}
+
+// requiredLiterals finds literals every match of re contains: in a
+// concatenation the best of its parts, in an alternation one from each
+// branch.
+func requiredLiterals(re *syntax.Regexp) litSet {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return litSet{lits: [][]rune{re.Rune}, fold: re.Flags&syntax.FoldCase != 0 && hasLetter(re.Rune)}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best litSet
+		for _, sub := range re.Sub {
+			c := requiredLiterals(sub)
+			if c.score() > best.score() || (c.score() == best.score() && len(c.lits) < len(best.lits)) {
+				best = c
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var out litSet
+		for _, sub := range re.Sub {
+			c := requiredLiterals(sub)
+			if len(c.lits) == 0 || len(out.lits)+len(c.lits) > maxLits {
+				return litSet{}
+			}
+			out.lits = append(out.lits, c.lits...)
+			out.fold = out.fold || c.fold
+		}
+		return out
+	}
+	return litSet{}
+}
+
+func hasLetter(rs []rune) bool {
+	for _, r := range rs {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineFunc receives a matching line: its bounds in buf (without the line
+// break) and its 1-based number. It returns false to stop the scan.
+type lineFunc func(start, end, number int) bool
+
+// scan calls fn for each matching line of buf. lower is scratch space for
+// the case-folded prefilter; scan returns it (possibly grown) for reuse.
+func (m *matcher) scan(buf, lower []byte, fn lineFunc) []byte {
+	if m.lits == nil {
+		m.scanAll(buf, fn)
+		return lower
+	}
+	hay := buf
+	if m.fold {
+		for _, trap := range foldTraps {
+			if bytes.Contains(buf, trap) {
+				m.scanAll(buf, fn)
+				return lower
+			}
+		}
+		lower = asciiLower(lower[:0], buf)
+		hay = lower
+	}
+	next := make([]int, len(m.lits)) // next occurrence of each literal at or after pos; -1: none left
+	for i := range next {
+		next[i] = -2
+	}
+	pos, counted, number := 0, 0, 1
+	for pos < len(buf) {
+		p := -1
+		for i, lit := range m.lits {
+			if next[i] == -2 || (next[i] >= 0 && next[i] < pos) {
+				if j := bytes.Index(hay[pos:], lit); j >= 0 {
+					next[i] = pos + j
+				} else {
+					next[i] = -1
+				}
+			}
+			if next[i] >= 0 && (p < 0 || next[i] < p) {
+				p = next[i]
+			}
+		}
+		if p < 0 {
+			break
+		}
+		start := pos + bytes.LastIndexByte(buf[pos:p], '\n') + 1
+		end := len(buf)
+		if j := bytes.IndexByte(buf[p:], '\n'); j >= 0 {
+			end = p + j
+		}
+		number += bytes.Count(buf[counted:start], []byte{'\n'})
+		counted = start
+		if m.pure || m.re.Match(trimCR(buf[start:end])) {
+			if !fn(start, trimmedEnd(buf, start, end), number) {
+				return lower
+			}
+		}
+		pos = end + 1
+	}
+	return lower
+}
+
+// scanAll runs the regex on every line.
+func (m *matcher) scanAll(buf []byte, fn lineFunc) { m.scanLines(buf, 0, len(buf), 1, fn) }
+
+// scanLines runs the regex on each line in buf[from:to] (from is a line
+// start, number its line number) and reports whether to go on.
+func (m *matcher) scanLines(buf []byte, from, to, number int, fn lineFunc) bool {
+	for pos := from; pos < to; number++ {
+		end := to
+		if j := bytes.IndexByte(buf[pos:to], '\n'); j >= 0 {
+			end = pos + j
+		}
+		if line := trimCR(buf[pos:end]); len(line) >= m.minLen && m.re.Match(line) {
+			if !fn(pos, trimmedEnd(buf, pos, end), number) {
+				return false
+			}
+		}
+		pos = end + 1
+	}
+	return true
+}
+
+// minWidth is a lower bound on the bytes any match of re spans (every rune
+// takes at least one byte).
+func minWidth(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minWidth(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * minWidth(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n += minWidth(sub)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, sub := range re.Sub {
+			if w := minWidth(sub); n < 0 || w < n {
+				n = w
+			}
+		}
+		return max(n, 0)
+	}
+	return 0
+}
+
+func trimCR(line []byte) []byte { return bytes.TrimSuffix(line, []byte{'\r'}) }
+
+func trimmedEnd(buf []byte, start, end int) int {
+	if end > start && buf[end-1] == '\r' {
+		return end - 1
+	}
+	return end
+}
+
+// asciiLower appends buf with ASCII letters lowered; other bytes unchanged,
+// so offsets line up with buf.
+func asciiLower(dst, buf []byte) []byte {
+	if cap(dst) < len(buf) {
+		dst = make([]byte, len(buf), len(buf)+len(buf)/4)
+	}
+	dst = dst[:len(buf)]
+	for i, c := range buf {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst[i] = c
+	}
+	return dst
+}

@@ -1,0 +1,55 @@
+package file
+
+import (
+	"context"
+	"os/exec"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestIgnoreMatchesGit walks a real repository and compares the files it
+// lets through with `git ls-files -co --exclude-standard`.
+func TestIgnoreMatchesGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	e := newEnv(t, Options{})
+	if out, err := exec.Command("git", "-C", e.ws, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	e.put(".git/info/exclude", "secret/\n")
+	e.put(".gitignore", "*.tmp\n/root-only.txt\nbuild/\n!keep.tmp\n**/deep/*.log\ndoc/**/*.md\n")
+	for _, f := range []string{"a.go", "x.tmp", "keep.tmp", "root-only.txt", "sub/root-only.txt", "build/out.o",
+		"sub/build/out.o", "secret/key", "sub/deep/a.log", "sub/deep/a.txt", "doc/x/y.md", "doc/readme.txt",
+		"sub/.gitignore", "sub/local.txt", "sub/inner/local.txt", "sub/inner/other.txt", "caf\xe9.txt"} {
+		e.put(f, "x\n")
+	}
+	e.put("sub/.gitignore", "local.txt\n!inner/local.txt\n")
+
+	var mu sync.Mutex
+	var got []string
+	spec := walkSpec{base: e.ws, ign: ignoreFor(e.ws, e.ws)}
+	err := walkTree(context.Background(), spec, func(_ int, f walkFile) bool {
+		mu.Lock()
+		got = append(got, f.rel)
+		mu.Unlock()
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(got)
+	out, err := exec.Command("git", "-C", e.ws, "-c", "core.quotePath=false", "ls-files", "-co", "--exclude-standard", "-z").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("walk:\n%q\ngit:\n%q", got, want)
+	}
+}

@@ -1,0 +1,211 @@
+package file
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+const (
+	defaultMaxLines = 500
+	// readBudget bounds the rendered window and the small-file fast path.
+	readBudget = 16384
+	// maxReadBytes bounds what read loads into memory at once.
+	maxReadBytes = 256 << 20
+)
+
+var (
+	errInvalidUTF8 = errors.New("stream did not contain valid UTF-8")
+	errNotDir      = syscall.ENOTDIR
+)
+
+type readReq struct {
+	path             string
+	start, max       int
+	windowed         bool // start_line or max_lines was given
+	pages            string
+	hasPages         bool
+	pageFrom, pageTo int
+}
+
+func parseRead(a tools.Args) (readReq, error) {
+	var r readReq
+	var err error
+	if r.path, err = a.RequireString("path"); err != nil {
+		return r, err
+	}
+	var hasStart, hasMax bool
+	if r.start, hasStart, err = uintOr(a, "start_line", 1); err != nil {
+		return r, err
+	}
+	if hasStart && r.start == 0 {
+		return r, tools.InvalidInput("start_line must be 1-based and greater than 0")
+	}
+	if r.max, hasMax, err = uintOr(a, "max_lines", defaultMaxLines); err != nil {
+		return r, err
+	}
+	if hasMax && r.max == 0 {
+		return r, tools.InvalidInput("max_lines must be greater than 0")
+	}
+	r.max = min(r.max, defaultMaxLines)
+	r.windowed = hasStart || hasMax
+	if r.pages, r.hasPages, err = a.String("pages"); err != nil {
+		return r, err
+	}
+	if r.hasPages {
+		if r.pageFrom, r.pageTo, err = parsePages(r.pages); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// parsePages accepts "N" or "N-M" with 1 <= N <= M.
+func parsePages(v string) (int, int, error) {
+	bad := tools.InvalidInput("invalid `pages` value `%s` (expected `N` or `N-M`, e.g. `1-5`)", v)
+	from, to, isRange := strings.Cut(strings.TrimSpace(v), "-")
+	n, ok := positive(from)
+	if !ok {
+		return 0, 0, bad
+	}
+	if !isRange {
+		return n, n, nil
+	}
+	m, ok := positive(to)
+	if !ok || m < n {
+		return 0, 0, bad
+	}
+	return n, m, nil
+}
+
+func positive(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n > 0
+}
+
+// readFailed is the contract's error for an unreadable file.
+func readFailed(abs string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return tools.ExecutionFailed("Failed to read %s: %v", abs, err)
+}
+
+func (t *Tool) read(ctx context.Context, tc *tools.Context, r readReq) (tools.Result, error) {
+	abs, err := tc.ResolvePath(r.path)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if t.guard.refuses(abs) {
+		return tools.Result{}, tools.PermissionDenied("%s", credentialRefusal)
+	}
+	data, fi, release, err := loadForRead(abs)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	defer release()
+	if kind := mediaKind(abs, data); kind != "" {
+		return t.readMedia(ctx, abs, kind, r)
+	}
+	if r.hasPages {
+		return tools.Result{}, tools.InvalidInput("`pages` applies only to PDF files and %s is not a PDF; "+
+			"use start_line and max_lines to read a window of a text file", r.path)
+	}
+	if !utf8.Valid(data) {
+		return tools.Result{}, readFailed(abs, errInvalidUTF8)
+	}
+	t.snaps.Record(abs, fi)
+	return tools.OK(renderRead(r, data)), nil
+}
+
+// readBufs recycles read buffers: a fresh 10 MB slice costs more to zero
+// than to fill from the page cache.
+var readBufs sync.Pool
+
+// maxPooledRead is the largest buffer kept for reuse.
+const maxPooledRead = 32 << 20
+
+// loadForRead reads abs whole, with the stat taken from the open handle so
+// the snapshot describes the bytes that were read. release returns the
+// buffer for reuse; data must not be used after it.
+func loadForRead(abs string) (data []byte, fi fs.FileInfo, release func(), err error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, nil, nil, readFailed(abs, err)
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, nil, nil, readFailed(abs, err)
+	}
+	if fi.IsDir() {
+		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: is a directory. Use File with action=\"list\" to see its entries.", abs)
+	}
+	if fi.Size() > maxReadBytes {
+		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: the file is %d bytes, over the %d-byte read limit. "+
+			"Use File action=\"search_content\" to find the lines you need.", abs, fi.Size(), maxReadBytes)
+	}
+	size := int(fi.Size())
+	var buf []byte
+	if p, ok := readBufs.Get().(*[]byte); ok && cap(*p) >= size+1 {
+		buf = (*p)[:cap(*p)]
+	} else {
+		buf = make([]byte, size+1)
+	}
+	// Read to EOF: the file may have grown since the stat.
+	n := 0
+	for {
+		if n == len(buf) {
+			buf = append(buf, 0)[:cap(buf)]
+		}
+		m, rerr := f.Read(buf[n:])
+		n += m
+		if errors.Is(rerr, io.EOF) || (m == 0 && rerr == nil) {
+			break
+		}
+		if rerr != nil {
+			return nil, nil, nil, readFailed(abs, rerr)
+		}
+		if n > maxReadBytes {
+			break
+		}
+	}
+	release = func() {
+		if cap(buf) <= maxPooledRead {
+			readBufs.Put(&buf)
+		}
+	}
+	return buf[:n], fi, release, nil
+}
+
+// mediaKind classifies files read cannot show as plain text: "pdf" (by
+// extension or %PDF magic) and "image" (png jpg jpeg tif tiff bmp).
+func mediaKind(abs string, data []byte) string {
+	ext := strings.ToLower(filepath.Ext(abs))
+	switch {
+	case ext == ".pdf" || strings.HasPrefix(string(data[:min(len(data), 5)]), "%PDF"):
+		return "pdf"
+	case ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".tif" || ext == ".tiff" || ext == ".bmp":
+		return "image"
+	}
+	return ""
+}

@@ -1,0 +1,200 @@
+package file
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func searchEnv(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t, Options{})
+	e.put(".gitignore", "*.gen.go\nvendor/\n")
+	e.put("a.go", "package a\n\nfunc Alpha() {}\nfunc beta() {}\n")
+	e.put("b/b.go", "package b\r\n// TODO: Alpha\r\nfunc Gamma() {}\r\n")
+	e.put("b/z.gen.go", "func Alpha() {}\n") // ignored by .gitignore
+	e.put("b/.gitignore", "skip.txt\n")
+	e.put("b/skip.txt", "Alpha\n")                // ignored by the nested .gitignore
+	e.put("vendor/v.go", "func Alpha() {}\n")     // ignored directory
+	e.put("node_modules/m.js", "Alpha\n")         // default exclude
+	e.put("web/app.min.js", "Alpha\n")            // default exclude
+	e.put("bin.dat", "Alpha\x00\x01\x02")         // binary
+	e.put("latin1.txt", "Alpha caf\xe9\n")        // not UTF-8
+	e.put("notes/.hidden.md", "Alpha (hidden)\n") // hidden files are searched
+	return e
+}
+
+func TestSearchContent(t *testing.T) {
+	t.Parallel()
+	e := searchEnv(t)
+	type hit struct {
+		File string
+		Line int
+	}
+	hits := func(in string) ([]hit, contentResult) {
+		res := decode[contentResult](t, e.callOK(in).Content)
+		var out []hit
+		for _, m := range res.Matches {
+			out = append(out, hit{m.File, m.LineNumber})
+		}
+		return out, res
+	}
+	cases := []struct {
+		name, in string
+		want     []hit
+	}{
+		{"regex", `{"action":"search_content","pattern":"func [A-Z]\\w+\\("}`, []hit{{"a.go", 3}, {"b/b.go", 3}}},
+		{"literal", `{"action":"search_content","pattern":"Alpha()","literal":true}`, []hit{{"a.go", 3}}},
+		{"regex metachars differ from literal", `{"action":"search_content","pattern":"Alpha()"}`, []hit{{"a.go", 3}, {"b/b.go", 2}, {"notes/.hidden.md", 1}}},
+		{"case-insensitive", `{"action":"search_content","pattern":"todo","case_insensitive":true}`, []hit{{"b/b.go", 2}}},
+		{"case-sensitive by default", `{"action":"search_content","pattern":"todo"}`, nil},
+		{"anchors work per line, CRLF stripped", `{"action":"search_content","pattern":"^func Gamma\\(\\) \\{\\}$"}`, []hit{{"b/b.go", 3}}},
+		{"include", `{"action":"search_content","pattern":"Alpha","include":["*.md"]}`, []hit{{"notes/.hidden.md", 1}}},
+		{"exclude replaces defaults", `{"action":"search_content","pattern":"Alpha","exclude":["*.go","*.md"]}`,
+			[]hit{{"node_modules/m.js", 1}, {"web/app.min.js", 1}}},
+		{"path to a subdirectory", `{"action":"search_content","pattern":"Alpha","path":"b"}`, []hit{{"b/b.go", 2}}},
+		{"path to an ignored file searches it", `{"action":"search_content","pattern":"Alpha","path":"b/z.gen.go"}`, []hit{{"b/z.gen.go", 1}}},
+		{"path to an ignored directory searches it", `{"action":"search_content","pattern":"Alpha","path":"vendor"}`, []hit{{"vendor/v.go", 1}}},
+	}
+	for _, c := range cases {
+		got, _ := hits(c.in)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %s\n got %v\nwant %v", c.name, c.in, got, c.want)
+		}
+	}
+	_, res := hits(`{"action":"search_content","pattern":"Alpha"}`)
+	// a.go, b/b.go, notes/.hidden.md, .gitignore, b/.gitignore: binary and latin1 are not counted.
+	if res.FilesSearched != 5 || res.Truncated {
+		t.Errorf("files_searched=%d truncated=%v", res.FilesSearched, res.Truncated)
+	}
+	mustContain(t, e.callErr(`{"action":"search_content","pattern":"("}`), "Invalid regex pattern: error parsing regexp")
+	mustContain(t, e.callErr(`{"action":"search_content","pattern":"x","path":"nope"}`), "Failed to search "+e.path("nope"))
+}
+
+func TestSearchContentContextShapes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	e.put("f.txt", "one\ntwo\nMATCH\nfour\nfive\n")
+	e.put("edge.txt", "MATCH at top\nlast\n")
+	cases := []struct {
+		in            string
+		before, after any
+	}{
+		{`{"action":"search_content","pattern":"^MATCH$"}`, []any{"one", "two"}, []any{"four", "five"}},
+		{`{"action":"search_content","pattern":"^MATCH$","context_lines":1}`, "two", "four"},
+		{`{"action":"search_content","pattern":"^MATCH$","context_lines":0}`, []any{}, []any{}},
+		{`{"action":"search_content","pattern":"^MATCH$","context_lines":50}`, []any{"one", "two"}, []any{"four", "five"}},
+		{`{"action":"search_content","pattern":"top","context_lines":1}`, "", "last"},
+		{`{"action":"search_content","pattern":"top","context_lines":3}`, []any{}, []any{"last"}},
+	}
+	for _, c := range cases {
+		res := decode[map[string]any](t, e.callOK(c.in).Content)
+		m := res["matches"].([]any)[0].(map[string]any)
+		if !reflect.DeepEqual(m["context_before"], c.before) || !reflect.DeepEqual(m["context_after"], c.after) {
+			t.Errorf("%s: before %#v after %#v", c.in, m["context_before"], m["context_after"])
+		}
+	}
+}
+
+func TestSearchContentBudgetAndHugeFiles(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	for i := range 30 {
+		e.put(fmt.Sprintf("d/f%02d.txt", i), strings.Repeat("hit\n", 10))
+	}
+	res := decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"hit","max_results":25}`).Content)
+	if res.TotalMatches != 25 || len(res.Matches) != 25 || !res.Truncated {
+		t.Errorf("budget: total=%d truncated=%v", res.TotalMatches, res.Truncated)
+	}
+	// Exactly filling the budget is not truncation.
+	res = decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"hit","path":"d/f00.txt","max_results":10}`).Content)
+	if res.TotalMatches != 10 || res.Truncated {
+		t.Errorf("exact budget: total=%d truncated=%v", res.TotalMatches, res.Truncated)
+	}
+
+	big := bytes.Repeat([]byte("padding line\n"), (maxSearchFileBytes/13)+10)
+	if err := os.WriteFile(e.path("big.txt"), append(big, "needle\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.put("long.txt", "needle "+strings.Repeat("x", 50000)+"\n")
+	res = decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"needle"}`).Content)
+	if res.TotalMatches != 1 || res.Matches[0].File != "long.txt" {
+		t.Fatalf("over-10-MiB file must be skipped: %+v", res.Matches)
+	}
+	if l := res.Matches[0].Line; len(l) > maxShownLine+100 || !strings.Contains(l, "[line truncated: 50007 bytes]") {
+		t.Errorf("long line not cut: %d bytes", len(l))
+	}
+}
+
+// TestMatcherAgreesWithPlainRegex checks the literal prefilter against
+// running the regex on every line, over random text.
+func TestMatcherAgreesWithPlainRegex(t *testing.T) {
+	t.Parallel()
+	patterns := []string{`foo`, `foo\d+bar`, `(?i)hello`, `(?i)sk`, `^foo`, `bar$`, `a.c`, `(x|y)z`, `\bword\b`,
+		`func \w+Handler\(`, `[[:upper:]]+`, `[a-z]{5,}`, `(ab|c)d`, `x?y{2}`, `\b[a-z]{6,}\b`, `(foo)+`, `x{2,}`, `(?i)kelvin`, `é+`, `(?i)ÉTÉ`, `\r`, `a\nb`,
+		`foo|bar\d`, `(?i)(hello|word)`, `func (Read|Write)`, `a|(b|cd)e`, `(?i)s|k`, `x(y|)z`}
+	alphabet := []string{"foo", "bar", "Hello", "HELLO", "sk", "SK", "\u212A", "\u017F", "word", "x", "y", "z", "a", "c",
+		"é", "É", "té", "123", " ", " ", "\n", "\n", "\r\n", "func ", "Handler(", "kelvin", "\u212Aelvin"}
+	rng := rand.New(rand.NewSource(1))
+	for _, p := range patterns {
+		m, err := newMatcher(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := regexp.MustCompile(p)
+		for range 200 {
+			var sb strings.Builder
+			for range rng.Intn(60) {
+				sb.WriteString(alphabet[rng.Intn(len(alphabet))])
+			}
+			buf := []byte(sb.String())
+			var got, want []int
+			m.scan(buf, nil, func(start, end, n int) bool { got = append(got, n); return true })
+			for i, line := range strings.Split(strings.TrimSuffix(string(buf), "\n"), "\n") {
+				if len(buf) > 0 && plain.MatchString(strings.TrimSuffix(line, "\r")) {
+					want = append(want, i+1)
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("pattern %q on %q: got lines %v, want %v", p, buf, got, want)
+			}
+		}
+	}
+}
+
+func TestMatcherPrefilterChoice(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		pattern string
+		lits    []string
+		fold    bool
+		pure    bool
+	}{
+		{`Handler`, []string{"Handler"}, false, true},
+		{`func \w+Handler\(`, []string{"Handler("}, false, false},
+		{`TODO|FIXME`, []string{"TODO", "FIXME"}, false, false},
+		{`(?i)todo`, []string{"todo"}, true, true},
+		{`(?i)(Read|Write)r`, []string{"read", "write"}, true, false},
+		{`\b[a-z]{24,}\b`, nil, false, false},
+		{`(?i)été`, nil, false, false}, // non-ASCII folding: no prefilter
+		{`a\nb`, []string{"a\nb"}, false, false},
+	}
+	for _, c := range cases {
+		m, err := newMatcher(c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lits []string
+		for _, l := range m.lits {
+			lits = append(lits, string(l))
+		}
+		if !reflect.DeepEqual(lits, c.lits) || m.fold != c.fold || m.pure != c.pure {
+			t.Errorf("%s: lits %q fold %v pure %v", c.pattern, lits, m.fold, m.pure)
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package file
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// defaultNameExcludes apply when the call gives no `exclude`.
+var defaultNameExcludes = globSet{"target/**", "node_modules/**", ".git/**", "DerivedData/**", "dist/**",
+	"build/**", "*.lock", "*.plist"}
+
+type nameReq struct {
+	query, path string
+	limit       int
+	extensions  []string
+	exclude     globSet
+}
+
+func parseSearchName(a tools.Args) (nameReq, error) {
+	var r nameReq
+	var err error
+	if r.query, err = a.RequireString("query"); err != nil {
+		return r, err
+	}
+	if r.query = strings.TrimSpace(r.query); r.query == "" {
+		return r, tools.InvalidInput("query cannot be empty")
+	}
+	if r.path, err = optPath(a); err != nil {
+		return r, err
+	}
+	if r.limit, _, err = uintOr(a, "limit", 20); err != nil {
+		return r, err
+	}
+	r.limit = clamp(r.limit, 1, 200)
+	exts, _, err := a.StringList("extensions")
+	if err != nil {
+		return r, err
+	}
+	for _, e := range exts {
+		if e = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(e), ".")); e != "" {
+			r.extensions = append(r.extensions, e)
+		}
+	}
+	var hasExclude bool
+	if r.exclude, hasExclude, err = parseGlobs(a, "exclude"); err != nil {
+		return r, err
+	}
+	if !hasExclude {
+		r.exclude = defaultNameExcludes
+	}
+	return r, nil
+}
+
+// nameMatch is one search_name result.
+type nameMatch struct {
+	Path  string  `json:"path"`
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
+func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (tools.Result, error) {
+	abs, err := tc.ResolvePath(r.path)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return tools.Result{}, tools.InvalidInput("Base path does not exist: %s", abs)
+	}
+	q := strings.ToLower(r.query)
+	var mu sync.Mutex
+	var found []nameMatch
+	consider := func(rel, name string) {
+		if !extensionOK(name, r.extensions) {
+			return
+		}
+		if score, ok := nameScore(q, strings.ToLower(rel), strings.ToLower(name)); ok {
+			mu.Lock()
+			found = append(found, nameMatch{Path: rel, Name: name, Score: score})
+			mu.Unlock()
+		}
+	}
+	if !fi.IsDir() {
+		name := filepath.Base(abs)
+		consider(name, name)
+	} else {
+		ctx, cancel := context.WithTimeout(ctx, searchTimeout)
+		defer cancel()
+		spec := walkSpec{base: abs, ign: ignoreFor(abs, tc.Workspace), exclude: r.exclude}
+		err := walkTree(ctx, spec, func(_ int, f walkFile) bool { consider(f.rel, f.name); return true })
+		if err != nil {
+			return tools.Result{}, walkError(err, "search_name")
+		}
+	}
+	sort.Slice(found, func(i, j int) bool {
+		if found[i].Score != found[j].Score {
+			return found[i].Score > found[j].Score
+		}
+		return found[i].Path < found[j].Path
+	})
+	if len(found) > r.limit {
+		found = found[:r.limit]
+	}
+	if found == nil {
+		found = []nameMatch{}
+	}
+	return tools.OK(jsonText(found)), nil
+}
+
+func extensionOK(name string, exts []string) bool {
+	if len(exts) == 0 {
+		return true
+	}
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
+	for _, e := range exts {
+		if ext != "" && e == ext {
+			return true
+		}
+	}
+	return false
+}
+
+// nameScore scores a lowercased query against a lowercased path and name
+// (tools.md §4.2 search_name); ok is false when the query does not match.
+func nameScore(q, path, name string) (float64, bool) {
+	switch {
+	case name == q:
+		return 1.0, true
+	case path == q:
+		return 0.98, true
+	case strings.HasPrefix(name, q):
+		return 0.9 + lengthBonus(q, name), true
+	case strings.HasPrefix(path, q):
+		return 0.85 + lengthBonus(q, path), true
+	case strings.Contains(name, q):
+		return 0.75 + lengthBonus(q, name), true
+	case strings.Contains(path, q):
+		return 0.70 + lengthBonus(q, path), true
+	}
+	if s, ok := subsequenceScore(q, name); ok {
+		return 0.6 + 0.4*s, true
+	}
+	if s, ok := subsequenceScore(q, path); ok {
+		return 0.55 + 0.4*s, true
+	}
+	return 0, false
+}
+
+// lengthBonus is min(1, |q|/|target|)·0.08, lengths in runes.
+func lengthBonus(q, target string) float64 {
+	ql, tl := max(1, utf8.RuneCountInString(q)), max(1, utf8.RuneCountInString(target))
+	return min(1, float64(ql)/float64(tl)) * 0.08
+}
+
+// subsequenceScore matches q's runes in order inside target (greedy, first
+// occurrence) and scores 0.7·density + 0.3·coverage, where density is
+// |q|/span of the matched positions and coverage |q|/|target|.
+func subsequenceScore(q, target string) (float64, bool) {
+	qr := []rune(q)
+	if len(qr) == 0 {
+		return 0, false
+	}
+	first, last, k, idx := -1, -1, 0, 0
+	for _, c := range target {
+		if k < len(qr) && c == qr[k] {
+			if first < 0 {
+				first = idx
+			}
+			last = idx
+			k++
+		}
+		idx++
+	}
+	if k != len(qr) {
+		return 0, false
+	}
+	span := float64(max(1, last-first+1))
+	ql, tl := float64(len(qr)), float64(max(1, idx))
+	density := min(1, ql/span)
+	coverage := min(1, ql/tl)
+	return min(1, 0.7*density+0.3*coverage), true
+}

@@ -1,0 +1,66 @@
+package file
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+type writeReq struct{ path, content string }
+
+func parseWrite(a tools.Args) (writeReq, error) {
+	var r writeReq
+	var err error
+	if r.path, err = a.RequireString("path"); err != nil {
+		return r, err
+	}
+	r.content, err = a.RequireString("content")
+	return r, err
+}
+
+// write replaces or creates a file atomically. It needs no prior read and
+// records a fresh snapshot, so an edit may follow.
+func (t *Tool) write(tc *tools.Context, r writeReq) (tools.Result, error) {
+	abs, err := tc.ResolvePath(r.path)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	old, err := loadExisting(abs)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	created := old.fi == nil
+	summary := fmt.Sprintf("Wrote %d bytes to %s", len(r.content), abs)
+	if created {
+		summary = fmt.Sprintf("Created %s (%d bytes)", abs, len(r.content))
+	}
+	if !created && string(old.data) == r.content {
+		t.snaps.Record(abs, old.fi)
+		res := tools.OK(summary + "\n(no changes)")
+		res.Metadata = mutationMetadata(Mutation{Files: []MutationFile{{Path: r.path, Outcome: "updated"}}})
+		return res, nil
+	}
+	mode := newFileMode
+	if !created {
+		mode = keptMode(old.fi)
+	}
+	if _, err := mkdirTracked(filepath.Dir(abs)); err != nil {
+		return tools.Result{}, tools.ExecutionFailed("Failed to create directory %s: %v", filepath.Dir(abs), unwrapPath(err))
+	}
+	if err := t.fs.writeAtomic(abs, []byte(r.content), mode); err != nil {
+		return tools.Result{}, tools.ExecutionFailed("Failed to write %s: %v", abs, unwrapPath(err))
+	}
+	if fi, err := os.Stat(abs); err == nil {
+		t.snaps.Record(abs, fi)
+	}
+	outcome := "updated"
+	if created {
+		outcome = "created"
+	}
+	diff := fileDiff(tc.Rel(abs), string(old.data), r.content, created, false)
+	res := tools.OK(withDiff(diff, summary))
+	res.Metadata = mutationMetadata(Mutation{Diff: diff, Files: []MutationFile{{Path: r.path, Outcome: outcome}}})
+	return res, nil
+}

@@ -168,7 +168,7 @@ func TestExecAgentStreamJSON(t *testing.T) {
 		t.Fatalf("code %d stderr %s", code, errOut)
 	}
 	evs := lines(t, out)
-	want := "tool_use,turn_usage,tool_result,tool_use,turn_usage,tool_result,content,content,turn_usage,metadata,done"
+	want := "tool_use,turn_usage,tool_result,tool_use,turn_usage,tool_result,content,content,turn_usage,session_capture,metadata,done"
 	if got := types(evs); got != want {
 		t.Errorf("types:\n got %s\nwant %s", got, want)
 	}
@@ -466,4 +466,55 @@ func toolMessages(r *fakemodel.Request) string {
 		}
 	}
 	return strings.Join(out, "\n---\n")
+}
+
+// kill -9 in the middle of a streamed answer loses at most that partial
+// answer; the session resumes with everything before it.
+func TestKilledExecResumes(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "s", Name: "tool_search", Args: `{"query":"plan"}`}),
+		fakemodel.Reply{Text: strings.Repeat("streaming slowly ", 300), Chunk: 4, Delay: 20 * time.Millisecond})
+	c := newCLI(t, srv)
+	cmd := c.command("exec", "--auto", "--output-format", "stream-json", "first prompt")
+	pr, pw, _ := os.Pipe()
+	cmd.Stdout = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	buf := make([]byte, 1<<16)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), `"type":"content"`) {
+		n, err := pr.Read(buf)
+		if err != nil {
+			t.Fatalf("exec ended before streaming: %v %s", err, seen.String())
+		}
+		seen.Write(buf[:n])
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	pr.Close()
+
+	srv.Push(fakemodel.Text("resumed fine"))
+	out, errOut, code := c.run("exec", "--auto", "--continue", "second prompt")
+	if code != 0 || out != "resumed fine\n" {
+		t.Fatalf("resume: %d %q %s", code, out, errOut)
+	}
+	req := srv.Requests()[len(srv.Requests())-1]
+	raw := string(req.Raw)
+	for _, want := range []string{"first prompt", "tool_search_tool_search_result", "second prompt"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("resumed request lacks %q", want)
+		}
+	}
+	if strings.Contains(raw, "streaming slowly") {
+		t.Error("the partial answer being streamed at the kill should be lost, not half-saved")
+	}
+	out, _, code = c.run("sessions")
+	if code != 0 || !strings.Contains(out, "first prompt") {
+		t.Errorf("sessions list: %d %s", code, out)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
 )
 
 // Exit codes of exec (engine.md §6.4).
@@ -41,11 +42,14 @@ type execOptions struct {
 	disallowedTools []string
 	appendSystem    string
 	reasoningEffort string
+	resume          string
+	continueLast    bool
 }
 
 // agent reports whether a flag selected agent mode (engine and tools).
 func (o *execOptions) agent(cmd *cobra.Command) bool {
-	for _, f := range []string{"auto", "yolo", "max-turns", "allowed-tools", "disallowed-tools", "append-system-prompt", "mode"} {
+	for _, f := range []string{"auto", "yolo", "max-turns", "allowed-tools", "disallowed-tools", "append-system-prompt", "mode",
+		"resume", "session-id", "continue"} {
 		if cmd.Flags().Changed(f) {
 			return true
 		}
@@ -95,6 +99,9 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 	f.StringSliceVar(&o.disallowedTools, "disallowed-tools", nil, "never these tools (names or prefix*)")
 	f.StringVar(&o.appendSystem, "append-system-prompt", "", "text appended to the system prompt")
 	f.StringVar(&o.reasoningEffort, "reasoning-effort", "", "auto|off|low|medium|high|max")
+	f.StringVar(&o.resume, "resume", "", "continue a saved session (id or unique prefix)")
+	f.StringVar(&o.resume, "session-id", "", "same as --resume")
+	f.BoolVar(&o.continueLast, "continue", false, "continue this workspace's latest session")
 	return cmd
 }
 
@@ -190,6 +197,17 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go eng.Run(ctx)
+	if o.resume != "" || o.continueLast {
+		l, err := session.Resolve(cfg.Home, cfg.Workspace, o.resume, o.continueLast)
+		if err != nil {
+			fmt.Fprintln(ios.Err, "error:", err)
+			return exitFailure
+		}
+		for _, line := range l.Notices() {
+			fmt.Fprintln(ios.Err, line)
+		}
+		eng.Submit(engine.SyncSession{Session: l.Session, Persist: l.Persist})
+	}
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -221,7 +239,8 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 			running = append(running, j)
 		}
 	}
-	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running})
+	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running,
+		saved: a.Journal != nil && len(sess.Messages) > 0})
 	select {
 	case s := <-caught:
 		if n, ok := s.(syscall.Signal); ok {

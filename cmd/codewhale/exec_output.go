@@ -23,6 +23,7 @@ type execReport struct {
 	duration time.Duration
 	posture  engine.Options
 	running  []jobs.Snapshot // background jobs still running at the end; they are stopped on exit
+	saved    bool            // the session journal holds the run
 }
 
 // execPrinter renders engine events for one output format.
@@ -216,6 +217,9 @@ func (p *execPrinter) finish(r execReport) {
 	}
 	switch {
 	case p.streamJSON():
+		if r.saved {
+			p.line("session_capture", "content", "session:"+r.sess.ID)
+		}
 		p.line("metadata", "meta", p.metadata(r))
 		p.line("done")
 	case p.o.json:
@@ -255,7 +259,7 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 		"input_tokens": d.Usage.InputTokens, "output_tokens": d.Usage.OutputTokens,
 		"duration_ms": r.duration.Milliseconds(), "approval_posture": posture, "sandbox_posture": "none",
 		"prompt_sha256": "sha256:" + hex.EncodeToString(sum[:]), "visible_final_answer_chars": len([]rune(p.output.String())),
-		"session_id": r.sess.ID, "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
+		"session_id": r.sess.ID, "resume_command": "codewhale exec --resume " + r.sess.ID + " PROMPT", "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
 		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps,
 		"running_jobs": runningJobs(r.running)}
 	if d.ToolCatalogSHA != "" {

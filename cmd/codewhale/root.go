@@ -84,7 +84,8 @@ func newRootCmd(ios IO) *cobra.Command {
 	pf.StringVar(&g.approval, "approval-policy", "", "approval posture: suggest|auto|bypass|never")
 	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "verbose diagnostics on stderr")
-	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g), newMCPCmd(ios, g))
+	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g), newMCPCmd(ios, g),
+		newSessionsCmd(ios, g), newResumeCmd(ios, g))
 	return root
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/builtin"
@@ -39,6 +40,8 @@ type Options struct {
 	RunTasks bool
 	// NoMCP leaves MCP servers unstarted (provider-free receipts).
 	NoMCP bool
+	// NoJournal keeps the session in memory only (receipts, sub-agents).
+	NoJournal bool
 }
 
 // App is one running session's wiring.
@@ -52,6 +55,7 @@ type App struct {
 	Agents      *agent.Manager
 	Jobs        *jobs.Manager
 	MCP         *mcp.Pool
+	Journal     *session.Journal
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -85,6 +89,9 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if cfg.Subagents {
 		a.Services.Agents = a.Agents
 	}
+	if !o.NoJournal {
+		a.Journal = session.NewJournal(cfg.Home, session.OptionsFrom(cfg))
+	}
 	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace})
 	if !o.NoMCP {
 		// Servers connect in the background from now on; the first turn's
@@ -109,6 +116,9 @@ func (a *App) Close() {
 	a.Jobs.Close()
 	a.cancel()
 	_ = a.MCP.Close()
+	if a.Journal != nil {
+		_ = a.Journal.Close()
+	}
 }
 
 // registerMCP adds the connected servers' tools to a turn's registry,
@@ -156,25 +166,49 @@ func (a *App) EngineOptions() engine.Options {
 	posture := a.posture()
 	full := posture == policy.FullAccess
 	return engine.Options{
-		Workspace:         cfg.Workspace,
-		Session:           &engine.Session{ID: a.Opts.SessionID},
-		Mode:              a.mode(),
-		Posture:           posture,
-		AllowShell:        cfg.AllowShell || full || a.Opts.AutoApprove,
-		Trust:             full || a.Opts.AutoApprove,
-		Interactive:       a.Opts.Interactive,
-		AutoApprove:       a.Opts.AutoApprove,
-		MaxSteps:          cfg.MaxSteps,
-		Model:             cfg.Model,
-		ReasoningEffort:   cfg.ReasoningEffort,
-		StrictTools:       cfg.StrictTools,
-		AlwaysLoad:        cfg.AlwaysLoad,
-		NewClient:         a.NewClient,
-		Tools:             a.Services.Toolset,
-		SystemPrompt:      a.systemPrompt,
-		WorkState:         a.Services.WorkState,
-		BackgroundNotices: a.notices,
+		Workspace:          cfg.Workspace,
+		Session:            &engine.Session{ID: a.Opts.SessionID},
+		Mode:               a.mode(),
+		Posture:            posture,
+		AllowShell:         cfg.AllowShell || full || a.Opts.AutoApprove,
+		Trust:              full || a.Opts.AutoApprove,
+		Interactive:        a.Opts.Interactive,
+		AutoApprove:        a.Opts.AutoApprove,
+		MaxSteps:           cfg.MaxSteps,
+		Model:              cfg.Model,
+		ReasoningEffort:    cfg.ReasoningEffort,
+		StrictTools:        cfg.StrictTools,
+		AlwaysLoad:         cfg.AlwaysLoad,
+		NewClient:          a.NewClient,
+		Tools:              a.Services.Toolset,
+		SystemPrompt:       a.systemPrompt,
+		WorkState:          a.Services.WorkState,
+		BackgroundNotices:  a.notices,
+		Journal:            a.journal(),
+		AutoCompactPercent: a.autoCompactPercent(),
 	}
+}
+
+// journal is the engine's Journal, or nil (a nil *session.Journal must not
+// become a non-nil interface).
+func (a *App) journal() engine.Journal {
+	if a.Journal == nil {
+		return nil
+	}
+	return a.Journal
+}
+
+// autoCompactPercent is the configured threshold (default 80); 0 when
+// auto-compaction is switched off.
+func (a *App) autoCompactPercent() int {
+	f := a.Cfg.File
+	if f.AutoCompact != nil && !*f.AutoCompact {
+		return 0
+	}
+	if f.AutoCompactPercent > 0 {
+		return min(f.AutoCompactPercent, 99)
+	}
+	return 80
 }
 
 // systemPrompt is the built-in prompt plus the user's memory block.
@@ -216,6 +250,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	opts := a.EngineOptions()
 	opts.Session = &engine.Session{ID: cc.ID}
+	opts.Journal = nil // the child's transcript is saved by the agent manager
 	// The child's input is a sub-agent handoff, so the engine runs it under
 	// Ask without auto-approval (engine.md §2.1 step 3): with no one to ask,
 	// calls that need approval are refused and read-only work proceeds.
@@ -244,6 +279,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	opts := a.EngineOptions()
 	opts.Session = &engine.Session{ID: t.ID}
+	opts.Journal = nil
 	opts.Interactive = false
 	opts.AutoApprove = t.AutoApprove
 	opts.AllowShell = t.AllowShell

@@ -121,13 +121,14 @@ func renderForSummary(msgs []provider.Message, budget int) string {
 // compact replaces the older part of the history with a model-written
 // summary, keeping the most recent turns verbatim; the To-do is never part
 // of the history and so survives untouched. It makes one real request.
-func (e *Engine) compact(ctx context.Context, client *provider.Client, focus string, auto bool) error {
+// The final CompactionCompleted/CompactionFailed event is returned for the
+// caller to emit.
+func (e *Engine) compact(ctx context.Context, client *provider.Client, focus string, auto bool) (Event, error) {
 	e.emit(CompactionStarted{Auto: auto})
 	msgs := e.history()
 	cut := compactCut(msgs)
 	if cut == 0 {
-		e.emit(CompactionFailed{Auto: auto, Error: errNothingToCompact.Error()})
-		return errNothingToCompact
+		return CompactionFailed{Auto: auto, Error: errNothingToCompact.Error()}, errNothingToCompact
 	}
 	older, recent := msgs[:cut], msgs[cut:]
 	window := e.contextWindow(client.Model(), client.BaseURL())
@@ -142,8 +143,7 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 		err = errors.New("the model returned an empty summary")
 	}
 	if err != nil {
-		e.emit(CompactionFailed{Auto: auto, Error: err.Error()})
-		return err
+		return CompactionFailed{Auto: auto, Error: err.Error()}, err
 	}
 	summary := fmt.Sprintf("%s replaced_messages=\"%d\" kept_messages=\"%d\">\n%s\n</codewhale:compaction_summary>",
 		summaryTagOpen, len(older), len(recent), sanitizeSummary(resp.Text()))
@@ -158,9 +158,15 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	e.mu.Unlock()
 	e.journalRewrite(info2, next)
 	e.emit(ev)
-	e.emit(CompactionCompleted{Auto: auto, Replaced: len(older), Kept: len(recent), BeforeEstimate: before,
-		AfterEstimate: after, SummaryChars: len(resp.Text())})
-	return nil
+	return CompactionCompleted{Auto: auto, Replaced: len(older), Kept: len(recent), BeforeEstimate: before,
+		AfterEstimate: after, SummaryChars: len(resp.Text())}, nil
+}
+
+// compactNow runs compact inside a turn and emits its final event.
+func (e *Engine) compactNow(ctx context.Context, client *provider.Client, auto bool) bool {
+	final, err := e.compact(ctx, client, "", auto)
+	e.emit(final)
+	return err == nil
 }
 
 func sanitizeSummary(s string) string {
@@ -181,18 +187,18 @@ func (t *turn) maybeAutoCompact(ctx context.Context, req *provider.Request) bool
 		return false
 	}
 	t.e.emit(Status{Message: "Auto-compacting context..."})
-	return t.e.compact(ctx, t.client, "", true) == nil
+	return t.e.compactNow(ctx, t.client, true)
 }
 
 // runCompaction handles a CompactContext op while idle.
-func (e *Engine) runCompaction(ctx context.Context, op CompactContext) {
+func (e *Engine) runCompaction(ctx context.Context, op CompactContext) Event {
 	e.mu.Lock()
 	model := e.sess.Model
 	e.mu.Unlock()
 	client, err := e.opts.NewClient(model)
 	if err != nil {
-		e.emit(CompactionFailed{Error: "Failed to compact: " + err.Error()})
-		return
+		return CompactionFailed{Error: "Failed to compact: " + err.Error()}
 	}
-	_ = e.compact(ctx, client, op.Focus, false)
+	final, _ := e.compact(ctx, client, op.Focus, false)
+	return final
 }

@@ -212,7 +212,7 @@ func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 		if t.recoveries < 2 {
 			t.recoveries++
 			t.e.emit(Status{Message: "The provider rejected the request as too long; compacting context and retrying"})
-			if t.e.compact(ctx, t.client, "", true) == nil {
+			if t.e.compactNow(ctx, t.client, true) {
 				return stepRetry
 			}
 		}

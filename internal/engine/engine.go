@@ -235,13 +235,13 @@ func (e *Engine) Run(ctx context.Context) {
 			}
 			switch op := op.(type) {
 			case SendMessage:
-				if !e.beginTurn(ctx, &wg, func(tctx context.Context) { e.runTurn(tctx, op) }) {
+				if !e.beginTurn(ctx, &wg, func(tctx context.Context) Event { return e.runTurn(tctx, op) }) {
 					e.emit(Error{ErrorEnvelope{Message: "A turn is already running; wait for it to finish, steer it, or press Esc to interrupt.",
 						Category: "state", Severity: "warning", Recoverable: true}})
 				}
 				continue
 			case CompactContext:
-				if !e.beginTurn(ctx, &wg, func(tctx context.Context) { e.runCompaction(tctx, op) }) {
+				if !e.beginTurn(ctx, &wg, func(tctx context.Context) Event { return e.runCompaction(tctx, op) }) {
 					e.emit(CompactionFailed{Error: "Compaction waits for the running turn; press Esc to interrupt it first."})
 				}
 				continue
@@ -251,8 +251,10 @@ func (e *Engine) Run(ctx context.Context) {
 	}
 }
 
-// beginTurn runs work in the single turn slot; false when it is taken.
-func (e *Engine) beginTurn(ctx context.Context, wg *sync.WaitGroup, work func(context.Context)) bool {
+// beginTurn runs work in the single turn slot; false when it is taken. The
+// slot is free again before work's final event is emitted, so a host that
+// sends its next message on TurnComplete is never refused.
+func (e *Engine) beginTurn(ctx context.Context, wg *sync.WaitGroup, work func(context.Context) Event) bool {
 	e.mu.Lock()
 	if e.running {
 		e.mu.Unlock()
@@ -264,11 +266,14 @@ func (e *Engine) beginTurn(ctx context.Context, wg *sync.WaitGroup, work func(co
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		defer cancel()
-		work(tctx)
+		final := work(tctx)
 		e.mu.Lock()
 		e.running, e.cancel, e.state = false, nil, Idle
 		e.mu.Unlock()
+		cancel()
+		if final != nil {
+			e.emit(final)
+		}
 	}()
 	return true
 }

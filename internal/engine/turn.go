@@ -35,7 +35,7 @@ type turn struct {
 	outcome     TurnComplete
 }
 
-func (e *Engine) runTurn(ctx context.Context, send SendMessage) {
+func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	t := &turn{e: e, id: e.opts.NewID()}
 	t.outcome = TurnComplete{TurnID: t.id, Status: TurnCompleted}
 	e.mu.Lock()
@@ -56,12 +56,12 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) {
 			e.emit(Error{ErrorEnvelope{Message: msg, Category: "internal", Severity: "critical"}})
 			t.outcome.Status, t.outcome.Error, t.outcome.ErrorCategory = TurnFailed, msg, "internal"
 		}
-		t.finish()
+		final = t.finish()
 	}()
 	client, err := e.opts.NewClient(model)
 	if err != nil {
 		t.fail(ErrorEnvelope{Message: "Failed to send message: " + err.Error(), Category: classify(err), Severity: "error"})
-		return
+		return nil // the deferred finish sets final
 	}
 	t.client = client
 	if notice := e.backgroundNotices(); notice != "" {
@@ -71,6 +71,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) {
 		provider.TextBlock(send.Content), provider.TextBlock(t.turnMeta(send.Provenance))}})
 	t.buildSurface()
 	t.loop(ctx)
+	return nil // the deferred finish sets final
 }
 
 // buildSurface builds the turn's registry, catalog and /tools surface
@@ -238,7 +239,9 @@ func (t *turn) fail(env ErrorEnvelope) {
 	}
 }
 
-func (t *turn) finish() {
+// finish does the turn's bookkeeping and returns its TurnComplete, which
+// the caller emits once the turn slot is free.
+func (t *turn) finish() Event {
 	t.outcome.Usage = t.usage
 	t.outcome.ToolCatalogSHA = t.digest
 	t.outcome.Steps = t.step + 1
@@ -247,8 +250,7 @@ func (t *turn) finish() {
 	info := t.e.infoLocked()
 	t.e.mu.Unlock()
 	t.e.journalAppend(info) // records the new totals
-	t.e.setState(Idle)
-	t.e.emit(t.outcome)
+	return t.outcome
 }
 
 // appendMessage adds m to the history and announces it.

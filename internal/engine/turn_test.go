@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -463,5 +464,26 @@ func TestPlanModeChangeAppliesToNextRequest(t *testing.T) {
 	}
 	if m, _ := h.eng.Mode(); m != policy.Plan {
 		t.Errorf("mode %v", m)
+	}
+}
+
+// A host that sends its next message as soon as TurnComplete arrives (the
+// TUI's queue) is never refused with "a turn is already running".
+func TestNextMessageRightAfterTurnCompleteIsAccepted(t *testing.T) {
+	t.Parallel()
+	var replies []fakemodel.Reply
+	for i := 0; i < 20; i++ {
+		replies = append(replies, fakemodel.Text(fmt.Sprintf("answer %d", i)))
+	}
+	srv := fakemodel.New(t, replies...)
+	h := newHarness(t, srv)
+	for i := 0; i < 20; i++ {
+		evs := h.turn(fmt.Sprintf("question %d", i))
+		for _, e := range all[engine.Error](evs) {
+			t.Fatalf("turn %d: %s", i, e.Message)
+		}
+		if got := text(evs); got != fmt.Sprintf("answer %d", i) {
+			t.Fatalf("turn %d: %q", i, got)
+		}
 	}
 }

@@ -1,0 +1,50 @@
+//go:build unix
+
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// errLocked means another process holds the session's lock.
+var errLocked = errors.New("session file is locked")
+
+// lockFile takes a non-blocking exclusive advisory lock on f for as long as
+// f stays open, so two processes never append to one journal.
+func lockFile(f *os.File) error {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return errLocked
+	}
+	return err
+}
+
+// isLocked reports whether some process holds the lock on path.
+func isLocked(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return true
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// syncDir makes a rename or a new file in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/config"
+)
+
+// Prune applies the opt-in retention policy (DECISIONS #23): beyond the
+// newest MaxSessions, and older than MaxAgeDays by last update, sessions are
+// deleted. It never deletes keep (the session being written), a session
+// another process holds open, or one written by a newer codewhale. Zero
+// limits keep everything. It returns the deleted ids.
+func Prune(home string, r config.Retention, keep string, now time.Time) ([]string, error) {
+	if r.MaxSessions <= 0 && r.MaxAgeDays <= 0 {
+		return nil, nil
+	}
+	all, err := List(home, Query{Archived: true})
+	if err != nil {
+		return nil, err
+	}
+	cutoff := now.Add(-time.Duration(r.MaxAgeDays) * 24 * time.Hour)
+	var deleted []string
+	var errs []error
+	for i, m := range all {
+		tooMany := r.MaxSessions > 0 && i >= r.MaxSessions
+		tooOld := r.MaxAgeDays > 0 && m.UpdatedAt.Before(cutoff)
+		if !tooMany && !tooOld || m.ID == keep || m.NewerSchema > 0 {
+			continue
+		}
+		path := filepath.Join(Dir(home), m.ID+journalExt)
+		if isLocked(path) {
+			continue
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("pruning session %s: %w", m.ID, err))
+			continue
+		}
+		deleted = append(deleted, m.ID)
+	}
+	return deleted, errors.Join(errs...)
+}

@@ -429,7 +429,8 @@ func TestExecWorksInARealRepository(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "e", Name: "File", Args: `{"action":"edit","path":"calc.go","search":"return a - b","replace":"return a + b"}`},
 			fakemodel.Call{ID: "p", Name: "File", Args: `{"action":"patch","patch":"--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n"}`}),
 		fakemodel.Tools(fakemodel.Call{ID: "t", Name: "Run", Args: `{"action":"tests"}`},
-			fakemodel.Call{ID: "b", Name: "Bash", Args: `{"command":"git status --porcelain"}`}),
+			fakemodel.Call{ID: "b", Name: "Bash", Args: `{"command":"git status --porcelain"}`},
+			fakemodel.Call{ID: "g", Name: "Git", Args: `{"action":"diff"}`}),
 		fakemodel.Text("Fixed Add; tests pass."))
 	c := newCLI(t, srv)
 	writeRepo(t, c.ws)
@@ -447,7 +448,7 @@ func TestExecWorksInARealRepository(t *testing.T) {
 	if !reqs[2].HasToolResult("Replaced 1 occurrence in") || !reqs[2].HasToolResult(`"hunks_applied": 1`) {
 		t.Errorf("edit/patch results missing")
 	}
-	if !reqs[3].HasToolResult(`"passed":1`) || !reqs[3].HasToolResult(" M calc.go") {
+	if !reqs[3].HasToolResult(`"passed":1`) || !reqs[3].HasToolResult(" M calc.go") || !reqs[3].HasToolResult("+\treturn a + b") {
 		t.Errorf("test/shell results missing: %s", toolMessages(reqs[3]))
 	}
 	got, _ := os.ReadFile(filepath.Join(c.ws, "calc.go"))

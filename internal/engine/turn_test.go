@@ -188,7 +188,7 @@ func TestTextTurn(t *testing.T) {
 	if msgs[0]["role"] != "system" || !strings.Contains(msgs[1]["content"].(string), "Current local date: 2026-11-29") {
 		t.Errorf("request messages %v", msgs)
 	}
-	if names := req.ToolNames(); strings.Join(names, ",") != "File,work_update,tool_search" {
+	if names := req.ToolNames(); strings.Join(names, ",") != "File,Git,work_update,tool_search" {
 		t.Errorf("tools %v", names)
 	}
 }
@@ -237,10 +237,10 @@ func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	if got := strings.Join(reqs[0].ToolNames(), ","); got != "File,work_update,tool_search" {
+	if got := strings.Join(reqs[0].ToolNames(), ","); got != "File,Git,work_update,tool_search" {
 		t.Errorf("step 0 tools %s (update_plan must not be sent before it is loaded)", got)
 	}
-	if got := strings.Join(reqs[1].ToolNames(), ","); got != "File,work_update,tool_search,update_plan" {
+	if got := strings.Join(reqs[1].ToolNames(), ","); got != "File,Git,work_update,tool_search,update_plan" {
 		t.Errorf("step 1 tools %s", got)
 	}
 	if !reqs[1].HasToolResult(`"tool_name":"update_plan"`) {
@@ -253,13 +253,13 @@ func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 		t.Errorf("plan state %+v", st)
 	}
 	snaps := all[engine.ToolRequestSnapshot](evs)
-	if len(snaps) != 3 || snaps[1].Snapshot.Step != 1 || snaps[1].Snapshot.ToolCount != 4 {
+	if len(snaps) != 3 || snaps[1].Snapshot.Step != 1 || snaps[1].Snapshot.ToolCount != 5 {
 		t.Errorf("snapshots %d", len(snaps))
 	}
 	// A new turn rebuilds the catalog: the load does not persist.
 	srv.Push(fakemodel.Text("ok"))
 	h.turn("next")
-	if got := strings.Join(srv.Requests()[3].ToolNames(), ","); got != "File,work_update,tool_search" {
+	if got := strings.Join(srv.Requests()[3].ToolNames(), ","); got != "File,Git,work_update,tool_search" {
 		t.Errorf("new turn tools %s", got)
 	}
 }

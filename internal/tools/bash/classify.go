@@ -2,7 +2,7 @@ package bash
 
 import (
 	"bytes"
-	"regexp"
+	"github.com/codewhale/codewhale/internal/lazyre"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -194,7 +194,7 @@ func readOnlyDate(args []string) bool {
 	return true
 }
 
-var sedPrint = regexp.MustCompile(`^\s*((\d+|\$)(\s*,\s*(\d+|\$))?|/[^/]*/)?\s*p\s*$`)
+var sedPrint = lazyre.New(`^\s*((\d+|\$)(\s*,\s*(\d+|\$))?|/[^/]*/)?\s*p\s*$`)
 
 // readOnlySed admits only `sed -n '<range>p' [files]`: sed scripts can write
 // files (w, -i) or run commands (e), so anything else needs approval.
@@ -217,7 +217,7 @@ func readOnlySed(args []string) bool {
 			script = a
 		}
 	}
-	return quiet && sedPrint.MatchString(script)
+	return quiet && sedPrint().MatchString(script)
 }
 
 var gitInspect = map[string]func([]string) bool{

@@ -12,6 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/bash"
 	"github.com/codewhale/codewhale/internal/tools/file"
+	"github.com/codewhale/codewhale/internal/tools/git"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
 	"github.com/codewhale/codewhale/internal/tools/run"
@@ -81,6 +82,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 			}
 		}
 	}
+	reg.Register(git.New())
 	if s.Jobs != nil && !readOnly {
 		if env.AllowShell || env.Posture == policy.FullAccess {
 			full := env.Posture == policy.FullAccess

@@ -3,9 +3,9 @@ package run
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/codewhale/codewhale/internal/lazyre"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -166,7 +166,7 @@ func pytestSignals(ws string) bool {
 	return false
 }
 
-var reMakeTest = regexp.MustCompile(`^test\s*::?(?:[^=]|$)`)
+var reMakeTest = lazyre.New(`^test\s*::?(?:[^=]|$)`)
 
 // makeTestTarget reports a Makefile with a `test` target.
 func makeTestTarget(ws string) bool {
@@ -178,7 +178,7 @@ func makeTestTarget(ws string) bool {
 		defer f.Close()
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			if reMakeTest.MatchString(sc.Text()) {
+			if reMakeTest().MatchString(sc.Text()) {
 				return true
 			}
 		}

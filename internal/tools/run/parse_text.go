@@ -1,7 +1,7 @@
 package run
 
 import (
-	"regexp"
+	"github.com/codewhale/codewhale/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -31,23 +31,23 @@ func newTextParser() *textParser {
 }
 
 var (
-	reCargoResult = regexp.MustCompile(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
-	reCargoFail   = regexp.MustCompile(`^test (\S+) \.\.\. FAILED$`)
-	reCargoOut    = regexp.MustCompile(`^---- (\S+) stdout ----$`)
-	rePySummary   = regexp.MustCompile(`^=+ (.*\d+ (?:passed|failed|skipped|error|errors|xfailed|xpassed|deselected|warnings?|no tests ran).*) in [\d.]+s.* =+$`)
-	rePySection   = regexp.MustCompile(`^=+ (FAILURES|ERRORS) =+$`)
-	rePyHeader    = regexp.MustCompile(`^_{3,} (.+?) _{3,}$`)
-	rePyFail      = regexp.MustCompile(`^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$`)
-	reTapSubtest  = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
-	reTapNotOK    = regexp.MustCompile(`^(\s*)not ok \d+ - (.+?)(?: # (?i:(SKIP|TODO)).*)?$`)
-	reTapCount    = regexp.MustCompile(`^# (pass|fail|skipped|todo|cancelled) (\d+)$`)
-	reJestTests   = regexp.MustCompile(`^Tests:\s+(.*\d+ total.*)$`)
-	reJestFail    = regexp.MustCompile(`^\s*● (.+)$`)
-	reVitestTests = regexp.MustCompile(`^\s*Tests\s+(.*\(\d+\))\s*$`)
-	reVitestFail  = regexp.MustCompile(`^\s*FAIL\s+(.+ > .+)$`)
-	reMocha       = regexp.MustCompile(`^\s+(\d+) (passing|failing|pending)\b`)
-	reGoTest      = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+)`)
-	reCount       = regexp.MustCompile(`(\d+) (passed|failed|skipped|todo|error|errors|xfailed|pending)`)
+	reCargoResult = lazyre.New(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
+	reCargoFail   = lazyre.New(`^test (\S+) \.\.\. FAILED$`)
+	reCargoOut    = lazyre.New(`^---- (\S+) stdout ----$`)
+	rePySummary   = lazyre.New(`^=+ (.*\d+ (?:passed|failed|skipped|error|errors|xfailed|xpassed|deselected|warnings?|no tests ran).*) in [\d.]+s.* =+$`)
+	rePySection   = lazyre.New(`^=+ (FAILURES|ERRORS) =+$`)
+	rePyHeader    = lazyre.New(`^_{3,} (.+?) _{3,}$`)
+	rePyFail      = lazyre.New(`^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$`)
+	reTapSubtest  = lazyre.New(`^(\s*)# Subtest: (.+)$`)
+	reTapNotOK    = lazyre.New(`^(\s*)not ok \d+ - (.+?)(?: # (?i:(SKIP|TODO)).*)?$`)
+	reTapCount    = lazyre.New(`^# (pass|fail|skipped|todo|cancelled) (\d+)$`)
+	reJestTests   = lazyre.New(`^Tests:\s+(.*\d+ total.*)$`)
+	reJestFail    = lazyre.New(`^\s*● (.+)$`)
+	reVitestTests = lazyre.New(`^\s*Tests\s+(.*\(\d+\))\s*$`)
+	reVitestFail  = lazyre.New(`^\s*FAIL\s+(.+ > .+)$`)
+	reMocha       = lazyre.New(`^\s+(\d+) (passing|failing|pending)\b`)
+	reGoTest      = lazyre.New(`^\s*--- (PASS|FAIL|SKIP): (\S+)`)
+	reCount       = lazyre.New(`(\d+) (passed|failed|skipped|todo|error|errors|xfailed|pending)`)
 )
 
 func (p *textParser) line(s string) {
@@ -92,15 +92,15 @@ func (p *textParser) add(passed, failed, skipped int) {
 }
 
 func (p *textParser) cargo(s string) bool {
-	if m := reCargoResult.FindStringSubmatch(s); m != nil {
+	if m := reCargoResult().FindStringSubmatch(s); m != nil {
 		p.add(atoi(m[1]), atoi(m[2]), atoi(m[3]))
 		return true
 	}
-	if m := reCargoFail.FindStringSubmatch(s); m != nil {
+	if m := reCargoFail().FindStringSubmatch(s); m != nil {
 		p.fail(m[1])
 		return true
 	}
-	if m := reCargoOut.FindStringSubmatch(s); m != nil {
+	if m := reCargoOut().FindStringSubmatch(s); m != nil {
 		p.capture(m[1], func(l string) bool { return l == "failures:" || strings.HasPrefix(l, "---- ") })
 		return true
 	}
@@ -108,20 +108,20 @@ func (p *textParser) cargo(s string) bool {
 }
 
 func (p *textParser) pytest(s string) bool {
-	if m := rePySummary.FindStringSubmatch(s); m != nil {
+	if m := rePySummary().FindStringSubmatch(s); m != nil {
 		c := tally(m[1])
 		p.add(c["passed"], c["failed"]+c["error"]+c["errors"], c["skipped"]+c["xfailed"])
 		return true
 	}
-	if rePySection.MatchString(s) {
+	if rePySection().MatchString(s) {
 		p.pyHeader = true
 		return true
 	}
-	if m := rePyHeader.FindStringSubmatch(s); m != nil && p.pyHeader {
-		p.capture("pytest:"+m[1], func(l string) bool { return rePyHeader.MatchString(l) || strings.HasPrefix(l, "====") })
+	if m := rePyHeader().FindStringSubmatch(s); m != nil && p.pyHeader {
+		p.capture("pytest:"+m[1], func(l string) bool { return rePyHeader().MatchString(l) || strings.HasPrefix(l, "====") })
 		return true
 	}
-	if m := rePyFail.FindStringSubmatch(s); m != nil {
+	if m := rePyFail().FindStringSubmatch(s); m != nil {
 		p.fail(m[1])
 		return true
 	}
@@ -129,12 +129,12 @@ func (p *textParser) pytest(s string) bool {
 }
 
 func (p *textParser) tap(s string) bool {
-	if m := reTapSubtest.FindStringSubmatch(s); m != nil {
+	if m := reTapSubtest().FindStringSubmatch(s); m != nil {
 		level := len(m[1]) / 4
 		p.subtests = append(p.subtests[:min(level, len(p.subtests))], m[2])
 		return true
 	}
-	if m := reTapNotOK.FindStringSubmatch(s); m != nil {
+	if m := reTapNotOK().FindStringSubmatch(s); m != nil {
 		if m[3] != "" { // a skipped or to-do test is not a failure
 			return true
 		}
@@ -145,7 +145,7 @@ func (p *textParser) tap(s string) bool {
 		p.tapPending, p.tapIndent = name, len(m[1])+2
 		return true
 	}
-	if m := reTapCount.FindStringSubmatch(s); m != nil {
+	if m := reTapCount().FindStringSubmatch(s); m != nil {
 		n := atoi(m[2])
 		switch m[1] {
 		case "pass":
@@ -175,15 +175,15 @@ func (p *textParser) tapYAML(s string) bool {
 }
 
 func (p *textParser) jest(s string) bool {
-	if m := reJestTests.FindStringSubmatch(s); m != nil {
+	if m := reJestTests().FindStringSubmatch(s); m != nil {
 		c := tally(m[1])
 		p.add(c["passed"], c["failed"], c["skipped"]+c["todo"])
 		return true
 	}
-	if m := reJestFail.FindStringSubmatch(s); m != nil && !strings.HasPrefix(m[1], "Console") {
+	if m := reJestFail().FindStringSubmatch(s); m != nil && !strings.HasPrefix(m[1], "Console") {
 		p.fail(m[1])
 		p.capture(m[1], func(l string) bool {
-			return reJestFail.MatchString(l) || strings.HasPrefix(l, "Test Suites:") || strings.HasPrefix(l, "Tests:")
+			return reJestFail().MatchString(l) || strings.HasPrefix(l, "Test Suites:") || strings.HasPrefix(l, "Tests:")
 		})
 		return true
 	}
@@ -191,12 +191,12 @@ func (p *textParser) jest(s string) bool {
 }
 
 func (p *textParser) vitest(s string) bool {
-	if m := reVitestTests.FindStringSubmatch(s); m != nil {
+	if m := reVitestTests().FindStringSubmatch(s); m != nil {
 		c := tally(m[1])
 		p.add(c["passed"], c["failed"], c["skipped"]+c["todo"])
 		return true
 	}
-	if m := reVitestFail.FindStringSubmatch(s); m != nil {
+	if m := reVitestFail().FindStringSubmatch(s); m != nil {
 		p.fail(m[1])
 		return true
 	}
@@ -204,7 +204,7 @@ func (p *textParser) vitest(s string) bool {
 }
 
 func (p *textParser) mocha(s string) bool {
-	m := reMocha.FindStringSubmatch(s)
+	m := reMocha().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -220,7 +220,7 @@ func (p *textParser) mocha(s string) bool {
 }
 
 func (p *textParser) goText(s string) bool {
-	m := reGoTest.FindStringSubmatch(s)
+	m := reGoTest().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -265,7 +265,7 @@ func (p *textParser) excerpt(name string) string {
 
 func tally(s string) map[string]int {
 	out := map[string]int{}
-	for _, m := range reCount.FindAllStringSubmatch(s, -1) {
+	for _, m := range reCount().FindAllStringSubmatch(s, -1) {
 		out[m[2]] += atoi(m[1])
 	}
 	return out

@@ -10,7 +10,7 @@ package tasks
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"github.com/codewhale/codewhale/internal/lazyre"
 	"time"
 )
 
@@ -158,13 +158,13 @@ func (r *TaskRecord) summary() TaskSummary {
 		TurnID: r.TurnID, OwnerSessionID: r.OwnerSessionID}
 }
 
-var idPattern = regexp.MustCompile(`^task_[0-9a-f]{16}$`)
+var idPattern = lazyre.New(`^task_[0-9a-f]{16}$`)
 
 // validate checks a record read from disk under the name wantID and fills
 // the defaults of fields older writers may have left out.
 func (r *TaskRecord) validate(wantID string) error {
 	switch {
-	case !idPattern.MatchString(r.ID):
+	case !idPattern().MatchString(r.ID):
 		return fmt.Errorf("task id %q is not task_<16 hex>", r.ID)
 	case r.ID != wantID:
 		return fmt.Errorf("record id %s does not match its file name %s", r.ID, wantID)

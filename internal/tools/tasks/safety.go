@@ -2,8 +2,8 @@ package tasks
 
 import (
 	"fmt"
+	"github.com/codewhale/codewhale/internal/lazyre"
 	"path"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -42,7 +42,7 @@ func DangerReasons(command string) []string {
 				add("pipes downloaded content into an interpreter")
 			}
 		case *syntax.Redirect:
-			if n.Word != nil && blockDevice.MatchString(wordText(n.Word)) {
+			if n.Word != nil && blockDevice().MatchString(wordText(n.Word)) {
 				add("writes directly to a block device (%s)", wordText(n.Word))
 			}
 		}
@@ -52,8 +52,8 @@ func DangerReasons(command string) []string {
 }
 
 var (
-	forkBomb    = regexp.MustCompile(`([A-Za-z_:][A-Za-z0-9_:]*)\(\)\{([A-Za-z_:][A-Za-z0-9_:]*)\|([A-Za-z_:][A-Za-z0-9_:]*)&`)
-	blockDevice = regexp.MustCompile(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk)`)
+	forkBomb    = lazyre.New(`([A-Za-z_:][A-Za-z0-9_:]*)\(\)\{([A-Za-z_:][A-Za-z0-9_:]*)\|([A-Za-z_:][A-Za-z0-9_:]*)&`)
+	blockDevice = lazyre.New(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk)`)
 	// wrappers run their arguments as a command.
 	wrappers  = map[string]bool{"env": true, "nohup": true, "time": true, "command": true, "exec": true, "nice": true, "timeout": true, "xargs": true}
 	escalates = map[string]bool{"sudo": true, "su": true, "doas": true, "pkexec": true}
@@ -64,7 +64,7 @@ var (
 // isForkBomb spots a function that pipes itself into itself in the
 // background, the shape of `:(){ :|:& };:`.
 func isForkBomb(command string) bool {
-	for _, m := range forkBomb.FindAllStringSubmatch(strings.Join(strings.Fields(command), ""), -1) {
+	for _, m := range forkBomb().FindAllStringSubmatch(strings.Join(strings.Fields(command), ""), -1) {
 		if m[1] == m[2] && m[2] == m[3] {
 			return true
 		}
@@ -89,16 +89,16 @@ func classifyCall(args []string, add func(string, ...any)) {
 	}
 }
 
-// dropOptions skips a wrapper's flags, VAR=value assignments and numeric
+// dropOptions skips a wrapper's flags, VAR=value assignments and numeric()
 // operands (`timeout 10`, `nice -n 5`).
 func dropOptions(args []string) []string {
-	for len(args) > 0 && (strings.HasPrefix(args[0], "-") || strings.Contains(args[0], "=") || numeric.MatchString(args[0])) {
+	for len(args) > 0 && (strings.HasPrefix(args[0], "-") || strings.Contains(args[0], "=") || numeric().MatchString(args[0])) {
 		args = args[1:]
 	}
 	return args
 }
 
-var numeric = regexp.MustCompile(`^[0-9.]+[smhd]?$`)
+var numeric = lazyre.New(`^[0-9.]+[smhd]?$`)
 
 func classifyProgram(name string, args []string, add func(string, ...any)) {
 	switch {

@@ -5,9 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/codewhale/codewhale/internal/lazyre"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -275,7 +275,7 @@ func removeID(ids []string, id string) []string {
 	return out
 }
 
-var labelUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var labelUnsafe = lazyre.New(`[^A-Za-z0-9_-]`)
 
 // WriteArtifact stores content as a new file under
 // <dir>/artifacts/<owner>/ (owner is the task id, or "runtime" for work not
@@ -293,7 +293,7 @@ func (s *Store) WriteArtifact(owner, label, content string) (string, error) {
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	name := fmt.Sprintf("%s_%s_%s.txt", s.now().Format("20060102T150405.000Z"), labelUnsafe.ReplaceAllString(label, "_"), hex.EncodeToString(b[:]))
+	name := fmt.Sprintf("%s_%s_%s.txt", s.now().Format("20060102T150405.000Z"), labelUnsafe().ReplaceAllString(label, "_"), hex.EncodeToString(b[:]))
 	path := filepath.Join(dir, name)
 	if err := writeAtomic(path, filepath.Join(dir, "."+name+".pending"), []byte(content)); err != nil {
 		return "", err

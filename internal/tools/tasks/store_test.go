@@ -51,7 +51,7 @@ func TestCreatedTaskSurvivesARestart(t *testing.T) {
 		t.Fatalf("fresh store report = %+v", report)
 	}
 	created := mustCreate(t, s, "  port the registry  ")
-	if !idPattern.MatchString(created.ID) || created.Status != Queued || created.Prompt != "port the registry" ||
+	if !idPattern().MatchString(created.ID) || created.Status != Queued || created.Prompt != "port the registry" ||
 		created.LifecycleSeq != 1 || created.Timeline[0].Kind != "queued" || created.SchemaVersion != SchemaVersion {
 		t.Fatalf("created = %+v", created)
 	}

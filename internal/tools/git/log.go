@@ -1,0 +1,193 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// log renders `git log --max-count=N --date=iso-strict --pretty=format:…`
+// with git's default walk: newest committer date first, and for a
+// pathspec git's default history simplification (a commit is shown when it
+// differs from its parents at the path; a merge that matches one parent
+// there is followed through that parent only and not shown).
+func (rp *repo) log(ctx context.Context, r *request) (string, error) {
+	head, err := rp.headCommit()
+	if err != nil {
+		return "", err
+	}
+	if head == nil {
+		return "", failf(fmt.Sprintf("fatal: your current branch '%s' does not have any commits yet", rp.currentBranch()))
+	}
+	f, err := newLogFilter(r, time.Now())
+	if err != nil {
+		return "", err
+	}
+	spec, limited := rp.spec(r), r.pathspec != ""
+	q := &commitQueue{}
+	seen := map[plumbing.Hash]bool{head.Hash: true}
+	q.push(head)
+	var entries []string
+	for q.Len() > 0 && len(entries) < r.maxCount {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		c := q.pop()
+		if f.hasSince && c.Committer.When.Unix() < f.since {
+			continue // like git, an old commit also ends the walk along its line
+		}
+		parents, treesame := c.ParentHashes, false
+		if limited {
+			if parents, treesame, err = rp.simplify(c, spec); err != nil {
+				return "", err
+			}
+		}
+		for _, p := range parents {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			pc, err := rp.git.CommitObject(p)
+			if err != nil {
+				return "", failf(fmt.Sprintf("fatal: could not read commit %s", p))
+			}
+			q.push(pc)
+		}
+		if treesame || !f.keep(c) {
+			continue
+		}
+		entries = append(entries, fmt.Sprintf("%s\nAuthor: %s <%s>\nDate: %s\nSubject: %s\n",
+			c.Hash, c.Author.Name, c.Author.Email, c.Author.When.Format("2006-01-02T15:04:05-07:00"), subject(c.Message)))
+	}
+	return strings.Join(entries, "\n"), nil
+}
+
+// simplify is git's TREESAME rule for one commit and pathspec: it returns
+// the parents to walk and whether the commit is hidden.
+func (rp *repo) simplify(c *object.Commit, spec pathSpec) ([]plumbing.Hash, bool, error) {
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, false, failf("fatal: " + err.Error())
+	}
+	mine := entryAt(tree, spec)
+	if len(c.ParentHashes) == 0 {
+		return nil, mine == nil, nil
+	}
+	for _, p := range c.ParentHashes {
+		pc, err := rp.git.CommitObject(p)
+		if err != nil {
+			return nil, false, failf(fmt.Sprintf("fatal: could not read commit %s", p))
+		}
+		pt, err := pc.Tree()
+		if err != nil {
+			return nil, false, failf("fatal: " + err.Error())
+		}
+		if sameEntry(mine, entryAt(pt, spec)) {
+			return []plumbing.Hash{p}, true, nil
+		}
+	}
+	return c.ParentHashes, false, nil
+}
+
+// entryAt is what tree holds at the pathspec (nil when nothing); for the
+// whole tree it is the root itself.
+func entryAt(tree *object.Tree, spec pathSpec) *object.TreeEntry {
+	if spec.all {
+		return &object.TreeEntry{Hash: tree.Hash, Mode: modeDir}
+	}
+	e, err := tree.FindEntry(spec.path)
+	if err != nil {
+		return nil
+	}
+	return e
+}
+
+func sameEntry(a, b *object.TreeEntry) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Hash == b.Hash && a.Mode == b.Mode
+}
+
+// subject is %s: the message's first paragraph with its lines joined by
+// spaces and trailing whitespace dropped.
+func subject(msg string) string {
+	lines := strings.Split(msg, "\n")
+	i := 0
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	var parts []string
+	for ; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " \t\r\v\f")
+		if l == "" {
+			break
+		}
+		parts = append(parts, l)
+	}
+	return strings.Join(parts, " ")
+}
+
+// currentBranch is the short name of the branch HEAD points at.
+func (rp *repo) currentBranch() string {
+	ref, err := rp.git.Storer.Reference(plumbing.HEAD)
+	if err != nil || ref.Type() != plumbing.SymbolicReference {
+		return "HEAD"
+	}
+	return strings.TrimPrefix(ref.Target().String(), "refs/heads/")
+}
+
+// logFilter holds --since, --until and --author.
+type logFilter struct {
+	hasSince, hasUntil bool
+	since, until       int64
+	author             *regexp.Regexp
+}
+
+// newLogFilter parses the filters; a value the native parsers do not
+// understand is a failure that asks for the git binary.
+func newLogFilter(r *request, now time.Time) (*logFilter, error) {
+	f := &logFilter{}
+	var ok bool
+	if r.since != "" {
+		if f.since, ok = parseApproxDate(r.since, now); !ok {
+			return nil, unsupportedDate("since", r.since)
+		}
+		f.hasSince = true
+	}
+	if r.till != "" {
+		if f.until, ok = parseApproxDate(r.till, now); !ok {
+			return nil, unsupportedDate("until", r.till)
+		}
+		f.hasUntil = true
+	}
+	if r.author != "" {
+		re, err := compileBRE(r.author)
+		if err != nil {
+			return nil, &failure{needsCLI: true, msg: fmt.Sprintf("the author pattern %q uses regular-expression syntax "+
+				"this build cannot evaluate without the git binary; use a plain name or e-mail fragment", r.author)}
+		}
+		f.author = re
+	}
+	return f, nil
+}
+
+func unsupportedDate(field, value string) error {
+	return &failure{needsCLI: true, msg: fmt.Sprintf("cannot read %s date %q without the git binary; use "+
+		"YYYY-MM-DD, YYYY-MM-DD HH:MM[:SS] (optionally with a zone such as +02:00), @<unix seconds>, "+
+		"or '<n> <seconds|minutes|hours|days|weeks|months|years> ago'", field, value)}
+}
+
+// keep applies --until (committer date) and --author (matched against
+// "Name <email>", as git greps the author header).
+func (f *logFilter) keep(c *object.Commit) bool {
+	if f.hasUntil && c.Committer.When.Unix() > f.until {
+		return false
+	}
+	return f.author == nil || f.author.MatchString(c.Author.Name+" <"+c.Author.Email+">")
+}

@@ -1,0 +1,188 @@
+package git
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	gogit "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// nativeBackend renders git's text from go-git reads; it needs no binary.
+type nativeBackend struct{}
+
+func (nativeBackend) name() string { return "go-git" }
+
+func (nativeBackend) run(ctx context.Context, r *request) (text string, err error) {
+	// A repository this package misreads must not take the agent down:
+	// report it, and let the tool retry with the git binary if it has one.
+	defer func() {
+		if p := recover(); p != nil {
+			text, err = "", &failure{needsCLI: true, msg: fmt.Sprintf("internal error in the go-git backend: %v", p)}
+		}
+	}()
+	rp, err := openRepo(r.dir)
+	if err != nil {
+		return "", err
+	}
+	switch r.action {
+	case "status":
+		return rp.status(ctx, r)
+	case "diff":
+		return rp.diff(ctx, r)
+	case "log":
+		return rp.log(ctx, r)
+	case "show":
+		return rp.show(ctx, r)
+	case "blame":
+		return rp.blame(ctx, r)
+	}
+	return "", errors.New("unknown git action " + r.action)
+}
+
+// repo is an opened repository plus what the renderers need to know about
+// where the call runs.
+type repo struct {
+	git    *gogit.Repository
+	gitDir string // the repository's .git directory (common dir for worktrees)
+	root   string // worktree root; "" for a bare repository
+	prefix string // the working directory relative to root, '/'-separated, "" at the root
+
+	abbrevLen int                      // git's automatic abbreviation length; 0 until computed
+	abbrevs   map[plumbing.Hash]string // unique abbreviations already computed
+	configs   []*format.Config         // local then global config, loaded on first use
+}
+
+var errNotRepo = failf("fatal: not a git repository (or any of the parent directories): .git")
+
+// openRepo opens the repository containing dir, as git does from a working
+// directory.
+func openRepo(dir string) (*repo, error) {
+	g, err := gogit.PlainOpenWithOptions(dir, &gogit.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, gogit.ErrRepositoryNotExists) {
+		return nil, errNotRepo
+	}
+	if err != nil {
+		return nil, failf("fatal: " + err.Error())
+	}
+	rp := &repo{git: g, abbrevs: map[plumbing.Hash]string{}}
+	if st, ok := g.Storer.(*filesystem.Storage); ok {
+		rp.gitDir = st.Filesystem().Root()
+	}
+	if wt, err := g.Worktree(); err == nil {
+		rp.root = wt.Filesystem.Root()
+		if canon, err := filepath.EvalSymlinks(rp.root); err == nil {
+			rp.root = canon
+		}
+		if rel, err := filepath.Rel(rp.root, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			rp.prefix = filepath.ToSlash(rel)
+		}
+	}
+	return rp, nil
+}
+
+// needWorktree fails like git does for worktree reads in a bare repository.
+func (rp *repo) needWorktree() error {
+	if rp.root == "" {
+		return failf("fatal: this operation must be run in a work tree")
+	}
+	return nil
+}
+
+// spec turns the request's pathspec into a repository-relative filter.
+func (rp *repo) spec(r *request) pathSpec {
+	switch r.pathspec {
+	case "":
+		return pathSpec{all: true}
+	case ".":
+		return pathSpec{path: rp.prefix, all: rp.prefix == ""}
+	}
+	return pathSpec{path: joinPath(rp.prefix, r.pathspec)}
+}
+
+// pathSpec is one literal git pathspec, repository-relative: it matches the
+// path itself and everything below it.
+type pathSpec struct {
+	path string
+	all  bool
+}
+
+func (s pathSpec) match(p string) bool {
+	return s.all || p == s.path || strings.HasPrefix(p, s.path+"/")
+}
+
+// mayContain reports whether entries under directory dir can match.
+func (s pathSpec) mayContain(dir string) bool {
+	return s.all || dir == "" || s.match(dir) || strings.HasPrefix(s.path, dir+"/")
+}
+
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// abbrev returns the shortest unique abbreviation of h that is at least
+// git's automatic length (core.abbrev=auto).
+func (rp *repo) abbrev(h plumbing.Hash) string {
+	if s, ok := rp.abbrevs[h]; ok {
+		return s
+	}
+	if rp.abbrevLen == 0 {
+		rp.abbrevLen = autoAbbrevLen(packedObjectCount(rp.gitDir))
+	}
+	full := h.String()
+	n := rp.abbrevLen
+	if h.IsZero() {
+		return full[:n]
+	}
+	for _, o := range rp.objectsWithPrefix(full[:n-1]) {
+		if o == h {
+			continue
+		}
+		common := 0
+		for common < len(full) && o.String()[common] == full[common] {
+			common++
+		}
+		n = max(n, common+1)
+	}
+	rp.abbrevs[h] = full[:n]
+	return full[:n]
+}
+
+// autoAbbrevLen is git's automatic abbreviation length for a repository of
+// about count objects: enough hex digits to expect no collision, at least 7.
+func autoAbbrevLen(count int) int {
+	bits := 0
+	for c := count; c > 0; c >>= 1 {
+		bits++
+	}
+	return max(7, (bits+1)/2)
+}
+
+// packedObjectCount sums the object counts of the pack indexes, which is
+// what git's estimate counts (loose objects are not included).
+func packedObjectCount(gitDir string) int {
+	idx, _ := filepath.Glob(filepath.Join(gitDir, "objects", "pack", "*.idx"))
+	total := 0
+	for _, p := range idx {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		var head [8 + 256*4]byte
+		if _, err := f.ReadAt(head[:], 0); err == nil && string(head[:4]) == "\xfftOc" {
+			total += int(binary.BigEndian.Uint32(head[8+255*4:]))
+		}
+		f.Close()
+	}
+	return total
+}

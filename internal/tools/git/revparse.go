@@ -1,0 +1,255 @@
+package git
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"github.com/codewhale/codewhale/internal/lazyre"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// errBadRev is a revision that names no object; callers turn it into the
+// message git prints in their context.
+var errBadRev = errors.New("bad revision")
+
+var describeName = lazyre.New(`-g([0-9a-f]{4,40})$`)
+
+// resolve maps a revision to an object name without peeling it: refs (with
+// git's lookup rules), full or abbreviated object names, describe output,
+// the ~N, ^N and ^{type} suffixes, and <rev>:<path> (":<path>" reads the
+// index). Reflog (@{…}) and search (:/…, ^{/…}) forms need the git binary.
+func (rp *repo) resolve(rev string) (plumbing.Hash, error) {
+	if strings.Contains(rev, "@{") || strings.HasPrefix(rev, ":/") || strings.Contains(rev, "^{/") {
+		return plumbing.ZeroHash, &failure{needsCLI: true, msg: fmt.Sprintf("revision syntax in '%s' needs the git binary", rev)}
+	}
+	if base, p, ok := cutTreePath(rev); ok {
+		return rp.resolvePath(rev, base, p)
+	}
+	i := strings.IndexAny(rev, "~^")
+	if i < 0 {
+		i = len(rev)
+	}
+	h, err := rp.resolveBase(rev[:i])
+	if err != nil {
+		return h, err
+	}
+	return rp.applySuffixes(h, rev[i:])
+}
+
+// cutTreePath splits "<rev>:<path>" at the first colon outside ^{…}.
+func cutTreePath(rev string) (string, string, bool) {
+	depth := 0
+	for i := 0; i < len(rev); i++ {
+		switch rev[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ':':
+			if depth == 0 {
+				return rev[:i], rev[i+1:], true
+			}
+		}
+	}
+	return "", "", false
+}
+
+func (rp *repo) resolvePath(rev, base, p string) (plumbing.Hash, error) {
+	if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || p == "." || p == ".." {
+		p = path.Join(rp.prefix, p)
+	}
+	p = strings.Trim(path.Clean("/"+p), "/")
+	if base == "" {
+		return rp.indexPath(rev, p)
+	}
+	h, err := rp.resolve(base)
+	if err != nil {
+		return h, err
+	}
+	tree, err := rp.peelTree(h)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if p == "" {
+		return tree.Hash, nil
+	}
+	e, err := tree.FindEntry(p)
+	if err != nil {
+		return plumbing.ZeroHash, failf(fmt.Sprintf("fatal: path '%s' does not exist in '%s'", p, base))
+	}
+	return e.Hash, nil
+}
+
+// indexPath resolves ":<path>" (and ":0:<path>") against the index.
+func (rp *repo) indexPath(rev, p string) (plumbing.Hash, error) {
+	p = strings.TrimPrefix(p, "0:")
+	idx, err := readIndex(rp.gitDir)
+	if err != nil {
+		return plumbing.ZeroHash, failf("fatal: " + err.Error())
+	}
+	for _, e := range idx.entries {
+		if e.name == p && e.stage == 0 {
+			return e.hash, nil
+		}
+	}
+	return plumbing.ZeroHash, failf(fmt.Sprintf("fatal: path '%s' does not exist (neither on disk nor in the index)", p))
+}
+
+// resolveBase resolves a name without suffixes.
+func (rp *repo) resolveBase(name string) (plumbing.Hash, error) {
+	if name == "" || name == "@" {
+		name = "HEAD"
+	}
+	if len(name) == 40 {
+		if b, err := hex.DecodeString(name); err == nil {
+			var h plumbing.Hash
+			copy(h[:], b)
+			if _, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h); err == nil {
+				return h, nil
+			}
+		}
+	}
+	for _, rule := range []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"} {
+		ref, err := rp.git.Reference(plumbing.ReferenceName(fmt.Sprintf(rule, name)), true)
+		if err == nil {
+			return ref.Hash(), nil
+		}
+	}
+	if m := describeName().FindStringSubmatch(name); m != nil {
+		name = m[1]
+	}
+	return rp.resolvePrefix(name)
+}
+
+// resolvePrefix finds the one object whose name starts with prefix.
+func (rp *repo) resolvePrefix(prefix string) (plumbing.Hash, error) {
+	if len(prefix) < 4 || len(prefix) > 40 || strings.Trim(strings.ToLower(prefix), "0123456789abcdef") != "" {
+		return plumbing.ZeroHash, errBadRev
+	}
+	prefix = strings.ToLower(prefix)
+	found := rp.objectsWithPrefix(prefix)
+	switch len(found) {
+	case 0:
+		return plumbing.ZeroHash, errBadRev
+	case 1:
+		return found[0], nil
+	}
+	return plumbing.ZeroHash, failf(fmt.Sprintf("error: short object ID %s is ambiguous", prefix))
+}
+
+// applySuffixes walks ~N, ^N, ^{type} and ^{} from h.
+func (rp *repo) applySuffixes(h plumbing.Hash, ops string) (plumbing.Hash, error) {
+	for ops != "" {
+		op := ops[0]
+		ops = ops[1:]
+		if op == '^' && strings.HasPrefix(ops, "{") {
+			end := strings.IndexByte(ops, '}')
+			if end < 0 {
+				return plumbing.ZeroHash, errBadRev
+			}
+			var err error
+			if h, err = rp.peel(h, ops[1:end]); err != nil {
+				return h, err
+			}
+			ops = ops[end+1:]
+			continue
+		}
+		n, digits := 1, 0
+		for digits < len(ops) && ops[digits] >= '0' && ops[digits] <= '9' {
+			digits++
+		}
+		if digits > 0 {
+			n, _ = strconv.Atoi(ops[:digits])
+			ops = ops[digits:]
+		}
+		c, err := rp.peelCommit(h)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if op == '^' {
+			if h, err = nthParent(c, n); err != nil {
+				return h, err
+			}
+			continue
+		}
+		for range n {
+			if h, err = nthParent(c, 1); err != nil {
+				return h, err
+			}
+			if c, err = rp.git.CommitObject(h); err != nil {
+				return plumbing.ZeroHash, errBadRev
+			}
+		}
+		h = c.Hash
+	}
+	return h, nil
+}
+
+func nthParent(c *object.Commit, n int) (plumbing.Hash, error) {
+	if n == 0 {
+		return c.Hash, nil
+	}
+	if n > len(c.ParentHashes) {
+		return plumbing.ZeroHash, errBadRev
+	}
+	return c.ParentHashes[n-1], nil
+}
+
+// peel follows tags to an object of the wanted type ("" = the first
+// non-tag).
+func (rp *repo) peel(h plumbing.Hash, want string) (plumbing.Hash, error) {
+	for {
+		obj, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return plumbing.ZeroHash, errBadRev
+		}
+		typ := obj.Type().String()
+		switch {
+		case typ == want || (want == "" && obj.Type() != plumbing.TagObject) || want == "object":
+			return h, nil
+		case obj.Type() == plumbing.TagObject:
+			t, err := rp.git.TagObject(h)
+			if err != nil {
+				return plumbing.ZeroHash, errBadRev
+			}
+			h = t.Target
+		case obj.Type() == plumbing.CommitObject && want == "tree":
+			c, err := rp.git.CommitObject(h)
+			if err != nil {
+				return plumbing.ZeroHash, errBadRev
+			}
+			return c.TreeHash, nil
+		default:
+			return plumbing.ZeroHash, errBadRev
+		}
+	}
+}
+
+func (rp *repo) peelCommit(h plumbing.Hash) (*object.Commit, error) {
+	h, err := rp.peel(h, "commit")
+	if err != nil {
+		return nil, err
+	}
+	c, err := rp.git.CommitObject(h)
+	if err != nil {
+		return nil, errBadRev
+	}
+	return c, nil
+}
+
+func (rp *repo) peelTree(h plumbing.Hash) (*object.Tree, error) {
+	h, err := rp.peel(h, "tree")
+	if err != nil {
+		return nil, err
+	}
+	t, err := rp.git.TreeObject(h)
+	if err != nil {
+		return nil, errBadRev
+	}
+	return t, nil
+}

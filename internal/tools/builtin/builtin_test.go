@@ -1,0 +1,182 @@
+package builtin_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/builtin"
+	"github.com/codewhale/codewhale/internal/tools/tasks"
+)
+
+// services is a full session's services with real stores in temp dirs.
+func services(t *testing.T, memory bool) *builtin.Services {
+	t.Helper()
+	dir := t.TempDir()
+	s := builtin.NewServices(builtin.Options{Workspace: dir, Home: dir, MemoryEnabled: memory, SessionID: "s"})
+	jm, err := jobs.NewManager(jobs.Options{StatePath: filepath.Join(dir, "jobs.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(jm.Close)
+	store, _, err := tasks.Open(filepath.Join(dir, "tasks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Jobs, s.Tasks = jm, store
+	s.Agents = agent.NewManager(agent.Options{Factory: func(agent.ChildConfig) (*engine.Engine, error) { return nil, nil }})
+	return s
+}
+
+func firstRequest(s *builtin.Services, mode policy.Mode) (*tools.Registry, *catalog.Catalog, []string) {
+	env := engine.TurnEnv{Mode: mode, AllowShell: true}
+	ts := s.Toolset(env)
+	c := catalog.Build(ts.Registry, ts.MCP, catalog.Options{Mode: mode, AllowShell: true})
+	var names []string
+	for _, t := range c.RequestTools() {
+		names = append(names, t.Name)
+	}
+	return ts.Registry, c, names
+}
+
+// tools.md §8 checks 1 and 2: the default-active sets.
+func TestDefaultActiveSets(t *testing.T) {
+	t.Parallel()
+	_, _, on := firstRequest(services(t, true), policy.Act)
+	if got := strings.Join(on, ","); got != "Bash,File,Git,Run,agent,remember,tasks,work_update,tool_search" {
+		t.Errorf("Act, memory on: %s", got)
+	}
+	_, _, off := firstRequest(services(t, false), policy.Act)
+	if got := strings.Join(off, ","); got != "Bash,File,Git,Run,agent,tasks,work_update,tool_search" {
+		t.Errorf("Act, memory off: %s", got)
+	}
+	_, _, op := firstRequest(services(t, true), policy.Operate)
+	if strings.Join(op, ",") != strings.Join(on, ",") {
+		t.Errorf("Operate differs from Act: %v", op)
+	}
+	_, c, plan := firstRequest(services(t, true), policy.Plan)
+	if got := strings.Join(plan, ","); got != "File,Git,agent,tasks,work_update,tool_search" {
+		t.Errorf("Plan: %s", got)
+	}
+	file, _ := c.Lookup("File")
+	enum := file.Tool.InputSchema["properties"].(map[string]any)["action"].(map[string]any)["enum"]
+	if b, _ := json.Marshal(enum); string(b) != `["read","list","search_name","search_content"]` {
+		t.Errorf("Plan File actions %s", b)
+	}
+}
+
+// Check 3: deferred but findable.
+func TestDeferredToolsAreFindable(t *testing.T) {
+	t.Parallel()
+	_, c, first := firstRequest(services(t, true), policy.Act)
+	for _, name := range []string{"update_plan", "handle_read"} {
+		if slices.Contains(first, name) {
+			t.Errorf("%s is in the first request", name)
+		}
+		e, ok := c.Lookup(name)
+		if !ok || !e.Deferred() {
+			t.Fatalf("%s is not a deferred catalog entry", name)
+		}
+		res, err := c.Search("tool_search", json.RawMessage(`{"query":"`+strings.ReplaceAll(name, "_", " ")+`"}`))
+		if err != nil || !slices.Contains(res.References, name) {
+			t.Errorf("tool_search does not find %s: %v %v", name, res, err)
+		}
+	}
+}
+
+// Check 4 and 6: removed spellings are not registered and nothing guesses.
+func TestRemovedSpellingsAndExactResolve(t *testing.T) {
+	t.Parallel()
+	reg, c, _ := firstRequest(services(t, true), policy.Act)
+	removed := []string{"exec_shell", "exec_shell_wait", "exec_wait", "exec_shell_interact", "exec_interact", "exec_shell_cancel",
+		"read_file", "list_dir", "grep_files", "file_search", "write_file", "edit_file",
+		"git_status", "git_diff", "git_log", "git_show", "git_blame", "run_tests", "run_verifiers",
+		"web_search", "fetch_url", "wait_for_dev_server", "agents", "read", "read_file_extra", "Fil", "bash", "BASH", "file"}
+	for _, name := range removed {
+		if reg.Contains(name) {
+			t.Errorf("%s is registered", name)
+		}
+		if _, ok := c.Lookup(name); ok {
+			t.Errorf("%s is in the catalog", name)
+		}
+		if _, ok := reg.Resolve(name); ok {
+			t.Errorf("%s resolved", name)
+		}
+		_, err := reg.Execute(context.Background(), &tools.Context{Workspace: t.TempDir()}, name, json.RawMessage(`{"path":"x"}`))
+		if err == nil || !strings.Contains(err.Error(), "tool '"+name+"' is not registered") {
+			t.Errorf("Execute(%s): %v", name, err)
+		}
+	}
+	if got, ok := reg.Resolve("apply_patch"); !ok || got != "apply_patch" {
+		t.Error("apply_patch must resolve to itself")
+	}
+}
+
+// Check 5: the MUST replay aliases are hidden, unsearchable, and behave
+// like their canonical action.
+func TestReplayAliases(t *testing.T) {
+	t.Parallel()
+	s := services(t, true)
+	reg, c, _ := firstRequest(s, policy.Act)
+	aliases := []string{"apply_patch", "task_create", "task_list", "task_read", "todo_write", "checklist_write",
+		"todo_add", "checklist_add", "todo_update", "checklist_update", "todo_list", "checklist_list"}
+	for _, a := range aliases {
+		tool, ok := reg.Get(a)
+		if !ok || tool.ModelVisible() {
+			t.Errorf("%s: registered=%v visible=%v", a, ok, ok && tool.ModelVisible())
+			continue
+		}
+		if _, ok := c.Lookup(a); ok {
+			t.Errorf("%s reached the catalog", a)
+		}
+		res, _ := c.Search("tool_search", json.RawMessage(`{"query":"`+a+`"}`))
+		if slices.Contains(res.References, a) {
+			t.Errorf("tool_search found %s", a)
+		}
+	}
+	tc := &tools.Context{Workspace: s.Workspace}
+	viaAlias, err := reg.Execute(context.Background(), tc, "task_list", json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonical, err := reg.Execute(context.Background(), tc, "tasks", json.RawMessage(`{"action":"list"}`))
+	if err != nil || viaAlias.Content != canonical.Content {
+		t.Errorf("task_list{} != tasks{action:list}: %q vs %q (%v)", viaAlias.Content, canonical.Content, err)
+	}
+	if _, err := reg.Execute(context.Background(), tc, "todo_write", json.RawMessage(`{"todos":[{"content":"a","status":"in_progress"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.WorkState(); !strings.Contains(got, "[~] #1 a") {
+		t.Errorf("todo_write did not write the one ledger: %q", got)
+	}
+}
+
+// The registry's model-visible tools all carry a schema the validator
+// compiles, and every default-active name registered this turn is eager.
+func TestCatalogConsistency(t *testing.T) {
+	t.Parallel()
+	reg, c, _ := firstRequest(services(t, true), policy.Act)
+	for _, e := range c.Entries() {
+		if e.Origin != catalog.OriginBuiltin {
+			continue
+		}
+		if _, ok := reg.Get(e.Tool.Name); !ok {
+			t.Errorf("catalog entry %s has no registry handler", e.Tool.Name)
+		}
+		if catalog.IsDefaultActive(e.Tool.Name) == e.Deferred() {
+			t.Errorf("%s: deferred=%v", e.Tool.Name, e.Deferred())
+		}
+		if err := tools.Validate(e.Tool.Name, e.Tool.InputSchema, json.RawMessage(`{}`)); err != nil && strings.Contains(err.Error(), "compile") {
+			t.Errorf("%s schema: %v", e.Tool.Name, err)
+		}
+	}
+}

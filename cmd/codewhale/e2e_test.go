@@ -519,3 +519,94 @@ func TestKilledExecResumes(t *testing.T) {
 		t.Errorf("sessions list: %d %s", code, out)
 	}
 }
+
+func receiptOf(t *testing.T, c *cli, args ...string) (active []string, digest string) {
+	t.Helper()
+	out, errOut, code := c.run(append([]string{"tools", "--json"}, args...)...)
+	var rec struct {
+		Active []string `json:"active"`
+		Digest string   `json:"active_tool_catalog_sha256"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rec) != nil {
+		t.Fatalf("tools --json: %d %s %s", code, out, errOut)
+	}
+	return rec.Active, rec.Digest
+}
+
+// The provider-free receipt names nine tools with memory on, eight with it
+// off, and the seed's six in Plan mode.
+func TestToolsReceiptSets(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, nil)
+	off, _ := receiptOf(t, c)
+	if got := strings.Join(off, ","); got != "Bash,File,Git,Run,agent,tasks,work_update,tool_search" {
+		t.Errorf("memory off: %s", got)
+	}
+	plan, _ := receiptOf(t, c, "--mode", "plan")
+	if got := strings.Join(plan, ","); got != "File,Git,agent,tasks,work_update,tool_search" {
+		t.Errorf("plan: %s", got)
+	}
+	c.env = append(c.env, "CODEWHALE_MEMORY=1")
+	on, _ := receiptOf(t, c)
+	if got := strings.Join(on, ","); got != "Bash,File,Git,Run,agent,remember,tasks,work_update,tool_search" {
+		t.Errorf("memory on: %s", got)
+	}
+}
+
+// remember writes the memory file only when memory is on; with it off the
+// name is simply not registered.
+func TestRememberOffAndOn(t *testing.T) {
+	t.Parallel()
+	call := fakemodel.Tools(fakemodel.Call{Name: "remember", Args: `{"note":"Prefer table-driven tests"}`})
+	srv := fakemodel.New(t, call, fakemodel.Text("ok"), call, fakemodel.Text("ok"), fakemodel.Text("seen"))
+	c := newCLI(t, srv)
+	_, errOut, code := c.run("exec", "--auto", "remember this")
+	if code != 0 || !strings.Contains(errOut, "tool 'remember' is not registered") {
+		t.Errorf("memory off: %d %q", code, errOut)
+	}
+	c.env = append(c.env, "CODEWHALE_MEMORY=on")
+	_, errOut, code = c.run("exec", "--auto", "remember this")
+	if code != 0 || !strings.Contains(errOut, "tool remember completed: remembered in native memory:") {
+		t.Fatalf("memory on: %d %q", code, errOut)
+	}
+	mem, err := os.ReadFile(filepath.Join(c.home, ".codewhale", "memory", "global", "MEMORY.md"))
+	if err != nil || !strings.Contains(string(mem), "- Prefer table-driven tests") {
+		t.Errorf("memory file: %v %q", err, mem)
+	}
+	// The next session's system prompt carries the note as untrusted data.
+	c.run("exec", "--auto", "what do I prefer?")
+	sys := srv.Requests()[len(srv.Requests())-1].Messages()[0]["content"].(string)
+	if !strings.Contains(sys, `<user_memory untrusted="true">`) || !strings.Contains(sys, "Prefer table-driven tests") {
+		t.Errorf("memory block missing from the system prompt: %s", sys)
+	}
+}
+
+// A durable task created in one process is read back by the next.
+func TestTaskSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{Name: "tasks", Args: `{"action":"create","prompt":"port the registry"}`}),
+		fakemodel.Text("created"))
+	c := newCLI(t, srv)
+	if _, errOut, code := c.run("exec", "--auto", "make a task"); code != 0 {
+		t.Fatalf("create: %d %s", code, errOut)
+	}
+	var created struct {
+		Task struct {
+			ID string `json:"id"`
+		} `json:"task"`
+	}
+	res := toolMessages(srv.Requests()[1])
+	if err := json.Unmarshal([]byte(res), &created); err != nil || len(created.Task.ID) != len("task_")+16 {
+		t.Fatalf("no task id in %s", res)
+	}
+	id := created.Task.ID
+	srv.Push(fakemodel.Tools(fakemodel.Call{Name: "tasks", Args: `{"action":"read","task_id":"` + id[:10] + `"}`}), fakemodel.Text("read"))
+	if _, errOut, code := c.run("exec", "--auto", "read it back"); code != 0 {
+		t.Fatalf("read: %d %s", code, errOut)
+	}
+	got := toolMessages(srv.Requests()[3])
+	if !strings.Contains(got, id) || !strings.Contains(got, "port the registry") {
+		t.Errorf("read back: %s", got)
+	}
+}

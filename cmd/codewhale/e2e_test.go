@@ -610,3 +610,51 @@ func TestTaskSurvivesRestart(t *testing.T) {
 		t.Errorf("read back: %s", got)
 	}
 }
+
+// A sub-agent runs its own tool calls against the same model server and its
+// report reaches the parent.
+func TestSubAgentReportsBack(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
+		sys, _ := r.Messages()[0]["content"].(string)
+		child := strings.Contains(sys, "You are a sub-agent")
+		switch {
+		case child && r.HasToolResult("calc.go"):
+			return fakemodel.Text("Found calc.go and notes.txt.")
+		case child:
+			return fakemodel.Tools(fakemodel.Call{Name: "File", Args: `{"action":"list"}`})
+		case r.HasToolResult("Found calc.go and notes.txt."):
+			return fakemodel.Text("The scout found two files.")
+		case r.HasToolResult(`"agent_id"`):
+			return fakemodel.Tools(fakemodel.Call{Name: "agent", Args: `{"action":"wait","timeout_secs":30}`})
+		default:
+			return fakemodel.Tools(fakemodel.Call{Name: "agent", Args: `{"prompt":"list the workspace files","type":"scout"}`})
+		}
+	})
+	c := newCLI(t, srv)
+	writeRepo(t, c.ws)
+	out, errOut, code := c.run("exec", "--auto", "what files are here?")
+	if code != 0 || out != "The scout found two files.\n" {
+		t.Fatalf("code %d out %q\n%s", code, out, errOut)
+	}
+	var childSaw bool
+	for _, r := range srv.Requests() {
+		sys, _ := r.Messages()[0]["content"].(string)
+		if strings.Contains(sys, "You are a sub-agent") && r.HasToolResult("calc.go") {
+			childSaw = true
+			for _, n := range r.ToolNames() {
+				if n == "Bash" || n == "Run" {
+					t.Errorf("a read-only scout was offered %s", n)
+				}
+			}
+		}
+	}
+	if !childSaw {
+		t.Error("the child never ran its own File call")
+	}
+	agents, _ := filepath.Glob(filepath.Join(c.home, ".codewhale", "agents", "agent_*.json"))
+	if len(agents) != 1 {
+		t.Errorf("saved transcripts: %v", agents)
+	}
+}

@@ -93,16 +93,20 @@ func TestChildRunsItsOwnToolsAndReportsBack(t *testing.T) {
 		tool.ApprovalFor(json.RawMessage(`{"prompt":"x","type":"worker"}`)) != tools.Required {
 		t.Error("approval by role")
 	}
+	if _, settled := m.Wait(context.Background(), []string{id}, "completion", 20*time.Second); !settled {
+		t.Fatal("child did not finish")
+	}
+	notice := m.Completed()
+	if !strings.Contains(notice, `<codewhale:subagent.done agent_id="`+id+`" status="completed">`) ||
+		!strings.Contains(notice, "Child finished: plan published.") || m.Completed() != "" {
+		t.Errorf("completion notice %q", notice)
+	}
 	res, err = call(t, tool, `{"action":"wait","agent_id":"`+id+`","timeout_secs":20}`)
 	if err != nil || !strings.Contains(res.Content, `"settled":true`) || !strings.Contains(res.Content, "Child finished: plan published.") {
 		t.Fatalf("wait: %v %s", err, res.Content)
 	}
 	if stores[0].Get().Objective != "child objective" {
 		t.Error("the child's tool call did not run in the child")
-	}
-	notice := m.Completed()
-	if !strings.Contains(notice, `<codewhale:subagent.done agent_id="`+id+`" status="completed">`) || m.Completed() != "" {
-		t.Errorf("completion notice %q", notice)
 	}
 	read := agent.NewHandleRead(m)
 	res, err = call(t, read, `{"session_id":"agent:`+id+`"}`)

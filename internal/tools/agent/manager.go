@@ -289,6 +289,25 @@ func (m *Manager) Completed() string {
 	return b.String()
 }
 
+// acknowledge drops finished children the parent has already seen (through
+// wait, peek or status) from the next Completed notice, so each completion
+// reaches the model once.
+func (m *Manager) acknowledge(snaps ...Snapshot) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range snaps {
+		if !s.Terminal {
+			continue
+		}
+		for i, id := range m.done {
+			if id == s.ID {
+				m.done = append(m.done[:i], m.done[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
 // CancelAll cancels every live child.
 func (m *Manager) CancelAll() int {
 	n := 0

@@ -192,8 +192,11 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 	}
 	switch action {
 	case "status":
-		return jsonResult(c.Snapshot(), map[string]any{"action": action, "agent_id": c.ID})
+		s := c.Snapshot()
+		t.m.acknowledge(s)
+		return jsonResult(s, map[string]any{"action": action, "agent_id": c.ID})
 	case "peek":
+		t.m.acknowledge(c.Snapshot())
 		return t.peek(c)
 	case "message", "followup":
 		text, err := args.RequireString("prompt")
@@ -303,6 +306,7 @@ func (t *Tool) wait(ctx context.Context, args tools.Args) (tools.Result, error) 
 		ids = []string{c.ID}
 	}
 	snaps, settled := t.m.Wait(ctx, ids, until, timeout)
+	t.m.acknowledge(snaps...)
 	return jsonResult(map[string]any{"settled": settled, "timed_out": !settled && ctx.Err() == nil,
 		"agents": compactList(snaps)}, map[string]any{"action": "wait"})
 }

@@ -1,0 +1,33 @@
+package policy
+
+import "testing"
+
+func TestModesAndPostures(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Mode{"act": Act, "agent": Act, "1": Act, "PLAN": Plan, "2": Plan, "operate": Operate, "3": Operate} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseMode("yolo"); err == nil {
+		t.Error("yolo is not a mode")
+	}
+	if Plan.Next() != Act || Act.Next() != Operate || Operate.Next() != Plan {
+		t.Error("mode cycle must be Plan → Act → Operate → Plan")
+	}
+	if Ask.Next() != AutoReview || AutoReview.Next() != FullAccess || FullAccess.Next() != Ask {
+		t.Error("posture cycle must be Ask → Auto-Review → Full Access → Ask")
+	}
+	for in, want := range map[string]Posture{"suggest": Ask, "on-request": Ask, "auto": AutoReview, "bypass": FullAccess, "never": Never} {
+		if got, err := ParsePosture(in); err != nil || got != want {
+			t.Errorf("ParsePosture(%q) = %v, %v", in, got, err)
+		}
+	}
+	if Ask.Chip() != "ask" || AutoReview.Chip() != "auto" || FullAccess.Chip() != "Full Access" || Plan.Title() != "Plan" {
+		t.Error("labels")
+	}
+	if Decide(FullAccess, false) != AutoApprove || Decide(FullAccess, true) != Block || Decide(AutoReview, false) != DenyWithoutPause ||
+		Decide(Ask, false) != Prompt || Decide(Never, false) != DenyWithoutPause {
+		t.Error("dispositions")
+	}
+}

@@ -1,0 +1,32 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+func TestUpdatePlan(t *testing.T) {
+	t.Parallel()
+	store := &Store{}
+	tool := New(store)
+	if !tool.DeferLoading() || !tool.ModelVisible() || tool.ApprovalFor(nil) != tools.Auto {
+		t.Error("update_plan is model-visible, deferred and Auto")
+	}
+	in := json.RawMessage(`{"objective":"Port the registry","constraints":["no fuzzy resolve"],"plan":[{"step":"a","status":"done"},{"step":"b","status":"in-progress"},{"step":"c","status":"weird"}]}`)
+	res, err := tool.Execute(context.Background(), &tools.Context{}, in)
+	if err != nil || !strings.HasPrefix(res.Content, "Plan updated: 1 pending, 1 in progress, 1 completed (33% done)\n{") {
+		t.Fatalf("%v %q", err, res.Content)
+	}
+	if st := store.Get(); st.Objective != "Port the registry" || st.Plan[2].Status != "pending" {
+		t.Errorf("state %+v", st)
+	}
+	for raw, want := range map[string]string{`{"plan":"x"}`: "Invalid 'plan' array", `{"plan":[{"status":"done"}]}`: "Plan item missing 'step'"} {
+		if _, err := tool.NormalizeInput(json.RawMessage(raw)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", raw, err)
+		}
+	}
+}

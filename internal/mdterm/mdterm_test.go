@@ -1,0 +1,86 @@
+package mdterm
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const sample = "# Plan\n\nI'll **fix** the `Add` function in *calc.go* and run the tests; see [docs](https://go.dev) and snake_case_name.\n\n" +
+	"## Steps\n\n1. Read the file\n2. Edit it:\n   - keep the signature\n   - change `-` to `+`\n3. Run `go test`\n\n" +
+	"> Note: this is a quote that is long enough to wrap across more than one line of the narrow terminal.\n\n" +
+	"```go\nfunc Add(a, b int) int {\n\treturn a + b\n}\n```\n\n| file | change |\n|---|---|\n| calc.go | `-` → `+` |\n| 日本語.txt | none |\n\n---\n\n- [x] done\n- [ ] todo ~~old~~\n"
+
+func TestRenderGolden(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		color bool
+		width int
+	}{{"plain60", false, 60}, {"color100", true, 100}, {"narrow24", false, 24}} {
+		got := strings.Join(New(termenv.TrueColor, c.color, true).Render(sample, c.width), "\n") + "\n"
+		path := "testdata/" + c.name + ".golden"
+		if *update {
+			os.MkdirAll("testdata", 0o755)
+			os.WriteFile(path, []byte(got), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil || got != string(want) {
+			t.Errorf("%s differs (run with -update):\n%s", c.name, got)
+		}
+		if !c.color {
+			for _, l := range strings.Split(got, "\n") {
+				if w := Width(stripANSI(l)); w > c.width {
+					t.Errorf("%s: line wider than %d: %q", c.name, c.width, l)
+				}
+			}
+		}
+	}
+}
+
+func TestUnclosedDelimitersStayLiteral(t *testing.T) {
+	t.Parallel()
+	r := New(termenv.Ascii, false, true)
+	for in, want := range map[string]string{
+		"2 * 3 = 6":           "2 * 3 = 6",
+		"a snake_case_name":   "a snake_case_name",
+		"unclosed **bold":     "unclosed **bold",
+		"stream `partial cod": "stream `partial cod",
+		"```go\nfunc x() {":  "  func x() {",
+	} {
+		got := stripANSI(strings.Join(r.Render(in, 80), "\n"))
+		if !strings.Contains(got, want) {
+			t.Errorf("%q rendered %q", in, got)
+		}
+	}
+}
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func BenchmarkRender(b *testing.B) {
+	r := New(termenv.TrueColor, true, true)
+	doc := strings.Repeat(sample, 10)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Render(doc, 100)
+	}
+}

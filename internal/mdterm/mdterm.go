@@ -47,13 +47,19 @@ func New(profile termenv.Profile, color, dark bool) *Renderer {
 		accent, code, muted = "#1d4ed8", "#9a3412", "#6b7280"
 	}
 	s := termenv.Style{}
+	fg := func(hex string) termenv.Style {
+		if !color {
+			return s
+		}
+		return s.Foreground(p.Color(hex))
+	}
 	return &Renderer{st: styles{
 		profile: p, color: color,
-		heading: s.Foreground(p.Color(accent)).Bold(),
-		code:    s.Foreground(p.Color(code)),
-		fence:   s.Foreground(p.Color(code)),
-		link:    s.Foreground(p.Color(accent)).Underline(),
-		dim:     s.Foreground(p.Color(muted)),
+		heading: fg(accent).Bold(),
+		code:    fg(code),
+		fence:   fg(code),
+		link:    fg(accent).Underline(),
+		dim:     fg(muted),
 		bold:    s.Bold(),
 		italic:  s.Italic(),
 		strike:  s.CrossOut(),

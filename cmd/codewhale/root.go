@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +29,8 @@ func stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
 type globals struct {
 	provider, model, baseURL, apiKey, configPath, workspace, approval string
 	noProjectConfig, verbose                                          bool
+	resume                                                            string // -r/--resume
+	continueLast, noMouse                                             bool
 }
 
 // exitError carries a process exit code out of a command.
@@ -71,6 +74,21 @@ func newRootCmd(ios IO) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Args = cobra.ArbitraryArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		prompt := strings.Join(args, " ")
+		if p, _ := cmd.Flags().GetString("prompt"); p != "" {
+			prompt = p
+		}
+		if g.continueLast && prompt != "" {
+			return &exitError{code: exitFailure, err: errors.New("-c/--continue cannot be combined with a startup prompt")}
+		}
+		return runTUI(ios, g, prompt)
+	}
+	root.Flags().StringP("prompt", "p", "", "submit this prompt as the first message")
+	root.Flags().StringVarP(&g.resume, "resume", "r", "", "resume a saved session (id or unique prefix)")
+	root.Flags().BoolVarP(&g.continueLast, "continue", "c", false, "continue this workspace's latest session")
+	root.Flags().BoolVar(&g.noMouse, "no-mouse-capture", false, "leave the mouse to the terminal (select and scroll natively)")
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.Err)
@@ -78,7 +96,7 @@ func newRootCmd(ios IO) *cobra.Command {
 	pf.StringVar(&g.provider, "provider", "", "model provider (default deepseek)")
 	pf.StringVar(&g.model, "model", "", "model id (default deepseek-v4-pro)")
 	pf.StringVar(&g.baseURL, "base-url", "", "provider base URL (overrides CODEWHALE_BASE_URL and config)")
-	pf.StringVar(&g.apiKey, "api-key", "", "API key for this run (prefer DEEPSEEK_API_KEY or `codewhale auth set`)")
+	pf.StringVar(&g.apiKey, "api-key", "", "API key for this run (prefer DEEPSEEK_API_KEY or codewhale auth set)")
 	pf.StringVar(&g.configPath, "config", "", "config file (default $CODEWHALE_HOME/config.toml)")
 	pf.StringVarP(&g.workspace, "workspace", "C", "", "workspace directory (default: the current directory)")
 	pf.StringVar(&g.approval, "approval-policy", "", "approval posture: suggest|auto|bypass|never")

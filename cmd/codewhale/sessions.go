@@ -124,22 +124,9 @@ func runResume(ios IO, g *globals, cfg *config.Config, ref string, last bool) er
 	return resumeSession(ios, g, l)
 }
 
-// resumeSession hands the resolved session to the interactive UI. Until the
-// TUI exposes an entry point that takes a loaded session, it reports what
-// was resolved and the command that continues it.
-func resumeSession(ios IO, _ *globals, l *session.Loaded) error {
-	m := l.Meta
-	title := m.Title
-	if title == "" {
-		title = "(untitled)"
-	}
-	fmt.Fprintf(ios.Out, "Session %s: %s\n  %d message(s), model %s, workspace %s, updated %s ago\n",
-		m.ID, title, len(l.Session.Messages), m.Model, m.Workspace, session.Age(m.UpdatedAt, time.Now()))
-	for _, line := range l.Notices() {
-		fmt.Fprintln(ios.Out, line)
-	}
-	fmt.Fprintf(ios.Out, "Continue it with:\n  codewhale --resume %s\n", m.ID)
-	return nil
+// resumeSession hands the resolved session to the interactive UI.
+func resumeSession(ios IO, g *globals, l *session.Loaded) error {
+	return runTUIWithSession(ios, g, l)
 }
 
 // importLegacySessions copies sessions from ~/.deepseek/sessions when none

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/app"
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tui"
+	"github.com/codewhale/codewhale/internal/tui/theme"
+)
+
+// engineStopWait bounds how long quitting waits for the engine to wind
+// down a turn it was cancelled in.
+const engineStopWait = 3 * time.Second
+
+// runTUI starts the interactive UI; prompt ("" for none) is sent as the
+// first message. A missing API key does not stop it: the UI explains how to
+// set one and local commands keep working.
+func runTUI(ios IO, g *globals, prompt string) error {
+	cfg, err := g.load()
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	var resume *session.Loaded
+	if g.resume != "" || g.continueLast {
+		if resume, err = session.Resolve(cfg.Home, cfg.Workspace, g.resume, g.continueLast); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+	}
+	return startTUI(ios, g, cfg, prompt, resume)
+}
+
+// runTUIWithSession starts the UI on a resolved saved session.
+func runTUIWithSession(ios IO, g *globals, l *session.Loaded) error {
+	cfg, err := g.load()
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	return startTUI(ios, g, cfg, "", l)
+}
+
+func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *session.Loaded) error {
+	importLegacySessions(ios, g, cfg)
+	opts := app.Options{Version: version, Interactive: true, RunTasks: true}
+	if resume != nil {
+		opts.SessionID = resume.Session.ID
+		opts.Mode = &resume.Session.Mode
+	}
+	a, err := app.New(cfg, opts)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	defer a.Close()
+	eopts := a.EngineOptions()
+	eng := engine.New(eopts)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopped := make(chan struct{})
+	go func() {
+		eng.Run(ctx)
+		close(stopped)
+	}()
+	sessionID := ""
+	if eopts.Session != nil {
+		sessionID = eopts.Session.ID
+	}
+	code, err := tui.Run(tui.Options{
+		Engine: eng,
+		Jobs:   a.Jobs,
+		Route: tui.Route{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Effort: cfg.ReasoningEffort,
+			HasKey: cfg.APIKey != "" || provider.IsLoopback(cfg.BaseURL), KeySource: cfg.KeySource},
+		Workspace:     cfg.Workspace,
+		Home:          cfg.Home,
+		SessionID:     sessionID,
+		Mode:          eopts.Mode,
+		Posture:       eopts.Posture,
+		AllowShell:    cfg.AllowShell,
+		Prices:        cfg.File.Pricing,
+		ContextWindow: cfg.File.Providers[cfg.Provider].ContextWindow,
+		Version:       version,
+		Prompt:        prompt,
+		Resume:        resume,
+		Theme:         theme.New(theme.Detect(nil)),
+		LowMotion:     os.Getenv("NO_ANIMATIONS") == "1",
+	}, tui.Terminal{In: ios.In, Out: ios.Out, NoMouse: g.noMouse})
+	stopEngine(eng, cancel, stopped)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	if code != 0 {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+// stopEngine cancels any running turn and stops the engine, draining its
+// events so a turn blocked on delivering one can finish.
+func stopEngine(eng *engine.Engine, cancel context.CancelFunc, stopped <-chan struct{}) {
+	go func() {
+		for range eng.Events() {
+		}
+	}()
+	eng.Cancel()
+	eng.Submit(engine.Shutdown{})
+	select {
+	case <-stopped:
+	case <-time.After(engineStopWait):
+		cancel()
+		<-stopped
+	}
+}

@@ -1,0 +1,189 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/aymanbagabas/go-osc52/v2"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/transcript"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// copyText puts text on the clipboard with OSC 52, which terminals honour
+// over SSH; inside tmux or screen the sequence is wrapped for passthrough.
+func (m *Model) copyText(text, label string) tea.Cmd {
+	if m.o.Clipboard == nil {
+		return m.setStatus("Clipboard unavailable: no terminal to send OSC 52 to", sevWarning)
+	}
+	seq := osc52.New(text)
+	switch {
+	case os.Getenv("TMUX") != "":
+		seq = seq.Tmux()
+	case strings.HasPrefix(os.Getenv("TERM"), "screen"):
+		seq = seq.Screen()
+	}
+	if _, err := seq.WriteTo(m.o.Clipboard); err != nil {
+		return m.setStatus("Copy failed: "+err.Error(), sevWarning)
+	}
+	return m.setStatus("Copied "+label+" to the clipboard", sevSuccess)
+}
+
+// copyLastReply is Alt+C: the latest assistant reply, as Markdown source.
+func (m *Model) copyLastReply() tea.Cmd {
+	c := m.tr.Last(transcript.Assistant)
+	if c == nil {
+		return m.setStatus("No reply to copy yet", sevInfo)
+	}
+	return m.copyText(c.Text(), "the last reply")
+}
+
+// copyLastCode is Alt+K: the last fenced code block of the latest reply
+// that has one.
+func (m *Model) copyLastCode() tea.Cmd {
+	cells := m.tr.Cells()
+	for i := len(cells) - 1; i >= 0; i-- {
+		if cells[i].Kind != transcript.Assistant {
+			continue
+		}
+		if code, ok := lastCodeBlock(cells[i].Text()); ok {
+			return m.copyText(code, "the last code block")
+		}
+	}
+	return m.setStatus("No code block to copy yet", sevInfo)
+}
+
+// lastCodeBlock returns the body of the last fenced block in md.
+func lastCodeBlock(md string) (string, bool) {
+	var body []string
+	var last string
+	found, in, fence := false, false, ""
+	for _, l := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case !in && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			in, fence, body = true, t[:3], nil
+		case in && strings.HasPrefix(t, fence):
+			in, found, last = false, true, strings.Join(body, "\n")
+		case in:
+			body = append(body, l)
+		}
+	}
+	return last, found
+}
+
+// openReasoning is Ctrl+O: the latest reasoning in a pager.
+func (m *Model) openReasoning() tea.Cmd {
+	c := m.tr.Last(transcript.Thinking)
+	if c == nil {
+		return m.setStatus("No reasoning in this session yet", sevInfo)
+	}
+	m.push(views.NewPager(m.theme, "Reasoning", c.Text()))
+	return nil
+}
+
+// openToolDetails is Alt+V: the latest tool call's full input and output.
+func (m *Model) openToolDetails() tea.Cmd {
+	c := m.tr.Last(transcript.Tool)
+	if c == nil {
+		return m.setStatus("No tool call in this session yet", sevInfo)
+	}
+	t := c.Tool
+	var b strings.Builder
+	fmt.Fprintf(&b, "Tool: %s\nCall: %s\nStatus: %s\n\nInput:\n%s\n", t.Name, t.ID, toolState(t), views.PrettyJSON(t.Input))
+	if t.Done {
+		b.WriteString("\nOutput:\n" + t.Outcome.Content + "\n")
+		if d := mutationDiff(t.Outcome.Metadata); d != "" {
+			b.WriteString("\nDiff:\n" + d + "\n")
+		}
+	}
+	m.push(views.NewPager(m.theme, "Tool Details: "+t.Name, b.String()))
+	return nil
+}
+
+func toolState(t *transcript.ToolCall) string {
+	switch {
+	case !t.Done:
+		return "running"
+	case t.Failed():
+		return "failed"
+	}
+	return "succeeded"
+}
+
+// mutationDiff is the full diff of a file mutation result, or "".
+func mutationDiff(meta map[string]any) string {
+	if mu := transcript.MutationOf(meta); mu != nil {
+		return mu.Diff
+	}
+	return ""
+}
+
+// moveForegroundJob is Ctrl+B: running foreground Bash commands move to
+// /jobs so the turn continues.
+func (m *Model) moveForegroundJob() tea.Cmd {
+	if m.o.Jobs == nil {
+		return m.setStatus("No foreground command to move", sevInfo)
+	}
+	var moved []string
+	for _, s := range m.o.Jobs.List() {
+		if s.Status == jobs.Running && !s.Background && !s.Stale {
+			if m.o.Jobs.MoveToBackground(s.ID) == nil {
+				moved = append(moved, s.ID)
+			}
+		}
+	}
+	if len(moved) == 0 {
+		return m.setStatus("No foreground command to move", sevInfo)
+	}
+	return m.setStatus("Moved "+strings.Join(moved, ", ")+" to /jobs; the turn continues", sevSuccess)
+}
+
+// openHelp shows the help overlay.
+func (m *Model) openHelp() {
+	var entries []views.HelpEntry
+	for _, c := range m.reg.Commands() {
+		key := "/" + c.Name
+		if c.Usage != "" {
+			key += " " + c.Usage
+		}
+		entries = append(entries, views.HelpEntry{Section: "Slash commands", Key: termtext.Truncate(key, 28, "…"), Text: c.Help})
+	}
+	entries = append(entries, keyHelp...)
+	m.push(views.NewHelp(m.theme, entries))
+}
+
+func kb(section, key, text string) views.HelpEntry {
+	return views.HelpEntry{Section: section, Key: key, Text: text}
+}
+
+// keyHelp lists the key bindings by group.
+var keyHelp = []views.HelpEntry{
+	kb("Keybindings · Modes", "Tab (empty composer)", "cycle Plan → Act → Operate"),
+	kb("Keybindings · Modes", "Shift+Tab", "cycle Ask → Auto-Review → Full Access"),
+	kb("Keybindings · Modes", "Alt+P / Alt+A / Alt+Y", "jump to Plan / Act / Operate"),
+	kb("Keybindings · Navigation", "PgUp / PgDn", "scroll the transcript a page"),
+	kb("Keybindings · Navigation", "Shift+↑/↓, Alt+↑/↓", "scroll three lines"),
+	kb("Keybindings · Navigation", "Ctrl+Home / Ctrl+End", "top / bottom (End re-pins to new output)"),
+	kb("Keybindings · Navigation", "Alt+G / Alt+Shift+G", "top / bottom (empty composer)"),
+	kb("Keybindings · Input editing", "Enter", "send; while a turn runs, queue"),
+	kb("Keybindings · Input editing", "Enter on empty (queued)", "steer the running turn with the oldest queued message"),
+	kb("Keybindings · Input editing", "Ctrl+Enter", "steer the running turn (terminals that report it)"),
+	kb("Keybindings · Input editing", "Shift+Enter, Alt+Enter, Ctrl+J", "new line"),
+	kb("Keybindings · Input editing", "↑ / ↓", "history; ↑ on empty pulls back a queued message"),
+	kb("Keybindings · Input editing", "Ctrl+U / Ctrl+Z", "clear the draft / restore it"),
+	kb("Keybindings · Input editing", "/ and @", "command menu and file mentions (Tab completes)"),
+	kb("Keybindings · Sessions", "Ctrl+R", "session picker"),
+	kb("Keybindings · Clipboard", "Alt+C / Alt+K", "copy the last reply / its last code block (OSC 52)"),
+	kb("Keybindings · Actions", "Esc / Ctrl+C", "interrupt the turn; Ctrl+C twice quits"),
+	kb("Keybindings · Actions", "Ctrl+O", "reasoning in a pager"),
+	kb("Keybindings · Actions", "Alt+V", "latest tool call details"),
+	kb("Keybindings · Actions", "Ctrl+B", "move a running foreground command to /jobs"),
+	kb("Keybindings · Actions", "Ctrl+L", "compact the context"),
+	kb("Keybindings · Actions", "Ctrl+K", "command menu"),
+	kb("Keybindings · Help", "F1", "this help"),
+}

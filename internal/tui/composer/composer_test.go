@@ -1,0 +1,97 @@
+package composer_test
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/tui/composer"
+	"github.com/codewhale/codewhale/internal/tui/theme"
+)
+
+func typed(c *composer.Composer, s string) {
+	for _, r := range s {
+		c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func TestLargePasteIsFoldedAndExpandedOnSubmit(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.Plain())
+	c.SetWidth(80)
+	typed(c, "look: ")
+	big := strings.Repeat("log line with some text\n", 5000)
+	c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(big), Paste: true})
+	if got := c.Value(); got != "look: [Pasted text #1: 5001 lines, 120000 chars]" {
+		t.Fatalf("shown value = %q", got)
+	}
+	if c.Rows() != 1 {
+		t.Errorf("a folded paste takes one row, got %d", c.Rows())
+	}
+	if got := c.Submit(); got != "look: "+big {
+		t.Errorf("submitted %d chars, want the paste expanded", len(got))
+	}
+	if !c.Empty() {
+		t.Error("submit empties the composer")
+	}
+}
+
+func TestSmallPasteIsInsertedAsText(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.Plain())
+	c.SetWidth(80)
+	c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("one\r\ntwo"), Paste: true})
+	if got := c.Value(); got != "one\ntwo" {
+		t.Errorf("value = %q", got)
+	}
+	if c.Rows() != 2 {
+		t.Errorf("rows = %d", c.Rows())
+	}
+}
+
+func TestNewlineKeysAndHistoryAndStash(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.Plain())
+	c.SetWidth(80)
+	typed(c, "a")
+	c.Update(tea.KeyMsg{Type: tea.KeyCtrlJ})
+	typed(c, "b")
+	c.Update(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+	typed(c, "c")
+	if got := c.Value(); got != "a\nb\nc" {
+		t.Fatalf("Ctrl+J and Alt+Enter insert newlines: %q", got)
+	}
+	c.Submit()
+	typed(c, "second")
+	c.Submit()
+	if !c.HistoryPrev() || c.Value() != "second" || !c.HistoryPrev() || c.Value() != "a\nb\nc" {
+		t.Errorf("history: %q", c.Value())
+	}
+	if !c.HistoryNext() || c.Value() != "second" || !c.HistoryNext() || !c.Empty() {
+		t.Errorf("history forward: %q", c.Value())
+	}
+	typed(c, "draft")
+	c.Update(tea.KeyMsg{Type: tea.KeyCtrlU})
+	if !c.Empty() {
+		t.Fatal("Ctrl+U clears")
+	}
+	c.Update(tea.KeyMsg{Type: tea.KeyCtrlZ})
+	if c.Value() != "draft" {
+		t.Errorf("Ctrl+Z restores the stash: %q", c.Value())
+	}
+}
+
+func TestTokenBeforeCursorAndReplace(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.Plain())
+	c.SetWidth(80)
+	typed(c, "read @cmd/ro")
+	if got := c.TokenBeforeCursor(); got != "@cmd/ro" {
+		t.Fatalf("token = %q", got)
+	}
+	c.ReplaceTokenBeforeCursor("@cmd/root.go ")
+	if got := c.Value(); got != "read @cmd/root.go " {
+		t.Errorf("value = %q", got)
+	}
+}

@@ -1,0 +1,380 @@
+package tui_test
+
+// End-to-end tests: the real codewhale binary under tmux, against the fake
+// model server running in this test process. They are skipped when tmux is
+// missing unless CODEWHALE_REQUIRE_E2E=1. CODEWHALE_E2E_BINARY selects a
+// prebuilt binary instead of building ./cmd/codewhale.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds codewhale once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CODEWHALE_REQUIRE_E2E") == "1" {
+			t.Fatal("tmux is required (CODEWHALE_REQUIRE_E2E=1) but not installed")
+		}
+		t.Skip("tmux not installed; set CODEWHALE_REQUIRE_E2E=1 to make this a failure")
+	}
+	buildOnce.Do(func() {
+		if p := os.Getenv("CODEWHALE_E2E_BINARY"); p != "" {
+			binPath = p
+			return
+		}
+		dir, err := os.MkdirTemp("", "codewhale-tui-e2e")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "codewhale")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/codewhale/codewhale/cmd/codewhale").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// pane is one codewhale process in a detached tmux session.
+type pane struct {
+	t       *testing.T
+	session string
+	home    string
+	ws      string
+	env     []string
+	started time.Time
+}
+
+var sessionSeq struct {
+	sync.Mutex
+	n int
+}
+
+// startTUI runs codewhale (no subcommand) at 100×30 against srv with a
+// fresh home and workspace and no API key.
+func startTUI(t *testing.T, srv *fakemodel.Server, args ...string) *pane {
+	t.Helper()
+	bin := binary(t)
+	sessionSeq.Lock()
+	sessionSeq.n++
+	name := fmt.Sprintf("cw-e2e-%d-%d", os.Getpid(), sessionSeq.n)
+	sessionSeq.Unlock()
+	p := &pane{t: t, session: name, home: t.TempDir(), ws: t.TempDir()}
+	p.env = []string{"CODEWHALE_HOME=" + p.home, "HOME=" + p.home, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	if srv != nil {
+		p.env = append(p.env, "CODEWHALE_BASE_URL="+srv.URL)
+	}
+	argv := append(append([]string{"env", "-i"}, p.env...), bin, "-C", p.ws)
+	argv = append(argv, args...)
+	// The pane outlives the process so an early exit stays readable.
+	// It prints the exit status and the terminal's line-discipline mode
+	// (icanon means raw mode was undone).
+	script := shellQuote(argv) + `; echo "[codewhale exited: $?]"; stty -a | tr ' ;' '\n\n' | grep -x -- '-*icanon'; sleep 600`
+	tmuxArgs := []string{"new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script}
+	p.started = time.Now()
+	if out, err := exec.Command("tmux", tmuxArgs...).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	// Stop codewhale and wait for it to exit before the temp dirs go away:
+	// it writes its session and job state on the way out.
+	t.Cleanup(func() {
+		if screen := p.capture(); screen != "" && !strings.Contains(screen, "[codewhale exited:") {
+			if pid := p.childPID(); pid != "" {
+				_ = exec.Command("kill", "-TERM", pid).Run()
+				for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+					if screen := p.capture(); screen == "" || strings.Contains(screen, "[codewhale exited:") {
+						break
+					}
+				}
+			}
+		}
+		_ = exec.Command("tmux", "kill-session", "-t", name).Run()
+	})
+	p.waitFor("❯")
+	return p
+}
+
+// capture returns the visible pane text.
+func (p *pane) capture() string {
+	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", p.session).Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// waitFor polls the pane until every substring is visible and returns the
+// time it took.
+func (p *pane) waitFor(subs ...string) time.Duration {
+	p.t.Helper()
+	start := time.Now()
+	deadline := start.Add(15 * time.Second)
+	for {
+		screen := p.capture()
+		ok := true
+		for _, s := range subs {
+			ok = ok && strings.Contains(screen, s)
+		}
+		if ok {
+			return time.Since(start)
+		}
+		if strings.Contains(screen, "[codewhale exited:") && !strings.Contains(strings.Join(subs, ""), "[codewhale exited:") {
+			if strings.Contains(screen, "Available Commands:") {
+				msg := "cmd/codewhale/root.go does not start the TUI yet (the root command must call runTUI)"
+				if os.Getenv("CODEWHALE_REQUIRE_E2E") == "1" {
+					p.t.Fatal(msg)
+				}
+				p.t.Skip(msg)
+			}
+			p.t.Fatalf("codewhale exited while waiting for %q:\n%s", subs, screen)
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("pane never showed %q:\n%s", subs, screen)
+		}
+		time.Sleep(5 * time.Millisecond) // polling interval of the pane, not a synchronisation delay
+	}
+}
+
+// childPID is the codewhale process under the pane's shell, or "".
+func (p *pane) childPID() string {
+	shell, err := exec.Command("tmux", "display", "-p", "-t", p.session, "#{pane_pid}").Output()
+	if err != nil {
+		return ""
+	}
+	out, _ := exec.Command("ps", "-o", "pid=", "--ppid", strings.TrimSpace(string(shell))).Output()
+	return strings.TrimSpace(string(out))
+}
+
+// shellQuote joins argv for sh -c, single-quoting every word.
+func shellQuote(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+func (p *pane) keys(keys ...string) {
+	p.t.Helper()
+	if out, err := exec.Command("tmux", append([]string{"send-keys", "-t", p.session}, keys...)...).CombinedOutput(); err != nil {
+		p.t.Fatalf("send-keys: %v\n%s", err, out)
+	}
+}
+
+// line types text literally and presses Enter.
+func (p *pane) line(text string) {
+	p.keys("-l", text)
+	p.keys("Enter")
+}
+
+func TestE2EPromptShowsTheAnswer(t *testing.T) {
+	t.Parallel()
+	reply := fakemodel.Text("Hello from the **fake** model.")
+	reply.Reasoning = "short reasoning"
+	p := startTUI(t, fakemodel.New(t, reply))
+	p.line("say hello")
+	p.waitFor("▎ say hello", "● Hello from the fake model.", "… reasoning done", "✓ done")
+}
+
+// approvalReady is the card's key hint, drawn once the key guard has passed.
+const approvalReady = "y allow · a session · n deny"
+
+func bashCall(id, cmd string) fakemodel.Reply {
+	args, _ := json.Marshal(map[string]any{"command": cmd})
+	return fakemodel.Tools(fakemodel.Call{ID: id, Name: "Bash", Args: string(args)})
+}
+
+func TestE2EApproveAndDenyABashCall(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, bashCall("c1", "touch denied.txt"), fakemodel.Text("Not running it."),
+		bashCall("c2", "touch approved.txt && echo approved-output"), fakemodel.Text("It ran."))
+	p := startTUI(t, srv)
+	p.line("run it")
+	p.waitFor("Command: touch denied.txt", "▸ Deny this call", approvalReady)
+	p.keys("n")
+	p.waitFor("✕ Bash touch denied.txt", "denied by user", "✓ done")
+	p.line("run it now")
+	p.waitFor("Command: touch approved.txt && echo approved-output", approvalReady)
+	p.keys("y")
+	p.waitFor("✓ Bash touch approved.txt && echo approved-output", "│ approved-output", "● It ran.")
+	if _, err := os.Stat(filepath.Join(p.ws, "denied.txt")); err == nil {
+		t.Error("the denied command ran")
+	}
+	if _, err := os.Stat(filepath.Join(p.ws, "approved.txt")); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+}
+
+func TestE2ETabAndShiftTabCycleTheStatusBar(t *testing.T) {
+	t.Parallel()
+	p := startTUI(t, nil)
+	p.waitFor(" · act · auto · ask · ")
+	p.keys("Tab")
+	p.waitFor(" · operate · auto · ask · ")
+	p.keys("Tab")
+	p.waitFor(" · plan · auto · read only · files: read-only")
+	p.keys("Tab")
+	p.waitFor(" · act · auto · ask · ")
+	p.keys("BTab")
+	p.waitFor(" · act · auto · auto · files: workspace")
+	p.keys("BTab")
+	p.waitFor(" · act · auto · Full Access · files: full disk")
+	p.keys("BTab")
+	p.waitFor(" · act · auto · ask · files: workspace")
+}
+
+// receipt runs `codewhale tools --json` in p's environment.
+func receipt(t *testing.T, p *pane) (active []string, digest string) {
+	t.Helper()
+	cmd := exec.Command(binary(t), "-C", p.ws, "tools", "--json")
+	cmd.Env = p.env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("codewhale tools --json: %v", err)
+	}
+	var r struct {
+		Active []string `json:"active"`
+		Digest *string  `json:"active_tool_catalog_sha256"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil || r.Digest == nil {
+		t.Fatalf("receipt %s: %v", out, err)
+	}
+	return r.Active, *r.Digest
+}
+
+func TestE2EToolsShowsTheActiveToolsAndTheReceiptDigest(t *testing.T) {
+	t.Parallel()
+	p := startTUI(t, fakemodel.New(t, fakemodel.Text("ok")))
+	active, digest := receipt(t, p)
+	p.line("/tools")
+	p.waitFor("Tool request snapshot unavailable — no model request has been captured for the latest turn.")
+	p.line("hi")
+	p.waitFor("✓ done")
+	p.line("/tools")
+	p.waitFor("Prepared Tool Request", digest, fmt.Sprintf("Tool count: %d", len(active)))
+	for _, name := range active {
+		p.keys("/")
+		p.keys("-l", fmt.Sprintf("%q", name))
+		p.keys("Enter")
+		p.waitFor("match 1/")
+		p.keys("g", "g")
+	}
+	p.keys("q")
+	p.waitFor("❯")
+}
+
+func TestE2EJobsShowsABackgroundJobAndCancelsIt(t *testing.T) {
+	t.Parallel()
+	args, _ := json.Marshal(map[string]any{"command": "sleep 60", "background": true})
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "b1", Name: "Bash", Args: string(args)}), fakemodel.Text("Started."))
+	p := startTUI(t, srv)
+	p.line("/jobs")
+	p.waitFor("No live Bash jobs. Bash jobs are process-local;")
+	p.line("start a server")
+	p.waitFor("Command: sleep 60", approvalReady)
+	p.keys("y")
+	p.waitFor("● Started.")
+	p.line("/jobs")
+	p.waitFor("Bash jobs (1)", "cmd: sleep 60")
+	id := regexp.MustCompile(`shell_[0-9a-f]{8}`).FindString(p.capture())
+	if id == "" {
+		t.Fatalf("no job id on screen:\n%s", p.capture())
+	}
+	p.waitFor(id + "  running")
+	p.line("/jobs cancel " + id)
+	p.waitFor("Bash job " + id + ": killed")
+}
+
+func TestE2EEscMidStreamReturnsControlQuickly(t *testing.T) {
+	t.Parallel()
+	slow := fakemodel.Text(strings.Repeat("streaming words ", 2000))
+	slow.Delay = 3 * time.Millisecond
+	p := startTUI(t, fakemodel.New(t, slow))
+	p.line("stream a lot")
+	p.waitFor("streaming words streaming words", "Esc to interrupt")
+	p.keys("Escape")
+	took := p.waitFor("Request cancelled", "▌· idle")
+	t.Logf("Esc → composer back in %v", took.Round(time.Millisecond))
+	if took > 100*time.Millisecond {
+		t.Errorf("control returned after %v, want under 100 ms", took)
+	}
+	p.waitFor("⎿ interrupted")
+	p.line("/status")
+	p.waitFor("State: idle")
+}
+
+func TestE2ESigtermRestoresTheTerminalAndExits143(t *testing.T) {
+	t.Parallel()
+	p := startTUI(t, nil)
+	pid := p.childPID()
+	if pid == "" {
+		t.Fatal("no codewhale process under the pane shell")
+	}
+	if out, err := exec.Command("kill", "-TERM", pid).CombinedOutput(); err != nil {
+		t.Fatalf("kill: %v %s", err, out)
+	}
+	p.waitFor("[codewhale exited: 143]", "\nicanon")
+	if strings.Contains(p.capture(), "❯") {
+		t.Errorf("the UI is still on screen after exit:\n%s", p.capture())
+	}
+}
+
+// harnessBaseline is how long the tmux harness takes to show a prompt
+// printed by a trivial command: the overhead inside the first-frame time.
+func harnessBaseline(t *testing.T) time.Duration {
+	t.Helper()
+	best := time.Hour
+	for i := 0; i < 3; i++ {
+		name := fmt.Sprintf("cw-e2e-base-%d-%d", os.Getpid(), i)
+		start := time.Now()
+		if err := exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", "printf '❯'; sleep 60").Run(); err != nil {
+			t.Fatal(err)
+		}
+		p := &pane{t: t, session: name}
+		p.waitFor("❯")
+		best = min(best, time.Since(start))
+		_ = exec.Command("tmux", "kill-session", "-t", name).Run()
+	}
+	return best
+}
+
+// TestE2EFirstFrame measures process start to the first full frame (the
+// composer prompt on screen), best of three, outside the parallel tests.
+func TestE2EFirstFrame(t *testing.T) {
+	best := time.Hour
+	for i := 0; i < 3; i++ {
+		p := startTUI(t, nil) // waits for the composer prompt
+		best = min(best, time.Since(p.started))
+		p.keys("C-c", "C-c") // two Ctrl+C within two seconds quit with status 0
+		p.waitFor("[codewhale exited: 0]")
+	}
+	base := harnessBaseline(t)
+	t.Logf("first frame visible %v after tmux started the process (best of 3); the same harness shows a bare "+
+		"printf in %v, so codewhale's own share is about %v", best.Round(time.Millisecond), base.Round(time.Millisecond),
+		(best - base).Round(time.Millisecond))
+	if best > time.Second {
+		t.Errorf("first frame took %v", best)
+	}
+}

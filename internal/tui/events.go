@@ -1,0 +1,301 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/transcript"
+	"github.com/codewhale/codewhale/internal/tui/usage"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// phase is the phase strip's state (tui.md §2.2).
+type phase int
+
+const (
+	phaseIdle phase = iota
+	phaseWorking
+	phaseWaiting
+	phaseDone
+	phaseFailed
+)
+
+// turnState is the running turn as the UI sees it.
+type turnState struct {
+	busy       bool // from submit until TurnComplete
+	cancelling bool // Esc pressed; waiting for TurnComplete
+	started    time.Time
+	prompt     string
+	sawOutput  bool
+	errShown   bool
+	phase      phase
+	label      string // working label: reasoning…, using tool…
+	group      int
+	assistant  *transcript.Cell
+	thinking   *transcript.Cell
+	tools      map[string]*transcript.Cell
+	running    int
+}
+
+// handleEvents applies one batch of engine events and re-arms the
+// subscription.
+func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+	cmds := m.applyBatch(msg.events)
+	if msg.closed {
+		m.closed = true
+		if !m.quitting {
+			if m.turn.busy {
+				m.finishTurn(engine.TurnComplete{Status: engine.TurnFailed})
+			}
+			m.tr.Add(transcript.NewError("critical", "The engine stopped; nothing more can be sent. Restart codewhale."))
+		}
+	} else {
+		cmds = append(cmds, m.sub.next())
+	}
+	cmds = append(cmds, m.ensureTick())
+	return tea.Batch(cmds...)
+}
+
+// applyBatch applies events in order and collects their commands.
+func (m *Model) applyBatch(events []engine.Event) []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, ev := range events {
+		if c := m.applyEvent(ev); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds
+}
+
+func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
+	switch ev := ev.(type) {
+	case engine.TurnStarted:
+		return m.turnStarted()
+	case engine.ToolRequestSnapshot:
+		m.snapshot = ev.Snapshot
+		m.turn.group++ // each request starts a new step, so a new tool group
+	case engine.MessageStarted:
+		m.closeThinking()
+		m.turn.group++
+		m.turn.assistant = m.tr.Add(&transcript.Cell{Kind: transcript.Assistant, Streaming: true, Started: m.now()})
+		m.setWorking("working…")
+	case engine.MessageDelta:
+		m.assistantDelta(ev.Content)
+	case engine.MessageComplete:
+		m.closeThinking()
+		m.closeAssistant(false)
+	case engine.ThinkingStarted:
+		m.turn.thinking = m.tr.Add(&transcript.Cell{Kind: transcript.Thinking, Streaming: true, Started: m.now()})
+		m.setWorking("reasoning…")
+	case engine.ThinkingDelta:
+		if m.turn.thinking == nil {
+			m.applyEvent(engine.ThinkingStarted{Index: ev.Index})
+		}
+		m.turn.thinking.Append(ev.Content)
+		m.tr.Changed()
+	case engine.ThinkingComplete:
+		m.closeThinking()
+	case engine.ToolCallStarted:
+		m.toolStarted(ev)
+	case engine.ToolCallComplete:
+		m.toolCompleted(ev)
+	case engine.ApprovalRequired:
+		return m.approvalRequired(ev)
+	case engine.TurnUsage:
+		m.meter.Add(ev.Usage, m.route.Model)
+	case engine.Status:
+		return m.setStatus(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
+	case engine.Error:
+		m.engineError(ev.ErrorEnvelope)
+	case engine.SessionUpdated:
+		m.session = ev.SessionID
+	case engine.TurnComplete:
+		return m.finishTurn(ev)
+	case engine.CompactionStarted:
+		return m.setStatus("Compacting context…", sevInfo)
+	case engine.CompactionCompleted:
+		m.system(fmt.Sprintf("Compacted context: summarised %d message(s), kept %d (≈%s → ≈%s tokens).",
+			ev.Replaced, ev.Kept, usage.FormatTokens(ev.BeforeEstimate), usage.FormatTokens(ev.AfterEstimate)))
+	case engine.CompactionFailed:
+		m.tr.Add(transcript.NewError("error", "Compaction failed: "+ev.Error))
+	}
+	return nil
+}
+
+func (m *Model) turnStarted() tea.Cmd {
+	m.turn.busy = true
+	m.turn.started = m.now()
+	m.turn.errShown = false
+	m.snapshot = nil
+	m.turn.group++
+	m.turn.tools = map[string]*transcript.Cell{}
+	m.setWorking("working…")
+	if m.status.sev == sevError {
+		m.status = status{} // errors stick until the next turn
+	}
+	if t, _ := m.statusText(); t == "" {
+		return m.setStatus("Press Esc or Ctrl+C to cancel", sevInfo)
+	}
+	return nil
+}
+
+func (m *Model) setWorking(label string) {
+	if m.turn.cancelling {
+		return
+	}
+	m.turn.phase, m.turn.label = phaseWorking, label
+}
+
+func (m *Model) assistantDelta(s string) {
+	if m.turn.assistant == nil {
+		m.applyEvent(engine.MessageStarted{})
+	}
+	m.turn.assistant.Append(s)
+	m.turn.sawOutput = true
+	m.tr.Changed()
+}
+
+func (m *Model) closeThinking() {
+	if c := m.turn.thinking; c != nil {
+		c.Finish(m.now())
+		m.turn.thinking = nil
+		m.tr.Changed()
+	}
+}
+
+// closeAssistant finalises the streaming reply; an empty one is dropped.
+func (m *Model) closeAssistant(interrupted bool) {
+	c := m.turn.assistant
+	if c == nil {
+		return
+	}
+	m.turn.assistant = nil
+	if termtext.OneLine(c.Text()) == "" {
+		m.tr.Remove(c)
+		return
+	}
+	if interrupted || m.turn.cancelling {
+		c.MarkInterrupted(m.now())
+	} else {
+		c.Finish(m.now())
+	}
+	m.tr.Changed()
+}
+
+func (m *Model) toolStarted(ev engine.ToolCallStarted) {
+	m.closeAssistant(false)
+	c := m.tr.Add(transcript.NewTool(ev.ID, ev.Name, ev.Input, m.turn.group, m.now()))
+	if m.turn.tools == nil {
+		m.turn.tools = map[string]*transcript.Cell{}
+	}
+	m.turn.tools[ev.ID] = c
+	m.turn.running++
+	m.setWorking(toolLabel(ev.Name, c))
+}
+
+// toolLabel is the working label for a running tool.
+func toolLabel(name string, c *transcript.Cell) string {
+	switch name {
+	case "Run":
+		return "verifying…"
+	case "File", "Git":
+		if s := transcript.Summary(name, c.Tool.Input); len(s) >= 4 && (s[:4] == "read" || s[:4] == "list" || s[:4] == "stat" ||
+			s[:4] == "sear" || s[:4] == "diff" || s[:4] == "log ") {
+			return "reading…"
+		}
+	}
+	return "using tool…"
+}
+
+func (m *Model) toolCompleted(ev engine.ToolCallComplete) {
+	c := m.turn.tools[ev.ID]
+	if c == nil {
+		c = m.tr.Add(transcript.NewTool(ev.ID, ev.Name, ev.Input, m.turn.group, ev.StartedAt))
+	} else {
+		m.turn.running = max(m.turn.running-1, 0)
+	}
+	c.Complete(ev.Result, m.now())
+	m.tr.Changed()
+	if m.turn.running == 0 {
+		m.setWorking("working…")
+	}
+}
+
+// approvalRequired opens a card, or queues the request behind the open one.
+func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
+	m.turn.phase = phaseWaiting
+	if c := m.turn.tools[ev.ID]; c != nil {
+		c.SetAwaitingApproval(true)
+	}
+	if m.hasApproval() {
+		m.approvals = append(m.approvals, ev)
+		return nil
+	}
+	m.push(views.NewApproval(m.theme, ev, m.now))
+	return tea.Tick(views.KeyGuard, func(time.Time) tea.Msg { return expireMsg{} })
+}
+
+func (m *Model) engineError(env engine.ErrorEnvelope) {
+	sev := env.Severity
+	if sev == "" {
+		sev = "error"
+	}
+	if sev == "error" || sev == "critical" {
+		m.closeThinking()
+		m.closeAssistant(m.turn.assistant != nil)
+		m.turn.errShown = true
+	}
+	m.tr.Add(transcript.NewError(sev, env.Message))
+}
+
+// finishTurn closes the turn and sends the next queued message, if any.
+func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
+	interrupted := ev.Status == engine.TurnInterrupted
+	m.closeThinking()
+	m.closeAssistant(interrupted)
+	m.dropApprovals()
+	m.turn.busy, m.turn.cancelling, m.turn.running = false, false, 0
+	switch ev.Status {
+	case engine.TurnFailed:
+		m.turn.phase = phaseFailed
+		if ev.Error != "" && !m.turn.errShown {
+			m.tr.Add(transcript.NewError("error", ev.Error))
+		}
+	case engine.TurnInterrupted:
+		m.turn.phase = phaseIdle
+	default:
+		m.turn.phase = phaseDone
+		if m.status.sev != sevError {
+			m.status = status{}
+		}
+	}
+	if ev.MaxStepsReached {
+		m.tr.Add(transcript.NewError("warning", "The turn stopped at the maximum number of steps; send a follow-up to continue."))
+	}
+	if len(m.queue) > 0 && !m.quitting {
+		next := m.queue[0]
+		m.queue = m.queue[1:]
+		return m.send(next)
+	}
+	return nil
+}
+
+// dropApprovals closes cards whose turn is over.
+func (m *Model) dropApprovals() {
+	m.approvals = nil
+	kept := m.stack[:0]
+	for _, v := range m.stack {
+		if _, ok := v.(*views.Approval); !ok {
+			kept = append(kept, v)
+		}
+	}
+	m.stack = kept
+}
+
+func (m *Model) system(text string) { m.tr.Add(transcript.NewCell(transcript.System, text)) }
+
+func (m *Model) systemError(text string) { m.system("Error: " + text) }

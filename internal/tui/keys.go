@@ -1,0 +1,307 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// handleKey routes a key in the order of tui.md §1.8: posture chord, the
+// top modal, composer popups, global chords, the Esc stack, scrolling,
+// then the composer.
+func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyShiftTab && len(m.stack) == 0 {
+		return m.cyclePosture()
+	}
+	if v := m.top(); v != nil {
+		return m.modalKey(v, k)
+	}
+	if m.popup.visible() {
+		if cmd, ok := m.popupKey(k); ok {
+			return cmd
+		}
+	}
+	if cmd, ok := m.globalKey(k); ok {
+		return cmd
+	}
+	if k.Type == tea.KeyEsc {
+		return m.escape()
+	}
+	if m.scrollKey(k) {
+		return nil
+	}
+	return m.composerKey(k)
+}
+
+// top is the view on top of the stack, or nil.
+func (m *Model) top() views.View {
+	if len(m.stack) == 0 {
+		return nil
+	}
+	return m.stack[len(m.stack)-1]
+}
+
+func (m *Model) push(v views.View) { m.stack = append(m.stack, v) }
+
+func (m *Model) pop() {
+	if len(m.stack) > 0 {
+		m.stack = m.stack[:len(m.stack)-1]
+	}
+}
+
+// topApproval is the open approval card, if it is on top.
+func (m *Model) topApproval() *views.Approval {
+	a, _ := m.top().(*views.Approval)
+	return a
+}
+
+// hasApproval reports whether an approval card is open anywhere in the
+// stack (a params pager may cover it).
+func (m *Model) hasApproval() bool {
+	for _, v := range m.stack {
+		if _, ok := v.(*views.Approval); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) modalKey(v views.View, k tea.KeyMsg) tea.Cmd {
+	return m.viewAction(v.Update(k))
+}
+
+// viewAction carries out what a view returned.
+func (m *Model) viewAction(a views.Action) tea.Cmd {
+	switch a.Kind {
+	case views.Close:
+		m.pop()
+		return m.nextApproval()
+	case views.Emit:
+		return m.viewEvent(a.Event)
+	case views.EmitAndClose:
+		m.pop()
+		cmd := m.viewEvent(a.Event)
+		return tea.Batch(cmd, m.nextApproval())
+	}
+	return nil
+}
+
+// nextApproval opens the next queued approval card once the top is free.
+func (m *Model) nextApproval() tea.Cmd {
+	if len(m.approvals) == 0 || m.hasApproval() {
+		return nil
+	}
+	next := m.approvals[0]
+	m.approvals = m.approvals[1:]
+	return m.approvalRequired(next)
+}
+
+func (m *Model) viewEvent(ev any) tea.Cmd {
+	switch ev := ev.(type) {
+	case views.Decision:
+		return m.decide(ev)
+	case views.Copy:
+		return m.copyText(ev.Text, ev.Label)
+	case views.OpenPager:
+		m.push(views.NewPager(m.theme, ev.Title, ev.Body))
+	case views.Picked:
+		return m.picked(ev)
+	case views.RunCommand:
+		return m.submitText(ev.Line)
+	}
+	return nil
+}
+
+// globalKey handles Ctrl+C and the global chords (tui.md §6.1).
+func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
+	switch k.String() {
+	case "ctrl+c":
+		return m.ctrlC(), true
+	case "ctrl+d":
+		if m.comp.Empty() {
+			return m.quit(), true
+		}
+	case "ctrl+k":
+		if m.comp.Empty() {
+			m.comp.SetValue("/")
+			m.refreshPopup()
+			return nil, true
+		}
+	case "ctrl+o":
+		return m.openReasoning(), true
+	case "alt+v":
+		return m.openToolDetails(), true
+	case "ctrl+b":
+		return m.moveForegroundJob(), true
+	case "ctrl+t":
+		return m.setStatus(effortUnavailable, sevWarning), true
+	case "alt+p":
+		return m.switchMode(policy.Plan, false), true
+	case "alt+a":
+		return m.switchMode(policy.Act, false), true
+	case "alt+y":
+		return m.switchMode(policy.Operate, false), true
+	case "f1", "ctrl+_":
+		m.openHelp()
+		return nil, true
+	case "ctrl+l":
+		return m.compact(""), true
+	case "ctrl+r":
+		return m.openSessions(), true
+	case "alt+c":
+		return m.copyLastReply(), true
+	case "alt+k":
+		return m.copyLastCode(), true
+	}
+	return nil, false
+}
+
+// ctrlC: cancel a running turn; otherwise arm quitting for two seconds,
+// and quit on a second press inside them.
+func (m *Model) ctrlC() tea.Cmd {
+	if m.turn.busy && !m.turn.cancelling {
+		return m.cancelTurn()
+	}
+	if m.now().Before(m.quitArmed) {
+		return m.quit()
+	}
+	m.quitArmed = m.now().Add(quitWindow)
+	m.status = status{text: "Press Ctrl+C again to quit", sev: sevWarning, until: m.quitArmed}
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return expireMsg{} })
+}
+
+// escape is the Esc cancel stack (tui.md §6.1).
+func (m *Model) escape() tea.Cmd {
+	switch {
+	case m.turn.busy && !m.turn.cancelling:
+		return m.cancelTurn()
+	case m.requeue != "":
+		m.queue = append([]string{m.requeue}, m.queue...)
+		m.requeue = ""
+		m.comp.Clear()
+		return m.setStatus("Queued edit canceled; follow-up restored", sevInfo)
+	case !m.comp.Empty():
+		m.comp.Clear()
+		m.refreshPopup()
+		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
+	}
+	return nil
+}
+
+// scrollKey moves the transcript (tui.md §6.3).
+func (m *Model) scrollKey(k tea.KeyMsg) bool {
+	w, h := m.w, m.layout().transcript
+	switch k.String() {
+	case "pgup":
+		m.tr.Scroll(-max(h-1, 1), w, h)
+	case "pgdown":
+		m.tr.Scroll(max(h-1, 1), w, h)
+	case "shift+up", "alt+up":
+		m.tr.Scroll(-3, w, h)
+	case "shift+down", "alt+down":
+		m.tr.Scroll(3, w, h)
+	case "ctrl+home":
+		m.tr.Top(w, h)
+	case "ctrl+end":
+		m.tr.Bottom()
+	case "alt+g":
+		if !m.comp.Empty() {
+			return false
+		}
+		m.tr.Top(w, h)
+	case "alt+G":
+		if !m.comp.Empty() {
+			return false
+		}
+		m.tr.Bottom()
+	default:
+		return false
+	}
+	return true
+}
+
+// composerKey: Tab cycles the mode on an empty composer, Enter submits,
+// ↑ pulls back a queued message or recalls history; the rest edits.
+func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyTab:
+		if m.comp.Empty() {
+			return m.cycleMode()
+		}
+		return nil
+	case tea.KeyEnter:
+		if k.Alt {
+			break // Alt+Enter inserts a newline
+		}
+		return m.submitKey()
+	case tea.KeyUp:
+		if m.comp.Empty() && len(m.queue) > 0 {
+			m.pullQueued()
+			return nil
+		}
+		if m.comp.OnFirstLine() && m.comp.HistoryPrev() {
+			return nil
+		}
+	case tea.KeyDown:
+		if m.comp.OnLastLine() && m.comp.HistoryNext() {
+			return nil
+		}
+	}
+	cmd := m.comp.Update(k)
+	return tea.Batch(cmd, m.refreshPopup())
+}
+
+// handleMouse scrolls the top modal or the transcript with the wheel.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	delta := 0
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		delta = -1
+	case tea.MouseButtonWheelDown:
+		delta = 1
+	default:
+		return nil
+	}
+	if v := m.top(); v != nil {
+		if wh, ok := v.(views.Wheeler); ok {
+			return m.viewAction(wh.Wheel(delta))
+		}
+		return nil
+	}
+	m.tr.Scroll(3*delta, m.w, m.layout().transcript)
+	return nil
+}
+
+// Extended-key sequences bubbletea v1 does not name: Shift+Enter and
+// Ctrl+Enter under the kitty (CSI u) and xterm modifyOtherKeys encodings.
+var (
+	shiftEnterSeqs = []string{"?CSI[49 51 59 50 117]?", "?CSI[50 55 59 50 59 49 51 126]?"}
+	ctrlEnterSeqs  = []string{"?CSI[49 51 59 53 117]?", "?CSI[50 55 59 53 59 49 51 126]?"}
+)
+
+// handleOther recognises Shift+Enter (newline) and Ctrl+Enter (steer)
+// from the raw sequences bubbletea reports as unknown.
+func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
+	s, ok := msg.(fmt.Stringer)
+	if !ok || len(m.stack) > 0 || !strings.HasPrefix(s.String(), "?CSI") {
+		return nil
+	}
+	seq := s.String()
+	for _, x := range shiftEnterSeqs {
+		if seq == x {
+			m.comp.InsertString("\n")
+			return nil
+		}
+	}
+	for _, x := range ctrlEnterSeqs {
+		if seq == x {
+			return m.steerComposer()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,241 @@
+// Package tui is codewhale's interactive terminal UI (tui.md): one Bubble
+// Tea root model over the engine's event stream, with the transcript, the
+// composer, a stack of modal views (approval card, pagers, pickers, help)
+// and the status bar. The engine stays UI-free: the model sends ops and
+// consumes batched events; cancelling calls the engine directly.
+package tui
+
+import (
+	"github.com/codewhale/codewhale/internal/session"
+	"io"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/composer"
+	"github.com/codewhale/codewhale/internal/tui/markdown"
+	"github.com/codewhale/codewhale/internal/tui/theme"
+	"github.com/codewhale/codewhale/internal/tui/transcript"
+	"github.com/codewhale/codewhale/internal/tui/usage"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// Engine is what the UI needs of the engine: ops in, events out, and the
+// out-of-band cancel.
+type Engine interface {
+	Submit(engine.Op)
+	Cancel()
+	Events() <-chan engine.Event
+}
+
+// Route describes the model route for the header and /status.
+type Route struct {
+	Provider  string // provider id, e.g. "deepseek"
+	Model     string
+	BaseURL   string
+	Effort    string // configured reasoning effort ("" = provider default)
+	HasKey    bool   // a key was found, or the route needs none (loopback)
+	KeySource string
+}
+
+// Options configure the UI. Engine is required.
+type Options struct {
+	Engine    Engine
+	Jobs      *jobs.Manager // /jobs and Ctrl+B; nil lists no jobs
+	Route     Route
+	Workspace string
+	// Home is CODEWHALE_HOME, where sessions are stored ("" = no /sessions).
+	Home      string
+	SessionID string
+	Mode      policy.Mode
+	Posture   policy.Posture
+	// AllowShell is the configured allow_shell; Full Access turns shell on
+	// regardless and leaving it restores this value.
+	AllowShell    bool
+	Prices        map[string]config.Price
+	ContextWindow int
+	Version       string
+	// Prompt is sent as the first message once the UI is up ("" = none).
+	Prompt string
+	// Resume, when set, is a saved session to continue: it is handed to the
+	// engine and its transcript rebuilt before anything else happens.
+	Resume *session.Loaded
+
+	Theme *theme.Theme
+	// Clipboard receives OSC 52 copy sequences (the terminal); nil drops
+	// them.
+	Clipboard io.Writer
+	// Clock drives durations, toasts and the approval key guard.
+	Clock func() time.Time
+	// Frame is the minimum interval between event batches (DefaultFrame).
+	Frame     time.Duration
+	LowMotion bool
+	// Files lists workspace files for @-mentions; nil walks Workspace.
+	Files func() []string
+	// NewID makes session ids for /clear and /new.
+	NewID func() string
+}
+
+// Model is the root Bubble Tea model.
+type Model struct {
+	o     Options
+	theme *theme.Theme
+	now   func() time.Time
+	w, h  int
+
+	tr    *transcript.Transcript
+	env   *transcript.Env
+	comp  *composer.Composer
+	reg   *commands.Registry
+	stack []views.View
+	sub   *subscription
+
+	route    Route
+	mode     policy.Mode
+	posture  policy.Posture
+	verbose  bool
+	meter    usage.Meter
+	snapshot *engine.ToolSnapshot
+	session  string
+
+	turn      turnState
+	queue     []string
+	requeue   string // a queued message pulled back for editing ("" = none)
+	approvals []engine.ApprovalRequired
+	status    status
+	quitArmed time.Time
+	popup     popup
+	files     fileIndex
+	ticking   bool
+	quitting  bool
+	closed    bool // the engine's event stream ended
+}
+
+// New builds the model.
+func New(o Options) *Model {
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Theme == nil {
+		o.Theme = theme.New(theme.Detect(nil))
+	}
+	if o.Frame <= 0 {
+		o.Frame = DefaultFrame
+	}
+	if o.NewID == nil {
+		o.NewID = engine.NewUUID
+	}
+	if o.Route.Model == "" {
+		o.Route.Model = "deepseek-v4-pro"
+	}
+	if o.Route.Provider == "" {
+		o.Route.Provider = "deepseek"
+	}
+	m := &Model{o: o, theme: o.Theme, now: o.Clock, route: o.Route, mode: o.Mode, posture: o.Posture,
+		session: o.SessionID, w: 80, h: 24}
+	m.env = &transcript.Env{Theme: o.Theme, Markdown: markdown.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
+		LowMotion: o.LowMotion}
+	m.tr = transcript.New(m.env)
+	m.comp = composer.New(o.Theme)
+	m.reg = commands.New(m.commandTable())
+	m.meter = m.freshMeter()
+	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
+	m.updatePlaceholder()
+	if !o.Route.HasKey {
+		m.tr.Add(transcript.NewCell(transcript.Notice, noKeyText(o.Route.Provider)))
+	}
+	return m
+}
+
+// Init starts the event subscription and sends the first prompt, if any.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.sub.next()}
+	if l := m.o.Resume; l != nil {
+		cmds = append(cmds, func() tea.Msg { return resumedMsg{loaded: l} })
+	}
+	if m.o.Prompt != "" {
+		prompt := m.o.Prompt
+		cmds = append(cmds, func() tea.Msg { return submitMsg{text: prompt} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// submitMsg sends text as if typed and entered.
+type submitMsg struct{ text string }
+
+// Update dispatches a message to its handler.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case eventsMsg:
+		return m, m.handleEvents(msg)
+	case tickMsg:
+		return m, m.handleTick()
+	case submitMsg:
+		return m, m.submitText(msg.text)
+	case jobsResultMsg:
+		return m, m.showJobsResult(msg)
+	case filesMsg:
+		m.files.set(msg.files)
+		return m, m.refreshPopup()
+	case sessionsMsg:
+		return m, m.showSessions(msg)
+	case resumedMsg:
+		return m, m.resumed(msg)
+	case systemMsg:
+		m.system(msg.text)
+		return m, nil
+	case expireMsg:
+		return m, nil // re-render so an expired toast disappears
+	case signalMsg:
+		return m, m.quit()
+	default:
+		return m, m.handleOther(msg)
+	}
+}
+
+func (m *Model) freshMeter() usage.Meter {
+	return usage.Meter{Prices: m.o.Prices, Window: m.o.ContextWindow}
+}
+
+func (m *Model) resize(w, h int) {
+	m.w, m.h = max(w, 20), max(h, 8)
+	m.comp.SetWidth(m.w)
+}
+
+// quit stops the program; the caller of Run shuts the engine down.
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	return tea.Quit
+}
+
+// Quitting reports whether the model asked to quit.
+func (m *Model) Quitting() bool { return m.quitting }
+
+func (m *Model) updatePlaceholder() {
+	if m.mode == policy.Operate {
+		m.comp.SetPlaceholder("Describe the goal — Codewhale keeps working until it's done")
+		return
+	}
+	m.comp.SetPlaceholder("Write a task or use /.")
+}
+
+// noKeyText is the banner shown when no API key was found.
+func noKeyText(provider string) string {
+	return "No API key found for " + config.ProviderDisplayName(provider) + ". To start chatting, set one and restart:\n" +
+		"• export DEEPSEEK_API_KEY=sk-…\n" +
+		"• codewhale auth set   (stores it in $CODEWHALE_HOME/secrets)\n" +
+		"• api_key = \"sk-…\" in ~/.codewhale/config.toml\n" +
+		"Local commands (/help, /tools, /jobs, /mode, /status) work without a key."
+}

@@ -1,0 +1,403 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+func TestFirstFrameGolden(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 20)
+	golden.RequireEqual(t, []byte(d.screen()))
+}
+
+func TestNoKeyBannerGolden(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 80, 16, func(o *Options) { o.Route.HasKey = false })
+	d.mustShow("no key", "export DEEPSEEK_API_KEY", "codewhale auth set", "config.toml", "Local commands")
+	golden.RequireEqual(t, []byte(d.screen()))
+}
+
+func TestHeaderShowsRouteModePostureAndContextMeter(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 20)
+	d.submit("hi")
+	d.events(engine.TurnStarted{TurnID: "t1"}, engine.TurnUsage{Usage: provider.Usage{InputTokens: 41_200, OutputTokens: 800,
+		PromptCacheHitTokens: provider.Int(30_900), PromptCacheMissTokens: provider.Int(10_300)}},
+		engine.TurnComplete{Status: engine.TurnCompleted})
+	d.mustShow("cw  deepseek · deepseek-v4-pro · act · auto · ask · files: workspace (unenforced)",
+		"41.2k/1.0M 4%", "42.0k tok", "cache 75%")
+	golden.RequireEqual(t, []byte(d.screen()))
+}
+
+func TestTabCyclesModesOnAnEmptyComposerOnly(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 20)
+	want := []policy.Mode{policy.Operate, policy.Plan, policy.Act}
+	for _, mode := range want {
+		d.key("tab")
+		op, ok := d.eng.lastOp().(engine.ChangeMode)
+		if !ok || op.Mode == nil || *op.Mode != mode {
+			t.Fatalf("Tab sent %#v, want mode %v", d.eng.lastOp(), mode)
+		}
+		d.mustShow(" · " + mode.String() + " · ")
+		if mode == policy.Plan {
+			d.mustShow("read only · files: read-only (unenforced)")
+		}
+	}
+	n := len(d.eng.Ops())
+	d.typeText("text")
+	d.key("tab")
+	if len(d.eng.Ops()) != n {
+		t.Error("Tab with text changed the mode")
+	}
+}
+
+func TestTabWhileATurnRunsIsLockedButShiftTabWorks(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 20)
+	d.submit("hello")
+	d.events(engine.TurnStarted{TurnID: "t1"})
+	d.key("tab")
+	d.mustShow("Mode is locked while a turn is running — press Esc to interrupt first")
+	for _, want := range []string{"auto", "Full Access", "ask"} {
+		d.key("shift+tab")
+		op, ok := d.eng.lastOp().(engine.ChangeMode)
+		if !ok || op.Posture == nil || op.Posture.Chip() != want {
+			t.Fatalf("Shift+Tab sent %#v, want %s", d.eng.lastOp(), want)
+		}
+		d.mustShow(" · " + want + " · ")
+	}
+	d.key("shift+tab", "shift+tab")
+	if op := d.eng.lastOp().(engine.ChangeMode); op.AllowShell == nil || !*op.AllowShell {
+		t.Error("Full Access turns shell on")
+	}
+}
+
+func TestModeCommand(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("/mode plan")
+	d.mustShow("Switched to Plan mode.", "read only")
+	d.submit("/mode banana")
+	d.mustShow("Error: Usage: /mode [act|agent|plan|operate|1|2|3]")
+	d.submit("/mode")
+	if _, ok := d.m.top().(*views.Picker); !ok {
+		t.Fatal("/mode without an argument opens the picker")
+	}
+	d.key("esc")
+	d.submit("/zidong")
+	d.mustShow("Switched to Act mode with Full Access.", "Full Access · files: full disk")
+}
+
+func TestEnterWhileBusyQueuesAndSendsAfterTurnComplete(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("first")
+	d.events(engine.TurnStarted{TurnID: "t1"})
+	d.submit("second")
+	d.mustShow("Queued #1: second", "Enter send now · ↑ edit · /queue drop 1")
+	d.submit("third")
+	d.mustShow("Queued 2 · next: second")
+	d.events(engine.TurnComplete{Status: engine.TurnCompleted})
+	if op, ok := d.eng.lastOp().(engine.SendMessage); !ok || op.Content != "second" {
+		t.Fatalf("after TurnComplete the oldest queued message is sent: %#v", d.eng.lastOp())
+	}
+	d.mustShow("Queued #1: third")
+	// Enter on an empty composer while busy steers with the oldest queued message.
+	d.events(engine.TurnStarted{TurnID: "t2"})
+	d.key("enter")
+	if op, ok := d.eng.lastOp().(engine.Steer); !ok || op.Text != "third" {
+		t.Fatalf("empty Enter while busy = %#v, want a steer", d.eng.lastOp())
+	}
+	d.mustNotShow("Queued")
+}
+
+func TestUpOnEmptyComposerPullsBackTheQueuedMessage(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("first")
+	d.events(engine.TurnStarted{TurnID: "t1"})
+	d.submit("follow-up")
+	d.key("up")
+	if d.m.comp.Value() != "follow-up" || len(d.m.queue) != 0 {
+		t.Fatalf("↑ pulls the queued message: %q, queue %v", d.m.comp.Value(), d.m.queue)
+	}
+	d.key("esc") // first Esc cancels the running turn
+	d.key("esc")
+	d.mustShow("Queued edit canceled; follow-up restored", "Queued #1: follow-up")
+}
+
+func TestEscCancelsAtOnceAndKeepsThePartialReply(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("write a poem")
+	d.events(engine.TurnStarted{TurnID: "t1"}, engine.MessageStarted{}, engine.MessageDelta{Content: "Roses are"})
+	d.key("esc")
+	if d.eng.cancels != 1 {
+		t.Fatalf("Esc called the engine's cancel %d times", d.eng.cancels)
+	}
+	d.mustShow("Request cancelled", "▌· idle")
+	// Typing now works and Enter queues until the engine confirms.
+	d.submit("next")
+	d.events(engine.MessageComplete{}, engine.Status{Message: "Request cancelled"},
+		engine.TurnComplete{Status: engine.TurnInterrupted})
+	d.mustShow("Roses are", "⎿ interrupted")
+	if op, ok := d.eng.lastOp().(engine.SendMessage); !ok || op.Content != "next" {
+		t.Errorf("message typed while cancelling is sent after the turn ends: %#v", d.eng.lastOp())
+	}
+}
+
+func TestCancelBeforeOutputRestoresThePrompt(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("original prompt")
+	d.events(engine.TurnStarted{TurnID: "t1"})
+	d.key("ctrl+c")
+	d.mustShow("Request cancelled; prompt restored to composer")
+	if d.m.comp.Value() != "original prompt" {
+		t.Errorf("composer = %q", d.m.comp.Value())
+	}
+}
+
+func TestCtrlCTwiceWithinTwoSecondsQuits(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.key("ctrl+c")
+	d.mustShow("Press Ctrl+C again to quit")
+	d.clock.Advance(2100 * time.Millisecond)
+	d.mustNotShow("Press Ctrl+C again to quit")
+	d.key("ctrl+c")
+	if d.m.Quitting() {
+		t.Fatal("an expired arm must not quit")
+	}
+	d.clock.Advance(time.Second)
+	d.key("ctrl+c")
+	if !d.m.Quitting() {
+		t.Error("second Ctrl+C within 2 s quits")
+	}
+}
+
+func TestApprovalCardFlow(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 30)
+	d.submit("make a task")
+	req := engine.ApprovalRequired{ID: "call_1", ToolName: "tasks", Description: "tasks create · write docs",
+		Input: json.RawMessage(`{"action":"create","prompt":"write docs"}`)}
+	d.events(engine.TurnStarted{TurnID: "t1"}, engine.ApprovalRequired{ID: "call_0", ToolName: "tasks",
+		Input: json.RawMessage(`{}`)}, req)
+	d.mustShow("approval", "▸ Deny this call", "waiting on you…")
+	d.key("y") // typed before the card was visible long enough: ignored
+	if _, ok := d.m.top().(*views.Approval); !ok {
+		t.Fatal("an early key answered the card")
+	}
+	d.clock.Advance(300 * time.Millisecond)
+	d.key("enter")
+	if op, ok := d.eng.lastOp().(engine.DenyToolCall); !ok || op.ID != "call_0" || op.Abort {
+		t.Fatalf("Enter = %#v, want a plain deny of call_0", d.eng.lastOp())
+	}
+	// The queued second request opens next, with a fresh key guard.
+	d.mustShow("write docs")
+	d.key("a")
+	if _, ok := d.m.top().(*views.Approval); !ok {
+		t.Fatal("the guard applies to the next card too")
+	}
+	d.clock.Advance(300 * time.Millisecond)
+	d.key("a")
+	if op, ok := d.eng.lastOp().(engine.ApproveToolCall); !ok || op.ID != "call_1" || !op.ForSession {
+		t.Fatalf("a = %#v", d.eng.lastOp())
+	}
+	if d.m.top() != nil {
+		t.Error("card closed after answering")
+	}
+}
+
+func TestToolsCommandBeforeAnyRequestAndBadArgument(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 120, 24)
+	d.submit("/tools")
+	d.mustShow("Tool request snapshot unavailable — no model request has been captured for the latest turn.")
+	d.submit("/tools yaml")
+	d.mustShow("Error: usage: /tools [text|json]")
+	d.submit("/tool-studio json")
+	if d.m.top() != nil {
+		t.Error("no pager without a snapshot")
+	}
+}
+
+func TestUnknownCommandAndSlashMenuCompletion(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 120, 30)
+	d.submit("/frobnicate")
+	d.mustShow("Error: Unknown command: /frobnicate. Type /help for available commands.")
+	d.submit("/toolz")
+	d.mustShow("Error: Unknown command: /toolz. Did you mean: /tools? Type /help for available commands.")
+	d.typeText("/mo")
+	d.mustShow("/mode", "/model", "switch mode")
+	d.key("down", "tab")
+	if got := d.m.comp.Value(); got != "/model " {
+		t.Errorf("Tab completes the selected command: %q", got)
+	}
+	d.key("esc")
+	d.typeText("/hel")
+	d.key("enter")
+	if _, ok := d.m.top().(*views.Help); !ok {
+		t.Error("Enter runs the selected command")
+	}
+}
+
+func TestMentionPopupCompletesFilePaths(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24, func(o *Options) {
+		o.Files = func() []string { return []string{"README.md", "cmd/root.go", "internal/tui/model.go"} }
+	})
+	d.typeText("look at @")
+	if !d.m.files.loading {
+		t.Fatal("the first @ starts indexing the workspace")
+	}
+	d.m.Update(filesMsg{files: d.m.o.Files()})
+	d.typeText("rootgo")
+	d.mustShow("@cmd/root.go")
+	d.key("tab")
+	if got := d.m.comp.Value(); got != "look at @cmd/root.go " {
+		t.Errorf("composer = %q", got)
+	}
+}
+
+func TestJobsCommandListsALiveJob(t *testing.T) {
+	t.Parallel()
+	mgr, err := jobs.NewManager(jobs.Options{Shell: "/bin/sh", KillGrace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(mgr.Close)
+	d := newDirect(t, 140, 30, func(o *Options) { o.Jobs = mgr })
+	d.runCmd(d.submit("/jobs"))
+	d.mustShow("No live Bash jobs. Bash jobs are process-local; after a restart, inspect durable task artifacts for prior command output.")
+	j, err := mgr.Start(jobs.Spec{Command: "sleep 30", Dir: t.TempDir(), Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.runCmd(d.submit("/jobs"))
+	d.mustShow("Bash jobs (1)", j.ID()+"  running", "cmd: sleep 30")
+	d.runCmd(d.submit("/jobs show " + j.ID()))
+	d.mustShow("Bash Job "+j.ID(), "Completion State: live in this TUI process.")
+	d.key("q")
+	d.runCmd(d.submit("/jobs cancel " + j.ID()))
+	d.mustShow("Bash job " + j.ID() + ": killed")
+}
+
+func TestCopyLastReplyWritesOSC52(t *testing.T) {
+	t.Parallel()
+	var clip bytes.Buffer
+	d := newDirect(t, 100, 24, func(o *Options) { o.Clipboard = &clip })
+	d.submit("q")
+	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "answer\n```\ncode\n```"},
+		engine.MessageComplete{}, engine.TurnComplete{Status: engine.TurnCompleted})
+	d.key("alt+k")
+	want := base64.StdEncoding.EncodeToString([]byte("code"))
+	if !strings.Contains(clip.String(), "\x1b]52;c;"+want) {
+		t.Errorf("clipboard sequence = %q", clip.String())
+	}
+	d.mustShow("Copied the last code block to the clipboard")
+}
+
+func TestSanitisesModelAndToolText(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("q")
+	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "safe\x1b]0;pwned\x07 \x1b[2Jtext"},
+		engine.MessageComplete{},
+		engine.ToolCallStarted{ID: "c", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+		engine.ToolCallComplete{ID: "c", Name: "Bash", Result: engine.ToolOutcome{Content: "out\x1b[31mred\x07", Success: true}},
+		engine.TurnComplete{Status: engine.TurnCompleted})
+	raw := d.m.View()
+	for _, bad := range []string{"\x1b]", "\x07", "\x1b[2J", "pwned"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("frame contains %q", bad)
+		}
+	}
+	d.mustShow("safe text", "outred")
+}
+
+func TestNarrowTerminalAndWideCharacters(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 60, 20)
+	d.submit("日本語のテキストと絵文字👍を含むとても長いメッセージがここにあります。折り返されるはずです。")
+	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "了解しました 👍 — 60 列でも崩れません。"},
+		engine.MessageComplete{}, engine.TurnComplete{Status: engine.TurnCompleted})
+	for i, row := range strings.Split(d.m.View(), "\n") {
+		if w := widthOf(row); w > 60 {
+			t.Errorf("row %d is %d cells wide: %q", i, w, row)
+		}
+	}
+	golden.RequireEqual(t, []byte(d.screen()))
+}
+
+func TestResizeReflowsTheTranscript(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 20)
+	d.submit(strings.Repeat("word ", 40))
+	before := strings.Count(d.screen(), "word")
+	d.m.resize(60, 20)
+	if len(strings.Split(d.m.View(), "\n")) != 20 {
+		t.Errorf("frame height after resize = %d", len(strings.Split(d.m.View(), "\n")))
+	}
+	if after := strings.Count(d.screen(), "word"); after != before {
+		t.Errorf("reflow lost words: %d → %d", before, after)
+	}
+}
+
+func TestHelpForOneCommand(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 120, 24)
+	d.submit("/help jobs")
+	d.mustShow("Usage: /jobs [list|show <id>", "Aliases: /job, /zuoye")
+	d.submit("/help nope")
+	d.mustShow("Unknown command: nope")
+}
+
+func TestVerboseShowsReasoningAndCtrlOOpensIt(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("q")
+	d.events(engine.TurnStarted{}, engine.ThinkingStarted{}, engine.ThinkingDelta{Content: "deep thought"})
+	d.mustShow("… reasoning hidden · 0s")
+	d.mustNotShow("deep thought")
+	d.events(engine.ThinkingComplete{}, engine.TurnComplete{Status: engine.TurnCompleted})
+	d.submit("/verbose on")
+	d.mustShow("deep thought")
+	d.key("ctrl+o")
+	if p, ok := d.m.top().(*views.Pager); !ok || !strings.Contains(p.Source(), "deep thought") {
+		t.Errorf("Ctrl+O opens the reasoning pager: %#v", d.m.top())
+	}
+}
+
+func TestErrorEventMarksTheReplyInterruptedAndTurnFailed(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("q")
+	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "half"},
+		engine.Error{ErrorEnvelope: engine.ErrorEnvelope{Message: "Stream stalled; retrying.", Severity: "warning"}})
+	if !d.m.turn.busy {
+		t.Fatal("a warning does not end the turn")
+	}
+	d.events(engine.Error{ErrorEnvelope: engine.ErrorEnvelope{Message: "HTTP 500", Severity: "error"}},
+		engine.TurnComplete{Status: engine.TurnFailed, Error: "HTTP 500"})
+	d.mustShow("Warning: Stream stalled; retrying.", "Error: HTTP 500", "⎿ interrupted", "✕ failed")
+	if strings.Count(d.screen(), "HTTP 500") != 1 {
+		t.Error("the failure is shown once")
+	}
+}

@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// locked is the refusal for a live-route change while a turn runs.
+func locked(setting string) string {
+	return setting + " is locked while a turn is running — press Esc to interrupt first"
+}
+
+// effortUnavailable explains why the effort cannot change live.
+const effortUnavailable = "Reasoning effort cannot change in a running session yet (the engine has no op for it); " +
+	"set reasoning_effort in ~/.codewhale/config.toml or CODEWHALE_REASONING_EFFORT and restart."
+
+// cycleMode is Tab on an empty composer: Plan → Act → Operate → Plan.
+func (m *Model) cycleMode() tea.Cmd {
+	return m.switchMode(m.mode.Next(), false)
+}
+
+// switchMode changes the mode. fromCommand selects where messages go: a
+// command answers in the transcript, a key in the status line.
+func (m *Model) switchMode(to policy.Mode, fromCommand bool) tea.Cmd {
+	say := func(text string, sev severity) tea.Cmd {
+		if fromCommand {
+			if sev == sevError {
+				m.systemError(text)
+			} else {
+				m.system(text)
+			}
+			return nil
+		}
+		return m.setStatus(text, sev)
+	}
+	if m.turn.busy {
+		return say(locked("Mode"), sevError)
+	}
+	if to == m.mode {
+		return say(fmt.Sprintf("Already in %s mode.", to.Title()), sevInfo)
+	}
+	m.mode = to
+	m.o.Engine.Submit(engine.ChangeMode{Mode: &to})
+	m.updatePlaceholder()
+	return say(fmt.Sprintf("Switched to %s mode.", to.Title()), sevSuccess)
+}
+
+// yolo is Act with Full Access (`/mode yolo`, `/zidong`); it is never a
+// mode of its own.
+func (m *Model) yolo() tea.Cmd {
+	if m.turn.busy {
+		m.systemError(locked("Mode"))
+		return nil
+	}
+	act, full, shell := policy.Act, policy.FullAccess, true
+	m.mode, m.posture = act, full
+	m.o.Engine.Submit(engine.ChangeMode{Mode: &act, Posture: &full, AllowShell: &shell})
+	m.updatePlaceholder()
+	m.system("Switched to Act mode with Full Access.")
+	return nil
+}
+
+// cyclePosture is Shift+Tab: Ask → Auto-Review → Full Access → Ask. It is
+// allowed while a turn runs; the engine applies it at the next step.
+func (m *Model) cyclePosture() tea.Cmd {
+	p := m.posture.Next()
+	if m.posture == policy.Never {
+		p = policy.Ask
+	}
+	m.posture = p
+	shell := m.o.AllowShell || p == policy.FullAccess
+	m.o.Engine.Submit(engine.ChangeMode{Posture: &p, AllowShell: &shell})
+	note := ""
+	if m.turn.busy {
+		note = " (from the next step)"
+	}
+	return m.setStatus(fmt.Sprintf("Permissions: %s%s", p, note), sevSuccess)
+}
+
+// parseModeArg reads `/mode` arguments; yolo is reported separately.
+func parseModeArg(arg string) (mode policy.Mode, yolo, ok bool) {
+	a := strings.ToLower(strings.TrimSpace(arg))
+	if a == "yolo" {
+		return policy.Act, true, true
+	}
+	md, err := policy.ParseMode(a)
+	return md, false, err == nil
+}
+
+// modeItems are the mode picker's rows (tui.md §5.1.1).
+func modeItems() []views.Item {
+	return []views.Item{
+		{Label: "Act", Hint: "Direct work in this session — edits and shell ask for approval", Value: "act"},
+		{Label: "Plan", Hint: "Read-only research first — present a plan before acting", Value: "plan"},
+		{Label: "Operate", Hint: "Put your Fleet to work in parallel", Value: "operate"},
+	}
+}
+
+// knownModels are the model picker's rows.
+var knownModels = []views.Item{
+	{Label: "deepseek-v4-pro", Hint: "strongest; default", Value: "deepseek-v4-pro"},
+	{Label: "deepseek-v4-flash", Hint: "faster and cheaper", Value: "deepseek-v4-flash"},
+}
+
+// setModel switches the model for the next request.
+func (m *Model) setModel(name string) tea.Cmd {
+	name = strings.TrimSpace(name)
+	if m.turn.busy {
+		m.systemError(locked("Model"))
+		return nil
+	}
+	if name == m.route.Model {
+		m.system("Already using " + name + ".")
+		return nil
+	}
+	m.route.Model = name
+	m.o.Engine.Submit(engine.SetModel{Model: name})
+	m.system("Model set to " + name + " for the next request.")
+	return nil
+}
+
+// picked applies a picker choice.
+func (m *Model) picked(p views.Picked) tea.Cmd {
+	switch p.Picker {
+	case "mode":
+		md, _, _ := parseModeArg(p.Value)
+		return m.switchMode(md, true)
+	case "model":
+		return m.setModel(p.Value)
+	case "session":
+		return m.resumeSession(p.Value)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Terminal is where the UI draws and reads keys.
+type Terminal struct {
+	In  io.Reader
+	Out io.Writer
+	// NoMouse leaves mouse capture off so the terminal's own selection
+	// works (--no-mouse-capture).
+	NoMouse bool
+}
+
+// Run draws the UI on term until the user quits and returns the process
+// exit code: 0, or 128+n after signal n. The terminal is restored on every
+// path out: a normal quit, an error, a panic inside the program (Bubble
+// Tea recovers it) and SIGTERM/SIGHUP/SIGINT, which quit through the model
+// instead of killing the process.
+func Run(o Options, term Terminal) (int, error) {
+	out := term.Out
+	if f, ok := out.(*os.File); ok {
+		out = &lockedFile{File: f}
+	}
+	if o.Clipboard == nil {
+		o.Clipboard = out
+	}
+	m := New(o)
+	opts := []tea.ProgramOption{tea.WithOutput(out), tea.WithAltScreen(), tea.WithoutSignalHandler()}
+	if term.In != nil {
+		opts = append(opts, tea.WithInput(term.In))
+	}
+	if !term.NoMouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	p := tea.NewProgram(m, opts...)
+	sig := watchSignals(p)
+	_, err := p.Run()
+	code := sig.stop()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return 1, err
+	}
+	return code, nil
+}
+
+// signals turns termination signals into a quit message.
+type signals struct {
+	ch   chan os.Signal
+	done chan struct{}
+	mu   sync.Mutex
+	got  syscall.Signal
+}
+
+func watchSignals(p *tea.Program) *signals {
+	s := &signals{ch: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(s.ch, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	go func() {
+		for {
+			select {
+			case v := <-s.ch:
+				if n, ok := v.(syscall.Signal); ok {
+					s.mu.Lock()
+					s.got = n
+					s.mu.Unlock()
+				}
+				p.Send(signalMsg{})
+			case <-s.done:
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// stop ends the watch and returns 128+n if signal n arrived, else 0.
+func (s *signals) stop() int {
+	signal.Stop(s.ch)
+	close(s.done)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.got != 0 {
+		return 128 + int(s.got)
+	}
+	return 0
+}
+
+// lockedFile serialises writes to the terminal so an OSC 52 copy never
+// lands inside a frame. It stays an *os.File underneath, so Bubble Tea
+// still sees a terminal (size, raw mode).
+type lockedFile struct {
+	*os.File
+	mu sync.Mutex
+}
+
+func (f *lockedFile) Write(b []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.File.Write(b)
+}

@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// storedSession writes a real session journal with a prompt, reasoning, a
+// tool call and its result, and a reply.
+func storedSession(t *testing.T, home, ws string) string {
+	t.Helper()
+	j := session.NewJournal(home, session.Options{})
+	t.Cleanup(func() { _ = j.Close() })
+	info := engine.SessionInfo{ID: "0f1e2d3c-aaaa-4bbb-8ccc-123456789abc", Model: "deepseek-v4-flash", Workspace: ws, Mode: policy.Plan}
+	msgs := []provider.Message{
+		{Role: provider.RoleUser, Content: []provider.Block{provider.TextBlock("explain the build"), provider.TextBlock("<turn_meta>x</turn_meta>")}},
+		{Role: provider.RoleAssistant, Content: []provider.Block{provider.ThinkingBlock("look at the Makefile"),
+			provider.ToolUseBlock("c1", "File", json.RawMessage(`{"action":"read","path":"Makefile"}`))}},
+		{Role: provider.RoleUser, Content: []provider.Block{provider.ToolResultBlock("c1", "all: build", false)}},
+		{Role: provider.RoleAssistant, Content: []provider.Block{provider.TextBlock("It runs `go build`.")}},
+	}
+	if err := j.Append(info, msgs...); err != nil {
+		t.Fatal(err)
+	}
+	return info.ID
+}
+
+func TestSessionsPickerResumesAndRebuildsTheTranscript(t *testing.T) {
+	t.Parallel()
+	home, ws := t.TempDir(), t.TempDir()
+	id := storedSession(t, home, ws)
+	d := newDirect(t, 100, 30, func(o *Options) { o.Home, o.Workspace = home, ws })
+	d.runCmd(d.submit("/sessions"))
+	if _, ok := d.m.top().(*views.Picker); !ok {
+		t.Fatalf("no picker:\n%s", d.screen())
+	}
+	d.mustShow("explain the build", "deepseek-v4-flash")
+	cmd := d.key("enter")
+	d.runCmd(cmd) // picker choice → load the session
+	if op, ok := d.eng.lastOp().(engine.SyncSession); !ok || op.Session.ID != id || len(op.Session.Messages) != 4 {
+		t.Fatalf("resume op = %#v", d.eng.lastOp())
+	}
+	d.mustShow("▎ explain the build", "✓ File read Makefile", "It runs `go build`.", "Resumed session 0f1e2d3c (4 messages).",
+		" · plan · ")
+}
+
+func TestResumeIsRefusedWhileATurnRuns(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 120, 24, func(o *Options) { o.Home = t.TempDir() })
+	d.submit("hi")
+	d.events(engine.TurnStarted{})
+	d.submit("/sessions open abc")
+	d.mustShow("Cannot resume a session while a turn is running — press Esc to interrupt first")
+}

@@ -1,0 +1,230 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/jobsview"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// handler runs one slash command with its (trimmed) argument.
+type handler func(m *Model, arg string) tea.Cmd
+
+// slashCommand is a registry row with its handler.
+type slashCommand struct {
+	commands.Command
+	run handler
+}
+
+// slashCommands is the built-in command table (tui.md §7.2). Commands the
+// port does not implement are absent, so they answer Unknown command.
+var slashCommands = []slashCommand{
+	{commands.Command{Name: "tools", Aliases: []string{"tool-studio"}, Usage: "[text|json]",
+		Help: "the latest prepared tool request, in a pager"}, (*Model).toolsCommand},
+	{commands.Command{Name: "jobs", Aliases: []string{"job", "zuoye"},
+		Usage: "[list|show <id>|poll <id>|wait <id>|stdin <id> <input>|close-stdin <id>|cancel <id>|cancel-all]",
+		Help:  "inspect and control live Bash jobs"}, (*Model).jobsCommand},
+	{commands.Command{Name: "mode", Aliases: []string{"jihua", "zidong"}, Usage: "[act|plan|operate|1|2|3]",
+		Help: "switch mode; no argument opens the mode picker"}, (*Model).modeCommand},
+	{commands.Command{Name: "model", Aliases: []string{"moxing", "route"}, Usage: "[name]",
+		Help: "show or switch the model; no argument opens the model picker"}, (*Model).modelCommand},
+	{commands.Command{Name: "help", Aliases: []string{"?", "bangzhu", "帮助"}, Usage: "[command]",
+		Help: "commands, concepts and key bindings"}, (*Model).helpCommand},
+	{commands.Command{Name: "clear", Aliases: []string{"qingping"}, Help: "clear the conversation (new empty session)"},
+		(*Model).clearCommand},
+	{commands.Command{Name: "new", Usage: "[--force]", Help: "start a fresh session"}, (*Model).newCommand},
+	{commands.Command{Name: "compact", Aliases: []string{"yasuo"}, Usage: "[focus]",
+		Help: "summarise older context now"}, (*Model).compactCommand},
+	{commands.Command{Name: "sessions", Aliases: []string{"resume"}, Usage: "[show|open <id>|prune <days>]",
+		Help: "session picker; resume a saved session"}, (*Model).sessionsCommand},
+	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, (*Model).exitCommand},
+	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
+		Usage: "[none|minimal|low|medium|high|xhigh|ultra|max|auto|off]", Help: "reasoning effort"}, (*Model).effortCommand},
+	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
+		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
+	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
+	{commands.Command{Name: "tokens", Help: "token usage for the session"}, (*Model).tokensCommand},
+	{commands.Command{Name: "cost", Help: "session cost breakdown"}, (*Model).costCommand},
+	{commands.Command{Name: "verbose", Usage: "[on|off]", Help: "show full live reasoning in the transcript"},
+		(*Model).verboseCommand},
+	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
+		Help: "manage queued messages"}, (*Model).queueCommand},
+}
+
+func (m *Model) commandTable() []commands.Command {
+	out := make([]commands.Command, len(slashCommands))
+	for i, c := range slashCommands {
+		out[i] = c.Command
+	}
+	return out
+}
+
+// runCommand dispatches a parsed slash command (tui.md §7.1): fixed mode
+// aliases, the registry, retired names, then unknown.
+func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
+	m.tr.Bottom()
+	if arg, ok := commands.ModeAlias(inv.Name); ok {
+		return m.modeCommand(arg)
+	}
+	if c, ok := m.reg.Lookup(inv.Name); ok {
+		for _, sc := range slashCommands {
+			if sc.Name == c.Name {
+				return sc.run(m, inv.Arg)
+			}
+		}
+	}
+	if msg, ok := commands.Retired(inv.Name); ok {
+		m.systemError(msg)
+		return nil
+	}
+	m.systemError(m.reg.Unknown(inv.Name))
+	return nil
+}
+
+// Exact texts of /tools (engine.md §4.6, tui.md §9.1).
+const (
+	toolsUnavailable = "Tool request snapshot unavailable — no model request has been captured for the latest turn."
+	toolsUsage       = "usage: /tools [text|json]"
+)
+
+func (m *Model) toolsCommand(arg string) tea.Cmd {
+	switch a := strings.TrimSpace(arg); a {
+	case "", "text", "json":
+		if m.snapshot == nil {
+			m.system(toolsUnavailable)
+			return nil
+		}
+		if a == "json" {
+			m.push(views.NewPager(m.theme, "Prepared Tool Request (JSON)", m.snapshot.JSON()))
+		} else {
+			m.push(views.NewPager(m.theme, "Prepared Tool Request", m.snapshot.Text()))
+		}
+	default:
+		m.systemError(toolsUsage)
+	}
+	return nil
+}
+
+// jobsResultMsg is a /jobs result computed off the UI goroutine.
+type jobsResultMsg struct{ res jobsview.Result }
+
+func (m *Model) jobsCommand(arg string) tea.Cmd {
+	mgr := m.o.Jobs
+	return func() tea.Msg {
+		return jobsResultMsg{res: jobsview.Run(context.Background(), mgr, arg)}
+	}
+}
+
+func (m *Model) showJobsResult(msg jobsResultMsg) tea.Cmd {
+	r := msg.res
+	switch {
+	case r.PagerTitle != "":
+		p := views.NewPager(m.theme, r.PagerTitle, r.PagerBody)
+		p.Margin, p.MinWidth = 4, 60
+		m.push(p)
+	case r.IsError:
+		m.systemError(r.Text)
+	default:
+		m.system(r.Text)
+	}
+	return nil
+}
+
+func (m *Model) modeCommand(arg string) tea.Cmd {
+	if strings.TrimSpace(arg) == "" {
+		m.push(views.NewPicker(m.theme, "mode", "Mode", modeItems(), m.mode.String()))
+		return nil
+	}
+	md, yolo, ok := parseModeArg(arg)
+	switch {
+	case !ok:
+		m.systemError("Usage: /mode [act|agent|plan|operate|1|2|3]")
+		return nil
+	case yolo:
+		return m.yolo()
+	}
+	return m.switchMode(md, true)
+}
+
+func (m *Model) modelCommand(arg string) tea.Cmd {
+	switch a := strings.TrimSpace(arg); a {
+	case "":
+		items := append([]views.Item(nil), knownModels...)
+		if !hasItem(items, m.route.Model) {
+			items = append(items, views.Item{Label: m.route.Model, Hint: "current", Value: m.route.Model})
+		}
+		m.push(views.NewPicker(m.theme, "model", "Model", items, m.route.Model))
+	case "refresh":
+		m.systemError("Fetching live model ids is not available in this build; use /model <name>.")
+	default:
+		return m.setModel(a)
+	}
+	return nil
+}
+
+func hasItem(items []views.Item, v string) bool {
+	for _, it := range items {
+		if it.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) helpCommand(arg string) tea.Cmd {
+	if strings.TrimSpace(arg) != "" {
+		m.system(m.reg.HelpText(arg))
+		return nil
+	}
+	m.openHelp()
+	return nil
+}
+
+func (m *Model) exitCommand(string) tea.Cmd { return m.quit() }
+
+// clearCommand replaces the session with an empty one.
+func (m *Model) clearCommand(string) tea.Cmd {
+	if m.resetSession("Clear") {
+		m.system("Conversation cleared; a new session started.")
+	}
+	return nil
+}
+
+func (m *Model) newCommand(string) tea.Cmd {
+	if m.resetSession("Starting a new session") {
+		m.system("Started a new session.")
+	}
+	return nil
+}
+
+// resetSession swaps in a fresh session; it is refused while busy.
+func (m *Model) resetSession(what string) bool {
+	if m.turn.busy {
+		m.systemError(what + " is locked while a turn is running — press Esc to interrupt first")
+		return false
+	}
+	m.session = m.o.NewID()
+	m.o.Engine.Submit(engine.SyncSession{Session: engine.Session{ID: m.session, Model: m.route.Model,
+		Workspace: m.o.Workspace, Mode: m.mode}})
+	m.tr.Clear()
+	m.snapshot = nil
+	m.queue = nil
+	m.meter = m.freshMeter()
+	return true
+}
+
+func (m *Model) compactCommand(arg string) tea.Cmd { return m.compact(arg) }
+
+// compact asks the engine to summarise older context now.
+func (m *Model) compact(focus string) tea.Cmd {
+	if m.turn.busy {
+		return m.setStatus(locked("Compaction"), sevWarning)
+	}
+	m.o.Engine.Submit(engine.CompactContext{Focus: strings.TrimSpace(focus)})
+	return m.setStatus("Compacting context…", sevInfo)
+}

@@ -1,0 +1,210 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/usage"
+)
+
+// effortTiers are the accepted /effort values (tui.md §5.3).
+var effortTiers = []string{"none", "minimal", "low", "medium", "high", "xhigh", "ultra", "max", "auto", "off"}
+
+func (m *Model) effortLabel() string {
+	if m.route.Effort == "" {
+		return "auto"
+	}
+	return m.route.Effort
+}
+
+func (m *Model) effortCommand(arg string) tea.Cmd {
+	a := strings.ToLower(strings.TrimSpace(arg))
+	if a == "" {
+		m.system("Reasoning effort: " + m.effortLabel() + "\nTiers: " + strings.Join(effortTiers, ", "))
+		return nil
+	}
+	valid := false
+	for _, t := range effortTiers {
+		valid = valid || t == a
+	}
+	switch {
+	case !valid:
+		m.systemError("Usage: /effort [" + strings.Join(effortTiers, "|") + "]")
+	case m.turn.busy:
+		m.systemError(locked("Effort"))
+	default:
+		m.systemError(effortUnavailable)
+	}
+	return nil
+}
+
+// trustCommand reports trust mode; changing it needs engine support that
+// does not exist yet, and saying otherwise would be a fake success.
+func (m *Model) trustCommand(arg string) tea.Cmd {
+	if strings.TrimSpace(arg) == "" {
+		state := "off"
+		if m.posture == policy.FullAccess {
+			state = "on (Full Access)"
+		}
+		m.system("Trust mode: " + state + ". File tools stay inside the workspace unless trust mode is on; " +
+			"Shift+Tab to Full Access turns it on for this session.")
+		return nil
+	}
+	m.systemError("/trust " + strings.Fields(arg)[0] + " is not available in this build: the engine cannot change trust mode " +
+		"or read trusted paths yet. Shift+Tab to Full Access turns trust mode on.")
+	return nil
+}
+
+func (m *Model) statusCommand(string) tea.Cmd {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Session: %s\nWorkspace: %s\n", orDash(m.session), orDash(m.o.Workspace))
+	fmt.Fprintf(&b, "Provider: %s · model %s · base URL %s\n", m.route.Provider, m.route.Model, orDash(m.route.BaseURL))
+	key := "found (" + orDash(m.route.KeySource) + ")"
+	if m.route.KeySource == "none" || m.route.KeySource == "" {
+		key = "not needed for this loopback endpoint"
+	}
+	if !m.route.HasKey {
+		key = "missing — set DEEPSEEK_API_KEY, run `codewhale auth set`, or add api_key to config.toml"
+	}
+	fmt.Fprintf(&b, "API key: %s\n", key)
+	fmt.Fprintf(&b, "Mode: %s · permissions: %s · effort: %s\n", m.mode.Title(), m.permissionChip(), m.effortLabel())
+	state := "idle"
+	if m.turn.busy {
+		state = "turn running"
+	}
+	fmt.Fprintf(&b, "State: %s · queued: %d\n", state, len(m.queue))
+	fmt.Fprintf(&b, "Tokens: %s · cost: %s\n", usage.FormatTokens(m.meter.Tokens()), usage.FormatCost(m.meter.Cost))
+	if ctx := usage.ContextMeter(m.meter.LastInput, m.meter.ContextWindow(m.route.Model)); ctx != "" && m.meter.Requests > 0 {
+		fmt.Fprintf(&b, "Context: %s\n", ctx)
+	}
+	jobsN := 0
+	if m.o.Jobs != nil {
+		jobsN = len(m.o.Jobs.List())
+	}
+	fmt.Fprintf(&b, "Bash jobs: %d (/jobs)", jobsN)
+	m.system(b.String())
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func (m *Model) tokensCommand(string) tea.Cmd {
+	u := m.meter.Session
+	opt := func(p *int) string {
+		if p == nil {
+			return "not reported"
+		}
+		return strconv.Itoa(*p)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Session tokens (%d request(s)):\n", m.meter.Requests)
+	fmt.Fprintf(&b, "  input: %d (cache hit %s, miss %s)\n", u.InputTokens, opt(u.PromptCacheHitTokens), opt(u.PromptCacheMissTokens))
+	fmt.Fprintf(&b, "  output: %d (reasoning %s)\n", u.OutputTokens, opt(u.ReasoningTokens))
+	if pct, ok := m.meter.CacheHitPercent(); ok {
+		fmt.Fprintf(&b, "  cache hit rate: %d%%\n", pct)
+	}
+	window := m.meter.ContextWindow(m.route.Model)
+	fmt.Fprintf(&b, "Latest request: %s input tokens", usage.FormatTokens(m.meter.LastInput))
+	if window > 0 {
+		fmt.Fprintf(&b, " of a %s context window", usage.FormatTokens(window))
+	}
+	m.system(b.String())
+	return nil
+}
+
+func (m *Model) costCommand(string) tea.Cmd {
+	p, ok := m.meter.Price(m.route.Model)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Session cost: %s (%d request(s))\n", usage.FormatCost(m.meter.Cost), m.meter.Requests)
+	if ok {
+		fmt.Fprintf(&b, "Prices for %s (USD per 1M tokens): input %.4g, cached input %.4g, output %.4g\n",
+			m.route.Model, p.Input, p.CachedInput, p.Output)
+	} else {
+		fmt.Fprintf(&b, "No price known for %s; add [pricing.\"%s\"] to config.toml.\n", m.route.Model, m.route.Model)
+	}
+	if m.meter.UnpricedCalls > 0 {
+		fmt.Fprintf(&b, "%d request(s) had no price and are not counted.\n", m.meter.UnpricedCalls)
+	}
+	b.WriteString("Override prices with [pricing.<model>] input, cached_input, output in ~/.codewhale/config.toml.")
+	m.system(b.String())
+	return nil
+}
+
+func (m *Model) verboseCommand(arg string) tea.Cmd {
+	switch strings.ToLower(strings.TrimSpace(arg)) {
+	case "":
+		m.verbose = !m.verbose
+	case "on":
+		m.verbose = true
+	case "off":
+		m.verbose = false
+	default:
+		m.systemError("Usage: /verbose [on|off]")
+		return nil
+	}
+	m.env.Verbose = m.verbose
+	m.tr.Invalidate()
+	if m.verbose {
+		m.system("Verbose on: reasoning is shown in the transcript.")
+	} else {
+		m.system("Verbose off: reasoning is collapsed (Ctrl+O opens it).")
+	}
+	return nil
+}
+
+// queueCommand is /queue [list|send <n>|edit <n>|drop <n>|clear].
+func (m *Model) queueCommand(arg string) tea.Cmd {
+	action, rest, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	action = strings.ToLower(action)
+	if action == "" || action == "list" {
+		if len(m.queue) == 0 {
+			m.system("No queued messages.")
+			return nil
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "Queued messages (%d):", len(m.queue))
+		for i, q := range m.queue {
+			fmt.Fprintf(&b, "\n  %d. %s", i+1, termtext.Truncate(termtext.OneLine(q), 100, "…"))
+		}
+		m.system(b.String())
+		return nil
+	}
+	if action == "clear" {
+		m.system(fmt.Sprintf("Dropped %d queued message(s).", len(m.queue)))
+		m.queue = nil
+		return nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(rest))
+	if err != nil || n < 1 || n > len(m.queue) {
+		m.systemError("Usage: /queue [list|send <n>|edit <n>|drop <n>|clear]")
+		return nil
+	}
+	text := m.queue[n-1]
+	m.queue = append(m.queue[:n-1], m.queue[n:]...)
+	switch action {
+	case "drop":
+		m.system(fmt.Sprintf("Dropped queued message %d.", n))
+	case "edit":
+		m.requeue = text
+		m.comp.SetValue(text)
+	case "send":
+		if m.turn.busy {
+			return m.steer(text)
+		}
+		return m.send(text)
+	default:
+		m.queue = append(m.queue[:n-1], append([]string{text}, m.queue[n-1:]...)...)
+		m.systemError("Usage: /queue [list|send <n>|edit <n>|drop <n>|clear]")
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package tui
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/transcript"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// submitKey is Enter (tui.md §5.4): idle sends, busy queues; on an empty
+// composer while busy the oldest queued message is sent now as a steer.
+func (m *Model) submitKey() tea.Cmd {
+	if strings.TrimSpace(m.comp.Value()) == "" {
+		if m.turn.busy && !m.turn.cancelling && len(m.queue) > 0 {
+			next := m.queue[0]
+			m.queue = m.queue[1:]
+			return m.steer(next)
+		}
+		return nil
+	}
+	text := m.comp.Submit()
+	m.requeue = ""
+	m.refreshPopup()
+	return m.submitText(text)
+}
+
+// submitText runs a slash command, queues behind a running turn, or
+// starts a turn.
+func (m *Model) submitText(text string) tea.Cmd {
+	if inv, ok := commands.Parse(text); ok {
+		return m.runCommand(inv)
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if m.turn.busy {
+		m.queue = append(m.queue, text)
+		return nil
+	}
+	return m.send(text)
+}
+
+// send starts a turn with text.
+func (m *Model) send(text string) tea.Cmd {
+	if m.closed {
+		m.systemError("The engine stopped; restart codewhale to continue.")
+		return nil
+	}
+	m.tr.Add(transcript.NewCell(transcript.User, text))
+	m.tr.Bottom()
+	m.turn = turnState{busy: true, prompt: text, phase: phaseWorking, label: "working…", started: m.now(),
+		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}}
+	m.o.Engine.Submit(engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser})
+	return m.ensureTick()
+}
+
+// steer adds text to the running turn at its next step.
+func (m *Model) steer(text string) tea.Cmd {
+	m.tr.Add(transcript.NewCell(transcript.User, text))
+	m.o.Engine.Submit(engine.Steer{Text: text})
+	return m.setStatus("Steering: "+termtext.Truncate(termtext.OneLine(text), 60, "…"), sevInfo)
+}
+
+// steerComposer is Ctrl+Enter: steer with the composer text while a turn
+// runs, send it otherwise.
+func (m *Model) steerComposer() tea.Cmd {
+	if strings.TrimSpace(m.comp.Value()) == "" {
+		return nil
+	}
+	text := m.comp.Submit()
+	m.refreshPopup()
+	if _, isCmd := commands.Parse(text); isCmd || !m.turn.busy {
+		return m.submitText(text)
+	}
+	return m.steer(text)
+}
+
+// pullQueued moves the newest queued message back into the composer.
+func (m *Model) pullQueued() {
+	last := m.queue[len(m.queue)-1]
+	m.queue = m.queue[:len(m.queue)-1]
+	m.requeue = last
+	m.comp.SetValue(last)
+}
+
+// cancelTurn interrupts the running turn at once (out of band); the
+// composer stays usable and a message entered now is sent after the turn
+// has wound down.
+func (m *Model) cancelTurn() tea.Cmd {
+	m.o.Engine.Cancel()
+	m.turn.cancelling = true
+	m.turn.phase = phaseIdle
+	for _, v := range m.stack {
+		if a, ok := v.(*views.Approval); ok {
+			m.o.Engine.Submit(engine.DenyToolCall{ID: a.Req.ID, Abort: true})
+		}
+	}
+	m.dropApprovals()
+	msg := "Request cancelled"
+	if !m.turn.sawOutput && m.comp.Empty() && m.turn.prompt != "" {
+		m.comp.SetValue(m.turn.prompt)
+		msg = "Request cancelled; prompt restored to composer"
+	}
+	return m.setStatus(msg, sevWarning)
+}
+
+// decide sends an approval card's answer.
+func (m *Model) decide(d views.Decision) tea.Cmd {
+	if c := m.turn.tools[d.ID]; c != nil {
+		c.SetAwaitingApproval(false)
+	}
+	if !m.turn.busy {
+		m.turn.phase = phaseIdle
+	} else {
+		m.turn.phase = phaseWorking
+	}
+	switch d.Choice {
+	case views.AllowOnce:
+		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID})
+	case views.AllowSession:
+		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID, ForSession: true})
+	case views.Deny:
+		m.o.Engine.Submit(engine.DenyToolCall{ID: d.ID})
+	case views.Abort:
+		m.o.Engine.Submit(engine.DenyToolCall{ID: d.ID, Abort: true})
+		if m.turn.busy && !m.turn.cancelling {
+			return m.cancelTurn()
+		}
+	}
+	return nil
+}

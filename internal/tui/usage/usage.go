@@ -1,0 +1,119 @@
+// Package usage keeps the session's token accounting for the status bar,
+// /tokens and /cost: totals from the engine's TurnUsage events, the input
+// size of the latest request against the model's context window, the
+// prompt-cache hit rate, and the cost from a price table (built-in rows for
+// the default DeepSeek models, overridden by config.toml [pricing.<model>];
+// the table itself lives in the session store).
+package usage
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
+)
+
+// Meter accumulates a session's usage.
+type Meter struct {
+	// Prices override the built-in table, by model id.
+	Prices map[string]config.Price
+	// Window overrides the context window (providers.<p>.context_window).
+	Window int
+
+	Session       provider.Usage
+	Requests      int
+	LastInput     int    // input tokens of the latest request
+	LastModel     string // model of the latest request
+	Cost          float64
+	UnpricedCalls int // requests whose model has no price
+}
+
+// Price returns the price row for model (the session store's table, the
+// one definition of prices) and whether one exists.
+func (m *Meter) Price(model string) (config.Price, bool) { return session.PriceFor(model, m.Prices) }
+
+// Add records one provider call's usage for model.
+func (m *Meter) Add(u provider.Usage, model string) {
+	m.Session.Add(&u)
+	m.Requests++
+	m.LastInput, m.LastModel = u.InputTokens, model
+	if _, ok := m.Price(model); !ok {
+		m.UnpricedCalls++
+		return
+	}
+	m.Cost += session.Cost(model, u, m.Prices)
+}
+
+// ContextWindow is the window of model: the price row's context_window,
+// then the provider table override, then the model catalogue; 0 when
+// unknown.
+func (m *Meter) ContextWindow(model string) int {
+	if p, ok := m.Prices[model]; ok && p.ContextLimit > 0 {
+		return p.ContextLimit
+	}
+	if m.Window > 0 {
+		return m.Window
+	}
+	info, _ := provider.ResolveModel(model, true)
+	return info.ContextWindow
+}
+
+// CacheHitPercent is the session's prompt-cache hit rate, when reported.
+func (m *Meter) CacheHitPercent() (int, bool) {
+	u := m.Session
+	if u.PromptCacheHitTokens == nil || u.InputTokens == 0 {
+		return 0, false
+	}
+	return int(math.Round(100 * float64(*u.PromptCacheHitTokens) / float64(u.InputTokens))), true
+}
+
+// Tokens is the session's total of input and output tokens.
+func (m *Meter) Tokens() int { return m.Session.InputTokens + m.Session.OutputTokens }
+
+// FormatTokens renders a count as 950, 41.2k or 1.0M.
+func FormatTokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// FormatCost renders dollars with enough precision for small sessions.
+func FormatCost(c float64) string {
+	switch {
+	case c == 0:
+		return "$0.00"
+	case c < 0.01:
+		return fmt.Sprintf("$%.4f", c)
+	case c < 10:
+		return fmt.Sprintf("$%.3f", c)
+	}
+	return fmt.Sprintf("$%.2f", c)
+}
+
+// ContextMeter renders `<used>/<max> [■■□□□] NN%` (tui.md §2.3.3): five
+// cells filled ceil(percent/20). It is "" when the window is unknown.
+func ContextMeter(used, window int) string {
+	if window <= 0 {
+		return ""
+	}
+	pct := 100 * float64(used) / float64(window)
+	filled := min(int(math.Ceil(pct/20)), 5)
+	return fmt.Sprintf("%s/%s [%s%s] %d%%", FormatTokens(used), FormatTokens(window),
+		strings.Repeat("■", filled), strings.Repeat("□", 5-filled), int(math.Round(pct)))
+}
+
+// CompactMeter is the meter without its bar: `41.2k/1.0M 4%`.
+func CompactMeter(used, window int) string {
+	if window <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s %d%%", FormatTokens(used), FormatTokens(window),
+		int(math.Round(100*float64(used)/float64(window))))
+}

@@ -1,0 +1,81 @@
+package usage_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tui/usage"
+)
+
+func TestContextMeterFillsCeilPercentOverTwenty(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		used, window int
+		want         string
+	}{
+		{41_200, 1_000_000, "41.2k/1.0M [■□□□□] 4%"},
+		{0, 128_000, "0/128.0k [□□□□□] 0%"},
+		{64_000, 128_000, "64.0k/128.0k [■■■□□] 50%"},
+		{128_000, 128_000, "128.0k/128.0k [■■■■■] 100%"},
+		{10, 0, ""},
+	}
+	for _, c := range cases {
+		if got := usage.ContextMeter(c.used, c.window); got != c.want {
+			t.Errorf("ContextMeter(%d, %d) = %q, want %q", c.used, c.window, got, c.want)
+		}
+	}
+}
+
+func TestMeterAddsUsageAndPricesCacheHitsApart(t *testing.T) {
+	t.Parallel()
+	prices := map[string]config.Price{"my-model": {Input: 2, CachedInput: 0.5, Output: 10, ContextLimit: 64_000}}
+	m := usage.Meter{Prices: prices}
+	m.Add(provider.Usage{InputTokens: 1_000_000, OutputTokens: 100_000, PromptCacheHitTokens: provider.Int(600_000),
+		PromptCacheMissTokens: provider.Int(400_000)}, "my-model")
+	// 600k hits at 0.5 + 400k misses at 2 + 100k out at 10 = 0.3 + 0.8 + 1.0.
+	if math.Abs(m.Cost-2.1) > 1e-9 {
+		t.Errorf("cost = %v, want 2.1", m.Cost)
+	}
+	if pct, ok := m.CacheHitPercent(); !ok || pct != 60 {
+		t.Errorf("cache = %d %v", pct, ok)
+	}
+	if m.LastInput != 1_000_000 || m.Tokens() != 1_100_000 || m.Requests != 1 {
+		t.Errorf("meter = %+v", m)
+	}
+	if w := m.ContextWindow("my-model"); w != 64_000 {
+		t.Errorf("window from the price row = %d", w)
+	}
+	if w := m.ContextWindow("deepseek-v4-pro"); w != 1_000_000 {
+		t.Errorf("window from the model catalogue = %d", w)
+	}
+	m.Add(provider.Usage{InputTokens: 10}, "unknown-model")
+	if m.UnpricedCalls != 1 {
+		t.Errorf("unpriced = %d", m.UnpricedCalls)
+	}
+}
+
+func TestDefaultModelsHaveBuiltInPrices(t *testing.T) {
+	t.Parallel()
+	var m usage.Meter
+	for _, model := range []string{"deepseek-v4-pro", "deepseek-v4-flash"} {
+		if p, ok := m.Price(model); !ok || p.Input <= 0 || p.Output <= 0 {
+			t.Errorf("no built-in price for %s: %+v", model, p)
+		}
+	}
+}
+
+func TestFormatTokensAndCost(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{950: "950", 41_200: "41.2k", 1_000_000: "1.0M"} {
+		if got := usage.FormatTokens(n); got != want {
+			t.Errorf("FormatTokens(%d) = %q", n, got)
+		}
+	}
+	for c, want := range map[float64]string{0: "$0.00", 0.00012: "$0.0001", 1.2345: "$1.234", 12.5: "$12.50"} {
+		if got := usage.FormatCost(c); got != want {
+			t.Errorf("FormatCost(%v) = %q, want %q", c, got, want)
+		}
+	}
+}

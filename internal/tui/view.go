@@ -1,0 +1,324 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/transcript"
+	"github.com/codewhale/codewhale/internal/tui/usage"
+)
+
+// minTranscript is the fewest transcript rows kept on screen (tui.md §2).
+const minTranscript = 3
+
+// layout is the row budget of one frame, top to bottom.
+type layout struct {
+	header, transcript, preview, status, popup, composer int
+	modal                                                []string // a bottom-anchored modal's rows, replacing the composer
+}
+
+// layout splits the height: header, transcript (at least three rows),
+// pending-input preview, phase strip, popup and composer (or a bottom
+// modal). The preview and popup shrink first on small terminals.
+func (m *Model) layout() layout {
+	var l layout
+	l.header = 2
+	if m.h < 16 {
+		l.header = 1
+	}
+	free := m.h - l.header - 1 - minTranscript // 1 = phase strip
+	if len(m.queue) > 0 {
+		l.preview = min(2, max(free-2, 0))
+	}
+	free -= l.preview
+	if text, _ := m.statusText(); text != "" && free > 1 {
+		l.status = 1
+		free--
+	}
+	if v := m.top(); v != nil && !v.FullScreen() {
+		rows := strings.Split(v.View(m.w, max(free, 3)), "\n")
+		if len(rows) > free {
+			rows = rows[len(rows)-max(free, 1):]
+		}
+		l.modal = rows
+		free -= len(rows)
+	} else {
+		l.composer = min(m.comp.Rows(), max(free-1, 1)) // 1 = composer edge
+		free -= l.composer + 1
+		if m.popup.visible() {
+			l.popup = max(min(len(m.popup.items), popupRows, free), 0)
+			free -= l.popup
+		}
+	}
+	l.transcript = max(m.h-l.header-1-l.preview-l.status-l.popup-l.composer-len(l.modal)-boolInt(l.modal == nil), 1)
+	return l
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// View renders the frame.
+func (m *Model) View() string {
+	if m.quitting {
+		return ""
+	}
+	if v := m.top(); v != nil && v.FullScreen() {
+		return v.View(m.w, m.h)
+	}
+	l := m.layout()
+	rows := make([]string, 0, m.h)
+	rows = append(rows, m.header(l.header)...)
+	rows = append(rows, m.transcriptRows(l.transcript)...)
+	rows = append(rows, m.previewRows(l.preview)...)
+	if l.status > 0 {
+		rows = append(rows, m.statusRow())
+	}
+	live := m.turn.busy || m.turn.phase == phaseDone || m.turn.phase == phaseFailed || l.modal != nil
+	if live {
+		rows = append(rows, m.phaseStrip())
+	}
+	if l.modal != nil {
+		rows = append(rows, l.modal...)
+	} else {
+		rows = append(rows, m.popupRows(l.popup)...)
+		rows = append(rows, m.composerRows(l.composer)...)
+		if !live {
+			rows = append(rows, m.phaseStrip())
+		}
+	}
+	for i, r := range rows {
+		rows[i] = termtext.Truncate(r, m.w, "")
+	}
+	return strings.Join(rows, "\n")
+}
+
+func (m *Model) transcriptRows(h int) []string {
+	if m.tr.Len() == 0 && m.h >= 16 && m.w >= 60 {
+		return m.emptyState(h)
+	}
+	return m.tr.View(m.w, h)
+}
+
+// emptyState is the brand mark and one context line (tui.md §2.4).
+func (m *Model) emptyState(h int) []string {
+	rows := make([]string, h)
+	mid := h / 2
+	center := func(s string, styled string) string {
+		return strings.Repeat(" ", max((m.w-termtext.Width(s))/2, 0)) + styled
+	}
+	brand := "codewhale"
+	if m.o.Version != "" {
+		brand += " " + m.o.Version
+	}
+	if mid-1 >= 0 {
+		rows[mid-1] = center(brand, m.theme.Brand.Render(brand))
+	}
+	line := termtext.Truncate(m.o.Workspace+" · /help for commands · Tab switches mode", m.w-4, "…")
+	if mid < h {
+		rows[mid] = center(line, m.theme.Dim.Render(line))
+	}
+	return rows
+}
+
+// permissionChip is `read only` in Plan, else the posture chip.
+func (m *Model) permissionChip() string {
+	if m.mode == policy.Plan {
+		return "read only"
+	}
+	return m.posture.Chip()
+}
+
+// fsScope is the filesystem scope label; no OS sandbox backend is active,
+// so workspace and read-only scopes say they are unenforced.
+func (m *Model) fsScope() string {
+	switch {
+	case m.mode == policy.Plan:
+		return "files: read-only (unenforced)"
+	case m.posture == policy.FullAccess:
+		return "files: full disk"
+	}
+	return "files: workspace (unenforced)"
+}
+
+// header is the top bar (tui.md §2.1): brand, route, mode, effort,
+// permission and filesystem scope, chips, and the context meter. On narrow
+// terminals the meter goes first, then the provider name, then the
+// "(unenforced)" note, and only then is the model name cut.
+func (m *Model) header(rows int) []string {
+	t := m.theme
+	brand := " " + t.Brand.Render("cw") + "  "
+	scope := m.fsScope()
+	route := m.route.Provider + " · " + m.route.Model
+	fits := func() bool { return termtext.Width(brand+route+m.headerTail(scope)) <= m.w }
+	if !fits() {
+		route = m.route.Model
+	}
+	if !fits() {
+		scope = strings.TrimSuffix(scope, " (unenforced)")
+	}
+	tail := m.headerTail(scope)
+	ctx := m.contextMeter(m.w - termtext.Width(brand+route+tail) - 1)
+	route = termtext.Truncate(route, max(m.w-termtext.Width(brand+tail)-termtext.Width(ctx)-boolInt(ctx != ""), 4), "…")
+	left := brand + route + tail
+	line := left
+	if ctx != "" {
+		line = termtext.PadRight(left, m.w-termtext.Width(ctx)) + t.Dim.Render(ctx)
+	}
+	out := []string{line}
+	if rows > 1 {
+		out = append(out, t.Rule.Render(strings.Repeat("─", m.w)))
+	}
+	return out
+}
+
+// headerTail is ` · mode · effort · permission · scope` and the chips.
+func (m *Model) headerTail(scope string) string {
+	t := m.theme
+	permStyle := t.Posture[m.posture]
+	if m.mode == policy.Plan {
+		permStyle = t.ReadOnly
+	}
+	tail := " · " + t.Mode[m.mode].Render(m.mode.String()) + " · " + m.effortLabel() + " · " +
+		permStyle.Render(m.permissionChip()) + " · " + t.Dim.Render(scope)
+	if !m.route.HasKey {
+		tail += "  " + t.Warning.Render("no key")
+	}
+	return tail
+}
+
+// contextMeter is the header's meter: the full form when room allows, the
+// compact `41.2k/1.0M 4%` otherwise, "" before any usage or on narrow
+// terminals.
+func (m *Model) contextMeter(room int) string {
+	if m.meter.Requests == 0 || m.w < 80 {
+		return ""
+	}
+	used, window := m.meter.LastInput, m.meter.ContextWindow(m.route.Model)
+	full := usage.ContextMeter(used, window)
+	if termtext.Width(full) <= room || full == "" {
+		return full
+	}
+	if compact := usage.CompactMeter(used, window); termtext.Width(compact) <= room {
+		return compact
+	}
+	return ""
+}
+
+// previewRows is the pending-input preview (tui.md §2.3.1).
+func (m *Model) previewRows(n int) []string {
+	if n == 0 || len(m.queue) == 0 {
+		return nil
+	}
+	first := fmt.Sprintf("Queued #1: %s", termtext.OneLine(m.queue[0]))
+	if len(m.queue) > 1 {
+		first = fmt.Sprintf("Queued %d · next: %s", len(m.queue), termtext.OneLine(m.queue[0]))
+	}
+	rows := []string{m.theme.Accent.Render(termtext.Truncate(first, m.w, "…")),
+		m.theme.Dim.Render(termtext.Truncate("Enter send now · ↑ edit · /queue drop 1", m.w, "…"))}
+	return rows[:min(n, 2)]
+}
+
+// phaseStrip is the one-row phase indicator with the session's usage on
+// the right (tui.md §2.2).
+func (m *Model) phaseStrip() string {
+	t := m.theme
+	marker, label, style := "·", "idle", t.Dim
+	switch {
+	case m.topApproval() != nil || (m.turn.busy && m.turn.phase == phaseWaiting):
+		marker, label, style = transcript.GlyphAttention, "waiting on you…", t.Warning
+	case m.turn.busy && !m.turn.cancelling:
+		marker, label, style = m.spinner(), m.turn.label, t.Accent
+		detail := transcript.FormatDuration(m.now().Sub(m.turn.started))
+		if m.turn.running > 1 {
+			detail = fmt.Sprintf("×%d", m.turn.running)
+		}
+		label += " · " + detail + " · Esc to interrupt"
+	case m.turn.phase == phaseDone:
+		marker, label, style = transcript.GlyphDone, "done", t.Success
+	case m.turn.phase == phaseFailed:
+		marker, label, style = transcript.GlyphFailed, "failed", t.Error
+	case !m.comp.Empty():
+		marker, label = "›", "drafting…"
+	}
+	left := style.Render("▌"+marker) + " " + label
+	right := m.usageChip()
+	if right == "" && !m.turn.busy {
+		right = "/ commands · Tab mode · Shift+Tab permissions"
+	}
+	right = t.Dim.Render(right)
+	room := m.w - termtext.Width(right) - 1
+	if termtext.Width(left) > room {
+		return termtext.Truncate(left, m.w, "…")
+	}
+	return termtext.PadRight(left, room) + right
+}
+
+// statusRow is the transient status text (Status events, toasts).
+func (m *Model) statusRow() string {
+	text, sev := m.statusText()
+	st := m.theme.Dim
+	switch sev {
+	case sevError:
+		st = m.theme.Error
+	case sevWarning:
+		st = m.theme.Warning
+	case sevSuccess:
+		st = m.theme.Success
+	}
+	return st.Render(termtext.Truncate(text, m.w, "…"))
+}
+
+// usageChip is `<tokens> tok · <cost> · cache NN%`, "" before any usage.
+func (m *Model) usageChip() string {
+	if m.meter.Requests == 0 {
+		return ""
+	}
+	s := usage.FormatTokens(m.meter.Tokens()) + " tok · " + usage.FormatCost(m.meter.Cost)
+	if pct, ok := m.meter.CacheHitPercent(); ok {
+		s += fmt.Sprintf(" · cache %d%%", pct)
+	}
+	return s
+}
+
+// popupRows renders the slash menu or mention list.
+func (m *Model) popupRows(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	p := m.popup
+	first := max(min(p.sel-n/2, len(p.items)-n), 0)
+	labelW := 0
+	for _, it := range p.items[first : first+n] {
+		labelW = max(labelW, termtext.Width(it.label))
+	}
+	rows := make([]string, 0, n)
+	for i := first; i < first+n; i++ {
+		it := p.items[i]
+		row := "  " + termtext.PadRight(it.label, labelW)
+		if it.hint != "" {
+			row += "  " + m.theme.Dim.Render(it.hint)
+		}
+		row = termtext.Truncate(row, m.w, "…")
+		if i == p.sel {
+			row = m.theme.Selected.Render(termtext.PadRight(termtext.Strip(row), m.w))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// composerRows is the posture-coloured top edge and the input.
+func (m *Model) composerRows(n int) []string {
+	edge := m.theme.Edge(m.posture)
+	if m.mode == policy.Plan {
+		edge = m.theme.ReadOnly.UnsetBold()
+	}
+	rows := []string{edge.Render(strings.Repeat("─", m.w))}
+	return append(rows, strings.Split(m.comp.View(n), "\n")...)
+}

@@ -52,7 +52,7 @@ func TestUnclosedDelimitersStayLiteral(t *testing.T) {
 		"a snake_case_name":   "a snake_case_name",
 		"unclosed **bold":     "unclosed **bold",
 		"stream `partial cod": "stream `partial cod",
-		"```go\nfunc x() {":  "  func x() {",
+		"```go\nfunc x() {":   "  func x() {",
 	} {
 		got := stripANSI(strings.Join(r.Render(in, 80), "\n"))
 		if !strings.Contains(got, want) {

@@ -43,6 +43,10 @@ type ChangeMode struct {
 // SetModel changes the model for the next request.
 type SetModel struct{ Model string }
 
+// SetReasoningEffort changes the reasoning-effort tier (off, low, high,
+// max, auto, …) for the next request.
+type SetReasoningEffort struct{ Effort string }
+
 // Steer adds user text to the running turn at the next step.
 type Steer struct{ Text string }
 
@@ -57,14 +61,15 @@ type SyncSession struct {
 // Shutdown stops the engine.
 type Shutdown struct{}
 
-func (SendMessage) isOp()     {}
-func (ApproveToolCall) isOp() {}
-func (DenyToolCall) isOp()    {}
-func (ChangeMode) isOp()      {}
-func (SetModel) isOp()        {}
-func (Steer) isOp()           {}
-func (SyncSession) isOp()     {}
-func (Shutdown) isOp()        {}
+func (SendMessage) isOp()        {}
+func (ApproveToolCall) isOp()    {}
+func (DenyToolCall) isOp()       {}
+func (ChangeMode) isOp()         {}
+func (SetModel) isOp()           {}
+func (SetReasoningEffort) isOp() {}
+func (Steer) isOp()              {}
+func (SyncSession) isOp()        {}
+func (Shutdown) isOp()           {}
 
 type approvalAnswer struct {
 	approve    bool
@@ -105,6 +110,10 @@ func (e *Engine) handle(op Op) {
 	case SetModel:
 		e.mu.Lock()
 		e.sess.Model = op.Model
+		e.mu.Unlock()
+	case SetReasoningEffort:
+		e.mu.Lock()
+		e.opts.ReasoningEffort = op.Effort
 		e.mu.Unlock()
 	case Steer:
 		if t := strings.TrimSpace(op.Text); t != "" {

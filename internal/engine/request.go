@@ -79,7 +79,9 @@ func (t *turn) buildRequest() *provider.Request {
 		}
 	}
 	info, legacyEffort := provider.ResolveModel(t.client.Model(), provider.IsFirstParty(t.client.BaseURL()))
+	t.e.mu.Lock()
 	effort := t.e.opts.ReasoningEffort
+	t.e.mu.Unlock()
 	if effort == "" {
 		effort = legacyEffort
 	}

@@ -487,3 +487,19 @@ func TestNextMessageRightAfterTurnCompleteIsAccepted(t *testing.T) {
 		}
 	}
 }
+
+func TestSetReasoningEffortAppliesToTheNextRequest(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("a"), fakemodel.Text("b"))
+	h := newHarness(t, srv)
+	h.turn("first")
+	h.eng.Submit(engine.SetReasoningEffort{Effort: "off"})
+	h.turn("second")
+	first, second := srv.Requests()[0].Body, srv.Requests()[1].Body
+	if _, ok := first["thinking"]; ok {
+		t.Errorf("no tier configured: neither field is sent, got %v", first["thinking"])
+	}
+	if th, _ := second["thinking"].(map[string]any); th["type"] != "disabled" || second["reasoning_effort"] != nil {
+		t.Errorf("after /effort off: %v %v", second["thinking"], second["reasoning_effort"])
+	}
+}

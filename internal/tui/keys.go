@@ -139,7 +139,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+b":
 		return m.moveForegroundJob(), true
 	case "ctrl+t":
-		return m.setStatus(effortUnavailable, sevWarning), true
+		return m.cycleEffort(), true
 	case "alt+p":
 		return m.switchMode(policy.Plan, false), true
 	case "alt+a":

@@ -401,3 +401,23 @@ func TestErrorEventMarksTheReplyInterruptedAndTurnFailed(t *testing.T) {
 		t.Error("the failure is shown once")
 	}
 }
+
+func TestEffortCommandAndCtrlT(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 30)
+	d.runCmd(d.submit("/effort max"))
+	if op, ok := d.eng.lastOp().(engine.SetReasoningEffort); !ok || op.Effort != "max" {
+		t.Fatalf("/effort max sent %#v", d.eng.lastOp())
+	}
+	d.mustShow("Reasoning effort set to max for the next request.")
+	d.runCmd(d.key("ctrl+t")) // max → off
+	if op, ok := d.eng.lastOp().(engine.SetReasoningEffort); !ok || op.Effort != "off" {
+		t.Fatalf("Ctrl+T sent %#v", d.eng.lastOp())
+	}
+	d.runCmd(d.key("ctrl+t")) // off → high
+	if op := d.eng.lastOp().(engine.SetReasoningEffort); op.Effort != "high" {
+		t.Fatalf("Ctrl+T sent %#v", op)
+	}
+	d.runCmd(d.submit("/effort sideways"))
+	d.mustShow("Usage: /effort [")
+}

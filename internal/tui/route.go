@@ -16,9 +16,29 @@ func locked(setting string) string {
 	return setting + " is locked while a turn is running — press Esc to interrupt first"
 }
 
-// effortUnavailable explains why the effort cannot change live.
-const effortUnavailable = "Reasoning effort cannot change in a running session yet (the engine has no op for it); " +
-	"set reasoning_effort in ~/.codewhale/config.toml or CODEWHALE_REASONING_EFFORT and restart."
+// effortCycle is Ctrl+T's order for DeepSeek (tui.md §5.3).
+var effortCycle = []string{"off", "high", "max"}
+
+// cycleEffort is Ctrl+T: off → high → max → off.
+func (m *Model) cycleEffort() tea.Cmd {
+	next := effortCycle[0]
+	for i, e := range effortCycle {
+		if e == m.route.Effort {
+			next = effortCycle[(i+1)%len(effortCycle)]
+		}
+	}
+	if m.turn.busy {
+		return m.setStatus(locked("Effort"), sevWarning)
+	}
+	m.setEffort(next)
+	return m.setStatus("Reasoning effort: "+next, sevInfo)
+}
+
+// setEffort changes the effort for the next request.
+func (m *Model) setEffort(e string) {
+	m.route.Effort = e
+	m.o.Engine.Submit(engine.SetReasoningEffort{Effort: e})
+}
 
 // cycleMode is Tab on an empty composer: Plan → Act → Operate → Plan.
 func (m *Model) cycleMode() tea.Cmd {

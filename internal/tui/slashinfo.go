@@ -38,7 +38,8 @@ func (m *Model) effortCommand(arg string) tea.Cmd {
 	case m.turn.busy:
 		m.systemError(locked("Effort"))
 	default:
-		m.systemError(effortUnavailable)
+		m.setEffort(a)
+		m.system("Reasoning effort set to " + a + " for the next request.")
 	}
 	return nil
 }

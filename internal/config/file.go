@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/codewhale/codewhale/internal/textdist"
 	"os"
 	"strings"
 
@@ -176,29 +177,9 @@ func closestKey(key []string) string {
 	last := key[len(key)-1]
 	best, bestD := "", 3
 	for _, k := range knownKeys[table] {
-		if d := distance(last, k); d < bestD {
+		if d := textdist.Levenshtein(last, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/codewhale/codewhale/internal/textdist"
 	"sort"
 	"strings"
 )
@@ -21,7 +22,7 @@ func suggest(name string, names []string) []string {
 		if l == ln && n == name {
 			continue
 		}
-		d := editDistance(ln, l)
+		d := textdist.Levenshtein(ln, l)
 		switch {
 		case strings.HasPrefix(l, ln) || strings.HasPrefix(ln, l):
 			cs = append(cs, cand{n, 0, d})
@@ -45,27 +46,6 @@ func suggest(name string, names []string) []string {
 		out = append(out, cs[i].name)
 	}
 	return out
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // Tool output compaction for the history (engine.md §2.9), for the 1M-token

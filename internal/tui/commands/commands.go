@@ -6,6 +6,7 @@ package commands
 
 import (
 	"fmt"
+	"github.com/codewhale/codewhale/internal/textdist"
 	"sort"
 	"strings"
 )
@@ -112,7 +113,7 @@ func (r *Registry) Suggest(name string) []string {
 	}
 	best := map[string]int{}
 	for key, i := range r.byName {
-		d := distance(name, key)
+		d := textdist.Levenshtein(name, key)
 		if strings.HasPrefix(key, name) && name != "" {
 			d = min(d, 1)
 		}
@@ -194,25 +195,4 @@ func (r *Registry) HelpText(topic string) string {
 		aliases = "/" + strings.Join(c.Aliases, ", /")
 	}
 	return fmt.Sprintf("/%s — %s\nUsage: %s\nAliases: %s", c.Name, c.Help, usage, aliases)
-}
-
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/codewhale/codewhale/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,26 +34,7 @@ func WriteSecret(home, provider, key string) (string, error) {
 		return "", errors.New("the API key is empty")
 	}
 	path := secretPath(home, provider)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".key-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if _, err := tmp.WriteString(key + "\n"); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, []byte(key+"\n"), 0o600, false); err != nil {
 		return "", fmt.Errorf("storing the key: %w", err)
 	}
 	return path, nil

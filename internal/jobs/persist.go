@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/codewhale/codewhale/internal/atomicfile"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 )
 
@@ -79,22 +79,4 @@ func (m *Manager) persist() {
 	_ = writeAtomic(m.opts.StatePath, append(raw, '\n'))
 }
 
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".jobs-*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func writeAtomic(path string, data []byte) error { return atomicfile.Write(path, data, 0o600, false) }

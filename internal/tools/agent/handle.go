@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/codewhale/codewhale/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,22 +88,7 @@ func (c *Child) save() {
 	if err != nil {
 		return
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(dir, "."+c.ID+"-*.tmp")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, c.ID+".json")); err != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = atomicfile.Write(filepath.Join(dir, c.ID+".json"), data, 0o600, false)
 }
 
 // Transcript returns a child's transcript text: from memory while the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -502,4 +504,99 @@ func TestSetReasoningEffortAppliesToTheNextRequest(t *testing.T) {
 	if th, _ := second["thinking"].(map[string]any); th["type"] != "disabled" || second["reasoning_effort"] != nil {
 		t.Errorf("after /effort off: %v %v", second["thinking"], second["reasoning_effort"])
 	}
+}
+
+// Three read-only calls in one step run as one parallel group and are each
+// answered once, in call order.
+func TestThreeParallelReadOnlyCalls(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(
+		fakemodel.Call{ID: "a", Name: "File", Args: `{"action":"read","path":"a.txt"}`},
+		fakemodel.Call{ID: "b", Name: "File", Args: `{"action":"read","path":"b.txt"}`},
+		fakemodel.Call{ID: "c", Name: "File", Args: `{"action":"list"}`}), fakemodel.Text("read them"))
+	h := newHarness(t, srv)
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(h.svc.Workspace, f), []byte("content of "+f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs := h.turn("read")
+	if !strings.Contains(strings.Join(describe(evs), "\n"), "status:Executing 3 read-only tools in 1 parallel chunk(s)") {
+		t.Errorf("not one parallel group: %v", describe(evs))
+	}
+	var ids []string
+	for _, m := range srv.Requests()[1].Messages() {
+		if m["role"] == "tool" {
+			ids = append(ids, m["tool_call_id"].(string))
+		}
+	}
+	if strings.Join(ids, ",") != "a,b,c" {
+		t.Errorf("results %v", ids)
+	}
+	req := srv.Requests()[1]
+	if !req.HasToolResult("content of a.txt") || !req.HasToolResult("content of b.txt") || !req.HasToolResult(`"name": "b.txt"`) {
+		t.Errorf("results missing")
+	}
+	if n := len(all[engine.ToolCallComplete](evs)); n != 3 {
+		t.Errorf("%d completions", n)
+	}
+}
+
+// Plan mode narrows the request and refuses writes with the exact text.
+func TestPlanModeNarrowsToolsAndRefusesWrites(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{Name: "File", Args: `{"action":"write","path":"x.txt","content":"x"}`}),
+		fakemodel.Text("ok"))
+	h := newHarness(t, srv, func(o *engine.Options) { o.Mode = policy.Plan })
+	evs := h.turn("write a file")
+	if got := strings.Join(srv.Requests()[0].ToolNames(), ","); got != "File,Git,work_update,tool_search" {
+		t.Errorf("Plan tools %s", got)
+	}
+	res := all[engine.ToolCallComplete](evs)[0].Result
+	want := "File action=\"write\" is unavailable in the current mode; nothing was written. Available actions here: read, list, search_name, search_content. Switch to Act mode (`/mode act`) for write-capable file work."
+	if !strings.Contains(res.Content, want) || !res.IsError {
+		t.Errorf("refusal %q", res.Content)
+	}
+	if _, err := os.Stat(filepath.Join(h.svc.Workspace, "x.txt")); err == nil {
+		t.Error("Plan mode wrote a file")
+	}
+}
+
+// The To-do rides along every request as a transient block, never stored.
+func TestWorkStateBlockFollowsWorkUpdate(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{Name: "work_update", Args: `{"todos":[{"content":"Read seam","status":"completed"},{"content":"Write renderer","status":"in_progress"}]}`}),
+		fakemodel.Text("working"), fakemodel.Text("next turn"))
+	h2 := newHarnessWithWorkState(t, srv)
+	h2.turn("plan it")
+	first, second := srv.Requests()[0].Messages(), srv.Requests()[1].Messages()
+	if strings.Contains(first[len(first)-1]["content"].(string), "codewhale:work_state") {
+		t.Error("an empty To-do must send no block")
+	}
+	last := second[len(second)-1]
+	want := "<codewhale:work_state>\nTo-do (50% settled)\n- [x] #1 Read seam\n- [~] #2 Write renderer\n</codewhale:work_state>"
+	if last["role"] != "user" || last["content"] != want {
+		t.Errorf("last message %v", last)
+	}
+	for _, m := range h2.eng.Snapshot().Messages {
+		if strings.Contains(m.Text(), "codewhale:work_state") {
+			t.Error("the work-state block was stored in history")
+		}
+	}
+	h2.turn("again")
+	third := srv.Requests()[2].Messages()
+	if third[len(third)-1]["content"] != want {
+		t.Error("the block must accompany every later request")
+	}
+}
+
+func newHarnessWithWorkState(t *testing.T, srv *fakemodel.Server) *harness {
+	var svc *builtin.Services
+	h := newHarness(t, srv, func(o *engine.Options) {
+		svc = builtin.NewServices(builtin.Options{Workspace: o.Workspace})
+		o.Tools, o.WorkState = svc.Toolset, svc.WorkState
+	})
+	h.svc = svc
+	return h
 }

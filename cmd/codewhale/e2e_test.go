@@ -658,3 +658,27 @@ func TestSubAgentReportsBack(t *testing.T) {
 		t.Errorf("saved transcripts: %v", agents)
 	}
 }
+
+// Without --auto nobody can approve: the write is refused, nothing is
+// written, and the run reports approval_required.
+func TestExecWithoutAutoRecordsApprovalRequired(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{Name: "File", Args: `{"action":"write","path":"new.txt","content":"x"}`}),
+		fakemodel.Text("could not write"))
+	c := newCLI(t, srv)
+	out, errOut, code := c.run("exec", "--output-format", "stream-json", "write a file")
+	if code != 0 {
+		t.Fatalf("code %d %s", code, errOut)
+	}
+	evs := lines(t, out)
+	meta := evs[len(evs)-2]["meta"].(map[string]any)
+	if meta["termination_reason"] != "approval_required" || meta["approval_posture"] != "ask" {
+		t.Errorf("metadata %v", meta)
+	}
+	if _, err := os.Stat(filepath.Join(c.ws, "new.txt")); err == nil {
+		t.Error("the write ran without approval")
+	}
+	if !srv.Requests()[1].HasToolResult("needs approval (approval_required)") {
+		t.Error("the model was not told why")
+	}
+}

@@ -11,13 +11,14 @@ STATICCHECK_VERSION := v0.8.2
 run: build
 	./$(BIN)
 
-## build: compile bin/codewhale
+## build: compile bin/codewhale (static: no libc to load at start)
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/codewhale
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/codewhale
 
 ## test: everything CI checks — formatting, vet, lint, unit and end-to-end tests
 test: fmt-check vet lint
 	$(GO) test -count=1 -timeout 20m ./...
+	cd third_party/jsonschema-v5 && $(GO) test -count=1 ./...
 
 ## bench: the performance benchmarks recorded in docs/PERFORMANCE.md
 bench:

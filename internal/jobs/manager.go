@@ -78,6 +78,7 @@ type Manager struct {
 	changed chan struct{} // closed (and replaced) when a job starts or finishes
 
 	persistMu sync.Mutex // serialises state-file writes so the last one is current
+	written   []byte     // the state file's content as last read or written (under persistMu)
 }
 
 // NewManager returns a manager; records in opts.StatePath from a previous

@@ -51,6 +51,35 @@ func TestRunningJobsAreListedStaleAfterRestart(t *testing.T) {
 	}
 }
 
+// A process that runs no job (codewhale tools, a read-only exec) neither
+// creates nor rewrites the state file, and so cannot clobber another
+// process's records.
+func TestNoJobsWritesNoStateFile(t *testing.T) {
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "jobs.json")
+	m, err := NewManager(Options{StatePath: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Fatalf("a run with no jobs created %s (%v)", state, err)
+	}
+
+	other := []byte(`{"jobs": [{"id": "shell_0abc1234", "command": "sleep 9", "cwd": "/"}]}`)
+	idle, err := NewManager(Options{StatePath: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(state, other, 0o600); err != nil { // another process's job, written meanwhile
+		t.Fatal(err)
+	}
+	idle.Close()
+	if raw, _ := os.ReadFile(state); string(raw) != string(other) {
+		t.Fatalf("an idle manager rewrote the state file: %s", raw)
+	}
+}
+
 func TestCorruptStateFileIsReported(t *testing.T) {
 	t.Parallel()
 	state := filepath.Join(t.TempDir(), "jobs.json")

@@ -1,13 +1,15 @@
 package jobs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/atomicfile"
 	"io/fs"
 	"os"
 	"sort"
+
+	"github.com/codewhale/codewhale/internal/atomicfile"
 )
 
 // record is what survives a restart of a running job: enough to list it as
@@ -31,6 +33,7 @@ func (m *Manager) loadStale() error {
 	}
 	raw, err := os.ReadFile(m.opts.StatePath)
 	if errors.Is(err, fs.ErrNotExist) {
+		m.written = emptyState // nothing to write until a job runs
 		return nil
 	}
 	if err != nil {
@@ -51,6 +54,7 @@ func (m *Manager) loadStale() error {
 		close(j.done)
 		m.jobs[j.id] = j
 	}
+	m.written = raw
 	m.persist()
 	return nil
 }
@@ -76,7 +80,17 @@ func (m *Manager) persist() {
 	m.mu.Unlock()
 	sort.Slice(st.Jobs, func(a, b int) bool { return st.Jobs[a].ID < st.Jobs[b].ID })
 	raw, _ := json.MarshalIndent(st, "", "  ")
-	_ = writeAtomic(m.opts.StatePath, append(raw, '\n'))
+	raw = append(raw, '\n')
+	if bytes.Equal(raw, m.written) {
+		return // a start-up or exit with no running jobs writes nothing
+	}
+	if writeAtomic(m.opts.StatePath, raw) == nil {
+		m.written = raw
+	}
 }
+
+// emptyState is what persist writes with no running jobs; a missing file
+// means the same.
+var emptyState = []byte("{\n  \"jobs\": []\n}\n")
 
 func writeAtomic(path string, data []byte) error { return atomicfile.Write(path, data, 0o600, false) }

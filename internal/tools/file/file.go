@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -52,8 +53,8 @@ type Tool struct {
 	tools.Spec
 	snaps   *Snapshots
 	actions []string
-	guard   guard
-	fs      fileOps // seam for tests that need a write to fail halfway
+	guard   func() guard // resolved on first use: it stats and resolves symlinks under $HOME
+	fs      fileOps      // seam for tests that need a write to fail halfway
 }
 
 // New returns a File tool with the action set opts allow.
@@ -69,7 +70,7 @@ func New(opts Options) *Tool {
 			actions = append(actions, "patch")
 		}
 	}
-	t := &Tool{snaps: snaps, actions: actions, guard: newGuard(opts.GuardPaths), fs: osFileOps{}}
+	t := &Tool{snaps: snaps, actions: actions, guard: sync.OnceValue(func() guard { return newGuard(opts.GuardPaths) }), fs: osFileOps{}}
 	caps := []tools.Capability{tools.CapReadOnly, tools.CapSandboxable}
 	approve := tools.Auto
 	if opts.Writable {

@@ -116,7 +116,7 @@ func (t *Tool) read(ctx context.Context, tc *tools.Context, r readReq) (tools.Re
 	if err != nil {
 		return tools.Result{}, err
 	}
-	if t.guard.refuses(abs) {
+	if t.guard().refuses(abs) {
 		return tools.Result{}, tools.PermissionDenied("%s", credentialRefusal)
 	}
 	data, fi, release, err := loadForRead(abs)

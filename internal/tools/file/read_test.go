@@ -152,7 +152,8 @@ func TestReadCredentialGuard(t *testing.T) {
 	cfg := e.put("conf/config.toml", "api_key = \"sk-123\"\n")
 	e.put("conf/config.toml.bak", "api_key = \"sk-old\"\n")
 	e.put("conf/secrets/deepseek", "sk-456")
-	e.tool.guard = newGuard([]string{cfg, e.path("conf/secrets")})
+	g := newGuard([]string{cfg, e.path("conf/secrets")})
+	e.tool.guard = func() guard { return g }
 	for _, p := range []string{"conf/config.toml", "conf/config.toml.bak", "conf/secrets/deepseek"} {
 		_, err := e.call(`{"action":"read","path":"` + p + `"}`)
 		te := tools.AsError(err)
@@ -161,7 +162,7 @@ func TestReadCredentialGuard(t *testing.T) {
 		}
 	}
 	home, _ := os.UserHomeDir()
-	if !New(Options{}).guard.refuses(filepath.Join(home, ".codewhale", "config.toml")) {
+	if !New(Options{}).guard().refuses(filepath.Join(home, ".codewhale", "config.toml")) {
 		t.Error("the built-in guard does not cover ~/.codewhale/config.toml")
 	}
 }

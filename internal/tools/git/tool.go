@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -30,7 +31,7 @@ type Options struct {
 type Tool struct {
 	tools.Spec
 	native backend
-	cli    backend // nil when no git binary is available
+	cli    func() backend // the git binary's backend, found on first use; nil when there is none
 }
 
 // New returns the Git tool. At most one Options value is used.
@@ -51,12 +52,27 @@ func New(opts ...Options) *Tool {
 		ReadOnly: true,
 		Parallel: true,
 	}}
-	if !o.DisableCLI {
-		if bin, err := exec.LookPath(firstNonEmpty(o.GitPath, "git")); err == nil {
-			t.cli = cliBackend{bin: bin}
-		}
+	switch {
+	case o.DisableCLI:
+		t.cli = func() backend { return nil }
+	case o.GitPath == "":
+		t.cli = gitOnPath
+	default:
+		t.cli = sync.OnceValue(func() backend { return lookupCLI(o.GitPath) })
 	}
 	return t
+}
+
+// gitOnPath is looked up once per process, on the first call that needs it:
+// the registry is rebuilt every turn and a PATH search is not free.
+var gitOnPath = sync.OnceValue(func() backend { return lookupCLI("git") })
+
+func lookupCLI(name string) backend {
+	bin, err := exec.LookPath(name)
+	if err != nil {
+		return nil
+	}
+	return cliBackend{bin: bin}
 }
 
 func schema() map[string]any {
@@ -118,8 +134,8 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 	b := t.backendFor(req)
 	text, err := b.run(ctx, req)
 	var fe *failure
-	if errors.As(err, &fe) && fe.needsCLI && t.cli != nil {
-		b = t.cli
+	if cli := t.cli(); errors.As(err, &fe) && fe.needsCLI && cli != nil {
+		b = cli
 		text, err = b.run(ctx, req)
 	}
 	meta := req.metadata(b.name())
@@ -143,18 +159,9 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 
 // backendFor picks the backend for a request (see the package doc).
 func (t *Tool) backendFor(r *request) backend {
-	if t.cli == nil {
+	cli := t.cli()
+	if cli == nil || r.action == "log" {
 		return t.native
 	}
-	if r.action == "log" {
-		return t.native
-	}
-	return t.cli
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return cli
 }

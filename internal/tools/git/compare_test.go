@@ -258,3 +258,24 @@ func TestLinkedWorktree(t *testing.T) {
 		{name: "linked worktree log", in: `{"action":"log","max_count":2}`, args: []string{"log", "--no-color", "--max-count=2", "--date=iso-strict", prettyLog}},
 	})
 }
+
+// TestLinkedWorktreeMatchesGit runs the actions in a `git worktree add`
+// checkout, whose HEAD and index are private while objects, refs and
+// info/exclude live in the main repository's .git.
+func TestLinkedWorktreeMatchesGit(t *testing.T) {
+	t.Parallel()
+	main := historyFixture(t)
+	wt := &fixture{t: t, dir: filepath.Join(canonicalTemp(t), "wt"), bin: main.bin, clock: main.clock}
+	main.git("worktree", "add", "-q", "-b", "side-wt", wt.dir)
+	main.write(".git/info/exclude", "*.log\n")
+	wt.write("scratch.log", "ignored through the common info/exclude\n")
+	wt.write("new.txt", "untracked\n")
+	wt.write("demo.go", "package main // edited in the worktree\n")
+	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
+	runCases(t, wt, []gitCase{
+		{name: "worktree status", in: `{"action":"status"}`, args: status},
+		{name: "worktree diff", in: `{"action":"diff"}`, args: []string{"diff", "--no-color", "--no-ext-diff"}},
+		{name: "worktree log", in: `{"action":"log","max_count":3}`,
+			args: []string{"log", "--no-color", "--max-count=3", "--date=iso-strict", prettyLog}},
+	})
+}

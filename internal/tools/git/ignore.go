@@ -31,7 +31,7 @@ func newIgnorer(rp *repo) *ignorer {
 	if path := excludesFile(rp); path != "" {
 		ig.rules = append(ig.rules, readIgnoreFile(path, "")...)
 	}
-	ig.rules = append(ig.rules, readIgnoreFile(filepath.Join(rp.gitDir, "info", "exclude"), "")...)
+	ig.rules = append(ig.rules, readIgnoreFile(filepath.Join(rp.commonDir, "info", "exclude"), "")...)
 	return ig
 }
 

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	format "github.com/go-git/go-git/v5/plumbing/format/config"
-	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/codewhale/codewhale/internal/gitrepo"
 )
 
 // nativeBackend renders git's text from go-git reads; it needs no binary.
@@ -50,10 +50,11 @@ func (nativeBackend) run(ctx context.Context, r *request) (text string, err erro
 // repo is an opened repository plus what the renderers need to know about
 // where the call runs.
 type repo struct {
-	git    *gogit.Repository
-	gitDir string // the repository's .git directory (common dir for worktrees)
-	root   string // worktree root; "" for a bare repository
-	prefix string // the working directory relative to root, '/'-separated, "" at the root
+	git       *gitrepo.Repo
+	gitDir    string // the repository's git directory (a linked worktree's own: HEAD, index)
+	commonDir string // what linked worktrees share (objects, refs, info); gitDir otherwise
+	root      string // worktree root; "" when core.bare is set
+	prefix    string // the working directory relative to root, '/'-separated, "" at the root
 
 	abbrevLen int                      // git's automatic abbreviation length; 0 until computed
 	abbrevs   map[plumbing.Hash]string // unique abbreviations already computed
@@ -65,25 +66,23 @@ var errNotRepo = failf("fatal: not a git repository (or any of the parent direct
 // openRepo opens the repository containing dir, as git does from a working
 // directory.
 func openRepo(dir string) (*repo, error) {
-	g, err := gogit.PlainOpenWithOptions(dir, &gogit.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, gogit.ErrRepositoryNotExists) {
+	g, err := gitrepo.Open(dir)
+	if errors.Is(err, gitrepo.ErrNotExist) {
 		return nil, errNotRepo
 	}
 	if err != nil {
-		return nil, failf("fatal: " + err.Error())
+		// A repository go-git cannot read may still be one git can.
+		return nil, &failure{needsCLI: true, msg: "fatal: " + err.Error()}
 	}
-	rp := &repo{git: g, abbrevs: map[plumbing.Hash]string{}}
-	if st, ok := g.Storer.(*filesystem.Storage); ok {
-		rp.gitDir = st.Filesystem().Root()
+	rp := &repo{git: g, gitDir: g.GitDir, commonDir: g.CommonDir, root: g.Root, abbrevs: map[plumbing.Hash]string{}}
+	if rp.root == "" {
+		return rp, nil
 	}
-	if wt, err := g.Worktree(); err == nil {
-		rp.root = wt.Filesystem.Root()
-		if canon, err := filepath.EvalSymlinks(rp.root); err == nil {
-			rp.root = canon
-		}
-		if rel, err := filepath.Rel(rp.root, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-			rp.prefix = filepath.ToSlash(rel)
-		}
+	if canon, err := filepath.EvalSymlinks(rp.root); err == nil {
+		rp.root = canon
+	}
+	if rel, err := filepath.Rel(rp.root, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		rp.prefix = filepath.ToSlash(rel)
 	}
 	return rp, nil
 }
@@ -137,7 +136,7 @@ func (rp *repo) abbrev(h plumbing.Hash) string {
 		return s
 	}
 	if rp.abbrevLen == 0 {
-		rp.abbrevLen = autoAbbrevLen(packedObjectCount(rp.gitDir))
+		rp.abbrevLen = autoAbbrevLen(packedObjectCount(rp.commonDir))
 	}
 	full := h.String()
 	n := rp.abbrevLen

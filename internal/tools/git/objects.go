@@ -18,7 +18,7 @@ import (
 // repositories of any size.
 func (rp *repo) objectsWithPrefix(prefix string) []plumbing.Hash {
 	prefix = strings.ToLower(prefix)
-	if len(prefix) < 2 || rp.gitDir == "" {
+	if len(prefix) < 2 || rp.commonDir == "" {
 		return nil
 	}
 	seen := map[plumbing.Hash]bool{}
@@ -29,7 +29,7 @@ func (rp *repo) objectsWithPrefix(prefix string) []plumbing.Hash {
 			out = append(out, h)
 		}
 	}
-	objects := filepath.Join(rp.gitDir, "objects")
+	objects := filepath.Join(rp.commonDir, "objects")
 	if entries, err := os.ReadDir(filepath.Join(objects, prefix[:2])); err == nil {
 		for _, e := range entries {
 			if b, err := hex.DecodeString(prefix[:2] + e.Name()); err == nil && len(b) == 20 {

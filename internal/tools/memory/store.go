@@ -17,7 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
+	"github.com/codewhale/codewhale/internal/gitrepo"
 )
 
 // MaxNoteBytes caps one note after normalisation.
@@ -69,11 +69,11 @@ func (s *Store) Path(scope Scope, workspace string) (string, error) {
 // every clone and worktree of one project shares its memory. A directory
 // outside git, or a repository without an origin, has none (ErrNoOrigin).
 func WorkspaceID(workspace string) (string, error) {
-	repo, err := git.PlainOpenWithOptions(workspace, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, err := gitrepo.Open(workspace)
 	if err != nil {
 		return "", ErrNoOrigin
 	}
-	cfg, err := repo.Config()
+	cfg, err := repo.Storer.Config()
 	if err != nil {
 		return "", fmt.Errorf("read git config of %s: %w", workspace, err)
 	}

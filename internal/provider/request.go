@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/canonjson"
 )
@@ -21,8 +22,23 @@ type Tool struct {
 	InputExamples  []any          `json:"input_examples,omitempty"`
 	Strict         *bool          `json:"strict,omitempty"`
 	CacheControl   *CacheControl  `json:"cache_control,omitempty"`
-	// SchemaCanon caches the canonical JSON of InputSchema (see Freeze).
-	SchemaCanon []byte `json:"-"`
+	// canon caches the canonical JSON of InputSchema (see Freeze); copies of
+	// the Tool share it.
+	canon *canonCell
+}
+
+// canonCell computes one schema's canonical JSON once, on first use: most
+// registered tools are deferred and never sent, so their schemas are never
+// serialised.
+type canonCell struct {
+	once   sync.Once
+	schema map[string]any
+	b      []byte
+}
+
+func (c *canonCell) get() []byte {
+	c.once.Do(func() { c.b = canonicalSchema(c.schema) })
+	return c.b
 }
 
 // CacheControl is the Anthropic-style cache marker.
@@ -58,19 +74,20 @@ type Request struct {
 func (r *Request) ToolsPresent() bool { return r.Tools != nil }
 
 // CanonicalSchema returns the canonical JSON of the input schema
-// (canonjson.Append), from the cache when Freeze filled it. A schema that
+// (canonjson.Append), from the cache when the Tool is frozen. A schema that
 // cannot be encoded yields a deterministic marker, never an empty string.
 func (t *Tool) CanonicalSchema() []byte {
-	if t.SchemaCanon != nil {
-		return t.SchemaCanon
+	if t.canon != nil {
+		return t.canon.get()
 	}
 	return canonicalSchema(t.InputSchema)
 }
 
-// Freeze caches the canonical schema so the per-request digest and /tools
-// snapshot do not re-serialise it. Call it once a tool's schema is final;
-// whoever replaces InputSchema afterwards must call Freeze again.
-func (t *Tool) Freeze() { t.SchemaCanon = canonicalSchema(t.InputSchema) }
+// Freeze makes the canonical schema computed at most once, on first use, for
+// this Tool and its copies, so the per-request digest and /tools snapshot do
+// not re-serialise it. Call it once a tool's schema is final; whoever replaces
+// InputSchema afterwards must call Freeze again.
+func (t *Tool) Freeze() { t.canon = &canonCell{schema: t.InputSchema} }
 
 func canonicalSchema(schema map[string]any) []byte {
 	out, err := canonjson.Append(nil, schema)

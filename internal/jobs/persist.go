@@ -39,6 +39,10 @@ func (m *Manager) loadStale() error {
 	if err != nil {
 		return fmt.Errorf("jobs: reading %s: %w", m.opts.StatePath, err)
 	}
+	if bytes.Equal(raw, emptyState) { // the usual case: the last run ended cleanly
+		m.written = raw
+		return nil
+	}
 	var st stateFile
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return fmt.Errorf("jobs: %s is not a job state file (%v); delete it to start with no stale jobs", m.opts.StatePath, err)

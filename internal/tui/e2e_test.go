@@ -26,6 +26,43 @@ var (
 	buildErr  error
 )
 
+// tmuxSocket names this test process's own tmux server. The default server
+// is shared: when parallel tests kill their last sessions it exits, and a
+// new-session racing with that exit fails with "server exited
+// unexpectedly". Ours is told not to exit when empty, and is killed in
+// TestMain.
+var (
+	tmuxSocket    = fmt.Sprintf("cw-e2e-%d", os.Getpid())
+	tmuxStartOnce sync.Once
+	tmuxStartErr  error
+)
+
+func tmux(args ...string) *exec.Cmd {
+	tmuxStartOnce.Do(func() {
+		out, err := exec.Command("tmux", "-L", tmuxSocket, "-f", "/dev/null",
+			"start-server", ";", "set-option", "-g", "exit-empty", "off").CombinedOutput()
+		if err != nil {
+			tmuxStartErr = fmt.Errorf("starting the tmux server: %v\n%s", err, out)
+		}
+	})
+	if tmuxStartErr != nil {
+		return exec.Command("sh", "-c", `echo "$0" >&2; exit 1`, tmuxStartErr.Error())
+	}
+	return exec.Command("tmux", append([]string{"-L", tmuxSocket}, args...)...)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if exec.Command("tmux", "-L", tmuxSocket, "kill-server").Run() == nil {
+		dir := os.Getenv("TMUX_TMPDIR")
+		if dir == "" {
+			dir = "/tmp"
+		}
+		_ = os.Remove(filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), tmuxSocket)) // tmux leaves it behind
+	}
+	os.Exit(code)
+}
+
 // binary builds codewhale once per test run.
 func binary(t *testing.T) string {
 	t.Helper()
@@ -94,7 +131,7 @@ func startTUI(t *testing.T, srv *fakemodel.Server, args ...string) *pane {
 	script := shellQuote(argv) + `; echo "[codewhale exited: $?]"; stty -a | tr ' ;' '\n\n' | grep -x -- '-*icanon'; sleep 600`
 	tmuxArgs := []string{"new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script}
 	p.started = time.Now()
-	if out, err := exec.Command("tmux", tmuxArgs...).CombinedOutput(); err != nil {
+	if out, err := tmux(tmuxArgs...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	// Stop codewhale and wait for it to exit before the temp dirs go away:
@@ -110,7 +147,7 @@ func startTUI(t *testing.T, srv *fakemodel.Server, args ...string) *pane {
 				}
 			}
 		}
-		_ = exec.Command("tmux", "kill-session", "-t", name).Run()
+		_ = tmux("kill-session", "-t", name).Run()
 	})
 	p.waitFor("❯")
 	return p
@@ -118,7 +155,7 @@ func startTUI(t *testing.T, srv *fakemodel.Server, args ...string) *pane {
 
 // capture returns the visible pane text.
 func (p *pane) capture() string {
-	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", p.session).Output()
+	out, err := tmux("capture-pane", "-p", "-t", p.session).Output()
 	if err != nil {
 		return ""
 	}
@@ -159,7 +196,7 @@ func (p *pane) waitFor(subs ...string) time.Duration {
 
 // childPID is the codewhale process under the pane's shell, or "".
 func (p *pane) childPID() string {
-	shell, err := exec.Command("tmux", "display", "-p", "-t", p.session, "#{pane_pid}").Output()
+	shell, err := tmux("display", "-p", "-t", p.session, "#{pane_pid}").Output()
 	if err != nil {
 		return ""
 	}
@@ -178,7 +215,7 @@ func shellQuote(argv []string) string {
 
 func (p *pane) keys(keys ...string) {
 	p.t.Helper()
-	if out, err := exec.Command("tmux", append([]string{"send-keys", "-t", p.session}, keys...)...).CombinedOutput(); err != nil {
+	if out, err := tmux(append([]string{"send-keys", "-t", p.session}, keys...)...).CombinedOutput(); err != nil {
 		p.t.Fatalf("send-keys: %v\n%s", err, out)
 	}
 }
@@ -349,13 +386,13 @@ func harnessBaseline(t *testing.T) time.Duration {
 	for i := 0; i < 3; i++ {
 		name := fmt.Sprintf("cw-e2e-base-%d-%d", os.Getpid(), i)
 		start := time.Now()
-		if err := exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", "printf '❯'; sleep 60").Run(); err != nil {
+		if err := tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", "printf '❯'; sleep 60").Run(); err != nil {
 			t.Fatal(err)
 		}
 		p := &pane{t: t, session: name}
 		p.waitFor("❯")
 		best = min(best, time.Since(start))
-		_ = exec.Command("tmux", "kill-session", "-t", name).Run()
+		_ = tmux("kill-session", "-t", name).Run()
 	}
 	return best
 }

@@ -85,9 +85,14 @@ func Failed(content string) Result { return Result{Content: content} }
 // Spec is the static part of a tool. Tools embed it and add Execute and any
 // input-dependent policy.
 type Spec struct {
-	ToolName    string
-	Desc        string
-	Schema      map[string]any
+	ToolName string
+	Desc     string
+	Schema   map[string]any
+	// SchemaFunc, used when Schema is nil, supplies the schema on demand:
+	// hidden aliases and deferred tools are rebuilt into every turn's
+	// registry but their schemas are rarely read. It must return the same
+	// read-only value every time (a sync.OnceValue serves).
+	SchemaFunc  func() map[string]any
 	Caps        []Capability
 	Hidden      bool // replay-only alias or internal helper
 	Deferred    bool
@@ -97,9 +102,14 @@ type Spec struct {
 	StartDetach bool
 }
 
-func (s *Spec) Name() string                           { return s.ToolName }
-func (s *Spec) Description() string                    { return s.Desc }
-func (s *Spec) InputSchema() map[string]any            { return s.Schema }
+func (s *Spec) Name() string        { return s.ToolName }
+func (s *Spec) Description() string { return s.Desc }
+func (s *Spec) InputSchema() map[string]any {
+	if s.Schema == nil && s.SchemaFunc != nil {
+		return s.SchemaFunc()
+	}
+	return s.Schema
+}
 func (s *Spec) Capabilities() []Capability             { return s.Caps }
 func (s *Spec) ModelVisible() bool                     { return !s.Hidden }
 func (s *Spec) DeferLoading() bool                     { return s.Deferred }

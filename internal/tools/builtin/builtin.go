@@ -76,9 +76,10 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths}))
 		} else {
 			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths}
-			reg.Register(file.New(o))
+			f := file.New(o)
+			reg.Register(f)
 			if s.ApplyPatch {
-				reg.Register(file.NewApplyPatch(o))
+				reg.Register(file.NewApplyPatchOver(f))
 			}
 		}
 	}

@@ -143,6 +143,24 @@ func TestReplayAliases(t *testing.T) {
 			t.Errorf("tool_search found %s", a)
 		}
 	}
+	// Their schemas are built on first read (tools.Spec.SchemaFunc) and
+	// still enforced.
+	for _, a := range aliases {
+		if tool, ok := reg.Get(a); ok && tool.InputSchema()["type"] != "object" {
+			t.Errorf("%s: schema %v", a, tool.InputSchema())
+		}
+	}
+	for name, in := range map[string]string{
+		"todo_update": `{"id": 0, "status": "completed"}`,
+		"todo_add":    `{"status": "pending"}`,
+		"task_read":   `{"task_id": 7}`,
+		"apply_patch": `{"path": "a.txt", "patch": "@@ -1 +1 @@\n-a\n+b\n", "fuzz": "three"}`,
+		"update_plan": `{"objective": ["not", "a", "string"]}`,
+	} {
+		if _, _, err := reg.Prepare(name, json.RawMessage(in)); err == nil || tools.AsError(err).Kind != tools.KindInvalidInput {
+			t.Errorf("%s %s: want a schema refusal, got %v", name, in, err)
+		}
+	}
 	tc := &tools.Context{Workspace: s.Workspace}
 	viaAlias, err := reg.Execute(context.Background(), tc, "task_list", json.RawMessage(`{}`))
 	if err != nil {

@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -22,7 +23,23 @@ type ApplyPatch struct {
 // NewApplyPatch returns the alias over a File instance built from opts. It
 // belongs in a registry only when opts allow patch (writable and the patch
 // feature on); otherwise every call is refused as File patch would be.
-func NewApplyPatch(opts Options) *ApplyPatch {
+func NewApplyPatch(opts Options) *ApplyPatch { return NewApplyPatchOver(New(opts)) }
+
+// NewApplyPatchOver returns the alias over an existing File tool, the one
+// registered beside it.
+func NewApplyPatchOver(f *Tool) *ApplyPatch {
+	return &ApplyPatch{file: f, Spec: tools.Spec{
+		ToolName:   ApplyPatchName,
+		Desc:       "Apply a unified-diff patch across one or more files, all or nothing (replay alias of File patch).",
+		SchemaFunc: applyPatchSchema,
+		Caps:       []tools.Capability{tools.CapWritesFiles, tools.CapSandboxable, tools.CapRequiresApproval},
+		Hidden:     true,
+		Approve:    tools.Suggest,
+	}}
+}
+
+// applyPatchSchema is built once, when a replayed call first reads it.
+var applyPatchSchema = sync.OnceValue(func() map[string]any {
 	props := map[string]any{
 		"path":              prop("string", "The single file the hunks apply to (relative to the workspace)."),
 		"patch":             prop("string", "Unified diff content."),
@@ -31,15 +48,8 @@ func NewApplyPatch(opts Options) *ApplyPatch {
 		"fuzz":              prop("integer", "Lines a hunk may be moved from its stated position (default 3, max 50)."),
 		"create_if_missing": prop("boolean", "Create the target file if it does not exist (default false)."),
 	}
-	return &ApplyPatch{file: New(opts), Spec: tools.Spec{
-		ToolName: ApplyPatchName,
-		Desc:     "Apply a unified-diff patch across one or more files, all or nothing (replay alias of File patch).",
-		Schema:   map[string]any{"type": "object", "properties": props},
-		Caps:     []tools.Capability{tools.CapWritesFiles, tools.CapSandboxable, tools.CapRequiresApproval},
-		Hidden:   true,
-		Approve:  tools.Suggest,
-	}}
-}
+	return map[string]any{"type": "object", "properties": props}
+})
 
 // parse strips `action`, folds path aliases, rejects unknown keys and reads
 // the patch request, refusing when the instance cannot patch.

@@ -53,7 +53,9 @@ var stringFields = []string{"title", "objective", "context_summary", "explanatio
 	"verification_plan", "risks_and_unknowns", "handoff_packet"}
 var listFields = []string{"sources_used", "critical_files", "constraints"}
 
-func schema() map[string]any {
+// schema is built once, when first read: update_plan is deferred, so most
+// sessions never send it.
+var schema = sync.OnceValue(func() map[string]any {
 	props := map[string]any{}
 	for _, f := range stringFields {
 		props[f] = map[string]any{"type": "string"}
@@ -66,7 +68,7 @@ func schema() map[string]any {
 		"items": map[string]any{"type": "object", "properties": map[string]any{
 			"step": map[string]any{"type": "string"}, "status": map[string]any{"type": "string"}}}}
 	return map[string]any{"type": "object", "properties": props}
-}
+})
 
 // Tool is update_plan.
 type Tool struct {
@@ -80,10 +82,10 @@ func New(store *Store) *Tool {
 		ToolName: "update_plan",
 		Desc: "Publish optional high-level strategy: objective, phases, constraints, verification and handoff " +
 			"context. Each call replaces the plan. This is not the To-do list: track concrete work with work_update.",
-		Schema:   schema(),
-		Caps:     []tools.Capability{tools.CapWritesFiles},
-		Deferred: true,
-		Approve:  tools.Auto,
+		SchemaFunc: schema,
+		Caps:       []tools.Capability{tools.CapWritesFiles},
+		Deferred:   true,
+		Approve:    tools.Auto,
 	}}
 }
 

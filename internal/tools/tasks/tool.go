@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -38,7 +39,13 @@ type Tool struct {
 // New returns the canonical `tasks` tool: eager, approval per action. With
 // ReadOnly it advertises and runs only list and read (Plan mode).
 func New(o Options) *Tool {
-	actions := o.actions()
+	t := newTool(o)
+	t.Schema = canonicalSchema(o.actions(), o.ReadOnly)
+	return t
+}
+
+// newTool is New without the schema, which the aliases replace.
+func newTool(o Options) *Tool {
 	caps := []tools.Capability{tools.CapExecutesCode, tools.CapWritesFiles, tools.CapRequiresApproval}
 	approve := tools.Required
 	desc := "Durable, restart-aware background tasks, distinct from sub-agents. Actions: create (queue a task; " +
@@ -48,8 +55,15 @@ func New(o Options) *Tool {
 		caps, approve = []tools.Capability{tools.CapReadOnly}, tools.Auto
 		desc = "Inspect durable tasks. Actions: list, read (full id or unique prefix)."
 	}
-	return &Tool{opts: o, Spec: tools.Spec{ToolName: "tasks", Desc: desc, Schema: canonicalSchema(actions, o.ReadOnly),
-		Caps: caps, Approve: approve}}
+	return &Tool{opts: o, Spec: tools.Spec{ToolName: "tasks", Desc: desc, Caps: caps, Approve: approve}}
+}
+
+// legacySchemas are the aliases' schemas, built once, when a replayed call
+// first reads one.
+var legacySchemas = map[string]func() map[string]any{
+	"create": sync.OnceValue(func() map[string]any { return legacySchema("create") }),
+	"list":   sync.OnceValue(func() map[string]any { return legacySchema("list") }),
+	"read":   sync.OnceValue(func() map[string]any { return legacySchema("read") }),
 }
 
 // Aliases returns the hidden replay aliases task_create, task_list and
@@ -60,9 +74,9 @@ func Aliases(o Options) []tools.Tool {
 		if o.ReadOnly && a == "create" {
 			continue
 		}
-		t := New(o)
+		t := newTool(o)
 		t.forced, t.ToolName, t.Hidden = a, "task_"+a, true
-		t.Desc, t.Schema = "Replay-only alias of tasks action "+a+".", legacySchema(a)
+		t.Desc, t.SchemaFunc = "Replay-only alias of tasks action "+a+".", legacySchemas[a]
 		t.Caps, t.Approve = []tools.Capability{tools.CapReadOnly}, tools.Auto
 		if a == "create" {
 			t.Caps, t.Approve = []tools.Capability{tools.CapWritesFiles, tools.CapRequiresApproval}, tools.Required

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -19,36 +20,37 @@ func Aliases(ledger *Ledger) []tools.Tool {
 		w := New(ledger)
 		w.ToolName, w.Hidden, w.invokedAs = prefix+"_write", true, prefix+"_write"
 		out = append(out, w,
-			&addTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_add", addSchema(), false)}},
-			&updateTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_update", setSchema(), false)}},
-			&listTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_list", listSchema(), true)}},
+			&addTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_add", addSchema, false)}},
+			&updateTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_update", setSchema, false)}},
+			&listTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_list", listSchema, true)}},
 		)
 	}
 	return out
 }
 
-func hiddenSpec(name string, schema map[string]any, readOnly bool) tools.Spec {
+func hiddenSpec(name string, schema func() map[string]any, readOnly bool) tools.Spec {
 	caps := []tools.Capability{tools.CapWritesFiles}
 	if readOnly {
 		caps = []tools.Capability{tools.CapReadOnly}
 	}
-	return tools.Spec{ToolName: name, Desc: "Replay-only alias of work_update.", Schema: schema, Caps: caps,
+	return tools.Spec{ToolName: name, Desc: "Replay-only alias of work_update.", SchemaFunc: schema, Caps: caps,
 		Hidden: true, Approve: tools.Auto, ReadOnly: readOnly, Parallel: readOnly}
 }
 
-func addSchema() map[string]any {
-	return map[string]any{"type": "object", "required": []any{"content"}, "properties": map[string]any{
-		"content": map[string]any{"type": "string"}, "status": statusSchema()}}
-}
-
-func setSchema() map[string]any {
-	return map[string]any{"type": "object", "required": []any{"id", "status"}, "properties": map[string]any{
-		"id": map[string]any{"type": "integer", "minimum": 1}, "status": statusSchema()}}
-}
-
-func listSchema() map[string]any {
-	return map[string]any{"type": "object", "properties": map[string]any{}}
-}
+// The aliases' schemas are built once, when first read (a replayed call).
+var (
+	addSchema = sync.OnceValue(func() map[string]any {
+		return map[string]any{"type": "object", "required": []any{"content"}, "properties": map[string]any{
+			"content": map[string]any{"type": "string"}, "status": statusSchema()}}
+	})
+	setSchema = sync.OnceValue(func() map[string]any {
+		return map[string]any{"type": "object", "required": []any{"id", "status"}, "properties": map[string]any{
+			"id": map[string]any{"type": "integer", "minimum": 1}, "status": statusSchema()}}
+	})
+	listSchema = sync.OnceValue(func() map[string]any {
+		return map[string]any{"type": "object", "properties": map[string]any{}}
+	})
+)
 
 // granular is the shared part of the *_add/*_update/*_list aliases.
 type granular struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -14,7 +15,9 @@ const description = "Replace the To-do list of the current thread or task: the c
 	"an item in_progress before starting it (exactly one at a time) and call work_update again the moment an " +
 	"item finishes so it shows completed; never batch completions at the end."
 
-func updateSchema() map[string]any {
+// updateSchema is built once per process and shared, read-only, by
+// work_update and its full-replace aliases in every turn's registry.
+var updateSchema = sync.OnceValue(func() map[string]any {
 	return map[string]any{
 		"type":     "object",
 		"required": []any{"todos"},
@@ -33,7 +36,7 @@ func updateSchema() map[string]any {
 			},
 		},
 	}
-}
+})
 
 func statusSchema() map[string]any {
 	return map[string]any{"type": "string", "enum": []any{"pending", "in_progress", "completed", "cancelled"}}
@@ -51,11 +54,11 @@ type Update struct {
 // Auto, available in every mode including Plan.
 func New(ledger *Ledger) *Update {
 	return &Update{ledger: ledger, Spec: tools.Spec{
-		ToolName: "work_update",
-		Desc:     description,
-		Schema:   updateSchema(),
-		Caps:     []tools.Capability{tools.CapWritesFiles},
-		Approve:  tools.Auto,
+		ToolName:   "work_update",
+		Desc:       description,
+		SchemaFunc: updateSchema,
+		Caps:       []tools.Capability{tools.CapWritesFiles},
+		Approve:    tools.Auto,
 	}}
 }
 

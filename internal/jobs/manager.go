@@ -71,7 +71,7 @@ type Spec struct {
 // concurrent use.
 type Manager struct {
 	opts  Options
-	shell string
+	shell func() string // resolved on the first job: most sessions start none
 
 	mu      sync.Mutex
 	jobs    map[string]*Job
@@ -96,7 +96,8 @@ func NewManager(opts Options) (*Manager, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	m := &Manager{opts: opts, shell: resolveShell(opts.Shell), jobs: map[string]*Job{}, changed: make(chan struct{})}
+	m := &Manager{opts: opts, shell: sync.OnceValue(func() string { return resolveShell(opts.Shell) }),
+		jobs: map[string]*Job{}, changed: make(chan struct{})}
 	if err := m.loadStale(); err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func resolveShell(configured string) string {
 }
 
 // Shell is the shell commands run with.
-func (m *Manager) Shell() string { return m.shell }
+func (m *Manager) Shell() string { return m.shell() }
 
 // Start launches spec as a new tracked job.
 func (m *Manager) Start(spec Spec) (*Job, error) {
@@ -139,7 +140,7 @@ func (m *Manager) Start(spec Spec) (*Job, error) {
 	m.mu.Unlock()
 	defer m.notifyChanged()
 
-	if err := spawn(j, spec, m.shell, m.opts.Env, m.opts.KillGrace, m.finish); err != nil {
+	if err := spawn(j, spec, m.shell(), m.opts.Env, m.opts.KillGrace, m.finish); err != nil {
 		m.mu.Lock()
 		delete(m.jobs, j.id)
 		m.mu.Unlock()

@@ -23,6 +23,7 @@ test: fmt-check vet lint
 ## bench: the performance benchmarks recorded in docs/PERFORMANCE.md
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+	@if command -v hyperfine >/dev/null 2>&1; then scripts/bench-startup.sh; else echo "hyperfine not installed: start-up time not measured (scripts/bench-startup.sh)"; fi
 
 ## lint: staticcheck
 lint:

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Start-up time of `codewhale --version` and `codewhale tools --json`, with two
+# references measured in the same interleaved rounds:
+#   hello  a hello-world Go binary: what any Go process costs on this machine;
+#   floor  a binary that links every package codewhale imports directly and
+#          runs nothing: what our dependencies' package initialisation costs.
+# Prints the median, p10 and p90 of each over all rounds (docs/PERFORMANCE.md).
+# Needs hyperfine and python3. Usage: scripts/bench-startup.sh [rounds]
+set -eu
+cd "$(dirname "$0")/.."
+rounds=${1:-4}
+command -v hyperfine >/dev/null || { echo "bench-startup: hyperfine is not installed" >&2; exit 1; }
+
+make -s build
+work=.cache/startbench
+rm -rf "$work"
+mkdir -p "$work/hello" "$work/floor" "$work/home"
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hi") }\n' >"$work/hello/main.go"
+deps=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}: {{join .Imports " "}}{{end}}' ./cmd/codewhale |
+	grep '^github.com/codewhale/' | cut -d: -f2 | tr ' ' '\n' |
+	grep -v -e '^github.com/codewhale/' -e '^$' -e '^C$' -e '/internal/' -e '^internal/' -e '^vendor/' | sort -u)
+{
+	echo 'package main'
+	echo
+	echo 'import ('
+	for d in $deps; do printf '\t_ "%s"\n' "$d"; done
+	echo ')'
+	echo
+	echo 'func main() {}'
+} >"$work/floor/main.go"
+CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$work/hello.bin" "./$work/hello"
+CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$work/floor.bin" "./$work/floor"
+
+export CODEWHALE_HOME="$PWD/$work/home"
+for r in $(seq "$rounds"); do
+	hyperfine -N -w 5 -r 40 --export-json "$work/round$r.json" \
+		'./bin/codewhale --version' './bin/codewhale tools --json' "$work/floor.bin" "$work/hello.bin" >/dev/null
+done
+python3 - "$work" "$rounds" <<'EOF'
+import json, statistics, sys
+work, rounds = sys.argv[1], int(sys.argv[2])
+times = {}
+for r in range(1, rounds + 1):
+    for res in json.load(open(f"{work}/round{r}.json"))["results"]:
+        times.setdefault(res["command"], []).extend(res["times"])
+hello = statistics.median(times[f"{work}/hello.bin"])
+for cmd, t in times.items():
+    t.sort()
+    med = statistics.median(t)
+    name = cmd.replace(f"{work}/", "").replace(".bin", " (reference)")
+    print(f"{name:34s} median {med*1e3:5.1f} ms  p10 {t[len(t)//10]*1e3:5.1f}  p90 {t[len(t)*9//10]*1e3:5.1f}"
+          f"  {med/hello:4.2f}x hello  n={len(t)}")
+EOF

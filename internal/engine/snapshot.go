@@ -261,6 +261,7 @@ func CaptureSnapshot(turnID string, step int, reqTools []provider.Tool, sc *Surf
 		}
 		s.RegistryOnlyTools = known(boundList(only, MaxRenderedTools, MaxNameChars))
 	}
+	s.Tools = make([]ToolProjection, 0, s.RenderedToolCount)
 	for i := 0; i < s.RenderedToolCount; i++ {
 		s.Tools = append(s.Tools, project(i+1, &reqTools[i], sc))
 	}
@@ -270,7 +271,7 @@ func CaptureSnapshot(turnID string, step int, reqTools []provider.Tool, sc *Surf
 func project(ordinal int, t *provider.Tool, sc *SurfaceContext) ToolProjection {
 	p := ToolProjection{Ordinal: ordinal, Name: boundRunes(t.Name, MaxNameChars),
 		Description: boundRunes(t.Description, MaxDescriptionChars)}
-	p.InputSchemaJSON = boundBytes(goSchemaJSON(t), MaxSchemaBytes)
+	p.InputSchemaJSON = boundSchema(t)
 	p.ToolType = unknown[BoundedString](reasonFieldAbsent)
 	if t.Type != "" {
 		p.ToolType = known(boundRunes(t.Type, MaxAuxiliaryChars))
@@ -345,6 +346,15 @@ func isSyntheticIn(names []string, n string) bool {
 		}
 	}
 	return false
+}
+
+// boundSchema is goSchemaJSON bounded. The usual schema needs no Go-only
+// escape, and then the frozen tool's shared canonical string is used as is.
+func boundSchema(t *provider.Tool) BoundedString {
+	if canon := t.CanonicalSchema(); len(canon) <= MaxSchemaBytes && !needsGoEscape(canon) {
+		return BoundedString{Value: t.CanonicalSchemaString()}
+	}
+	return boundBytes(goSchemaJSON(t), MaxSchemaBytes)
 }
 
 // goSchemaJSON is the schema as encoding/json writes it (engine.md §4.2).

@@ -134,3 +134,25 @@ func TestSnapshotUnknownsAndBounds(t *testing.T) {
 		t.Errorf("no client: %v %+v", noClient.UnavailableForRequest, noClient.Provider)
 	}
 }
+
+// The projected input_schema_json is exactly encoding/json's text, whether
+// the frozen tool's shared canonical string serves (no Go-only escapes) or
+// the schema is re-serialised (<, >, &, U+2028).
+func TestSnapshotSchemaJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	plain := map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string", "description": "é ü"}}}
+	escaped := map[string]any{"type": "object", "description": "a <b> & c\u2028d"}
+	for _, schema := range []map[string]any{plain, escaped} {
+		for _, frozen := range []bool{false, true} {
+			tool := provider.Tool{Name: "t", Description: "d", InputSchema: schema}
+			if frozen {
+				tool.Freeze()
+			}
+			want, _ := json.Marshal(schema)
+			snap := CaptureSnapshot("turn", 1, []provider.Tool{tool}, nil)
+			if got := snap.Tools[0].InputSchemaJSON; got.Value != string(want) || got.Truncated {
+				t.Errorf("frozen=%v: input_schema_json %q, want %q", frozen, got.Value, want)
+			}
+		}
+	}
+}

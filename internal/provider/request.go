@@ -34,10 +34,14 @@ type canonCell struct {
 	once   sync.Once
 	schema map[string]any
 	b      []byte
+	s      string // b as a string, for the /tools snapshot
 }
 
 func (c *canonCell) get() []byte {
-	c.once.Do(func() { c.b = canonicalSchema(c.schema) })
+	c.once.Do(func() {
+		c.b = canonicalSchema(c.schema)
+		c.s = string(c.b)
+	})
 	return c.b
 }
 
@@ -81,6 +85,16 @@ func (t *Tool) CanonicalSchema() []byte {
 		return t.canon.get()
 	}
 	return canonicalSchema(t.InputSchema)
+}
+
+// CanonicalSchemaString is CanonicalSchema as a string, shared by every
+// request of a frozen Tool rather than copied for each.
+func (t *Tool) CanonicalSchemaString() string {
+	if t.canon != nil {
+		t.canon.get()
+		return t.canon.s
+	}
+	return string(canonicalSchema(t.InputSchema))
 }
 
 // Freeze makes the canonical schema computed at most once, on first use, for

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"github.com/codewhale/codewhale/internal/lazyre"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -96,7 +97,7 @@ func readOnlyCall(c *syntax.CallExpr) bool {
 		return true // plain assignments only change this throwaway shell
 	}
 	name := c.Args[0].Lit()
-	rule, known := inspectors[name]
+	rule, known := inspectors()[name]
 	if !known {
 		return false
 	}
@@ -118,29 +119,31 @@ func readOnlyCall(c *syntax.CallExpr) bool {
 
 // inspectors maps the commands that can be read-only to the check of their
 // arguments; nil means any arguments are harmless.
-var inspectors = map[string]func([]string) bool{
-	"ls": nil, "cat": nil, "head": nil, "tail": nil, "wc": nil, "pwd": nil, "echo": nil, "printf": nil,
-	"grep": nil, "egrep": nil, "fgrep": nil, "file": nil, "stat": nil, "du": nil, "df": nil, "which": nil,
-	"whoami": nil, "id": nil, "uname": nil, "basename": nil, "dirname": nil, "realpath": nil,
-	"readlink": nil, "diff": nil, "cmp": nil, "cut": nil, "tr": nil, "nl": nil, "jq": nil, "true": nil,
-	"false": nil, "test": nil, "[": nil, "printenv": nil, "type": nil, "md5sum": nil, "sha1sum": nil,
-	"sha256sum": nil, "sha512sum": nil, "tac": nil, "rev": nil, "od": nil, "hexdump": nil, "strings": nil,
-	"column": nil, "fold": nil, "ps": nil, "comm": nil, "expand": nil, "seq": nil, "cd": nil,
-	"rg":       without("--pre", "--pre-glob"),
-	"tree":     without("-o"),
-	"sort":     without("-o", "--output"),
-	"fd":       without("-x", "--exec", "-X", "--exec-batch"),
-	"fdfind":   without("-x", "--exec", "-X", "--exec-batch"),
-	"find":     without("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"),
-	"uniq":     atMostOperands(1),
-	"xxd":      func(a []string) bool { return atMostOperands(1)(a) && !has(a, "-r", "-revert") },
-	"env":      func(a []string) bool { return len(a) == 0 },
-	"hostname": func(a []string) bool { return len(a) == 0 },
-	"date":     readOnlyDate,
-	"sed":      readOnlySed,
-	"git":      readOnlyGit,
-	"go":       readOnlyGo,
-}
+var inspectors = sync.OnceValue(func() map[string]func([]string) bool {
+	return map[string]func([]string) bool{
+		"ls": nil, "cat": nil, "head": nil, "tail": nil, "wc": nil, "pwd": nil, "echo": nil, "printf": nil,
+		"grep": nil, "egrep": nil, "fgrep": nil, "file": nil, "stat": nil, "du": nil, "df": nil, "which": nil,
+		"whoami": nil, "id": nil, "uname": nil, "basename": nil, "dirname": nil, "realpath": nil,
+		"readlink": nil, "diff": nil, "cmp": nil, "cut": nil, "tr": nil, "nl": nil, "jq": nil, "true": nil,
+		"false": nil, "test": nil, "[": nil, "printenv": nil, "type": nil, "md5sum": nil, "sha1sum": nil,
+		"sha256sum": nil, "sha512sum": nil, "tac": nil, "rev": nil, "od": nil, "hexdump": nil, "strings": nil,
+		"column": nil, "fold": nil, "ps": nil, "comm": nil, "expand": nil, "seq": nil, "cd": nil,
+		"rg":       without("--pre", "--pre-glob"),
+		"tree":     without("-o"),
+		"sort":     without("-o", "--output"),
+		"fd":       without("-x", "--exec", "-X", "--exec-batch"),
+		"fdfind":   without("-x", "--exec", "-X", "--exec-batch"),
+		"find":     without("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"),
+		"uniq":     atMostOperands(1),
+		"xxd":      func(a []string) bool { return atMostOperands(1)(a) && !has(a, "-r", "-revert") },
+		"env":      func(a []string) bool { return len(a) == 0 },
+		"hostname": func(a []string) bool { return len(a) == 0 },
+		"date":     readOnlyDate,
+		"sed":      readOnlySed,
+		"git":      readOnlyGit,
+		"go":       readOnlyGo,
+	}
+})
 
 // without rejects arguments equal to (or of the form flag=…) any of flags.
 func without(flags ...string) func([]string) bool {
@@ -220,21 +223,23 @@ func readOnlySed(args []string) bool {
 	return quiet && sedPrint().MatchString(script)
 }
 
-var gitInspect = map[string]func([]string) bool{
-	"status": nil, "diff": nil, "log": nil, "show": nil, "blame": nil, "rev-parse": nil, "ls-files": nil,
-	"ls-tree": nil, "cat-file": nil, "describe": nil, "shortlog": nil, "rev-list": nil, "merge-base": nil,
-	"show-ref": nil, "name-rev": nil, "for-each-ref": nil, "count-objects": nil,
-	"grep":   without("-O", "--open-files-in-pager"),
-	"branch": onlyFlags("-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "--show-current", "--no-color", "--color"),
-	"tag":    onlyFlags("-l", "--list", "-n"),
-	"remote": onlyFlags("-v", "--verbose"),
-	"config": func(a []string) bool {
-		return len(a) > 0 && onlyFlags("--get", "--get-all", "--get-regexp", "--list", "-l")(a[:1])
-	},
-	"reflog":   func(a []string) bool { return len(a) == 0 || a[0] == "show" || strings.HasPrefix(a[0], "-") },
-	"stash":    func(a []string) bool { return len(a) > 0 && (a[0] == "list" || a[0] == "show") },
-	"worktree": func(a []string) bool { return len(a) > 0 && a[0] == "list" },
-}
+var gitInspect = sync.OnceValue(func() map[string]func([]string) bool {
+	return map[string]func([]string) bool{
+		"status": nil, "diff": nil, "log": nil, "show": nil, "blame": nil, "rev-parse": nil, "ls-files": nil,
+		"ls-tree": nil, "cat-file": nil, "describe": nil, "shortlog": nil, "rev-list": nil, "merge-base": nil,
+		"show-ref": nil, "name-rev": nil, "for-each-ref": nil, "count-objects": nil,
+		"grep":   without("-O", "--open-files-in-pager"),
+		"branch": onlyFlags("-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "--show-current", "--no-color", "--color"),
+		"tag":    onlyFlags("-l", "--list", "-n"),
+		"remote": onlyFlags("-v", "--verbose"),
+		"config": func(a []string) bool {
+			return len(a) > 0 && onlyFlags("--get", "--get-all", "--get-regexp", "--list", "-l")(a[:1])
+		},
+		"reflog":   func(a []string) bool { return len(a) == 0 || a[0] == "show" || strings.HasPrefix(a[0], "-") },
+		"stash":    func(a []string) bool { return len(a) > 0 && (a[0] == "list" || a[0] == "show") },
+		"worktree": func(a []string) bool { return len(a) > 0 && a[0] == "list" },
+	}
+})
 
 // readOnlyGit admits inspection subcommands. Global options are refused:
 // `-c` can configure a command to run and `-C` leaves the working directory.
@@ -245,7 +250,7 @@ func readOnlyGit(args []string) bool {
 	if len(args) == 0 || has(args, "--output") {
 		return false
 	}
-	rule, ok := gitInspect[args[0]]
+	rule, ok := gitInspect()[args[0]]
 	return ok && (rule == nil || rule(args[1:]))
 }
 

@@ -3,6 +3,7 @@ package file
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -56,19 +57,21 @@ func crlfView(s string) view {
 }
 
 // punctuation maps typographic runes onto their ASCII look-alikes.
-var punctuation = map[rune]byte{
-	'‘': '\'', '’': '\'', '‚': '\'', '‛': '\'', '′': '\'',
-	'“': '"', '”': '"', '„': '"', '‟': '"', '″': '"',
-	'‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '―': '-', '−': '-',
-	'\u00a0': ' ', '\u2007': ' ', '\u202f': ' ',
-}
+var punctuation = sync.OnceValue(func() map[rune]byte {
+	return map[rune]byte{
+		'‘': '\'', '’': '\'', '‚': '\'', '‛': '\'', '′': '\'',
+		'“': '"', '”': '"', '„': '"', '‟': '"', '″': '"',
+		'‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '―': '-', '−': '-',
+		'\u00a0': ' ', '\u2007': ' ', '\u202f': ' ',
+	}
+})
 
 // punctView applies the punctuation map on top of v.
 func punctView(v view) view {
 	var b strings.Builder
 	orig := make([]int, 0, len(v.text)+1)
 	for i, r := range v.text {
-		if c, ok := punctuation[r]; ok {
+		if c, ok := punctuation()[r]; ok {
 			b.WriteByte(c)
 			orig = append(orig, v.at(i))
 			continue

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -23,15 +24,17 @@ type alias struct{ from, to string }
 var pathAliases = []alias{{"file_path", "path"}, {"filePath", "path"}}
 
 // actionAliases are the per-action synonyms (tools.md §4.2 step 1).
-var actionAliases = map[string][]alias{
-	"edit": {{"old_string", "search"}, {"old_str", "search"}, {"oldText", "search"}, {"old_text", "search"},
-		{"new_string", "replace"}, {"new_str", "replace"}, {"newText", "replace"}, {"new_text", "replace"},
-		{"replacement", "replace"}},
-	"read": {{"offset", "start_line"}, {"line_offset", "start_line"},
-		{"limit", "max_lines"}, {"n_lines", "max_lines"}, {"num_lines", "max_lines"}},
-	"search_name":    {{"max_results", "limit"}},
-	"search_content": {{"query", "pattern"}, {"limit", "max_results"}},
-}
+var actionAliases = sync.OnceValue(func() map[string][]alias {
+	return map[string][]alias{
+		"edit": {{"old_string", "search"}, {"old_str", "search"}, {"oldText", "search"}, {"old_text", "search"},
+			{"new_string", "replace"}, {"new_str", "replace"}, {"newText", "replace"}, {"new_text", "replace"},
+			{"replacement", "replace"}},
+		"read": {{"offset", "start_line"}, {"line_offset", "start_line"},
+			{"limit", "max_lines"}, {"n_lines", "max_lines"}, {"num_lines", "max_lines"}},
+		"search_name":    {{"max_results", "limit"}},
+		"search_content": {{"query", "pattern"}, {"limit", "max_results"}},
+	}
+})
 
 // actionParams is the parameter contract of one action (tools.md §4.2 step 2,
 // plus `depth` on list and `literal` on search_content from DECISIONS #16).
@@ -41,16 +44,18 @@ type actionParams struct {
 	choice   bool // exactly one of required
 }
 
-var paramTable = map[string]actionParams{
-	"read":           {allowed: []string{"path", "start_line", "max_lines", "pages"}, required: []string{"path"}},
-	"write":          {allowed: []string{"path", "content"}, required: []string{"path", "content"}},
-	"edit":           {allowed: []string{"path", "search", "replace"}, required: []string{"path", "search", "replace"}},
-	"list":           {allowed: []string{"path", "depth"}},
-	"search_name":    {allowed: []string{"query", "path", "limit", "extensions", "exclude"}, required: []string{"query"}},
-	"search_content": {allowed: []string{"pattern", "path", "include", "exclude", "context_lines", "case_insensitive", "max_results", "literal"}, required: []string{"pattern"}},
-	"patch": {allowed: []string{"path", "patch", "replace", "changes", "fuzz", "create_if_missing"},
-		required: []string{"patch", "replace", "changes"}, choice: true},
-}
+var paramTable = sync.OnceValue(func() map[string]actionParams {
+	return map[string]actionParams{
+		"read":           {allowed: []string{"path", "start_line", "max_lines", "pages"}, required: []string{"path"}},
+		"write":          {allowed: []string{"path", "content"}, required: []string{"path", "content"}},
+		"edit":           {allowed: []string{"path", "search", "replace"}, required: []string{"path", "search", "replace"}},
+		"list":           {allowed: []string{"path", "depth"}},
+		"search_name":    {allowed: []string{"query", "path", "limit", "extensions", "exclude"}, required: []string{"query"}},
+		"search_content": {allowed: []string{"pattern", "path", "include", "exclude", "context_lines", "case_insensitive", "max_results", "literal"}, required: []string{"pattern"}},
+		"patch": {allowed: []string{"path", "patch", "replace", "changes", "fuzz", "create_if_missing"},
+			required: []string{"patch", "replace", "changes"}, choice: true},
+	}
+})
 
 // parseCall selects the action, applies the mode/feature gate, folds aliases
 // and rejects keys the action does not implement.
@@ -84,7 +89,7 @@ func (t *Tool) parseCall(in json.RawMessage) (call, error) {
 // foldAliases moves synonyms onto canonical keys; an alias that disagrees
 // with its canonical key is refused rather than guessed.
 func foldAliases(args tools.Args, action string) error {
-	for _, a := range append(slices.Clone(pathAliases), actionAliases[action]...) {
+	for _, a := range append(slices.Clone(pathAliases), actionAliases()[action]...) {
 		v, ok := args[a.from]
 		if !ok {
 			continue
@@ -112,7 +117,7 @@ func sameJSON(a, b json.RawMessage) bool {
 }
 
 func rejectUnknown(args tools.Args, action string) error {
-	p := paramTable[action]
+	p := paramTable()[action]
 	var extra []string
 	for _, k := range args.Keys() {
 		if !slices.Contains(p.allowed, k) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -171,8 +172,10 @@ func (t *Tool) pythonGates(ws string, full bool, limit int) []gate {
 
 // skipDirs are never searched for Python sources: environments, caches and
 // build output.
-var skipDirs = map[string]bool{"node_modules": true, "venv": true, "env": true, "__pycache__": true,
-	"build": true, "dist": true, "target": true, "site-packages": true}
+var skipDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"node_modules": true, "venv": true, "env": true, "__pycache__": true,
+		"build": true, "dist": true, "target": true, "site-packages": true}
+})
 
 // pythonFiles lists the workspace's .py files, relative and sorted.
 func pythonFiles(ws string) []string {
@@ -182,7 +185,7 @@ func pythonFiles(ws string) []string {
 			return nil
 		}
 		if d.IsDir() {
-			if p != ws && (strings.HasPrefix(d.Name(), ".") || skipDirs[d.Name()]) {
+			if p != ws && (strings.HasPrefix(d.Name(), ".") || skipDirs()[d.Name()]) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -5,6 +5,7 @@ import (
 	"github.com/codewhale/codewhale/internal/lazyre"
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -191,9 +192,11 @@ func operands(args []string) []string {
 	return out
 }
 
-var systemDirs = map[string]bool{"bin": true, "boot": true, "dev": true, "etc": true, "home": true, "lib": true,
-	"lib64": true, "opt": true, "proc": true, "root": true, "sbin": true, "srv": true, "sys": true, "usr": true,
-	"var": true, "Users": true, "System": true, "Library": true, "Applications": true}
+var systemDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"bin": true, "boot": true, "dev": true, "etc": true, "home": true, "lib": true,
+		"lib64": true, "opt": true, "proc": true, "root": true, "sbin": true, "srv": true, "sys": true, "usr": true,
+		"var": true, "Users": true, "System": true, "Library": true, "Applications": true}
+})
 
 // criticalPath is a root, home, system directory, or whole-directory target
 // whose recursive deletion cannot be part of a build.
@@ -205,7 +208,7 @@ func criticalPath(t string) bool {
 	}
 	if strings.HasPrefix(t, "/") {
 		parts := strings.Split(strings.Trim(path.Clean(t), "/"), "/")
-		return len(parts) == 1 && (parts[0] == "" || systemDirs[parts[0]])
+		return len(parts) == 1 && (parts[0] == "" || systemDirs()[parts[0]])
 	}
 	return false
 }

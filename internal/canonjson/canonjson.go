@@ -55,11 +55,12 @@ func appendJSON(dst []byte, v any, goCompat bool) ([]byte, error) {
 	case json.Number:
 		return append(dst, x...), nil
 	case map[string]any:
-		keys := make([]string, 0, len(x))
+		var small [16]string
+		keys := small[:0]
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		sortKeys(keys)
 		dst = append(dst, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -106,6 +107,20 @@ func appendJSON(dst []byte, v any, goCompat bool) ([]byte, error) {
 			return dst, err
 		}
 		return appendJSON(dst, plain, goCompat)
+	}
+}
+
+// sortKeys sorts object keys byte-wise. Schema objects have a handful of
+// keys, which an insertion sort orders without sort's set-up.
+func sortKeys(keys []string) {
+	if len(keys) > 16 {
+		sort.Strings(keys)
+		return
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
 	}
 }
 

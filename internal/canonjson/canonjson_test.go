@@ -32,3 +32,23 @@ func TestGoCompatibleMatchesEncodingJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// Key order is byte-wise whether a map is small (insertion sort) or large
+// (sort.Strings), as encoding/json's is.
+func TestKeyOrderSmallAndLarge(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 2, 15, 16, 17, 40} {
+		v := map[string]any{}
+		for i := 0; i < n; i++ {
+			v[string(rune('z'-i%26))+string(rune('A'+i%7))+string(rune(0xe9+i%3))] = i
+		}
+		got, err := Append(nil, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(v)
+		if string(got) != string(want) {
+			t.Errorf("%d keys:\ngot  %s\nwant %s", n, got, want)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func (t *Tool) CanonicalSchemaString() string {
 func (t *Tool) Freeze() { t.canon = &canonCell{schema: t.InputSchema} }
 
 func canonicalSchema(schema map[string]any) []byte {
-	out, err := canonjson.Append(nil, schema)
+	out, err := canonjson.Append(make([]byte, 0, 2048), schema)
 	if err != nil {
 		return []byte(fmt.Sprintf("<unencodable schema: %v>", err))
 	}

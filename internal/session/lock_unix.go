@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 )
 
 // errLocked means another process holds the session's lock.
@@ -14,7 +15,25 @@ var errLocked = errors.New("session file is locked")
 
 // lockFile takes a non-blocking exclusive advisory lock on f for as long as
 // f stays open, so two processes never append to one journal.
+//
+// A lock this process has just released can stay held for a moment: a child
+// forked meanwhile (a Bash job, git) shares the open file until its exec
+// closes it. So a busy lock is retried for up to lockWait before it counts as
+// another process's.
 func lockFile(f *os.File) error {
+	deadline := time.Now().Add(lockWait)
+	for {
+		err := tryLock(f)
+		if err != errLocked || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+const lockWait = 200 * time.Millisecond
+
+func tryLock(f *os.File) error {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		return errLocked
@@ -29,7 +48,7 @@ func isLocked(path string) bool {
 		return false
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
+	if err := tryLock(f); err != nil {
 		return true
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)

@@ -3,7 +3,6 @@ package bash
 import (
 	"path"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -83,18 +82,20 @@ func literalArgs(c *syntax.CallExpr) []string {
 	return out
 }
 
-// wrappers run their arguments as a command; the classifier looks through
-// them (sudo rm -rf / is rm -rf /).
-var wrappers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"sudo": true, "doas": true, "env": true, "nice": true, "nohup": true,
-		"time": true, "command": true, "exec": true, "builtin": true, "xargs": true, "timeout": true,
-		"stdbuf": true, "ionice": true}
-})
+// wrapper reports whether name runs its arguments as a command; the
+// classifier looks through wrappers (sudo rm -rf / is rm -rf /).
+func wrapper(name string) bool {
+	switch name {
+	case "sudo", "doas", "env", "nice", "nohup", "time", "command", "exec", "builtin", "xargs", "timeout", "stdbuf", "ionice":
+		return true
+	}
+	return false
+}
 
 // unwrap drops wrapper commands with their options (and timeout's duration,
 // env's assignments).
 func unwrap(args []string) []string {
-	for len(args) > 0 && wrappers()[path.Base(args[0])] {
+	for len(args) > 0 && wrapper(path.Base(args[0])) {
 		name := path.Base(args[0])
 		args = args[1:]
 		for len(args) > 0 && (strings.HasPrefix(args[0], "-") || name == "env" && strings.Contains(args[0], "=")) {
@@ -107,10 +108,14 @@ func unwrap(args []string) []string {
 	return args
 }
 
-var shells = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
-		"python": true, "python3": true, "perl": true, "ruby": true, "node": true}
-})
+// shell reports whether name is an interpreter that runs its arguments as code.
+func shell(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node":
+		return true
+	}
+	return false
+}
 
 func dangerousCall(args []string) []string {
 	args = unwrap(args)
@@ -145,7 +150,7 @@ func dangerousCall(args []string) []string {
 		name == "init" && len(rest) > 0 && (rest[0] == "0" || rest[0] == "6") ||
 		name == "systemctl" && len(rest) > 0 && (rest[0] == "poweroff" || rest[0] == "reboot" || rest[0] == "halt"):
 		return []string{"shuts down or reboots the machine (" + name + ")"}
-	case shells()[name]:
+	case shell(name):
 		return scriptReasons(rest)
 	}
 	return nil
@@ -173,11 +178,14 @@ func rmReasons(args []string) []string {
 	return nil
 }
 
-var systemDirs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"/": true, "/bin": true, "/boot": true, "/dev": true, "/etc": true,
-		"/home": true, "/lib": true, "/lib64": true, "/opt": true, "/proc": true, "/root": true, "/sbin": true,
-		"/srv": true, "/sys": true, "/usr": true, "/var": true, "~": true, "$HOME": true, "${HOME}": true}
-})
+func systemDir(p string) bool {
+	switch p {
+	case "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
+		"/srv", "/sys", "/usr", "/var", "~", "$HOME", "${HOME}":
+		return true
+	}
+	return false
+}
 
 func anyRootish(targets []string) bool {
 	for _, t := range targets {
@@ -185,7 +193,7 @@ func anyRootish(targets []string) bool {
 		if t == "" || t == "/." || t == "/.." {
 			return true
 		}
-		if systemDirs()[t] || systemDirs()[path.Clean(t)] {
+		if systemDir(t) || systemDir(path.Clean(t)) {
 			return true
 		}
 	}
@@ -238,7 +246,7 @@ func downloads(s *syntax.Stmt) bool {
 // command or process substitution that downloads.
 func interpretsSubstitutedDownload(c *syntax.CallExpr) bool {
 	args := unwrap(literalArgs(c))
-	if len(args) == 0 || !shells()[path.Base(args[0])] {
+	if len(args) == 0 || !shell(path.Base(args[0])) {
 		return false
 	}
 	found := false
@@ -271,7 +279,7 @@ func startsInterpreter(s *syntax.Stmt) bool {
 		return false
 	}
 	args := unwrap(literalArgs(c))
-	return len(args) > 0 && shells()[path.Base(args[0])]
+	return len(args) > 0 && shell(path.Base(args[0]))
 }
 
 // forkBomb reports a function whose body starts itself in a pipeline or in

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 	"mvdan.cc/sh/v3/expand"
@@ -15,12 +14,15 @@ import (
 var actions = []string{"tests", "verifiers"}
 
 // Fields each action accepts; anything else is rejected.
-var fieldsOf = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"tests":     {"action", "args", "all_features"},
-		"verifiers": {"action", "profile", "level", "max_python_files", "commands", "background"},
+func fieldsOf(action string) []string {
+	switch action {
+	case "tests":
+		return []string{"action", "args", "all_features"}
+	case "verifiers":
+		return []string{"action", "profile", "level", "max_python_files", "commands", "background"}
 	}
-})
+	return nil
+}
 
 var (
 	profiles = []string{"auto", "rust", "node", "python", "go"}
@@ -73,7 +75,7 @@ func parseInput(raw json.RawMessage) (input, error) {
 }
 
 func rejectUnknown(args tools.Args, action string) error {
-	allowed := fieldsOf()[action]
+	allowed := fieldsOf(action)
 	for _, k := range args.Keys() {
 		if !contains(allowed, k) {
 			return &tools.Error{Kind: tools.KindInvalidInput, Field: k,

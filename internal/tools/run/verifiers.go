@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -172,10 +171,13 @@ func (t *Tool) pythonGates(ws string, full bool, limit int) []gate {
 
 // skipDirs are never searched for Python sources: environments, caches and
 // build output.
-var skipDirs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"node_modules": true, "venv": true, "env": true, "__pycache__": true,
-		"build": true, "dist": true, "target": true, "site-packages": true}
-})
+func skipDir(name string) bool {
+	switch name {
+	case "node_modules", "venv", "env", "__pycache__", "build", "dist", "target", "site-packages":
+		return true
+	}
+	return false
+}
 
 // pythonFiles lists the workspace's .py files, relative and sorted.
 func pythonFiles(ws string) []string {
@@ -185,7 +187,7 @@ func pythonFiles(ws string) []string {
 			return nil
 		}
 		if d.IsDir() {
-			if p != ws && (strings.HasPrefix(d.Name(), ".") || skipDirs()[d.Name()]) {
+			if p != ws && (strings.HasPrefix(d.Name(), ".") || skipDir(d.Name())) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -3,15 +3,18 @@ package tasks
 import (
 	"context"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-var gateKinds = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"fmt": true, "check": true, "clippy": true, "test": true, "custom": true}
-})
+func gateKind(g string) bool {
+	switch g {
+	case "fmt", "check", "clippy", "test", "custom":
+		return true
+	}
+	return false
+}
 
 // gateRun runs a verification command and records structured evidence: a
 // gate record, a log artifact, and (inside a durable task) both attached to
@@ -54,7 +57,7 @@ func gateArgs(args tools.Args) (gate, command, cwd string, timeout time.Duration
 	if gate, err = args.RequireString("gate"); err != nil {
 		return
 	}
-	if !gateKinds()[gate] {
+	if !gateKind(gate) {
 		err = tools.InvalidInput("gate must be one of fmt, check, clippy, test, custom; got %q", gate)
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"github.com/codewhale/codewhale/internal/lazyre"
 	"path"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -192,11 +191,14 @@ func operands(args []string) []string {
 	return out
 }
 
-var systemDirs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"bin": true, "boot": true, "dev": true, "etc": true, "home": true, "lib": true,
-		"lib64": true, "opt": true, "proc": true, "root": true, "sbin": true, "srv": true, "sys": true, "usr": true,
-		"var": true, "Users": true, "System": true, "Library": true, "Applications": true}
-})
+func systemDir(name string) bool {
+	switch name {
+	case "bin", "boot", "dev", "etc", "home", "lib", "lib64", "opt", "proc", "root", "sbin", "srv", "sys", "usr",
+		"var", "Users", "System", "Library", "Applications":
+		return true
+	}
+	return false
+}
 
 // criticalPath is a root, home, system directory, or whole-directory target
 // whose recursive deletion cannot be part of a build.
@@ -208,7 +210,7 @@ func criticalPath(t string) bool {
 	}
 	if strings.HasPrefix(t, "/") {
 		parts := strings.Split(strings.Trim(path.Clean(t), "/"), "/")
-		return len(parts) == 1 && (parts[0] == "" || systemDirs()[parts[0]])
+		return len(parts) == 1 && (parts[0] == "" || systemDir(parts[0]))
 	}
 	return false
 }

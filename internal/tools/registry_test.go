@@ -86,3 +86,25 @@ func TestRegistryAPIToolsAndPanics(t *testing.T) {
 		t.Error("Remove")
 	}
 }
+
+// A hidden tool's SchemaFunc is not called to build the request's tool list;
+// the first call that needs the schema (validation) reads it, and the value
+// is the one every later read sees.
+func TestSchemaFuncIsReadOnDemand(t *testing.T) {
+	t.Parallel()
+	reads := 0
+	schema := map[string]any{"type": "object", "required": []any{"n"}, "properties": map[string]any{"n": map[string]any{"type": "integer"}}}
+	reg := tools.NewRegistry()
+	reg.Register(&panicky{tools.Spec{ToolName: "legacy_alias", Hidden: true,
+		SchemaFunc: func() map[string]any { reads++; return schema }}})
+	reg.Register(plan.New(&plan.Store{}))
+	if api := reg.APITools(); len(api) != 1 || api[0].Name != "update_plan" || reads != 0 {
+		t.Fatalf("APITools = %d tools, alias schema read %d times", len(api), reads)
+	}
+	if _, _, err := reg.Prepare("legacy_alias", json.RawMessage(`{"n":"one"}`)); err == nil || reads == 0 {
+		t.Fatalf("Prepare with a bad argument: %v (schema read %d times)", err, reads)
+	}
+	if tl, _ := reg.Get("legacy_alias"); tl.InputSchema()["required"].([]any)[0] != "n" {
+		t.Fatal("InputSchema does not return SchemaFunc's value")
+	}
+}

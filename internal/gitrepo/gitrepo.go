@@ -56,7 +56,11 @@ func Open(dir string) (*Repo, error) {
 	for {
 		gitDir, err := dotGit(dir)
 		if err == nil {
-			return openAt(gitDir, dir)
+			common, err := commonDir(gitDir)
+			if err != nil {
+				return nil, err
+			}
+			return openAt(gitDir, common, dir)
 		}
 		if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
@@ -96,23 +100,42 @@ func dotGit(dir string) (string, error) {
 	return target, nil
 }
 
-func openAt(gitDir, root string) (*Repo, error) {
+// Dirs returns the git directory and the common directory of the worktree
+// whose top is root, reading only the .git and commondir files: for callers
+// that need a path in the repository (info/exclude), not its objects.
+func Dirs(root string) (gitDir, common string, err error) {
+	if gitDir, err = dotGit(root); err != nil {
+		return "", "", err
+	}
+	if common, err = commonDir(gitDir); err != nil {
+		return "", "", err
+	}
+	return gitDir, common, nil
+}
+
+// commonDir is gitDir's commondir target, or gitDir itself when it has none.
+func commonDir(gitDir string) (string, error) {
 	if _, err := os.Stat(gitDir); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, ErrNotExist
+			return "", ErrNotExist
 		}
-		return nil, err
+		return "", err
 	}
-	common := gitDir
-	if raw, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil && len(raw) > 0 {
-		common = strings.TrimSpace(string(raw))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitDir, common)
-		}
-		if _, err := os.Stat(common); err != nil {
-			return nil, fmt.Errorf("repository's commondir %s: %w", common, err)
-		}
+	raw, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil || len(raw) == 0 {
+		return gitDir, nil
 	}
+	common := strings.TrimSpace(string(raw))
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(gitDir, common)
+	}
+	if _, err := os.Stat(common); err != nil {
+		return "", fmt.Errorf("repository's commondir %s: %w", common, err)
+	}
+	return common, nil
+}
+
+func openAt(gitDir, common, root string) (*Repo, error) {
 	var commonFS billy.Filesystem
 	if common != gitDir {
 		commonFS = osfs.New(common)

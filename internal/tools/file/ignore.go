@@ -10,6 +10,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/codewhale/codewhale/internal/gitrepo"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -87,8 +88,11 @@ func ignoreFor(base, workspace string) ignoreContext {
 		comp = strings.Split(filepath.ToSlash(rel), "/")
 	}
 	var node *ignoreNode
-	if ps := readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil); len(ps) > 0 {
-		node = &ignoreNode{patterns: ps}
+	if _, common, err := gitrepo.Dirs(root); err == nil {
+		// info/exclude lives in the common dir: a linked worktree's .git is a file.
+		if ps := readPatterns(filepath.Join(common, "info", "exclude"), nil); len(ps) > 0 {
+			node = &ignoreNode{patterns: ps}
+		}
 	}
 	dir := root
 	for i := 0; i < len(comp); i++ {

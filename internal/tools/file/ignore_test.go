@@ -2,7 +2,9 @@ package file
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -44,6 +46,59 @@ func TestIgnoreMatchesGit(t *testing.T) {
 	}
 	sort.Strings(got)
 	out, err := exec.Command("git", "-C", e.ws, "-c", "core.quotePath=false", "ls-files", "-co", "--exclude-standard", "-z").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("walk:\n%q\ngit:\n%q", got, want)
+	}
+}
+
+// In a linked worktree (.git is a file) info/exclude is read from the
+// repository's common dir, as git does.
+func TestIgnoreInLinkedWorktreeMatchesGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	main := newEnv(t, Options{})
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git(main.ws, "init", "-q")
+	main.put("a.go", "x\n")
+	git(main.ws, "add", ".")
+	git(main.ws, "commit", "-q", "-m", "init")
+	main.put(".git/info/exclude", "secret/\n")
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(main.ws, "worktree", "add", "-q", wt)
+	for _, f := range []string{"b.go", "secret/key"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(wt, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(wt, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	var mu sync.Mutex
+	err := walkTree(context.Background(), walkSpec{base: wt, ign: ignoreFor(wt, wt)}, func(_ int, f walkFile) bool {
+		mu.Lock()
+		got = append(got, f.rel)
+		mu.Unlock()
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(got)
+	out, err := exec.Command("git", "-C", wt, "ls-files", "-co", "--exclude-standard", "-z").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,7 +152,9 @@ func (w *walker) readDir(id int, job walkJob) bool {
 	var files []walkFile
 	for _, e := range entries {
 		name, typ := e.Name(), e.Type()
-		if typ&fs.ModeSymlink != 0 || (!typ.IsDir() && !typ.IsRegular()) || (typ.IsDir() && name == ".git") {
+		// .git is never content: a directory, or in a linked worktree or
+		// submodule the file that points at one.
+		if typ&fs.ModeSymlink != 0 || (!typ.IsDir() && !typ.IsRegular()) || name == ".git" {
 			continue
 		}
 		rel := name

@@ -228,7 +228,7 @@ type ToolSnapshot struct {
 func CaptureSnapshot(turnID string, step int, reqTools []provider.Tool, sc *SurfaceContext) *ToolSnapshot {
 	s := &ToolSnapshot{SchemaVersion: 1, CaptureSource: captureSource, DeliveryStatus: deliveryUnknown,
 		TurnID: boundRunes(turnID, MaxAuxiliaryChars), Step: step, ToolsFieldPresent: reqTools != nil,
-		ToolCount: len(reqTools), Tools: []ToolProjection{}}
+		ToolCount: len(reqTools)}
 	s.RenderedToolCount = min(s.ToolCount, MaxRenderedTools)
 	s.OmittedToolCount = s.ToolCount - s.RenderedToolCount
 	s.PayloadJSONBytes, s.PayloadMeasurementStatus = measurePayload(reqTools)

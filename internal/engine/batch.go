@@ -6,14 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/canonjson"
 	"sync"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/canonjson"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/fit"
 )
 
 // Exact texts of the dispatch path.
@@ -67,9 +68,10 @@ func (t *turn) runBatch(ctx context.Context, calls []pendingCall) bool {
 			t.complete(p)
 		}
 	}
+	budget := t.resultBudget()
 	for _, p := range plans {
 		t.e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
-			provider.ToolResultBlock(p.call.id, compactForModel(p.call.name, p.outcome.Content), p.outcome.IsError)}})
+			provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, budget), p.outcome.IsError)}})
 	}
 	t.drainSteers()
 	return ctx.Err() == nil
@@ -165,6 +167,12 @@ func (t *turn) plan(c pendingCall) *planned {
 	return p
 }
 
+// resultBudget is the characters one tool result may take on this turn's
+// route.
+func (t *turn) resultBudget() int {
+	return resultBudget(t.e.contextWindow(t.client.Model(), t.client.BaseURL()))
+}
+
 func (t *turn) hasToolSearch() bool { _, ok := t.cat.Lookup(catalog.ToolSearchName); return ok }
 
 // execute runs one planned call, asking for approval first when needed.
@@ -202,7 +210,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		return
 	}
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, Trust: t.e.opts.Trust || t.posture == policy.FullAccess,
-		TurnID: t.id, CallID: p.call.id}
+		TurnID: t.id, CallID: p.call.id, Budget: t.resultBudget()}
 	res, err := tools.Run(ctx, p.tool, tc, p.input)
 	if err != nil {
 		p.finish(errorOutcome(p.call.name, tools.AsError(err), t.schemaOf(p)), t.e.opts.Clock())

@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"fmt"
-	"github.com/codewhale/codewhale/internal/textdist"
 	"sort"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/textdist"
+	"github.com/codewhale/codewhale/internal/tools"
 )
 
 // suggest returns up to three catalog names that resemble name: either is a
@@ -48,22 +49,19 @@ func suggest(name string, names []string) []string {
 	return out
 }
 
-// Tool output compaction for the history (engine.md §2.9), for the 1M-token
-// routes this port targets.
+// Result budgets for the history (engine.md §2.9): a tool result may take
+// 12,000 characters, or 48,000 on routes whose window is at least 500,000
+// tokens. Each tool is given the budget (tools.Context.Budget) and sizes its
+// own result; fit.Content is the last resort for one that does not.
 const (
-	compactThreshold = 48_000
-	compactSnippet   = 4_000
+	smallResultBudget = 12_000
+	largeWindow       = 500_000
 )
 
-// compactForModel replaces an oversized tool output with a head and tail
-// snippet and a receipt of what was omitted.
-func compactForModel(tool, content string) string {
-	r := []rune(content)
-	if len(r) <= compactThreshold {
-		return content
+// resultBudget is the per-call result budget for a route's window.
+func resultBudget(window int) int {
+	if window >= largeWindow {
+		return tools.DefaultBudget
 	}
-	head, tail := string(r[:compactSnippet/2]), string(r[len(r)-compactSnippet/2:])
-	omitted := len(r) - compactSnippet
-	return fmt.Sprintf("[%s output compacted to protect context]\n%s\n…\n%s\n(Original: %d chars, omitted: %d chars.)",
-		tool, head, tail, len(r), omitted)
+	return smallResultBudget
 }

@@ -18,6 +18,24 @@ type Context struct {
 	TrustedRoots []string // extra roots file tools may reach (canonical)
 	TurnID       string
 	CallID       string
+	// Budget is how many characters the result's Content may take (the
+	// engine's bound for the route, engine.md §2.9); 0 means DefaultBudget.
+	// A tool sizes its own result to it, stays valid JSON and says what it
+	// left out and how to get the rest: the engine's last-resort cut of a
+	// longer result is never meant to be reached by a built-in tool.
+	Budget int
+}
+
+// DefaultBudget is the result budget of a call whose Context sets none: the
+// engine's bound for routes with a window of 500,000 tokens or more.
+const DefaultBudget = 48_000
+
+// ResultBudget is c.Budget, or DefaultBudget when c is nil or sets none.
+func (c *Context) ResultBudget() int {
+	if c == nil || c.Budget <= 0 {
+		return DefaultBudget
+	}
+	return c.Budget
 }
 
 // ResolvePath maps raw onto an absolute path inside the workspace or a

@@ -236,7 +236,7 @@ func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 		return nil
 	}
 	m.push(views.NewApproval(m.theme, ev, m.now))
-	return tea.Tick(views.KeyGuard, func(time.Time) tea.Msg { return expireMsg{} })
+	return m.guardTick()
 }
 
 func (m *Model) engineError(env engine.ErrorEnvelope) {

@@ -15,11 +15,21 @@ import (
 // top modal, composer popups, global chords, the Esc stack, scrolling,
 // then the composer.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if k.Type == tea.KeyShiftTab && len(m.stack) == 0 {
-		return m.cyclePosture()
-	}
 	if v := m.top(); v != nil {
-		return m.modalKey(v, k)
+		a := v.Update(k)
+		if a.Kind != views.Pass {
+			return m.viewAction(a)
+		}
+		return tea.Batch(m.unmodalKey(k), m.guardTick())
+	}
+	return m.unmodalKey(k)
+}
+
+// unmodalKey routes a key no modal took: composer popups, global chords,
+// the Esc stack, scrolling, then the composer.
+func (m *Model) unmodalKey(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyShiftTab {
+		return m.cyclePosture()
 	}
 	if m.popup.visible() {
 		if cmd, ok := m.popupKey(k); ok {
@@ -71,8 +81,14 @@ func (m *Model) hasApproval() bool {
 	return false
 }
 
-func (m *Model) modalKey(v views.View, k tea.KeyMsg) tea.Cmd {
-	return m.viewAction(v.Update(k))
+// guardTick redraws the open approval card when its key guard ends, so
+// its hints change from waiting to the answer keys.
+func (m *Model) guardTick() tea.Cmd {
+	a := m.topApproval()
+	if a == nil {
+		return nil
+	}
+	return tea.Tick(max(a.ReadyAt().Sub(m.now()), time.Millisecond), func(time.Time) tea.Msg { return expireMsg{} })
 }
 
 // viewAction carries out what a view returned.

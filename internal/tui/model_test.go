@@ -199,11 +199,15 @@ func TestApprovalCardFlow(t *testing.T) {
 	d.events(engine.TurnStarted{TurnID: "t1"}, engine.ApprovalRequired{ID: "call_0", ToolName: "tasks",
 		Input: json.RawMessage(`{}`)}, req)
 	d.mustShow("approval", "▸ Deny this call", "waiting on you…")
-	d.key("y") // typed before the card was visible long enough: ignored
+	d.key("y") // typed before the card was visible long enough: the composer's
 	if _, ok := d.m.top().(*views.Approval); !ok {
 		t.Fatal("an early key answered the card")
 	}
-	d.clock.Advance(300 * time.Millisecond)
+	if got := d.m.comp.Value(); got != "y" {
+		t.Fatalf("composer = %q, want the early key given back", got)
+	}
+	d.mustShow(views.GuardHint, "❯ y")
+	d.clock.Advance(views.GraceOpen)
 	d.key("enter")
 	if op, ok := d.eng.lastOp().(engine.DenyToolCall); !ok || op.ID != "call_0" || op.Abort {
 		t.Fatalf("Enter = %#v, want a plain deny of call_0", d.eng.lastOp())
@@ -214,7 +218,7 @@ func TestApprovalCardFlow(t *testing.T) {
 	if _, ok := d.m.top().(*views.Approval); !ok {
 		t.Fatal("the guard applies to the next card too")
 	}
-	d.clock.Advance(300 * time.Millisecond)
+	d.clock.Advance(views.GraceOpen)
 	d.key("a")
 	if op, ok := d.eng.lastOp().(engine.ApproveToolCall); !ok || op.ID != "call_1" || !op.ForSession {
 		t.Fatalf("a = %#v", d.eng.lastOp())

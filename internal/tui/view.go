@@ -38,6 +38,12 @@ func (m *Model) layout() layout {
 		free--
 	}
 	if v := m.top(); v != nil && !v.FullScreen() {
+		if m.topApproval() != nil && !m.comp.Empty() {
+			// Keys typed while the card's guard held went to the composer:
+			// keep them in sight below the card.
+			l.composer = min(m.comp.Rows(), 3, max(free-8, 1))
+			free -= l.composer + 1
+		}
 		rows := strings.Split(v.View(m.w, max(free, 3)), "\n")
 		if len(rows) > free {
 			rows = rows[len(rows)-max(free, 1):]
@@ -52,7 +58,7 @@ func (m *Model) layout() layout {
 			free -= l.popup
 		}
 	}
-	l.transcript = max(m.h-l.header-1-l.preview-l.status-l.popup-l.composer-len(l.modal)-boolInt(l.modal == nil), 1)
+	l.transcript = max(m.h-l.header-1-l.preview-l.status-l.popup-l.composer-len(l.modal)-boolInt(l.composer > 0 || l.modal == nil), 1)
 	return l
 }
 
@@ -85,6 +91,9 @@ func (m *Model) View() string {
 	}
 	if l.modal != nil {
 		rows = append(rows, l.modal...)
+		if l.composer > 0 {
+			rows = append(rows, m.composerRows(l.composer)...)
+		}
 	} else {
 		rows = append(rows, m.popupRows(l.popup)...)
 		rows = append(rows, m.composerRows(l.composer)...)

@@ -22,17 +22,26 @@ const (
 	Abort
 )
 
-// ApprovalHints is the card's bottom edge.
+// ApprovalHints is the card's bottom edge once it takes answers.
 const ApprovalHints = "y allow · a session · n deny · Esc abort · Alt+V params"
+
+// GuardHint is the card's bottom edge while it still ignores keys.
+const GuardHint = "waiting for a deliberate answer · keys go to the composer"
 
 // approvalOptions are the card's rows in order (tui.md §6.5). The "always
 // allow this exact rule" row is absent: no request is eligible while
 // permission rules cannot be saved.
 var approvalOptions = []string{"Allow once", "Allow for this session (this kind)", "Deny this call", "Abort the turn"}
 
-// KeyGuard is how long after a card opens keys are ignored, so keys typed
-// for the composer just before it appeared are never taken as the answer.
-const KeyGuard = 250 * time.Millisecond
+// The key guard (tui.md §6.5, issue 14): keys typed for the composer just
+// before a card appears are never its answer. The card ignores keys until
+// it has been open for GraceOpen and no key has arrived for GraceQuiet, so
+// a person still typing keeps typing into the composer, however long that
+// takes, and answers only after a pause.
+const (
+	GraceOpen  = 500 * time.Millisecond
+	GraceQuiet = 450 * time.Millisecond
+)
 
 // Decision is the card's answer, for the root model to send.
 type Decision struct {
@@ -47,8 +56,11 @@ type Approval struct {
 	theme     *theme.Theme
 	now       func() time.Time
 	opened    time.Time
+	lastKey   time.Time // the last key the guard passed on
 	sel       int
+	scroll    int // first body row shown
 	collapsed bool
+	body      bodyCache
 }
 
 // NewApproval opens a card for req at now().
@@ -62,15 +74,28 @@ func (a *Approval) FullScreen() bool { return false }
 // Selected is the highlighted option.
 func (a *Approval) Selected() Choice { return Choice(a.sel) }
 
-// Update implements View.
-func (a *Approval) Update(k tea.KeyMsg) Action {
-	if k.String() == "ctrl+c" {
-		return a.decide(Abort)
+// ReadyAt is when the card starts taking answers if no further key arrives.
+func (a *Approval) ReadyAt() time.Time {
+	t := a.opened.Add(GraceOpen)
+	if q := a.lastKey.Add(GraceQuiet); q.After(t) {
+		t = q
 	}
-	if a.guarded() {
-		return none()
+	return t
+}
+
+// Guarded reports whether the card still passes keys on to the composer.
+func (a *Approval) Guarded() bool { return a.now().Before(a.ReadyAt()) }
+
+// Update implements View. While guarded every key is passed on (and
+// extends the guard); a paste is never an answer.
+func (a *Approval) Update(k tea.KeyMsg) Action {
+	if a.Guarded() || k.Paste {
+		a.lastKey = a.now()
+		return pass()
 	}
 	switch k.String() {
+	case "ctrl+c":
+		return a.decide(Abort)
 	case "y", "Y", "1":
 		return a.decide(AllowOnce)
 	case "a", "A", "2":
@@ -83,6 +108,10 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 		a.sel = max(a.sel-1, 0)
 	case "down", "j":
 		a.sel = min(a.sel+1, len(approvalOptions)-1)
+	case "pgdown", "shift+down", "ctrl+d":
+		a.scroll += a.body.page
+	case "pgup", "shift+up", "ctrl+u":
+		a.scroll = max(a.scroll-a.body.page, 0)
 	case "enter":
 		return a.decide(Choice(a.sel))
 	case "tab":
@@ -132,67 +161,63 @@ func PrettyJSON(raw json.RawMessage) string {
 	return string(b)
 }
 
-// facts are the labelled key facts of the call.
-func (a *Approval) facts() []string {
-	var m map[string]any
-	_ = json.Unmarshal(a.Req.Input, &m)
-	str := func(k string) string { s, _ := m[k].(string); return s }
-	var out []string
-	add := func(label, v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, label+": "+termtext.OneLine(termtext.Sanitize(v)))
-		}
-	}
-	add("Action", str("action"))
-	add("Command", str("command"))
-	add("Dir", str("cwd"))
-	if a.Req.ToolName == "File" {
-		add("File", str("path"))
-	} else {
-		add("Path", str("path"))
-	}
-	add("Target", str("agent_id")+str("task_id"))
-	add("Type", str("type")+str("agent_type"))
-	add("Prompt", str("prompt"))
-	if s := str("search"); s != "" {
-		add("Replace this", s)
-		add("With this", str("replace"))
-	}
-	return out
-}
-
-// View implements View.
-func (a *Approval) View(w, _ int) string {
+// View implements View. The card never cuts what it asks about: the body
+// (command, edit text, write preview, authority flags) is wrapped in full
+// and scrolls when it is taller than the room the card has.
+func (a *Approval) View(w, h int) string {
 	inner := max(w-4, 1)
 	edge := func(s string) string { return a.theme.Warning.Render(s) }
-	head := a.theme.Bold.Render(a.Req.ToolName) + " · " + termtext.Sanitize(strings.TrimPrefix(a.Req.Description, a.Req.ToolName+" "))
+	head := a.theme.Bold.Render(a.Req.ToolName)
+	if d := strings.TrimLeft(strings.TrimPrefix(a.Req.Description, a.Req.ToolName), " ·"); d != "" {
+		head += " · " + termtext.Sanitize(d)
+	}
 	if a.collapsed {
 		return edge("◆ ") + termtext.Truncate(head+a.theme.Dim.Render("  (Tab to expand · "+ApprovalHints+")"), w-2, "…")
 	}
-	rows := []string{termtext.Truncate(head, inner, "…")}
-	for _, f := range a.facts() {
-		rows = append(rows, termtext.Truncate(f, inner, "…"))
-	}
-	if in := strings.TrimSpace(termtext.Sanitize(a.Req.IntentSummary)); in != "" {
-		wrapped := termtext.WrapPlain("Intent: "+termtext.OneLine(in), inner)
-		if len(wrapped) > 3 {
-			wrapped = append(wrapped[:2], termtext.Truncate(wrapped[2], inner-1, "")+"…")
-		}
-		rows = append(rows, wrapped...)
-	}
+	guarded := a.Guarded()
+	opts := make([]string, 0, len(approvalOptions))
 	for i, o := range approvalOptions {
-		if i == a.sel {
-			rows = append(rows, a.theme.Selected.Render("▸ "+o))
-		} else {
-			rows = append(rows, "  "+o)
+		switch {
+		case guarded && i == a.sel:
+			opts = append(opts, a.theme.Dim.Render("▸ "+o))
+		case guarded:
+			opts = append(opts, a.theme.Dim.Render("  "+o))
+		case i == a.sel:
+			opts = append(opts, a.theme.Selected.Render("▸ "+o))
+		default:
+			opts = append(opts, "  "+o)
 		}
 	}
+	rows := termtext.WrapStyled(head, inner)
+	body := a.bodyRows(inner)
+	// Two edges, the head, the options and one row for a scroll marker.
+	room := max(h-2-len(rows)-len(opts)-1, 3)
+	rows = append(rows, a.window(body, room)...)
+	rows = append(rows, opts...)
 	hints := ApprovalHints
-	if a.guarded() {
-		hints = "read the request first…" // keys are ignored until the guard passes
+	if guarded {
+		hints = GuardHint
 	}
 	return box(rows, w, "approval", hints, edge)
 }
 
-// guarded reports whether the card still ignores keys.
-func (a *Approval) guarded() bool { return a.now().Sub(a.opened) < KeyGuard }
+// window shows room rows of body from the scroll position, with a marker
+// saying what is above and below.
+func (a *Approval) window(body []string, room int) []string {
+	a.body.page = max(room-1, 1)
+	if len(body) <= room {
+		a.scroll = 0
+		return body
+	}
+	a.scroll = min(a.scroll, len(body)-(room-1))
+	shown := body[a.scroll : a.scroll+room-1]
+	below := len(body) - a.scroll - len(shown)
+	marker := "lines " + itoa(a.scroll+1) + "–" + itoa(a.scroll+len(shown)) + " of " + itoa(len(body))
+	if below > 0 {
+		marker = "↓ " + marker + " · PgDn more"
+	}
+	if a.scroll > 0 {
+		marker += " · PgUp back"
+	}
+	return append(append([]string(nil), shown...), a.theme.Accent.Render(marker+" · Alt+V all"))
+}

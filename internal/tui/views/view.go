@@ -25,6 +25,9 @@ const (
 	Emit
 	// EmitAndClose: hand Event over and pop the view.
 	EmitAndClose
+	// Pass: the view declines the key; the root model routes it as if no
+	// modal were open (tui.md §1.3).
+	Pass
 )
 
 // Action is a view's answer to a key.
@@ -37,6 +40,7 @@ func none() Action               { return Action{} }
 func closeView() Action          { return Action{Kind: Close} }
 func emit(ev any) Action         { return Action{Kind: Emit, Event: ev} }
 func emitAndClose(ev any) Action { return Action{Kind: EmitAndClose, Event: ev} }
+func pass() Action               { return Action{Kind: Pass} }
 
 // View is a modal.
 type View interface {

@@ -29,6 +29,10 @@ func key(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyDown}
 	case "ctrl+d":
 		return tea.KeyMsg{Type: tea.KeyCtrlD}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
 	case "ctrl+u":
 		return tea.KeyMsg{Type: tea.KeyCtrlU}
 	case "tab":
@@ -154,10 +158,10 @@ func TestApprovalCardDeniesByDefaultAndIgnoresKeysTypedBeforeItOpened(t *testing
 		t.Fatalf("initial selection = %v, want Deny", a.Selected())
 	}
 	c.t = c.t.Add(100 * time.Millisecond)
-	if act := typeKeys(a, "y"); act.Kind != views.None {
-		t.Errorf("a key inside the guard was taken as an answer: %+v", act)
+	if act := typeKeys(a, "y"); act.Kind != views.Pass {
+		t.Errorf("a key inside the guard was not passed on to the composer: %+v", act)
 	}
-	c.t = c.t.Add(views.KeyGuard)
+	c.t = c.t.Add(views.GraceOpen)
 	act := typeKeys(a, "enter")
 	if d, ok := act.Event.(views.Decision); act.Kind != views.EmitAndClose || !ok || d.Choice != views.Deny || d.ID != "call_1" {
 		t.Errorf("reflexive Enter = %+v, want Deny", act)
@@ -201,10 +205,10 @@ func TestApprovalCardGolden(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Unix(1000, 0)}
 	a := views.NewApproval(theme.Plain(), approvalReq(), c.now)
-	if out := a.View(80, 20); !strings.Contains(out, "read the request first…") || strings.Contains(out, views.ApprovalHints) {
+	if out := a.View(80, 20); !strings.Contains(out, views.GuardHint) || strings.Contains(out, views.ApprovalHints) {
 		t.Errorf("while keys are guarded the hints are withheld:\n%s", out)
 	}
-	c.t = c.t.Add(views.KeyGuard)
+	c.t = c.t.Add(views.GraceOpen)
 	golden.RequireEqual(t, []byte(a.View(80, 20)))
 }
 

@@ -1,0 +1,144 @@
+package views_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+func request(tool, desc string, in map[string]any) engine.ApprovalRequired {
+	raw, _ := json.Marshal(in)
+	return engine.ApprovalRequired{ID: "call_1", ToolName: tool, Description: desc, Input: raw}
+}
+
+func longCommand() string {
+	return "find . -name '*.go' -not -path './vendor/*' -print0 | xargs -0 grep -l 'TODO' | sort | uniq -c | " +
+		"sort -rn | head -50 > todo-report.txt && git add todo-report.txt && git commit -m 'report' && curl -s -X POST " +
+		"https://example.invalid/upload --data-binary @todo-report.txt; rm -rf ./build"
+}
+
+// The card shows everything a call grants (issue 11 §5): the whole command
+// with its newlines, the full edit text, the size and first lines of a
+// write and every authority flag of a task.
+func TestApprovalCardShowsEverythingItGrants(t *testing.T) {
+	t.Parallel()
+	content := ""
+	for i := 1; i <= 40; i++ {
+		content += "line " + itoa(i) + " of the new file\n"
+	}
+	cases := []struct {
+		name string
+		req  engine.ApprovalRequired
+		want []string // substrings that must be visible
+	}{
+		{"multi_line_command", request("Bash", "Bash · echo ok …", map[string]any{"command": "echo ok\ntouch X\nrm -rf ./out"}),
+			[]string{"Command (3 lines):", "1 │ echo ok", "2 │ touch X", "3 │ rm -rf ./out"}},
+		{"long_command", request("Bash", "Bash · find . -name …", map[string]any{"command": longCommand(), "cwd": "sub"}),
+			[]string{"rm -rf ./build", "Dir: sub"}},
+		{"edit", request("File", "File edit · cmd/root.go", map[string]any{"action": "edit", "path": "cmd/root.go",
+			"search": "func old() {\n\treturn\n}", "replace": "func new() {\n\tos.RemoveAll(\"/\")\n}"}),
+			[]string{"Replace this (3 lines):", "With this (3 lines):", `os.RemoveAll("/")`}},
+		{"write", request("File", "File write · notes/plan.md", map[string]any{"action": "write", "path": "notes/plan.md", "content": content}),
+			[]string{"Write: 951 bytes · 40 lines", "1 │ line 1 of the new file", "10 │ line 10", "… 30 more lines"}},
+		{"tasks_create", request("tasks", "tasks create · write docs", map[string]any{"action": "create", "prompt": "write the docs\nthen push them",
+			"auto_approve": true, "trust_mode": true, "allow_shell": true, "model": "deepseek-v4-flash", "mode": "operate"}),
+			[]string{"Auto-approve: yes", "Trust mode: yes", "Allow shell: yes", "Model: deepseek-v4-flash", "Mode: operate", "2 │ then push them"}},
+		{"tasks_create_defaults", request("tasks", "tasks create · x", map[string]any{"action": "create", "prompt": "x"}),
+			[]string{"Auto-approve: no", "Trust mode: no", "Allow shell: no", "Model: the session's model", "Mode: agent (default)"}},
+		{"unknown_arguments", request("mcp_srv_tool", "mcp_srv_tool", map[string]any{"url": "https://x.invalid", "force": true}),
+			[]string{"force: true", "url: https://x.invalid"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := &clock{t: time.Unix(1000, 0)}
+			a := views.NewApproval(theme.Plain(), tc.req, c.now)
+			c.t = c.t.Add(time.Second)
+			out := a.View(72, 40)
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("card lacks %q:\n%s", w, out)
+				}
+			}
+			for _, row := range strings.Split(out, "\n") {
+				if termtext.Width(row) != 72 {
+					t.Errorf("row is %d cells wide, want 72: %q", termtext.Width(row), row)
+				}
+			}
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}
+
+// A long command is wrapped, never cut: every word of it is on the card.
+func TestApprovalCardNeverCutsACommand(t *testing.T) {
+	t.Parallel()
+	c := &clock{t: time.Unix(1000, 0)}
+	a := views.NewApproval(theme.Plain(), request("Bash", "Bash", map[string]any{"command": longCommand()}), c.now)
+	c.t = c.t.Add(time.Second)
+	flat := termtext.OneLine(strings.NewReplacer("│", " ").Replace(a.View(50, 60)))
+	for _, word := range strings.Fields(longCommand()) {
+		if !strings.Contains(flat, word) {
+			t.Errorf("the card dropped %q:\n%s", word, a.View(50, 60))
+		}
+	}
+}
+
+// A body taller than the card's room scrolls with PgDn/PgUp and says where
+// it is.
+func TestApprovalCardBodyScrolls(t *testing.T) {
+	t.Parallel()
+	var script []string
+	for i := 1; i <= 30; i++ {
+		script = append(script, "echo step-"+itoa(i))
+	}
+	c := &clock{t: time.Unix(1000, 0)}
+	a := views.NewApproval(theme.Plain(), request("Bash", "Bash", map[string]any{"command": strings.Join(script, "\n")}), c.now)
+	c.t = c.t.Add(time.Second)
+	out := a.View(60, 16)
+	if strings.Contains(out, "step-30") || !strings.Contains(out, "PgDn more") {
+		t.Fatalf("first page:\n%s", out)
+	}
+	for i := 0; i < 10 && !strings.Contains(a.View(60, 16), "step-30"); i++ {
+		typeKeys(a, "pgdown")
+	}
+	out = a.View(60, 16)
+	if !strings.Contains(out, "30 │ echo step-30") || !strings.Contains(out, "PgUp back") {
+		t.Fatalf("PgDn never reached the end:\n%s", out)
+	}
+	if rows := strings.Count(out, "\n") + 1; rows > 16 {
+		t.Errorf("the card is %d rows high in a 16-row area", rows)
+	}
+}
+
+// While keys keep arriving the guard holds, however long the typing goes
+// on; the card answers only after a pause.
+func TestApprovalGuardHoldsWhileKeysKeepArriving(t *testing.T) {
+	t.Parallel()
+	c := &clock{t: time.Unix(1000, 0)}
+	a := views.NewApproval(theme.Plain(), approvalReq(), c.now)
+	for i := 0; i < 50; i++ { // 3 s of typing at one key per 60 ms
+		c.t = c.t.Add(60 * time.Millisecond)
+		if act := typeKeys(a, "y"); act.Kind != views.Pass {
+			t.Fatalf("key %d at %v was taken: %+v", i, 60*time.Duration(i+1)*time.Millisecond, act)
+		}
+	}
+	if !strings.Contains(a.View(80, 20), views.GuardHint) {
+		t.Errorf("a guarded card does not say it is waiting:\n%s", a.View(80, 20))
+	}
+	c.t = c.t.Add(views.GraceQuiet)
+	if act := typeKeys(a, "y"); act.Kind != views.EmitAndClose {
+		t.Errorf("a deliberate y after a pause = %+v", act)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -212,25 +212,22 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	turnCtx, interrupt := context.WithCancel(ctx)
+	defer interrupt()
 	caught := make(chan os.Signal, 1)
 	go func() {
-		if s, ok := <-sigs; ok {
+		select {
+		case s := <-sigs:
 			caught <- s
-			eng.Cancel()
+			interrupt()
+		case <-turnCtx.Done():
 		}
 	}()
 
 	out := newExecPrinter(ios, o)
 	start := time.Now()
-	eng.Submit(engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser})
-	var done engine.TurnComplete
-	for ev := range eng.Events() {
-		out.event(ev)
-		if tc, ok := ev.(engine.TurnComplete); ok {
-			done = tc
-			break
-		}
-	}
+	reply, _ := eng.RunTurn(turnCtx, engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser}, out.event)
+	done := reply.Done
 	eng.Submit(engine.Shutdown{})
 	sess := eng.Snapshot()
 	var running []jobs.Snapshot

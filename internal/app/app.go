@@ -22,9 +22,9 @@ import (
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
-	"github.com/codewhale/codewhale/internal/tools/builtin"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
+	"github.com/codewhale/codewhale/internal/toolset"
 )
 
 // Options describe the host.
@@ -48,7 +48,7 @@ type Options struct {
 type App struct {
 	Cfg      *config.Config
 	Opts     Options
-	Services *builtin.Services
+	Services *toolset.Services
 	Tasks    *tasks.Store
 	// TasksReport describes what loading the task store had to repair.
 	TasksReport string
@@ -69,7 +69,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		o.SessionID = engine.NewUUID()
 		a.Opts.SessionID = o.SessionID
 	}
-	a.Services = builtin.NewServices(builtin.Options{Workspace: cfg.Workspace, Home: cfg.Home, SessionID: o.SessionID,
+	a.Services = toolset.NewServices(toolset.Options{Workspace: cfg.Workspace, Home: cfg.Home, SessionID: o.SessionID,
 		Model: cfg.Model, MemoryEnabled: cfg.MemoryEnabled})
 	jm, err := jobs.NewManager(jobs.Options{StatePath: jobsStatePath(cfg), Env: []string{"GIT_TERMINAL_PROMPT=0"}})
 	if err != nil {
@@ -84,7 +84,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Tasks, a.TasksReport = store, report.String()
 	a.Services.Tasks = store
-	a.Agents = agent.NewManager(agent.Options{Factory: a.childFactory, MaxConcurrent: cfg.MaxSubagents,
+	a.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), MaxConcurrent: cfg.MaxSubagents,
 		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents")})
 	if cfg.Subagents {
 		a.Services.Agents = a.Agents
@@ -239,12 +239,12 @@ func (a *App) notices() string {
 // the session's tasks store; tools narrowed to Plan for read-only roles;
 // approvals follow the parent's posture without anyone to ask.
 func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
-	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
+	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
 		Model: a.Cfg.Model, MemoryEnabled: false})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	if cc.Depth < cc.MaxDepth {
-		svc.Agents = agent.NewManager(agent.Options{Factory: a.childFactory, Depth: cc.Depth, MaxDepth: cc.MaxDepth,
+		svc.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), Depth: cc.Depth, MaxDepth: cc.MaxDepth,
 			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
 	}
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
@@ -290,34 +290,27 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	if t.Model != "" {
 		opts.Model = t.Model
 	}
-	svc := builtin.NewServices(builtin.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
+	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
 	eng := engine.New(opts)
-	go eng.Run(ctx)
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go eng.Run(runCtx)
 	// The user approved the create call that recorded this prompt and its
 	// auto_approve flag, so the run carries the user's authority.
-	eng.Submit(engine.SendMessage{Content: t.Prompt, Provenance: engine.ProvenanceUser})
-	var text strings.Builder
-	for ev := range eng.Events() {
-		switch ev := ev.(type) {
-		case engine.MessageStarted:
-			text.Reset()
-		case engine.MessageDelta:
-			text.WriteString(ev.Content)
-		case engine.TurnComplete:
-			eng.Submit(engine.Shutdown{})
-			if ev.Status != engine.TurnCompleted {
-				msg := ev.Error
-				if msg == "" {
-					msg = string(ev.Status)
-				}
-				return strings.TrimSpace(text.String()), fmt.Errorf("task turn %s", msg)
-			}
-			return strings.TrimSpace(text.String()), nil
-		}
+	reply, err := eng.RunTurn(ctx, engine.SendMessage{Content: t.Prompt, Provenance: engine.ProvenanceUser}, nil)
+	if err != nil {
+		return reply.Text, fmt.Errorf("task turn: %w", err)
 	}
-	return strings.TrimSpace(text.String()), fmt.Errorf("the task engine stopped")
+	if reply.Done.Status != engine.TurnCompleted {
+		msg := reply.Done.Error
+		if msg == "" {
+			msg = string(reply.Done.Status)
+		}
+		return reply.Text, fmt.Errorf("task turn %s", msg)
+	}
+	return reply.Text, nil
 }

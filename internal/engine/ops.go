@@ -12,7 +12,10 @@ type Op interface{ isOp() }
 
 // Provenance of a message; only external_user input may inherit
 // auto-approval.
-const ProvenanceUser = "external_user"
+const (
+	ProvenanceUser     = "external_user"
+	ProvenanceSubagent = "subagent_handoff" // a parent agent's prompt to its child
+)
 
 // SendMessage starts a turn.
 type SendMessage struct {

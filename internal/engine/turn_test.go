@@ -14,7 +14,7 @@ import (
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
-	"github.com/codewhale/codewhale/internal/tools/builtin"
+	"github.com/codewhale/codewhale/internal/toolset"
 )
 
 var fastRetry = provider.RetryPolicy{Enabled: true, MaxRetries: 3, InitialDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, ExponentialBase: 2}
@@ -24,13 +24,13 @@ type harness struct {
 	t   *testing.T
 	srv *fakemodel.Server
 	eng *engine.Engine
-	svc *builtin.Services
+	svc *toolset.Services
 }
 
 func newHarness(t *testing.T, srv *fakemodel.Server, mut ...func(*engine.Options)) *harness {
 	t.Helper()
 	ws := t.TempDir()
-	svc := builtin.NewServices(builtin.Options{Workspace: ws})
+	svc := toolset.NewServices(toolset.Options{Workspace: ws})
 	opts := engine.Options{
 		Workspace: ws, Model: "deepseek-v4-pro", Interactive: false, AutoApprove: true,
 		NewClient: func(model string) (*provider.Client, error) {
@@ -592,9 +592,9 @@ func TestWorkStateBlockFollowsWorkUpdate(t *testing.T) {
 }
 
 func newHarnessWithWorkState(t *testing.T, srv *fakemodel.Server) *harness {
-	var svc *builtin.Services
+	var svc *toolset.Services
 	h := newHarness(t, srv, func(o *engine.Options) {
-		svc = builtin.NewServices(builtin.Options{Workspace: o.Workspace})
+		svc = toolset.NewServices(toolset.Options{Workspace: o.Workspace})
 		o.Tools, o.WorkState = svc.Toolset, svc.WorkState
 	})
 	h.svc = svc

@@ -9,13 +9,13 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
-	"github.com/codewhale/codewhale/internal/tools/builtin"
+	"github.com/codewhale/codewhale/internal/toolset"
 )
 
 // startEngine runs an engine on the fake model that journals into j.
 func startEngine(t *testing.T, srv *fakemodel.Server, ws string, j *Journal, sess *engine.Session) *engine.Engine {
 	t.Helper()
-	svc := builtin.NewServices(builtin.Options{Workspace: ws})
+	svc := toolset.NewServices(toolset.Options{Workspace: ws})
 	e := engine.New(engine.Options{
 		Workspace: ws, Model: "deepseek-v4-pro", AutoApprove: true, Session: sess, Journal: j, Tools: svc.Toolset,
 		NewClient: func(model string) (*provider.Client, error) {

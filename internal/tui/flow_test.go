@@ -16,8 +16,8 @@ import (
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
-	"github.com/codewhale/codewhale/internal/tools/builtin"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
+	"github.com/codewhale/codewhale/internal/toolset"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/views"
@@ -35,7 +35,7 @@ type flow struct {
 func newFlow(t *testing.T, srv *fakemodel.Server) *flow {
 	t.Helper()
 	ws := t.TempDir()
-	svc := builtin.NewServices(builtin.Options{Workspace: ws, Home: t.TempDir(), SessionID: "s1", Model: "deepseek-v4-pro"})
+	svc := toolset.NewServices(toolset.Options{Workspace: ws, Home: t.TempDir(), SessionID: "s1", Model: "deepseek-v4-pro"})
 	store, _, err := tasks.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
@@ -20,20 +22,24 @@ import (
 
 var fast = provider.RetryPolicy{Enabled: true, MaxRetries: 1, InitialDelay: time.Millisecond, MaxDelay: time.Millisecond}
 
-// factory builds real child engines against srv, each with its own
-// update_plan store so the test can see what every child did.
-func factory(t *testing.T, srv *fakemodel.Server, stores *[]*plan.Store, built *atomic.Int32) agent.Factory {
-	return func(cfg agent.ChildConfig) (*engine.Engine, error) {
+// spawner runs real child engines against srv through the app layer's
+// adapter, each with its own update_plan store so the test can see what
+// every child did.
+func spawner(t *testing.T, srv *fakemodel.Server, stores *[]*plan.Store, built *atomic.Int32) agent.Spawner {
+	var mu sync.Mutex
+	return agent.SpawnFunc(func(ctx context.Context, cfg agent.ChildConfig) (agent.Run, error) {
 		built.Add(1)
 		store := &plan.Store{}
 		if stores != nil {
+			mu.Lock()
 			*stores = append(*stores, store)
+			mu.Unlock()
 		}
 		mode := policy.Act
 		if cfg.ReadOnly {
 			mode = policy.Plan
 		}
-		return engine.New(engine.Options{
+		eng := engine.New(engine.Options{
 			Workspace: t.TempDir(), Model: "deepseek-v4-pro", Mode: mode, MaxSteps: cfg.MaxSteps, AutoApprove: true,
 			NewClient: func(model string) (*provider.Client, error) {
 				return provider.New(provider.Config{BaseURL: srv.URL, Model: model, Retry: fast})
@@ -43,8 +49,10 @@ func factory(t *testing.T, srv *fakemodel.Server, stores *[]*plan.Store, built *
 				reg.Register(plan.New(store))
 				return engine.Toolset{Registry: reg}
 			},
-		}), nil
-	}
+		})
+		go eng.Run(ctx)
+		return app.EngineRun{Engine: eng}, nil
+	})
 }
 
 func call(t *testing.T, tool tools.Tool, in string) (tools.Result, error) {
@@ -74,7 +82,7 @@ func TestChildRunsItsOwnToolsAndReportsBack(t *testing.T) {
 	var stores []*plan.Store
 	var built atomic.Int32
 	dir := t.TempDir()
-	m := agent.NewManager(agent.Options{Factory: factory(t, srv, &stores, &built), TranscriptDir: dir})
+	m := agent.NewManager(agent.Options{Spawner: spawner(t, srv, &stores, &built), TranscriptDir: dir})
 	tool := agent.New(m, nil)
 	res, err := call(t, tool, `{"prompt":"publish a plan","type":"scout"}`)
 	if err != nil {
@@ -114,7 +122,7 @@ func TestChildRunsItsOwnToolsAndReportsBack(t *testing.T) {
 		t.Errorf("handle_read: %v %s", err, res.Content)
 	}
 	// A fresh manager over the same directory still reads the saved transcript.
-	m2 := agent.NewManager(agent.Options{Factory: factory(t, srv, nil, &built), TranscriptDir: dir})
+	m2 := agent.NewManager(agent.Options{Spawner: spawner(t, srv, nil, &built), TranscriptDir: dir})
 	if text, err := m2.Transcript(id); err != nil || !strings.Contains(text, "child objective") {
 		t.Errorf("saved transcript: %v", err)
 	}
@@ -122,7 +130,9 @@ func TestChildRunsItsOwnToolsAndReportsBack(t *testing.T) {
 
 func TestBadActionsAndFields(t *testing.T) {
 	t.Parallel()
-	m := agent.NewManager(agent.Options{Factory: func(agent.ChildConfig) (*engine.Engine, error) { return nil, fmt.Errorf("unused") }})
+	m := agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(func(context.Context, agent.ChildConfig) (agent.Run, error) {
+		return nil, fmt.Errorf("unused")
+	})})
 	tool := agent.New(m, nil)
 	cases := map[string]string{
 		`{"action":"dance"}`:             "Invalid agent action 'dance'. Use start, status, peek, message, followup, interrupt, wait, or cancel.",
@@ -146,7 +156,7 @@ func TestAdmissionLimitQueuesThenRefuses(t *testing.T) {
 		return fakemodel.Reply{Text: "slow", Stall: true}
 	})
 	var built atomic.Int32
-	m := agent.NewManager(agent.Options{Factory: factory(t, srv, nil, &built)})
+	m := agent.NewManager(agent.Options{Spawner: spawner(t, srv, nil, &built)})
 	defer m.Shutdown()
 	concurrent, admitted := m.Limits()
 	if concurrent != 64 || admitted != 1024 {

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -64,7 +63,8 @@ type Child struct {
 	status    string
 	result    string
 	errText   string
-	eng       *engine.Engine
+	conv      Run
+	stopTurn  context.CancelFunc // interrupts the running turn; nil between turns
 	steps     int
 	turns     int
 	started   time.Time
@@ -173,7 +173,6 @@ func (c *Child) run() {
 			prompt = next
 			c.setStatus(StatusQueued, nil)
 		case <-c.ctx.Done():
-			c.stopEngine()
 			return
 		}
 	}
@@ -196,77 +195,70 @@ func (c *Child) acquire() bool {
 
 func (c *Child) release() { <-c.m.slots }
 
-// turn runs one turn of the child engine and records its outcome.
+// turn runs one turn of the child and records its outcome. A heartbeat
+// watchdog interrupts a turn that shows no sign of life, freeing its slot.
 func (c *Child) turn(prompt string) {
-	eng, err := c.engine()
+	run, err := c.runner()
 	if err != nil {
 		c.setStatus(StatusFailed, func() { c.errText = err.Error() })
 		return
 	}
-	eng.Submit(engine.SendMessage{Content: prompt, Provenance: "subagent_handoff"})
-	var text strings.Builder
-	watchdog := time.NewTimer(c.m.opts.Heartbeat)
-	defer watchdog.Stop()
-	for {
-		select {
-		case ev, ok := <-eng.Events():
-			if !ok {
-				c.setStatus(StatusFailed, func() { c.errText = "the sub-agent engine stopped" })
-				return
-			}
-			watchdog.Reset(c.m.opts.Heartbeat)
-			if c.observe(ev, &text) {
-				return
-			}
-		case <-watchdog.C:
-			eng.Cancel()
-			c.mu.Lock()
-			c.errText = fmt.Sprintf("no progress for %s; cancelled to free its slot", c.m.opts.Heartbeat)
-			c.mu.Unlock()
-		case <-c.ctx.Done():
-			eng.Cancel()
+	ctx, stop := context.WithCancel(c.ctx)
+	defer stop()
+	c.mu.Lock()
+	c.stopTurn = stop
+	c.mu.Unlock()
+	hb := c.m.opts.Heartbeat
+	watchdog := time.AfterFunc(hb, func() {
+		c.mu.Lock()
+		live := c.stopTurn != nil
+		if live {
+			c.errText = fmt.Sprintf("no progress for %s; cancelled to free its slot", hb)
 		}
-	}
+		c.mu.Unlock()
+		stop()
+	})
+	defer watchdog.Stop()
+	rec := run.Turn(ctx, prompt, func(p Progress) {
+		watchdog.Reset(hb)
+		if p.Messages != nil {
+			c.mu.Lock()
+			c.messages = p.Messages
+			c.acts++
+			c.mu.Unlock()
+			c.save()
+		}
+	})
+	c.mu.Lock()
+	c.stopTurn = nil
+	c.mu.Unlock()
+	watchdog.Stop()
+	c.record(rec)
 }
 
-// observe records one child event; it reports true at the end of the turn.
-func (c *Child) observe(ev engine.Event, text *strings.Builder) bool {
-	switch ev := ev.(type) {
-	case engine.MessageStarted:
-		text.Reset()
-	case engine.MessageDelta:
-		text.WriteString(ev.Content)
-	case engine.SessionUpdated:
-		c.mu.Lock()
-		c.messages = ev.Messages
-		c.acts++
-		c.mu.Unlock()
-		c.save()
-	case engine.TurnComplete:
-		status := StatusCompleted
-		switch {
-		case ev.Status == engine.TurnFailed:
-			status = StatusFailed
-		case ev.Status == engine.TurnInterrupted && c.ctx.Err() != nil && c.isCancelled():
-			status = StatusCancelled
-		case ev.Status == engine.TurnInterrupted:
-			status = StatusInterrupted
-		case ev.MaxStepsReached:
-			status = StatusBudget
-		}
-		c.setStatus(status, func() {
-			c.result = strings.TrimSpace(text.String())
-			if ev.Error != "" {
-				c.errText = ev.Error
-			}
-			c.steps += ev.Steps
-			c.turns++
-			c.usage.Add(&ev.Usage)
-		})
-		c.save()
-		return true
+// record stores the outcome of a finished turn.
+func (c *Child) record(rec Receipt) {
+	status := StatusCompleted
+	switch {
+	case rec.Outcome == TurnFailed:
+		status = StatusFailed
+	case rec.Outcome == TurnInterrupted && c.ctx.Err() != nil && c.isCancelled():
+		status = StatusCancelled
+	case rec.Outcome == TurnInterrupted:
+		status = StatusInterrupted
+	case rec.MaxStepsReached:
+		status = StatusBudget
 	}
-	return false
+	c.setStatus(status, func() {
+		c.result = strings.TrimSpace(rec.Reply)
+		if rec.Error != "" {
+			c.errText = rec.Error
+		}
+		c.steps += rec.Steps
+		c.turns++
+		c.usage.Add(&rec.Usage)
+	})
+	c.save()
 }
 
 func (c *Child) isCancelled() bool {
@@ -275,29 +267,33 @@ func (c *Child) isCancelled() bool {
 	return c.cancelled
 }
 
-// engine returns the child's engine, building it on first use.
-func (c *Child) engine() (*engine.Engine, error) {
+// runner returns the child's run, spawning it on first use; it lives until
+// the child's context ends.
+func (c *Child) runner() (Run, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.eng != nil {
-		return c.eng, nil
+	if c.conv != nil {
+		return c.conv, nil
 	}
-	eng, err := c.m.opts.Factory(ChildConfig{ID: c.ID, Role: c.spec.Role, ReadOnly: ReadOnlyRole(c.spec.Role),
+	if c.m.opts.Spawner == nil {
+		return nil, fmt.Errorf("sub-agents are not available in this session")
+	}
+	run, err := c.m.opts.Spawner.Spawn(c.ctx, ChildConfig{ID: c.ID, Role: c.spec.Role, ReadOnly: ReadOnlyRole(c.spec.Role),
 		Depth: c.m.opts.Depth + 1, MaxDepth: c.m.opts.MaxDepth, MaxSteps: c.spec.MaxSteps, Model: c.spec.Model})
 	if err != nil {
 		return nil, err
 	}
-	c.eng = eng
-	go eng.Run(c.ctx)
-	return eng, nil
+	c.conv = run
+	return run, nil
 }
 
-func (c *Child) stopEngine() {
+// interruptTurn stops the running turn, if any.
+func (c *Child) interruptTurn() {
 	c.mu.Lock()
-	eng := c.eng
+	stop := c.stopTurn
 	c.mu.Unlock()
-	if eng != nil {
-		eng.Cancel()
+	if stop != nil {
+		stop()
 	}
 }
 
@@ -308,26 +304,25 @@ func (c *Child) Cancel() bool {
 	c.cancelled = true
 	c.mu.Unlock()
 	c.cancel()
-	c.stopEngine()
 	return live
 }
 
 // Interrupt stops the current turn but keeps the child for follow-ups.
 func (c *Child) Interrupt() {
-	c.stopEngine()
+	c.interruptTurn()
 }
 
 // Message queues a follow-up turn; while a turn runs, steer is true sends it
 // into the running turn instead.
 func (c *Child) Message(text string, steer bool) error {
 	c.mu.Lock()
-	status, eng := c.status, c.eng
+	status, run := c.status, c.conv
 	c.mu.Unlock()
 	if status == StatusCancelled || c.ctx.Err() != nil {
 		return fmt.Errorf("sub-agent %s is %s; start a new one", c.ID, status)
 	}
-	if steer && status == StatusRunning && eng != nil {
-		eng.Submit(engine.Steer{Text: text})
+	if steer && status == StatusRunning && run != nil {
+		run.Steer(text)
 		return nil
 	}
 	select {

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/codewhale/codewhale/internal/engine"
 )
 
 // Capacity constants (tools.md §4.5, the sub-agent limits of the seed).
@@ -46,7 +44,7 @@ const (
 // terminal reports whether a status is final for the current run.
 func terminal(s string) bool { return s != StatusQueued && s != StatusRunning }
 
-// ChildConfig is what the Factory needs to build a child engine.
+// ChildConfig is what the Spawner needs to build a child run.
 type ChildConfig struct {
 	ID        string
 	Role      string
@@ -58,12 +56,9 @@ type ChildConfig struct {
 	ForkState string // parent Work body for a forked child ("" when fresh)
 }
 
-// Factory builds a child engine; the Manager runs it.
-type Factory func(ChildConfig) (*engine.Engine, error)
-
 // Options configure a Manager.
 type Options struct {
-	Factory       Factory
+	Spawner       Spawner
 	MaxConcurrent int    // clamp 1..128, default 64
 	MaxAdmitted   int    // running + queued, clamp MaxConcurrent..1024, default 1024
 	TranscriptDir string // where transcripts are saved; "" keeps them in memory only
@@ -308,11 +303,16 @@ func (m *Manager) acknowledge(snaps ...Snapshot) {
 	}
 }
 
-// CancelAll cancels every live child.
+// CancelAll cancels every live child. Queued children go first, so none of
+// them takes the slot a cancelled running child frees.
 func (m *Manager) CancelAll() int {
 	n := 0
-	for _, s := range m.List() {
-		if !terminal(s.Status) {
+	snaps := m.List()
+	for _, pass := range []bool{true, false} {
+		for _, s := range snaps {
+			if terminal(s.Status) || (s.Status == StatusQueued) != pass {
+				continue
+			}
 			if c, err := m.Get(s.ID); err == nil && c.Cancel() {
 				n++
 			}

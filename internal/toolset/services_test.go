@@ -1,4 +1,4 @@
-package builtin_test
+package toolset_test
 
 import (
 	"context"
@@ -14,15 +14,15 @@ import (
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
-	"github.com/codewhale/codewhale/internal/tools/builtin"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
+	"github.com/codewhale/codewhale/internal/toolset"
 )
 
 // services is a full session's services with real stores in temp dirs.
-func services(t *testing.T, memory bool) *builtin.Services {
+func services(t *testing.T, memory bool) *toolset.Services {
 	t.Helper()
 	dir := t.TempDir()
-	s := builtin.NewServices(builtin.Options{Workspace: dir, Home: dir, MemoryEnabled: memory, SessionID: "s"})
+	s := toolset.NewServices(toolset.Options{Workspace: dir, Home: dir, MemoryEnabled: memory, SessionID: "s"})
 	jm, err := jobs.NewManager(jobs.Options{StatePath: filepath.Join(dir, "jobs.json")})
 	if err != nil {
 		t.Fatal(err)
@@ -33,11 +33,11 @@ func services(t *testing.T, memory bool) *builtin.Services {
 		t.Fatal(err)
 	}
 	s.Jobs, s.Tasks = jm, store
-	s.Agents = agent.NewManager(agent.Options{Factory: func(agent.ChildConfig) (*engine.Engine, error) { return nil, nil }})
+	s.Agents = agent.NewManager(agent.Options{})
 	return s
 }
 
-func firstRequest(s *builtin.Services, mode policy.Mode) (*tools.Registry, *catalog.Catalog, []string) {
+func firstRequest(s *toolset.Services, mode policy.Mode) (*tools.Registry, *catalog.Catalog, []string) {
 	env := engine.TurnEnv{Mode: mode, AllowShell: true}
 	ts := s.Toolset(env)
 	c := catalog.Build(ts.Registry, ts.MCP, catalog.Options{Mode: mode, AllowShell: true})

@@ -1,7 +1,8 @@
-// Package builtin assembles the registry of built-in tools for one turn from
+// Package toolset assembles the registry of built-in tools for one turn from
 // the session's services, the mode and the features in force
-// (tools.md §1.2).
-package builtin
+// (tools.md §1.2). It sits above the tool packages and the engine: tools
+// never import the engine or the catalog, so their wiring lives here.
+package toolset
 
 import (
 	"github.com/codewhale/codewhale/internal/catalog"

@@ -102,6 +102,9 @@ func Load(flags Flags, env Env) (*Config, error) {
 	if f != nil {
 		c.File = *f
 	}
+	if _, err := policy.ParsePosture(c.File.ApprovalPolicy); err != nil {
+		return nil, fmt.Errorf("config: %s: approval_policy: %w", c.Path, err)
+	}
 	if !flags.NoProjectConfig && flags.Workspace != "" {
 		if err := c.applyProject(filepath.Join(flags.Workspace, ".codewhale", "config.toml")); err != nil {
 			return nil, err
@@ -138,9 +141,14 @@ func (c *Config) applyProject(path string) error {
 		c.File.AllowShell = p.AllowShell
 	}
 	if p.ApprovalPolicy != "" {
-		cur, _ := policy.ParsePosture(c.File.ApprovalPolicy)
 		next, err := policy.ParsePosture(p.ApprovalPolicy)
-		if err == nil && tighter(next, cur) {
+		if err != nil {
+			return fmt.Errorf("config: %s: approval_policy: %w", path, err)
+		}
+		// The user file is validated in resolve; an unknown value there
+		// fails there, so its parse error can be ignored here.
+		cur, _ := policy.ParsePosture(c.File.ApprovalPolicy)
+		if tighter(next, cur) {
 			c.File.ApprovalPolicy = p.ApprovalPolicy
 		}
 	}
@@ -154,6 +162,26 @@ func (c *Config) applyProject(path string) error {
 func tighter(a, b policy.Posture) bool {
 	rank := map[policy.Posture]int{policy.Never: 0, policy.Ask: 1, policy.AutoReview: 2, policy.FullAccess: 3}
 	return rank[a] <= rank[b]
+}
+
+// posture resolves approval_policy (flag > environment > project overlay
+// > user file). Every layer is validated, the unused ones too (the files
+// in Load and applyProject), so a typo fails even when a flag overrides it
+// today.
+func (c *Config) posture(flags Flags, env Env) (policy.Posture, error) {
+	if v := env.first("CODEWHALE_APPROVAL_POLICY"); v != "" {
+		if _, err := policy.ParsePosture(v); err != nil {
+			return 0, fmt.Errorf("CODEWHALE_APPROVAL_POLICY: %w", err)
+		}
+	}
+	if flags.ApprovalPolicy != "" {
+		p, err := policy.ParsePosture(flags.ApprovalPolicy)
+		if err != nil {
+			return 0, fmt.Errorf("--approval-policy: %w", err)
+		}
+		return p, nil
+	}
+	return policy.ParsePosture(firstNonEmpty(env.first("CODEWHALE_APPROVAL_POLICY"), c.File.ApprovalPolicy))
 }
 
 func (c *Config) resolve(flags Flags, env Env) error {
@@ -183,9 +211,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = 100
 	}
-	posture, err := policy.ParsePosture(firstNonEmpty(flags.ApprovalPolicy, env.first("CODEWHALE_APPROVAL_POLICY"), f.ApprovalPolicy))
+	posture, err := c.posture(flags, env)
 	if err != nil {
-		return fmt.Errorf("config: %s: approval_policy: %w", c.Path, err)
+		return err
 	}
 	c.Posture = posture
 	if f.DefaultMode != "" {

@@ -107,3 +107,36 @@ func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 		}
 	}
 }
+
+// Unknown approval_policy values fail wherever they are written, naming the
+// allowed ones; a project may only tighten (never beats a user's bypass).
+func TestApprovalPolicyValues(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ user, project, flag, env, wantErr string }{
+		{user: "yolo", wantErr: "config.toml: approval_policy: unknown approval_policy \"yolo\""},
+		{user: "BYPASS", wantErr: "unknown approval_policy \"BYPASS\""},
+		{project: "full", wantErr: filepath.Join(".codewhale", "config.toml") + ": approval_policy: unknown approval_policy \"full\""},
+		{flag: "Yolo", wantErr: "--approval-policy: unknown approval_policy \"Yolo\""},
+		{env: "danger", wantErr: "CODEWHALE_APPROVAL_POLICY: unknown approval_policy \"danger\""},
+	} {
+		home, ws := t.TempDir(), t.TempDir()
+		if tt.user != "" {
+			write(t, filepath.Join(home, "config.toml"), "approval_policy = \""+tt.user+"\"\n")
+		}
+		if tt.project != "" {
+			write(t, filepath.Join(ws, ".codewhale", "config.toml"), "approval_policy = \""+tt.project+"\"\n")
+		}
+		_, err := config.Load(config.Flags{Workspace: ws, ApprovalPolicy: tt.flag},
+			env(map[string]string{"CODEWHALE_HOME": home, "CODEWHALE_APPROVAL_POLICY": tt.env}))
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), policy.PostureValues) {
+			t.Errorf("%+v: err = %v; want it to contain %q and the allowed values", tt, err, tt.wantErr)
+		}
+	}
+	home, ws := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(home, "config.toml"), "approval_policy = \"bypass\"\n")
+	write(t, filepath.Join(ws, ".codewhale", "config.toml"), "approval_policy = \"never\"\n")
+	c, err := config.Load(config.Flags{Workspace: ws}, env(map[string]string{"CODEWHALE_HOME": home}))
+	if err != nil || c.Posture != policy.Never {
+		t.Errorf("project never over user bypass: %v, %v", c.Posture, err)
+	}
+}

@@ -11,8 +11,8 @@ import (
 )
 
 // approve decides a call that needs approval under the turn's posture
-// (engine.md §5.6) and, when someone must be asked, waits for the answer.
-// A nil result means the call may run.
+// (engine.md §5.6, policy.Decide) and, when someone must be asked, waits
+// for the answer. A nil result means the call may run.
 func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	name := p.call.name
 	key, group := approvalKeys(name, p.input)
@@ -20,30 +20,40 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	e.mu.Lock()
 	denied, allowed := e.denied[key], e.approved[group]
 	e.mu.Unlock()
-	switch {
-	case t.autoApprove || allowed:
-		return nil
-	case denied:
+	if denied {
 		return deniedByUser(name)
 	}
-	switch t.posture {
-	case policy.FullAccess:
+	host := policy.Host{Interactive: e.opts.Interactive, AutoApprove: t.autoApprove}
+	switch policy.Decide(t.posture, p.need, host) {
+	case policy.AutoApprove:
 		return nil
-	case policy.Never:
-		return tools.PermissionDenied("Blocked tool '%s' (approval_mode=never)", name)
-	case policy.AutoReview:
-		// Auto-Review's fallback policy: ordinary suggested writes are
-		// benign; anything that requires approval is held, never paused on.
-		if p.approval == tools.Suggest {
-			return nil
-		}
-		return tools.PermissionDenied("Auto-Review held tool '%s' without pausing", name)
-	}
-	if !e.opts.Interactive {
+	case policy.HeldAutoReview:
+		return tools.PermissionDenied("Auto-Review held tool '%s' without pausing%s", name, explicitSuffix(p))
+	case policy.BlockedFullAccess:
+		return tools.PermissionDenied("Tool '%s' requires explicit approval and is blocked in Full Access because this "+
+			"posture does not open tool-approval prompts. Switch to Ask to review this call.%s", name, explicitSuffix(p))
+	case policy.DeniedNever:
+		return tools.PermissionDenied("Blocked tool '%s' (approval_mode=never)%s", name, explicitSuffix(p))
+	case policy.DeniedHeadless:
 		t.outcome.ApprovalRequired = true
+		if p.need >= policy.NeedExplicit {
+			return tools.PermissionDenied("Tool '%s' needs explicit approval (approval_required)%s This headless run "+
+				"cannot ask, and --auto approves only ordinary prompts: a person must approve this one call in an "+
+				"interactive session (Ask), or the session must run under Full Access.", name, explicitSuffix(p))
+		}
 		return tools.PermissionDenied("Tool '%s' needs approval (approval_required) and this headless run cannot ask; "+
 			"re-run with --auto to approve tool calls", name)
 	}
+	// Only ordinary calls may ride on an "allow for the session" grant.
+	if allowed && p.need <= policy.NeedRequired {
+		return nil
+	}
+	return t.ask(ctx, p, key, group)
+}
+
+// ask shows the approval card and waits for the answer.
+func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Error {
+	e, name := t.e, p.call.name
 	ch := make(chan approvalAnswer, 1)
 	e.mu.Lock()
 	e.approvals[p.call.id] = ch
@@ -51,7 +61,8 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	e.setState(AwaitingApproval)
 	defer e.setState(RunningTools)
 	e.emit(ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
-		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p)})
+		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p), Reason: p.reason,
+		ForcePrompt: p.need >= policy.NeedExplicit})
 	select {
 	case a := <-ch:
 		if !a.approve {
@@ -60,7 +71,7 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 			}
 			return deniedByUser(name)
 		}
-		if a.forSession {
+		if a.forSession && p.need <= policy.NeedRequired {
 			e.mu.Lock()
 			e.approved[group] = true
 			e.mu.Unlock()
@@ -72,6 +83,19 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 		e.mu.Unlock()
 		return tools.Cancelled("Request cancelled while awaiting approval")
 	}
+}
+
+// explicitSuffix names why a call needs an explicit approval, for the
+// model-readable refusals; "" for ordinary calls.
+func explicitSuffix(p *planned) string {
+	if p.need < policy.NeedExplicit {
+		return ""
+	}
+	r := p.reason
+	if r == "" {
+		r = "this call needs a person's approval"
+	}
+	return ". It needs explicit approval: " + strings.TrimSuffix(r, ".") + "."
 }
 
 func deniedByUser(name string) *tools.Error {

@@ -32,6 +32,8 @@ type planned struct {
 	blocked   *tools.Error
 	parallel  bool
 	approval  tools.Approval
+	need      policy.Need // how strongly a call with approval != Auto needs a person
+	reason    string      // why an Explicit call needs one
 	readOnly  bool
 	done      bool
 	outcome   ToolOutcome
@@ -155,6 +157,10 @@ func (t *turn) plan(c pendingCall) *planned {
 	p.input = in
 	p.readOnly = p.tool.ReadOnlyFor(in)
 	p.approval = p.tool.ApprovalFor(in)
+	p.need = needOf(p.approval)
+	if p.approval == tools.Explicit {
+		p.reason = tools.ApprovalReason(p.tool, in)
+	}
 	if _, mcp := t.toolset.MCP.Servers[name]; mcp && t.mode == policy.Plan && !p.readOnly {
 		p.blocked = tools.PermissionDenied("'%s' is not available in Plan mode - switch to Act mode (`/mode act`) to modify files or run write-capable tools.", name)
 		return p
@@ -171,6 +177,17 @@ func (t *turn) plan(c pendingCall) *planned {
 // route.
 func (t *turn) resultBudget() int {
 	return resultBudget(t.e.contextWindow(t.client.Model(), t.client.BaseURL()))
+}
+
+// needOf maps a tool's approval requirement onto the posture decision.
+func needOf(a tools.Approval) policy.Need {
+	switch a {
+	case tools.Suggest:
+		return policy.NeedSuggest
+	case tools.Explicit:
+		return policy.NeedExplicit
+	}
+	return policy.NeedRequired
 }
 
 func (t *turn) hasToolSearch() bool { _, ok := t.cat.Lookup(catalog.ToolSearchName); return ok }

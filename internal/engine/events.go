@@ -74,13 +74,19 @@ type ToolCallComplete struct {
 
 // ApprovalRequired asks the host to approve or deny a call.
 type ApprovalRequired struct {
-	ID              string
-	ToolName        string
-	Description     string
-	Input           json.RawMessage
-	ApprovalKey     string
-	GroupingKey     string
-	IntentSummary   string
+	ID            string
+	ToolName      string
+	Description   string
+	Input         json.RawMessage
+	ApprovalKey   string
+	GroupingKey   string
+	IntentSummary string
+	// Reason says why the call needs an explicit approval ("writes
+	// .git/config, which decides what git runs"); "" for an ordinary one.
+	Reason string
+	// ForcePrompt marks a call only a person's yes to this one call
+	// approves: the card offers no "allow for the session", and the engine
+	// ignores one (ApproveToolCall.ForSession).
 	ForcePrompt     bool
 	SandboxReadOnly bool
 }

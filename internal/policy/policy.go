@@ -117,20 +117,50 @@ func (p Posture) Next() Posture {
 	}
 }
 
-// ParsePosture accepts the config values (suggest|auto|bypass|never, and the
-// approval_policy spellings on-request|untrusted) and the display names.
+// PostureValues are the approval_policy spellings ParsePosture accepts,
+// in the order its error lists them.
+const PostureValues = "suggest, on-request, untrusted, auto, bypass, never"
+
+// ParsePosture accepts exactly the documented approval_policy values:
+// suggest (and the spellings on-request, untrusted) for Ask, auto for
+// Auto-Review, bypass for Full Access and never; "" is the default, Ask.
+// Anything else ("yolo", "BYPASS", "full") is an error naming the allowed
+// values, so a typo never silently widens or narrows the posture.
 func ParsePosture(s string) (Posture, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "suggest", "ask", "on-request", "untrusted", "":
+	switch s {
+	case "suggest", "on-request", "untrusted", "":
 		return Ask, nil
-	case "auto", "auto-review", "auto_review":
+	case "auto":
 		return AutoReview, nil
-	case "bypass", "full", "full-access", "full access", "yolo":
+	case "bypass":
 		return FullAccess, nil
 	case "never":
 		return Never, nil
 	}
-	return Ask, fmt.Errorf("unknown approval posture %q (expected suggest, auto, bypass or never)", s)
+	return Ask, fmt.Errorf("unknown approval_policy %q (allowed: %s)", s, PostureValues)
+}
+
+// Need is how strongly a call needs a person's approval.
+type Need int
+
+const (
+	// NeedSuggest is an ordinary suggested write: Auto-Review's fallback
+	// allows it.
+	NeedSuggest Need = iota
+	// NeedRequired is ordinary approval.
+	NeedRequired
+	// NeedExplicit needs a person's yes for this one call in every posture
+	// but Full Access, which allows it. exec --auto does not approve it.
+	NeedExplicit
+	// NeedHold is non-bypassable: a person's yes, and Full Access, which
+	// opens no prompts, blocks it.
+	NeedHold
+)
+
+// Host says who can answer a prompt.
+type Host struct {
+	Interactive bool // a person answers prompts (the TUI)
+	AutoApprove bool // exec --auto: approve the ordinary prompts the posture would show
 }
 
 // Disposition is what happens to a call that needs approval.
@@ -139,26 +169,40 @@ type Disposition int
 const (
 	Prompt Disposition = iota
 	AutoApprove
-	DenyWithoutPause
-	Block
+	// HeldAutoReview: Auto-Review denies without pausing.
+	HeldAutoReview
+	// BlockedFullAccess: a non-bypassable hold under Full Access.
+	BlockedFullAccess
+	// DeniedNever: the Never posture denies every call that needs approval.
+	DeniedNever
+	// DeniedHeadless: a prompt with no one to answer it.
+	DeniedHeadless
 )
 
-// Decide returns the disposition of a call that needs approval under
-// posture p. forcePrompt marks a non-bypassable hold. headless hosts have
-// no one to ask: autoApprove (exec --auto) approves, otherwise prompts
-// are denied.
-func Decide(p Posture, forcePrompt bool) Disposition {
+// Decide returns the disposition of a call with need n under posture p on
+// host h (engine.md §5.6). --auto approves what the posture would prompt
+// for, never more: it widens neither a Never nor an Auto-Review hold, nor
+// an explicit approval, and it does not bypass a hold.
+func Decide(p Posture, n Need, h Host) Disposition {
 	switch p {
 	case FullAccess:
-		if forcePrompt {
-			return Block
+		if n == NeedHold {
+			return BlockedFullAccess
 		}
 		return AutoApprove
 	case AutoReview:
-		return DenyWithoutPause
+		if n == NeedSuggest {
+			return AutoApprove
+		}
+		return HeldAutoReview
 	case Never:
-		return DenyWithoutPause
-	default:
+		return DeniedNever
+	}
+	switch {
+	case h.AutoApprove && n <= NeedRequired:
+		return AutoApprove
+	case h.Interactive:
 		return Prompt
 	}
+	return DeniedHeadless
 }

@@ -29,6 +29,12 @@ const (
 	Auto Approval = iota
 	Suggest
 	Required
+	// Explicit needs a person's yes for this one call in every posture but
+	// Full Access: Ask prompts (never "allow for the session"), Auto-Review
+	// and headless runs (exec --auto included) refuse it, naming the reason
+	// the tool gives through ApprovalReasoner. Protected-path writes,
+	// destructive-but-legitimate commands and secret reads use it.
+	Explicit
 )
 
 func (a Approval) String() string {
@@ -37,9 +43,28 @@ func (a Approval) String() string {
 		return "Auto"
 	case Suggest:
 		return "Suggest"
+	case Explicit:
+		return "Explicit"
 	default:
 		return "Required"
 	}
+}
+
+// ApprovalReasoner is implemented by tools whose calls can need Explicit
+// approval. The reason is one model-readable sentence fragment ("writes
+// .git/config, which decides what git runs"); the engine puts it into the
+// refusal and the approval card. It is read only for inputs whose approval
+// is Explicit and, like the other policy predicates, never fails.
+type ApprovalReasoner interface {
+	ApprovalReason(in json.RawMessage) string
+}
+
+// ApprovalReason returns t's reason for in, or "" when t gives none.
+func ApprovalReason(t Tool, in json.RawMessage) string {
+	if r, ok := t.(ApprovalReasoner); ok {
+		return r.ApprovalReason(in)
+	}
+	return ""
 }
 
 // Tool is one executable tool (tools.md §0.1). The policy predicates never

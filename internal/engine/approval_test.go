@@ -1,0 +1,147 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// guarded is a tool whose every call needs the given approval, with a
+// reason; it counts the calls that really ran.
+type guarded struct {
+	tools.Spec
+	need tools.Approval
+	ran  atomic.Int32
+}
+
+func newGuarded(need tools.Approval) *guarded {
+	return &guarded{need: need, Spec: tools.Spec{ToolName: "Guarded", Desc: "test tool",
+		Schema: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}}}
+}
+
+func (g *guarded) ApprovalFor(json.RawMessage) tools.Approval { return g.need }
+func (g *guarded) ApprovalReason(json.RawMessage) string {
+	return "writes .git/config, which decides what git runs"
+}
+func (g *guarded) Execute(context.Context, *tools.Context, json.RawMessage) (tools.Result, error) {
+	g.ran.Add(1)
+	return tools.OK("wrote it"), nil
+}
+
+func guardedHarness(t *testing.T, g *guarded, posture policy.Posture, interactive, auto bool) *harness {
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":".git/config"}`}),
+		fakemodel.Text("done"))
+	return newHarness(t, srv, func(o *engine.Options) {
+		o.Posture, o.Interactive, o.AutoApprove = posture, interactive, auto
+		o.Tools = func(engine.TurnEnv) engine.Toolset {
+			reg := tools.NewRegistry()
+			reg.Register(g)
+			return engine.Toolset{Registry: reg}
+		}
+	})
+}
+
+// An Explicit call runs only under Full Access or with a person's yes; every
+// other posture and host refuses it naming the reason, --auto included.
+func TestExplicitApprovalUnderEveryPosture(t *testing.T) {
+	t.Parallel()
+	const reason = "It needs explicit approval: writes .git/config, which decides what git runs."
+	tests := []struct {
+		name        string
+		posture     policy.Posture
+		auto        bool
+		ran         bool
+		want        string
+		approvalReq bool
+	}{
+		{"full access", policy.FullAccess, false, true, "wrote it", false},
+		{"full access --yolo", policy.FullAccess, true, true, "wrote it", false},
+		{"ask headless", policy.Ask, false, false, "Tool 'Guarded' needs explicit approval (approval_required). " + reason, true},
+		{"ask --auto", policy.Ask, true, false, "--auto approves only ordinary prompts", true},
+		{"auto-review", policy.AutoReview, false, false, "Auto-Review held tool 'Guarded' without pausing. " + reason, false},
+		{"auto-review --auto", policy.AutoReview, true, false, "Auto-Review held tool 'Guarded' without pausing. " + reason, false},
+		{"never --auto", policy.Never, true, false, "Blocked tool 'Guarded' (approval_mode=never). " + reason, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g := newGuarded(tools.Explicit)
+			h := guardedHarness(t, g, tt.posture, false, tt.auto)
+			evs := h.turn("write the config")
+			res, _ := last[engine.ToolCallComplete](evs)
+			if (g.ran.Load() == 1) != tt.ran || !strings.Contains(res.Result.Content, tt.want) {
+				t.Errorf("ran=%d content=%q; want ran=%v and %q", g.ran.Load(), res.Result.Content, tt.ran, tt.want)
+			}
+			if done(t, evs).ApprovalRequired != tt.approvalReq {
+				t.Errorf("approval_required = %v", !tt.approvalReq)
+			}
+		})
+	}
+}
+
+// --auto approves ordinary prompts only under a posture that would prompt:
+// it never widens Auto-Review or Never.
+func TestAutoApproveNeverWidensThePosture(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		posture policy.Posture
+		ran     bool
+		want    string
+	}{
+		{policy.Ask, true, "wrote it"},
+		{policy.AutoReview, false, "Auto-Review held tool 'Guarded' without pausing"},
+		{policy.Never, false, "Blocked tool 'Guarded' (approval_mode=never)"},
+	} {
+		g := newGuarded(tools.Required)
+		evs := guardedHarness(t, g, tt.posture, false, true).turn("go")
+		res, _ := last[engine.ToolCallComplete](evs)
+		if (g.ran.Load() == 1) != tt.ran || !strings.Contains(res.Result.Content, tt.want) {
+			t.Errorf("%v: ran=%d content=%q", tt.posture, g.ran.Load(), res.Result.Content)
+		}
+	}
+}
+
+// In Ask a person is asked; the card carries the reason and offers no
+// session grant: a ForSession answer approves this call only.
+func TestExplicitApprovalPromptsWithReasonAndNoSessionGrant(t *testing.T) {
+	t.Parallel()
+	g := newGuarded(tools.Explicit)
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":".git/config"}`}), fakemodel.Text("one"),
+		fakemodel.Tools(fakemodel.Call{ID: "g2", Name: "Guarded", Args: `{"path":".git/config"}`}), fakemodel.Text("two"))
+	h := newHarness(t, srv, func(o *engine.Options) {
+		o.Posture, o.Interactive, o.AutoApprove = policy.Ask, true, false
+		o.Tools = func(engine.TurnEnv) engine.Toolset {
+			reg := tools.NewRegistry()
+			reg.Register(g)
+			return engine.Toolset{Registry: reg}
+		}
+	})
+	var cards []engine.ApprovalRequired
+	answer := func(ev engine.Event) {
+		if a, ok := ev.(engine.ApprovalRequired); ok {
+			cards = append(cards, a)
+			h.eng.Submit(engine.ApproveToolCall{ID: a.ID, ForSession: true})
+		}
+	}
+	h.eng.Submit(engine.SendMessage{Content: "one"})
+	h.collect(answer)
+	h.eng.Submit(engine.SendMessage{Content: "two"})
+	h.collect(answer)
+	if len(cards) != 2 {
+		t.Fatalf("%d cards; a session grant must not cover an explicit call", len(cards))
+	}
+	if !cards[0].ForcePrompt || cards[0].Reason != "writes .git/config, which decides what git runs" {
+		t.Errorf("card = %+v", cards[0])
+	}
+	if g.ran.Load() != 2 {
+		t.Errorf("ran %d times", g.ran.Load())
+	}
+}

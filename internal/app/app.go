@@ -19,6 +19,7 @@ import (
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -64,6 +65,7 @@ type App struct {
 // New wires a session. Errors are configuration errors the user must fix.
 func New(cfg *config.Config, o Options) (*App, error) {
 	a := &App{Cfg: cfg, Opts: o}
+	secrets.Configure(SecretsPolicy(cfg))
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	if o.SessionID == "" {
 		o.SessionID = engine.NewUUID()
@@ -129,6 +131,15 @@ func (a *App) registerMCP(reg *tools.Registry, _ engine.TurnEnv) {
 	for _, t := range a.MCP.Tools() {
 		reg.Register(t)
 	}
+}
+
+// SecretsPolicy is what counts as a secret for a session under cfg: the real
+// CodeWhale home (a custom CODEWHALE_HOME included), the config file the run
+// loaded, and the configured API key (read at each use, so a key set later
+// in the session is redacted too).
+func SecretsPolicy(cfg *config.Config) *secrets.Policy {
+	return secrets.New(secrets.Options{Home: cfg.Home, ConfigFiles: []string{cfg.Path},
+		Keys: func() []string { return []string{cfg.APIKey} }})
 }
 
 // jobsStatePath is the per-workspace file that lets a restarted session list

@@ -1,0 +1,263 @@
+// Package netpolicy decides which hosts the agent's own network clients (the
+// Web tool, MCP over HTTP) may reach: the [network] table's default, allow
+// and deny lists, plus the rule that private, loopback and link-local
+// addresses — judged after DNS resolution, so a public name that resolves to
+// 127.0.0.1 or 169.254.169.254 counts — need approval unless a host is
+// allowed explicitly. It also writes the optional audit log.
+//
+// The check happens twice: once before a call (Classify, to decide whether
+// the user must approve it) and again at connect time (Dialer), because DNS
+// can answer differently between the two. The connect-time check is the one
+// that holds.
+package netpolicy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strings"
+	"time"
+)
+
+// Default is the [network] default for hosts on neither list.
+type Default int
+
+const (
+	Allow Default = iota
+	Deny
+	Prompt
+)
+
+func (d Default) String() string { return [...]string{"allow", "deny", "prompt"}[d] }
+
+// ParseDefault reads the [network] default value.
+func ParseDefault(s string) (Default, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "allow":
+		return Allow, nil
+	case "deny":
+		return Deny, nil
+	case "prompt", "ask":
+		return Prompt, nil
+	}
+	return Allow, fmt.Errorf("network.default: unknown value %q (allowed: allow, deny, prompt)", s)
+}
+
+// Policy is the effective network policy. The zero value allows every
+// public host and holds private addresses for approval.
+type Policy struct {
+	Default Default
+	Allow   []string // host patterns: "example.com" exact, ".example.com" the domain and its subdomains, "*" any
+	Deny    []string // the same patterns; deny wins over allow
+	// Resolver resolves host names; nil uses net.DefaultResolver. Tests
+	// inject one to make a public-looking name resolve to loopback.
+	Resolver interface {
+		LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+	}
+	// Audit, when set, receives one line per network call.
+	Audit *AuditLog
+}
+
+// Verdict is the outcome of classifying a host before a call.
+type Verdict int
+
+const (
+	// Permitted: the call may go ahead without asking.
+	Permitted Verdict = iota
+	// NeedsApproval: the user must approve the call (prompt policy, or a
+	// private address that is not allowed explicitly).
+	NeedsApproval
+	// Denied: the policy refuses the host.
+	Denied
+)
+
+// Decision is a verdict with the reason a person or model can read.
+type Decision struct {
+	Verdict Verdict
+	Reason  string
+	// Explicit is true when an allow rule names the host, which also
+	// admits private addresses.
+	Explicit bool
+}
+
+// Decide applies the lists and the default to host without resolving it.
+func (p *Policy) Decide(host string) Decision {
+	host = normalizeHost(host)
+	if matchAny(p.Deny, host) {
+		return Decision{Verdict: Denied, Reason: fmt.Sprintf("network policy denies %s ([network] deny)", host)}
+	}
+	if matchAny(p.Allow, host) {
+		return Decision{Verdict: Permitted, Explicit: true}
+	}
+	switch p.Default {
+	case Deny:
+		return Decision{Verdict: Denied, Reason: fmt.Sprintf(
+			"network policy denies %s: [network] default = \"deny\" and it is not in [network] allow", host)}
+	case Prompt:
+		return Decision{Verdict: NeedsApproval, Reason: fmt.Sprintf(
+			"[network] default = \"prompt\": reaching %s needs approval", host)}
+	}
+	return Decision{Verdict: Permitted}
+}
+
+// Classify is Decide plus the private-address rule: a host that is not
+// allowed explicitly and is, or resolves to, a private address needs
+// approval. A resolution failure is not a verdict; the connect will fail on
+// its own.
+func (p *Policy) Classify(ctx context.Context, host string) Decision {
+	d := p.Decide(host)
+	if d.Verdict != Permitted || d.Explicit {
+		return d
+	}
+	addrs, err := p.resolve(ctx, normalizeHost(host))
+	if err != nil {
+		return d
+	}
+	for _, a := range addrs {
+		if IsPrivate(a) {
+			return Decision{Verdict: NeedsApproval, Reason: fmt.Sprintf(
+				"%s resolves to the private address %s; reaching it needs approval (or list it in [network] allow)",
+				normalizeHost(host), a)}
+		}
+	}
+	return d
+}
+
+func (p *Policy) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{a.Unmap()}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	var r interface {
+		LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+	} = net.DefaultResolver
+	if p.Resolver != nil {
+		r = p.Resolver
+	}
+	addrs, err := r.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil, err
+	}
+	for i := range addrs {
+		addrs[i] = addrs[i].Unmap()
+	}
+	return addrs, nil
+}
+
+// ErrPrivate is wrapped by connect-time refusals of private addresses.
+var ErrPrivate = errors.New("private address not approved")
+
+// DialContext returns a dial function that resolves the host itself, applies
+// the policy to the name and to every address it resolves to, and connects
+// only to an address it checked: allowPrivate says whether this call was
+// approved to reach private addresses.
+func (p *Policy) DialContext(allowPrivate bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		dec := p.Decide(host)
+		if dec.Verdict == Denied {
+			return nil, errors.New(dec.Reason)
+		}
+		addrs, err := p.resolve(ctx, normalizeHost(host))
+		if err != nil {
+			return nil, err
+		}
+		var lastErr error
+		for _, a := range addrs {
+			if IsPrivate(a) && !dec.Explicit && !allowPrivate {
+				lastErr = fmt.Errorf("%w: %s resolved to %s at connect time; approve a call to it or list it in [network] allow",
+					ErrPrivate, normalizeHost(host), a)
+				continue
+			}
+			c, err := d.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+			if err == nil {
+				return c, nil
+			}
+			lastErr = err
+		}
+		if lastErr == nil {
+			lastErr = fmt.Errorf("%s has no addresses", host)
+		}
+		return nil, lastErr
+	}
+}
+
+// IsPrivate reports whether a is an address an agent-initiated request must
+// not reach unasked: loopback, private (RFC 1918, ULA), link-local (cloud
+// metadata lives at 169.254.169.254), CGNAT, unspecified, multicast,
+// benchmarking and reserved ranges.
+func IsPrivate(a netip.Addr) bool {
+	a = a.Unmap()
+	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
+		return true
+	}
+	for _, p := range reserved() {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func reserved() []netip.Prefix {
+	return []netip.Prefix{
+		netip.MustParsePrefix("0.0.0.0/8"),
+		netip.MustParsePrefix("100.64.0.0/10"),
+		netip.MustParsePrefix("192.0.0.0/24"),
+		netip.MustParsePrefix("198.18.0.0/15"),
+		netip.MustParsePrefix("240.0.0.0/4"),
+		netip.MustParsePrefix("64:ff9b:1::/48"),
+	}
+}
+
+// IsLoopbackHost reports whether host names this machine: "localhost" (and
+// its subdomains) or a loopback address literal.
+func IsLoopbackHost(host string) bool {
+	host = normalizeHost(host)
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Unmap().IsLoopback()
+}
+
+// Match reports whether host matches pattern: "*" any host, ".example.com"
+// example.com and every subdomain, "*.example.com" the subdomains only,
+// anything else exactly (case-insensitive, trailing dot ignored).
+func Match(pattern, host string) bool {
+	pattern, host = normalizeHost(pattern), normalizeHost(host)
+	switch {
+	case pattern == "":
+		return false
+	case pattern == "*":
+		return true
+	case strings.HasPrefix(pattern, "*."):
+		return strings.HasSuffix(host, pattern[1:])
+	case strings.HasPrefix(pattern, "."):
+		return host == pattern[1:] || strings.HasSuffix(host, pattern)
+	}
+	return host == pattern
+}
+
+func matchAny(patterns []string, host string) bool {
+	for _, p := range patterns {
+		if Match(p, host) {
+			return true
+		}
+	}
+	return false
+}
+
+func normalizeHost(h string) string {
+	h = strings.TrimSpace(strings.ToLower(h))
+	h = strings.TrimPrefix(strings.TrimSuffix(h, "]"), "[")
+	return strings.TrimSuffix(h, ".")
+}

@@ -1,0 +1,164 @@
+package netpolicy
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type fakeResolver map[string][]netip.Addr
+
+func (f fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := f[host]; ok {
+		return a, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+func addrs(s ...string) []netip.Addr {
+	var out []netip.Addr
+	for _, x := range s {
+		out = append(out, netip.MustParseAddr(x))
+	}
+	return out
+}
+
+func TestMatch(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		pattern, host string
+		want          bool
+	}{
+		{"example.com", "example.com", true},
+		{"example.com", "EXAMPLE.com.", true},
+		{"example.com", "api.example.com", false},
+		{".example.com", "example.com", true},
+		{".example.com", "api.example.com", true},
+		{".example.com", "badexample.com", false},
+		{"*.example.com", "api.example.com", true},
+		{"*.example.com", "example.com", false},
+		{"*", "anything.test", true},
+		{"", "x", false},
+	}
+	for _, c := range cases {
+		if got := Match(c.pattern, c.host); got != c.want {
+			t.Errorf("Match(%q, %q) = %v", c.pattern, c.host, got)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	res := fakeResolver{
+		"public.test":   addrs("93.184.216.34"),
+		"rebind.test":   addrs("93.184.216.34", "127.0.0.1"),
+		"metadata.test": addrs("169.254.169.254"),
+		"mapped.test":   addrs("::ffff:10.0.0.1"),
+		"lan.test":      addrs("192.168.1.10"),
+	}
+	cases := []struct {
+		name   string
+		policy Policy
+		host   string
+		want   Verdict
+		reason string
+	}{
+		{"public allowed", Policy{}, "public.test", Permitted, ""},
+		{"loopback literal", Policy{}, "127.0.0.1", NeedsApproval, "private address 127.0.0.1"},
+		{"ipv6 loopback", Policy{}, "[::1]", NeedsApproval, "private address ::1"},
+		{"name resolving to loopback", Policy{}, "rebind.test", NeedsApproval, "rebind.test resolves to the private address 127.0.0.1"},
+		{"cloud metadata", Policy{}, "metadata.test", NeedsApproval, "169.254.169.254"},
+		{"ipv4-mapped private", Policy{}, "mapped.test", NeedsApproval, "10.0.0.1"},
+		{"lan", Policy{}, "lan.test", NeedsApproval, "192.168.1.10"},
+		{"explicit allow admits private", Policy{Allow: []string{"lan.test"}}, "lan.test", Permitted, ""},
+		{"deny wins over allow", Policy{Allow: []string{".test"}, Deny: []string{"public.test"}}, "public.test", Denied, "([network] deny)"},
+		{"default deny", Policy{Default: Deny}, "public.test", Denied, `default = "deny"`},
+		{"default deny, allowed", Policy{Default: Deny, Allow: []string{".public.test"}}, "public.test", Permitted, ""},
+		{"prompt", Policy{Default: Prompt}, "public.test", NeedsApproval, `default = "prompt"`},
+		{"unresolvable is not a verdict", Policy{}, "nowhere.test", Permitted, ""},
+	}
+	for _, c := range cases {
+		p := c.policy
+		p.Resolver = res
+		d := p.Classify(context.Background(), c.host)
+		if d.Verdict != c.want || !strings.Contains(d.Reason, c.reason) {
+			t.Errorf("%s: got %v %q", c.name, d.Verdict, d.Reason)
+		}
+	}
+}
+
+func TestIsPrivate(t *testing.T) {
+	t.Parallel()
+	for _, a := range []string{"127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.0.1", "169.254.169.254", "100.64.0.1",
+		"0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "224.0.0.1", "198.18.0.1", "255.255.255.255"} {
+		if !IsPrivate(netip.MustParseAddr(a)) {
+			t.Errorf("%s should be private", a)
+		}
+	}
+	for _, a := range []string{"93.184.216.34", "8.8.8.8", "2606:4700::1111", "1.1.1.1"} {
+		if IsPrivate(netip.MustParseAddr(a)) {
+			t.Errorf("%s should be public", a)
+		}
+	}
+}
+
+// The connect-time check holds even when DNS answered differently at
+// approval time: a name that now resolves to loopback is not dialled.
+func TestDialRefusesPrivateAtConnectTime(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("secret")) }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+	p := &Policy{Resolver: fakeResolver{"public.test": addrs("127.0.0.1")}}
+	c := &http.Client{Transport: &http.Transport{DialContext: p.DialContext(false)}}
+	_, err := c.Get("http://public.test:" + port + "/")
+	if err == nil || !errors.Is(err, ErrPrivate) || !strings.Contains(err.Error(), "public.test resolved to 127.0.0.1 at connect time") {
+		t.Fatalf("got %v", err)
+	}
+	c = &http.Client{Transport: &http.Transport{DialContext: p.DialContext(true)}}
+	resp, err := c.Get("http://public.test:" + port + "/")
+	if err != nil {
+		t.Fatalf("approved call: %v", err)
+	}
+	resp.Body.Close()
+}
+
+func TestAuditLog(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "home", "audit.log")
+	a := &AuditLog{Path: path}
+	a.Record(Entry{Tool: "Web", Action: "fetch", URL: "https://example.com/", Host: "example.com", Decision: "allow", Status: 200})
+	a.Record(Entry{Tool: "Web", Action: "fetch", Host: "bad.test", Decision: "deny", Error: "denied"})
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"tool":"Web","action":"fetch","url":"https://example.com/","host":"example.com","decision":"allow","status":200`) {
+		t.Fatalf("audit log:\n%s", data)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	var nilLog *AuditLog
+	nilLog.Record(Entry{}) // no panic
+}
+
+func TestParseDefault(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Default{"": Allow, "allow": Allow, "DENY": Deny, "prompt": Prompt} {
+		if got, err := ParseDefault(in); err != nil || got != want {
+			t.Errorf("%q: %v %v", in, got, err)
+		}
+	}
+	if _, err := ParseDefault("maybe"); err == nil || !strings.Contains(err.Error(), "allowed: allow, deny, prompt") {
+		t.Errorf("got %v", err)
+	}
+}

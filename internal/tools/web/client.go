@@ -1,0 +1,74 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/netpolicy"
+)
+
+const maxRedirects = 5
+
+// client returns an HTTP client whose every connection goes through the
+// network policy's dialer (which re-checks the resolved address), that
+// follows at most five redirects and re-checks each target's host, and
+// never uses an environment proxy (the policy must see the real target).
+func (t *Tool) client(allowPrivate bool, timeout time.Duration) *http.Client {
+	rt := t.opts.Transport
+	if rt == nil {
+		rt = &http.Transport{
+			DialContext:           t.policy.DialContext(allowPrivate),
+			ForceAttemptHTTP2:     true,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ResponseHeaderTimeout: 30 * time.Second,
+			MaxIdleConns:          4,
+			IdleConnTimeout:       30 * time.Second,
+		}
+	}
+	return &http.Client{
+		Transport: userAgent{rt, t.opts.UserAgent},
+		Timeout:   timeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > maxRedirects {
+				return fmt.Errorf("%w: stopped after %d redirects (at most %d are followed); last target %s",
+					errTooManyRedirects, maxRedirects, maxRedirects, req.URL.Redacted())
+			}
+			return t.checkRedirect(req.URL, via[0].URL, allowPrivate)
+		},
+	}
+}
+
+var errTooManyRedirects = errors.New("too many redirects")
+
+// checkRedirect applies the policy to a redirect target. A target that
+// would need approval (the prompt default, or a new private host) is
+// refused: a redirect cannot ask, so the model must fetch it directly.
+func (t *Tool) checkRedirect(u, first *url.URL, allowPrivate bool) error {
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("redirect to %s refused: only http:// and https:// URLs are supported", u.Redacted())
+	}
+	d := t.policy.Decide(u.Hostname())
+	switch {
+	case d.Verdict == netpolicy.Denied:
+		return fmt.Errorf("redirect to %s refused: %s", u.Redacted(), d.Reason)
+	case d.Verdict == netpolicy.NeedsApproval && u.Hostname() != first.Hostname():
+		return fmt.Errorf("redirect to %s refused: %s; fetch that URL directly so it can be approved", u.Redacted(), d.Reason)
+	}
+	return nil
+}
+
+type userAgent struct {
+	rt http.RoundTripper
+	ua string
+}
+
+func (u userAgent) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("User-Agent") == "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("User-Agent", u.ua)
+	}
+	return u.rt.RoundTrip(r)
+}

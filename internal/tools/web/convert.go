@@ -1,0 +1,280 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	md "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"github.com/theory/jsonpath"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// decodeText converts body to UTF-8 using the Content-Type charset, a BOM or
+// (for HTML) a <meta charset>; invalid bytes become U+FFFD.
+func decodeText(body []byte, ctype string) string {
+	r, err := charset.NewReader(bytes.NewReader(body), ctype)
+	if err != nil {
+		return strings.ToValidUTF8(string(body), "\uFFFD")
+	}
+	out, err := io.ReadAll(r)
+	if err != nil || !utf8.Valid(out) {
+		return strings.ToValidUTF8(string(out), "\uFFFD")
+	}
+	return string(out)
+}
+
+type page struct{ content, title, canonical string }
+
+// dropped are the elements that are page furniture, not content.
+var dropped = map[string]bool{"script": true, "style": true, "noscript": true, "nav": true, "aside": true,
+	"footer": true, "form": true, "iframe": true, "svg": true, "button": true, "template": true, "dialog": true}
+
+// convertHTML turns a page into readable Markdown (or plain text): scripts,
+// styles, navigation, asides and footers dropped, the <main> or single
+// <article> preferred when the page has one, links made absolute against
+// the final URL; the title and canonical URL are kept apart.
+func convertHTML(body []byte, ctype, pageURL, format string) page {
+	doc, err := html.Parse(strings.NewReader(decodeText(body, ctype)))
+	if err != nil {
+		return page{content: decodeText(body, ctype)}
+	}
+	var p page
+	p.title, p.canonical = headFacts(doc)
+	prune(doc)
+	root := mainContent(doc)
+	if format == "text" {
+		p.content = tidy(blockText(root))
+		return p
+	}
+	out, err := converter().ConvertNode(root, md.WithDomain(pageURL))
+	if err != nil {
+		p.content = tidy(blockText(root))
+		return p
+	}
+	p.content = strings.TrimSpace(string(out))
+	return p
+}
+
+var converter = sync.OnceValue(func() *md.Converter {
+	c := md.NewConverter(md.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin()))
+	for tag := range dropped {
+		c.Register.TagType(tag, md.TagTypeRemove, md.PriorityStandard)
+	}
+	return c
+})
+
+func headFacts(doc *html.Node) (title, canonical string) {
+	var og string
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "title":
+				if title == "" {
+					title = collapse(text(n))
+				}
+			case "link":
+				if hasClass(strings.ToLower(attr(n, "rel")), "canonical") && canonical == "" {
+					canonical = attr(n, "href")
+				}
+			case "meta":
+				if attr(n, "property") == "og:title" && og == "" {
+					og = collapse(attr(n, "content"))
+				}
+			case "body":
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if title == "" {
+		title = og
+	}
+	return title, canonical
+}
+
+// prune removes dropped elements and anything marked as navigation or
+// hidden.
+func prune(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && (dropped[c.Data] || attr(c, "role") == "navigation" ||
+			attr(c, "aria-hidden") == "true" || attr(c, "hidden") != "" && hasAttr(c, "hidden")) {
+			n.RemoveChild(c)
+		} else if c.Type == html.CommentNode {
+			n.RemoveChild(c)
+		} else {
+			prune(c)
+		}
+		c = next
+	}
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// mainContent is the page's <main>, else its only <article>, else <body>.
+func mainContent(doc *html.Node) *html.Node {
+	var mains, articles []*html.Node
+	var body *html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch {
+			case n.Data == "main" || attr(n, "role") == "main":
+				mains = append(mains, n)
+			case n.Data == "article":
+				articles = append(articles, n)
+			case n.Data == "body":
+				body = n
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	switch {
+	case len(mains) == 1:
+		return mains[0]
+	case len(articles) == 1:
+		return articles[0]
+	case body != nil:
+		return body
+	}
+	return doc
+}
+
+var blockTags = map[string]bool{"p": true, "div": true, "section": true, "article": true, "main": true,
+	"header": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "li": true,
+	"ul": true, "ol": true, "pre": true, "blockquote": true, "table": true, "tr": true, "br": true, "hr": true,
+	"dl": true, "dt": true, "dd": true, "figure": true, "figcaption": true}
+
+// blockText is the visible text with a line break around block elements.
+func blockText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			b.WriteString(n.Data)
+		case html.ElementNode:
+			if blockTags[n.Data] {
+				b.WriteByte('\n')
+			}
+			if n.Data == "td" || n.Data == "th" {
+				b.WriteString("\t")
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if n.Type == html.ElementNode && blockTags[n.Data] {
+			b.WriteByte('\n')
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// tidy collapses runs of spaces within lines and of blank lines.
+func tidy(s string) string {
+	var out []string
+	blank := false
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" {
+			if !blank && len(out) > 0 {
+				out = append(out, "")
+			}
+			blank = true
+			continue
+		}
+		blank = false
+		out = append(out, line)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// project evaluates JSONPath expressions (RFC 9535) over a JSON body.
+func project(body []byte, paths []string, truncated bool) (map[string][]any, error) {
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		if truncated {
+			return nil, tools.ExecutionFailed("`fields` needs the whole JSON body, but it was cut at max_bytes; fetch again with a larger max_bytes")
+		}
+		return nil, tools.ExecutionFailed("`fields` needs a JSON body, but this one does not parse: %v", err)
+	}
+	out := map[string][]any{}
+	for _, expr := range paths {
+		expr = strings.TrimSpace(expr)
+		if expr == "" {
+			continue
+		}
+		p, err := jsonpath.Parse(expr)
+		if err != nil {
+			return nil, tools.InvalidInput("fields: %q is not a JSONPath expression (RFC 9535, e.g. $.items[*].name): %v", expr, err)
+		}
+		nodes := p.Select(doc)
+		if nodes == nil {
+			nodes = jsonpath.NodeList{}
+		}
+		out[expr] = nodes
+	}
+	return out, nil
+}
+
+// pdfText extracts a PDF's text with poppler's pdftotext when it is
+// installed; otherwise the note says so.
+func (t *Tool) pdfText(ctx context.Context, body []byte) (string, string) {
+	bin := t.opts.PDFToText
+	if bin == "" {
+		p, err := exec.LookPath("pdftotext")
+		if err != nil {
+			return "", "This is a PDF and pdftotext (poppler-utils) is not installed, so its text cannot be extracted."
+		}
+		bin = p
+	}
+	f, err := os.CreateTemp("", "codewhale-fetch-*.pdf")
+	if err != nil {
+		return "", fmt.Sprintf("This is a PDF; extracting its text failed: %v", err)
+	}
+	defer os.Remove(f.Name())
+	_, werr := f.Write(body)
+	f.Close()
+	if werr != nil {
+		return "", fmt.Sprintf("This is a PDF; extracting its text failed: %v", werr)
+	}
+	out, err := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", f.Name(), "-").Output()
+	if err != nil {
+		return "", fmt.Sprintf("This is a PDF; pdftotext could not read it (%v).", err)
+	}
+	return strings.TrimSpace(strings.ToValidUTF8(string(out), "\uFFFD")), "Text extracted from a PDF with pdftotext."
+}

@@ -1,0 +1,74 @@
+package web
+
+import (
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestWaitForAServerThatStartsLate(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close() // nothing listens yet
+	started := make(chan struct{})
+	go func() {
+		time.Sleep(300 * time.Millisecond) // the dev server takes a while to come up
+		l2, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			close(started)
+			return
+		}
+		close(started)
+		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })}
+		t.Cleanup(func() { srv.Close() })
+		srv.Serve(l2)
+	}()
+	res, err, _ := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","port":`+strconv.Itoa(port)+`,"poll_interval_ms":50,"timeout_ms":5000}`)
+	<-started
+	if err != nil || !res.Success || !strings.Contains(res.Content, `"ready":true`) {
+		t.Fatalf("%v %s", err, res.Content)
+	}
+	res, err, _ = call(t, newTool(nil, SearchConfig{}), `{"action":"wait","url":"http://localhost:`+strconv.Itoa(port)+`/healthz","timeout_ms":2000}`)
+	if err != nil || !res.Success || !strings.Contains(res.Content, `"detail":"HTTP 204"`) {
+		t.Fatalf("health url: %v %s", err, res.Content)
+	}
+}
+
+func TestWaitTimesOut(t *testing.T) {
+	t.Parallel()
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	start := time.Now()
+	res, err, _ := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","port":`+strconv.Itoa(port)+`,"timeout_ms":400,"poll_interval_ms":100}`)
+	if err != nil || res.Success || !strings.Contains(res.Content, `"ready":false`) || !strings.Contains(res.Content, "connection refused") {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if d := time.Since(start); d < 350*time.Millisecond || d > 3*time.Second {
+		t.Errorf("took %s", d)
+	}
+}
+
+func TestWaitIsLoopbackOnly(t *testing.T) {
+	t.Parallel()
+	tool := newTool(nil, SearchConfig{})
+	for in, want := range map[string]string{
+		`{"action":"wait","host":"10.0.0.5","port":80}`:       "10.0.0.5 is not loopback",
+		`{"action":"wait","url":"http://example.com/health"}`: "example.com is not loopback",
+		`{"action":"wait"}`:                          "wait needs `port`",
+		`{"action":"wait","port":70000}`:             "port must be between 1 and 65535",
+		`{"action":"wait","url":"ftp://127.0.0.1/"}`: "only http:// and https:// URLs are supported",
+	} {
+		_, err, _ := call(t, tool, in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", in, err, want)
+		}
+	}
+}

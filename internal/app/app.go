@@ -80,6 +80,9 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	a.Jobs = jm
 	a.Services.Jobs, a.Services.TestCommand = jm, cfg.File.TestCommand
 	a.Services.ApplyPatch, a.Services.GuardPaths = cfg.ApplyPatch, []string{cfg.Path}
+	if cfg.Web.Enabled {
+		a.Services.Web = newWeb(cfg, a.Services.Handles)
+	}
 	store, report, err := tasks.Open(tasks.DefaultDir(nil))
 	if err != nil {
 		return nil, fmt.Errorf("opening the task store: %w", err)
@@ -254,6 +257,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 		Model: a.Cfg.Model, MemoryEnabled: false})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
+	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
 	if cc.Depth < cc.MaxDepth {
 		svc.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), Depth: cc.Depth, MaxDepth: cc.MaxDepth,
 			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
@@ -304,6 +308,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
+	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
 	eng := engine.New(opts)

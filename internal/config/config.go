@@ -55,6 +55,7 @@ type Config struct {
 	MaxAdmitted     int
 	PathSuffix      string
 	Headers         map[string]string
+	Web             WebConfig
 }
 
 // Env looks a variable up; tests pass their own.
@@ -139,6 +140,12 @@ func (c *Config) applyProject(path string) error {
 	}
 	if p.AllowShell != nil && !*p.AllowShell {
 		c.File.AllowShell = p.AllowShell
+	}
+	if p.Network != nil && len(p.Network.Deny) > 0 { // a project may only tighten the network policy
+		if c.File.Network == nil {
+			c.File.Network = &Network{}
+		}
+		c.File.Network.Deny = append(append([]string(nil), c.File.Network.Deny...), p.Network.Deny...)
 	}
 	if p.ApprovalPolicy != "" {
 		next, err := policy.ParsePosture(p.ApprovalPolicy)
@@ -252,7 +259,7 @@ func (c *Config) resolve(flags Flags, env Env) error {
 	if h := env.first("DEEPSEEK_HTTP_HEADERS", "CODEWHALE_HTTP_HEADERS"); h != "" {
 		c.Headers = provider.ParseHeaderList(h)
 	}
-	return nil
+	return c.resolveWeb(env)
 }
 
 // resolveKey follows engine.md §3.3: flag, config, api_key_env, the secret

@@ -46,6 +46,8 @@ type File struct {
 	Subagents              *Subagents               `toml:"subagents"`
 	Providers              map[string]ProviderTable `toml:"providers"`
 	Pricing                map[string]Price         `toml:"pricing"`
+	Network                *Network                 `toml:"network"`
+	Search                 *Search                  `toml:"search"`
 }
 
 // Retry is the [retry] table.
@@ -154,7 +156,9 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing"},
+		"tools", "subagents", "providers", "pricing", "network", "search"},
+	"network":           {"default", "allow", "deny", "audit"},
+	"search":            {"provider", "base_url", "api_key", "fallback", "duckduckgo", "searxng", "tavily", "brave"},
 	"retry":             {"enabled", "max_retries", "initial_delay", "max_delay", "exponential_base"},
 	"memory":            {"enabled"},
 	"features":          {"apply_patch", "web_search", "subagents"},

@@ -14,10 +14,12 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/bash"
 	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/git"
+	"github.com/codewhale/codewhale/internal/tools/handles"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
 	"github.com/codewhale/codewhale/internal/tools/run"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
+	"github.com/codewhale/codewhale/internal/tools/web"
 	"github.com/codewhale/codewhale/internal/tools/work"
 )
 
@@ -44,7 +46,13 @@ type Services struct {
 	// TestCommand is the configured project test command for Run.
 	TestCommand string
 	Tasks       *tasks.Store   // optional
-	Agents      *agent.Manager // optional: agent and handle_read
+	Agents      *agent.Manager // optional: agent and its transcripts in handle_read
+	// Handles keeps large results (fetched pages, issue threads) out of the
+	// transcript for handle_read; shared by the session and its children.
+	Handles *handles.Store
+	// Web is the session's Web tool; nil leaves it unregistered
+	// ([features] web_search off, or a policy that reaches nothing).
+	Web *web.Tool
 	// Extra registers further tools (MCP adapters) after the built-ins.
 	Extra func(reg *tools.Registry, env engine.TurnEnv)
 	// MCPInfo returns the MCP pool's facts for the catalog.
@@ -65,7 +73,7 @@ type Options struct {
 func NewServices(o Options) *Services {
 	return &Services{Workspace: o.Workspace, Home: o.Home, SessionID: o.SessionID, Model: o.Model,
 		MemoryEnabled: o.MemoryEnabled, Plan: &plan.Store{}, Ledger: work.NewLedger(), Snapshots: file.NewSnapshots(),
-		ApplyPatch: true}
+		ApplyPatch: true, Handles: handles.NewStore(0)}
 }
 
 // Registry builds the registry for a turn in env's mode.
@@ -108,9 +116,19 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	if s.MemoryEnabled && !readOnly {
 		reg.Register(memory.New(memory.Options{Root: s.Home, Workspace: s.Workspace}))
 	}
+	var sources []handles.Source
 	if s.Agents != nil && s.Agents.CanSpawn() {
 		reg.Register(agent.New(s.Agents, s.WorkState))
-		reg.Register(agent.NewHandleRead(s.Agents))
+		sources = append(sources, s.Agents.HandleSource())
+	}
+	if s.Web != nil {
+		reg.Register(s.Web) // read-only: Plan keeps it
+	}
+	if s.Handles != nil {
+		sources = append(sources, s.Handles)
+	}
+	if len(sources) > 0 {
+		reg.Register(handles.NewRead(sources...))
 	}
 	if s.Extra != nil {
 		s.Extra(reg, env)

@@ -15,6 +15,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
+	"github.com/codewhale/codewhale/internal/tools/web"
 	"github.com/codewhale/codewhale/internal/toolset"
 )
 
@@ -195,6 +196,34 @@ func TestCatalogConsistency(t *testing.T) {
 		}
 		if err := tools.Validate(e.Tool.Name, e.Tool.InputSchema, json.RawMessage(`{}`)); err != nil && strings.Contains(err.Error(), "compile") {
 			t.Errorf("%s schema: %v", e.Tool.Name, err)
+		}
+	}
+}
+
+// The Web tool is deferred, found by what people ask for, and its removed
+// single-purpose spellings stay unregistered.
+func TestWebIsDeferredAndFindable(t *testing.T) {
+	t.Parallel()
+	s := services(t, true)
+	s.Web = web.New(web.Options{})
+	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+		reg, c, first := firstRequest(s, mode)
+		if slices.Contains(first, "Web") {
+			t.Fatalf("%v: Web is in the first request", mode)
+		}
+		if e, ok := c.Lookup("Web"); !ok || !e.Deferred() {
+			t.Fatalf("%v: Web is not a deferred entry", mode)
+		}
+		for _, q := range []string{"web search", "fetch url", "documentation online", "search the internet"} {
+			res, err := c.Search("tool_search", json.RawMessage(`{"query":"`+q+`"}`))
+			if err != nil || len(res.References) == 0 || res.References[0] != "Web" {
+				t.Errorf("%v: tool_search %q: %v %v", mode, q, res, err)
+			}
+		}
+		for _, gone := range []string{"web_search", "fetch_url", "wait_for_dev_server"} {
+			if reg.Contains(gone) {
+				t.Errorf("%s is registered", gone)
+			}
 		}
 	}
 }

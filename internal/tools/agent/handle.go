@@ -11,20 +11,13 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tools/handles"
 )
 
 // Handle is a bounded reference to a child's transcript; the transcript
 // itself stays out of the parent's context and is read on demand with
-// handle_read.
-type Handle struct {
-	Kind        string `json:"kind"`
-	SessionID   string `json:"session_id"`
-	Name        string `json:"name"`
-	Type        string `json:"type"`
-	Length      int    `json:"length"`
-	ReprPreview string `json:"repr_preview"`
-	SHA256      string `json:"sha256"`
-}
+// handle_read. It is the shared handle shape.
+type Handle = handles.Handle
 
 func newHandle(id string, msgs []provider.Message) Handle {
 	text := renderTranscript(msgs)

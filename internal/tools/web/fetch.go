@@ -185,10 +185,11 @@ func isText(media string) bool {
 	return strings.HasSuffix(media, "+xml")
 }
 
-// fitContent keeps at most inlineLimit characters (or the call's budget,
-// when smaller) inline and puts the whole text behind a handle.
+// fitContent keeps at most inlineLimit characters inline — fewer when the
+// call's result budget is smaller, leaving room for JSON escaping and the
+// receipt — and puts the whole text behind a handle.
 func (t *Tool) fitContent(tc *tools.Context, out *Fetched) {
-	limit := inlineLimit
+	limit := min(inlineLimit, tc.ResultBudget()/2)
 	r := []rune(out.Content)
 	if len(r) <= limit {
 		return

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/handles"
 )
 
 func TestFetchArticleAsMarkdown(t *testing.T) {
@@ -263,3 +265,37 @@ func lookPDF() (string, error) {
 }
 
 var _ = netpolicy.Allow
+
+// A page larger than the call's budget comes back inside the budget, as
+// valid JSON, with the rest readable through handle_read.
+func TestFetchFitsTheBudgetAndHandleReadsTheRest(t *testing.T) {
+	t.Parallel()
+	para := strings.Repeat(`He said "ok" & left.`+"\n", 4000) // quotes and newlines grow under JSON escaping
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte(para))
+	})
+	store := handles.NewStore(0)
+	tool := New(Options{Policy: loopbackAllowed(), Handles: store})
+	reg := tools.NewRegistry()
+	reg.Register(tool)
+	_, in, _ := reg.Prepare(ToolName, []byte(`{"action":"fetch","url":"`+srv.URL+`"}`))
+	res, err := tools.Run(context.Background(), tool, &tools.Context{Budget: 12000}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len([]rune(res.Content)); n > 12000 {
+		t.Fatalf("result is %d characters, over the 12000 budget", n)
+	}
+	f := decode[Fetched](t, res)
+	h, _ := f.Handle.(map[string]any)
+	sid, _ := h["session_id"].(string)
+	read := handles.NewRead(store)
+	got, err := read.Execute(context.Background(), &tools.Context{}, []byte(`{"session_id":"`+sid+`","offset":6000,"limit":100}`))
+	if err != nil || !strings.HasPrefix(got.Content, "["+sid+" characters 6000-6100 of 84000]") {
+		t.Fatalf("handle_read: %v %q", err, got.Content[:min(200, len(got.Content))])
+	}
+	if body := got.Content[strings.IndexByte(got.Content, '\n')+1:]; body != string([]rune(para)[6000:6100]) {
+		t.Errorf("handle_read returned the wrong slice: %q", body)
+	}
+}

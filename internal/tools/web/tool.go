@@ -65,7 +65,8 @@ func New(opts Options) *Tool {
 	}
 	return &Tool{opts: opts, policy: p, approved: map[[32]byte]bool{}, Spec: tools.Spec{
 		ToolName: ToolName,
-		Desc: "Search the web, fetch a URL, or wait for a local dev server. action=\"search\": `query` (or a " +
+		Desc: "Search the web, fetch a URL, or wait for a local dev server: look up documentation online, read internet " +
+			"web pages and HTTP APIs. action=\"search\": `query` (or a " +
 			"`search_query` batch) with max_results (default 5, max 10), recency (day|week|month|year or days), " +
 			"domains[] and locale; every response has a `receipt` saying which knobs the backend honoured. " +
 			"action=\"fetch\": `url` (http/https) as readable Markdown (default), text or raw; JSON bodies can be " +

@@ -1,0 +1,68 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// bigPage is a ~1 MB article: the fixture's <main> repeated.
+func bigPage(b *testing.B) []byte {
+	b.Helper()
+	page, err := os.ReadFile(filepath.Join("testdata", "article.html"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	start, end := bytes.Index(page, []byte("<article>")), bytes.Index(page, []byte("</article>"))
+	body := page[start : end+len("</article>")]
+	var buf bytes.Buffer
+	buf.WriteString("<html><head><title>big</title></head><body><main>")
+	for buf.Len() < 1<<20 {
+		buf.Write(body)
+	}
+	buf.WriteString("</main></body></html>")
+	return buf.Bytes()
+}
+
+// BenchmarkHTMLToMarkdown is the conversion cost of fetch beyond the
+// transfer (target: a 1 MB page under 50 ms).
+func BenchmarkHTMLToMarkdown1MB(b *testing.B) {
+	page := bigPage(b)
+	b.SetBytes(int64(len(page)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if p := convertHTML(page, "text/html; charset=utf-8", "https://example.com/", "markdown"); len(p.content) == 0 {
+			b.Fatal("empty")
+		}
+	}
+}
+
+// BenchmarkSearchParse is the per-backend result parsing cost (target:
+// under 1 ms each).
+func BenchmarkSearchParse(b *testing.B) {
+	read := func(name string) []byte {
+		d, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	ddg, sx := read("ddg.html"), read("searxng.json")
+	b.Run("duckduckgo", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if r, _ := parseDuckDuckGo(ddg); len(r) != 3 {
+				b.Fatal(len(r))
+			}
+		}
+	})
+	b.Run("searxng", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var r struct{ Results []map[string]any }
+			if json.Unmarshal(sx, &r) != nil || len(r.Results) != 3 {
+				b.Fatal("parse")
+			}
+		}
+	})
+}

@@ -59,7 +59,7 @@ func newCLI(t *testing.T, srv *fakemodel.Server) *cli {
 		c.env = append(c.env, "CODEWHALE_BASE_URL="+srv.URL)
 	}
 	// Fast retries so failure paths finish quickly.
-	c.config("[retry]\ninitial_delay = 0.01\nmax_delay = 0.02\n")
+	c.config("[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n")
 	return c
 }
 

@@ -111,6 +111,9 @@ func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 	defer stop()
 	ccfg := cfg.ClientConfig(cfg.Model)
 	ccfg.UserAgent = "codewhale/" + version
+	ccfg.OnRetry = func(r provider.RetryInfo) {
+		fmt.Fprintln(ios.Err, engine.Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Wait: r.Wait}.Line())
+	}
 	client, err := provider.New(ccfg)
 	if err != nil {
 		fmt.Fprintln(ios.Err, "error:", err)

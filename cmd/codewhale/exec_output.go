@@ -27,13 +27,20 @@ type execReport struct {
 }
 
 // execPrinter renders engine events for one output format.
+//
+// A request the provider re-sends after it had streamed part of an answer
+// retracts that part (engine.Retract). stream-json passes the retraction on
+// as a "retract" line; text mode prints each assistant message only once it
+// is complete, so stdout never holds a discarded attempt; the --json output
+// and visible_final_answer_chars count what remains.
 type execPrinter struct {
-	ios    IO
-	o      *execOptions
-	output strings.Builder // visible assistant text of the turn
-	tools  []toolRecord
-	errs   []string
-	wrote  bool
+	ios     IO
+	o       *execOptions
+	output  []rune          // visible assistant text of the turn, retractions applied
+	pending strings.Builder // text mode: the message being streamed, printed when complete
+	tools   []toolRecord
+	errs    []string
+	wrote   bool
 }
 
 type toolRecord struct {
@@ -73,13 +80,31 @@ func writeJSON(b *strings.Builder, v any) {
 func (p *execPrinter) event(ev engine.Event) {
 	switch ev := ev.(type) {
 	case engine.MessageDelta:
-		p.output.WriteString(ev.Content)
+		p.output = append(p.output, []rune(ev.Content)...)
 		switch {
 		case p.streamJSON():
 			p.line("content", "content", ev.Content)
 		case !p.o.json:
-			fmt.Fprint(p.ios.Out, ev.Content)
-			p.wrote = true
+			p.pending.WriteString(ev.Content)
+		}
+	case engine.MessageComplete:
+		p.flushText()
+	case engine.Retract:
+		p.output = p.output[:max(0, len(p.output)-ev.TextChars)]
+		p.pending.Reset()
+		if p.streamJSON() {
+			ids := ev.ToolIDs
+			if ids == nil {
+				ids = []string{}
+			}
+			p.line("retract", "content_chars", ev.TextChars, "tool_ids", ids, "reason", ev.Reason)
+		}
+	case engine.Retry:
+		if p.streamJSON() {
+			p.line("retry", "attempt", ev.Attempt, "max", ev.Max, "reason", ev.Reason, "wait_ms", ev.Wait.Milliseconds())
+		} else {
+			p.newline()
+			fmt.Fprintln(p.ios.Err, ev.Line())
 		}
 	case engine.ToolCallStarted:
 		if p.streamJSON() {
@@ -111,12 +136,23 @@ func (p *execPrinter) event(ev engine.Event) {
 }
 
 func notableStatus(s string) bool {
-	return s == "Reached maximum steps" || strings.HasPrefix(s, "Connection interrupted") || strings.HasPrefix(s, "Auto-loaded")
+	return s == "Reached maximum steps" || strings.HasPrefix(s, "Auto-loaded")
 }
 
-// newline ends a partial line of streamed text before stderr output.
+// flushText prints a completed assistant message (text mode).
+func (p *execPrinter) flushText() {
+	if p.pending.Len() == 0 {
+		return
+	}
+	s := p.pending.String()
+	p.pending.Reset()
+	fmt.Fprint(p.ios.Out, s)
+	p.wrote = !strings.HasSuffix(s, "\n")
+}
+
+// newline ends a partial line of printed text before stderr output.
 func (p *execPrinter) newline() {
-	if p.wrote && !strings.HasSuffix(p.output.String(), "\n") {
+	if p.wrote {
 		fmt.Fprintln(p.ios.Out)
 	}
 	p.wrote = false
@@ -208,6 +244,7 @@ func terminationReason(d engine.TurnComplete) string {
 
 func (p *execPrinter) finish(r execReport) {
 	d := r.done
+	p.flushText()
 	if len(r.running) > 0 && !p.streamJSON() && !p.o.json {
 		p.newline()
 		fmt.Fprintf(p.ios.Err, "%d background job(s) still running; they are stopped as codewhale exits:\n", len(r.running))
@@ -230,7 +267,7 @@ func (p *execPrinter) finish(r execReport) {
 			tools = []toolRecord{}
 		}
 		_ = enc.Encode(map[string]any{"mode": "agent", "provider": config.ProviderDisplayName(r.cfg.Provider),
-			"model": r.sess.Model, "prompt": r.opts.prompt, "output": p.output.String(), "tools": tools,
+			"model": r.sess.Model, "prompt": r.opts.prompt, "output": string(p.output), "tools": tools,
 			"outcomes": []any{map[string]any{"turn_id": d.TurnID, "status": d.Status, "steps": d.Steps}},
 			"status":   d.Status, "termination_reason": terminationReason(d), "error_category": nullable(d.ErrorCategory),
 			"error": nullable(d.Error)})
@@ -258,7 +295,7 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 		"provider_id": r.cfg.Provider, "model": r.sess.Model, "route_source": r.cfg.BaseSource,
 		"input_tokens": d.Usage.InputTokens, "output_tokens": d.Usage.OutputTokens,
 		"duration_ms": r.duration.Milliseconds(), "approval_posture": posture, "sandbox_posture": "none",
-		"prompt_sha256": "sha256:" + hex.EncodeToString(sum[:]), "visible_final_answer_chars": len([]rune(p.output.String())),
+		"prompt_sha256": "sha256:" + hex.EncodeToString(sum[:]), "visible_final_answer_chars": len(p.output),
 		"session_id": r.sess.ID, "resume_command": "codewhale exec --resume " + r.sess.ID + " PROMPT", "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
 		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps,
 		"running_jobs": runningJobs(r.running)}

@@ -45,6 +45,7 @@ type Config struct {
 	Retry           provider.RetryPolicy
 	IdleTimeout     time.Duration
 	OpenTimeout     time.Duration
+	RequestTimeout  time.Duration
 	MemoryEnabled   bool
 	MemoryPath      string
 	MCPConfigPath   string
@@ -229,14 +230,8 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		}
 	}
 	c.StrictTools = f.StrictToolMode
-	c.Retry = retryPolicy(f.Retry)
-	c.IdleTimeout = time.Duration(f.StreamChunkTimeoutSecs) * time.Second
-	if d, ok := provider.EnvDuration([]string{"CODEWHALE_STREAM_IDLE_TIMEOUT_SECS", "DEEPSEEK_STREAM_IDLE_TIMEOUT_SECS"}, 1, 3600); ok {
-		c.IdleTimeout = d
-	}
-	c.IdleTimeout = clampDuration(c.IdleTimeout, 900*time.Second, time.Second, time.Hour)
-	if d, ok := provider.EnvDuration([]string{"CODEWHALE_STREAM_OPEN_TIMEOUT_SECS", "DEEPSEEK_STREAM_OPEN_TIMEOUT_SECS"}, 5, 300); ok {
-		c.OpenTimeout = d
+	if err := c.resolveDeadlines(env); err != nil {
+		return err
 	}
 	c.MemoryEnabled = f.Memory != nil && f.Memory.Enabled != nil && *f.Memory.Enabled
 	if v := env.first("CODEWHALE_MEMORY", "DEEPSEEK_MEMORY"); v != "" {
@@ -288,36 +283,6 @@ func (c *Config) resolveKey(flags Flags, env Env, pt ProviderTable, legacy bool)
 	return "", "none"
 }
 
-func retryPolicy(r *Retry) provider.RetryPolicy {
-	p := provider.DefaultRetry
-	if r == nil {
-		return p
-	}
-	if r.Enabled != nil {
-		p.Enabled = *r.Enabled
-	}
-	if r.MaxRetries != nil {
-		p.MaxRetries = max(0, *r.MaxRetries)
-	}
-	if r.InitialDelay != nil {
-		p.InitialDelay = time.Duration(*r.InitialDelay * float64(time.Second))
-	}
-	if r.MaxDelay != nil {
-		p.MaxDelay = time.Duration(*r.MaxDelay * float64(time.Second))
-	}
-	if r.ExponentialBase != nil {
-		p.ExponentialBase = *r.ExponentialBase
-	}
-	return p
-}
-
-func clampDuration(d, def, lo, hi time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return max(lo, min(hi, d))
-}
-
 func truthy(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "1", "on", "true", "yes", "y", "enabled":
@@ -346,5 +311,6 @@ func ProviderDisplayName(id string) string {
 // ClientConfig is the provider client configuration for model.
 func (c *Config) ClientConfig(model string) provider.Config {
 	return provider.Config{Provider: ProviderDisplayName(c.Provider), BaseURL: c.BaseURL, APIKey: c.APIKey, Model: model,
-		PathSuffix: c.PathSuffix, Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout, Headers: c.Headers}
+		PathSuffix: c.PathSuffix, Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout,
+		RequestTimeout: c.RequestTimeout, Headers: c.Headers}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -68,7 +69,7 @@ func TestDefaultsAndKeySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.BaseURL != "https://api.deepseek.com/beta" || c.Model != "deepseek-v4-pro" || c.MaxSteps != 100 ||
-		c.KeySource != "none" || c.Posture != policy.Ask || c.MemoryEnabled || c.IdleTimeout.Seconds() != 900 {
+		c.KeySource != "none" || c.Posture != policy.Ask || c.MemoryEnabled || c.IdleTimeout.Seconds() != 120 || c.OpenTimeout.Seconds() != 45 || c.RequestTimeout.Minutes() != 30 {
 		t.Errorf("defaults: %+v", c)
 	}
 	if _, err := config.WriteSecret(home, "deepseek", "sk-stored\n"); err != nil {
@@ -138,5 +139,48 @@ func TestApprovalPolicyValues(t *testing.T) {
 	c, err := config.Load(config.Flags{Workspace: ws}, env(map[string]string{"CODEWHALE_HOME": home}))
 	if err != nil || c.Posture != policy.Never {
 		t.Errorf("project never over user bypass: %v, %v", c.Posture, err)
+	}
+}
+
+// Retry and deadline settings outside their range are errors that name the
+// key and the allowed range; nothing is clamped silently.
+func TestRetryAndDeadlineValidation(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"[retry]\nmax_retries = 1000000\n":                 "[retry] max_retries = 1000000 is out of range (allowed 0..10)",
+		"[retry]\ninitial_delay = 0\n":                     "[retry] initial_delay = 0 is out of range (allowed 0.05..60)",
+		"[retry]\nexponential_base = 0.5\n":                "[retry] exponential_base = 0.5 is out of range (allowed 1..10)",
+		"[retry]\ninitial_delay = 10.0\nmax_delay = 2.0\n": "[retry] max_delay (2s) is below initial_delay (10s)",
+		"[retry]\nmax_retry_after = 7200\n":                "[retry] max_retry_after = 7200 is out of range (allowed 0..3600)",
+		"stream_chunk_timeout_secs = 0.01\n":               "stream_chunk_timeout_secs = 0.01 is out of range (allowed 0.1..3600)",
+		"stream_open_timeout_secs = 900\n":                 "stream_open_timeout_secs = 900 is out of range (allowed 0.1..300)",
+		"request_timeout_secs = -1\n":                      "request_timeout_secs = -1 is out of range (allowed 0.1..86400)",
+	}
+	for body, want := range cases {
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home}))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", body, err, want)
+		}
+	}
+	home := t.TempDir()
+	body := "stream_chunk_timeout_secs = 30\nrequest_timeout_secs = 600\n[retry]\nmax_retries = 5\ninitial_delay = 0.5\nmax_retry_after = 120\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home, "CODEWHALE_STREAM_OPEN_TIMEOUT_SECS": "0.25"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IdleTimeout != 30*time.Second || c.RequestTimeout != 10*time.Minute || c.OpenTimeout != 250*time.Millisecond ||
+		c.Retry.MaxRetries != 5 || c.Retry.InitialDelay != 500*time.Millisecond || c.Retry.MaxRetryAfter != 2*time.Minute {
+		t.Errorf("resolved %+v / %v %v %v", c.Retry, c.OpenTimeout, c.IdleTimeout, c.RequestTimeout)
+	}
+	_, err = config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home, "CODEWHALE_STREAM_IDLE_TIMEOUT_SECS": "soon"}))
+	if err == nil || !strings.Contains(err.Error(), `CODEWHALE_STREAM_IDLE_TIMEOUT_SECS = "soon" is not a number of seconds`) {
+		t.Errorf("bad env: %v", err)
 	}
 }

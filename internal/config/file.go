@@ -30,7 +30,9 @@ type File struct {
 	SandboxMode            string                   `toml:"sandbox_mode"`
 	StrictToolMode         bool                     `toml:"strict_tool_mode"`
 	MCPConfigPath          string                   `toml:"mcp_config_path"`
-	StreamChunkTimeoutSecs int                      `toml:"stream_chunk_timeout_secs"`
+	StreamChunkTimeoutSecs float64                  `toml:"stream_chunk_timeout_secs"`
+	StreamOpenTimeoutSecs  float64                  `toml:"stream_open_timeout_secs"`
+	RequestTimeoutSecs     float64                  `toml:"request_timeout_secs"`
 	MemoryPath             string                   `toml:"memory_path"`
 	NotesPath              string                   `toml:"notes_path"`
 	MaxSubagents           int                      `toml:"max_subagents"`
@@ -57,6 +59,7 @@ type Retry struct {
 	InitialDelay    *float64 `toml:"initial_delay"`
 	MaxDelay        *float64 `toml:"max_delay"`
 	ExponentialBase *float64 `toml:"exponential_base"`
+	MaxRetryAfter   *float64 `toml:"max_retry_after"`
 }
 
 // Memory is the [memory] table.
@@ -154,12 +157,12 @@ func readFile(path string) (*File, error) {
 var knownKeys = map[string][]string{
 	"": {"provider", "base_url", "api_key", "model", "default_text_model", "reasoning_effort", "allow_shell",
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
-		"stream_chunk_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
+		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
 		"tools", "subagents", "providers", "pricing", "network", "search"},
 	"network":           {"default", "allow", "deny", "audit"},
 	"search":            {"provider", "base_url", "api_key", "fallback", "duckduckgo", "searxng", "tavily", "brave"},
-	"retry":             {"enabled", "max_retries", "initial_delay", "max_delay", "exponential_base"},
+	"retry":             {"enabled", "max_retries", "initial_delay", "max_delay", "exponential_base", "max_retry_after"},
 	"memory":            {"enabled"},
 	"features":          {"apply_patch", "web_search", "subagents"},
 	"tools":             {"always_load"},

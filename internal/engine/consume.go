@@ -8,17 +8,15 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
+	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// Stream guards (engine.md §2.3).
-const (
-	streamWallClock  = 1800 * time.Second
-	streamContentCap = 10 << 20
-)
+// streamContentCap bounds the text and reasoning of one answer
+// (engine.md §2.3). The request's total deadline lives in the provider.
+const streamContentCap = 10 << 20
 
 // pendingCall is a tool call assembled from the stream.
 type pendingCall struct {
@@ -37,6 +35,14 @@ type streamResult struct {
 	usage     *provider.Usage
 	err       error
 	cancelled bool
+
+	slots   map[int]*toolSlot
+	kinds   map[int]provider.BlockKind
+	content int // bytes of text and reasoning
+}
+
+func newStreamResult() *streamResult {
+	return &streamResult{textIdx: -1, slots: map[int]*toolSlot{}, kinds: map[int]provider.BlockKind{}}
 }
 
 type toolSlot struct {
@@ -47,18 +53,13 @@ type toolSlot struct {
 // stream opens the request and consumes its events into a streamResult,
 // emitting UI events as they arrive.
 func (t *turn) stream(ctx context.Context, req *provider.Request) *streamResult {
-	sr := &streamResult{textIdx: -1}
-	sctx, cancel := context.WithTimeout(ctx, streamWallClock)
-	defer cancel()
-	s, err := t.client.Stream(sctx, req)
+	sr := newStreamResult()
+	s, err := t.client.Stream(ctx, req)
 	if err != nil {
 		sr.err, sr.cancelled = err, ctx.Err() != nil
 		return sr
 	}
 	defer s.Close()
-	slots := map[int]*toolSlot{}
-	kinds := map[int]provider.BlockKind{}
-	content := 0
 	for {
 		ev, err := s.Recv()
 		if err == io.EOF {
@@ -66,55 +67,79 @@ func (t *turn) stream(ctx context.Context, req *provider.Request) *streamResult 
 		}
 		if err != nil {
 			sr.err, sr.cancelled = err, ctx.Err() != nil
-			if !sr.cancelled && sctx.Err() != nil {
-				sr.err = &provider.StreamError{Timeout: true, Err: fmt.Errorf("the stream ran longer than %s", streamWallClock)}
-			}
 			return sr
 		}
-		switch ev.Kind {
-		case provider.EvMessageStart, provider.EvMessageDelta:
-			if ev.Usage.Reported() {
-				sr.usage = ev.Usage
-			}
-		case provider.EvBlockStart:
-			kinds[ev.Index] = ev.Block
-			switch ev.Block {
-			case provider.BlockKindText:
-				sr.textIdx, sr.textOpen = ev.Index, true
-				t.e.emit(MessageStarted{Index: ev.Index})
-			case provider.BlockKindThinking:
-				t.e.emit(ThinkingStarted{Index: ev.Index})
-			case provider.BlockKindToolUse:
-				slots[ev.Index] = &toolSlot{id: ev.ToolID, name: ev.ToolName}
-			}
-		case provider.EvTextDelta:
-			content += len(ev.Text)
-			sr.text.WriteString(ev.Text)
-			t.e.emit(MessageDelta{Index: ev.Index, Content: ev.Text})
-		case provider.EvThinkingDelta:
-			content += len(ev.Text)
-			sr.thinking.WriteString(ev.Text)
-			t.e.emit(ThinkingDelta{Index: ev.Index, Content: ev.Text})
-		case provider.EvInputJSONDelta:
-			if sl := slots[ev.Index]; sl != nil {
-				sl.args.WriteString(ev.Text)
-			}
-		case provider.EvBlockStop:
-			switch kinds[ev.Index] {
-			case provider.BlockKindThinking:
-				t.e.emit(ThinkingComplete{Index: ev.Index})
-			case provider.BlockKindToolUse:
-				if sl := slots[ev.Index]; sl != nil {
-					sr.calls = append(sr.calls, t.finalizeCall(sl))
-					delete(slots, ev.Index)
-				}
-			}
+		if ev.Kind == provider.EvRetry {
+			sr = t.retry(sr, ev.Retry)
+			continue
 		}
-		if content > streamContentCap {
-			sr.err = &provider.StreamError{Err: fmt.Errorf("the response exceeded %d bytes of text and reasoning", streamContentCap)}
+		t.apply(sr, ev)
+		if sr.content > streamContentCap {
+			sr.err = &provider.LimitError{What: "response content (text + reasoning)", Limit: streamContentCap}
 			return sr
 		}
 	}
+}
+
+// apply folds one stream event into sr and tells the host.
+func (t *turn) apply(sr *streamResult, ev provider.StreamEvent) {
+	switch ev.Kind {
+	case provider.EvMessageStart, provider.EvMessageDelta:
+		if ev.Usage.Reported() {
+			sr.usage = ev.Usage
+		}
+	case provider.EvBlockStart:
+		sr.kinds[ev.Index] = ev.Block
+		switch ev.Block {
+		case provider.BlockKindText:
+			sr.textIdx, sr.textOpen = ev.Index, true
+			t.e.emit(MessageStarted{Index: ev.Index})
+		case provider.BlockKindThinking:
+			t.e.emit(ThinkingStarted{Index: ev.Index})
+		case provider.BlockKindToolUse:
+			sr.slots[ev.Index] = &toolSlot{id: ev.ToolID, name: ev.ToolName}
+		}
+	case provider.EvTextDelta:
+		sr.content += len(ev.Text)
+		sr.text.WriteString(ev.Text)
+		t.e.emit(MessageDelta{Index: ev.Index, Content: ev.Text})
+	case provider.EvThinkingDelta:
+		sr.content += len(ev.Text)
+		sr.thinking.WriteString(ev.Text)
+		t.e.emit(ThinkingDelta{Index: ev.Index, Content: ev.Text})
+	case provider.EvInputJSONDelta:
+		if sl := sr.slots[ev.Index]; sl != nil {
+			sl.args.WriteString(ev.Text)
+		}
+	case provider.EvBlockStop:
+		switch sr.kinds[ev.Index] {
+		case provider.BlockKindThinking:
+			t.e.emit(ThinkingComplete{Index: ev.Index})
+		case provider.BlockKindToolUse:
+			if sl := sr.slots[ev.Index]; sl != nil {
+				sr.calls = append(sr.calls, t.finalizeCall(sl))
+				delete(sr.slots, ev.Index)
+			}
+		}
+	}
+}
+
+// retry announces a re-sent request. What the failed attempt streamed is
+// void: it is retracted from the hosts and a fresh result starts (the
+// usage the failed attempt reported, if any, is kept: it was billed).
+func (t *turn) retry(sr *streamResult, info *provider.RetryInfo) *streamResult {
+	if info.Retract || sr.text.Len() > 0 || sr.thinking.Len() > 0 || len(sr.calls) > 0 {
+		r := Retract{TextChars: utf8.RuneCountInString(sr.text.String()), Reason: info.Reason}
+		for _, c := range sr.calls {
+			r.ToolIDs = append(r.ToolIDs, c.id)
+		}
+		t.e.emit(r)
+		usage := sr.usage
+		sr = newStreamResult()
+		sr.usage = usage
+	}
+	t.e.emit(Retry{Attempt: info.Attempt, Max: info.Max, Reason: info.Reason, Wait: info.Wait})
+	return sr
 }
 
 // finalizeCall parses a tool slot's arguments and announces the call.
@@ -181,31 +206,14 @@ func (t *turn) keepInterruptedText(sr *streamResult) {
 	t.e.appendMessage(provider.Message{Role: provider.RoleAssistantInterrupted, Content: []provider.Block{provider.TextBlock(text)}})
 }
 
-const partialReplyNote = "[runtime] The provider stream dropped mid-response. The partial reply above is preserved verbatim. " +
-	"Continue where you left off; do not repeat content already delivered."
-
-// streamFailed handles a failed open or a broken stream (§2.12).
+// streamFailed handles a request the provider gave up on (§2.12): its
+// retries already happened there, under one bound, so nothing here re-sends
+// a failed request except a context-length recovery.
 func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 	var se *provider.StreamError
-	var ne *provider.NetworkError
-	transient := errors.As(sr.err, &se) || errors.As(sr.err, &ne)
-	nothing := sr.text.Len() == 0 && sr.thinking.Len() == 0 && len(sr.calls) == 0
+	errors.As(sr.err, &se)
 	if sr.textOpen {
 		t.e.emit(MessageComplete{Index: sr.textIdx})
-	}
-	if transient && t.retries < maxStepRetries {
-		switch {
-		case nothing || !t.e.opts.Interactive:
-			t.retries++
-			t.e.emit(Status{Message: fmt.Sprintf("Connection interrupted; retrying (%d/%d)", t.retries, maxStepRetries)})
-			return stepRetry
-		case len(sr.calls) == 0 && sr.text.Len() > 0:
-			t.retries++
-			t.e.appendMessage(provider.Message{Role: provider.RoleAssistant, Content: []provider.Block{provider.TextBlock(sr.text.String())}})
-			t.e.appendMessage(provider.UserText(partialReplyNote))
-			t.e.emit(Status{Message: fmt.Sprintf("Connection interrupted; preserving partial reply and retrying (%d/%d)", t.retries, maxStepRetries)})
-			return stepRetry
-		}
 	}
 	var he *provider.HTTPError
 	if errors.As(sr.err, &he) && isContextLength(he.Message) {
@@ -223,7 +231,14 @@ func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 		return stepFailed
 	}
 	msg := sr.err.Error()
-	if se != nil {
+	var le *provider.LimitError
+	switch {
+	case errors.As(sr.err, &le):
+		// Permanent: the same request overflows again (exit 1, not 75).
+		t.fail(ErrorEnvelope{Message: "Stopped: " + msg + ". Ask for a shorter answer or split the work.",
+			Category: classify(sr.err), Severity: "error"})
+		return stepFailed
+	case se != nil:
 		msg = "Provider stream connection dropped while reading the response body. " + msg + ". The turn stopped; send a message to retry."
 	}
 	t.fail(ErrorEnvelope{Message: msg, Category: classify(sr.err), Severity: "error", Recoverable: true})
@@ -236,9 +251,12 @@ func classify(err error) string {
 	var se *provider.StreamError
 	var ne *provider.NetworkError
 	var mk provider.MissingKeyError
+	var le *provider.LimitError
 	switch {
 	case errors.As(err, &mk):
 		return "authentication"
+	case errors.As(err, &le):
+		return "parse"
 	case errors.As(err, &he):
 		switch {
 		case he.Status == 401:

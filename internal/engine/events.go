@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/policy"
@@ -101,6 +102,39 @@ type TurnUsage struct {
 // Status is transient status-line text.
 type Status struct{ Message string }
 
+// Retry says the provider request failed and is re-sent after Wait
+// (engine.md §2.12). Every retry and every wait is announced.
+type Retry struct {
+	Attempt int    // the attempt about to start; 2 is the first retry
+	Max     int    // the most attempts the request may make
+	Reason  string // "Rate limited (429)", "Stream stalled (no data for 2m0s)", …
+	Wait    time.Duration
+}
+
+// Line is the text hosts show, e.g. "Rate limited (429) — retrying in 27 s ·
+// attempt 2/5".
+func (r Retry) Line() string {
+	return fmt.Sprintf("%s — retrying in %s · attempt %d/%d", r.Reason, waitText(r.Wait), r.Attempt, r.Max)
+}
+
+func waitText(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds()))
+}
+
+// Retract withdraws everything the failed attempt of the current step
+// streamed, because the request is being re-sent: its visible text
+// (MessageStarted/MessageDelta), its reasoning and the tool calls it
+// announced (none of which ran). Hosts drop them; the new attempt streams
+// the answer from the start. A Retry event follows.
+type Retract struct {
+	TextChars int      // characters (runes) of visible text withdrawn
+	ToolIDs   []string // announced calls withdrawn
+	Reason    string
+}
+
 // ErrorEnvelope describes an error (engine.md §1.4).
 type ErrorEnvelope struct {
 	Message     string
@@ -157,6 +191,8 @@ func (ToolCallComplete) isEvent()    {}
 func (ApprovalRequired) isEvent()    {}
 func (TurnUsage) isEvent()           {}
 func (Status) isEvent()              {}
+func (Retry) isEvent()               {}
+func (Retract) isEvent()             {}
 func (Error) isEvent()               {}
 func (SessionUpdated) isEvent()      {}
 func (TurnComplete) isEvent()        {}

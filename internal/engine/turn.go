@@ -12,9 +12,6 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
-// maxStepRetries is the budget of re-sent steps after a dropped stream.
-const maxStepRetries = 3
-
 // turn is the state of one running turn.
 type turn struct {
 	e           *Engine
@@ -29,7 +26,6 @@ type turn struct {
 	posture     policy.Posture
 	allowShell  bool
 	autoApprove bool
-	retries     int // step retries used since the last clean step
 	recoveries  int // context-length recoveries used this turn
 	digest      string
 	outcome     TurnComplete
@@ -145,7 +141,6 @@ func (t *turn) runStep(ctx context.Context) stepOutcome {
 	if sr.err != nil {
 		return t.streamFailed(ctx, sr)
 	}
-	t.retries = 0
 	t.commit(sr)
 	if len(sr.calls) == 0 {
 		return t.noToolCalls(sr)

@@ -125,6 +125,10 @@ func typeName(ev engine.Event) string {
 		return "SessionUpdated"
 	case engine.TurnComplete:
 		return "TurnComplete"
+	case engine.Retry:
+		return "Retry"
+	case engine.Retract:
+		return "Retract"
 	}
 	return "?"
 }
@@ -356,37 +360,58 @@ func TestRetryAfter503AndAuthFailure(t *testing.T) {
 	}
 }
 
-func TestStreamCutMidwayIsRetriedHeadless(t *testing.T) {
+// A stream cut mid-answer is re-sent by the provider; what the failed
+// attempt streamed is retracted, in every host, and only the final answer
+// reaches the history.
+func TestStreamCutMidwayIsRetractedAndResent(t *testing.T) {
 	t.Parallel()
-	srv := fakemodel.New(t, fakemodel.Reply{Text: "partial answer that will be cut", Chunk: 3, CutAfter: 4}, fakemodel.Text("complete answer"))
-	h := newHarness(t, srv)
-	evs := h.turn("hi")
-	tc := done(t, evs)
-	if tc.Status != engine.TurnCompleted {
-		t.Fatalf("status %v: %v", tc.Status, describe(evs))
-	}
-	if !strings.Contains(strings.Join(describe(evs), "\n"), "status:Connection interrupted; retrying (1/3)") {
-		t.Errorf("no retry status: %v", describe(evs))
-	}
-	if got := h.eng.Snapshot().Messages; got[len(got)-1].Text() != "complete answer" {
-		t.Errorf("history ends with %q", got[len(got)-1].Text())
-	}
-	if len(all[engine.ToolRequestSnapshot](evs)) != 2 {
-		t.Error("a rebuilt request must emit a new snapshot")
+	for _, interactive := range []bool{false, true} {
+		srv := fakemodel.New(t, fakemodel.Reply{Text: "alpha beta gamma", Chunk: 6, CutAfter: 3}, fakemodel.Text("after reset ok"))
+		h := newHarness(t, srv, func(o *engine.Options) { o.Interactive = interactive })
+		evs := h.turn("hi")
+		if tc := done(t, evs); tc.Status != engine.TurnCompleted {
+			t.Fatalf("interactive=%v: status %v: %v", interactive, tc.Status, describe(evs))
+		}
+		r, ok := last[engine.Retract](evs)
+		if !ok || r.TextChars != len("alpha beta g") {
+			t.Errorf("interactive=%v: retract %+v in %v", interactive, r, describe(evs))
+		}
+		ry, ok := last[engine.Retry](evs)
+		if !ok || ry.Attempt != 2 || ry.Max != 4 || ry.Reason != "Stream dropped" || !strings.HasPrefix(ry.Line(), "Stream dropped — retrying in ") {
+			t.Errorf("interactive=%v: retry %+v", interactive, ry)
+		}
+		// What a host shows: deltas after the last retraction.
+		shown := ""
+		for _, ev := range evs {
+			switch ev := ev.(type) {
+			case engine.Retract:
+				shown = ""
+			case engine.MessageDelta:
+				shown += ev.Content
+			}
+		}
+		msgs := h.eng.Snapshot().Messages
+		if shown != "after reset ok" || len(msgs) != 2 || msgs[1].Text() != "after reset ok" {
+			t.Errorf("interactive=%v: shown %q, history %d messages ending %q", interactive, shown, len(msgs), msgs[len(msgs)-1].Text())
+		}
+		if n := len(srv.Requests()); n != 2 {
+			t.Errorf("interactive=%v: %d requests", interactive, n)
+		}
 	}
 }
 
-func TestStreamCutInteractivePreservesPartialReply(t *testing.T) {
+// A deterministic overflow is permanent: one request, a message that names
+// the cap, a failed turn whose category does not read as a network error.
+func TestContentCapIsPermanent(t *testing.T) {
 	t.Parallel()
-	srv := fakemodel.New(t, fakemodel.Reply{Text: "first half", Chunk: 3, CutAfter: 3}, fakemodel.Text(" second half"))
-	h := newHarness(t, srv, func(o *engine.Options) { o.Interactive = true })
-	evs := h.turn("hi")
-	if done(t, evs).Status != engine.TurnCompleted {
-		t.Fatal(describe(evs))
+	srv := fakemodel.New(t, fakemodel.Reply{Text: strings.Repeat("x", 10<<20+100), Chunk: 1 << 20}, fakemodel.Text("never"))
+	h := newHarness(t, srv)
+	tc := done(t, h.turn("hi"))
+	if tc.Status != engine.TurnFailed || tc.ErrorCategory != "parse" || !strings.Contains(tc.Error, "response content (text + reasoning) cap of 10 MiB") {
+		t.Errorf("outcome %+v", tc)
 	}
-	msgs := h.eng.Snapshot().Messages
-	if msgs[1].Text() != "first " || !strings.Contains(msgs[2].Text(), "The provider stream dropped mid-response") {
-		t.Errorf("history %q / %q", msgs[1].Text(), msgs[2].Text())
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests", n)
 	}
 }
 

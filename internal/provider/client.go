@@ -3,63 +3,45 @@ package provider
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 )
 
-// RetryPolicy controls retries of a request that failed to open
-// (engine.md §2.12 layer 1).
-type RetryPolicy struct {
-	Enabled         bool
-	MaxRetries      int
-	InitialDelay    time.Duration
-	MaxDelay        time.Duration
-	ExponentialBase float64
-}
-
-// DefaultRetry is 4 attempts, 1 s × 2^n, capped at 60 s.
-var DefaultRetry = RetryPolicy{Enabled: true, MaxRetries: 3, InitialDelay: time.Second, MaxDelay: 60 * time.Second, ExponentialBase: 2}
-
-// Delay returns the wait before retry number attempt (0-based), with ±10 %
-// jitter.
-func (p RetryPolicy) Delay(attempt int) time.Duration {
-	base := p.ExponentialBase
-	if base <= 0 {
-		base = 2
-	}
-	d := float64(p.InitialDelay) * math.Pow(base, float64(attempt))
-	if p.MaxDelay > 0 && d > float64(p.MaxDelay) {
-		d = float64(p.MaxDelay)
-	}
-	d *= 0.9 + 0.2*rand.Float64()
-	return time.Duration(d)
-}
-
 // Config describes one resolved route.
 type Config struct {
-	Provider    string // display name, e.g. "Deepseek"
-	BaseURL     string
-	APIKey      string
-	Model       string
-	PathSuffix  string
-	Retry       RetryPolicy
-	OpenTimeout time.Duration // connect + headers; default 45 s
-	IdleTimeout time.Duration // per chunk; default 900 s
-	Headers     map[string]string
-	UserAgent   string
-	HTTPClient  *http.Client
-	// OnRetry, when set, is told about each retry before the client waits.
-	OnRetry func(attempt int, wait time.Duration, err error)
+	Provider   string // display name, e.g. "Deepseek"
+	BaseURL    string
+	APIKey     string
+	Model      string
+	PathSuffix string
+	Retry      RetryPolicy
+	// OpenTimeout is the first-byte deadline: connect, headers and the
+	// first body byte (a keep-alive comment counts). Default 45 s.
+	OpenTimeout time.Duration
+	// IdleTimeout is the longest silence once the body has started; any
+	// byte, keep-alive comments included, resets it. Default 120 s.
+	IdleTimeout time.Duration
+	// RequestTimeout bounds one request: every attempt, every wait and the
+	// stream itself. Default 30 min.
+	RequestTimeout time.Duration
+	Headers        map[string]string
+	UserAgent      string
+	HTTPClient     *http.Client
+	// OnRetry, when set, is told about each retry of Complete before the
+	// client waits. Streams deliver retries as EvRetry events instead.
+	OnRetry func(RetryInfo)
 }
+
+// Default deadlines (engine.md §2.3, §2.12).
+const (
+	DefaultOpenTimeout    = 45 * time.Second
+	DefaultIdleTimeout    = 120 * time.Second
+	DefaultRequestTimeout = 30 * time.Minute
+)
 
 // Client talks to one OpenAI-compatible Chat Completions endpoint.
 type Client struct {
@@ -86,10 +68,19 @@ func New(cfg Config) (*Client, error) {
 		cfg.Provider = "Deepseek"
 	}
 	if cfg.OpenTimeout <= 0 {
-		cfg.OpenTimeout = 45 * time.Second
+		cfg.OpenTimeout = DefaultOpenTimeout
 	}
 	if cfg.IdleTimeout <= 0 {
-		cfg.IdleTimeout = 900 * time.Second
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.Retry == (RetryPolicy{}) {
+		cfg.Retry = DefaultRetry
+	}
+	if cfg.Retry.MaxRetryAfter <= 0 {
+		cfg.Retry.MaxRetryAfter = DefaultRetry.MaxRetryAfter
 	}
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "codewhale"
@@ -131,67 +122,40 @@ func anyStrict(tools []Tool) bool {
 	return false
 }
 
-// open sends body and returns a 2xx response, retrying per the policy. The
-// returned cancel must be called once the body is consumed.
-func (c *Client) open(ctx context.Context, url string, body []byte, stream bool) (*http.Response, context.CancelFunc, error) {
-	pol := c.cfg.Retry
-	for attempt := 0; ; attempt++ {
-		resp, cancel, err := c.once(ctx, url, body, stream)
-		if err == nil {
-			return resp, cancel, nil
-		}
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		wait, retry := retryable(err, pol, attempt)
-		if !retry {
-			return nil, nil, err
-		}
-		if c.cfg.OnRetry != nil {
-			c.cfg.OnRetry(attempt+1, wait, err)
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, nil, ctx.Err()
-		case <-t.C:
-		}
-	}
+// WithOnRetry returns a copy of the client that tells f about each retry of
+// Complete.
+func (c *Client) WithOnRetry(f func(RetryInfo)) *Client {
+	cp := *c
+	cp.cfg.OnRetry = f
+	return &cp
 }
 
-func retryable(err error, pol RetryPolicy, attempt int) (time.Duration, bool) {
-	if !pol.Enabled || attempt >= pol.MaxRetries {
-		return 0, false
-	}
-	var he *HTTPError
-	if errors.As(err, &he) {
-		if !he.Retryable() {
-			return 0, false
-		}
-		if he.RetryAfter > 0 {
-			return he.RetryAfter, true
-		}
-		return pol.Delay(attempt), true
-	}
-	var ne *NetworkError
-	if errors.As(err, &ne) {
-		return pol.Delay(attempt), true
-	}
-	return 0, false
+// attempt is one HTTP exchange whose response is open.
+type attempt struct {
+	body   io.ReadCloser // watched: reads feed the watchdog
+	cancel context.CancelFunc
+	wd     *watchdog
+	dctx   context.Context // carries the request's total deadline
 }
 
-// once performs one HTTP attempt. The open timeout covers connect and
-// headers only; the returned context stays live for the body.
-func (c *Client) once(ctx context.Context, url string, body []byte, stream bool) (*http.Response, context.CancelFunc, error) {
-	rctx, cancel := context.WithCancel(ctx)
-	var timedOut atomic.Bool
-	timer := time.AfterFunc(c.cfg.OpenTimeout, func() { timedOut.Store(true); cancel() })
+func (a *attempt) close() {
+	a.body.Close()
+	a.cancel()
+}
+
+// once performs one HTTP attempt and returns its 2xx response. The
+// watchdog's first-byte deadline runs from here until the first body byte;
+// the attempt context also carries the request's total deadline.
+func (c *Client) once(ctx context.Context, deadline time.Time, url string, body []byte, stream bool) (*attempt, error) {
+	dctx, dcancel := context.WithDeadline(ctx, deadline)
+	rctx, rcancel := context.WithCancel(dctx)
+	cancel := func() { rcancel(); dcancel() }
+	wd := startWatchdog(c.cfg.OpenTimeout, c.cfg.IdleTimeout, rcancel)
 	req, err := http.NewRequestWithContext(rctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		timer.Stop()
+		wd.stop()
 		cancel()
-		return nil, nil, err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
@@ -205,35 +169,73 @@ func (c *Client) once(ctx context.Context, url string, body []byte, stream bool)
 		req.Header.Set(k, v)
 	}
 	resp, err := c.http.Do(req)
-	stopped := timer.Stop()
 	if err != nil {
+		wd.stop()
+		err = c.transportError(ctx, dctx, wd, err)
 		cancel()
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		if timedOut.Load() || !stopped {
-			return nil, nil, &NetworkError{Err: fmt.Errorf("no response headers within %s", c.cfg.OpenTimeout), Timeout: true}
-		}
-		return nil, nil, &NetworkError{Err: err}
+		return nil, err
 	}
 	if resp.StatusCode/100 != 2 {
+		wd.stop()
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
 		cancel()
 		he := &HTTPError{Status: resp.StatusCode, Message: sanitizeBody(raw, c.cfg.APIKey), Stream: stream}
-		if s := resp.Header.Get("Retry-After"); s != "" {
-			if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 {
-				he.RetryAfter = min(time.Duration(n)*time.Second, time.Hour)
-			}
-		}
-		return nil, nil, he
+		he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		return nil, he
 	}
-	return resp, cancel, nil
+	return &attempt{body: wd.body(resp.Body), cancel: cancel, wd: wd, dctx: dctx}, nil
 }
 
-// Stream opens a streaming request. Events come from Recv; Close releases
-// the connection. A stream that breaks before delivering any content is
-// re-sent transparently, at most twice (engine.md §2.12 layer 2).
+// transportError names why an attempt failed before a response: the
+// caller's cancel, the total deadline, the first-byte deadline, or the
+// network.
+func (c *Client) transportError(ctx, dctx context.Context, wd *watchdog, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case dctx.Err() == context.DeadlineExceeded:
+		return &NetworkError{Err: &deadlineError{total: c.cfg.RequestTimeout}, Timeout: true}
+	case wd.fired.Load():
+		return &NetworkError{Err: fmt.Errorf("no response within %s (first-byte deadline, stream_open_timeout_secs)", c.cfg.OpenTimeout), Timeout: true}
+	}
+	return &NetworkError{Err: err}
+}
+
+// bodyError names why reading an open response failed: the caller's
+// cancel, the total deadline, a deadline of the watchdog, or the network.
+func (c *Client) bodyError(ctx context.Context, at *attempt, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case at.dctx.Err() == context.DeadlineExceeded:
+		return &NetworkError{Err: &deadlineError{total: c.cfg.RequestTimeout}, Timeout: true}
+	case at.wd.firedEarly.Load():
+		return &NetworkError{Err: fmt.Errorf("no response within %s (first-byte deadline, stream_open_timeout_secs)", c.cfg.OpenTimeout), Timeout: true}
+	case at.wd.fired.Load():
+		return &StreamError{Timeout: true, Err: fmt.Errorf("no data from the provider for %s (idle deadline, stream_chunk_timeout_secs)", c.cfg.IdleTimeout)}
+	}
+	return &StreamError{Err: err}
+}
+
+// parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
+func parseRetryAfter(s string, now time.Time) time.Duration {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		return time.Duration(max(0, min(n, 86400))) * time.Second
+	}
+	if t, err := http.ParseTime(s); err == nil && t.After(now) {
+		return min(t.Sub(now), 24*time.Hour)
+	}
+	return 0
+}
+
+// Stream prepares a streaming request; it is sent on the first Recv. Events,
+// retries (EvRetry) and failures all come from Recv; Close releases the
+// connection.
 func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 	r := *req
 	r.Stream = true
@@ -242,15 +244,16 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		return nil, err
 	}
 	url := ChatURL(c.cfg.BaseURL, anyStrict(req.Tools), c.cfg.PathSuffix)
-	s := &Stream{c: c, ctx: ctx, url: url, body: body, retries: 2, ad: newChatAdapter()}
-	if err := s.connect(); err != nil {
-		return nil, err
-	}
+	s := &Stream{c: c, ctx: ctx, url: url, body: body, try: c.newRetrier(), ad: newChatAdapter()}
 	s.ad.push(StreamEvent{Kind: EvMessageStart})
 	return s, nil
 }
 
-// Complete performs one non-streaming request (engine.md §3.7).
+// maxResponseBody bounds a non-streaming response body.
+const maxResponseBody = 32 << 20
+
+// Complete performs one non-streaming request (engine.md §3.7), retrying
+// as a stream does; OnRetry hears each retry.
 func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) {
 	r := *req
 	r.Stream = false
@@ -259,27 +262,41 @@ func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) 
 		return nil, err
 	}
 	url := ChatURL(c.cfg.BaseURL, anyStrict(req.Tools), c.cfg.PathSuffix)
-	resp, cancel, err := c.open(ctx, url, body, false)
+	try := c.newRetrier()
+	for {
+		try.attempts++
+		resp, err := c.completeOnce(ctx, try.deadline, url, body)
+		if err == nil {
+			return resp, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		info, terminal := try.next(err, time.Now())
+		if terminal != nil {
+			return nil, terminal
+		}
+		if c.cfg.OnRetry != nil {
+			c.cfg.OnRetry(info)
+		}
+		if err := sleepCtx(ctx, info.Wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *Client) completeOnce(ctx context.Context, deadline time.Time, url string, body []byte) (*Response, error) {
+	at, err := c.once(ctx, deadline, url, body, false)
 	if err != nil {
 		return nil, err
 	}
-	defer cancel()
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	defer at.close()
+	raw, err := io.ReadAll(io.LimitReader(at.body, maxResponseBody+1))
 	if err != nil {
-		return nil, &NetworkError{Err: err}
+		return nil, c.bodyError(ctx, at, err)
+	}
+	if len(raw) > maxResponseBody {
+		return nil, &LimitError{What: "response body", Limit: maxResponseBody}
 	}
 	return decodeResponse(raw)
-}
-
-// EnvDuration reads an integer-seconds environment variable, clamped.
-func EnvDuration(names []string, lo, hi int) (time.Duration, bool) {
-	for _, n := range names {
-		if v := strings.TrimSpace(os.Getenv(n)); v != "" {
-			if secs, err := strconv.Atoi(v); err == nil {
-				return time.Duration(max(lo, min(hi, secs))) * time.Second, true
-			}
-		}
-	}
-	return 0, false
 }

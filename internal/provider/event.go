@@ -13,6 +13,10 @@ const (
 	EvBlockStop
 	EvMessageDelta
 	EvMessageStop
+	// EvRetry announces that the request failed and will be re-sent after
+	// Retry.Wait; with Retry.Retract, what the failed attempt streamed is
+	// void. The next Recv waits, then reads the new attempt.
+	EvRetry
 )
 
 // BlockKind is the kind of a content block opened by EvBlockStart.
@@ -34,6 +38,7 @@ type StreamEvent struct {
 	Text       string    // text, thinking or partial JSON
 	StopReason string    // EvMessageDelta
 	Usage      *Usage    // EvMessageStart, EvMessageDelta (nil when not reported)
+	Retry      *RetryInfo
 }
 
 // Usage is token accounting for one provider call (engine.md §3.8). Optional

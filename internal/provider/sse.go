@@ -84,7 +84,7 @@ func (s *sseReader) readLine() ([]byte, error) {
 		s.long = append(s.long[:0], line...)
 		for err == bufio.ErrBufferFull {
 			if len(s.long) > maxSSELine {
-				return nil, fmt.Errorf("SSE line exceeds %d bytes without a newline", maxSSELine)
+				return nil, &LimitError{What: "SSE line", Limit: maxSSELine}
 			}
 			line, err = s.r.ReadSlice('\n')
 			s.long = append(s.long, line...)

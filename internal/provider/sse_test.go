@@ -46,7 +46,7 @@ func TestSSELongLineAndCap(t *testing.T) {
 		t.Fatalf("long line: %d bytes, %v", len(d), err)
 	}
 	r = newSSEReader(io.MultiReader(strings.NewReader("data: "), bytes.NewReader(bytes.Repeat([]byte("y"), maxSSELine+100<<10))))
-	if _, err := r.next(); err == nil || !strings.Contains(err.Error(), "exceeds") {
+	if _, err := r.next(); err == nil || !strings.Contains(err.Error(), "exceeded the SSE line cap") {
 		t.Errorf("cap: %v", err)
 	}
 }

@@ -6,53 +6,52 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
 	"time"
 )
 
-// Stream is an open streaming response. It is not safe for concurrent use.
+// Stream is one streaming request, opened on the first Recv and re-sent
+// per the retry policy. It is not safe for concurrent use.
 type Stream struct {
-	c       *Client
-	ctx     context.Context
-	url     string
-	body    []byte
-	retries int // transparent re-sends left
+	c    *Client
+	ctx  context.Context
+	url  string
+	body []byte
+	try  *retrier
 
-	resp     io.ReadCloser
-	cancel   context.CancelFunc
-	idle     *idleReader
+	at       *attempt // the open attempt; nil between attempts
 	sse      *sseReader
 	ad       *chatAdapter
-	content  bool // an event other than MessageStart was delivered
+	content  bool       // this attempt delivered an event other than MessageStart
+	pending  *RetryInfo // announced retry, performed on the next Recv
 	finished bool
+	err      error // terminal
 }
 
-func (s *Stream) connect() error {
-	resp, cancel, err := s.c.open(s.ctx, s.url, s.body, true)
-	if err != nil {
-		return err
-	}
-	s.cancel = cancel
-	s.idle = newIdleReader(resp.Body, s.c.cfg.IdleTimeout)
-	s.resp = s.idle
-	s.sse = newSSEReader(s.idle)
-	return nil
-}
-
-// Recv returns the next event. After EvMessageStop it returns io.EOF. Read
-// failures are *StreamError; cancellation returns the context's error.
+// Recv returns the next event. After EvMessageStop it returns io.EOF. A
+// failure that will be retried is an EvRetry event (with Retract set when
+// the failed attempt had streamed content, which is then void); a terminal
+// failure is the error: *HTTPError, *NetworkError, *StreamError,
+// *LimitError, possibly inside a *GaveUpError, or the context's error.
 func (s *Stream) Recv() (StreamEvent, error) {
 	for {
 		if len(s.ad.queue) > 0 {
 			ev := s.ad.queue[0]
 			s.ad.queue = s.ad.queue[1:]
-			if ev.Kind != EvMessageStart {
+			if ev.Kind != EvMessageStart && ev.Kind != EvRetry {
 				s.content = true
 			}
 			return ev, nil
 		}
-		if s.finished {
+		switch {
+		case s.finished:
 			return StreamEvent{}, io.EOF
+		case s.err != nil:
+			return StreamEvent{}, s.err
+		case s.at == nil:
+			if err := s.connect(); err != nil {
+				s.failed(err)
+			}
+			continue
 		}
 		data, err := s.sse.next()
 		switch {
@@ -63,22 +62,46 @@ func (s *Stream) Recv() (StreamEvent, error) {
 		case err == io.EOF && s.ad.finished:
 			s.finish()
 		default:
-			if s.ctx.Err() != nil {
-				return StreamEvent{}, s.ctx.Err()
-			}
-			serr := s.streamError(err)
-			if !s.content && s.retries > 0 {
-				s.retries--
-				s.release()
-				if rerr := s.connect(); rerr != nil {
-					return StreamEvent{}, rerr
-				}
-				s.ad = newChatAdapter()
-				continue
-			}
-			return StreamEvent{}, serr
+			s.failed(s.readError(err))
 		}
 	}
+}
+
+// connect waits out an announced retry, then opens the next attempt.
+func (s *Stream) connect() error {
+	if p := s.pending; p != nil {
+		s.pending = nil
+		if err := sleepCtx(s.ctx, p.Wait); err != nil {
+			return err
+		}
+	}
+	s.try.attempts++
+	at, err := s.c.once(s.ctx, s.try.deadline, s.url, s.body, true)
+	if err != nil {
+		return err
+	}
+	s.at, s.sse = at, newSSEReader(at.body)
+	return nil
+}
+
+// failed ends the open attempt and either announces a retry or records the
+// terminal error.
+func (s *Stream) failed(err error) {
+	s.release()
+	if s.ctx.Err() != nil {
+		s.err = s.ctx.Err()
+		return
+	}
+	info, terminal := s.try.next(err, time.Now())
+	if terminal != nil {
+		s.err = terminal
+		return
+	}
+	info.Retract = s.content
+	s.content = false
+	s.ad = newChatAdapter()
+	s.pending = &info
+	s.ad.push(StreamEvent{Kind: EvRetry, Retry: &info})
 }
 
 func (s *Stream) finish() {
@@ -87,24 +110,22 @@ func (s *Stream) finish() {
 	s.release()
 }
 
-func (s *Stream) streamError(err error) *StreamError {
-	if s.idle.timedOut.Load() {
-		return &StreamError{Timeout: true, Err: fmt.Errorf("no data from the provider for %s (stream idle timeout)", s.c.cfg.IdleTimeout)}
+// readError names a failed read of the open stream.
+func (s *Stream) readError(err error) error {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return le
 	}
 	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &StreamError{Err: errors.New("the stream ended before the response finished")}
+		err = errors.New("the stream ended before the response finished")
 	}
-	return &StreamError{Err: err}
+	return s.c.bodyError(s.ctx, s.at, err)
 }
 
 func (s *Stream) release() {
-	if s.resp != nil {
-		s.resp.Close()
-		s.resp = nil
-	}
-	if s.cancel != nil {
-		s.cancel()
-		s.cancel = nil
+	if s.at != nil {
+		s.at.close()
+		s.at = nil
 	}
 }
 
@@ -112,35 +133,6 @@ func (s *Stream) release() {
 func (s *Stream) Close() error {
 	s.release()
 	return nil
-}
-
-// idleReader closes its body when no data arrives for d, so a stalled read
-// returns instead of hanging.
-type idleReader struct {
-	rc       io.ReadCloser
-	d        time.Duration
-	timer    *time.Timer
-	timedOut atomic.Bool
-}
-
-func newIdleReader(rc io.ReadCloser, d time.Duration) *idleReader {
-	r := &idleReader{rc: rc, d: d}
-	r.timer = time.AfterFunc(d, func() { r.timedOut.Store(true); rc.Close() })
-	return r
-}
-
-func (r *idleReader) Read(p []byte) (int, error) {
-	r.timer.Reset(r.d)
-	n, err := r.rc.Read(p)
-	if n > 0 {
-		r.timer.Reset(r.d)
-	}
-	return n, err
-}
-
-func (r *idleReader) Close() error {
-	r.timer.Stop()
-	return r.rc.Close()
 }
 
 // Response is the result of a non-streaming request.

@@ -39,6 +39,9 @@ type turnState struct {
 	thinking   *transcript.Cell
 	tools      map[string]*transcript.Cell
 	running    int
+	// attempt holds the cells streamed by the current provider attempt, so
+	// a retraction (engine.Retract) can take them back.
+	attempt []*transcript.Cell
 }
 
 // handleEvents applies one batch of engine events and re-arms the
@@ -78,10 +81,12 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.ToolRequestSnapshot:
 		m.snapshot = ev.Snapshot
 		m.turn.group++ // each request starts a new step, so a new tool group
+		m.turn.attempt = nil
 	case engine.MessageStarted:
 		m.closeThinking()
 		m.turn.group++
 		m.turn.assistant = m.tr.Add(&transcript.Cell{Kind: transcript.Assistant, Streaming: true, Started: m.now()})
+		m.turn.attempt = append(m.turn.attempt, m.turn.assistant)
 		m.setWorking("working…")
 	case engine.MessageDelta:
 		m.assistantDelta(ev.Content)
@@ -90,6 +95,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		m.closeAssistant(false)
 	case engine.ThinkingStarted:
 		m.turn.thinking = m.tr.Add(&transcript.Cell{Kind: transcript.Thinking, Streaming: true, Started: m.now()})
+		m.turn.attempt = append(m.turn.attempt, m.turn.thinking)
 		m.setWorking("reasoning…")
 	case engine.ThinkingDelta:
 		if m.turn.thinking == nil {
@@ -109,6 +115,10 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		m.meter.Add(ev.Usage, m.route.Model)
 	case engine.Status:
 		return m.setStatus(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
+	case engine.Retract:
+		m.retract(ev)
+	case engine.Retry:
+		return m.retryStatus(ev)
 	case engine.Error:
 		m.engineError(ev.ErrorEnvelope)
 	case engine.SessionUpdated:
@@ -193,6 +203,7 @@ func (m *Model) toolStarted(ev engine.ToolCallStarted) {
 		m.turn.tools = map[string]*transcript.Cell{}
 	}
 	m.turn.tools[ev.ID] = c
+	m.turn.attempt = append(m.turn.attempt, c)
 	m.turn.running++
 	m.setWorking(toolLabel(ev.Name, c))
 }
@@ -223,6 +234,30 @@ func (m *Model) toolCompleted(ev engine.ToolCallComplete) {
 	if m.turn.running == 0 {
 		m.setWorking("working…")
 	}
+}
+
+// retract removes what the failed provider attempt streamed: the request is
+// re-sent and its answer starts again.
+func (m *Model) retract(ev engine.Retract) {
+	for _, c := range m.turn.attempt {
+		m.tr.Remove(c)
+	}
+	for _, id := range ev.ToolIDs {
+		if m.turn.tools[id] != nil {
+			delete(m.turn.tools, id)
+			m.turn.running = max(m.turn.running-1, 0)
+		}
+	}
+	m.turn.attempt, m.turn.assistant, m.turn.thinking = nil, nil, nil
+	m.tr.Changed()
+}
+
+// retryStatus shows a retry on the status line for as long as its wait.
+func (m *Model) retryStatus(ev engine.Retry) tea.Cmd {
+	m.setWorking("retrying…")
+	life := max(ev.Wait+time.Second, longToast)
+	m.status = status{text: termtext.OneLine(termtext.Sanitize(ev.Line())) + " · Esc to stop", sev: sevWarning, until: m.now().Add(life)}
+	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
 }
 
 // approvalRequired opens a card, or queues the request behind the open one.

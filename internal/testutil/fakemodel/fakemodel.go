@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -45,6 +46,14 @@ type Reply struct {
 	Stall    bool          // send the role chunk, then hang until the client goes away
 	Delay    time.Duration // pause before each frame
 	Chunk    int           // characters per text/reasoning delta (default 4)
+
+	// Fault scripts.
+	StallAfter   int           // >0: send this many data frames (content included), then hang
+	NoHeaders    bool          // never send response headers; hang until the client goes away
+	ResetHeaders bool          // send 200 and the SSE headers, then reset the connection (TCP RST)
+	KeepAlive    int           // send this many `: keep-alive` comments before the first frame
+	KeepEvery    time.Duration // pause before each keep-alive comment
+	HugeLine     int           // >0: the first frame after the role chunk is one data line of this many bytes
 }
 
 // Text is a reply that streams s.
@@ -63,6 +72,7 @@ type Request struct {
 	Header http.Header
 	Body   map[string]any
 	Raw    []byte
+	At     time.Time // when the server received it
 }
 
 // Messages returns the request's messages.
@@ -137,7 +147,7 @@ func (s *Server) Requests() []*Request {
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
-	req := &Request{Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
+	req := &Request{Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw, At: time.Now()}
 	_ = json.Unmarshal(raw, &req.Body)
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
@@ -156,6 +166,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if r.URL.Path != "/v1/chat/completions" {
 		http.Error(w, "fakemodel: unexpected path "+r.URL.Path, http.StatusNotFound)
+		return
+	}
+	if reply.NoHeaders {
+		<-r.Context().Done()
 		return
 	}
 	for k, v := range reply.Header {
@@ -236,20 +250,29 @@ func writeSSE(w http.ResponseWriter, r *http.Request, reply Reply) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	fl, _ := w.(http.Flusher)
+	fl.Flush()
+	if reply.ResetHeaders {
+		hangUp(w, true)
+		return
+	}
+	if !keepAlive(w, r, reply) {
+		return
+	}
 	frames := Frames(reply)
+	if reply.HugeLine > 0 {
+		huge, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0,
+			"delta": map[string]any{"content": strings.Repeat("x", reply.HugeLine)}}}})
+		frames = append([]string{frames[0], string(huge)}, frames[1:]...)
+	}
 	for i, f := range frames {
-		if reply.Stall && i == 1 {
+		if reply.Stall && i == 1 || reply.StallAfter > 0 && i == reply.StallAfter {
 			fl.Flush()
 			<-r.Context().Done()
 			return
 		}
 		if reply.CutAfter > 0 && i == reply.CutAfter {
 			fl.Flush()
-			if hj, ok := w.(http.Hijacker); ok {
-				if conn, _, err := hj.Hijack(); err == nil {
-					conn.Close()
-				}
-			}
+			hangUp(w, false)
 			return
 		}
 		if reply.Delay > 0 {
@@ -264,6 +287,42 @@ func writeSSE(w http.ResponseWriter, r *http.Request, reply Reply) {
 	}
 	io.WriteString(w, "data: [DONE]\n\n")
 	fl.Flush()
+}
+
+// keepAlive sends the reply's keep-alive comments; false when the client
+// went away meanwhile.
+func keepAlive(w http.ResponseWriter, r *http.Request, reply Reply) bool {
+	fl, _ := w.(http.Flusher)
+	for range reply.KeepAlive {
+		if reply.KeepEvery > 0 {
+			select {
+			case <-time.After(reply.KeepEvery):
+			case <-r.Context().Done():
+				return false
+			}
+		}
+		io.WriteString(w, ": keep-alive\n\n")
+		fl.Flush()
+	}
+	return true
+}
+
+// hangUp closes the connection under the response: an orderly FIN, or with
+// rst an abrupt TCP RST (SO_LINGER 0), which may also drop data the client
+// has not read yet.
+func hangUp(w http.ResponseWriter, rst bool) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok && rst {
+		_ = tc.SetLinger(0)
+	}
+	conn.Close()
 }
 
 func writeJSON(w http.ResponseWriter, reply Reply) {

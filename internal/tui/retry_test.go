@@ -1,0 +1,31 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/engine"
+)
+
+// A retry shows on the status line; a retraction takes back the cells the
+// failed attempt streamed, so only the re-sent answer stays on screen.
+func TestRetryStatusAndRetraction(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("q")
+	d.events(engine.TurnStarted{}, engine.ThinkingStarted{}, engine.ThinkingDelta{Content: "pondering"}, engine.ThinkingComplete{},
+		engine.MessageStarted{}, engine.MessageDelta{Content: "alpha beta"},
+		engine.ToolCallStarted{ID: "c1", Name: "File", Input: []byte(`{"action":"read","path":"a.go"}`)})
+	d.mustShow("alpha beta", "reasoning")
+	d.events(engine.Retract{TextChars: 10, ToolIDs: []string{"c1"}, Reason: "Stream dropped"},
+		engine.Retry{Attempt: 2, Max: 5, Reason: "Rate limited (429)", Wait: 27 * time.Second})
+	d.mustShow("Rate limited (429) — retrying in 27 s · attempt 2/5 · Esc to stop")
+	d.mustNotShow("alpha beta", "a.go", "reasoning")
+	if d.m.turn.running != 0 {
+		t.Errorf("running = %d after the retraction", d.m.turn.running)
+	}
+	d.events(engine.MessageStarted{}, engine.MessageDelta{Content: "after reset ok"}, engine.MessageComplete{},
+		engine.TurnComplete{Status: engine.TurnCompleted})
+	d.mustShow("after reset ok")
+	d.mustNotShow("alpha beta")
+}

@@ -196,20 +196,24 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		base := opts.SystemPrompt
 		opts.SystemPrompt = func(env engine.PromptEnv) string { return base(env) + "\n\n" + o.appendSystem }
 	}
+	// A resumed session is claimed before anything is sent: a second writer
+	// stops here, naming the holder, and exits non-zero.
+	var resumed *session.Loaded
+	if o.resume != "" || o.continueLast {
+		if resumed, err = session.ResolveOwned(a.Journal, cfg.Home, cfg.Workspace, o.resume, o.continueLast); err != nil {
+			fmt.Fprintln(ios.Err, "error:", err)
+			return exitFailure
+		}
+		for _, line := range resumed.Notices() {
+			fmt.Fprintln(ios.Err, line)
+		}
+	}
 	eng := engine.New(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go eng.Run(ctx)
-	if o.resume != "" || o.continueLast {
-		l, err := session.Resolve(cfg.Home, cfg.Workspace, o.resume, o.continueLast)
-		if err != nil {
-			fmt.Fprintln(ios.Err, "error:", err)
-			return exitFailure
-		}
-		for _, line := range l.Notices() {
-			fmt.Fprintln(ios.Err, line)
-		}
-		eng.Submit(engine.SyncSession{Session: l.Session, Persist: l.Persist})
+	if resumed != nil {
+		eng.Submit(engine.SyncSession{Session: resumed.Session, Persist: resumed.Persist})
 	}
 
 	sigs := make(chan os.Signal, 1)

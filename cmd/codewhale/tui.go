@@ -56,6 +56,12 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		return &exitError{code: 1, err: err}
 	}
 	defer a.Close()
+	if resume != nil {
+		// Claim the session before the UI starts: one writer per session.
+		if resume, err = session.ResolveOwned(a.Journal, cfg.Home, cfg.Workspace, resume.Meta.ID, false); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+	}
 	eopts := a.EngineOptions()
 	eng := engine.New(eopts)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -85,6 +91,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Version:       version,
 		Prompt:        prompt,
 		Resume:        resume,
+		Journal:       a.Journal,
 		Theme:         theme.New(theme.Detect(nil)),
 		LowMotion:     os.Getenv("NO_ANIMATIONS") == "1",
 	}, tui.Terminal{In: ios.In, Out: ios.Out, NoMouse: g.noMouse})

@@ -148,7 +148,7 @@ func TestRetryAndDeadlineValidation(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
 		"[retry]\nmax_retries = 1000000\n":                 "[retry] max_retries = 1000000 is out of range (allowed 0..10)",
-		"[retry]\ninitial_delay = 0\n":                     "[retry] initial_delay = 0 is out of range (allowed 0.05..60)",
+		"[retry]\ninitial_delay = 0\n":                     "[retry] initial_delay = 0 is out of range (allowed 0.01..60)",
 		"[retry]\nexponential_base = 0.5\n":                "[retry] exponential_base = 0.5 is out of range (allowed 1..10)",
 		"[retry]\ninitial_delay = 10.0\nmax_delay = 2.0\n": "[retry] max_delay (2s) is below initial_delay (10s)",
 		"[retry]\nmax_retry_after = 7200\n":                "[retry] max_retry_after = 7200 is out of range (allowed 0..3600)",

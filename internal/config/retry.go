@@ -15,8 +15,8 @@ import (
 // `max_retries = 1000000, initial_delay = 0` once made 911 requests in 40 s.
 var (
 	rangeMaxRetries    = [2]float64{0, 10}
-	rangeInitialDelay  = [2]float64{0.05, 60}
-	rangeMaxDelay      = [2]float64{0.05, 600}
+	rangeInitialDelay  = [2]float64{0.01, 60}
+	rangeMaxDelay      = [2]float64{0.01, 600}
 	rangeExpBase       = [2]float64{1, 10}
 	rangeMaxRetryAfter = [2]float64{0, 3600}
 	rangeOpenTimeout   = [2]float64{0.1, 300}

@@ -35,10 +35,10 @@ var DefaultRetry = RetryPolicy{Enabled: true, MaxRetries: 3, InitialDelay: time.
 const MaxStallRetries = 2
 
 // minDelay is the floor of every backoff wait.
-const minDelay = 50 * time.Millisecond
+const minDelay = 10 * time.Millisecond
 
 // Delay returns the wait before retry number attempt (0-based), with ±10 %
-// jitter and a floor of 50 ms.
+// jitter and a floor of 10 ms.
 func (p RetryPolicy) Delay(attempt int) time.Duration {
 	base := p.ExponentialBase
 	if base < 1 {

@@ -35,8 +35,11 @@
 //     ErrNewerSchema and is never truncated, rewritten, appended to or pruned.
 //   - Text is redacted (provider.RedactSecrets plus the configured key values)
 //     before it is written: API keys never reach a session file.
-//   - One process writes a session at a time (an advisory lock on unix);
-//     retention pruning skips sessions that are locked or current.
+//   - One process writes a session at a time: an advisory lock on
+//     sessions/<id>.lock, which records the holder's pid (owner.go). Hosts
+//     claim a resumed session before sending anything (ResolveOwned), so a
+//     second writer is refused up front with the holder's pid. Retention
+//     pruning skips sessions that are locked or current.
 //
 // # Listing
 //

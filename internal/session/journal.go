@@ -105,6 +105,18 @@ func (j *Journal) Rewrite(info engine.SessionInfo, msgs []provider.Message) erro
 	return nil
 }
 
+// Claim takes the one-writer lock of the saved session id before anything
+// is sent, so a second process resuming it stops at once: a *BusyError
+// (errors.Is(err, ErrBusy)) names the holder's pid. The claimed session is
+// the one the next Append writes. A session with no file yet is not an
+// error.
+func (j *Journal) Claim(id string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_, err := j.writerFor(engine.SessionInfo{ID: id}, false)
+	return err
+}
+
 // Path is the file of the session being written, or "" before the first
 // message.
 func (j *Journal) Path() string {

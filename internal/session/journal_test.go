@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,8 +254,26 @@ func TestSecondWriterIsRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "another codewhale process") {
 		t.Fatalf("second writer error = %v", err)
 	}
+	// Claim refuses before anything is written, naming the holder; the
+	// lock survives the holder's atomic rewrites of the journal.
+	if err := j1.Rewrite(info, []provider.Message{userTurn("rewritten")}); err != nil {
+		t.Fatal(err)
+	}
+	err = j2.Claim(info.ID)
+	var busy *BusyError
+	if !errors.As(err, &busy) || !errors.Is(err, ErrBusy) || busy.PID != os.Getpid() ||
+		!strings.Contains(err.Error(), fmt.Sprintf("(pid %d)", os.Getpid())) {
+		t.Fatalf("claim error = %v", err)
+	}
 	j1.Close()
+	if err := j2.Claim(info.ID); err != nil {
+		t.Fatalf("claim after the holder closed: %v", err)
+	}
 	mustAppend(t, j2, info, userTurn("now mine"))
+	l, err := Load(filepath.Join(Dir(home), info.ID+journalExt))
+	if err != nil || len(l.Session.Messages) != 2 || !strings.HasPrefix(l.Session.Messages[0].Text(), "rewritten") {
+		t.Fatalf("history %+v, %v", l, err)
+	}
 }
 
 func TestUsageOnlyAppendCreatesNothing(t *testing.T) {

@@ -14,8 +14,8 @@ var errLocked = errors.New("session file is locked")
 // mutex still serialises writers within one process.
 func lockFile(*os.File) error { return nil }
 
-// isLocked cannot tell without advisory locks.
-func isLocked(string) bool { return false }
+// isLockedFile cannot tell without advisory locks.
+func isLockedFile(string) bool { return false }
 
 // syncDir is a no-op: directories cannot be fsynced on this platform, and
 // renames there are durable once the file itself is synced.

@@ -13,8 +13,16 @@ import (
 // errLocked means another process holds the session's lock.
 var errLocked = errors.New("session file is locked")
 
-// lockFile takes a non-blocking exclusive advisory lock on f for as long as
-// f stays open, so two processes never append to one journal.
+// tryLock takes a non-blocking exclusive advisory lock on f.
+func tryLock(f *os.File) error {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return errLocked
+	}
+	return err
+}
+
+// lockFile takes the lock on f for as long as f stays open.
 //
 // A lock this process has just released can stay held for a moment: a child
 // forked meanwhile (a Bash job, git) shares the open file until its exec
@@ -33,16 +41,8 @@ func lockFile(f *os.File) error {
 
 const lockWait = 200 * time.Millisecond
 
-func tryLock(f *os.File) error {
-	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return errLocked
-	}
-	return err
-}
-
-// isLocked reports whether some process holds the lock on path.
-func isLocked(path string) bool {
+// isLockedFile reports whether some process holds the lock on path.
+func isLockedFile(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false

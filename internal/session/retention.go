@@ -34,13 +34,14 @@ func Prune(home string, r config.Retention, keep string, now time.Time) ([]strin
 			continue
 		}
 		path := filepath.Join(Dir(home), m.ID+journalExt)
-		if isLocked(path) {
+		if isLocked(Dir(home), m.ID) {
 			continue
 		}
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("pruning session %s: %w", m.ID, err))
 			continue
 		}
+		_ = os.Remove(lockPath(Dir(home), m.ID))
 		deleted = append(deleted, m.ID)
 	}
 	return deleted, errors.Join(errs...)

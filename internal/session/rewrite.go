@@ -78,7 +78,7 @@ func (w *writer) replaceWith(stored []provider.Message, system string, st state)
 	return nil
 }
 
-// writeTemp writes data to a fresh file, locks it and renames it to w.path.
+// writeTemp writes data to a fresh file and renames it to w.path.
 func (w *writer) writeTemp(data []byte) (*os.File, error) {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
@@ -99,9 +99,6 @@ func (w *writer) writeTemp(data []byte) (*os.File, error) {
 		if err := f.Sync(); err != nil {
 			return fail(err)
 		}
-	}
-	if err := lockFile(f); err != nil {
-		return fail(err)
 	}
 	if err := os.Rename(tmp, w.path); err != nil {
 		return fail(err)

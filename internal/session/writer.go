@@ -23,7 +23,8 @@ type writer struct {
 	opts          *Options
 	red           redactor
 
-	f       *os.File // open for append, locked
+	own     *ownerLock // the session's one-writer lock, held for the writer's life
+	f       *os.File   // open for append
 	header  record
 	count   int
 	system  string
@@ -43,18 +44,42 @@ func openWriter(dir string, o *Options, info engine.SessionInfo, create bool) (*
 		return nil, err
 	}
 	w := &writer{dir: dir, id: info.ID, path: filepath.Join(dir, info.ID+journalExt), opts: o, red: newRedactor(o.Secrets)}
+	if !create {
+		if _, err := os.Stat(w.path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	// The lock comes first, so what is read below cannot change under us.
+	own, err := acquireOwner(dir, info.ID)
+	if err != nil {
+		return nil, err
+	}
+	w.own = own
 	j, err := readJournal(w.path)
 	switch {
 	case err == nil:
-		return w, w.resume(j)
+		if err := w.resume(j); err != nil {
+			w.close()
+			return nil, err
+		}
+		return w, nil
 	case !errors.Is(err, fs.ErrNotExist):
+		w.close()
 		return nil, err
 	case !create:
+		w.close()
 		return nil, nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating the sessions directory: %w", err)
+	if err := w.create(info); err != nil {
+		w.close()
+		return nil, err
 	}
+	return w, nil
+}
+
+// create writes a new journal's header.
+func (w *writer) create(info engine.SessionInfo) error {
+	o := w.opts
 	now := w.now()
 	w.header = record{Type: lineHeader, SchemaVersion: SchemaVersion, ID: info.ID, CreatedAt: now, Parent: o.ParentSessionID}
 	w.state = state{Model: info.Model, ModelProvider: o.Provider, Workspace: info.Workspace, Mode: info.Mode.String()}
@@ -62,32 +87,21 @@ func openWriter(dir string, o *Options, info engine.SessionInfo, create bool) (*
 	w.header.State = &st
 	line, err := encodeLine(&w.header)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	f, err := os.OpenFile(w.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("creating session file: %w", err)
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, w.busy(err)
+		return fmt.Errorf("creating session file: %w", err)
 	}
 	w.f = f
 	if err := w.writeSync(line); err != nil {
-		return nil, err
+		return err
 	}
-	if err := syncDir(dir); err != nil {
-		return nil, err
+	if err := syncDir(w.dir); err != nil {
+		return err
 	}
 	w.stateJS, _ = encodeLine(&record{Type: lineMeta, State: &w.state})
-	return w, nil
-}
-
-func (w *writer) busy(err error) error {
-	if errors.Is(err, errLocked) {
-		return fmt.Errorf("session %s is being written by another codewhale process; continue it there or start a new session", w.id)
-	}
-	return fmt.Errorf("locking session file %s: %w", w.path, err)
+	return nil
 }
 
 // resume takes over an existing journal.
@@ -95,10 +109,6 @@ func (w *writer) resume(j *journal) error {
 	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("opening session file: %w", err)
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return w.busy(err)
 	}
 	w.f = f
 	w.header, w.count, w.system, w.state = j.header, len(j.messages), j.system, j.state.clone()
@@ -109,22 +119,20 @@ func (w *writer) resume(j *journal) error {
 		return nil
 	}
 	if err := backupDamaged(w.path, w.now()); err != nil {
-		w.close()
 		return err
 	}
-	if err := w.replace(j.messages, j.system); err != nil {
-		w.close()
-		return err
-	}
-	return nil
+	return w.replace(j.messages, j.system)
 }
 
+// close closes the journal and gives the session's lock up.
 func (w *writer) close() error {
-	if w.f == nil {
-		return nil
+	var err error
+	if w.f != nil {
+		err = w.f.Close()
+		w.f = nil
 	}
-	err := w.f.Close()
-	w.f = nil
+	w.own.release()
+	w.own = nil
 	return err
 }
 

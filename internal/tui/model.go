@@ -65,6 +65,9 @@ type Options struct {
 	// Resume, when set, is a saved session to continue: it is handed to the
 	// engine and its transcript rebuilt before anything else happens.
 	Resume *session.Loaded
+	// Journal, when set, claims a session picked with /sessions before it is
+	// resumed, so a session another process is writing is refused.
+	Journal *session.Journal
 
 	Theme *theme.Theme
 	// Clipboard receives OSC 52 copy sequences (the terminal); nil drops

@@ -98,9 +98,9 @@ func (m *Model) resumeSession(ref string) tea.Cmd {
 		m.systemError("Cannot resume a session while a turn is running — press Esc to interrupt first")
 		return nil
 	}
-	home, ws := m.o.Home, m.o.Workspace
+	home, ws, j := m.o.Home, m.o.Workspace, m.o.Journal
 	return func() tea.Msg {
-		l, err := session.Resolve(home, ws, ref, false)
+		l, err := session.ResolveOwned(j, home, ws, ref, false)
 		return resumedMsg{loaded: l, err: err}
 	}
 }

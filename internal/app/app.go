@@ -97,7 +97,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if !o.NoJournal {
 		a.Journal = session.NewJournal(cfg.Home, session.OptionsFrom(cfg))
 	}
-	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace})
+	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace, Network: cfg.Web.Policy})
 	if !o.NoMCP {
 		// Servers connect in the background from now on; the first turn's
 		// tool factory waits for them at most their connect timeout.

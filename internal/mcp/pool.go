@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -23,6 +24,10 @@ type Options struct {
 	Dir           string    // working directory of stdio servers ("" = inherit)
 	Trace         io.Writer // when set, every JSON-RPC message of a stdio server is logged here
 	Logger        *slog.Logger
+	// Network is the [network] policy HTTP servers are reached under; nil
+	// reaches any host. A configured server's own host may be private
+	// (the user named it), but the deny list and a deny default hold.
+	Network *netpolicy.Policy
 }
 
 // Pool owns the configured MCP servers: it starts them concurrently, keeps

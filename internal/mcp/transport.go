@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,6 +13,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codewhale/codewhale/internal/netpolicy"
 )
 
 // stdioTerminateGrace is how long closing a stdio server waits after closing
@@ -75,7 +79,7 @@ type dialed struct {
 
 // dial builds the SDK transport for s. dir is the working directory of a
 // stdio server ("" = inherit).
-func dial(s *ServerConfig, dir string) (*dialed, error) {
+func dial(s *ServerConfig, dir string, network *netpolicy.Policy) (*dialed, error) {
 	switch s.Transport {
 	case TransportStdio:
 		return dialStdio(s, dir), nil
@@ -84,14 +88,39 @@ func dial(s *ServerConfig, dir string) (*dialed, error) {
 		if err != nil {
 			return nil, err
 		}
+		base, err := policyTransport(s.URL, network)
+		if err != nil {
+			return nil, err
+		}
 		stale := &atomic.Bool{}
-		client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers, stale: stale}}
+		client := &http.Client{Transport: &headerTransport{base: base, headers: headers, stale: stale}}
 		if s.Transport == TransportSSE {
 			return &dialed{transport: &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: client}, stale: stale}, nil
 		}
 		return &dialed{transport: &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client}, stale: stale}, nil
 	}
 	return nil, fmt.Errorf("unsupported transport %q", s.Transport)
+}
+
+// policyTransport applies the network policy to an HTTP server's URL: a
+// denied host fails the connection with the policy's reason; otherwise the
+// connections go through the policy's dialer, which re-checks the deny list
+// for every host it reaches.
+func policyTransport(raw string, network *netpolicy.Policy) (http.RoundTripper, error) {
+	if network == nil {
+		return http.DefaultTransport, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("invalid server url %q", raw)
+	}
+	if d := network.Decide(u.Hostname()); d.Verdict == netpolicy.Denied {
+		return nil, errors.New(d.Reason)
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	t.DialContext = network.DialContext(true)
+	return t, nil
 }
 
 func dialStdio(s *ServerConfig, dir string) *dialed {

@@ -14,6 +14,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/bash"
 	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/git"
+	"github.com/codewhale/codewhale/internal/tools/github"
 	"github.com/codewhale/codewhale/internal/tools/handles"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
@@ -53,6 +54,9 @@ type Services struct {
 	// Web is the session's Web tool; nil leaves it unregistered
 	// ([features] web_search off, or a policy that reaches nothing).
 	Web *web.Tool
+	// GitHubEnv is added to the environment of the gh commands the github
+	// tool runs (nil: the agent's own).
+	GitHubEnv []string
 	// Extra registers further tools (MCP adapters) after the built-ins.
 	Extra func(reg *tools.Registry, env engine.TurnEnv)
 	// MCPInfo returns the MCP pool's facts for the catalog.
@@ -123,6 +127,11 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	if s.Web != nil {
 		reg.Register(s.Web) // read-only: Plan keeps it
+	}
+	gh := github.New(github.Options{ReadOnly: readOnly, Handles: s.Handles, Env: s.GitHubEnv})
+	reg.Register(gh)
+	for _, a := range github.Aliases(gh) {
+		reg.Register(a)
 	}
 	if s.Handles != nil {
 		sources = append(sources, s.Handles)

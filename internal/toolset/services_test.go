@@ -227,3 +227,50 @@ func TestWebIsDeferredAndFindable(t *testing.T) {
 		}
 	}
 }
+
+// github is deferred, offers only its read actions in Plan, and its replay
+// aliases stay hidden from the catalog and from tool_search.
+func TestGitHubFamily(t *testing.T) {
+	t.Parallel()
+	s := services(t, true)
+	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+		reg, c, first := firstRequest(s, mode)
+		if slices.Contains(first, "github") {
+			t.Fatalf("%v: github in the first request", mode)
+		}
+		if e, ok := c.Lookup("github"); !ok || !e.Deferred() {
+			t.Fatalf("%v: github is not deferred", mode)
+		}
+		for _, q := range []string{"github issue", "pull request"} {
+			res, err := c.Search("tool_search", json.RawMessage(`{"query":"`+q+`"}`))
+			if err != nil || len(res.References) == 0 || res.References[0] != "github" {
+				t.Errorf("%v: tool_search %q: %v", mode, q, res)
+			}
+			for _, ref := range res.References {
+				if strings.HasPrefix(ref, "github_") {
+					t.Errorf("alias %s found by tool_search", ref)
+				}
+			}
+		}
+		aliases := []string{"github_issue_context", "github_pr_context"}
+		if mode == policy.Act {
+			aliases = append(aliases, "github_comment", "github_close_issue", "github_close_pr")
+		} else if reg.Contains("github_comment") {
+			t.Error("Plan registers github_comment")
+		}
+		for _, a := range aliases {
+			tool, ok := reg.Get(a)
+			if !ok || tool.ModelVisible() {
+				t.Errorf("%v: alias %s registered=%v visible", mode, a, ok)
+			}
+			if _, ok := c.Lookup(a); ok {
+				t.Errorf("%v: alias %s in the catalog", mode, a)
+			}
+		}
+		gh, _ := reg.Get("github")
+		schema, _ := json.Marshal(gh.InputSchema())
+		if mode == policy.Plan && strings.Contains(string(schema), "close_issue") {
+			t.Errorf("Plan's github schema offers close_issue: %s", schema)
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package github
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
+	"github.com/codewhale/codewhale/internal/testutil/fakegithub"
+	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/handles"
+)
+
+func ghBinary(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("gh")
+	if err != nil {
+		e2e.Missing(t, "the GitHub CLI gh is not installed (apt install gh)")
+	}
+	return p
+}
+
+func newGH(t *testing.T, f *fakegithub.Server, readOnly bool) (*Tool, *handles.Store) {
+	store := handles.NewStore(0)
+	return New(Options{GH: ghBinary(t), Env: f.Env(t, fakegithub.Token), ReadOnly: readOnly, Handles: store}), store
+}
+
+func run(t *testing.T, tool tools.Tool, in string) (tools.Result, error, tools.Approval) {
+	t.Helper()
+	reg := tools.NewRegistry()
+	reg.Register(tool)
+	_, prepared, err := reg.Prepare(tool.Name(), json.RawMessage(in))
+	if err != nil {
+		return tools.Result{}, err, tools.Auto
+	}
+	res, err := tools.Run(context.Background(), tool, &tools.Context{Workspace: t.TempDir()}, prepared)
+	return res, err, tool.ApprovalFor(prepared)
+}

@@ -25,7 +25,7 @@ func TestExecFetchesAPageFoundThroughToolSearch(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "f", Name: "Web", Args: `{"action":"fetch","url":"` + page.URL + `/notes"}`}),
 		fakemodel.Text("Version 2.4 adds --dry-run."))
 	c := newCLI(t, srv)
-	c.config("[retry]\ninitial_delay = 0.01\nmax_delay = 0.02\n[network]\nallow = [\"127.0.0.1\"]\n")
+	c.config("[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n[network]\nallow = [\"127.0.0.1\"]\n")
 	out, errOut, code := c.run("exec", "--auto", "--output-format", "stream-json", "what changed in 2.4?")
 	if code != 0 {
 		t.Fatalf("code %d: %s\n%s", code, out, errOut)

@@ -155,7 +155,7 @@ func TestCloseReportsPartialFailure(t *testing.T) {
 	f := fakegithub.New(t)
 	f.Fail["PATCH /repos/octo/widgets/issues/1"] = 500
 	tool, _ := newGH(t, f, false)
-	res, err, _ := run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets","reason":"not_planned","final_status":"duplicate of #7"}`)
+	res, err, _ := run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets","reason":"wont_do","final_status":"duplicate of #7"}`)
 	if err != nil || res.Success || !strings.Contains(res.Content, "the evidence comment was posted") || !strings.Contains(res.Content, "still open") {
 		t.Fatalf("%v %+v", err, res)
 	}

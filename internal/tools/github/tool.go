@@ -98,7 +98,8 @@ func buildSchema(actions []string) map[string]any {
 		props["acceptance_criteria"] = map[string]any{"type": "array", "description": "close: each criterion and whether it is met.",
 			"items": map[string]any{"type": "object", "required": []any{"criterion", "met"}, "properties": map[string]any{
 				"criterion": str("The criterion."), "met": map[string]any{"type": "boolean"}, "evidence": str("How it was checked.")}}}
-		props["reason"] = map[string]any{"type": "string", "enum": []any{"completed", "not_planned"}, "description": "close_issue: why (default completed)."}
+		props["reason"] = map[string]any{"type": "string", "enum": []any{"completed", "wont_do"},
+			"description": "close_issue: completed (default) or wont_do (GitHub's state_reason for work that will not be done)."}
 		props["dry_run"] = map[string]any{"type": "boolean", "description": "close: report what would be posted and done, change nothing."}
 	}
 	return map[string]any{"type": "object", "required": []any{"action"}, "additionalProperties": false, "properties": props}

@@ -55,13 +55,13 @@ type criterion struct {
 
 // check refuses a close whose evidence is missing or admits a criterion is
 // not met: a completed issue needs the files, tests, final status and
-// every acceptance criterion met; a not-planned issue or a pull request
+// every acceptance criterion met; a wont_do issue or a pull request
 // needs at least the final status.
 func (e *evidence) check(pr bool) error {
 	if strings.TrimSpace(e.FinalStatus) == "" {
 		return tools.InvalidInput("github: closing needs `final_status`: one line on the final state")
 	}
-	if pr || e.Reason == "not_planned" {
+	if pr || e.Reason == "wont_do" {
 		return nil
 	}
 	var missing []string
@@ -75,7 +75,7 @@ func (e *evidence) check(pr bool) error {
 		missing = append(missing, "acceptance_criteria")
 	}
 	if len(missing) > 0 {
-		return tools.InvalidInput("github: close_issue (completed) needs evidence: %s (use reason=not_planned for an issue that will not be done)", strings.Join(missing, ", "))
+		return tools.InvalidInput("github: close_issue (completed) needs evidence: %s (use reason=wont_do for an issue that will not be done)", strings.Join(missing, ", "))
 	}
 	for _, c := range e.Criteria {
 		if strings.TrimSpace(c.Criterion) == "" {
@@ -167,9 +167,15 @@ func (t *Tool) close(ctx context.Context, g *gh, r ref, pr bool, args tools.Args
 		map[string]any{"closed": true, "comment_url": url})
 }
 
+// closeBody is the PATCH that closes; wont_do is GitHub's not-planned
+// state_reason (the schema avoids that spelling so a tool_search for
+// "plan" does not load this family).
 func closeBody(pr bool, reason string) map[string]string {
 	if pr {
 		return map[string]string{"state": "closed"}
+	}
+	if reason == "wont_do" {
+		reason = "not_planned"
 	}
 	return map[string]string{"state": "closed", "state_reason": reason}
 }

@@ -15,6 +15,15 @@ import (
 // top modal, composer popups, global chords, the Esc stack, scrolling,
 // then the composer.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if v := m.top(); v != nil && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		// Keys typed faster than one terminal read arrive as one message;
+		// a modal binds single keys, so each rune is its own key.
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			cmds = append(cmds, m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	if v := m.top(); v != nil {
 		a := v.Update(k)
 		if a.Kind != views.Pass {

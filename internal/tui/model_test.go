@@ -425,3 +425,14 @@ func TestEffortCommandAndCtrlT(t *testing.T) {
 	d.runCmd(d.submit("/effort sideways"))
 	d.mustShow("Usage: /effort [")
 }
+
+// Keys typed faster than one terminal read arrive as one message; a modal
+// still sees them one by one.
+func TestModalGetsBatchedRunesOneByOne(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 80, 20)
+	d.m.push(views.NewPager(d.m.theme, "T", "alpha\nbeta\ngamma"))
+	d.m.Update(keyMsg("/beta")) // one message with five runes
+	d.key("enter")
+	d.mustShow("match 1/1")
+}

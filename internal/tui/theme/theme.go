@@ -89,28 +89,68 @@ type Theme struct {
 	ReadOnly                              lipgloss.Style
 
 	// Hex colours for the composer edge, by posture.
-	edge map[policy.Posture]lipgloss.Color
+	edge map[policy.Posture]lipgloss.TerminalColor
 	r    *lipgloss.Renderer
 }
 
-type palette struct {
-	text, dim, muted, accent, brand, user, reasoning, rule   string
-	errc, warn, info, ok, add, del, hunk, sel, match, curHit string
-	plan, act, operate, ask, auto, full, never               string
+// tone is one palette colour at every colour depth. The 256- and 16-colour
+// forms are chosen here rather than converted: termenv's conversion maps
+// #E06C75 (error red) to 232, near-black, and to ANSI black on 16-colour
+// terminals. A 16-colour "" keeps the terminal's default foreground.
+type tone struct{ hex, x256, x16 string }
+
+func (t tone) color() lipgloss.TerminalColor {
+	return lipgloss.CompleteColor{TrueColor: t.hex, ANSI256: t.x256, ANSI: t.x16}
 }
 
+type palette struct {
+	text, dim, muted, accent, brand, user, reasoning, rule tone
+	errc, warn, info, ok, add, del, hunk                   tone
+	sel, match, curHit                                     tone // backgrounds
+	plan, act, operate, ask, auto, full, never             tone
+}
+
+// The 256-colour indexes are the nearest cube or grey-ramp entries in
+// CIELAB (theme_test checks every one against its hex); the 16-colour ones
+// are picked by meaning.
 var dark = palette{
-	text: "#D8DEE9", dim: "#7A8494", muted: "#5C6370", accent: "#61AFEF", brand: "#56B6C2", user: "#C678DD",
-	reasoning: "#8A93A6", rule: "#3E4451", errc: "#E06C75", warn: "#E5C07B", info: "#7A8494", ok: "#98C379",
-	add: "#98C379", del: "#E06C75", hunk: "#56B6C2", sel: "#2C313A", match: "#3E4451", curHit: "#E5C07B",
-	plan: "#61AFEF", act: "#98C379", operate: "#C678DD", ask: "#E5A84B", auto: "#D7BA3A", full: "#F07167", never: "#7A8494",
+	text: tone{"#D8DEE9", "253", ""}, dim: tone{"#7A8494", "244", "8"}, muted: tone{"#5C6370", "241", "8"},
+	accent: tone{"#61AFEF", "75", "12"}, brand: tone{"#56B6C2", "73", "6"}, user: tone{"#C678DD", "177", "13"},
+	reasoning: tone{"#8A93A6", "246", "8"}, rule: tone{"#3E4451", "238", "8"},
+	errc: tone{"#E06C75", "167", "9"}, warn: tone{"#E5C07B", "179", "11"}, info: tone{"#7A8494", "244", "8"},
+	ok: tone{"#98C379", "114", "10"}, add: tone{"#98C379", "114", "2"}, del: tone{"#E06C75", "167", "1"}, hunk: tone{"#56B6C2", "73", "6"},
+	sel: tone{"#2C313A", "236", ""}, match: tone{"#3E4451", "238", ""}, curHit: tone{"#E5C07B", "179", ""},
+	plan: tone{"#61AFEF", "75", "12"}, act: tone{"#98C379", "114", "10"}, operate: tone{"#C678DD", "177", "13"},
+	ask: tone{"#E5A84B", "215", "3"}, auto: tone{"#D7BA3A", "178", "11"}, full: tone{"#F07167", "203", "9"}, never: tone{"#7A8494", "244", "8"},
 }
 
 var light = palette{
-	text: "#383A42", dim: "#7F848E", muted: "#A0A1A7", accent: "#4078F2", brand: "#0184BC", user: "#A626A4",
-	reasoning: "#7F848E", rule: "#D0D0D0", errc: "#E45649", warn: "#C18401", info: "#7F848E", ok: "#50A14F",
-	add: "#50A14F", del: "#E45649", hunk: "#0184BC", sel: "#E5E5E6", match: "#F0E6C8", curHit: "#C18401",
-	plan: "#4078F2", act: "#50A14F", operate: "#A626A4", ask: "#B7791F", auto: "#9C8A00", full: "#D64545", never: "#7F848E",
+	text: tone{"#383A42", "237", ""}, dim: tone{"#7F848E", "102", "8"}, muted: tone{"#A0A1A7", "247", "8"},
+	accent: tone{"#4078F2", "69", "4"}, brand: tone{"#0184BC", "31", "6"}, user: tone{"#A626A4", "90", "5"},
+	reasoning: tone{"#7F848E", "102", "8"}, rule: tone{"#D0D0D0", "252", "7"},
+	errc: tone{"#E45649", "203", "1"}, warn: tone{"#C18401", "172", "3"}, info: tone{"#7F848E", "102", "8"},
+	ok: tone{"#50A14F", "71", "2"}, add: tone{"#50A14F", "71", "2"}, del: tone{"#E45649", "203", "1"}, hunk: tone{"#0184BC", "31", "6"},
+	sel: tone{"#E5E5E6", "254", ""}, match: tone{"#F0E6C8", "187", ""}, curHit: tone{"#C18401", "172", ""},
+	plan: tone{"#4078F2", "69", "4"}, act: tone{"#50A14F", "71", "2"}, operate: tone{"#A626A4", "90", "5"},
+	ask: tone{"#B7791F", "130", "3"}, auto: tone{"#9C8A00", "100", "3"}, full: tone{"#D64545", "167", "1"}, never: tone{"#7F848E", "102", "8"},
+}
+
+// Palette lists the theme's colours by name, for tests that check every
+// depth of every tone.
+func Palette(isDark bool) map[string][3]string {
+	p := light
+	if isDark {
+		p = dark
+	}
+	out := map[string][3]string{}
+	for name, t := range map[string]tone{"text": p.text, "dim": p.dim, "muted": p.muted, "accent": p.accent,
+		"brand": p.brand, "user": p.user, "reasoning": p.reasoning, "rule": p.rule, "error": p.errc, "warning": p.warn,
+		"info": p.info, "success": p.ok, "diff_add": p.add, "diff_del": p.del, "hunk": p.hunk, "selection": p.sel,
+		"match": p.match, "current_match": p.curHit, "plan": p.plan, "act": p.act, "operate": p.operate, "ask": p.ask,
+		"auto": p.auto, "full": p.full, "never": p.never} {
+		out[name] = [3]string{t.hex, t.x256, t.x16}
+	}
+	return out
 }
 
 // New builds the style table for o.
@@ -123,11 +163,11 @@ func New(o Options) *Theme {
 		p = light
 	}
 	color := o.Profile != termenv.Ascii && !o.NoColor
-	fg := func(c string) lipgloss.Style {
+	fg := func(c tone) lipgloss.Style {
 		if !color {
 			return r.NewStyle()
 		}
-		return r.NewStyle().Foreground(lipgloss.Color(c))
+		return r.NewStyle().Foreground(c.color())
 	}
 	t := &Theme{Color: color, Dark: o.Dark, Profile: o.Profile, r: r,
 		Text: fg(p.text), Dim: fg(p.dim), Muted: fg(p.muted), Bold: r.NewStyle().Bold(true),
@@ -135,12 +175,13 @@ func New(o Options) *Theme {
 		Reasoning: fg(p.reasoning).Italic(true), Rule: fg(p.rule),
 		Error: fg(p.errc).Bold(true), Warning: fg(p.warn).Bold(true), Info: fg(p.info), Success: fg(p.ok),
 		DiffAdd: fg(p.add), DiffDel: fg(p.del), DiffHunk: fg(p.hunk), DiffMeta: fg(p.dim).Bold(true),
-		Selected: r.NewStyle().Background(lipgloss.Color(p.sel)).Bold(true), Match: r.NewStyle().Background(lipgloss.Color(p.match)),
-		CurrentMatch: r.NewStyle().Background(lipgloss.Color(p.curHit)).Foreground(lipgloss.Color("#000000")),
+		Selected: r.NewStyle().Background(p.sel.color()).Bold(true), Match: r.NewStyle().Background(p.match.color()),
+		CurrentMatch: r.NewStyle().Background(p.curHit.color()).Foreground(lipgloss.CompleteColor{TrueColor: "#000000", ANSI256: "16", ANSI: "0"}),
 		ReadOnly:     fg(p.plan).Bold(true),
 	}
-	if !t.Color {
-		// Without colour, emphasis carries the meaning.
+	if !t.Color || o.Profile == termenv.ANSI {
+		// Without colour, and on 16-colour terminals whose background
+		// colours are unknown, emphasis carries selections and matches.
 		t.Selected = r.NewStyle().Reverse(true)
 		t.Match = r.NewStyle().Underline(true)
 		t.CurrentMatch = r.NewStyle().Reverse(true)
@@ -149,10 +190,10 @@ func New(o Options) *Theme {
 		policy.Operate: fg(p.operate).Bold(true)}
 	t.Posture = map[policy.Posture]lipgloss.Style{policy.Ask: fg(p.ask).Bold(true), policy.AutoReview: fg(p.auto).Bold(true),
 		policy.FullAccess: fg(p.full).Bold(true), policy.Never: fg(p.never).Bold(true)}
-	t.edge = map[policy.Posture]lipgloss.Color{policy.Ask: lipgloss.Color(p.ask), policy.AutoReview: lipgloss.Color(p.auto),
-		policy.FullAccess: lipgloss.Color(p.full), policy.Never: lipgloss.Color(p.never)}
+	t.edge = map[policy.Posture]lipgloss.TerminalColor{policy.Ask: p.ask.color(), policy.AutoReview: p.auto.color(),
+		policy.FullAccess: p.full.color(), policy.Never: p.never.color()}
 	if !color {
-		t.edge = map[policy.Posture]lipgloss.Color{}
+		t.edge = map[policy.Posture]lipgloss.TerminalColor{}
 	}
 	return t
 }

@@ -1,9 +1,11 @@
 package theme_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/lucasb-eyer/go-colorful"
 	"github.com/muesli/termenv"
 
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -48,5 +50,70 @@ func TestNoColorDropsColoursButKeepsEmphasis(t *testing.T) {
 	dark := theme.New(theme.Options{Profile: termenv.TrueColor, Dark: true})
 	if light.Text.Render("x") == dark.Text.Render("x") {
 		t.Error("light and dark palettes draw text the same")
+	}
+}
+
+// xterm256 is the RGB of a 256-colour index (the 6×6×6 cube and the grey
+// ramp; the first 16 are the terminal's own and never used here).
+func xterm256(i int) colorful.Color {
+	if i >= 232 {
+		v := float64(8+10*(i-232)) / 255
+		return colorful.Color{R: v, G: v, B: v}
+	}
+	lv := []float64{0, 95, 135, 175, 215, 255}
+	i -= 16
+	return colorful.Color{R: lv[i/36] / 255, G: lv[i/6%6] / 255, B: lv[i%6] / 255}
+}
+
+// Every tone's 256-colour form is close to its true colour (issue 14: red
+// rendered as 232, near-black), and its 16-colour form means the same.
+func TestEveryToneDegradesToAColourThatMeansTheSame(t *testing.T) {
+	t.Parallel()
+	family := map[string][]string{"error": {"1", "9"}, "diff_del": {"1", "9"}, "success": {"2", "10"},
+		"diff_add": {"2", "10"}, "warning": {"3", "11"}, "full": {"1", "9"}}
+	for _, isDark := range []bool{true, false} {
+		for name, c := range theme.Palette(isDark) {
+			hex, err := colorful.Hex(c[0])
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			idx, err := strconv.Atoi(c[1])
+			if err != nil || idx < 16 || idx > 255 {
+				t.Fatalf("%s (dark=%v): 256-colour index %q", name, isDark, c[1])
+			}
+			if d := hex.DistanceCIEDE2000(xterm256(idx)); d > 0.1 {
+				t.Errorf("%s (dark=%v): %s is %d in 256 colours, ΔE %.3f", name, isDark, c[0], idx, d)
+			}
+			if want, ok := family[name]; ok && c[2] != want[0] && c[2] != want[1] {
+				t.Errorf("%s (dark=%v): 16-colour %q, want one of %v", name, isDark, c[2], want)
+			}
+			if c[2] == "0" || (isDark && c[2] == "16") {
+				t.Errorf("%s (dark=%v): black on a 16-colour terminal", name, isDark)
+			}
+		}
+	}
+}
+
+func TestErrorRedAtEveryDepth(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		o    theme.Options
+		want string
+	}{
+		{theme.Options{Profile: termenv.TrueColor, Dark: true}, "38;2;224;108;117"},
+		{theme.Options{Profile: termenv.ANSI256, Dark: true}, "38;5;167"},
+		{theme.Options{Profile: termenv.ANSI, Dark: true}, "91"},
+		{theme.Options{Profile: termenv.ANSI, Dark: false}, "31"},
+	}
+	for _, c := range cases {
+		th := theme.New(c.o)
+		for name, s := range map[string]string{"error": th.Error.Render("x"), "diff_del": th.DiffDel.Render("x")} {
+			if name == "diff_del" && c.o.Profile == termenv.ANSI {
+				continue // removed lines use plain red (1)
+			}
+			if !strings.Contains(s, c.want) {
+				t.Errorf("%+v %s = %q, want %s", c.o, name, s, c.want)
+			}
+		}
 	}
 }

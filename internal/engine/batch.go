@@ -72,8 +72,9 @@ func (t *turn) runBatch(ctx context.Context, calls []pendingCall) bool {
 	}
 	budget := t.resultBudget()
 	for _, p := range plans {
-		t.e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
-			provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, budget), p.outcome.IsError)}})
+		b := provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, budget), p.outcome.IsError)
+		b.Receipt = &provider.ToolReceipt{Success: p.outcome.Success, Category: p.outcome.Category, Meta: p.outcome.Metadata}
+		t.e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{b}})
 	}
 	t.drainSteers()
 	return ctx.Err() == nil

@@ -43,6 +43,17 @@ type Block struct {
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
 	ImageURL  string          `json:"image_url,omitempty"`
+	// Receipt is what a tool result keeps for the UI besides the content
+	// the model reads; it is stored with the session and never sent.
+	Receipt *ToolReceipt `json:"receipt,omitempty"`
+}
+
+// ToolReceipt is the outcome of a tool call as the UI draws it, so a
+// resumed transcript is drawn from the same facts as the live one.
+type ToolReceipt struct {
+	Success  bool           `json:"success"`
+	Category string         `json:"category,omitempty"` // error category, or tool_reported_failure
+	Meta     map[string]any `json:"meta,omitempty"`     // the tool's receipts (exit code, file.mutation, …)
 }
 
 // TextBlock returns a text block.

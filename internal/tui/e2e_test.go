@@ -113,12 +113,19 @@ var sessionSeq struct {
 // fresh home and workspace and no API key.
 func startTUI(t *testing.T, srv *fakemodel.Server, args ...string) *pane {
 	t.Helper()
+	return startTUIAt(t, srv, t.TempDir(), t.TempDir(), args...)
+}
+
+// startTUIAt is startTUI with a given home and workspace, so a second run
+// can resume what the first one saved.
+func startTUIAt(t *testing.T, srv *fakemodel.Server, home, ws string, args ...string) *pane {
+	t.Helper()
 	bin := binary(t)
 	sessionSeq.Lock()
 	sessionSeq.n++
 	name := fmt.Sprintf("cw-e2e-%d-%d", os.Getpid(), sessionSeq.n)
 	sessionSeq.Unlock()
-	p := &pane{t: t, session: name, home: t.TempDir(), ws: t.TempDir()}
+	p := &pane{t: t, session: name, home: home, ws: ws}
 	p.env = []string{"CODEWHALE_HOME=" + p.home, "HOME=" + p.home, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
 	if srv != nil {
 		p.env = append(p.env, "CODEWHALE_BASE_URL="+srv.URL)

@@ -30,9 +30,11 @@ type flow struct {
 	tm    *teatest.TestModel
 	clock *testClock
 	srv   *fakemodel.Server
+	eng   *engine.Engine
+	ws    string
 }
 
-func newFlow(t *testing.T, srv *fakemodel.Server) *flow {
+func newFlow(t *testing.T, srv *fakemodel.Server, opts ...func(*engine.Options)) *flow {
 	t.Helper()
 	ws := t.TempDir()
 	svc := toolset.NewServices(toolset.Options{Workspace: ws, Home: t.TempDir(), SessionID: "s1", Model: "deepseek-v4-pro"})
@@ -48,11 +50,15 @@ func newFlow(t *testing.T, srv *fakemodel.Server) *flow {
 	t.Cleanup(jm.Close)
 	svc.Tasks, svc.Jobs = store, jm
 	clock := &testClock{t: t0}
-	eng := engine.New(engine.Options{Workspace: ws, Model: "deepseek-v4-pro", Interactive: true, Posture: policy.Ask,
+	eo := engine.Options{Workspace: ws, Model: "deepseek-v4-pro", Interactive: true, Posture: policy.Ask,
 		Mode: policy.Act, AllowShell: true, Tools: svc.Toolset, Clock: clock.Now,
 		NewClient: func(model string) (*provider.Client, error) {
 			return provider.New(provider.Config{BaseURL: srv.URL, Model: model, Retry: provider.RetryPolicy{}})
-		}})
+		}}
+	for _, f := range opts {
+		f(&eo)
+	}
+	eng := engine.New(eo)
 	ctx, cancel := context.WithCancel(context.Background())
 	go eng.Run(ctx)
 	t.Cleanup(func() {
@@ -61,9 +67,9 @@ func newFlow(t *testing.T, srv *fakemodel.Server) *flow {
 		}
 	})
 	o := baseOptions(eng, clock)
-	o.Workspace, o.Jobs = ws, jm
+	o.Workspace, o.Jobs, o.Posture = ws, jm, eo.Posture
 	tm := teatest.NewTestModel(t, New(o), teatest.WithInitialTermSize(100, 30))
-	return &flow{t: t, tm: tm, clock: clock, srv: srv}
+	return &flow{t: t, tm: tm, clock: clock, srv: srv, eng: eng, ws: ws}
 }
 
 func (f *flow) typeLine(s string) {

@@ -120,8 +120,7 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 	m.tr.Clear()
 	m.snapshot = nil
 	m.meter = m.freshMeter()
-	m.meter.Session = l.Session.Usage
-	m.meter.Cost = session.Cost(m.route.Model, l.Session.Usage, m.o.Prices)
+	m.meter.Resume(l.Session.Usage, session.Cost(m.route.Model, l.Session.Usage, m.o.Prices))
 	rebuild(m.tr, l.Session.Messages)
 	for _, n := range l.Notices() {
 		m.system(n)
@@ -156,7 +155,7 @@ func rebuild(tr *transcript.Transcript, msgs []provider.Message) {
 			for _, b := range msg.Content {
 				if b.Type == provider.BlockToolResult {
 					if c := tools[b.ToolUseID]; c != nil {
-						c.Complete(engine.ToolOutcome{Content: b.Content, Success: !b.IsError, IsError: b.IsError}, time.Time{})
+						c.Complete(storedOutcome(b), time.Time{})
 					}
 				}
 			}
@@ -165,7 +164,7 @@ func rebuild(tr *transcript.Transcript, msgs []provider.Message) {
 			}
 		case provider.RoleAssistant, provider.RoleAssistantInterrupted:
 			group++
-			if th := strings.TrimSpace(msg.Thinking()); th != "" {
+			if th := strings.TrimSpace(msg.Thinking()); th != "" && th != provider.ReasoningOmitted {
 				tr.Add(transcript.NewCell(transcript.Thinking, th))
 			}
 			if tx := strings.TrimSpace(msg.Text()); tx != "" {
@@ -182,6 +181,17 @@ func rebuild(tr *transcript.Transcript, msgs []provider.Message) {
 			c.Complete(engine.ToolOutcome{Content: "No result recorded."}, time.Time{})
 		}
 	}
+}
+
+// storedOutcome is a tool result as the live cell saw it: the receipt the
+// engine stored with it (status, category, the tool's metadata). Sessions
+// written before receipts existed only know whether the call was refused.
+func storedOutcome(b provider.Block) engine.ToolOutcome {
+	o := engine.ToolOutcome{Content: b.Content, Success: !b.IsError, IsError: b.IsError}
+	if r := b.Receipt; r != nil {
+		o.Success, o.Category, o.Metadata = r.Success, r.Category, r.Meta
+	}
+	return o
 }
 
 // typedText is what a person typed in a user message: text blocks without

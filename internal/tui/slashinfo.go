@@ -108,7 +108,7 @@ func (m *Model) tokensCommand(string) tea.Cmd {
 		return strconv.Itoa(*p)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Session tokens (%d request(s)):\n", m.meter.Requests)
+	fmt.Fprintf(&b, "Session tokens (%s):\n", m.meter.RequestsText())
 	fmt.Fprintf(&b, "  input: %d (cache hit %s, miss %s)\n", u.InputTokens, opt(u.PromptCacheHitTokens), opt(u.PromptCacheMissTokens))
 	fmt.Fprintf(&b, "  output: %d (reasoning %s)\n", u.OutputTokens, opt(u.ReasoningTokens))
 	if pct, ok := m.meter.CacheHitPercent(); ok {
@@ -126,7 +126,7 @@ func (m *Model) tokensCommand(string) tea.Cmd {
 func (m *Model) costCommand(string) tea.Cmd {
 	p, ok := m.meter.Price(m.route.Model)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Session cost: %s (%d request(s))\n", usage.FormatCost(m.meter.Cost), m.meter.Requests)
+	fmt.Fprintf(&b, "Session cost: %s (%s)\n", usage.FormatCost(m.meter.Cost), m.meter.RequestsText())
 	if ok {
 		fmt.Fprintf(&b, "Prices for %s (USD per 1M tokens): input %.4g, cached input %.4g, output %.4g\n",
 			m.route.Model, p.Input, p.CachedInput, p.Output)

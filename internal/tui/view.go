@@ -285,7 +285,7 @@ func (m *Model) statusRow() string {
 
 // usageChip is `<tokens> tok · <cost> · cache NN%`, "" before any usage.
 func (m *Model) usageChip() string {
-	if m.meter.Requests == 0 {
+	if m.meter.Requests == 0 && m.meter.Tokens() == 0 {
 		return ""
 	}
 	s := usage.FormatTokens(m.meter.Tokens()) + " tok · " + usage.FormatCost(m.meter.Cost)

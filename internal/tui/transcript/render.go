@@ -155,7 +155,11 @@ func (e *Env) renderThinking(c *Cell, w int) []string {
 	if !e.Verbose && c.Streaming {
 		label = "reasoning hidden"
 	}
-	header := e.Theme.Reasoning.Render(termtext.Truncate("… "+label+" · "+FormatDuration(dur), w, "…"))
+	head := "… " + label
+	if c.Streaming || !c.Started.IsZero() {
+		head += " · " + FormatDuration(dur) // a resumed cell has no timing to show
+	}
+	header := e.Theme.Reasoning.Render(termtext.Truncate(head, w, "…"))
 	if !e.Verbose {
 		return []string{header}
 	}

@@ -23,12 +23,33 @@ type Meter struct {
 	// Window overrides the context window (providers.<p>.context_window).
 	Window int
 
-	Session       provider.Usage
-	Requests      int
+	Session  provider.Usage
+	Requests int // requests made in this run
+	// Resumed is set when Session and Cost start from a saved session's
+	// totals, whose request count was not stored.
+	Resumed       bool
 	LastInput     int    // input tokens of the latest request
 	LastModel     string // model of the latest request
 	Cost          float64
 	UnpricedCalls int // requests whose model has no price
+}
+
+// Resume starts the meter from a saved session's totals. The usage is
+// copied: its optional counters are pointers, and sharing them with the
+// engine's copy counted every later cache hit twice.
+func (m *Meter) Resume(u provider.Usage, cost float64) {
+	m.Session = provider.Usage{}
+	m.Session.Add(&u)
+	m.Cost, m.Resumed = cost, true
+}
+
+// RequestsText is `3 request(s)`, or for a resumed session how many were
+// made since resuming.
+func (m *Meter) RequestsText() string {
+	if m.Resumed {
+		return fmt.Sprintf("%d request(s) since resuming, plus the saved session's", m.Requests)
+	}
+	return fmt.Sprintf("%d request(s)", m.Requests)
 }
 
 // Price returns the price row for model (the session store's table, the

@@ -79,3 +79,25 @@ func TestFormatTokensAndCost(t *testing.T) {
 		}
 	}
 }
+
+// A resumed meter owns its counters: the engine adding the same request to
+// its copy of the saved usage must not count twice here (issue 14: a 60 %
+// hit rate showed as 90 %, hits above the input).
+func TestResumedMeterDoesNotShareCountersWithTheSavedUsage(t *testing.T) {
+	t.Parallel()
+	saved := provider.Usage{InputTokens: 100, PromptCacheHitTokens: provider.Int(60), PromptCacheMissTokens: provider.Int(40)}
+	var m usage.Meter
+	m.Resume(saved, 0.5)
+	next := provider.Usage{InputTokens: 100, PromptCacheHitTokens: provider.Int(60), PromptCacheMissTokens: provider.Int(40)}
+	saved.Add(&next) // the engine's accounting
+	m.Add(next, "deepseek-v4-pro")
+	if *m.Session.PromptCacheHitTokens != 120 || *m.Session.PromptCacheMissTokens != 80 || m.Session.InputTokens != 200 {
+		t.Errorf("resumed totals = %+v hit %d miss %d", m.Session, *m.Session.PromptCacheHitTokens, *m.Session.PromptCacheMissTokens)
+	}
+	if pct, _ := m.CacheHitPercent(); pct != 60 {
+		t.Errorf("hit rate %d%%, want 60%%", pct)
+	}
+	if got := m.RequestsText(); got != "1 request(s) since resuming, plus the saved session's" {
+		t.Errorf("RequestsText = %q", got)
+	}
+}

@@ -1,0 +1,60 @@
+package tui_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+)
+
+// transcriptBlock is the part of a screen from the row holding first through
+// the row holding last.
+func transcriptBlock(screen, first, last string) string {
+	i := strings.Index(screen, first)
+	j := strings.Index(screen, last)
+	if i < 0 || j < i {
+		return ""
+	}
+	rows := strings.Split(screen[i:j+len(last)], "\n")
+	for k, r := range rows {
+		rows[k] = strings.TrimRight(r, " ")
+	}
+	return strings.Join(rows, "\n")
+}
+
+// A session looks the same when it is resumed (issue 14): the second run's
+// transcript, rebuilt from the session file, matches what the first showed.
+func TestE2EResumedSessionLooksLikeTheLiveOne(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(toolCall("b1", "Bash", map[string]any{"command": "echo out; exit 3"}),
+			toolCall("w1", "File", map[string]any{"action": "write", "path": "a.txt", "content": "one\ntwo\n"})),
+		fakemodel.Tools(toolCall("e1", "File", map[string]any{"action": "edit", "path": "a.txt", "search": "two", "replace": "three"})),
+		fakemodel.Text("Done: the edit is in."))
+	home, ws := t.TempDir(), t.TempDir()
+	p := startTUIAt(t, srv, home, ws, "--approval-policy", "bypass")
+	p.line("do the work")
+	p.waitFor("● Done: the edit is in.", "✓ done")
+	live := transcriptBlock(p.capture(), "✕ Bash echo out", "● Done: the edit is in.")
+	for _, want := range []string{"✕ Bash echo out; exit 3", "a.txt  +1 −1", "+three"} {
+		if !strings.Contains(live, want) {
+			t.Fatalf("live screen lacks %q:\n%s", want, p.capture())
+		}
+	}
+	p.keys("C-c", "C-c")
+	p.waitFor("[codewhale exited: 0]")
+
+	r := startTUIAt(t, srv, home, ws, "-c")
+	r.waitFor("Resumed session", "● Done: the edit is in.")
+	resumed := transcriptBlock(r.capture(), "✕ Bash echo out", "● Done: the edit is in.")
+	if resumed != live {
+		t.Logf("resumed screen:\n%s", r.capture())
+		t.Errorf("the resumed screen differs\n--- live\n%s\n--- resumed\n%s", live, resumed)
+	}
+}
+
+func toolCall(id, name string, args map[string]any) fakemodel.Call {
+	raw, _ := json.Marshal(args)
+	return fakemodel.Call{ID: id, Name: name, Args: string(raw)}
+}

@@ -75,7 +75,10 @@ func (m *Model) statusCommand(string) tea.Cmd {
 	fmt.Fprintf(&b, "API key: %s\n", key)
 	fmt.Fprintf(&b, "Mode: %s · permissions: %s · effort: %s\n", m.mode.Title(), m.permissionChip(), m.effortLabel())
 	state := "idle"
-	if m.turn.busy {
+	switch {
+	case m.turn.cancelling:
+		state = "cancelling (waiting for the turn to stop)"
+	case m.turn.busy:
 		state = "turn running"
 	}
 	fmt.Fprintf(&b, "State: %s · queued: %d\n", state, len(m.queue))

@@ -14,7 +14,7 @@ func TestIssueContextThroughRealGH(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
 	tool, _ := newGH(t, f, false)
-	res, err, approval := run(t, tool, `{"action":"issue_context","number":1,"repo":"octo/widgets"}`)
+	res, approval, err := run(t, tool, `{"action":"issue_context","number":1,"repo":"octo/widgets"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestIssueContextThroughRealGH(t *testing.T) {
 	}
 	// The same through the URL form and the replay alias.
 	alias := Aliases(tool)[0]
-	res2, err, _ := run(t, alias, `{"url":"https://`+f.Host()+`/octo/widgets/issues/1"}`)
+	res2, _, err := run(t, alias, `{"url":"https://`+f.Host()+`/octo/widgets/issues/1"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestPRContext(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
 	tool, _ := newGH(t, f, true)
-	res, err, _ := run(t, tool, `{"action":"pr_context","number":2,"repo":"octo/widgets"}`)
+	res, _, err := run(t, tool, `{"action":"pr_context","number":2,"repo":"octo/widgets"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestCommentNeedsApprovalAndPosts(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
 	tool, _ := newGH(t, f, false)
-	res, err, approval := run(t, tool, `{"action":"comment","number":1,"repo":"octo/widgets","body":"Fixed in **abc123**."}`)
+	res, approval, err := run(t, tool, `{"action":"comment","number":1,"repo":"octo/widgets","body":"Fixed in **abc123**."}`)
 	if err != nil || approval != tools.Required {
 		t.Fatalf("%v %v", err, approval)
 	}
@@ -104,7 +104,7 @@ func TestCloseWithEvidence(t *testing.T) {
 	ev := `"files_changed":["parse.go","parse_test.go"],"tests_run":["go test ./... (pass)"],"final_status":"Fixed in abc123",` +
 		`"acceptance_criteria":[{"criterion":"empty input returns an error","met":true,"evidence":"TestParseEmpty"}]`
 	// A dry run changes nothing and needs no approval.
-	res, err, approval := run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets","dry_run":true,`+ev+`}`)
+	res, approval, err := run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets","dry_run":true,`+ev+`}`)
 	if err != nil || approval != tools.Auto {
 		t.Fatalf("%v %v", err, approval)
 	}
@@ -116,7 +116,7 @@ func TestCloseWithEvidence(t *testing.T) {
 			t.Fatalf("dry run wrote: %s", c)
 		}
 	}
-	res, err, approval = run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets",`+ev+`}`)
+	res, approval, err = run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets",`+ev+`}`)
 	if err != nil || approval != tools.Required || !strings.Contains(res.Content, `"closed":true`) {
 		t.Fatalf("%v %v %s", err, approval, res.Content)
 	}
@@ -139,7 +139,7 @@ func TestCloseRefusesWithoutEvidence(t *testing.T) {
 		`{"action":"close_issue","number":1,"repo":"octo/widgets","final_status":"done"}`: "needs evidence: files_changed, tests_run, acceptance_criteria",
 		`{"action":"close_issue","number":1,"repo":"octo/widgets","final_status":"done","files_changed":[],"tests_run":[],"acceptance_criteria":[{"criterion":"works","met":false}]}`: `acceptance criterion "works" is not met`,
 	} {
-		_, err, _ := run(t, tool, in)
+		_, _, err := run(t, tool, in)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", in, err, want)
 		}
@@ -155,7 +155,7 @@ func TestCloseReportsPartialFailure(t *testing.T) {
 	f := fakegithub.New(t)
 	f.Fail["PATCH /repos/octo/widgets/issues/1"] = 500
 	tool, _ := newGH(t, f, false)
-	res, err, _ := run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets","reason":"wont_do","final_status":"duplicate of #7"}`)
+	res, _, err := run(t, tool, `{"action":"close_issue","number":1,"repo":"octo/widgets","reason":"wont_do","final_status":"duplicate of #7"}`)
 	if err != nil || res.Success || !strings.Contains(res.Content, "the evidence comment was posted") || !strings.Contains(res.Content, "still open") {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -164,7 +164,7 @@ func TestCloseReportsPartialFailure(t *testing.T) {
 func TestGHMissing(t *testing.T) {
 	t.Parallel()
 	missing := New(Options{GH: "/nonexistent/gh"})
-	_, err, _ := run(t, missing, `{"action":"issue_context","number":1,"repo":"octo/widgets"}`)
+	_, _, err := run(t, missing, `{"action":"issue_context","number":1,"repo":"octo/widgets"}`)
 	if err == nil || !strings.Contains(err.Error(), "the GitHub CLI `gh` is not installed") || !strings.Contains(err.Error(), "gh auth login") {
 		t.Errorf("missing gh: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestGHUnauthenticated(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
 	tool := New(Options{GH: ghBinary(t), Env: f.Env(t, "wrong-token")})
-	_, err, _ := run(t, tool, `{"action":"issue_context","number":1,"repo":"octo/widgets"}`)
+	_, _, err := run(t, tool, `{"action":"issue_context","number":1,"repo":"octo/widgets"}`)
 	if err == nil || !strings.Contains(err.Error(), "gh is not authenticated") || !strings.Contains(err.Error(), "gh auth login") {
 		t.Errorf("got %v", err)
 	}
@@ -190,13 +190,13 @@ func TestInputErrors(t *testing.T) {
 		`{"action":"issue_context","number":1,"repo":"../x"}`: "repo must be owner/name",
 		`{"action":"issue_context","url":"https://github.com/octo/widgets/wiki/1"}`: "is not an issue or pull request URL",
 	} {
-		_, err, _ := run(t, tool, in)
+		_, _, err := run(t, tool, in)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", in, err, want)
 		}
 	}
 	ro := New(Options{ReadOnly: true, GH: "/bin/false"})
-	_, err, _ := run(t, ro, `{"action":"comment","number":1,"body":"x"}`)
+	_, _, err := run(t, ro, `{"action":"comment","number":1,"body":"x"}`)
 	if err == nil || !strings.Contains(err.Error(), "github: invalid action `comment` (one of: issue_context, pr_context)") {
 		t.Errorf("read-only: %v", err)
 	}

@@ -26,14 +26,14 @@ func newGH(t *testing.T, f *fakegithub.Server, readOnly bool) (*Tool, *handles.S
 	return New(Options{GH: ghBinary(t), Env: f.Env(t, fakegithub.Token), ReadOnly: readOnly, Handles: store}), store
 }
 
-func run(t *testing.T, tool tools.Tool, in string) (tools.Result, error, tools.Approval) {
+func run(t *testing.T, tool tools.Tool, in string) (tools.Result, tools.Approval, error) {
 	t.Helper()
 	reg := tools.NewRegistry()
 	reg.Register(tool)
 	_, prepared, err := reg.Prepare(tool.Name(), json.RawMessage(in))
 	if err != nil {
-		return tools.Result{}, err, tools.Auto
+		return tools.Result{}, tools.Auto, err
 	}
 	res, err := tools.Run(context.Background(), tool, &tools.Context{Workspace: t.TempDir()}, prepared)
-	return res, err, tool.ApprovalFor(prepared)
+	return res, tool.ApprovalFor(prepared), err
 }

@@ -22,7 +22,7 @@ func TestFetchArticleAsMarkdown(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write(fixture(t, "article.html"))
 	})
-	res, err, _ := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`/posts/context"}`)
+	res, _, err := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`/posts/context"}`)
 	if err != nil || !res.Success {
 		t.Fatalf("fetch: %v %+v", err, res)
 	}
@@ -70,11 +70,11 @@ func TestFetchRedirects(t *testing.T) {
 	})
 	srvURL = srv.URL
 	tool := newTool(loopbackAllowed(), SearchConfig{})
-	res, err, _ := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`/hop/5"}`)
+	res, _, err := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`/hop/5"}`)
 	if err != nil || decode[Fetched](t, res).Content != "arrived" || decode[Fetched](t, res).FinalURL != srv.URL+"/hop/0" {
 		t.Fatalf("5 redirects: %v %s", err, res.Content)
 	}
-	_, err, _ = call(t, tool, `{"action":"fetch","url":"`+srv.URL+`/hop/6"}`)
+	_, _, err = call(t, tool, `{"action":"fetch","url":"`+srv.URL+`/hop/6"}`)
 	if err == nil || !strings.Contains(err.Error(), "stopped after 5 redirects") {
 		t.Fatalf("6 redirects: %v", err)
 	}
@@ -87,7 +87,7 @@ func TestFetchRedirectToDeniedHostIsRefused(t *testing.T) {
 	})
 	p := loopbackAllowed()
 	p.Deny = []string{".internal.test"}
-	_, err, _ := call(t, newTool(p, SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`"}`)
+	_, _, err := call(t, newTool(p, SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`"}`)
 	if err == nil || !strings.Contains(err.Error(), "redirect to http://metadata.internal.test/latest refused: network policy denies metadata.internal.test") {
 		t.Fatalf("got %v", err)
 	}
@@ -100,7 +100,7 @@ func TestFetch404IsAFailureWithItsBody(t *testing.T) {
 		w.WriteHeader(404)
 		w.Write([]byte(`{"message":"Not Found"}`))
 	})
-	res, err, _ := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`/missing"}`)
+	res, _, err := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`/missing"}`)
 	f := decode[Fetched](t, res)
 	if err != nil || res.Success || f.Status != 404 || f.Content != `{"message":"Not Found"}` {
 		t.Fatalf("%v %+v", err, res)
@@ -122,7 +122,7 @@ func TestFetchHugeBodyStopsAtMaxBytes(t *testing.T) {
 			}
 		}
 	})
-	res, err, _ := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`"}`)
+	res, _, err := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`"}`)
 	f := decode[Fetched](t, res)
 	if err != nil || !f.Truncated || f.BytesRead != 1_000_000 || f.TotalBytes != 50<<20 {
 		t.Fatalf("%v %+v", err, f.Note)
@@ -153,7 +153,7 @@ func TestFetchSlowBodyTimesOut(t *testing.T) {
 	})
 	defer close(release)
 	start := time.Now()
-	_, err, _ := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`","timeout_ms":300}`)
+	_, _, err := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`","timeout_ms":300}`)
 	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms") {
 		t.Fatalf("got %v", err)
 	}
@@ -169,7 +169,7 @@ func TestFetchJSONFields(t *testing.T) {
 		w.Write([]byte(`{"total_count":2,"items":[{"name":"alpha","stars":10},{"name":"beta","stars":3}]}`))
 	})
 	tool := newTool(loopbackAllowed(), SearchConfig{})
-	res, err, _ := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`","fields":["$.items[*].name","$.total_count","$.items[?@.stars > 5].name","$.nothing"]}`)
+	res, _, err := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`","fields":["$.items[*].name","$.total_count","$.items[?@.stars > 5].name","$.nothing"]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestFetchJSONFields(t *testing.T) {
 	if got != "[alpha beta] [2] [alpha] []" {
 		t.Fatalf("fields %s", got)
 	}
-	_, err, _ = call(t, tool, `{"action":"fetch","url":"`+srv.URL+`","fields":["items[("]}`)
+	_, _, err = call(t, tool, `{"action":"fetch","url":"`+srv.URL+`","fields":["items[("]}`)
 	if err == nil || !strings.Contains(err.Error(), "is not a JSONPath expression") {
 		t.Fatalf("bad path: %v", err)
 	}
@@ -207,7 +207,7 @@ func TestFetchPDF(t *testing.T) {
 	if _, err := lookPDF(); err != nil {
 		tool.opts.PDFToText = ""
 	}
-	res, err, _ := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`/report.pdf"}`)
+	res, _, err := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`/report.pdf"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestFetchRefusesBinary(t *testing.T) {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write(append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 2040)...))
 	})
-	_, err, _ := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`/logo.png"}`)
+	_, _, err := call(t, newTool(loopbackAllowed(), SearchConfig{}), `{"action":"fetch","url":"`+srv.URL+`/logo.png"}`)
 	if err == nil || !strings.Contains(err.Error(), "returned binary content (image/png, 2048 bytes)") {
 		t.Fatalf("got %v", err)
 	}
@@ -247,7 +247,7 @@ func TestFetchInputErrors(t *testing.T) {
 		`{"action":"fetch","url":"file:///etc/passwd"}`:       "only http:// and https:// URLs are supported",
 		`{"action":"fetch","url":"https://x","format":"pdf"}`: "at /format: value must be one of \"markdown\", \"text\", \"raw\"",
 	} {
-		_, err, _ := call(t, tool, in)
+		_, _, err := call(t, tool, in)
 		if err == nil || !strings.Contains(tools.AsError(err).Render(ToolName), want) {
 			t.Errorf("%s: got %v, want %q", in, err, want)
 		}

@@ -17,17 +17,17 @@ import (
 
 // call runs one Web call the way the engine does: normalise, validate
 // against the published schema, decide approval, execute.
-func call(t *testing.T, tool *Tool, in string) (tools.Result, error, tools.Approval) {
+func call(t *testing.T, tool *Tool, in string) (tools.Result, tools.Approval, error) {
 	t.Helper()
 	reg := tools.NewRegistry()
 	reg.Register(tool)
 	_, prepared, err := reg.Prepare(ToolName, json.RawMessage(in))
 	if err != nil {
-		return tools.Result{}, err, tools.Auto
+		return tools.Result{}, tools.Auto, err
 	}
 	approval := tool.ApprovalFor(prepared)
 	res, err := tools.Run(context.Background(), tool, &tools.Context{Workspace: t.TempDir()}, prepared)
-	return res, err, approval
+	return res, approval, err
 }
 
 // loopbackAllowed is the policy for tests whose servers are httptest ones

@@ -50,7 +50,7 @@ func TestFetchPolicy(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := c.policy
-		res, err, approval := call(t, newTool(&p, SearchConfig{}), `{"action":"fetch","url":"`+c.url+`"}`)
+		res, approval, err := call(t, newTool(&p, SearchConfig{}), `{"action":"fetch","url":"`+c.url+`"}`)
 		if approval != c.approval {
 			t.Errorf("%s: approval %v, want %v", c.name, approval, c.approval)
 		}
@@ -72,7 +72,7 @@ func TestFetchRefusesRebindingAtConnectTime(t *testing.T) {
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
 	flip := &flipResolver{first: netip.MustParseAddr("93.184.216.34"), then: netip.MustParseAddr("127.0.0.1")}
 	tool := newTool(&netpolicy.Policy{Resolver: flip}, SearchConfig{})
-	_, err, approval := call(t, tool, `{"action":"fetch","url":"http://rebind.example.test:`+port+`/"}`)
+	_, approval, err := call(t, tool, `{"action":"fetch","url":"http://rebind.example.test:`+port+`/"}`)
 	if approval != tools.Auto {
 		t.Fatalf("approval %v", approval)
 	}

@@ -67,7 +67,7 @@ func TestSearchEachBackend(t *testing.T) {
 	t.Parallel()
 	for _, engine := range []string{"duckduckgo", "searxng", "tavily", "brave"} {
 		b, base := newBackends(t)
-		res, err, _ := call(t, newTool(nil, config(base, engine, []string{}...)), `{"action":"search","query":"go context cancel","max_results":2}`)
+		res, _, err := call(t, newTool(nil, config(base, engine, []string{}...)), `{"action":"search","query":"go context cancel","max_results":2}`)
 		if err != nil || !res.Success {
 			t.Fatalf("%s: %v %s", engine, err, res.Content)
 		}
@@ -102,7 +102,7 @@ func TestSearchEachBackend(t *testing.T) {
 func TestSearchReceiptHonoursAndDegrades(t *testing.T) {
 	t.Parallel()
 	b, base := newBackends(t)
-	res, err, _ := call(t, newTool(nil, config(base, "duckduckgo")),
+	res, _, err := call(t, newTool(nil, config(base, "duckduckgo")),
 		`{"action":"search","q":"context","recency":"week","domains":["https://go.dev/blog","pkg.go.dev"],"locale":"de-DE"}`)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestSearchFallsBackVisibly(t *testing.T) {
 	t.Parallel()
 	b, base := newBackends(t)
 	b.fail["tavily"] = 503
-	res, err, _ := call(t, newTool(nil, config(base, "tavily")), `{"action":"search","query":"go context cancel"}`)
+	res, _, err := call(t, newTool(nil, config(base, "tavily")), `{"action":"search","query":"go context cancel"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestSearchChallengeFallsThrough(t *testing.T) {
 	t.Parallel()
 	b, base := newBackends(t)
 	b.ddg = fixture(t, "ddg_challenge.html")
-	res, err, _ := call(t, newTool(nil, config(base, "duckduckgo", "searxng")), `{"action":"search","query":"x"}`)
+	res, _, err := call(t, newTool(nil, config(base, "duckduckgo", "searxng")), `{"action":"search","query":"x"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestSearchChallengeFallsThrough(t *testing.T) {
 	}
 	// Every backend down: a clear error naming each.
 	b.fail["searxng"] = 500
-	_, err, _ = call(t, newTool(nil, config(base, "duckduckgo", "searxng")), `{"action":"search","query":"x"}`)
+	_, _, err = call(t, newTool(nil, config(base, "duckduckgo", "searxng")), `{"action":"search","query":"x"}`)
 	if err == nil || !strings.Contains(err.Error(), "web search backends unavailable (duckduckgo: challenge_detected; searxng: backend_unavailable — HTTP 500") {
 		t.Fatalf("got %v", err)
 	}
@@ -179,7 +179,7 @@ func TestSearchChallengeFallsThrough(t *testing.T) {
 func TestSearchBatch(t *testing.T) {
 	t.Parallel()
 	_, base := newBackends(t)
-	res, err, _ := call(t, newTool(nil, config(base, "searxng", []string{}...)),
+	res, _, err := call(t, newTool(nil, config(base, "searxng", []string{}...)),
 		`{"action":"search","max_results":1,"search_query":[{"q":"alpha"},{"query":"beta","max_results":3}]}`)
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ func TestSearchFailsClosed(t *testing.T) {
 		"bad recency":              {config(base, "searxng"), nil, `{"action":"search","query":"x","recency":"fortnight"}`, "value must be one of"},
 	}
 	for name, c := range cases {
-		_, err, _ := call(t, newTool(c.policy, c.cfg), c.in)
+		_, _, err := call(t, newTool(c.policy, c.cfg), c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", name, err, c.want)
 		}

@@ -30,12 +30,12 @@ func TestWaitForAServerThatStartsLate(t *testing.T) {
 		t.Cleanup(func() { srv.Close() })
 		srv.Serve(l2)
 	}()
-	res, err, _ := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","port":`+strconv.Itoa(port)+`,"poll_interval_ms":50,"timeout_ms":5000}`)
+	res, _, err := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","port":`+strconv.Itoa(port)+`,"poll_interval_ms":50,"timeout_ms":5000}`)
 	<-started
 	if err != nil || !res.Success || !strings.Contains(res.Content, `"ready":true`) {
 		t.Fatalf("%v %s", err, res.Content)
 	}
-	res, err, _ = call(t, newTool(nil, SearchConfig{}), `{"action":"wait","url":"http://localhost:`+strconv.Itoa(port)+`/healthz","timeout_ms":2000}`)
+	res, _, err = call(t, newTool(nil, SearchConfig{}), `{"action":"wait","url":"http://localhost:`+strconv.Itoa(port)+`/healthz","timeout_ms":2000}`)
 	if err != nil || !res.Success || !strings.Contains(res.Content, `"detail":"HTTP 204"`) {
 		t.Fatalf("health url: %v %s", err, res.Content)
 	}
@@ -47,7 +47,7 @@ func TestWaitTimesOut(t *testing.T) {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	start := time.Now()
-	res, err, _ := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","port":`+strconv.Itoa(port)+`,"timeout_ms":400,"poll_interval_ms":100}`)
+	res, _, err := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","port":`+strconv.Itoa(port)+`,"timeout_ms":400,"poll_interval_ms":100}`)
 	if err != nil || res.Success || !strings.Contains(res.Content, `"ready":false`) || !strings.Contains(res.Content, "connection refused") {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -66,7 +66,7 @@ func TestWaitIsLoopbackOnly(t *testing.T) {
 		`{"action":"wait","port":70000}`:             "port must be between 1 and 65535",
 		`{"action":"wait","url":"ftp://127.0.0.1/"}`: "only http:// and https:// URLs are supported",
 	} {
-		_, err, _ := call(t, tool, in)
+		_, _, err := call(t, tool, in)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", in, err, want)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
 	"path/filepath"
@@ -120,4 +122,73 @@ func TestAllowedArrows(t *testing.T) {
 	if n < 20 {
 		t.Fatalf("only %d project packages listed; the rule checked nothing", n)
 	}
+}
+
+// TestImportGrouping checks the house layout of import blocks: the
+// standard library's group comes first, then a blank line, then the other
+// imports; no group mixes the two.
+func TestImportGrouping(t *testing.T) {
+	t.Parallel()
+	files := 0
+	for _, p := range packages(t) {
+		if p.DepOnly || p.Standard || !strings.HasPrefix(p.ImportPath, module+"/") {
+			continue
+		}
+		for _, list := range [][]string{p.GoFiles, p.TestGoFiles, p.XTestGoFiles, p.IgnoredGoFiles} {
+			for _, name := range list {
+				if !strings.HasSuffix(name, ".go") {
+					continue
+				}
+				files++
+				if msg := checkGrouping(filepath.Join(p.Dir, name)); msg != "" {
+					t.Error(msg)
+				}
+			}
+		}
+	}
+	if files < 100 {
+		t.Fatalf("only %d files checked", files)
+	}
+}
+
+// checkGrouping returns a complaint about path's imports, or "".
+func checkGrouping(path string) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+	if err != nil {
+		return err.Error()
+	}
+	rel := path
+	if root, err := filepath.Abs(filepath.Join("..", "..")); err == nil {
+		if r, err := filepath.Rel(root, path); err == nil {
+			rel = r
+		}
+	}
+	lastLine, groupStd, seenOther := -1, false, false
+	for i, spec := range f.Imports {
+		line := fset.Position(spec.Pos()).Line
+		std := isStd(strings.Trim(spec.Path.Value, `"`))
+		newGroup := i == 0 || line > lastLine+1
+		lastLine = fset.Position(spec.End()).Line
+		switch {
+		case newGroup:
+			if std && seenOther {
+				return rel + ": a standard-library import group follows other imports; put the standard library first"
+			}
+			groupStd = std
+		case std != groupStd:
+			return rel + ": " + spec.Path.Value + " shares a group with imports of the other kind; separate the standard library with a blank line"
+		}
+		if !std {
+			seenOther = true
+		}
+	}
+	return ""
+}
+
+// isStd reports whether an import path belongs to the standard library: its
+// first element has no dot (module paths of other code always do).
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }

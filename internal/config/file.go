@@ -8,11 +8,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/textdist"
 	"os"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/codewhale/codewhale/internal/textdist"
 )
 
 // File is the shape of config.toml. Pointer fields distinguish "unset" from

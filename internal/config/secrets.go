@@ -3,10 +3,11 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/atomicfile"
 )
 
 // secretPath is where `codewhale auth set` keeps a provider's key.

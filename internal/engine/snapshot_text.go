@@ -3,8 +3,9 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/canonjson"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/canonjson"
 )
 
 func jstr(s string) string { return string(canonjson.AppendString(nil, s)) }

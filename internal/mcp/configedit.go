@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/atomicfile"
 	"io/fs"
 	"os"
+
+	"github.com/codewhale/codewhale/internal/atomicfile"
 )
 
 // NewServer is a server entry to add with AddServer. Fields are written in

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"io"
 	"log/slog"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 // serverBin returns the path of an npm-installed MCP server binary.

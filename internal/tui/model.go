@@ -6,7 +6,6 @@
 package tui
 
 import (
-	"github.com/codewhale/codewhale/internal/session"
 	"io"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
 	"github.com/codewhale/codewhale/internal/tui/markdown"

@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/atomicfile"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools/handles"
 )

@@ -2,11 +2,12 @@ package bash
 
 import (
 	"bytes"
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 // parseCommand parses a command line as bash.

@@ -1,10 +1,11 @@
 package git
 
 import (
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 var (

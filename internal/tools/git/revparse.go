@@ -4,13 +4,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"path"
 	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 // errBadRev is a revision that names no object; callers turn it into the

@@ -3,12 +3,13 @@ package run
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 // runner is how a workspace's tests are run.

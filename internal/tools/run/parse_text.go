@@ -1,9 +1,10 @@
 package run
 
 import (
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"strconv"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 // textParser recognises the summaries and failure lines of the common text

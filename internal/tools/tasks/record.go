@@ -10,8 +10,9 @@ package tasks
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 // SchemaVersion is written into every record.

@@ -2,11 +2,12 @@ package tasks
 
 import (
 	"fmt"
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 // DangerReasons classifies a gate command. A non-empty result means the

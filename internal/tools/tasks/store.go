@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"github.com/codewhale/codewhale/internal/lazyre"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
 // Store is the durable task store under one data directory:

@@ -6,9 +6,10 @@ package commands
 
 import (
 	"fmt"
-	"github.com/codewhale/codewhale/internal/textdist"
 	"sort"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/textdist"
 )
 
 // Command is one registered slash command.

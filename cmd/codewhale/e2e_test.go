@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
@@ -227,6 +229,75 @@ func TestToolsReceiptDigestMatchesFirstRequest(t *testing.T) {
 	if got := strings.Join(srv.Requests()[0].ToolNames(), ","); got != strings.Join(rec.Active, ",") {
 		t.Errorf("first request tools %s, receipt %v", got, rec.Active)
 	}
+}
+
+// `codewhale tools` reports the surface request 1 really carries under strict
+// mode and the allow/deny lists: its digest equals exec's metadata and the
+// digest of the tools the model server received.
+func TestToolsReceiptMatchesFirstRequestUnderStrictModeAndLists(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		strict bool
+		args   []string
+	}{
+		{"strict", true, nil},
+		{"allowed", false, []string{"--allowed-tools", "File,Git*,tool_search"}},
+		{"disallowed", false, []string{"--disallowed-tools", "Bash,run"}},
+		{"strict and allowed", true, []string{"--allowed-tools", "File,work_*"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fakemodel.New(t, fakemodel.Text("ok"))
+			c := newCLI(t, srv)
+			if tc.strict {
+				c.config("strict_tool_mode = true\n[retry]\ninitial_delay = 0.01\nmax_delay = 0.02\n")
+			}
+			active, digest := receiptOf(t, c, tc.args...)
+			out, errOut, code := c.run(append(append([]string{"exec", "--auto", "--output-format", "stream-json"}, tc.args...), "hi")...)
+			if code != 0 {
+				t.Fatalf("exec: %d %s", code, errOut)
+			}
+			evs := lines(t, out)
+			meta := evs[len(evs)-2]["meta"].(map[string]any)
+			first := srv.Requests()[0]
+			if meta["tool_catalog_sha256"] != digest || wireDigest(t, first) != digest {
+				t.Errorf("receipt digest %s, exec metadata %v, request 1 %s", digest, meta["tool_catalog_sha256"], wireDigest(t, first))
+			}
+			if got := strings.Join(first.ToolNames(), ","); got != strings.Join(active, ",") {
+				t.Errorf("request 1 tools %s, receipt %v", got, active)
+			}
+			if tc.args != nil && len(active) >= 8 {
+				t.Errorf("the lists did not narrow the receipt: %v", active)
+			}
+			if tc.name == "strict" {
+				plainActive, d := receiptOf(t, newCLI(t, nil))
+				if d == digest || strings.Join(plainActive, ",") != strings.Join(active, ",") {
+					t.Errorf("strict mode must change the schemas (and so the digest), not the names: %s vs %s", d, digest)
+				}
+			}
+		})
+	}
+}
+
+// wireDigest is the catalog digest of the tools a request carried on the
+// wire (name, description, parameters: what the digest covers).
+func wireDigest(t *testing.T, r *fakemodel.Request) string {
+	t.Helper()
+	raw, _ := r.Body["tools"].([]any)
+	ts := make([]provider.Tool, 0, len(raw))
+	for _, x := range raw {
+		fn, _ := x.(map[string]any)["function"].(map[string]any)
+		name, _ := fn["name"].(string)
+		desc, _ := fn["description"].(string)
+		params, _ := fn["parameters"].(map[string]any)
+		ts = append(ts, provider.Tool{Name: provider.DecodeToolName(name), Description: desc, InputSchema: params})
+	}
+	d, ok := engine.ActiveToolCatalogSHA256(ts)
+	if !ok {
+		t.Fatal("no digest for the wire tools")
+	}
+	return d
 }
 
 func TestExecTextAndJSONOutput(t *testing.T) {

@@ -8,15 +8,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/codewhale/codewhale/internal/app"
-	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
 )
 
 type toolsOptions struct {
-	mode string
-	json bool
-	mcp  bool
+	mode            string
+	json            bool
+	mcp             bool
+	allowedTools    []string
+	disallowedTools []string
 }
 
 func newToolsCmd(ios IO, g *globals) *cobra.Command {
@@ -29,13 +30,16 @@ func newToolsCmd(ios IO, g *globals) *cobra.Command {
 			return runTools(ios, g, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.mode, "mode", "", "plan|act|operate (default: the configured default mode)")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
-	cmd.Flags().BoolVar(&o.mcp, "mcp", false, "also start the configured MCP servers and include their (deferred) tools")
+	f := cmd.Flags()
+	f.StringVar(&o.mode, "mode", "", "plan|act|operate (default: the configured default mode)")
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.BoolVar(&o.mcp, "mcp", false, "also start the configured MCP servers and include their (deferred) tools")
+	f.StringSliceVar(&o.allowedTools, "allowed-tools", nil, "as exec --allowed-tools: only these tools (names or prefix*)")
+	f.StringSliceVar(&o.disallowedTools, "disallowed-tools", nil, "as exec --disallowed-tools: never these tools")
 	return cmd
 }
 
-// toolsReceipt is the provider-free first-turn receipt (DECISIONS #10).
+// toolsReceipt is the provider-free first-turn receipt (CONTRACT.md §13.5).
 type toolsReceipt struct {
 	Mode          string        `json:"mode"`
 	MemoryEnabled bool          `json:"memory_enabled"`
@@ -50,27 +54,27 @@ type receiptTool struct {
 	Origin string `json:"origin"`
 }
 
-// firstTurnReceipt builds the catalog exactly as the engine's first step
-// would and reports it.
-func firstTurnReceipt(a *app.App, mode policy.Mode) toolsReceipt {
+// firstTurnReceipt reports the surface the engine's first request would
+// carry; the engine builds it, so strict mode and the allow/deny lists
+// apply exactly as on request 1.
+func firstTurnReceipt(a *app.App, o *toolsOptions) toolsReceipt {
 	opts := a.EngineOptions()
-	env := engine.TurnEnv{Mode: mode, Posture: opts.Posture, AllowShell: opts.AllowShell}
-	ts := opts.Tools(env)
-	cat := catalog.Build(ts.Registry, ts.MCP, catalog.Options{Mode: mode, Posture: opts.Posture, AllowShell: opts.AllowShell,
-		AlwaysLoad: opts.AlwaysLoad})
-	req := cat.RequestTools()
+	opts.AllowTools, opts.DenyTools = o.allowedTools, o.disallowedTools
+	eng := engine.New(opts)
+	surface := eng.FirstRequestSurface()
+	mode, _ := eng.Mode()
 	rec := toolsReceipt{Mode: mode.String(), MemoryEnabled: a.Cfg.MemoryEnabled, Active: []string{}, Tools: []receiptTool{}}
-	for _, t := range req {
+	for _, t := range surface.Tools {
 		rec.Active = append(rec.Active, t.Name)
 	}
-	for _, e := range cat.Entries() {
+	for _, e := range surface.Catalog.Entries() {
 		state := "active"
-		if !cat.IsActive(e.Tool.Name) {
+		if !surface.Catalog.IsActive(e.Tool.Name) {
 			state = "deferred"
 		}
 		rec.Tools = append(rec.Tools, receiptTool{Name: e.Tool.Name, State: state, Origin: string(e.Origin)})
 	}
-	if d, ok := engine.ActiveToolCatalogSHA256(req); ok {
+	if d, ok := engine.ActiveToolCatalogSHA256(surface.Tools); ok {
 		rec.Digest = &d
 	}
 	return rec
@@ -92,7 +96,7 @@ func runTools(ios IO, g *globals, o *toolsOptions) error {
 		return err
 	}
 	defer a.Close()
-	rec := firstTurnReceipt(a, mode)
+	rec := firstTurnReceipt(a, o)
 	if o.json {
 		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")

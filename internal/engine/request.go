@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 )
@@ -89,14 +90,22 @@ func (t *turn) buildRequest() *provider.Request {
 		effort = "high"
 	}
 	req := &provider.Request{Model: info.ID, System: t.systemPrompt(), Messages: msgs,
-		MaxTokens: provider.MaxOutputTokens(info), Tools: t.cat.RequestTools(), ReasoningEffort: effort, Stream: true}
+		MaxTokens: provider.MaxOutputTokens(info), Tools: requestTools(t.cat, t.e.opts.StrictTools), ReasoningEffort: effort, Stream: true}
 	if req.Tools != nil {
 		req.ToolChoice = &provider.ToolChoice{Type: "auto"}
-		if t.e.opts.StrictTools {
-			req.Tools = strictTools(req.Tools)
-		}
 	}
 	return req
+}
+
+// requestTools is the tools field of a request over cat: the active entries
+// in request order, tightened in strict mode. Every request and the
+// provider-free receipt take it from here.
+func requestTools(cat *catalog.Catalog, strict bool) []provider.Tool {
+	ts := cat.RequestTools()
+	if ts != nil && strict {
+		ts = strictTools(ts)
+	}
+	return ts
 }
 
 // strictTools marks every tool whose schema fits the strict subset and

@@ -73,9 +73,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 // buildSurface builds the turn's registry, catalog and /tools surface
 // context once (engine.md §2.1 step 10).
 func (t *turn) buildSurface() {
-	t.toolset = t.e.opts.Tools(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell})
-	t.cat = catalog.Build(t.toolset.Registry, t.toolset.MCP, catalog.Options{Mode: t.mode, Posture: t.posture,
-		AllowShell: t.allowShell, AlwaysLoad: t.e.opts.AlwaysLoad, Allow: t.e.opts.AllowTools, Deny: t.e.opts.DenyTools})
+	t.toolset, t.cat = t.e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell})
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
 }
 

@@ -219,3 +219,40 @@ func TestLimitsClamp(t *testing.T) {
 		t.Error("capacity constants")
 	}
 }
+
+// A child that finishes before the parent calls wait (with no id) is still
+// reported by that wait, once; a second wait has nothing left to report.
+func TestWaitReportsAChildThatFinishedBeforeTheCall(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("child report") })
+	var built atomic.Int32
+	m := agent.NewManager(agent.Options{Spawner: spawner(t, srv, nil, &built)})
+	defer m.Shutdown()
+	tool := agent.New(m, nil)
+	res, err := call(t, tool, `{"prompt":"look around","type":"scout"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var receipt struct {
+		ID string `json:"agent_id"`
+	}
+	if err := json.Unmarshal([]byte(res.Content), &receipt); err != nil {
+		t.Fatal(err)
+	}
+	// Settle the child without telling the parent (the manager's own wait).
+	if _, settled := m.Wait(context.Background(), []string{receipt.ID}, "completion", 20*time.Second); !settled {
+		t.Fatal("child did not finish")
+	}
+	res, err = call(t, tool, `{"action":"wait","timeout_secs":5}`)
+	if err != nil || !strings.Contains(res.Content, receipt.ID) || !strings.Contains(res.Content, "child report") {
+		t.Fatalf("wait after the child finished: %v %s", err, res.Content)
+	}
+	if n := m.Completed(); n != "" {
+		t.Errorf("the wait reported the child; the notice must not repeat it: %q", n)
+	}
+	res, err = call(t, tool, `{"action":"wait","timeout_secs":5}`)
+	if err != nil || strings.Contains(res.Content, receipt.ID) {
+		t.Errorf("second wait: %v %s", err, res.Content)
+	}
+}

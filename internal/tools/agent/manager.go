@@ -8,6 +8,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -200,18 +201,17 @@ func (m *Manager) Counts() (running, queued int) {
 	return m.running, m.queued
 }
 
-// Wait blocks until the children in ids (all live ones when empty) settle
-// (until "completion"/"all"), any of them produces activity ("activity"),
-// ctx ends or timeout passes. It returns the snapshots at that moment.
+// Wait blocks until the children in ids settle (until "completion"/"all"),
+// any of them produces activity ("activity"), ctx ends or timeout passes. It
+// returns the snapshots at that moment. With no ids it waits for every live
+// child and also reports those that finished since the parent last saw a
+// result: a child that completes just before the parent calls wait must
+// still reach it.
 func (m *Manager) Wait(ctx context.Context, ids []string, until string, timeout time.Duration) ([]Snapshot, bool) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	if len(ids) == 0 {
-		for _, s := range m.List() {
-			if !terminal(s.Status) {
-				ids = append(ids, s.ID)
-			}
-		}
+		ids = m.unseen()
 	}
 	start := m.generation(ids)
 	for {
@@ -230,6 +230,21 @@ func (m *Manager) Wait(ctx context.Context, ids []string, until string, timeout 
 			return snaps, false
 		}
 	}
+}
+
+// unseen lists the live children and the finished ones whose result has
+// not been reported to the parent (by a notice, wait, peek or status).
+func (m *Manager) unseen() []string {
+	m.mu.Lock()
+	done := slices.Clone(m.done)
+	m.mu.Unlock()
+	var ids []string
+	for _, s := range m.List() {
+		if !terminal(s.Status) || slices.Contains(done, s.ID) {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
 }
 
 func (m *Manager) settled(ids []string) ([]Snapshot, bool) {

@@ -178,11 +178,6 @@ func mapSection(doc, sec string) string {
 		case 3:
 			return "5"
 		case 4:
-			if len(parts) > 1 {
-				if n, _ := strconv.Atoi(parts[1]); n >= 10 {
-					return "6.10"
-				}
-			}
 			return rest(6)
 		case 5:
 			return "7"

@@ -251,7 +251,7 @@ func TestToolsReceiptMatchesFirstRequestUnderStrictModeAndLists(t *testing.T) {
 			srv := fakemodel.New(t, fakemodel.Text("ok"))
 			c := newCLI(t, srv)
 			if tc.strict {
-				c.config("strict_tool_mode = true\n[retry]\ninitial_delay = 0.01\nmax_delay = 0.02\n")
+				c.config("strict_tool_mode = true\n[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n")
 			}
 			active, digest := receiptOf(t, c, tc.args...)
 			out, errOut, code := c.run(append(append([]string{"exec", "--auto", "--output-format", "stream-json"}, tc.args...), "hi")...)

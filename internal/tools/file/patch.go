@@ -93,30 +93,22 @@ func entryString(it tools.Args, field, key string) (string, error) {
 
 // sections resolves a patch-form request into file sections: with `path`
 // every hunk targets that file; otherwise each header section stands alone.
-// The returned note flags a `path` that overrides a different header.
+// The returned note flags a `path` that overrides a different header. A
+// patch with any part File cannot apply (binary, symlink, submodule) is
+// refused whole.
 func (r patchReq) sections() ([]filePatch, string, error) {
 	p, err := parseUnified(r.text)
 	if err != nil {
 		return nil, "", err
 	}
-	if p.hunkCount() == 0 {
+	if err := refuseUnsupported(p.files); err != nil {
+		return nil, "", err
+	}
+	if p.hunkCount() == 0 && !anyMetaOnly(p.files) {
 		return nil, "", tools.InvalidInput("Patch must include at least one hunk header in numeric unified-diff form %s.", hunkForm)
 	}
-	headers := p.headerPaths()
 	if r.hasPath {
-		if len(headers) > 1 {
-			return nil, "", tools.InvalidInput("Patch references multiple files (%s) but `path` was provided. Remove "+
-				"`path` to apply a multi-file patch, or provide a single-file patch.", fileList(headers))
-		}
-		hunks := append([]hunk(nil), p.loose...)
-		for _, f := range p.files {
-			hunks = append(hunks, f.hunks...)
-		}
-		note := ""
-		if len(headers) == 1 && strings.TrimPrefix(headers[0], "./") != strings.TrimPrefix(r.path, "./") {
-			note = "Note: patch headers reference `" + headers[0] + "` but `path` overrides to `" + r.path + "`."
-		}
-		return []filePatch{{path: r.path, hunks: hunks, created: r.create}}, note, nil
+		return r.pathSection(p)
 	}
 	if len(p.files) == 0 {
 		return nil, "", tools.InvalidInput("Patch contains hunks but no file headers (`---`/`+++`). Provide `path` or add headers.")
@@ -125,12 +117,68 @@ func (r patchReq) sections() ([]filePatch, string, error) {
 		return nil, "", tools.InvalidInput("Patch hunk encountered before any file header. Add `---`/`+++` headers or provide `path`.")
 	}
 	for i, f := range p.files {
-		if len(f.hunks) == 0 {
+		switch {
+		case f.path == "" || ((f.rename || f.copy) && f.oldPath == ""):
+			return nil, "", tools.InvalidInput("Patch has a `diff --git` section without file names; add `---`/`+++` headers (or `rename from`/`rename to`).")
+		case len(f.hunks) == 0 && !f.metaOnly():
 			return nil, "", tools.InvalidInput("Patch section for `%s` has no hunks (`@@ ... @@`).", f.path)
 		}
-		p.files[i].created = f.created || r.create
+		p.files[i].mayCreate = r.create
 	}
 	return p.files, "", nil
+}
+
+// pathSection applies every hunk of a single-file patch to `path`.
+func (r patchReq) pathSection(p parsedPatch) ([]filePatch, string, error) {
+	headers := p.headerPaths()
+	if len(headers) > 1 {
+		return nil, "", tools.InvalidInput("Patch references multiple files (%s) but `path` was provided. Remove "+
+			"`path` to apply a multi-file patch, or provide a single-file patch.", fileList(headers))
+	}
+	hunks := append([]hunk(nil), p.loose...)
+	for _, f := range p.files {
+		if f.rename || f.copy || (f.newMode != "" && !f.created) {
+			return nil, "", tools.InvalidInput("Patch for `%s` renames, copies or changes the mode of a file, which "+
+				"`path` cannot express; nothing was written. Remove `path` and let the patch's headers name the files.", f.path)
+		}
+		hunks = append(hunks, f.hunks...)
+	}
+	note := ""
+	if len(headers) == 1 && strings.TrimPrefix(headers[0], "./") != strings.TrimPrefix(r.path, "./") {
+		note = "Note: patch headers reference `" + headers[0] + "` but `path` overrides to `" + r.path + "`."
+	}
+	return []filePatch{{path: r.path, hunks: hunks, mayCreate: r.create}}, note, nil
+}
+
+// refuseUnsupported refuses, for the whole patch, a section File cannot
+// apply faithfully: it writes text files only.
+func refuseUnsupported(files []filePatch) error {
+	for _, f := range files {
+		switch {
+		case f.binary:
+			return tools.ExecutionFailed("Patch section for `%s` is a binary patch (`GIT binary patch` or `Binary files … "+
+				"differ`); File patch applies text hunks only, so nothing was written. Apply it with Bash (`git apply`), "+
+				"or leave that file out of the patch.", f.path)
+		case f.special == "120000":
+			return tools.ExecutionFailed("Patch section for `%s` has mode 120000 (a symbolic link); File patch writes "+
+				"regular files only, so nothing was written. Create or change the link with Bash (`ln -sfn`), or leave it "+
+				"out of the patch.", f.path)
+		case f.special != "":
+			return tools.ExecutionFailed("Patch section for `%s` has mode %s (a submodule); File patch writes regular "+
+				"files only, so nothing was written. Update the submodule with Bash (`git submodule`), or leave it out of "+
+				"the patch.", f.path, f.special)
+		}
+	}
+	return nil
+}
+
+func anyMetaOnly(files []filePatch) bool {
+	for _, f := range files {
+		if f.metaOnly() {
+			return true
+		}
+	}
+	return false
 }
 
 // fileList shows up to six names, then "... (+k more)".
@@ -152,9 +200,10 @@ type PatchPreflight struct {
 }
 
 // Preflight parses a File patch (or apply_patch) input and reports the
-// files it names. Creates lists sections whose old side is /dev/null (or all
-// targets with create_if_missing); whether a replace entry creates a file
-// depends on the disk and is not reported.
+// files it names. Creates lists sections whose old side is /dev/null, the
+// targets of renames and copies (or all targets with create_if_missing);
+// Deletes lists deletions and rename sources. Whether a replace entry
+// creates a file depends on the disk and is not reported.
 func Preflight(in json.RawMessage) (PatchPreflight, error) {
 	args, err := tools.ParseArgs(in)
 	if err != nil {
@@ -183,15 +232,23 @@ func Preflight(in json.RawMessage) (PatchPreflight, error) {
 		return PatchPreflight{}, err
 	}
 	pf.FilesTotal = len(secs)
-	for _, s := range secs {
-		if !contains(pf.TouchedFiles, s.path) {
-			pf.TouchedFiles = append(pf.TouchedFiles, s.path)
+	add := func(list *[]string, p string) {
+		if !contains(*list, p) {
+			*list = append(*list, p)
 		}
+	}
+	for _, s := range secs {
+		if s.rename {
+			add(&pf.TouchedFiles, s.oldPath)
+			add(&pf.Deletes, s.oldPath)
+		}
+		add(&pf.TouchedFiles, s.path)
 		pf.HunksTotal += len(s.hunks)
-		if s.deleted {
-			pf.Deletes = append(pf.Deletes, s.path)
-		} else if s.created {
-			pf.Creates = append(pf.Creates, s.path)
+		switch {
+		case s.deleted:
+			add(&pf.Deletes, s.path)
+		case s.created || s.mayCreate || s.rename || s.copy:
+			add(&pf.Creates, s.path)
 		}
 	}
 	return pf, nil

@@ -21,12 +21,12 @@ func TestParseUnified(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []filePatch{
-		{path: "x.go", hunks: []hunk{
+		{path: "x.go", git: true, hasNew: true, hunks: []hunk{
 			{oldStart: 1, oldCount: 3, lines: []hunkLine{{' ', "a"}, {'-', "-- not a header"}, {'+', "++ nor this"}, {' ', "c"}}},
-			{oldStart: 10, oldCount: 1, lines: []hunkLine{{'-', "z"}, {'+', "Z"}}},
+			{oldStart: 10, oldCount: 1, lines: []hunkLine{{'-', "z"}, {'+', "Z"}}, newNoEOL: true},
 		}},
-		{path: "new.txt", created: true, hunks: []hunk{{oldStart: 0, oldCount: 0, lines: []hunkLine{{'+', "hi"}}}}},
-		{path: "old.txt", deleted: true, hunks: []hunk{{oldStart: 1, oldCount: 1, lines: []hunkLine{{'-', "bye"}}}}},
+		{path: "new.txt", created: true, hasNew: true, hunks: []hunk{{oldStart: 0, oldCount: 0, lines: []hunkLine{{'+', "hi"}}}}},
+		{path: "old.txt", deleted: true, hasNew: true, hunks: []hunk{{oldStart: 1, oldCount: 1, lines: []hunkLine{{'-', "bye"}}}}},
 	}
 	if !reflect.DeepEqual(p.files, want) {
 		t.Errorf("parsed\n%+v\nwant\n%+v", p.files, want)

@@ -1,7 +1,6 @@
 package file
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -9,23 +8,50 @@ import (
 
 const hunkForm = "`@@ -old_start,old_count +new_start,new_count @@` (example: `@@ -12,3 +12,5 @@`)"
 
-// hunkLine is one body line of a hunk: kind ' ' (context), '-' or '+'.
+// hunkLine is one body line of a hunk: kind ' ' (context), '-' or '+'. text
+// has no '\n'; a trailing '\r' is kept, since it is part of a CRLF line in
+// the patched file (a patch whose every line ends in CRLF was converted in
+// transport, and patchLines drops those).
 type hunkLine struct {
 	kind byte
 	text string
 }
 
+// hunk is one `@@` block. oldNoEOL and newNoEOL record git's "\ No newline
+// at end of file" after the last old-side (context or removed) and the last
+// new-side (context or added) line.
 type hunk struct {
 	oldStart, oldCount int
 	lines              []hunkLine
+	oldNoEOL, newNoEOL bool
 }
 
-// filePatch is one file section of a unified diff.
+// filePatch is one file section of a unified or git diff. path is the
+// target (the new side; the old side for a deletion). A rename or copy reads
+// oldPath and writes path.
 type filePatch struct {
 	path    string
+	oldPath string
+	rename  bool
+	copy    bool
 	hunks   []hunk
-	created bool // old side is /dev/null
-	deleted bool // new side is /dev/null
+	created bool   // the old side is /dev/null or git says "new file mode"
+	deleted bool   // the new side is /dev/null or git says "deleted file mode"
+	newMode string // git's new mode ("100644", "100755") when the section sets one
+
+	mayCreate bool // create_if_missing: a missing target starts empty
+
+	// Set while parsing; sections() refuses the whole patch on them.
+	binary  bool   // "GIT binary patch" or "Binary files … differ"
+	special string // a symlink (120000) or submodule (160000) mode the section names
+	git     bool   // the section began with "diff --git"
+	hasNew  bool   // a "+++" header was read
+}
+
+// metaOnly reports whether a git section changes a file without hunks: a
+// rename, a copy, a mode change, or an empty file created or deleted.
+func (f filePatch) metaOnly() bool {
+	return f.git && (f.rename || f.copy || f.newMode != "" || f.created || f.deleted)
 }
 
 // parsedPatch is a whole diff: its file sections in order and any hunks that
@@ -63,188 +89,153 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// patchLines splits a patch into lines without their '\n' or '\r\n'.
+// patchLines splits a patch into lines without their '\n'. A patch whose
+// every line ends in "\r\n" was converted in transport and loses the '\r's;
+// otherwise a '\r' before '\n' is part of the line (git shows a CRLF file's
+// lines that way) and only header parsing ignores it.
 func patchLines(text string) []string {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for _, l := range lines {
+		if !strings.HasSuffix(l, "\r") {
+			return lines
+		}
+	}
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
 }
 
-// parseUnified parses a unified diff. `diff --git` lines separate files;
-// `--- old` / `+++ new` headers name them (a/ b/ prefixes and tab-separated
-// timestamps stripped, /dev/null for a created or deleted side); other
-// preamble lines are ignored.
-func parseUnified(text string) (parsedPatch, error) {
-	var p parsedPatch
-	var cur *filePatch
-	var pendingOld *string
-	flush := func() {
-		if cur != nil {
-			p.files = append(p.files, *cur)
-			cur = nil
-		}
+// parser holds the state of parseUnified between lines.
+type parser struct {
+	p          parsedPatch
+	cur        *filePatch
+	pendingOld *string
+}
+
+func (ps *parser) flush() {
+	if ps.cur != nil {
+		ps.p.files = append(ps.p.files, *ps.cur)
+		ps.cur = nil
 	}
+}
+
+// parseUnified parses a unified diff. `diff --git` lines separate files and
+// may carry git's extended headers (modes, renames, copies, binary
+// markers); `--- old` / `+++ new` headers name the files (a/ b/ prefixes,
+// C-style quoting and tab-separated timestamps handled, /dev/null for a
+// created or deleted side); other preamble lines are ignored.
+func parseUnified(text string) (parsedPatch, error) {
+	ps := &parser{}
 	lines := patchLines(text)
 	for i := 0; i < len(lines); {
-		l := lines[i]
+		l := strings.TrimSuffix(lines[i], "\r")
 		switch {
 		case strings.HasPrefix(l, "diff --git "):
-			flush()
-			pendingOld = nil
+			ps.flush()
+			ps.pendingOld = nil
+			ps.cur = gitSection(l[len("diff --git "):])
+			i++
+		case strings.HasPrefix(l, "diff --cc ") || strings.HasPrefix(l, "diff --combined "):
+			return ps.p, tools.InvalidInput("Patch contains a combined (merge) diff `%s`; File patch applies two-sided diffs only and nothing was written. Diff the merge against one parent (`git diff A B`).", l)
+		case ps.inGitHeader() && gitHeaderLine(ps.cur, l):
 			i++
 		case strings.HasPrefix(l, "--- "):
 			old := l[4:]
-			pendingOld = &old
+			ps.pendingOld = &old
 			i++
 		case strings.HasPrefix(l, "+++ "):
-			flush()
-			sec, err := section(pendingOld, l[4:])
-			if err != nil {
-				return p, err
+			if err := ps.newHeader(l[4:]); err != nil {
+				return ps.p, err
 			}
-			cur, pendingOld = &sec, nil
 			i++
 		case strings.HasPrefix(l, "@@"):
-			if cur == nil && pendingOld != nil {
-				return p, tools.InvalidInput("Patch hunk encountered after `--- %s` but before a matching `+++` "+
-					"header. Each file section must include both headers.", strings.TrimSpace(*pendingOld))
-			}
-			h, next, err := parseHunk(lines, i)
+			next, err := ps.hunk(lines, i)
 			if err != nil {
-				return p, err
-			}
-			if cur == nil {
-				p.loose = append(p.loose, h)
-			} else {
-				cur.hunks = append(cur.hunks, h)
+				return ps.p, err
 			}
 			i = next
 		default:
 			i++
 		}
 	}
-	flush()
-	return p, nil
+	ps.flush()
+	return ps.p, nil
 }
 
-// section builds a file section from its headers.
-func section(oldRaw *string, newRaw string) (filePatch, error) {
+// inGitHeader reports whether the parser is between a `diff --git` line and
+// the section's first hunk, where git's extended headers live.
+func (ps *parser) inGitHeader() bool {
+	return ps.cur != nil && ps.cur.git && !ps.cur.hasNew && len(ps.cur.hunks) == 0 && ps.pendingOld == nil
+}
+
+// newHeader handles a `+++` line: it completes the current git section's
+// names, or starts a plain section.
+func (ps *parser) newHeader(raw string) error {
+	if ps.cur != nil && ps.cur.git && !ps.cur.hasNew && len(ps.cur.hunks) == 0 {
+		if err := ps.cur.setHeaderPaths(ps.pendingOld, raw); err != nil {
+			return err
+		}
+		ps.pendingOld = nil
+		return nil
+	}
+	ps.flush()
+	sec := filePatch{}
+	if err := sec.setHeaderPaths(ps.pendingOld, raw); err != nil {
+		return err
+	}
+	ps.cur, ps.pendingOld = &sec, nil
+	return nil
+}
+
+// setHeaderPaths applies the `---`/`+++` names to f. In a git section a
+// rename's or copy's names come from its own headers and are kept.
+func (f *filePatch) setHeaderPaths(oldRaw *string, newRaw string) error {
 	newPath, newOK := diffPath(newRaw)
 	oldPath, oldOK := "", false
 	if oldRaw != nil {
 		oldPath, oldOK = diffPath(*oldRaw)
 	}
-	path := newPath
-	if !newOK {
-		path = oldPath
-	}
 	if !newOK && !oldOK {
-		return filePatch{}, tools.InvalidInput("Patch is missing both old and new file paths")
+		return tools.InvalidInput("Patch is missing both old and new file paths")
 	}
-	return filePatch{path: path, created: oldRaw != nil && !oldOK, deleted: !newOK}, nil
+	f.hasNew = true
+	if oldRaw != nil && !oldOK {
+		f.created = true
+	}
+	if !newOK {
+		f.deleted = true
+	}
+	if f.rename || f.copy {
+		return nil
+	}
+	if newOK {
+		f.path = newPath
+	} else {
+		f.path = oldPath
+	}
+	return nil
 }
 
-// diffPath normalises a header path; ok is false for /dev/null or empty.
-func diffPath(raw string) (string, bool) {
-	if i := strings.IndexByte(raw, '\t'); i >= 0 {
-		raw = raw[:i]
+// hunk parses the hunk whose header is lines[i] into the current section
+// (or the loose hunks before any header) and returns the next line index.
+func (ps *parser) hunk(lines []string, i int) (int, error) {
+	if ps.cur == nil && ps.pendingOld != nil {
+		return 0, tools.InvalidInput("Patch hunk encountered after `--- %s` but before a matching `+++` "+
+			"header. Each file section must include both headers.", strings.TrimSpace(*ps.pendingOld))
 	}
-	raw = strings.TrimSpace(raw)
-	if raw == "" || raw == "/dev/null" || raw == "dev/null" {
-		return "", false
+	if ps.cur != nil && ps.pendingOld != nil && !ps.cur.hasNew {
+		return 0, tools.InvalidInput("Patch hunk encountered after `--- %s` but before a matching `+++` "+
+			"header. Each file section must include both headers.", strings.TrimSpace(*ps.pendingOld))
 	}
-	if strings.HasPrefix(raw, "a/") || strings.HasPrefix(raw, "b/") {
-		raw = raw[2:]
-	}
-	return raw, true
-}
-
-// parseHunk parses the hunk whose header is lines[i] and returns the index
-// after its body. The header's counts delimit the body, so a body line that
-// looks like a header (a removed "-- x") is not taken for one; lines past
-// the counts are still taken while they are unambiguous body lines, since
-// models often miscount.
-func parseHunk(lines []string, i int) (hunk, int, error) {
-	header := lines[i]
-	f := strings.Fields(header)
-	if len(f) < 3 || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
-		return hunk{}, 0, tools.InvalidInput("Invalid hunk header: %s. Expected numeric unified-diff form %s.", header, hunkForm)
-	}
-	oldStart, oldCount, err := parseRange(f[1][1:])
+	h, next, err := parseHunk(lines, i)
 	if err != nil {
-		return hunk{}, 0, err
+		return 0, err
 	}
-	_, newCount, err := parseRange(f[2][1:])
-	if err != nil {
-		return hunk{}, 0, err
+	if ps.cur == nil {
+		ps.p.loose = append(ps.p.loose, h)
+	} else {
+		ps.cur.hunks = append(ps.cur.hunks, h)
 	}
-	h := hunk{oldStart: oldStart, oldCount: oldCount}
-	oldRem, newRem := oldCount, newCount
-	j := i + 1
-	for ; j < len(lines); j++ {
-		l := lines[j]
-		if oldRem <= 0 && newRem <= 0 && !extraBodyLine(l) {
-			break
-		}
-		if strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "diff --git ") {
-			break
-		}
-		switch {
-		case strings.HasPrefix(l, "\\"):
-			continue
-		case l == "":
-			h.lines = append(h.lines, hunkLine{' ', ""})
-			oldRem, newRem = oldRem-1, newRem-1
-		case l[0] == '-':
-			h.lines = append(h.lines, hunkLine{'-', l[1:]})
-			oldRem--
-		case l[0] == '+':
-			h.lines = append(h.lines, hunkLine{'+', l[1:]})
-			newRem--
-		case l[0] == ' ':
-			h.lines = append(h.lines, hunkLine{' ', l[1:]})
-			oldRem, newRem = oldRem-1, newRem-1
-		default:
-			h.lines = append(h.lines, hunkLine{' ', l})
-			oldRem, newRem = oldRem-1, newRem-1
-		}
-	}
-	return h, j, nil
-}
-
-// extraBodyLine reports whether a line after the header's counts are used up
-// still clearly belongs to the hunk.
-func extraBodyLine(l string) bool {
-	if l == "" {
-		return false
-	}
-	switch l[0] {
-	case '\\', ' ':
-		return true
-	case '+':
-		return !strings.HasPrefix(l, "+++ ")
-	case '-':
-		return !strings.HasPrefix(l, "--- ")
-	}
-	return false
-}
-
-// parseRange parses "s" or "s,c" (an omitted count is 1).
-func parseRange(r string) (int, int, error) {
-	s, c, hasCount := strings.Cut(r, ",")
-	start, err := strconv.Atoi(s)
-	if err != nil || start < 0 {
-		return 0, 0, tools.InvalidInput("Invalid line number `%s` in hunk header. Expected numeric unified-diff form "+
-			"%s; use non-negative integers like `12` or `12,3`.", s, hunkForm)
-	}
-	count := 1
-	if hasCount {
-		if count, err = strconv.Atoi(c); err != nil || count < 0 {
-			return 0, 0, tools.InvalidInput("Invalid line count `%s` in hunk header. Expected numeric unified-diff "+
-				"form %s; use non-negative integers like `3`.", c, hunkForm)
-		}
-	}
-	return start, count, nil
+	return next, nil
 }

@@ -1,18 +1,32 @@
 package file
 
 import (
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// pending is one file's planned change: its state before and its new text
-// (nil to delete).
+// pending is one file's planned change: its state before, its new text
+// (nil to delete) and the permission bits it will have (0: as before, or
+// newFileMode for a new file).
 type pending struct {
 	abs, display string
 	before       existing
 	after        *string
+	mode         fs.FileMode
+}
+
+// finalMode is the mode pd's file is written with.
+func (pd *pending) finalMode() fs.FileMode {
+	switch {
+	case pd.mode != 0:
+		return pd.mode
+	case pd.before.fi != nil:
+		return keptMode(pd.before.fi)
+	}
+	return newFileMode
 }
 
 type fileSummary struct {
@@ -24,6 +38,9 @@ type fileSummary struct {
 	HunksRelocated int    `json:"hunks_relocated,omitempty"`
 	Created        bool   `json:"created"`
 	Deleted        bool   `json:"deleted"`
+	RenamedFrom    string `json:"renamed_from,omitempty"`
+	CopiedFrom     string `json:"copied_from,omitempty"`
+	Mode           string `json:"mode,omitempty"` // git's new mode when the patch set one
 }
 
 type patchResult struct {
@@ -46,8 +63,12 @@ type plan struct {
 	tc    *tools.Context
 	order []string
 	byAbs map[string]*pending
+	moves []move // explicit renames, for metadata
 	res   patchResult
 }
+
+// move is a rename a patch's git headers asked for.
+type move struct{ from, to *pending }
 
 func newPlan(tc *tools.Context) *plan {
 	return &plan{tc: tc, byAbs: map[string]*pending{}, res: patchResult{Success: true}}
@@ -83,34 +104,104 @@ func (p *plan) touch(display string) {
 	}
 }
 
-// addSection applies one file section's hunks to the planned text.
+// addSection applies one file section to the planned state of its file.
 func (p *plan) addSection(s filePatch, fuzz int) error {
+	if s.rename || s.copy {
+		return p.addMove(s, fuzz)
+	}
 	pd, err := p.current(s.path)
 	if err != nil {
 		return err
 	}
 	exists := pd.after != nil
-	if !exists && !s.created {
+	switch {
+	case s.deleted && !exists:
+		return tools.ExecutionFailed("File `%s` does not exist at `%s` to delete.", s.path, pd.abs)
+	case s.created && exists:
+		return tools.ExecutionFailed("Patch creates `%s` (its old side is /dev/null or `new file mode`), but it already "+
+			"exists at `%s`; nothing was written. Patch it with a diff against its current content, or delete it first.", s.path, pd.abs)
+	case !exists && !s.created && !s.mayCreate:
 		return tools.ExecutionFailed("File `%s` does not exist at `%s`. Set create_if_missing=true for new files or "+
 			"include headers for file creation.", s.path, pd.abs)
-	}
-	if s.deleted && !exists {
-		return tools.ExecutionFailed("File `%s` does not exist at `%s` to delete.", s.path, pd.abs)
 	}
 	base := ""
 	if exists {
 		base = *pd.after
 	}
-	lines, st, err := applyHunks(splitText(base), s.hunks, fuzz, s.path)
+	ft, st, err := applyHunks(splitFile(base), s.hunks, fuzz, s.path)
 	if err != nil {
 		return err
 	}
 	if s.deleted {
+		if len(ft.lines) > 0 {
+			return tools.ExecutionFailed("Patch deletes `%s`, but %d line(s) of it are not among the lines the patch "+
+				"removes, so the file differs from what the patch expects; nothing was written. Read the file and "+
+				"regenerate the patch.", s.path, len(ft.lines))
+		}
 		pd.after = nil
 	} else {
-		text := joinText(lines, base)
+		text := ft.String()
 		pd.after = &text
+		pd.mode = gitMode(s.newMode, pd)
 	}
+	p.record(s, st, fileSummary{Path: s.path, Created: !exists && !s.deleted, Deleted: s.deleted})
+	return nil
+}
+
+// addMove applies a git rename or copy: the target gets the source's
+// content with the section's hunks applied; a rename removes the source.
+// Like `git apply`, the source is read as it was before the patch, so the
+// order of git's sections does not matter (git lists a copy's source,
+// changed, before the copy).
+func (p *plan) addMove(s filePatch, fuzz int) error {
+	verb := map[bool]string{true: "renames", false: "copies"}[s.rename]
+	src, err := p.current(s.oldPath)
+	if err != nil {
+		return err
+	}
+	dst, err := p.current(s.path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case src.before.fi == nil:
+		return tools.ExecutionFailed("Patch %s `%s` to `%s`, but `%s` does not exist at `%s`; nothing was written.",
+			verb, s.oldPath, s.path, s.oldPath, src.abs)
+	case s.rename && src.after != nil && *src.after != string(src.before.data):
+		return tools.ExecutionFailed("Patch renames `%s` to `%s` after an earlier section changed `%s`; a rename "+
+			"reads the file as it was, so that change would be lost and nothing was written. Split the patch.",
+			s.oldPath, s.path, s.oldPath)
+	case src == dst:
+		return tools.ExecutionFailed("Patch %s `%s` onto itself; nothing was written.", verb, s.path)
+	case dst.after != nil:
+		return tools.ExecutionFailed("Patch %s `%s` to `%s`, but `%s` already exists at `%s`; nothing was written.",
+			verb, s.oldPath, s.path, s.path, dst.abs)
+	}
+	ft, st, err := applyHunks(splitFile(string(src.before.data)), s.hunks, fuzz, s.path)
+	if err != nil {
+		return err
+	}
+	text := ft.String()
+	dst.after = &text
+	dst.mode = gitMode(s.newMode, src)
+	if dst.mode == 0 {
+		dst.mode = keptMode(src.before.fi)
+	}
+	sum := fileSummary{Path: s.path, Created: true}
+	if s.rename {
+		src.after = nil
+		p.moves = append(p.moves, move{src, dst})
+		p.touch(s.oldPath)
+		sum.RenamedFrom = s.oldPath
+	} else {
+		sum.CopiedFrom = s.oldPath
+	}
+	p.record(s, st, sum)
+	return nil
+}
+
+// record counts one applied section.
+func (p *plan) record(s filePatch, st hunkStats, sum fileSummary) {
 	p.res.FilesApplied++
 	p.res.HunksApplied += st.applied
 	p.res.HunksTotal += len(s.hunks)
@@ -118,10 +209,24 @@ func (p *plan) addSection(s filePatch, fuzz int) error {
 	p.res.HunksWithFuzz += st.withFuzz
 	p.res.HunksRelocated += st.relocated
 	p.touch(s.path)
-	p.res.FileSummaries = append(p.res.FileSummaries, fileSummary{Path: s.path, Hunks: len(s.hunks),
-		HunksApplied: st.applied, FuzzUsed: st.fuzz, HunksWithFuzz: st.withFuzz, HunksRelocated: st.relocated,
-		Created: !exists && !s.deleted, Deleted: s.deleted})
-	return nil
+	sum.Hunks, sum.HunksApplied, sum.FuzzUsed, sum.HunksWithFuzz, sum.HunksRelocated =
+		len(s.hunks), st.applied, st.fuzz, st.withFuzz, st.relocated
+	sum.Mode = s.newMode
+	p.res.FileSummaries = append(p.res.FileSummaries, sum)
+}
+
+// gitMode maps git's file mode onto permission bits for pd's file: 100755
+// adds the execute bits where the file (or a new file's default) has read
+// bits, 100644 removes them; "" keeps what pd already plans.
+func gitMode(mode string, pd *pending) fs.FileMode {
+	cur := pd.finalMode()
+	switch mode {
+	case "100755":
+		return cur | (cur&0o444)>>2
+	case "100644":
+		return cur &^ 0o111
+	}
+	return pd.mode
 }
 
 // addReplace plans a full-file replacement.
@@ -156,6 +261,14 @@ func (p *plan) message(note string) string {
 	}
 	if r.HunksRelocated > 0 {
 		parts = append(parts, itoa(r.HunksRelocated)+" hunk(s) applied with stale line numbers (relocated to their unique context).")
+	}
+	for _, s := range r.FileSummaries {
+		switch {
+		case s.RenamedFrom != "":
+			parts = append(parts, "Renamed "+s.RenamedFrom+" -> "+s.Path+".")
+		case s.CopiedFrom != "":
+			parts = append(parts, "Copied "+s.CopiedFrom+" -> "+s.Path+".")
+		}
 	}
 	if note != "" {
 		parts = append(parts, note)
@@ -224,7 +337,8 @@ func (p *plan) changed() []*pending {
 		pd := p.byAbs[abs]
 		switch {
 		case pd.after == nil && pd.before.fi == nil: // created and deleted again: nothing to do
-		case pd.after != nil && pd.before.fi != nil && *pd.after == string(pd.before.data):
+		case pd.after != nil && pd.before.fi != nil && *pd.after == string(pd.before.data) &&
+			pd.finalMode() == keptMode(pd.before.fi):
 		default:
 			out = append(out, pd)
 		}

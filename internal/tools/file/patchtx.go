@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -28,11 +30,7 @@ func (t *Tool) commit(p *plan) error {
 		verb := "write"
 		if pd.after != nil {
 			if dirs, err = mkdirTracked(filepath.Dir(pd.abs)); err == nil {
-				mode := newFileMode
-				if pd.before.fi != nil {
-					mode = keptMode(pd.before.fi)
-				}
-				err = t.fs.writeAtomic(pd.abs, []byte(*pd.after), mode)
+				err = t.fs.writeAtomic(pd.abs, []byte(*pd.after), pd.finalMode())
 			}
 		} else {
 			verb = "delete"
@@ -83,22 +81,35 @@ func (t *Tool) rollback(made []done) error {
 }
 
 // mutation describes the applied plan for file.mutation metadata: outcomes
-// per file, renames (a deleted file whose exact text a created file holds)
-// and the workspace-relative diff.
+// per file, renames (the patch's own, then a deleted file whose exact text a
+// created file holds) and the workspace-relative diff.
 func (p *plan) mutation() Mutation {
 	var m Mutation
 	paired := map[*pending]bool{}
+	addRename := func(del, cr *pending) {
+		paired[del], paired[cr] = true, true
+		m.Renames = append(m.Renames, Rename{From: del.display, To: cr.display})
+		from, to := p.tc.Rel(del.abs), p.tc.Rel(cr.abs)
+		before, after := string(del.before.data), *cr.after
+		sim := "100%"
+		if before != after {
+			sim = "<100%"
+		}
+		m.Diff += "diff --git a/" + from + " b/" + to + "\nsimilarity index " + sim + "\nrename from " + from +
+			"\nrename to " + to + "\n" + udiff.Unified("a/"+from, "b/"+to, before, after)
+	}
+	for _, mv := range p.moves {
+		if mv.from.after == nil && mv.to.after != nil && !paired[mv.from] && !paired[mv.to] {
+			addRename(mv.from, mv.to)
+		}
+	}
 	for _, del := range p.list() {
-		if del.after != nil || del.before.fi == nil {
+		if paired[del] || del.after != nil || del.before.fi == nil || len(del.before.data) == 0 {
 			continue
 		}
 		for _, cr := range p.list() {
 			if !paired[cr] && cr.before.fi == nil && cr.after != nil && *cr.after == string(del.before.data) {
-				paired[del], paired[cr] = true, true
-				m.Renames = append(m.Renames, Rename{From: del.display, To: cr.display})
-				from, to := p.tc.Rel(del.abs), p.tc.Rel(cr.abs)
-				m.Diff += "diff --git a/" + from + " b/" + to + "\nsimilarity index 100%\nrename from " + from +
-					"\nrename to " + to + "\n"
+				addRename(del, cr)
 				break
 			}
 		}

@@ -75,9 +75,11 @@ func schema(actions []string) map[string]any {
 			map[string]any{"type": "string", "description": "edit: text that replaces `search`."},
 			replaceEntries("patch: full-file replacements, each {path, content}."),
 		}}
-		p["patch"] = prop("string", "patch: unified diff with `---`/`+++` headers and `@@ -a,b +c,d @@` hunks.")
+		p["patch"] = prop("string", "patch: unified diff with `---`/`+++` headers and `@@ -a,b +c,d @@` hunks; `git diff` "+
+			"output applies as is (renames, copies, modes, \"\\ No newline at end of file\"); binary and symlink changes are refused.")
 		p["changes"] = replaceEntries("patch: deprecated alias of `replace`.")
-		p["fuzz"] = prop("integer", "patch: lines a hunk may be moved from its stated position (default 3, max 50).")
+		p["fuzz"] = prop("integer", "patch: lines a hunk may be moved from its stated position (default 3, max 50); past that a hunk "+
+			"moves only to its one exact match in the file.")
 		p["create_if_missing"] = prop("boolean", "patch: create the target file if it does not exist (default false).")
 	}
 	return map[string]any{"type": "object", "properties": p, "required": []any{"action"}}

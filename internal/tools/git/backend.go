@@ -15,6 +15,7 @@ import (
 type backend interface {
 	name() string
 	run(ctx context.Context, r *request) (string, error)
+	knows(ctx context.Context, r *request) (bool, error)
 }
 
 // failure is a git read that ran and failed; msg is what git would print on
@@ -36,12 +37,21 @@ type cliBackend struct{ bin string }
 func (cliBackend) name() string { return "git" }
 
 func (c cliBackend) run(ctx context.Context, r *request) (string, error) {
-	cmd := exec.CommandContext(ctx, c.bin, r.cliArgs()...)
-	cmd.Dir = r.dir
+	return c.output(ctx, r.dir, r.cliArgs()...)
+}
+
+// output runs git in dir and returns its stdout; a non-zero exit is a
+// *failure carrying stderr.
+func (c cliBackend) output(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Dir = dir
 	// A read must not rewrite the index (status refreshes it opportunistically)
 	// or wait on a credential prompt; --stat lays out for 80 columns, as git
-	// does on a pipe, whatever terminal width the agent itself runs in.
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "COLUMNS=80")
+	// does on a pipe, whatever terminal width the agent itself runs in. A
+	// path is a literal pathspec: "*.go" or ":(glob)x" name files, not
+	// patterns.
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "COLUMNS=80",
+		"GIT_LITERAL_PATHSPECS=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -56,4 +66,19 @@ func (c cliBackend) run(ctx context.Context, r *request) (string, error) {
 		return "", err
 	}
 	return stdout.String(), nil
+}
+
+// knows reports whether the index or any commit reachable from a ref has
+// something at the request's pathspec.
+func (c cliBackend) knows(ctx context.Context, r *request) (bool, error) {
+	for _, args := range [][]string{{"ls-files", "--cached", "--", r.pathspec}, {"log", "-1", "--all", "--format=%H", "--", r.pathspec}} {
+		out, err := c.output(ctx, r.dir, args...)
+		if err != nil {
+			return false, err
+		}
+		if strings.TrimSpace(out) != "" {
+			return true, nil
+		}
+	}
+	return false, nil
 }

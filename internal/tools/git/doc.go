@@ -6,47 +6,39 @@
 // (command, working_dir, pathspec, truncation, backend and the action's
 // parameters).
 //
+// # Paths
+//
+// `path` is a pathspec, passed to git literally (GIT_LITERAL_PATHSPECS): it
+// is joined to the workspace and cleaned lexically, and no link is followed
+// to decide what it names, so a tracked symlink is the link itself. A path
+// that is gone from disk is allowed (the history of a deleted file or
+// folder); when a read of it comes back empty and neither the index nor any
+// commit reachable from a ref has it, the call is refused as an unknown
+// path.
+//
 // # Backends
 //
 // Two backends produce that text behind one interface:
 //
-//   - go-git (always available): reads the repository through go-git and
-//     this package's own readers (index, pack indexes) and renders git's
-//     formats itself, so the tool works where no git binary exists. Its diff
-//     engine follows xdiff (record cleanup, divide-and-conquer Myers with
-//     git's cost limits, change compaction with the indent heuristic, the
-//     default hunk-header function context), its blame follows git's
-//     algorithm on top of it, and its status uses the index stat cache, the
-//     cache-tree and parallel lstat like git's preload-index.
 //   - the git CLI: runs `git` with the command lines of §4.3 (with
 //     GIT_OPTIONAL_LOCKS=0 so a read never rewrites the index, and
-//     COLUMNS=80 so --stat does not depend on the agent's terminal).
+//     COLUMNS=80 so --stat does not depend on the agent's terminal). It
+//     serves status, diff, show and blame whenever a binary is present: its
+//     text is exact under the user's configuration and repository features.
+//   - go-git (always available, DECISIONS #14): reads the repository through
+//     go-git and this package's own readers (index, pack indexes) and
+//     renders git's formats for what it does exactly — status (index stat
+//     cache, cache-tree, parallel lstat like git's preload-index), log (walk
+//     order, history simplification for a path, --author as a POSIX basic
+//     regular expression, --since/--until; about ten times faster than
+//     starting git, so log uses it even when a binary exists), and show of
+//     tags, trees, blobs and commit headers. It does not reimplement git's
+//     diff machinery: diff, blame and show with a patch or stat need the
+//     binary, and say so (docs/PERFORMANCE.md records the decision).
 //
-// Tests compare both backends byte for byte with the git CLI on real
-// repositories. The per-action choice when a git binary is on PATH:
-//
-//   - log: go-git. Its text matches git's for the contract's fixed format
-//     (walk order, history simplification for a path, --author as a POSIX
-//     basic regular expression, --since/--until) and user configuration
-//     cannot change it; it is about ten times faster than starting git on a
-//     small repository. A date or author pattern the native parsers do not
-//     understand is handed to the binary.
-//   - status, diff, show, blame: the CLI. The native renderers match git
-//     with git's default configuration, but the user's configuration and
-//     repository features change git's text in ways only git implements:
-//     diff.algorithm, .gitattributes diff drivers, textconv and eol filters,
-//     .mailmap (show and blame), log.date and format.pretty (show),
-//     status.showUntrackedFiles, submodules, fsmonitor and sparse checkouts.
-//     For status on large trees the native path is not faster either: on a
-//     20,000-file repository it measured 0.98–1.16× the time of
-//     `git status --porcelain` (BenchmarkStatusInterleaved).
-//
-// Without a git binary (or with Options.DisableCLI) every action uses
-// go-git. Known differences from git there, beyond the configuration above:
-// inexact renames are paired greedily by git's similarity score rather than
-// through git's full candidate matrix; merge commits whose combined diff is
-// not empty, unmerged paths in diffs, reflog (@{…}) and search (:/…)
-// revisions are refused with a message asking for the git binary;
-// submodule changes are not reported by status; object alternates and the
-// multi-pack-index are not consulted for abbreviations.
+// Input the go-git backend cannot answer exactly (a date or author pattern
+// its parsers do not know, reflog and search revisions, configuration that
+// changes status) is handed to the binary, or refused with that reason when
+// there is none. Differential tests compare both backends with the git CLI
+// over every commit of a fixture history and this project's own history.
 package git

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/gitfixture"
 )
 
 // fixture is a real repository built with the git CLI in a temp dir.
@@ -28,6 +30,9 @@ func newFixture(t testing.TB) *fixture {
 	f.git("config", "commit.gpgsign", "false")
 	return f
 }
+
+// requireGit returns the git binary, or skips (fails in CI) without one.
+func requireGit(t testing.TB) string { return gitfixture.Git(t) }
 
 // canonicalTemp is t.TempDir with symlinks resolved, as the workspace
 // boundary would see it.

@@ -35,16 +35,24 @@ func (nativeBackend) run(ctx context.Context, r *request) (text string, err erro
 	switch r.action {
 	case "status":
 		return rp.status(ctx, r)
-	case "diff":
-		return rp.diff(ctx, r)
+	case "diff", "blame":
+		return "", needsBinary(r.action)
 	case "log":
 		return rp.log(ctx, r)
 	case "show":
 		return rp.show(ctx, r)
-	case "blame":
-		return rp.blame(ctx, r)
 	}
 	return "", errors.New("unknown git action " + r.action)
+}
+
+// needsBinary is the refusal for what the go-git backend does not do: the
+// actions whose text comes from git's diff machinery (docs/PERFORMANCE.md,
+// "Git's native backend", records why). The tool turns it into a
+// NotAvailable error when there is no binary to hand the call to.
+func needsBinary(what string) error {
+	return &failure{needsCLI: true, msg: "Git " + what + " needs the git binary: its text comes from git's diff " +
+		"machinery (the diff algorithm, .gitattributes diff drivers, textconv and eol filters), which codewhale does " +
+		"not reimplement"}
 }
 
 // repo is an opened repository plus what the renderers need to know about
@@ -184,4 +192,59 @@ func packedObjectCount(gitDir string) int {
 		f.Close()
 	}
 	return total
+}
+
+func (nativeBackend) knows(ctx context.Context, r *request) (bool, error) {
+	rp, err := openRepo(r.dir)
+	if err != nil {
+		return false, err
+	}
+	return rp.knows(ctx, rp.spec(r))
+}
+
+// knows reports whether the index, or the tree of any commit reachable from
+// a ref, has something at spec. It walks the whole history when nothing
+// does, so it is asked only after a read came back empty.
+func (rp *repo) knows(ctx context.Context, spec pathSpec) (bool, error) {
+	if idx, err := readIndex(rp.gitDir); err == nil {
+		for _, e := range idx.entries {
+			if spec.match(e.name) {
+				return true, nil
+			}
+		}
+	}
+	refs, err := rp.git.Storer.IterReferences()
+	if err != nil {
+		return false, failf("fatal: " + err.Error())
+	}
+	var queue []plumbing.Hash
+	_ = refs.ForEach(func(ref *plumbing.Reference) error {
+		if ref.Type() == plumbing.HashReference {
+			if h, err := rp.peel(ref.Hash(), "commit"); err == nil {
+				queue = append(queue, h)
+			}
+		}
+		return nil
+	})
+	seen := map[plumbing.Hash]bool{}
+	for len(queue) > 0 {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		h := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		c, err := rp.git.CommitObject(h)
+		if err != nil {
+			continue
+		}
+		if tree, err := c.Tree(); err == nil && entryAt(tree, spec) != nil {
+			return true, nil
+		}
+		queue = append(queue, c.ParentHashes...)
+	}
+	return false, nil
 }

@@ -1,10 +1,7 @@
 package git
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -30,7 +27,8 @@ type request struct {
 	action   string
 	rawPath  string // the `path` argument as given; "" when absent
 	dir      string // working directory: the workspace, the path, or the file's parent
-	pathspec string // "" (none), "." for a directory, or the file name
+	pathspec string // "" (none), "." for a directory, or the rest of the path below dir
+	kind     scopeKind
 
 	cached              bool
 	unified             int
@@ -64,15 +62,14 @@ func parseRequest(tc *tools.Context, action string, args tools.Args) (*request, 
 	if err != nil {
 		return nil, err
 	}
-	isFile, err := r.resolveScope(tc)
-	if err != nil {
+	if err := r.resolveScope(tc); err != nil {
 		return nil, err
 	}
 	if action == "blame" {
 		if r.rawPath == "" {
 			return nil, args.Missing("path")
 		}
-		if !isFile {
+		if r.kind == scopeDir {
 			return nil, tools.InvalidInput("Git blame needs a file path, but '%s' is a directory; nothing was run. Pass a file inside it.", r.rawPath)
 		}
 	}
@@ -176,36 +173,6 @@ func validateRev(rev string) (string, error) {
 		return "", tools.InvalidInput("git revision must not contain whitespace or control characters")
 	}
 	return rev, nil
-}
-
-// resolveScope sets dir and pathspec from `path` (§4.3 Scope) and reports
-// whether the path names a file.
-func (r *request) resolveScope(tc *tools.Context) (bool, error) {
-	r.dir = tc.Workspace
-	if r.rawPath == "" {
-		if tc.Workspace == "" {
-			return false, tools.ExecutionFailed("Git has no workspace to run in")
-		}
-		return false, nil
-	}
-	abs, err := tc.ResolvePath(r.rawPath)
-	if err != nil {
-		return false, err
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return false, tools.InvalidInput("Path does not exist or is not accessible: %s (%v)", r.rawPath, err)
-	}
-	if info.IsDir() {
-		r.dir, r.pathspec = abs, "."
-		return false, nil
-	}
-	r.dir, r.pathspec = filepath.Dir(abs), filepath.Base(abs)
-	return true, nil
 }
 
 // cliArgs is the git command line of §4.3 for the request, without "git".

@@ -94,9 +94,9 @@ func (rp *repo) showTree(b *strings.Builder, h plumbing.Hash, name string) error
 	return nil
 }
 
-// showCommit writes the medium-format header and the diff against the
-// first parent. With a pathspec a commit that does not touch it prints
-// nothing, as git's history simplification hides it.
+// showCommit writes the medium-format header (patch and stat need the git
+// binary). With a pathspec a commit that does not touch it prints nothing,
+// as git's history simplification hides it.
 func (rp *repo) showCommit(b *strings.Builder, h plumbing.Hash, r *request) error {
 	c, err := rp.git.CommitObject(h)
 	if err != nil {
@@ -108,111 +108,11 @@ func (rp *repo) showCommit(b *strings.Builder, h plumbing.Hash, r *request) erro
 			return err
 		}
 	}
+	if r.patch || r.stat {
+		return needsBinary("show of a commit with its patch or stat")
+	}
 	b.WriteString(rp.commitHeader(c))
-	if !r.patch && !r.stat {
-		return nil
-	}
-	changes, err := rp.firstParentChanges(c, spec)
-	if err != nil {
-		return err
-	}
-	if len(c.ParentHashes) > 1 {
-		return rp.showMergeDiff(b, c, changes, spec, r)
-	}
-	if len(changes) == 0 {
-		return nil
-	}
-	pairs := rp.blobPairs(changes)
-	switch {
-	case r.patch && r.stat:
-		b.WriteString("---\n")
-		rp.renderStat(b, pairs)
-		b.WriteString("\n")
-		rp.renderPatch(b, pairs, r.unified, true)
-	case r.stat:
-		b.WriteString("\n")
-		rp.renderStat(b, pairs)
-	default:
-		b.WriteString("\n")
-		rp.renderPatch(b, pairs, r.unified, true)
-	}
 	return nil
-}
-
-// showMergeDiff writes a merge's stat (against its first parent) and its
-// dense combined diff, which is empty unless a path differs from every
-// parent; that case needs git's combined-diff engine.
-func (rp *repo) showMergeDiff(b *strings.Builder, c *object.Commit, first []fileChange, spec pathSpec, r *request) error {
-	if r.patch {
-		conflicted, err := rp.differsFromAllParents(c, first, spec)
-		if err != nil {
-			return err
-		}
-		if conflicted {
-			return &failure{needsCLI: true, msg: "this merge changes files relative to every parent; its combined " +
-				"diff needs the git binary (pass patch:false for the header and stat)"}
-		}
-	}
-	b.WriteString("\n")
-	if r.stat {
-		rp.renderStat(b, rp.blobPairs(first))
-	}
-	return nil
-}
-
-func (rp *repo) differsFromAllParents(c *object.Commit, first []fileChange, spec pathSpec) (bool, error) {
-	candidates := map[string]bool{}
-	for _, ch := range first {
-		candidates[ch.key()] = true
-	}
-	tree, err := c.Tree()
-	if err != nil {
-		return false, failf("fatal: " + err.Error())
-	}
-	for _, ph := range c.ParentHashes[1:] {
-		p, err := rp.git.CommitObject(ph)
-		if err != nil {
-			return false, failf(fmt.Sprintf("fatal: bad object %s", ph))
-		}
-		pt, err := p.Tree()
-		if err != nil {
-			return false, failf("fatal: " + err.Error())
-		}
-		var other []fileChange
-		if err := rp.diffTrees(pt, tree, "", spec, &other); err != nil {
-			return false, err
-		}
-		seen := map[string]bool{}
-		for _, ch := range other {
-			seen[ch.key()] = true
-		}
-		for k := range candidates {
-			if !seen[k] {
-				delete(candidates, k)
-			}
-		}
-	}
-	return len(candidates) > 0, nil
-}
-
-// firstParentChanges diffs a commit against its first parent (or the empty
-// tree for a root commit).
-func (rp *repo) firstParentChanges(c *object.Commit, spec pathSpec) ([]fileChange, error) {
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, failf("fatal: " + err.Error())
-	}
-	var parentTree *object.Tree
-	if len(c.ParentHashes) > 0 {
-		p, err := rp.git.CommitObject(c.ParentHashes[0])
-		if err != nil {
-			return nil, failf(fmt.Sprintf("fatal: bad object %s", c.ParentHashes[0]))
-		}
-		if parentTree, err = p.Tree(); err != nil {
-			return nil, failf("fatal: " + err.Error())
-		}
-	}
-	return rp.treeChanges(parentTree, tree, spec)
 }
 
 // commitHeader is git's medium pretty format.

@@ -134,9 +134,22 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 	b := t.backendFor(req)
 	text, err := b.run(ctx, req)
 	var fe *failure
-	if cli := t.cli(); errors.As(err, &fe) && fe.needsCLI && cli != nil {
+	if errors.As(err, &fe) && fe.needsCLI {
+		cli := t.cli()
+		if cli == nil {
+			res := tools.Failed(fe.msg + "; git is not installed or not in PATH, so nothing was run. Without it, Git " +
+				"status, log and show (commits with patch:false and stat:false, tags, trees, blobs) still work.")
+			res.Metadata = req.metadata(b.name())
+			return res, nil
+		}
 		b = cli
 		text, err = b.run(ctx, req)
+	}
+	if err == nil && req.kind == scopeMissing && emptyRead(req.action, text) {
+		known, kerr := b.knows(ctx, req)
+		if kerr == nil && !known {
+			return tools.Result{}, unknownPath(req.rawPath)
+		}
 	}
 	meta := req.metadata(b.name())
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"unicode/utf8"
 )
 
 // backend produces the text git prints for a request. A read that ran and
@@ -37,7 +38,15 @@ type cliBackend struct{ bin string }
 func (cliBackend) name() string { return "git" }
 
 func (c cliBackend) run(ctx context.Context, r *request) (string, error) {
-	return c.output(ctx, r.dir, r.cliArgs()...)
+	args := r.cliArgs()
+	out, err := c.output(ctx, r.dir, args...)
+	if err == nil && !utf8.ValidString(out) && args[0] == "-c" && args[1] == "core.quotepath=false" {
+		// A file name that is not UTF-8 cannot reach the model raw; git's
+		// default quoting writes it (and every non-ASCII name) in octal.
+		args[1] = "core.quotepath=true"
+		return c.output(ctx, r.dir, args...)
+	}
+	return out, err
 }
 
 // output runs git in dir and returns its stdout; a non-zero exit is a

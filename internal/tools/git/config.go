@@ -8,14 +8,17 @@ import (
 )
 
 // configValue looks key up in the repository config, then the user's
-// global config (git's precedence for the settings the renderers need).
+// global config, then the system one (git's precedence for the settings the
+// renderers need).
 func (rp *repo) configValue(section, key string) (string, bool) {
 	if rp.configs == nil {
 		if c, err := rp.git.Storer.Config(); err == nil && c.Raw != nil {
 			rp.configs = append(rp.configs, c.Raw)
 		}
-		if c, err := config.LoadConfig(config.GlobalScope); err == nil && c.Raw != nil {
-			rp.configs = append(rp.configs, c.Raw)
+		for _, scope := range []config.Scope{config.GlobalScope, config.SystemScope} {
+			if c, err := config.LoadConfig(scope); err == nil && c.Raw != nil {
+				rp.configs = append(rp.configs, c.Raw)
+			}
 		}
 		if rp.configs == nil {
 			rp.configs = []*format.Config{}
@@ -45,4 +48,33 @@ func (rp *repo) configBool(section, key string, def bool) bool {
 		return false
 	}
 	return def
+}
+
+// configSubValue looks up section.subsection.key (e.g. filter.lfs.clean)
+// with the same precedence as configValue; ok reports whether it is set.
+func (rp *repo) configSubValue(section, sub, key string) (string, bool) {
+	rp.configValue(section, key) // loads the configs
+	for _, raw := range rp.configs {
+		if !raw.HasSection(section) {
+			continue
+		}
+		if s := raw.Section(section); s.HasSubsection(sub) {
+			if ss := s.Subsection(sub); ss.HasOption(key) {
+				return ss.Option(key), true
+			}
+		}
+	}
+	return "", false
+}
+
+// hasIncludes reports whether any configuration file includes others,
+// which this reader does not follow.
+func (rp *repo) hasIncludes() bool {
+	rp.configValue("core", "bare") // loads the configs
+	for _, raw := range rp.configs {
+		if raw.HasSection("include") || raw.HasSection("includeif") || raw.HasSection("includeIf") {
+			return true
+		}
+	}
+	return false
 }

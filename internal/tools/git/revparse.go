@@ -20,26 +20,110 @@ var errBadRev = errors.New("bad revision")
 
 var describeName = lazyre.New(`-g([0-9a-f]{4,40})$`)
 
-// resolve maps a revision to an object name without peeling it: refs (with
-// git's lookup rules), full or abbreviated object names, describe output,
-// the ~N, ^N and ^{type} suffixes, and <rev>:<path> (":<path>" reads the
-// index). Reflog (@{…}) and search (:/…, ^{/…}) forms need the git binary.
+// resolve maps a revision to an object name without peeling it, parsing
+// as git's get_oid does: <rev>:<path> (":<path>" reads the index), then the
+// suffixes from the end — ~N, ^N (N defaults to 1), ^{type} and ^{} — and
+// finally a base name: a ref (with git's lookup rules), a full or
+// abbreviated object name, or describe output. Anything else is a bad
+// revision ("HEAD~1abc" is one, as in git). Ranges (A..B, A...B, ^A, A^@,
+// A^!), reflog (@{…}) and search (:/…, ^{/…}) forms need the git binary.
 func (rp *repo) resolve(rev string) (plumbing.Hash, error) {
 	if strings.Contains(rev, "@{") || strings.HasPrefix(rev, ":/") || strings.Contains(rev, "^{/") {
 		return plumbing.ZeroHash, &failure{needsCLI: true, msg: fmt.Sprintf("revision syntax in '%s' needs the git binary", rev)}
 	}
+	if rp.isRange(rev) {
+		return plumbing.ZeroHash, &failure{needsCLI: true, msg: fmt.Sprintf("the revision range '%s' needs the git binary "+
+			"(without it, show one commit at a time)", rev)}
+	}
 	if base, p, ok := cutTreePath(rev); ok {
 		return rp.resolvePath(rev, base, p)
 	}
-	i := strings.IndexAny(rev, "~^")
+	return rp.resolveSuffixed(rev)
+}
+
+// isRange reports whether git would read rev as more than one commit: a
+// leading ^, a ^@ ^! ^-N suffix, or A..B / A...B whose sides both resolve
+// (an empty side is HEAD); like git, a ".." that does not split into two
+// revisions leaves rev a single name.
+func (rp *repo) isRange(rev string) bool {
+	if strings.HasPrefix(rev, "^") || strings.HasSuffix(rev, "^@") || strings.HasSuffix(rev, "^!") ||
+		regexpDashSuffix(rev) {
+		return true
+	}
+	i := strings.Index(rev, "..")
 	if i < 0 {
-		i = len(rev)
+		return false
 	}
-	h, err := rp.resolveBase(rev[:i])
-	if err != nil {
-		return h, err
+	a, b := rev[:i], strings.TrimPrefix(rev[i+2:], ".")
+	side := func(s string) bool {
+		if s == "" {
+			return true
+		}
+		_, err := rp.resolveSuffixed(s)
+		return err == nil
 	}
-	return rp.applySuffixes(h, rev[i:])
+	return side(a) && side(b)
+}
+
+// regexpDashSuffix matches git's "<rev>^-" and "<rev>^-<n>" (the commit's
+// parents excluded).
+func regexpDashSuffix(rev string) bool {
+	i := strings.LastIndex(rev, "^-")
+	return i > 0 && strings.Trim(rev[i+2:], "0123456789") == ""
+}
+
+// resolveSuffixed is git's get_oid_1: the last ~N or ^N suffix applies to
+// what the rest names; then a trailing ^{type}; then a base name.
+func (rp *repo) resolveSuffixed(name string) (plumbing.Hash, error) {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i > 0 && (name[i-1] == '~' || name[i-1] == '^') {
+		n := 1
+		if digits := name[i:]; digits != "" {
+			v, err := strconv.ParseInt(digits, 10, 32)
+			if err != nil {
+				return plumbing.ZeroHash, errBadRev
+			}
+			n = int(v)
+		}
+		base, err := rp.resolveSuffixed(name[:i-1])
+		if err != nil {
+			return base, err
+		}
+		c, err := rp.peelCommit(base)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if name[i-1] == '^' {
+			return nthParent(c, n)
+		}
+		return rp.nthAncestor(c, n)
+	}
+	if strings.HasSuffix(name, "}") {
+		if j := strings.LastIndex(name, "^{"); j >= 0 {
+			base, err := rp.resolveSuffixed(name[:j])
+			if err != nil {
+				return base, err
+			}
+			return rp.peel(base, name[j+2:len(name)-1])
+		}
+	}
+	return rp.resolveBase(name)
+}
+
+func (rp *repo) nthAncestor(c *object.Commit, n int) (plumbing.Hash, error) {
+	for range n {
+		h, err := nthParent(c, 1)
+		if err != nil {
+			return h, err
+		}
+		if c, err = rp.git.CommitObject(h); err != nil {
+			return plumbing.ZeroHash, errBadRev
+		}
+	}
+	return c.Hash, nil
 }
 
 // cutTreePath splits "<rev>:<path>" at the first colon outside ^{…}.
@@ -103,7 +187,10 @@ func (rp *repo) indexPath(rev, p string) (plumbing.Hash, error) {
 
 // resolveBase resolves a name without suffixes.
 func (rp *repo) resolveBase(name string) (plumbing.Hash, error) {
-	if name == "" || name == "@" {
+	switch name {
+	case "":
+		return plumbing.ZeroHash, errBadRev
+	case "@":
 		name = "HEAD"
 	}
 	if len(name) == 40 {
@@ -141,54 +228,6 @@ func (rp *repo) resolvePrefix(prefix string) (plumbing.Hash, error) {
 		return found[0], nil
 	}
 	return plumbing.ZeroHash, failf(fmt.Sprintf("error: short object ID %s is ambiguous", prefix))
-}
-
-// applySuffixes walks ~N, ^N, ^{type} and ^{} from h.
-func (rp *repo) applySuffixes(h plumbing.Hash, ops string) (plumbing.Hash, error) {
-	for ops != "" {
-		op := ops[0]
-		ops = ops[1:]
-		if op == '^' && strings.HasPrefix(ops, "{") {
-			end := strings.IndexByte(ops, '}')
-			if end < 0 {
-				return plumbing.ZeroHash, errBadRev
-			}
-			var err error
-			if h, err = rp.peel(h, ops[1:end]); err != nil {
-				return h, err
-			}
-			ops = ops[end+1:]
-			continue
-		}
-		n, digits := 1, 0
-		for digits < len(ops) && ops[digits] >= '0' && ops[digits] <= '9' {
-			digits++
-		}
-		if digits > 0 {
-			n, _ = strconv.Atoi(ops[:digits])
-			ops = ops[digits:]
-		}
-		c, err := rp.peelCommit(h)
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		if op == '^' {
-			if h, err = nthParent(c, n); err != nil {
-				return h, err
-			}
-			continue
-		}
-		for range n {
-			if h, err = nthParent(c, 1); err != nil {
-				return h, err
-			}
-			if c, err = rp.git.CommitObject(h); err != nil {
-				return plumbing.ZeroHash, errBadRev
-			}
-		}
-		h = c.Hash
-	}
-	return h, nil
 }
 
 func nthParent(c *object.Commit, n int) (plumbing.Hash, error) {

@@ -2,8 +2,10 @@ package git
 
 import (
 	"context"
+	"os"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -34,6 +36,9 @@ func (rp *repo) status(ctx context.Context, r *request) (string, error) {
 		return "", failf("fatal: " + err.Error())
 	}
 	spec := rp.spec(r)
+	if err := rp.statusGate(idx, spec); err != nil {
+		return "", err
+	}
 	changes := statusSet{}
 	head, err := rp.headCommit()
 	if err != nil {
@@ -49,22 +54,75 @@ func (rp *repo) status(ctx context.Context, r *request) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	out := renderStatus(rp.branchLine(head), changes, untracked, false)
+	if !utf8.ValidString(out) {
+		// As the CLI backend does: a name that is not UTF-8 cannot reach
+		// the model raw, so every name is quoted as core.quotepath=true does.
+		out = renderStatus(rp.branchLine(head), changes, untracked, true)
+	}
+	return out, nil
+}
+
+// renderStatus writes porcelain v1 lines; full quotes non-ASCII bytes.
+func renderStatus(branch string, changes statusSet, untracked []string, full bool) string {
 	var b strings.Builder
-	b.WriteString(rp.branchLine(head))
+	b.WriteString(branch)
 	for _, p := range sortedKeys(changes) {
 		e := changes[p]
 		b.WriteByte(column(e.x))
 		b.WriteByte(column(e.y))
 		b.WriteByte(' ')
 		if e.from != "" {
-			b.WriteString(quoteName(e.from, false, true) + " -> ")
+			b.WriteString(quoteName(e.from, full, true) + " -> ")
 		}
-		b.WriteString(quoteName(p, false, true) + "\n")
+		b.WriteString(quoteName(p, full, true) + "\n")
 	}
 	for _, p := range untracked {
-		b.WriteString("?? " + quoteName(p, false, true) + "\n")
+		b.WriteString("?? " + quoteName(p, full, true) + "\n")
 	}
-	return b.String(), nil
+	return b.String()
+}
+
+// statusGate refuses what changes git's status text in ways the go-git
+// backend does not reproduce: submodules, configuration that changes what
+// is listed, configuration it cannot read (includes), system attributes.
+func (rp *repo) statusGate(idx *gitIndex, spec pathSpec) error {
+	for _, e := range idx.entries {
+		if e.mode&^0o777 == modeGitlink && spec.match(e.name) {
+			return needsGit("status of a repository with submodules (" + e.name + ") needs the git binary")
+		}
+	}
+	for _, k := range [][2]string{{"status", "showuntrackedfiles"}, {"status", "renames"}, {"diff", "renames"},
+		{"status", "renamelimit"}, {"diff", "renamelimit"}, {"core", "fsmonitor"}, {"core", "ignorecase"},
+		{"core", "precomposeunicode"}} {
+		if v, ok := rp.configValue(k[0], k[1]); ok && !defaultSetting(k[0]+"."+k[1], v) {
+			return needsGit("status with " + k[0] + "." + k[1] + "=" + v + " needs the git binary")
+		}
+	}
+	if rp.hasIncludes() {
+		return needsGit("status needs the git binary: the configuration includes other files")
+	}
+	if _, err := os.Stat("/etc/gitattributes"); err == nil {
+		return needsGit("status needs the git binary: /etc/gitattributes sets system-wide attributes")
+	}
+	return nil
+}
+
+// defaultSetting reports whether a configured value is the one git uses
+// anyway, so the go-git backend's output is still git's.
+func defaultSetting(key, v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	switch key {
+	case "status.showuntrackedfiles":
+		return v == "normal"
+	case "status.renames", "diff.renames":
+		return v == "true" || v == "yes" || v == "on" || v == "1"
+	case "core.ignorecase", "core.precomposeunicode":
+		return v == "false" || v == "no" || v == "off" || v == "0"
+	case "core.fsmonitor":
+		return v == "false" || v == "no" || v == "off" || v == "0" || v == ""
+	}
+	return false
 }
 
 // statusSet holds the changed paths by their (new) path.

@@ -53,6 +53,7 @@ func (rp *repo) worktreeChanges(ctx context.Context, idx *gitIndex, spec pathSpe
 	}
 	defer chk.st.close()
 	cols := make([]byte, len(todo))
+	errs := make([]error, len(todo))
 	workers := max(1, min(maxWorkers, len(todo)/entriesPerWorker))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -63,13 +64,18 @@ func (rp *repo) worktreeChanges(ctx context.Context, idx *gitIndex, spec pathSpe
 				if i%1024 == w && ctx.Err() != nil {
 					return
 				}
-				cols[i] = chk.column(todo[i])
+				cols[i], errs[i] = chk.column(todo[i])
 			}
 		}()
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	for i, e := range todo {
 		if cols[i] != 0 {
@@ -81,6 +87,8 @@ func (rp *repo) worktreeChanges(ctx context.Context, idx *gitIndex, spec pathSpe
 
 // worktreeCheck compares index entries with the files under root.
 type worktreeCheck struct {
+	rp                   *repo
+	clean                *cleaner
 	root                 string
 	st                   statter
 	indexMtime           int64 // nanoseconds
@@ -96,44 +104,66 @@ func (rp *repo) newWorktreeCheck(idx *gitIndex) (worktreeCheck, error) {
 	if !idx.mtime.IsZero() {
 		mtime = idx.mtime.UnixNano()
 	}
-	return worktreeCheck{root: rp.root, st: st, indexMtime: mtime,
+	return worktreeCheck{rp: rp, clean: newCleaner(rp, idx), root: rp.root, st: st, indexMtime: mtime,
 		trustCtime: rp.configBool("core", "trustctime", true), fileMode: rp.configBool("core", "filemode", true)}, nil
 }
 
 // column is the worktree status letter for e: 0 (clean), 'M', 'D', 'T', or
-// 'A' for an intent-to-add entry.
-func (c worktreeCheck) column(e *indexEntry) byte {
+// 'A' for an intent-to-add entry. A file whose stat data changed is
+// compared by content after git's clean conversion (end-of-line
+// attributes), as git compares it.
+func (c worktreeCheck) column(e *indexEntry) (byte, error) {
 	if e.intentToAdd {
-		return 'A'
+		return 'A', nil
 	}
 	st, err := c.st.lstat(e.name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return 'D'
+			return 'D', nil
 		}
-		return 'M'
+		return 'M', nil
 	}
 	switch {
 	case st.mode.IsDir():
-		return 'D'
+		return 'D', nil
 	case e.mode&^0o777 == modeSymlink:
 		if st.mode&fs.ModeSymlink == 0 {
-			return 'T'
+			return 'T', nil
 		}
 	case !st.mode.IsRegular():
-		return 'T'
+		return 'T', nil
 	case c.fileMode && (e.mode&0o100 != 0) != (st.mode&0o100 != 0):
-		return 'M'
+		return 'M', nil
 	}
 	mtime := int64(e.mtimeSec)*1e9 + int64(e.mtimeNsec)
 	racy := c.indexMtime != 0 && mtime >= c.indexMtime
 	if !statChanged(e, st, c.trustCtime) && !racy {
-		return 0
+		return 0, nil
 	}
-	if contentHash(filepath.Join(c.root, filepath.FromSlash(e.name)), st.mode) == e.hash {
-		return 0
+	same, err := c.sameContent(e, st.mode)
+	if err != nil || same {
+		return 0, err
 	}
-	return 'M'
+	return 'M', nil
+}
+
+// sameContent hashes the worktree file (a symlink's target text, a regular
+// file's clean conversion) and compares it with the index entry.
+func (c worktreeCheck) sameContent(e *indexEntry, mode fs.FileMode) (bool, error) {
+	abs := filepath.Join(c.root, filepath.FromSlash(e.name))
+	if mode&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(abs)
+		return err == nil && blobHash([]byte(target)) == e.hash, nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return false, nil
+	}
+	cleaned, err := c.clean.clean(e.name, data, func() []byte { return c.rp.blobBytes(e.hash) })
+	if err != nil {
+		return false, err
+	}
+	return blobHash(cleaned) == e.hash, nil
 }
 
 // statChanged compares the cached stat data of an index entry with a fresh
@@ -151,22 +181,4 @@ func statChanged(e *indexEntry, st fileStat, trustCtime bool) bool {
 		return true
 	}
 	return uint32(st.ino) != e.ino || st.uid != e.uid || st.gid != e.gid
-}
-
-// contentHash hashes a worktree file (or a symlink's target) as a blob.
-func contentHash(abs string, mode fs.FileMode) [20]byte {
-	var data []byte
-	if mode&fs.ModeSymlink != 0 {
-		target, err := os.Readlink(abs)
-		if err != nil {
-			return [20]byte{}
-		}
-		data = []byte(target)
-	} else {
-		var err error
-		if data, err = os.ReadFile(abs); err != nil {
-			return [20]byte{}
-		}
-	}
-	return blobHash(data)
 }

@@ -112,6 +112,13 @@ func (d *differ) check(c diffCase) {
 			d.tally.add(key, 2, detail+"refused: "+tools.AsError(err).Render(ToolName))
 		case !res.Success:
 			d.tally.add(key, 2, detail+"failed: "+res.Content)
+		case res.Metadata["truncated"] == true:
+			kept, _, _ := strings.Cut(res.Content, "\n\n[output truncated to ")
+			if strings.HasPrefix(want, kept) && len(kept) < len(want) {
+				d.tally.add(key, 0, "") // a prefix of git's text, cut at a unit boundary
+			} else {
+				d.tally.add(key, 2, detail+"the cut result is not a prefix of git's text "+strings.Join(c.ref, " ")+"\n"+lineDiff(want, kept))
+			}
 		case res.Content != want:
 			d.tally.add(key, 2, detail+"differs from git "+strings.Join(c.ref, " ")+"\n"+lineDiff(want, res.Content))
 		default:
@@ -136,8 +143,7 @@ func (d *differ) reference(args []string) (string, error) {
 			}
 		}
 	}
-	text, _, _ := truncate(out, maxOutputChars)
-	return text, nil
+	return strings.ToValidUTF8(out, "\uFFFD"), nil
 }
 
 func stderrOf(err error) string {
@@ -146,11 +152,6 @@ func stderrOf(err error) string {
 		return s[i+2:]
 	}
 	return s
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }
 
 // report fails the test on any disagreement and prints the counts for

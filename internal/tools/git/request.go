@@ -266,17 +266,3 @@ func (r *request) metadata(backend string) map[string]any {
 	}
 	return m
 }
-
-// truncate caps text at limit characters and appends the contract's note.
-func truncate(text string, limit int) (string, bool, int) {
-	text = strings.ToValidUTF8(text, "\uFFFD")
-	n := 0
-	for i := range text {
-		if n == limit {
-			omitted := len([]rune(text[i:]))
-			return text[:i] + fmt.Sprintf("\n\n[output truncated to %d characters; %d characters omitted]", limit, omitted), true, omitted
-		}
-		n++
-	}
-	return text, false, 0
-}

@@ -163,7 +163,7 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 		}
 		return tools.Result{}, tools.AsError(err)
 	}
-	content, truncated, omitted := truncate(text, maxOutputChars)
+	content, truncated, omitted := fitOutput(req, text, min(maxOutputChars, tc.ResultBudget()))
 	meta["truncated"], meta["omitted_chars"] = truncated, omitted
 	res := tools.OK(content)
 	res.Metadata = meta

@@ -207,7 +207,9 @@ func TestMetadata(t *testing.T) {
 	}
 }
 
-// TestTruncation checks the 40000-character cap and its exact note.
+// TestTruncation: output over the call's budget (or the contract's 40000)
+// is cut at a unit boundary — a prefix of git's own text — and the note
+// says how much was left out and how to get it.
 func TestTruncation(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
@@ -216,31 +218,53 @@ func TestTruncation(t *testing.T) {
 		big.WriteString(strings.Repeat("é", 9) + " line " + itoaPad(i) + "\n")
 	}
 	f.write("big.txt", big.String())
-	f.git("add", "big.txt")
+	for i := range 40 {
+		f.write("many/file"+itoaPad(i)+".txt", strings.Repeat("x\n", 30))
+	}
+	f.git("add", "big.txt", "many")
 	cases := []struct {
-		in   string
-		args []string
+		in     string
+		budget int
+		args   []string
+		hint   string
 	}{
-		{`{"action":"diff","cached":true}`, []string{"-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff", "--unified=3", "--cached"}},
-		{`{"action":"show","rev":":big.txt"}`, []string{"show", ":big.txt"}},
+		{`{"action":"diff","cached":true}`, 0, []string{"-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff", "--unified=3", "--cached"},
+			"Not shown: the rest of big.txt, and the files many/file0.txt"},
+		{`{"action":"diff","cached":true,"path":"many"}`, 800, []string{"-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff", "--unified=3", "--cached", "--", "many"},
+			"Files not shown: many/file1"},
+		{`{"action":"diff","cached":true}`, 3000, []string{"-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff", "--unified=3", "--cached"},
+			"Not shown: the rest of big.txt, and the files many/file0.txt, many/file1.txt"},
+		{`{"action":"show","rev":":big.txt"}`, 0, []string{"show", ":big.txt"}, "read a large file with File read"},
+		{`{"action":"status"}`, 500, []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}, "more entries not shown; narrow with `path`"},
+		{`{"action":"log","max_count":200}`, 400, []string{"log", "--no-color", "--max-count=200", "--date=iso-strict", "--pretty=" + logFormat},
+			"ask for fewer with `max_count`"},
+		{`{"action":"blame","path":"demo.go","max_lines":2000}`, 600, []string{"blame", "--date=iso", "-L1,2000", "HEAD", "--", "demo.go"},
+			"continue with `start_line: "},
 	}
 	for _, c := range cases {
+		want := strings.ToValidUTF8(f.git(c.args...), "\uFFFD")
 		for name, tool := range backends() {
-			if name == "go-git" && c.args[0] != "show" {
-				continue // diff needs the git binary
+			tc := &tools.Context{Workspace: f.dir, Budget: c.budget}
+			res, err := tool.Execute(context.Background(), tc, json.RawMessage(c.in))
+			if name == "go-git" && needsBinaryInput(c.in) && strings.HasPrefix(res.Content, needsBinaryText(c.in)) {
+				continue
 			}
-			res, err := tool.Execute(context.Background(), &tools.Context{Workspace: f.dir}, json.RawMessage(c.in))
 			if err != nil || !res.Success {
 				t.Fatalf("%s [%s] %v %s", c.in, name, err, res.Content)
 			}
-			runes := []rune(f.git(c.args...))
-			omitted := len(runes) - maxOutputChars
-			want := string(runes[:maxOutputChars]) + "\n\n[output truncated to 40000 characters; " + itoaPad(omitted) + " characters omitted]"
-			if res.Content != want {
-				t.Errorf("%s [%s] truncated content differs:\n%s", c.in, name, lineDiff(want, res.Content))
-			}
-			if res.Metadata["truncated"] != true || res.Metadata["omitted_chars"] != omitted {
-				t.Errorf("%s [%s] metadata truncated=%v omitted=%v, want true %d", c.in, name, res.Metadata["truncated"], res.Metadata["omitted_chars"], omitted)
+			limit := min(maxOutputChars, tc.ResultBudget())
+			kept, note, cut := strings.Cut(res.Content, "\n\n[output truncated to ")
+			switch {
+			case !cut || res.Metadata["truncated"] != true:
+				t.Errorf("%s [%s] budget %d: not cut (%d chars)", c.in, name, c.budget, len([]rune(res.Content)))
+			case len([]rune(res.Content)) > limit:
+				t.Errorf("%s [%s]: %d characters, over the limit %d", c.in, name, len([]rune(res.Content)), limit)
+			case !strings.HasPrefix(want, kept) || !strings.HasSuffix(kept, "\n"):
+				t.Errorf("%s [%s]: the kept part is not a prefix of git's text ending a line:\n%s", c.in, name, lineDiff(want, kept))
+			case res.Metadata["omitted_chars"] != len([]rune(want))-len([]rune(kept)):
+				t.Errorf("%s [%s]: omitted_chars %v, want %d", c.in, name, res.Metadata["omitted_chars"], len([]rune(want))-len([]rune(kept)))
+			case !strings.Contains(note, c.hint):
+				t.Errorf("%s [%s]: note %q lacks %q", c.in, name, note, c.hint)
 			}
 		}
 	}

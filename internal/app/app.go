@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
@@ -57,6 +58,10 @@ type App struct {
 	Jobs        *jobs.Manager
 	MCP         *mcp.Pool
 	Journal     *session.Journal
+	// Automations is the scheduled-work store; Scheduler runs it in a
+	// process that runs tasks (nil otherwise).
+	Automations *auto.Store
+	Scheduler   *auto.Scheduler
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -109,6 +114,9 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		if err := store.AttachRunner(a.ctx, a.runTask, 2); err != nil {
 			return nil, err
 		}
+	}
+	if err := a.openAutomations(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }

@@ -5,8 +5,11 @@
 package atomicfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Write atomically replaces path with data, creating missing parent
@@ -43,4 +46,20 @@ func Write(path string, data []byte, perm os.FileMode, keepMode bool) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Quarantine moves a damaged file aside as <name>.corrupt-<UTC timestamp>
+// (a leading dot dropped so the file is visible) and returns the new path.
+// The file is never deleted.
+func Quarantine(path string, now time.Time) (string, error) {
+	dir, name := filepath.Split(path)
+	base := filepath.Join(dir, strings.TrimPrefix(name, ".")+".corrupt-"+now.UTC().Format("20060102T150405.000000000Z"))
+	target := base
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(target); os.IsNotExist(err) {
+			break
+		}
+		target = fmt.Sprintf("%s-%d", base, i)
+	}
+	return target, os.Rename(path, target)
 }

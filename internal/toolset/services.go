@@ -5,12 +5,14 @@
 package toolset
 
 import (
+	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/automation"
 	"github.com/codewhale/codewhale/internal/tools/bash"
 	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/git"
@@ -54,6 +56,12 @@ type Services struct {
 	// Web is the session's Web tool; nil leaves it unregistered
 	// ([features] web_search off, or a policy that reaches nothing).
 	Web *web.Tool
+	// Automations is the scheduled-work store (nil: no automation tool);
+	// Enqueue turns a due run into a task, Wake nudges this process's
+	// scheduler after a change.
+	Automations *auto.Store
+	Enqueue     auto.Enqueue
+	Wake        func()
 	// GitHubEnv is added to the environment of the gh commands the github
 	// tool runs (nil: the agent's own).
 	GitHubEnv []string
@@ -128,6 +136,14 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	if s.Web != nil {
 		reg.Register(s.Web) // read-only: Plan keeps it
 	}
+	if s.Automations != nil {
+		at := automation.New(automation.Options{Store: s.Automations, Enqueue: s.Enqueue, ReadOnly: readOnly,
+			Wake: s.Wake, Workspace: s.Workspace, Ceiling: func() auto.Ceiling { return Ceiling(env) }})
+		reg.Register(at)
+		for _, a := range automation.Aliases(at) {
+			reg.Register(a)
+		}
+	}
 	gh := github.New(github.Options{ReadOnly: readOnly, Handles: s.Handles, Env: s.GitHubEnv})
 	reg.Register(gh)
 	for _, a := range github.Aliases(gh) {
@@ -155,4 +171,20 @@ func (s *Services) Toolset(env engine.TurnEnv) engine.Toolset {
 		ts.MCP = s.MCPInfo()
 	}
 	return ts
+}
+
+// Ceiling is the most authority work created under env may get later
+// (automations, and the tasks their runs become): Full Access may approve
+// its own prompts and leave the workspace; every other posture keeps what
+// it has and no more.
+func Ceiling(env engine.TurnEnv) auto.Ceiling {
+	switch env.Posture {
+	case policy.FullAccess:
+		return auto.Ceiling{Posture: "full_access", AutoApprove: true, AllowShell: true, TrustMode: true}
+	case policy.AutoReview:
+		return auto.Ceiling{Posture: "auto", AllowShell: env.AllowShell}
+	case policy.Never:
+		return auto.Ceiling{Posture: "never"}
+	}
+	return auto.Ceiling{Posture: "ask", AllowShell: env.AllowShell}
 }

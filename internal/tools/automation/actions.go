@@ -1,0 +1,270 @@
+package automation
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	auto "github.com/codewhale/codewhale/internal/automation"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// Summary is the list view of an automation.
+type Summary struct {
+	ID       string     `json:"id"`
+	Name     string     `json:"name"`
+	Status   string     `json:"status"`
+	Schedule string     `json:"schedule"`
+	Timezone string     `json:"timezone"`
+	Mode     string     `json:"mode"`
+	NextRun  *time.Time `json:"next_run"`
+	LastRun  *time.Time `json:"last_run"`
+}
+
+func (t *Tool) list(args tools.Args) (tools.Result, error) {
+	limit, ok, err := args.Uint("limit")
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if !ok || limit == 0 {
+		limit = 50
+	}
+	all, problems, err := t.opts.Store.List()
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("automation: %v", err)
+	}
+	out := []Summary{}
+	for _, a := range all {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, Summary{ID: a.ID, Name: a.Name, Status: a.Status, Schedule: a.Schedule, Timezone: a.Timezone,
+			Mode: a.Mode, NextRun: a.NextRun, LastRun: a.LastRun})
+	}
+	body := map[string]any{"automations": out, "total": len(all)}
+	if len(problems) > 0 {
+		body["unreadable"] = problems
+	}
+	return result(body, map[string]any{"count": len(out), "unreadable": len(problems)})
+}
+
+func (t *Tool) read(args tools.Args) (tools.Result, error) {
+	a, err := t.get(args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	recent := a.History
+	if len(recent) > 20 {
+		recent = recent[len(recent)-20:]
+	}
+	view := *a
+	view.History = nil
+	return result(map[string]any{"automation": view, "recent_runs": recent}, map[string]any{"id": a.ID})
+}
+
+func (t *Tool) get(args tools.Args) (*auto.Automation, error) {
+	id, err := args.RequireString("automation_id")
+	if err != nil {
+		return nil, err
+	}
+	a, err := t.opts.Store.Get(strings.TrimSpace(id))
+	if err != nil {
+		return nil, tools.ExecutionFailed("automation: %v", err)
+	}
+	return a, nil
+}
+
+// flags reads the authority a create or update asks for.
+type flags struct{ allowShell, trustMode, autoApprove *bool }
+
+func readFlags(args tools.Args) (flags, error) {
+	var f flags
+	for name, dst := range map[string]**bool{"allow_shell": &f.allowShell, "trust_mode": &f.trustMode, "auto_approve": &f.autoApprove} {
+		v, ok, err := args.Bool(name)
+		if err != nil {
+			return f, err
+		}
+		if ok {
+			*dst = &v
+		}
+	}
+	return f, nil
+}
+
+// capTo applies the flags to c under the ceiling and says what was cut.
+func (f flags) capTo(c *auto.Ceiling, ceiling auto.Ceiling) []string {
+	var capped []string
+	set := func(req *bool, dst *bool, allowed bool, name string) {
+		if req == nil {
+			return
+		}
+		*dst = *req && allowed
+		if *req && !allowed {
+			capped = append(capped, name)
+		}
+	}
+	set(f.allowShell, &c.AllowShell, ceiling.AllowShell, "allow_shell")
+	set(f.trustMode, &c.TrustMode, ceiling.TrustMode, "trust_mode")
+	set(f.autoApprove, &c.AutoApprove, ceiling.AutoApprove, "auto_approve")
+	c.Posture = ceiling.Posture
+	return capped
+}
+
+func cappedNote(capped []string, posture string) string {
+	if len(capped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Not granted: %s — this session's posture (%s) does not have that authority, and an automation's "+
+		"runs never get more than the session that created it. Runs will be refused what needs it.", strings.Join(capped, ", "), posture)
+}
+
+func (t *Tool) create(tc *tools.Context, args tools.Args) (tools.Result, error) {
+	n := auto.New{Workspace: t.opts.Workspace}
+	if n.Workspace == "" {
+		n.Workspace = tc.Workspace
+	}
+	var err error
+	if n.Prompt, err = args.RequireString("prompt"); err != nil {
+		return tools.Result{}, err
+	}
+	if n.Schedule, err = args.RequireString("schedule"); err != nil {
+		return tools.Result{}, err
+	}
+	for name, dst := range map[string]*string{"name": &n.Name, "timezone": &n.Timezone, "mode": &n.Mode} {
+		if *dst, _, err = args.String(name); err != nil {
+			return tools.Result{}, err
+		}
+	}
+	if n.Timezone != "" {
+		if _, err := time.LoadLocation(n.Timezone); err != nil {
+			return tools.Result{}, tools.InvalidInput("automation: unknown timezone %q (use an IANA name such as Europe/Berlin)", n.Timezone)
+		}
+	}
+	if n.Paused, _, err = args.Bool("paused"); err != nil {
+		return tools.Result{}, err
+	}
+	f, err := readFlags(args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	ceiling := t.opts.Ceiling()
+	capped := f.capTo(&n.Ceiling, ceiling)
+	a, err := t.opts.Store.Create(n)
+	if err != nil {
+		return tools.Result{}, tools.InvalidInput("automation: %v", err)
+	}
+	t.wake()
+	return result(map[string]any{"created": a, "note": cappedNote(capped, ceiling.Posture)}, map[string]any{"id": a.ID, "capped": capped})
+}
+
+func (t *Tool) update(args tools.Args) (tools.Result, error) {
+	a, err := t.get(args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	f, err := readFlags(args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	var capped []string
+	ceiling := t.opts.Ceiling()
+	updated, err := t.opts.Store.Update(a.ID, func(a *auto.Automation) error {
+		for name, dst := range map[string]*string{"name": &a.Name, "prompt": &a.Prompt, "schedule": &a.Schedule,
+			"timezone": &a.Timezone, "mode": &a.Mode, "status": &a.Status} {
+			v, ok, err := args.String(name)
+			if err != nil {
+				return err
+			}
+			if ok {
+				*dst = strings.TrimSpace(v)
+			}
+		}
+		if _, err := time.LoadLocation(a.Timezone); err != nil {
+			return fmt.Errorf("unknown timezone %q", a.Timezone)
+		}
+		if f != (flags{}) {
+			capped = f.capTo(&a.Ceiling, ceiling)
+		}
+		return nil
+	})
+	if err != nil {
+		var te *tools.Error
+		if errors.As(err, &te) {
+			return tools.Result{}, te
+		}
+		return tools.Result{}, tools.InvalidInput("automation: %v", err)
+	}
+	t.wake()
+	return result(map[string]any{"updated": updated, "note": cappedNote(capped, ceiling.Posture)}, map[string]any{"id": updated.ID})
+}
+
+func (t *Tool) setStatus(args tools.Args, action string) (tools.Result, error) {
+	a, err := t.get(args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	status := auto.Paused
+	if action == "resume" {
+		status = auto.Active
+	}
+	updated, err := t.opts.Store.SetStatus(a.ID, status)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("automation: %v", err)
+	}
+	t.wake()
+	return result(map[string]any{"id": updated.ID, "status": updated.Status, "next_run": updated.NextRun}, map[string]any{"id": updated.ID})
+}
+
+func (t *Tool) delete(args tools.Args) (tools.Result, error) {
+	a, err := t.get(args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if err := t.opts.Store.Delete(a.ID); err != nil {
+		return tools.Result{}, tools.ExecutionFailed("automation: %v", err)
+	}
+	t.wake()
+	return result(map[string]any{"deleted": a.ID, "name": a.Name}, map[string]any{"id": a.ID})
+}
+
+func (t *Tool) runNow(ctx context.Context, args tools.Args) (tools.Result, error) {
+	a, err := t.get(args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if t.opts.Enqueue == nil {
+		return tools.Result{}, tools.NotAvailable("automation: this session has no task store to run automations in")
+	}
+	f, err := t.opts.Store.RunNow(ctx, a.ID, t.opts.Enqueue)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("automation: %v", err)
+	}
+	if f.Run.Status != "enqueued" {
+		res := tools.Failed(fmt.Sprintf("automation: %s was not started: %s", a.ID, f.Run.Note))
+		return res, nil
+	}
+	return result(map[string]any{"id": a.ID, "task_id": f.Run.TaskID, "status": "enqueued",
+		"note": "The run is a durable task; follow it with tasks read task_id=" + f.Run.TaskID + "."}, map[string]any{"task_id": f.Run.TaskID})
+}
+
+func (t *Tool) wake() {
+	if t.opts.Wake != nil {
+		t.opts.Wake()
+	}
+}
+
+func result(v any, meta map[string]any) (tools.Result, error) {
+	if m, ok := v.(map[string]any); ok && m["note"] == "" {
+		delete(m, "note")
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("automation: %v", err)
+	}
+	res := tools.OK(string(b))
+	res.Metadata = meta
+	return res, nil
+}

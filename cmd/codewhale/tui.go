@@ -76,8 +76,14 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		sessionID = eopts.Session.ID
 	}
 	code, err := tui.Run(tui.Options{
-		Engine: eng,
-		Jobs:   a.Jobs,
+		Engine:      eng,
+		Jobs:        a.Jobs,
+		Automations: a.Automations,
+		WakeScheduler: func() {
+			if a.Scheduler != nil {
+				a.Scheduler.Wake()
+			}
+		},
 		Route: tui.Route{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Effort: cfg.ReasoningEffort,
 			HasKey: cfg.APIKey != "" || provider.IsLoopback(cfg.BaseURL), KeySource: cfg.KeySource},
 		Workspace:     cfg.Workspace,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
@@ -272,5 +273,47 @@ func TestGitHubFamily(t *testing.T) {
 		if mode == policy.Plan && strings.Contains(string(schema), "close_issue") {
 			t.Errorf("Plan's github schema offers close_issue: %s", schema)
 		}
+	}
+}
+
+// automation is deferred, read-only in Plan, found by what people ask for,
+// and its replay aliases stay hidden.
+func TestAutomationFamily(t *testing.T) {
+	t.Parallel()
+	s := services(t, true)
+	store, err := auto.Open(filepath.Join(t.TempDir(), "automations"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Automations = store
+	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+		reg, c, first := firstRequest(s, mode)
+		if slices.Contains(first, "automation") {
+			t.Fatalf("%v: automation in the first request", mode)
+		}
+		if e, ok := c.Lookup("automation"); !ok || !e.Deferred() {
+			t.Fatalf("%v: automation not deferred", mode)
+		}
+		for _, q := range []string{"schedule recurring", "cron"} {
+			res, err := c.Search("tool_search", json.RawMessage(`{"query":"`+q+`"}`))
+			if err != nil || len(res.References) == 0 || res.References[0] != "automation" {
+				t.Errorf("%v: tool_search %q: %v", mode, q, res)
+			}
+		}
+		if _, ok := reg.Get("automation_list"); !ok {
+			t.Errorf("%v: automation_list not registered", mode)
+		}
+		if _, ok := c.Lookup("automation_list"); ok {
+			t.Errorf("%v: alias in the catalog", mode)
+		}
+		if _, ok := reg.Get("automation_create"); ok == (mode == policy.Plan) {
+			t.Errorf("%v: automation_create registered=%v", mode, ok)
+		}
+	}
+	if c := toolset.Ceiling(engine.TurnEnv{Posture: policy.Ask, AllowShell: true}); c.AutoApprove || !c.AllowShell || c.TrustMode {
+		t.Errorf("Ask ceiling %+v", c)
+	}
+	if c := toolset.Ceiling(engine.TurnEnv{Posture: policy.FullAccess}); !c.AutoApprove || !c.AllowShell || !c.TrustMode {
+		t.Errorf("Full Access ceiling %+v", c)
 	}
 }

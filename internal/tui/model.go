@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
@@ -82,6 +83,10 @@ type Options struct {
 	Files func() []string
 	// NewID makes session ids for /clear and /new.
 	NewID func() string
+	// Automations is the scheduled-work store for /automations (nil: none);
+	// WakeScheduler tells this process's scheduler after a change.
+	Automations   *auto.Store
+	WakeScheduler func()
 }
 
 // Model is the root Bubble Tea model.

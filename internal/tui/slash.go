@@ -48,6 +48,8 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
 		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
+	{commands.Command{Name: "automations", Aliases: []string{"automation"}, Usage: "[list|show <id>|pause <id>|resume <id>|delete <id>]",
+		Help: "scheduled work: list, inspect, pause, resume, delete"}, (*Model).automationsCommand},
 	{commands.Command{Name: "tokens", Help: "token usage for the session"}, (*Model).tokensCommand},
 	{commands.Command{Name: "cost", Help: "session cost breakdown"}, (*Model).costCommand},
 	{commands.Command{Name: "verbose", Usage: "[on|off]", Help: "show full live reasoning in the transcript"},

@@ -194,6 +194,8 @@ func (a *App) EngineOptions() engine.Options {
 		Posture:            posture,
 		AllowShell:         cfg.AllowShell || full || a.Opts.AutoApprove,
 		Trust:              full || a.Opts.AutoApprove,
+		TrustedRoots:       cfg.WorkspaceTrust,
+		TrustedPaths:       cfg.TrustedPaths,
 		Interactive:        a.Opts.Interactive,
 		AutoApprove:        a.Opts.AutoApprove,
 		MaxSteps:           cfg.MaxSteps,

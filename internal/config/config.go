@@ -57,6 +57,12 @@ type Config struct {
 	PathSuffix      string
 	Headers         map[string]string
 	Web             WebConfig
+	// TrustedPaths are the user config's trusted_paths (canonical): roots
+	// file tools reach in trust mode. The project overlay cannot add any.
+	TrustedPaths []string
+	// WorkspaceTrust is the workspace's `/trust add` list (canonical):
+	// roots file tools reach in every posture.
+	WorkspaceTrust []string
 }
 
 // Env looks a variable up; tests pass their own.
@@ -254,7 +260,23 @@ func (c *Config) resolve(flags Flags, env Env) error {
 	if h := env.first("DEEPSEEK_HTTP_HEADERS", "CODEWHALE_HTTP_HEADERS"); h != "" {
 		c.Headers = provider.ParseHeaderList(h)
 	}
+	if err := c.resolveTrust(); err != nil {
+		return err
+	}
 	return c.resolveWeb(env)
+}
+
+func (c *Config) resolveTrust() error {
+	var err error
+	if c.TrustedPaths, err = trustedPaths(c.Path, c.File.TrustedPaths); err != nil {
+		return err
+	}
+	if c.Workspace != "" {
+		if c.WorkspaceTrust, err = WorkspaceTrust(c.Home, c.Workspace); err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+	}
+	return nil
 }
 
 // resolveKey follows engine.md §3.3: flag, config, api_key_env, the secret

@@ -29,6 +29,7 @@ type File struct {
 	MaxSteps               int                      `toml:"max_steps"`
 	ApprovalPolicy         string                   `toml:"approval_policy"`
 	SandboxMode            string                   `toml:"sandbox_mode"`
+	TrustedPaths           []string                 `toml:"trusted_paths"`
 	StrictToolMode         bool                     `toml:"strict_tool_mode"`
 	MCPConfigPath          string                   `toml:"mcp_config_path"`
 	StreamChunkTimeoutSecs float64                  `toml:"stream_chunk_timeout_secs"`

@@ -227,7 +227,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		t.complete(p)
 		return
 	}
-	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, Trust: t.e.opts.Trust || t.posture == policy.FullAccess,
+	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
 		TurnID: t.id, CallID: p.call.id, Budget: t.resultBudget()}
 	res, err := tools.Run(ctx, p.tool, tc, p.input)
 	if err != nil {

@@ -67,12 +67,20 @@ type Toolset struct {
 // Options configure an Engine. Zero values are usable defaults except
 // Workspace and Tools.
 type Options struct {
-	Workspace       string
-	Session         *Session
-	Mode            policy.Mode
-	Posture         policy.Posture
-	AllowShell      bool
-	Trust           bool
+	Workspace  string
+	Session    *Session
+	Mode       policy.Mode
+	Posture    policy.Posture
+	AllowShell bool
+	// Trust is trust mode (exec --auto, a task's trust_mode; Full Access
+	// implies it): TrustedPaths join the file boundary. It never removes the
+	// boundary.
+	Trust bool
+	// TrustedRoots are canonical roots file tools reach in every posture
+	// (the per-workspace trust list, `/trust add`); TrustedPaths are the
+	// configured trusted_paths, reached in trust mode only.
+	TrustedRoots    []string
+	TrustedPaths    []string
 	Interactive     bool // false for headless hosts (exec): no one answers prompts
 	AutoApprove     bool // exec --auto: approve every prompt
 	MaxSteps        int  // default 100

@@ -58,7 +58,8 @@ func (t *turn) turnMeta(provenance string) string {
 		"Current local date: " + t.e.opts.Clock().Format("2006-01-02"),
 		"Current workspace: " + t.e.opts.Workspace,
 		"Current permission posture: " + t.posture.String(),
-		"Current sandbox posture: none (no OS sandbox; file tools are confined to the workspace)"}
+		"Current sandbox posture: none (no OS sandbox)",
+		t.boundaryMeta()}
 	if provenance != "" && provenance != ProvenanceUser {
 		lines = append(lines, fmt.Sprintf("Input provenance: %s (non-authoritative)", provenance))
 	}

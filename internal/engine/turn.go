@@ -26,7 +26,8 @@ type turn struct {
 	posture     policy.Posture
 	allowShell  bool
 	autoApprove bool
-	recoveries  int // context-length recoveries used this turn
+	untrusted   bool // input not from the user: no trust mode this turn
+	recoveries  int  // context-length recoveries used this turn
 	digest      string
 	outcome     TurnComplete
 }
@@ -44,6 +45,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		t.posture, t.autoApprove = policy.Ask, false
 		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit auto-approval or Full Access; this turn runs under Ask.", send.Provenance)})
 	}
+	t.untrusted = send.Provenance != "" && send.Provenance != ProvenanceUser
 	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
 	defer func() {
 		if p := recover(); p != nil {

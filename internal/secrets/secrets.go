@@ -98,10 +98,19 @@ type roots struct {
 	protect []dirRule
 }
 
+// The reasons of CodeWhale's own locations, so a caller can tell them from
+// third-party credentials (File keeps the contract's exact refusal for them).
 const (
-	reasonHome   = "the CodeWhale home ($CODEWHALE_HOME: configuration, credential store, sessions)"
-	reasonConfig = "the active CodeWhale configuration file"
+	ReasonHome       = "the CodeWhale home ($CODEWHALE_HOME: configuration, credential store, sessions)"
+	ReasonConfig     = "the active CodeWhale configuration file"
+	ReasonLegacyHome = "the legacy DeepSeek home (~/.deepseek: configuration, credential store)"
 )
+
+// IsCodeWhaleReason reports whether reason names one of CodeWhale's own
+// configuration or credential locations.
+func IsCodeWhaleReason(reason string) bool {
+	return reason == ReasonHome || reason == ReasonConfig || reason == ReasonLegacyHome
+}
 
 func buildRoots(o Options) *roots {
 	home := o.UserHome
@@ -117,7 +126,7 @@ func buildRoots(o Options) *roots {
 	}
 	r := &roots{files: map[string]string{}}
 	if cw != "" {
-		r.addDir(cw, reasonHome, true)
+		r.addDir(cw, ReasonHome, true)
 	}
 	if home != "" {
 		for _, d := range homeDirs {
@@ -134,10 +143,10 @@ func buildRoots(o Options) *roots {
 		if c == "" {
 			continue
 		}
-		r.addFile(c, reasonConfig)
-		r.addFile(c+".bak", reasonConfig)
+		r.addFile(c, ReasonConfig)
+		r.addFile(c+".bak", ReasonConfig)
 		for _, form := range canonicalForms(c) {
-			r.protect = append(r.protect, dirRule{form, reasonConfig}, dirRule{form + ".bak", reasonConfig})
+			r.protect = append(r.protect, dirRule{form, ReasonConfig}, dirRule{form + ".bak", ReasonConfig})
 		}
 	}
 	return r
@@ -153,7 +162,7 @@ var homeDirs = []struct {
 	{".aws", "AWS credentials (~/.aws)", true},
 	{".gnupg", "GnuPG keyring (~/.gnupg)", true},
 	{filepath.Join(".config", "gh"), "GitHub CLI credentials (~/.config/gh)", true},
-	{".deepseek", "the legacy DeepSeek home (~/.deepseek: configuration, credential store)", true},
+	{".deepseek", ReasonLegacyHome, true},
 	{".kube", "Kubernetes credentials (~/.kube)", true},
 	{filepath.Join(".docker", "config.json"), "Docker registry credentials (~/.docker/config.json)", true},
 }

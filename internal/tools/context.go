@@ -12,12 +12,21 @@ import (
 // tool needs (job manager, read snapshots, task store) are given to the tool
 // when it is constructed, not carried here.
 type Context struct {
-	Workspace    string // canonical workspace root
-	Mode         policy.Mode
-	Trust        bool     // trust mode: the workspace boundary is off
-	TrustedRoots []string // extra roots file tools may reach (canonical)
-	TurnID       string
-	CallID       string
+	Workspace string // canonical workspace root
+	Mode      policy.Mode
+	// TrustedRoots are the canonical roots beyond the workspace that path
+	// arguments may reach on this call: the engine puts here exactly the
+	// trusted roots in force (engine.md §5.7). No flag switches the
+	// boundary off: trust mode widens it only by the roots the user listed.
+	TrustedRoots []string
+	// Approval is the approval the call was granted under: the engine sets
+	// it from the tool's ApprovalFor when the call passed that gate. A tool
+	// that finds at execution that the call needs more (the tree changed
+	// since the decision: a path now leads into .git) refuses instead of
+	// acting without the approval it needs.
+	Approval Approval
+	TurnID   string
+	CallID   string
 	// Budget is how many characters the result's Content may take (the
 	// engine's bound for the route, engine.md §2.9); 0 means DefaultBudget.
 	// A tool sizes its own result to it, stays valid JSON and says what it
@@ -38,12 +47,38 @@ func (c *Context) ResultBudget() int {
 	return c.Budget
 }
 
+// Roots are the directories path arguments may reach: the workspace first,
+// then the trusted roots in force.
+func (c *Context) Roots() []string {
+	return append([]string{c.Workspace}, c.TrustedRoots...)
+}
+
 // ResolvePath maps raw onto an absolute path inside the workspace or a
 // trusted root (tools.md §3). Relative paths join the workspace; symlinks are
 // resolved, so a link that leaves the root is an escape; for a path that does
 // not exist yet the deepest existing ancestor is resolved and the rest
-// re-appended.
+// re-appended. The result is a check, not a capability: a tool that then
+// opens the path by name races with whoever can change the tree. The File
+// tool therefore opens what ResolvePath returns through confine, beneath an
+// open root and refusing any link, so the check and the use agree.
 func (c *Context) ResolvePath(raw string) (string, error) {
+	canon := CanonicalPath(raw, c.Workspace)
+	if within(canon, c.Workspace) {
+		return canon, nil
+	}
+	for _, root := range c.TrustedRoots {
+		if within(canon, root) {
+			return canon, nil
+		}
+	}
+	return "", PathEscape(canon)
+}
+
+// CanonicalPath is the absolute, symlink-resolved form of raw as
+// ResolvePath computes it, without the boundary check: relative paths join
+// workspace, "~/" is the user's home, and for a path that does not exist
+// yet the deepest existing ancestor is resolved and the rest re-appended.
+func CanonicalPath(raw, workspace string) string {
 	p := raw
 	if p == "" {
 		p = "."
@@ -54,19 +89,9 @@ func (c *Context) ResolvePath(raw string) (string, error) {
 		}
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.Workspace, p)
+		p = filepath.Join(workspace, p)
 	}
-	p = filepath.Clean(p)
-	canon := canonicalize(p)
-	if c.Trust || within(canon, c.Workspace) {
-		return canon, nil
-	}
-	for _, root := range c.TrustedRoots {
-		if within(canon, root) {
-			return canon, nil
-		}
-	}
-	return "", PathEscape(canon)
+	return canonicalize(filepath.Clean(p))
 }
 
 // Rel returns abs relative to the workspace with '/' separators, or abs

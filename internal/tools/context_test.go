@@ -48,7 +48,8 @@ func TestResolvePathBoundary(t *testing.T) {
 	if _, err := trusted.ResolvePath("escape/x"); err != nil {
 		t.Errorf("trusted root refused: %v", err)
 	}
-	if _, err := (&tools.Context{Workspace: root, Trust: true}).ResolvePath("/etc/passwd"); err != nil {
-		t.Errorf("trust mode refused: %v", err)
+	var te *tools.Error
+	if _, err := trusted.ResolvePath("/etc/passwd"); !errors.As(err, &te) || te.Kind != tools.KindPathEscape {
+		t.Errorf("a path outside every trusted root: %v; want a path escape", err)
 	}
 }

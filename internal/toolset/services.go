@@ -94,9 +94,10 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	readOnly := env.Mode == policy.Plan
 	if s.Snapshots != nil {
 		if readOnly {
-			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths}))
+			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace}))
 		} else {
-			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths}
+			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths,
+				Workspace: s.Workspace}
 			f := file.New(o)
 			reg.Register(f)
 			if s.ApplyPatch {

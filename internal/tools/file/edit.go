@@ -2,7 +2,6 @@ package file
 
 import (
 	"io/fs"
-	"os"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -40,10 +39,22 @@ func (t *Tool) edit(tc *tools.Context, r editReq) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, err
 	}
-	if err := t.requireFreshRead(abs, r.path); err != nil {
+	if err := t.checkWrite("edit", tc, r.path, abs); err != nil {
 		return tools.Result{}, err
 	}
-	old, err := loadExisting(abs)
+	b := openBoundary(tc)
+	defer b.Close()
+	// Load, write, verify and stat in one pinned directory: a swap of its
+	// name cannot split the sequence between two places.
+	d, err := b.OpenParent(abs)
+	if err != nil {
+		return tools.Result{}, readFailed(abs, err)
+	}
+	defer d.Close()
+	if err := t.requireFreshRead(d, abs, r.path); err != nil {
+		return tools.Result{}, err
+	}
+	old, err := loadExisting(d, abs)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -56,15 +67,15 @@ func (t *Tool) edit(tc *tools.Context, r editReq) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	updated := content[:span.start] + span.text + content[span.end:]
-	if err := t.fs.writeAtomic(abs, []byte(updated), keptMode(old.fi)); err != nil {
+	if err := t.fs.writeAtomic(d, abs, []byte(updated), keptMode(old.fi)); err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to write %s: %v; the file was not changed.", abs, unwrapPath(err))
 	}
-	got, err := os.ReadFile(abs)
+	got, err := readFileIn(d, abs)
 	if err != nil || string(got) != updated {
 		return tools.Result{}, tools.ExecutionFailed("Edit of %s did not land: after writing, the file on disk does "+
 			"not hold the edited text. Call File with action=\"read\" path=\"%s\" to see its current contents.", abs, r.path)
 	}
-	if fi, err := os.Stat(abs); err == nil {
+	if fi, err := d.Stat(abs); err == nil {
 		t.snaps.Record(abs, fi)
 	}
 	diff := fileDiff(tc.Rel(abs), content, updated, false, false)
@@ -75,9 +86,9 @@ func (t *Tool) edit(tc *tools.Context, r editReq) (tools.Result, error) {
 
 // requireFreshRead enforces read-before-edit: a snapshot of abs from this
 // session whose (size, mtime) still matches the file.
-func (t *Tool) requireFreshRead(abs, display string) error {
+func (t *Tool) requireFreshRead(v fsView, abs, display string) error {
 	var cur fs.FileInfo
-	if fi, err := os.Stat(abs); err == nil {
+	if fi, err := v.Stat(abs); err == nil {
 		cur = fi
 	}
 	switch t.snaps.check(abs, cur) {

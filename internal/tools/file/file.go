@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -41,11 +42,18 @@ type Options struct {
 	// Patch adds patch (the apply_patch feature). It has effect only on a
 	// writable instance.
 	Patch bool
-	// GuardPaths are absolute paths read must refuse in addition to the
-	// built-in ones (~/.codewhale/config.toml, ~/.deepseek/config.toml, their
-	// .bak copies and secrets/ stores): typically the active config file. A
+	// GuardPaths are absolute paths no action may touch in addition to what
+	// the secrets policy guards: typically the active config file. A
 	// directory guards everything below it; a file also guards its ".bak".
 	GuardPaths []string
+	// Secrets decides which paths are secrets (never shown or written) and
+	// which writes are protected (explicit approval). Nil uses the
+	// process-wide policy (secrets.Default) at each call.
+	Secrets *secrets.Policy
+	// Workspace is the canonical workspace, for deciding before a call runs
+	// whether it writes a protected path (ApprovalFor has no Context).
+	// Empty: relative paths are judged by their names alone.
+	Workspace string
 }
 
 // Tool is the File tool.
@@ -53,8 +61,10 @@ type Tool struct {
 	tools.Spec
 	snaps   *Snapshots
 	actions []string
-	guard   func() guard // resolved on first use: it stats and resolves symlinks under $HOME
-	fs      fileOps      // seam for tests that need a write to fail halfway
+	guard   func() guard // resolved on first use: it stats and resolves symlinks
+	secrets *secrets.Policy
+	ws      string
+	fs      fileOps // seam for tests that need a write to fail halfway
 }
 
 // New returns a File tool with the action set opts allow.
@@ -70,7 +80,8 @@ func New(opts Options) *Tool {
 			actions = append(actions, "patch")
 		}
 	}
-	t := &Tool{snaps: snaps, actions: actions, guard: sync.OnceValue(func() guard { return newGuard(opts.GuardPaths) }), fs: osFileOps{}}
+	t := &Tool{snaps: snaps, actions: actions, guard: sync.OnceValue(func() guard { return newGuard(opts.GuardPaths) }),
+		secrets: opts.Secrets, ws: opts.Workspace, fs: osFileOps{}}
 	caps := []tools.Capability{tools.CapReadOnly, tools.CapSandboxable}
 	approve := tools.Auto
 	if opts.Writable {
@@ -98,15 +109,6 @@ func (t *Tool) Snapshots() *Snapshots { return t.snaps }
 func (t *Tool) can(action string) bool { return slices.Contains(t.actions, action) }
 
 func isReadAction(action string) bool { return slices.Contains(readActions, action) }
-
-// ApprovalFor is Auto for read/list/search and Suggest for anything else;
-// input without a readable action counts as read (tools.md §0.4).
-func (t *Tool) ApprovalFor(in json.RawMessage) tools.Approval {
-	if isReadAction(tools.PeekAction(in, "read")) {
-		return tools.Auto
-	}
-	return tools.Suggest
-}
 
 // ReadOnlyFor reports whether the call only reads.
 func (t *Tool) ReadOnlyFor(in json.RawMessage) bool {

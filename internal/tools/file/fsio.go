@@ -2,61 +2,56 @@ package file
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 	"unicode/utf8"
+
+	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // newFileMode is the mode of a file File creates. Existing files keep theirs.
 const newFileMode fs.FileMode = 0o644
 
+// openBoundary is one call's confined view of the filesystem: the roots in
+// force (the workspace and the trusted roots), opened on first use. Every
+// byte File reads or writes goes through it, beneath an open root and
+// through no symbolic link, so the path ResolvePath checked is the one
+// used (issue 11 §4). The caller closes it.
+func openBoundary(tc *tools.Context) *confine.Set { return confine.NewSet(tc.Roots()...) }
+
+// fsView is what a mutation reads and writes through: the call's whole
+// boundary (*confine.Set), or one directory of it pinned for a
+// load-write-verify sequence (*confine.Dir). Paths are absolute.
+type fsView interface {
+	Open(abs string) (*os.File, error)
+	Stat(abs string) (fs.FileInfo, error)
+	WriteAtomic(abs string, data []byte, mode fs.FileMode) (fs.FileInfo, error)
+	Remove(abs string) error
+}
+
 // fileOps is the mutation seam: the real filesystem in production, a wrapper
 // that fails on demand in the rollback tests (root ignores permission bits,
 // so a read-only directory cannot make a write fail there).
 type fileOps interface {
-	writeAtomic(path string, data []byte, mode fs.FileMode) error
-	remove(path string) error
+	writeAtomic(v fsView, path string, data []byte, mode fs.FileMode) error
+	remove(v fsView, path string) error
 }
 
 type osFileOps struct{}
 
-// writeAtomic writes data to a temp file in path's directory, gives it mode,
-// syncs it and renames it over path, so readers see the old or the new
-// content and never a torn file.
-func (osFileOps) writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir, base := filepath.Split(path)
-	tmp, err := os.CreateTemp(dir, "."+base+".cw-tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+// writeAtomic writes data to a temp file created in path's directory, gives
+// it mode, syncs it and renames it over path within that directory, so
+// readers see the old or the new content and never a torn file.
+func (osFileOps) writeAtomic(v fsView, path string, data []byte, mode fs.FileMode) error {
+	_, err := v.WriteAtomic(path, data, mode)
+	return err
 }
 
-func (osFileOps) remove(path string) error { return os.Remove(path) }
+func (osFileOps) remove(v fsView, path string) error { return v.Remove(path) }
 
 // keptMode is the part of an existing file's mode a rewrite preserves.
 func keptMode(fi fs.FileInfo) fs.FileMode {
@@ -65,24 +60,8 @@ func keptMode(fi fs.FileInfo) fs.FileMode {
 
 // mkdirTracked creates dir and its missing parents and returns the ones it
 // created, outermost first, so a rollback can remove exactly those.
-func mkdirTracked(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		missing = append([]string{d}, missing...)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if len(missing) == 0 {
-		return nil, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return missing, nil
+func mkdirTracked(b *confine.Set, dir string) ([]string, error) {
+	return b.MkdirAll(dir, 0o755)
 }
 
 // existing is a file's state before a mutation; fi is nil for a new file.
@@ -91,20 +70,26 @@ type existing struct {
 	data []byte
 }
 
-// loadExisting reads the current text of abs for a mutation. A missing file
-// is not an error; a directory or non-UTF-8 content is.
-func loadExisting(abs string) (existing, error) {
-	fi, err := os.Stat(abs)
+// loadExisting reads the current text of abs for a mutation, stat and bytes
+// from one open handle. A missing file is not an error; a directory or
+// non-UTF-8 content is.
+func loadExisting(v fsView, abs string) (existing, error) {
+	f, err := v.Open(abs)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return existing{}, nil
 	}
 	if err != nil {
 		return existing{}, readFailed(abs, err)
 	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return existing{}, readFailed(abs, err)
+	}
 	if fi.IsDir() {
 		return existing{}, readFailed(abs, errors.New("is a directory"))
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readAll(f, fi.Size())
 	if err != nil {
 		return existing{}, readFailed(abs, err)
 	}
@@ -112,4 +97,129 @@ func loadExisting(abs string) (existing, error) {
 		return existing{}, readFailed(abs, errInvalidUTF8)
 	}
 	return existing{fi: fi, data: data}, nil
+}
+
+// readFileIn reads the whole file abs through v.
+func readFileIn(v fsView, abs string) ([]byte, error) {
+	f, err := v.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return readAll(f, fi.Size())
+}
+
+// readAll reads f to EOF, sizing the buffer from the stat's size (the file
+// may still grow), as os.ReadFile does.
+func readAll(f io.Reader, size int64) ([]byte, error) {
+	buf := make([]byte, 0, max(size, 0)+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+// pinned is a view that opens each parent directory once and keeps it for a
+// whole transaction: a patch loads, writes and, on failure, restores every
+// file in the directory it first opened, so a directory swapped mid-patch
+// can neither receive a write nor make the rollback miss. Not safe for
+// concurrent use; Close releases the directories.
+type pinned struct {
+	b    *confine.Set
+	dirs map[string]*confine.Dir
+}
+
+func pin(b *confine.Set) *pinned { return &pinned{b: b, dirs: map[string]*confine.Dir{}} }
+
+func (p *pinned) dir(abs string) (*confine.Dir, error) {
+	parent := filepath.Dir(abs)
+	if d := p.dirs[parent]; d != nil {
+		return d, nil
+	}
+	d, err := p.b.OpenParent(abs)
+	if err != nil {
+		return nil, err
+	}
+	p.dirs[parent] = d
+	return d, nil
+}
+
+func (p *pinned) Open(abs string) (*os.File, error) {
+	d, err := p.dir(abs)
+	if err != nil {
+		return nil, err
+	}
+	return d.Open(abs)
+}
+
+func (p *pinned) Stat(abs string) (fs.FileInfo, error) {
+	d, err := p.dir(abs)
+	if err != nil {
+		return nil, err
+	}
+	return d.Stat(abs)
+}
+
+func (p *pinned) WriteAtomic(abs string, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
+	d, err := p.dir(abs)
+	if err != nil {
+		return nil, err
+	}
+	return d.WriteAtomic(abs, data, mode)
+}
+
+func (p *pinned) Remove(abs string) error {
+	d, err := p.dir(abs)
+	if err != nil {
+		return err
+	}
+	return d.Remove(abs)
+}
+
+func (p *pinned) RemoveDir(abs string) error {
+	d, err := p.dir(abs)
+	if err != nil {
+		return err
+	}
+	return d.RemoveDir(abs)
+}
+
+func (p *pinned) Chtimes(abs string, atime, mtime time.Time) error {
+	d, err := p.dir(abs)
+	if err != nil {
+		return err
+	}
+	return d.Chtimes(abs, atime, mtime)
+}
+
+// MkdirAll creates dir and its missing parents through the boundary and
+// pins the parent of each one it created, so a rollback removes exactly
+// those.
+func (p *pinned) MkdirAll(dir string) ([]string, error) {
+	created, err := p.b.MkdirAll(dir, 0o755)
+	for _, c := range created {
+		_, _ = p.dir(c)
+	}
+	return created, err
+}
+
+// Close releases every pinned directory.
+func (p *pinned) Close() {
+	for k, d := range p.dirs {
+		d.Close()
+		delete(p.dirs, k)
+	}
 }

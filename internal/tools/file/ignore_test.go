@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // TestIgnoreMatchesGit walks a real repository and compares the files it
@@ -34,7 +36,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 
 	var mu sync.Mutex
 	var got []string
-	spec := walkSpec{base: e.ws, ign: ignoreFor(e.ws, e.ws)}
+	spec := walkSpec{fs: confine.NewSet(e.ws), base: e.ws, ign: ignoreFor(e.ws, e.ws)}
 	err := walkTree(context.Background(), spec, func(_ int, f walkFile) bool {
 		mu.Lock()
 		got = append(got, f.rel)
@@ -88,7 +90,7 @@ func TestIgnoreInLinkedWorktreeMatchesGit(t *testing.T) {
 	}
 	var got []string
 	var mu sync.Mutex
-	err := walkTree(context.Background(), walkSpec{base: wt, ign: ignoreFor(wt, wt)}, func(_ int, f walkFile) bool {
+	err := walkTree(context.Background(), walkSpec{fs: confine.NewSet(wt), base: wt, ign: ignoreFor(wt, wt)}, func(_ int, f walkFile) bool {
 		mu.Lock()
 		got = append(got, f.rel)
 		mu.Unlock()

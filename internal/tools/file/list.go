@@ -2,10 +2,10 @@ package file
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 const (
@@ -57,7 +57,12 @@ func (t *Tool) list(ctx context.Context, tc *tools.Context, r listReq) (tools.Re
 	if err != nil {
 		return tools.Result{}, err
 	}
-	fi, err := os.Stat(abs)
+	if err := t.refuseSecret("list", abs); err != nil {
+		return tools.Result{}, err
+	}
+	b := openBoundary(tc)
+	defer b.Close()
+	fi, err := b.Stat(abs)
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to list %s: %v", abs, unwrapPath(err))
 	}
@@ -66,7 +71,7 @@ func (t *Tool) list(ctx context.Context, tc *tools.Context, r listReq) (tools.Re
 	}
 	ctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
-	l := &lister{ctx: ctx, max: r.depth}
+	l := &lister{ctx: ctx, max: r.depth, fs: b, secret: t.Secret}
 	ign := ignoreFor(abs, tc.Workspace)
 	if err := l.dir(abs, "", ign.comp, ign.node, 1); err != nil {
 		if ctx.Err() != nil {
@@ -85,6 +90,8 @@ func (t *Tool) list(ctx context.Context, tc *tools.Context, r listReq) (tools.Re
 
 type lister struct {
 	ctx     context.Context
+	fs      *confine.Set
+	secret  func(abs string) bool // never entered (its entries' names stay private too)
 	max     int
 	entries []listEntry
 	total   int
@@ -94,7 +101,7 @@ func (l *lister) dir(abs, rel string, comp []string, ign *ignoreNode, depth int)
 	if err := l.ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(abs)
+	entries, err := l.fs.ReadDir(abs)
 	if err != nil {
 		if depth == 1 {
 			return err
@@ -117,7 +124,11 @@ func (l *lister) dir(abs, rel string, comp []string, ign *ignoreNode, depth int)
 			l.entries = append(l.entries, listEntry{Name: shown, IsDir: e.IsDir()})
 		}
 		if e.IsDir() && depth < l.max && name != ".git" {
-			if err := l.dir(filepath.Join(abs, name), shown, sub, ign, depth+1); err != nil {
+			child := filepath.Join(abs, name)
+			if l.secret(child) {
+				continue
+			}
+			if err := l.dir(child, shown, sub, ign, depth+1); err != nil {
 				return err
 			}
 		}

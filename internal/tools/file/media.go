@@ -18,8 +18,10 @@ const mediaTimeout = 30 * time.Second
 
 // readMedia extracts text from a PDF (pdftotext) or an image (tesseract OCR)
 // and renders it like a text file. Without the backend on PATH it fails with
-// a clear error; it never pretends.
-func (t *Tool) readMedia(ctx context.Context, abs, kind string, r readReq) (tools.Result, error) {
+// a clear error; it never pretends. The backend reads data, the bytes File
+// already read through the boundary, on its stdin: handing it the path would
+// let it open whatever the path names by then.
+func (t *Tool) readMedia(ctx context.Context, abs string, data []byte, kind string, r readReq) (tools.Result, error) {
 	var args []string
 	var bin string
 	switch kind {
@@ -29,13 +31,13 @@ func (t *Tool) readMedia(ctx context.Context, abs, kind string, r readReq) (tool
 		if r.hasPages {
 			args = append(args, "-f", strconv.Itoa(r.pageFrom), "-l", strconv.Itoa(r.pageTo))
 		}
-		args = append(args, abs, "-")
+		args = append(args, "-", "-")
 	default:
 		if r.hasPages {
 			return tools.Result{}, tools.InvalidInput("`pages` applies only to PDF files and %s is an image", r.path)
 		}
 		bin = "tesseract"
-		args = []string{abs, "stdout"}
+		args = []string{"stdin", "stdout"}
 	}
 	path, err := exec.LookPath(bin)
 	if err != nil {
@@ -45,7 +47,7 @@ func (t *Tool) readMedia(ctx context.Context, abs, kind string, r readReq) (tool
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(data), &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return tools.Result{}, tools.Timeout(int(mediaTimeout.Seconds()))

@@ -213,12 +213,12 @@ type failingOps struct {
 	writes   []string
 }
 
-func (f *failingOps) writeAtomic(path string, data []byte, mode fs.FileMode) error {
+func (f *failingOps) writeAtomic(v fsView, path string, data []byte, mode fs.FileMode) error {
 	f.writes = append(f.writes, path)
 	if path == f.failPath {
 		return errors.New("injected write failure")
 	}
-	return f.osFileOps.writeAtomic(path, data, mode)
+	return f.osFileOps.writeAtomic(v, path, data, mode)
 }
 
 func TestPatchRollsBackAfterAWriteFailsHalfway(t *testing.T) {

@@ -2,7 +2,6 @@ package file
 
 import (
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -61,6 +60,8 @@ type patchResult struct {
 // several sections is patched in sequence from its planned text.
 type plan struct {
 	tc    *tools.Context
+	fs    *pinned                         // the call's boundary, each directory pinned for the transaction
+	check func(display, abs string) error // the write gate (secrets, protected paths)
 	order []string
 	byAbs map[string]*pending
 	moves []move // explicit renames, for metadata
@@ -70,8 +71,8 @@ type plan struct {
 // move is a rename a patch's git headers asked for.
 type move struct{ from, to *pending }
 
-func newPlan(tc *tools.Context) *plan {
-	return &plan{tc: tc, byAbs: map[string]*pending{}, res: patchResult{Success: true}}
+func newPlan(tc *tools.Context, b *pinned, check func(display, abs string) error) *plan {
+	return &plan{tc: tc, fs: b, check: check, byAbs: map[string]*pending{}, res: patchResult{Success: true}}
 }
 
 // current returns the planned state of display's file, loading it on first
@@ -84,7 +85,10 @@ func (p *plan) current(display string) (*pending, error) {
 	if pd, ok := p.byAbs[abs]; ok {
 		return pd, nil
 	}
-	before, err := loadExisting(abs)
+	if err := p.check(display, abs); err != nil {
+		return nil, err
+	}
+	before, err := loadExisting(p.fs, abs)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +283,11 @@ func (p *plan) message(note string) string {
 // patch runs File patch: every new text is computed first, then written in
 // one transaction (see commit).
 func (t *Tool) patch(tc *tools.Context, r patchReq) (tools.Result, error) {
-	p := newPlan(tc)
+	b := openBoundary(tc)
+	defer b.Close()
+	pins := pin(b)
+	defer pins.Close()
+	p := newPlan(tc, pins, func(display, abs string) error { return t.checkWrite("patch", tc, display, abs) })
 	note := ""
 	if r.form == "patch" {
 		secs, n, err := r.sections()
@@ -324,7 +332,7 @@ func (t *Tool) refreshSnapshots(p *plan) {
 		if !t.snaps.Has(abs) {
 			continue
 		}
-		if fi, err := os.Stat(abs); err == nil {
+		if fi, err := p.fs.Stat(abs); err == nil {
 			t.snaps.Record(abs, fi)
 		}
 	}

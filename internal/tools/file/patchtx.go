@@ -3,7 +3,6 @@ package file
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,17 +28,17 @@ func (t *Tool) commit(p *plan) error {
 		var err error
 		verb := "write"
 		if pd.after != nil {
-			if dirs, err = mkdirTracked(filepath.Dir(pd.abs)); err == nil {
-				err = t.fs.writeAtomic(pd.abs, []byte(*pd.after), pd.finalMode())
+			if dirs, err = p.fs.MkdirAll(filepath.Dir(pd.abs)); err == nil {
+				err = t.fs.writeAtomic(p.fs, pd.abs, []byte(*pd.after), pd.finalMode())
 			}
 		} else {
 			verb = "delete"
-			err = t.fs.remove(pd.abs)
+			err = t.fs.remove(p.fs, pd.abs)
 		}
 		if err != nil {
 			made = append(made, done{dirs: dirs})
 			msg := "Failed to " + verb + " " + pd.abs + ": " + unwrapPath(err).Error()
-			if rerr := t.rollback(made); rerr != nil {
+			if rerr := t.rollback(p.fs, made); rerr != nil {
 				return tools.ExecutionFailed("%s; rollback also failed: %v", msg, rerr)
 			}
 			return tools.ExecutionFailed("%s. The patch was rolled back; no file was changed.", msg)
@@ -50,26 +49,26 @@ func (t *Tool) commit(p *plan) error {
 }
 
 // rollback undoes made in reverse order and reports what it could not undo.
-func (t *Tool) rollback(made []done) error {
+func (t *Tool) rollback(b *pinned, made []done) error {
 	var failures []string
 	for i := len(made) - 1; i >= 0; i-- {
 		d := made[i]
 		if pd := d.pd; pd != nil {
 			if pd.before.fi != nil {
-				if err := t.fs.writeAtomic(pd.abs, pd.before.data, keptMode(pd.before.fi)); err != nil {
+				if err := t.fs.writeAtomic(b, pd.abs, pd.before.data, keptMode(pd.before.fi)); err != nil {
 					failures = append(failures, "restore "+pd.abs+": "+unwrapPath(err).Error())
 				} else {
 					// Restore the mtime too, so read snapshots taken before the
 					// patch still hold.
 					mt := pd.before.fi.ModTime()
-					_ = os.Chtimes(pd.abs, mt, mt)
+					_ = b.Chtimes(pd.abs, mt, mt)
 				}
-			} else if err := t.fs.remove(pd.abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			} else if err := t.fs.remove(b, pd.abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				failures = append(failures, "remove created "+pd.abs+": "+unwrapPath(err).Error())
 			}
 		}
 		for k := len(d.dirs) - 1; k >= 0; k-- {
-			if err := os.Remove(d.dirs[k]); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := b.RemoveDir(d.dirs[k]); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				failures = append(failures, "remove created directory "+d.dirs[k]+": "+unwrapPath(err).Error())
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 const (
@@ -116,16 +116,18 @@ func (t *Tool) read(ctx context.Context, tc *tools.Context, r readReq) (tools.Re
 	if err != nil {
 		return tools.Result{}, err
 	}
-	if t.guard().refuses(abs) {
-		return tools.Result{}, tools.PermissionDenied("%s", credentialRefusal)
+	if err := t.refuseSecret("read", abs); err != nil {
+		return tools.Result{}, err
 	}
-	data, fi, release, err := loadForRead(abs)
+	b := openBoundary(tc)
+	defer b.Close()
+	data, fi, release, err := loadForRead(b, abs)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	defer release()
 	if kind := mediaKind(abs, data); kind != "" {
-		return t.readMedia(ctx, abs, kind, r)
+		return t.readMedia(ctx, abs, data, kind, r)
 	}
 	if r.hasPages {
 		return tools.Result{}, tools.InvalidInput("`pages` applies only to PDF files and %s is not a PDF; "+
@@ -145,11 +147,11 @@ var readBufs sync.Pool
 // maxPooledRead is the largest buffer kept for reuse.
 const maxPooledRead = 32 << 20
 
-// loadForRead reads abs whole, with the stat taken from the open handle so
-// the snapshot describes the bytes that were read. release returns the
-// buffer for reuse; data must not be used after it.
-func loadForRead(abs string) (data []byte, fi fs.FileInfo, release func(), err error) {
-	f, err := os.Open(abs)
+// loadForRead reads abs whole through the boundary, with the stat taken
+// from the open handle so the snapshot describes the bytes that were read.
+// release returns the buffer for reuse; data must not be used after it.
+func loadForRead(b *confine.Set, abs string) (data []byte, fi fs.FileInfo, release func(), err error) {
+	f, err := b.Open(abs)
 	if err != nil {
 		return nil, nil, nil, readFailed(abs, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -139,10 +140,13 @@ func TestReadWorkspaceBoundary(t *testing.T) {
 		}
 		mustContain(t, errText(err), "Path escapes workspace: ", ". Use a workspace-relative path or enable trust mode.")
 	}
-	// Trust mode turns the boundary off.
-	e.tc.Trust = true
+	// A trusted root widens the boundary by exactly that root.
+	e.tc.TrustedRoots = []string{tools.Canonical(filepath.Dir(secret))}
 	if got := e.callOK(`{"action":"read","path":"link.txt"}`).Content; got != "top secret" {
 		t.Errorf("trusted read: %q", got)
+	}
+	if _, err := e.call(`{"action":"read","path":"/etc/passwd"}`); tools.AsError(err).Kind != tools.KindPathEscape {
+		t.Errorf("outside every trusted root: %v; want PathEscape", err)
 	}
 }
 
@@ -161,8 +165,9 @@ func TestReadCredentialGuard(t *testing.T) {
 			t.Errorf("%s: want the credential refusal, got %v", p, err)
 		}
 	}
-	home, _ := os.UserHomeDir()
-	if !New(Options{}).guard().refuses(filepath.Join(home, ".codewhale", "config.toml")) {
+	home := t.TempDir()
+	tool := New(Options{Secrets: secrets.New(secrets.Options{UserHome: home, Home: filepath.Join(home, ".codewhale")})})
+	if !tool.Secret(filepath.Join(home, ".codewhale", "config.toml")) {
 		t.Error("the built-in guard does not cover ~/.codewhale/config.toml")
 	}
 }

@@ -5,13 +5,14 @@ package file
 import (
 	"errors"
 	"io"
-	"os"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // readSmall reads abs into buf (reused when large enough); ok is false for
 // unreadable files and files over maxSearchFileBytes.
-func readSmall(abs string, buf []byte) ([]byte, bool) {
-	f, err := os.Open(abs)
+func readSmall(b *confine.Set, abs string, buf []byte) ([]byte, bool) {
+	f, err := b.Open(abs)
 	if err != nil {
 		return buf, false
 	}

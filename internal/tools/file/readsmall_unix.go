@@ -2,18 +2,26 @@
 
 package file
 
-import "syscall"
+import (
+	"syscall"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
+)
 
 // readSmall reads abs into buf (reused when large enough); ok is false for
-// unreadable files and files over maxSearchFileBytes. It uses raw system
+// unreadable files and files over maxSearchFileBytes. The file is opened
+// through the boundary (beneath its root, through no link), so a walk that
+// races with a swapped directory never reads outside. It uses raw system
 // calls: an *os.File registers each descriptor with the runtime poller
 // (fcntl + epoll_ctl), which costs more than the read itself for the small
 // files a content search visits by the thousand.
-func readSmall(abs string, buf []byte) ([]byte, bool) {
-	fd, err := syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	for err == syscall.EINTR {
-		fd, err = syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+func readSmall(b *confine.Set, abs string, buf []byte) ([]byte, bool) {
+	r, rel, err := b.Locate(abs)
+	if err != nil {
+		return buf, false
 	}
+	// O_NONBLOCK: a FIFO swapped in for a regular file must not hang the walk.
+	fd, err := r.OpenFd(rel, syscall.O_RDONLY|syscall.O_NONBLOCK)
 	if err != nil {
 		return buf, false
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"regexp"
 	"sort"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 const (
@@ -95,6 +95,8 @@ type contentResult struct {
 // grepRun is the shared state of one search_content call.
 type grepRun struct {
 	tc      *tools.Context
+	fs      *confine.Set
+	secret  func(abs string) bool
 	m       *matcher
 	req     contentReq
 	found   atomic.Int64 // matches claimed, may pass maxResults by the one that proves truncation
@@ -121,18 +123,24 @@ func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentRe
 	if err != nil {
 		return tools.Result{}, err
 	}
-	fi, err := os.Stat(abs)
+	if err := t.refuseSecret("search_content", abs); err != nil {
+		return tools.Result{}, err
+	}
+	b := openBoundary(tc)
+	defer b.Close()
+	fi, err := b.Stat(abs)
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to search %s: %v", abs, unwrapPath(err))
 	}
 	workers := walkWorkers()
-	g := &grepRun{tc: tc, m: m, req: r, bufs: make([][2][]byte, workers)}
+	g := &grepRun{tc: tc, fs: b, secret: t.Secret, m: m, req: r, bufs: make([][2][]byte, workers)}
 	ctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
 	if !fi.IsDir() {
 		g.searchFile(0, abs)
 	} else {
-		spec := walkSpec{workers: workers, base: abs, ign: ignoreFor(abs, tc.Workspace), exclude: r.exclude, include: r.include}
+		spec := walkSpec{workers: workers, fs: b, secret: t.Secret, base: abs, ign: ignoreFor(abs, tc.Workspace),
+			exclude: r.exclude, include: r.include}
 		err = walkTree(ctx, spec, func(w int, f walkFile) bool { return g.searchFile(w, f.abs) })
 		if err != nil {
 			return tools.Result{}, walkError(err, "search")
@@ -165,7 +173,10 @@ func (g *grepRun) searchFile(w int, abs string) bool {
 	if g.trunc.Load() {
 		return false
 	}
-	buf, ok := readSmall(abs, g.bufs[w][0])
+	if g.secret(abs) {
+		return true // a secret's content is never read, let alone matched
+	}
+	buf, ok := readSmall(g.fs, abs, g.bufs[w][0])
 	g.bufs[w][0] = buf[:0]
 	if !ok || bytes.IndexByte(buf, 0) >= 0 || !utf8.Valid(buf) {
 		return true

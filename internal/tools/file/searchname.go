@@ -2,7 +2,6 @@ package file
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -70,7 +69,12 @@ func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (to
 	if err != nil {
 		return tools.Result{}, err
 	}
-	fi, err := os.Stat(abs)
+	if err := t.refuseSecret("search_name", abs); err != nil {
+		return tools.Result{}, err
+	}
+	b := openBoundary(tc)
+	defer b.Close()
+	fi, err := b.Stat(abs)
 	if err != nil {
 		return tools.Result{}, tools.InvalidInput("Base path does not exist: %s", abs)
 	}
@@ -93,7 +97,7 @@ func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (to
 	} else {
 		ctx, cancel := context.WithTimeout(ctx, searchTimeout)
 		defer cancel()
-		spec := walkSpec{base: abs, ign: ignoreFor(abs, tc.Workspace), exclude: r.exclude}
+		spec := walkSpec{fs: b, secret: t.Secret, base: abs, ign: ignoreFor(abs, tc.Workspace), exclude: r.exclude}
 		err := walkTree(ctx, spec, func(_ int, f walkFile) bool { consider(f.rel, f.name); return true })
 		if err != nil {
 			return tools.Result{}, walkError(err, "search_name")

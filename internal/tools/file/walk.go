@@ -3,10 +3,11 @@ package file
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // walkFile is one regular file found by a walk.
@@ -21,6 +22,10 @@ type walkFile struct {
 // Symlinks are never followed and .git directories are never entered.
 type walkSpec struct {
 	workers int // pool size; 0 means walkWorkers()
+	fs      *confine.Set
+	// secret reports a directory the walk must not enter (Tool.Secret);
+	// visitors that read content ask it per file too.
+	secret  func(abs string) bool
 	base    string
 	ign     ignoreContext
 	exclude globSet
@@ -136,7 +141,7 @@ func (w *walker) visitAll(id int, files []walkFile) bool {
 // readDir lists one directory, queues its subdirectories and visits its
 // files (handing batches beyond the first to the pool).
 func (w *walker) readDir(id int, job walkJob) bool {
-	f, err := os.Open(job.dir)
+	f, err := w.spec.fs.Open(job.dir)
 	if err != nil {
 		return true // unreadable directories are skipped
 	}
@@ -173,6 +178,9 @@ func (w *walker) readDir(id int, job walkJob) bool {
 		}
 		abs := filepath.Join(job.dir, name)
 		if typ.IsDir() {
+			if w.spec.secret != nil && w.spec.secret(abs) {
+				continue
+			}
 			if comp == nil {
 				comp = append(job.comp[:len(job.comp):len(job.comp)], name)
 			}

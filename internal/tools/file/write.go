@@ -2,7 +2,6 @@ package file
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -27,7 +26,12 @@ func (t *Tool) write(tc *tools.Context, r writeReq) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, err
 	}
-	old, err := loadExisting(abs)
+	if err := t.checkWrite("write", tc, r.path, abs); err != nil {
+		return tools.Result{}, err
+	}
+	b := openBoundary(tc)
+	defer b.Close()
+	old, err := loadExisting(b, abs)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -46,13 +50,18 @@ func (t *Tool) write(tc *tools.Context, r writeReq) (tools.Result, error) {
 	if !created {
 		mode = keptMode(old.fi)
 	}
-	if _, err := mkdirTracked(filepath.Dir(abs)); err != nil {
+	if _, err := mkdirTracked(b, filepath.Dir(abs)); err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to create directory %s: %v", filepath.Dir(abs), unwrapPath(err))
 	}
-	if err := t.fs.writeAtomic(abs, []byte(r.content), mode); err != nil {
+	d, err := b.OpenParent(abs)
+	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to write %s: %v", abs, unwrapPath(err))
 	}
-	if fi, err := os.Stat(abs); err == nil {
+	defer d.Close()
+	if err := t.fs.writeAtomic(d, abs, []byte(r.content), mode); err != nil {
+		return tools.Result{}, tools.ExecutionFailed("Failed to write %s: %v", abs, unwrapPath(err))
+	}
+	if fi, err := d.Stat(abs); err == nil {
 		t.snaps.Record(abs, fi)
 	}
 	outcome := "updated"

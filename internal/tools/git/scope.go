@@ -74,8 +74,8 @@ func (r *request) resolveScope(tc *tools.Context) error {
 }
 
 // lexicalPath joins raw to the workspace and cleans it without touching the
-// disk; it must stay inside the workspace or a trusted root (or trust mode
-// is on). It returns the path and the root it lies in.
+// disk; it must stay inside the workspace or a trusted root in force
+// (tc.Roots). It returns the path and the root it lies in.
 func lexicalPath(tc *tools.Context, raw string) (string, string, error) {
 	p := raw
 	if strings.HasPrefix(p, "~/") {
@@ -87,13 +87,10 @@ func lexicalPath(tc *tools.Context, raw string) (string, string, error) {
 		p = filepath.Join(tc.Workspace, p)
 	}
 	p = filepath.Clean(p)
-	for _, root := range append([]string{tc.Workspace}, tc.TrustedRoots...) {
+	for _, root := range tc.Roots() {
 		if within(p, root) {
 			return p, root, nil
 		}
-	}
-	if tc.Trust {
-		return p, filepath.VolumeName(p) + string(filepath.Separator), nil
 	}
 	return "", "", tools.PathEscape(p)
 }

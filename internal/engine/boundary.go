@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/policy"
+)
+
+// trustMode reports whether this turn runs in trust mode: Full Access, or a
+// host that turned it on (exec --auto, a task's trust_mode). Input that did
+// not come from the user never runs in it.
+func (t *turn) trustMode() bool {
+	return !t.untrusted && (t.e.opts.Trust || t.posture == policy.FullAccess)
+}
+
+// trustedRoots are the roots beyond the workspace that path arguments reach
+// on this turn (engine.md §5.7): the per-workspace trust list always, the
+// configured trusted_paths in trust mode too. Nothing else, in any posture:
+// trust mode widens the boundary only by what the user listed.
+func (t *turn) trustedRoots() []string {
+	roots := slices.Clip(t.e.opts.TrustedRoots)
+	if t.trustMode() {
+		roots = append(roots, t.e.opts.TrustedPaths...)
+	}
+	return roots
+}
+
+// boundaryMeta is the <turn_meta> line that tells the model the file
+// boundary in force.
+func (t *turn) boundaryMeta() string {
+	roots := t.trustedRoots()
+	if len(roots) == 0 {
+		return "File tool boundary: the workspace only (" + t.e.opts.Workspace + ")"
+	}
+	return "File tool boundary: the workspace (" + t.e.opts.Workspace + ") and the trusted roots " +
+		strings.Join(roots, ", ")
+}

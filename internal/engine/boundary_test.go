@@ -1,0 +1,67 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// The file boundary is the workspace plus exactly the trusted roots in
+// force: the per-workspace list always, trusted_paths in trust mode (Full
+// Access or Trust); nothing else in any posture, and <turn_meta> says which.
+func TestFileBoundaryUnderTrust(t *testing.T) {
+	t.Parallel()
+	listed := tools.Canonical(t.TempDir())
+	stranger := tools.Canonical(t.TempDir())
+	for _, d := range []string{listed, stranger} {
+		if err := os.WriteFile(filepath.Join(d, "f.txt"), []byte("content of "+d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name     string
+		posture  policy.Posture
+		trust    bool
+		always   []string
+		paths    []string
+		reach    string // the directory whose file the read may return; "" = refused
+		metaWant string
+	}{
+		{"ask, no trust", policy.Ask, false, nil, []string{listed}, "", "File tool boundary: the workspace only"},
+		{"--auto trust reaches trusted_paths", policy.Ask, true, nil, []string{listed}, listed, "trusted roots " + listed},
+		{"full access reaches trusted_paths", policy.FullAccess, false, nil, []string{listed}, listed, "trusted roots " + listed},
+		{"per-workspace list always", policy.Ask, false, []string{listed}, nil, listed, "trusted roots " + listed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for _, dir := range []string{listed, stranger} {
+				srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "r1", Name: "File",
+					Args: `{"action":"read","path":"` + filepath.Join(dir, "f.txt") + `"}`}), fakemodel.Text("done"))
+				h := newHarness(t, srv, func(o *engine.Options) {
+					o.Posture, o.Trust, o.TrustedRoots, o.TrustedPaths = tt.posture, tt.trust, tt.always, tt.paths
+				})
+				evs := h.turn("read it")
+				res, _ := last[engine.ToolCallComplete](evs)
+				got := res.Result.Content
+				if dir == tt.reach {
+					if !strings.Contains(got, "content of "+dir) {
+						t.Errorf("read of %s refused: %s", dir, got)
+					}
+				} else if !strings.Contains(got, "Path escapes workspace") {
+					t.Errorf("read of %s outside the boundary: %s", dir, got)
+				}
+				meta := srv.Requests()[0].LastUserText()
+				if !strings.Contains(meta, tt.metaWant) || strings.Contains(meta, stranger) {
+					t.Errorf("turn_meta does not state the boundary in force (%q):\n%s", tt.metaWant, meta)
+				}
+			}
+		})
+	}
+}

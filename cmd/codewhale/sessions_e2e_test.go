@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -86,5 +88,149 @@ func TestSecondWriterOfASessionIsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.home, ".codewhale", "sessions", id+".lock")); err != nil {
 		t.Errorf("lock file: %v", err)
+	}
+}
+
+// kill -9 in the middle of a batch, after the first call's result was
+// saved: --continue keeps that result and marks only the call that was
+// running as interrupted.
+func TestKillMidBatchKeepsCompletedResults(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(
+		fakemodel.Call{ID: "w1", Name: "File", Args: `{"action":"write","path":"a.txt","content":"kept"}`},
+		fakemodel.Call{ID: "b1", Name: "Bash", Args: `{"command":"sleep 15"}`}))
+	c := newCLI(t, srv)
+	cmd := c.command("exec", "--auto", "--output-format", "stream-json", "write then wait")
+	pr, pw, _ := os.Pipe()
+	cmd.Stdout = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	waitForLine(t, pr, `"type":"tool_result","id":"w1"`)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	pr.Close()
+
+	srv.Push(fakemodel.Text("resumed"))
+	out, errOut, code := c.run("exec", "--auto", "--continue", "what happened?")
+	if code != 0 || out != "resumed\n" {
+		t.Fatalf("resume: exit %d, %q, %s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "[tool_history_repair] Repaired 1 crashed tool call(s)") {
+		t.Errorf("repair notice: %q", errOut)
+	}
+	req := srv.Requests()[len(srv.Requests())-1]
+	var write, bash string
+	for _, m := range req.Messages() {
+		if m["role"] == "tool" {
+			switch m["tool_call_id"] {
+			case "w1":
+				write, _ = m["content"].(string)
+			case "b1":
+				bash, _ = m["content"].(string)
+			}
+		}
+	}
+	if !strings.Contains(write, "Created") || strings.Contains(write, "interrupted") {
+		t.Errorf("the completed write's result was not kept: %q", write)
+	}
+	if !strings.Contains(bash, "interrupted by process exit") {
+		t.Errorf("the running call should be marked interrupted: %q", bash)
+	}
+}
+
+// waitForLine reads r until a line contains sub.
+func waitForLine(t *testing.T, r *os.File, sub string) {
+	t.Helper()
+	buf := make([]byte, 1<<16)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), sub) {
+		n, err := r.Read(buf)
+		if err != nil {
+			t.Fatalf("output ended before %q: %v\n%s", sub, err, seen.String())
+		}
+		seen.Write(buf[:n])
+	}
+}
+
+// A disk that fills up mid-turn: the turn stops, says what was not saved,
+// runs nothing more and exits 1; once there is room the session resumes
+// with everything that was saved.
+func TestFullDiskStopsTheTurn(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, nil)
+	mnt := filepath.Join(t.TempDir(), "small")
+	if err := os.MkdirAll(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		e2e.Missing(t, "cannot mount a small tmpfs for CODEWHALE_HOME: "+strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+	c.home = mnt // config() writes under <home>/.codewhale; CODEWHALE_HOME follows
+	c.env = append(c.env, "CODEWHALE_HOME="+filepath.Join(mnt, ".codewhale"))
+	c.config("[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n")
+	filler := filepath.Join(mnt, "filler")
+	// The second answer's call is larger than the slack in the journal's
+	// last page, so saving it needs space the full disk no longer has.
+	big := fakemodel.Tools(fakemodel.Call{ID: "w_b.txt", Name: "File",
+		Args: `{"action":"write","path":"b.txt","content":"` + strings.Repeat("b", 16<<10) + `"}`})
+	srv := fakemodel.New(t, writes1("a.txt"))
+	srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
+		if len(srv.Requests()) == 2 {
+			fill(t, filler)
+			return big
+		}
+		return fakemodel.Text("must not be asked")
+	})
+	c.env = append(c.env, "CODEWHALE_BASE_URL="+srv.URL)
+	_, errOut, code := c.run("exec", "--auto", "write two files")
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests; none may follow the failed save", n)
+	}
+	if code != 1 || !strings.Contains(errOut, "Could not save the session") || !strings.Contains(errOut, "no space left on device") ||
+		!strings.Contains(errOut, "Not saved: the model's tool calls (File)") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(c.ws, "a.txt")); err != nil {
+		t.Errorf("a.txt: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(c.ws, "b.txt")); err == nil {
+		t.Error("b.txt was written although its call could not be saved")
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("resumed") })
+	out, errOut, code := c.run("exec", "--auto", "--continue", "again")
+	if code != 0 || out != "resumed\n" {
+		t.Fatalf("resume: exit %d, %q, %s", code, out, errOut)
+	}
+	raw := string(srv.Requests()[len(srv.Requests())-1].Raw)
+	if !strings.Contains(raw, "write two files") || !strings.Contains(raw, "w_a.txt") || strings.Contains(raw, "w_b.txt") {
+		t.Errorf("resumed request:\n%s", raw)
+	}
+}
+
+func writes1(name string) fakemodel.Reply {
+	return fakemodel.Tools(fakemodel.Call{ID: "w_" + name, Name: "File", Args: `{"action":"write","path":"` + name + `","content":"x"}`})
+}
+
+// fill writes to path until the file system is full.
+func fill(t *testing.T, path string) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	chunk := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			return
+		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 // Exact texts of the dispatch path.
 const (
 	notExecutedText = "Tool not executed: the request was cancelled before this tool ran."
+	notSavedText    = "Tool not executed: the session could not be saved, so nothing more runs that could not be recorded."
 	maxParallel     = 8
 )
 
@@ -39,6 +40,7 @@ type planned struct {
 	outcome   ToolOutcome
 	started   time.Time
 	completed time.Time
+	result    provider.Message // the history message of the outcome, saved when the call completed
 }
 
 // runBatch plans, approves and runs the step's calls, then appends one
@@ -51,6 +53,7 @@ func (t *turn) runBatch(ctx context.Context, calls []pendingCall) bool {
 	}
 	t.batchStatus(plans)
 	t.e.setState(RunningTools)
+	t.budget = t.resultBudget()
 	for i := 0; i < len(plans); {
 		j := i + 1
 		if plans[i].parallel {
@@ -58,23 +61,26 @@ func (t *turn) runBatch(ctx context.Context, calls []pendingCall) bool {
 				j++
 			}
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || t.e.saveFailing() {
 			break
 		}
 		t.runGroup(ctx, plans[i:j])
 		i = j
 	}
+	notRun := ToolOutcome{Content: notExecutedText, Category: "cancelled"}
+	if ctx.Err() == nil && t.e.saveFailing() {
+		notRun = ToolOutcome{Content: notSavedText, Category: "state"}
+	}
 	for _, p := range plans {
 		if !p.done {
-			p.finish(ToolOutcome{Content: notExecutedText, Category: "cancelled"}, t.e.opts.Clock())
+			p.finish(notRun, t.e.opts.Clock())
 			t.complete(p)
 		}
 	}
-	budget := t.resultBudget()
+	// Each result was saved as its call completed; the history takes them
+	// in call order.
 	for _, p := range plans {
-		b := provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, budget), p.outcome.IsError)
-		b.Receipt = &provider.ToolReceipt{Success: p.outcome.Success, Category: p.outcome.Category, Meta: p.outcome.Metadata}
-		t.e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{b}})
+		t.e.addMessage(p.result)
 	}
 	t.drainSteers()
 	return ctx.Err() == nil
@@ -256,7 +262,13 @@ func (p *planned) finish(o ToolOutcome, at time.Time) {
 	}
 }
 
+// complete saves a call's result at once — a kill a moment later keeps it
+// (DECISIONS #22) — and announces it.
 func (t *turn) complete(p *planned) {
+	b := provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, t.budget), p.outcome.IsError)
+	b.Receipt = &provider.ToolReceipt{Success: p.outcome.Success, Category: p.outcome.Category, Meta: p.outcome.Metadata}
+	p.result = provider.Message{Role: provider.RoleUser, Content: []provider.Block{b}}
+	t.e.saveResult(fmt.Sprintf("the result of %s (call %s)", firstRunes(p.call.name, 64), firstRunes(p.call.id, 64)), p.result)
 	t.e.emit(ToolCallComplete{ID: p.call.id, Name: p.call.name, Input: p.input, Result: p.outcome,
 		StartedAt: p.started, CompletedAt: p.completed})
 }

@@ -159,7 +159,7 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	ev := SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), next...),
 		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
 	e.mu.Unlock()
-	e.journalRewrite(info2, next)
+	e.rewriteHistory(info2, next, "the compacted history")
 	e.emit(ev)
 	return CompactionCompleted{Auto: auto, Replaced: len(older), Kept: len(recent), BeforeEstimate: before,
 		AfterEstimate: after, SummaryChars: len(resp.Text())}, nil
@@ -203,5 +203,6 @@ func (e *Engine) runCompaction(ctx context.Context, op CompactContext) Event {
 		return CompactionFailed{Error: "Failed to compact: " + err.Error()}
 	}
 	final, _ := e.compact(ctx, client, op.Focus, false)
+	e.reportSaveFailure()
 	return final
 }

@@ -134,6 +134,7 @@ type Engine struct {
 	denied    map[string]bool // approval keys denied for the session
 	steers    []string
 	pending   *ChangeMode // mode/posture change made while a turn runs
+	saved     saveState   // durability of the session file
 	done      chan struct{}
 }
 

@@ -142,7 +142,8 @@ func (e *Engine) handle(op Op) {
 		}
 		e.mu.Unlock()
 		if !running && op.Persist {
-			e.journalRewrite(info, msgs)
+			e.rewriteHistory(info, msgs, "the repaired history of the resumed session")
+			e.reportSaveFailure()
 		}
 		if running {
 			e.emit(Error{ErrorEnvelope{Message: "Cannot replace the session while a turn is running; press Esc first.",

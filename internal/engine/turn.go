@@ -14,22 +14,24 @@ import (
 
 // turn is the state of one running turn.
 type turn struct {
-	e           *Engine
-	id          string
-	step        int
-	usage       provider.Usage
-	client      *provider.Client
-	toolset     Toolset
-	cat         *catalog.Catalog
-	sc          *SurfaceContext
-	mode        policy.Mode
-	posture     policy.Posture
-	allowShell  bool
-	autoApprove bool
-	untrusted   bool // input not from the user: no trust mode this turn
-	recoveries  int  // context-length recoveries used this turn
-	digest      string
-	outcome     TurnComplete
+	e            *Engine
+	id           string
+	step         int
+	usage        provider.Usage
+	client       *provider.Client
+	toolset      Toolset
+	cat          *catalog.Catalog
+	sc           *SurfaceContext
+	mode         policy.Mode
+	posture      policy.Posture
+	allowShell   bool
+	autoApprove  bool
+	untrusted    bool // input not from the user: no trust mode this turn
+	recoveries   int  // context-length recoveries used this turn
+	digest       string
+	budget       int  // this step's per-result budget (characters)
+	saveReported bool // a failed save was reported this turn
+	outcome      TurnComplete
 }
 
 func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
@@ -83,6 +85,9 @@ func (t *turn) loop(ctx context.Context) {
 	for {
 		if ctx.Err() != nil {
 			t.interrupted()
+			return
+		}
+		if t.saveFailed() {
 			return
 		}
 		t.applyPendingChange()
@@ -242,22 +247,46 @@ func (t *turn) finish() Event {
 	t.outcome.Steps = t.step + 1
 	t.e.mu.Lock()
 	t.e.sess.Usage.Add(&t.usage)
-	info := t.e.infoLocked()
 	t.e.mu.Unlock()
-	t.e.journalAppend(info) // records the new totals
+	t.e.save("the session's token totals") // records the new totals
+	t.saveFailed()
 	return t.outcome
 }
 
-// appendMessage adds m to the history and announces it.
+// saveFailed stops the turn when a save failed: it reports exactly what
+// was not saved and fails the turn (category state). It reports whether it
+// did.
+func (t *turn) saveFailed() bool {
+	msg := t.e.takeSaveFailure()
+	if msg == "" {
+		return false
+	}
+	if t.saveReported {
+		return true // later saves of this turn failed too; the first report stands
+	}
+	t.saveReported = true
+	t.outcome.Error, t.outcome.ErrorCategory = "", ""
+	t.fail(ErrorEnvelope{Message: msg, Category: "state", Severity: "error"})
+	return true
+}
+
+// appendMessage adds m to the history, saves it and announces it.
 func (e *Engine) appendMessage(m provider.Message) {
-	e.mu.Lock()
-	e.sess.Messages = append(e.sess.Messages, m)
-	ev := SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), e.sess.Messages...),
-		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
-	info := e.infoLocked()
-	e.mu.Unlock()
-	e.journalAppend(info, m)
+	ev := e.add(m)
+	e.save(describeMessage(m), m)
 	e.emit(ev)
+}
+
+// addMessage adds m to the history and announces it without saving it: a
+// tool result, saved when its call completed.
+func (e *Engine) addMessage(m provider.Message) { e.emit(e.add(m)) }
+
+func (e *Engine) add(m provider.Message) SessionUpdated {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sess.Messages = append(e.sess.Messages, m)
+	return SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), e.sess.Messages...),
+		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
 }
 
 func (e *Engine) history() []provider.Message {

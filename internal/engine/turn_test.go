@@ -25,6 +25,7 @@ type harness struct {
 	srv *fakemodel.Server
 	eng *engine.Engine
 	svc *toolset.Services
+	ws  string
 }
 
 func newHarness(t *testing.T, srv *fakemodel.Server, mut ...func(*engine.Options)) *harness {
@@ -50,7 +51,7 @@ func newHarness(t *testing.T, srv *fakemodel.Server, mut ...func(*engine.Options
 		for range e.Events() {
 		}
 	})
-	return &harness{t: t, srv: srv, eng: e, svc: svc}
+	return &harness{t: t, srv: srv, eng: e, svc: svc, ws: ws}
 }
 
 // turn sends prompt and returns the events up to and including TurnComplete.

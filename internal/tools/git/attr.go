@@ -73,10 +73,7 @@ func attributesFile(rp *repo) string {
 	return ""
 }
 
-func readFileOrNil(p string) []byte {
-	b, _ := os.ReadFile(p)
-	return b
-}
+func readFileOrNil(p string) []byte { return readConfigNamedFile(p) }
 
 // lookup returns the states of the named attributes for a repository
 // path.

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/codewhale/codewhale/internal/gitsafe"
 )
 
 // backend produces the text git prints for a request. A read that ran and
@@ -52,15 +53,14 @@ func (c cliBackend) run(ctx context.Context, r *request) (string, error) {
 // output runs git in dir and returns its stdout; a non-zero exit is a
 // *failure carrying stderr.
 func (c cliBackend) output(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, c.bin, args...)
-	cmd.Dir = dir
-	// A read must not rewrite the index (status refreshes it opportunistically)
-	// or wait on a credential prompt; --stat lays out for 80 columns, as git
-	// does on a pipe, whatever terminal width the agent itself runs in. A
-	// path is a literal pathspec: "*.go" or ":(glob)x" name files, not
-	// patterns.
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "COLUMNS=80",
-		"GIT_LITERAL_PATHSPECS=1")
+	// gitsafe: no repository configuration may make this read run a program
+	// (fsmonitor, external diff, textconv and filter drivers, pager, hooks),
+	// the index is not rewritten (GIT_OPTIONAL_LOCKS=0) and nothing prompts.
+	cmd := gitsafe.Command(ctx, c.bin, dir, args...)
+	// --stat lays out for 80 columns, as git does on a pipe, whatever
+	// terminal width the agent itself runs in. A path is a literal pathspec:
+	// "*.go" or ":(glob)x" name files, not patterns.
+	cmd.Env = append(cmd.Env, "COLUMNS=80", "GIT_LITERAL_PATHSPECS=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -61,8 +61,8 @@ func expandHome(p string) string {
 
 // readIgnoreFile parses an ignore file whose rules apply below base.
 func readIgnoreFile(path, base string) []ignoreRule {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data := readConfigNamedFile(path)
+	if data == nil {
 		return nil
 	}
 	var rules []ignoreRule

@@ -84,7 +84,8 @@ func (t *Tool) runGate(ctx context.Context, g gate) gateResult {
 	}
 	out, errs := newHeadText(gateStreamChars), newHeadText(gateStreamChars)
 	m := t.opts.Jobs
-	j, err := m.Start(jobs.Spec{Command: r.Command, Program: g.program, Args: g.args, Dir: g.dir,
+	args, env := g.invocation(ctx)
+	j, err := m.Start(jobs.Spec{Command: r.Command, Program: g.program, Args: args, Env: env, Dir: g.dir,
 		Timeout: gateTimeout, Stdout: out, Stderr: errs})
 	if err != nil {
 		r.Status, r.Stderr = "failed", fmt.Sprintf("failed to start: %v", err)
@@ -207,6 +208,7 @@ func (t *Tool) startGate(g gate) (*jobs.Job, error) {
 	if g.skipReason != "" {
 		return nil, nil
 	}
-	return t.opts.Jobs.Start(jobs.Spec{Command: g.command(), Program: g.program, Args: g.args, Dir: g.dir,
+	args, env := g.invocation(context.Background())
+	return t.opts.Jobs.Start(jobs.Spec{Command: g.command(), Program: g.program, Args: args, Env: env, Dir: g.dir,
 		Timeout: gateTimeout, Background: true})
 }

@@ -1,12 +1,14 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/gitsafe"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -19,6 +21,17 @@ type gate struct {
 	dir             string
 	display         string // command as reported; program + args when empty
 	skipReason      string
+	// git marks a git gate: it runs under gitsafe's configuration, so a
+	// repository's fsmonitor, filter or diff driver never runs through it.
+	git bool
+}
+
+// invocation is the gate's arguments and extra environment as run.
+func (g gate) invocation(ctx context.Context) ([]string, []string) {
+	if !g.git {
+		return g.args, nil
+	}
+	return gitsafe.Args(g.args...), append(gitsafe.Overlay(), gitsafe.ConfigEnv(ctx, g.program, g.dir)...)
 }
 
 func (g gate) command() string {
@@ -40,6 +53,7 @@ func (t *Tool) detectGates(tc *tools.Context, in input) ([]gate, error) {
 	}
 	if in.profile == "auto" && exists(ws, ".git") {
 		add("git-whitespace", "git", "git", "diff", "--check")
+		gates[len(gates)-1].git = true
 	}
 	if want("rust") && exists(ws, "Cargo.toml") {
 		gates = append(gates, rustGates(ws, full)...)

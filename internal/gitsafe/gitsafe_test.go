@@ -1,0 +1,67 @@
+package gitsafe_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/gitsafe"
+	"github.com/codewhale/codewhale/internal/testutil/hostilerepo"
+)
+
+// Every read the agent's git makes runs none of a hostile repository's
+// programs, and still answers.
+func TestSafeGitRunsNothingTheRepositoryPlants(t *testing.T) {
+	t.Parallel()
+	r := hostilerepo.New(t)
+	r.ProveHostile(t)
+	for _, args := range [][]string{
+		{"status", "--porcelain=v1"},
+		{"status"},
+		{"diff"},
+		{"diff", "--stat"},
+		{"diff", "HEAD~1", "HEAD"},
+		{"-c", "core.quotepath=false", "diff", "--cached", "HEAD~1"},
+		{"log", "-p", "-2"},
+		{"log", "--stat"},
+		{"show", "HEAD"},
+		{"show", "HEAD:a.txt"},
+		{"blame", "a.txt"},
+		{"diff", "--check"},
+		{"ls-files", "--cached", "--", "a.txt"},
+	} {
+		cmd := gitsafe.Command(context.Background(), r.Bin, r.Dir, args...)
+		out, err := cmd.CombinedOutput()
+		if err != nil && !slices.Contains(args, "--check") {
+			t.Errorf("git %v: %v\n%s", args, err, out)
+		}
+		if len(strings.TrimSpace(string(out))) == 0 && !slices.Contains(args, "--check") {
+			t.Errorf("git %v printed nothing", args)
+		}
+		r.AssertNothingRan(t, "git "+strings.Join(args, " "))
+	}
+}
+
+func TestArgsPlaceSwitchesAfterTheSubcommand(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"diff", "--stat"}, []string{"--no-pager", "diff", "--no-ext-diff", "--no-textconv", "--stat"}},
+		{[]string{"-c", "core.quotepath=false", "show", "HEAD"},
+			[]string{"--no-pager", "-c", "core.quotepath=false", "show", "--no-ext-diff", "--no-textconv", "HEAD"}},
+		{[]string{"blame", "x"}, []string{"--no-pager", "blame", "--no-textconv", "x"}},
+		{[]string{"status"}, []string{"--no-pager", "status"}},
+	} {
+		if got := gitsafe.Args(c.in...); !slices.Equal(got, c.want) {
+			t.Errorf("Args(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestConfigEnvAppendsAfterTheEnvironmentsOwn(t *testing.T) {
+	t.Setenv("GIT_CONFIG_COUNT", "2")
+	env := gitsafe.ConfigEnv(context.Background(), "git", t.TempDir())
+	if !slices.Contains(env, "GIT_CONFIG_KEY_2=core.fsmonitor") || env[len(env)-1] == "GIT_CONFIG_COUNT=2" {
+		t.Errorf("the caller's own GIT_CONFIG entries are not kept: %v", env)
+	}
+}

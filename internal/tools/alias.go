@@ -40,9 +40,15 @@ func (a *ActionAlias) NormalizeInput(in json.RawMessage) (json.RawMessage, error
 	return in, nil
 }
 
-func (a *ActionAlias) ApprovalFor(in json.RawMessage) Approval { return a.tool.ApprovalFor(a.withAction(in)) }
-func (a *ActionAlias) ReadOnlyFor(in json.RawMessage) bool     { return a.tool.ReadOnlyFor(a.withAction(in)) }
-func (a *ActionAlias) ParallelSafeFor(in json.RawMessage) bool { return a.tool.ParallelSafeFor(a.withAction(in)) }
+func (a *ActionAlias) ApprovalFor(in json.RawMessage) Approval {
+	return a.tool.ApprovalFor(a.withAction(in))
+}
+func (a *ActionAlias) ReadOnlyFor(in json.RawMessage) bool {
+	return a.tool.ReadOnlyFor(a.withAction(in))
+}
+func (a *ActionAlias) ParallelSafeFor(in json.RawMessage) bool {
+	return a.tool.ParallelSafeFor(a.withAction(in))
+}
 func (a *ActionAlias) StartsDetachedFor(in json.RawMessage) bool {
 	return a.tool.StartsDetachedFor(a.withAction(in))
 }

@@ -21,7 +21,7 @@ func TestAutomationsCommand(t *testing.T) {
 	d.submit("/automations")
 	d.mustShow(a.ID, "active", "FREQ=DAILY;AT=09:00", "morning digest")
 	d.submit("/automations pause " + a.ID)
-	d.mustShow(a.ID+" is paused")
+	d.mustShow(a.ID + " is paused")
 	if got, _ := s.Get(a.ID); got.Status != auto.Paused || woken != 1 {
 		t.Fatalf("status %s woken %d", got.Status, woken)
 	}

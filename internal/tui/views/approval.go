@@ -28,10 +28,24 @@ const ApprovalHints = "y allow · a session · n deny · Esc abort · Alt+V para
 // GuardHint is the card's bottom edge while it still ignores keys.
 const GuardHint = "waiting for a deliberate answer · keys go to the composer"
 
-// approvalOptions are the card's rows in order (tui.md §6.5). The "always
+// ExplicitHints is the bottom edge of a card that only a yes to this one
+// call answers.
+const ExplicitHints = "y allow once · n deny · Esc abort · Alt+V params"
+
+// optionText are the card's rows in order (tui.md §6.5). The "always
 // allow this exact rule" row is absent: no request is eligible while
 // permission rules cannot be saved.
-var approvalOptions = []string{"Allow once", "Allow for this session (this kind)", "Deny this call", "Abort the turn"}
+var optionText = map[Choice]string{AllowOnce: "Allow once", AllowSession: "Allow for this session (this kind)",
+	Deny: "Deny this call", Abort: "Abort the turn"}
+
+// options are the choices the card offers: a call that needs an explicit
+// approval (ForcePrompt) has no "allow for the session".
+func (a *Approval) options() []Choice {
+	if a.Req.ForcePrompt {
+		return []Choice{AllowOnce, Deny, Abort}
+	}
+	return []Choice{AllowOnce, AllowSession, Deny, Abort}
+}
 
 // The key guard (tui.md §6.5, issue 14): keys typed for the composer just
 // before a card appears are never its answer. The card ignores keys until
@@ -65,14 +79,26 @@ type Approval struct {
 
 // NewApproval opens a card for req at now().
 func NewApproval(t *theme.Theme, req engine.ApprovalRequired, now func() time.Time) *Approval {
-	return &Approval{Req: req, theme: t, now: now, opened: now(), sel: int(Deny)}
+	a := &Approval{Req: req, theme: t, now: now, opened: now()}
+	a.sel = a.index(Deny)
+	return a
+}
+
+// index is the row of choice c.
+func (a *Approval) index(c Choice) int {
+	for i, o := range a.options() {
+		if o == c {
+			return i
+		}
+	}
+	return 0
 }
 
 // FullScreen implements View.
 func (a *Approval) FullScreen() bool { return false }
 
 // Selected is the highlighted option.
-func (a *Approval) Selected() Choice { return Choice(a.sel) }
+func (a *Approval) Selected() Choice { return a.options()[a.sel] }
 
 // ReadyAt is when the card starts taking answers if no further key arrives.
 func (a *Approval) ReadyAt() time.Time {
@@ -99,7 +125,9 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 	case "y", "Y", "1":
 		return a.decide(AllowOnce)
 	case "a", "A", "2":
-		return a.decide(AllowSession)
+		if !a.Req.ForcePrompt {
+			return a.decide(AllowSession)
+		}
 	case "n", "N", "d", "D", "3":
 		return a.decide(Deny)
 	case "esc":
@@ -107,13 +135,13 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 	case "up", "k":
 		a.sel = max(a.sel-1, 0)
 	case "down", "j":
-		a.sel = min(a.sel+1, len(approvalOptions)-1)
+		a.sel = min(a.sel+1, len(a.options())-1)
 	case "pgdown", "shift+down", "ctrl+d":
 		a.scroll += a.body.page
 	case "pgup", "shift+up", "ctrl+u":
 		a.scroll = max(a.scroll-a.body.page, 0)
 	case "enter":
-		return a.decide(Choice(a.sel))
+		return a.decide(a.Selected())
 	case "tab":
 		a.collapsed = !a.collapsed
 	case "alt+v":
@@ -124,7 +152,7 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 
 // Wheel implements Wheeler: the wheel moves the selection.
 func (a *Approval) Wheel(delta int) Action {
-	a.sel = min(max(a.sel+delta, 0), len(approvalOptions)-1)
+	a.sel = min(max(a.sel+delta, 0), len(a.options())-1)
 	return none()
 }
 
@@ -175,8 +203,9 @@ func (a *Approval) View(w, h int) string {
 		return edge("◆ ") + termtext.Truncate(head+a.theme.Dim.Render("  (Tab to expand · "+ApprovalHints+")"), w-2, "…")
 	}
 	guarded := a.Guarded()
-	opts := make([]string, 0, len(approvalOptions))
-	for i, o := range approvalOptions {
+	opts := make([]string, 0, 4)
+	for i, c := range a.options() {
+		o := optionText[c]
 		switch {
 		case guarded && i == a.sel:
 			opts = append(opts, a.theme.Dim.Render("▸ "+o))
@@ -195,6 +224,9 @@ func (a *Approval) View(w, h int) string {
 	rows = append(rows, a.window(body, room)...)
 	rows = append(rows, opts...)
 	hints := ApprovalHints
+	if a.Req.ForcePrompt {
+		hints = ExplicitHints
+	}
 	if guarded {
 		hints = GuardHint
 	}

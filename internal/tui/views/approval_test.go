@@ -54,6 +54,10 @@ func TestApprovalCardShowsEverythingItGrants(t *testing.T) {
 			[]string{"Auto-approve: yes", "Trust mode: yes", "Allow shell: yes", "Model: deepseek-v4-flash", "Mode: operate", "2 │ then push them"}},
 		{"tasks_create_defaults", request("tasks", "tasks create · x", map[string]any{"action": "create", "prompt": "x"}),
 			[]string{"Auto-approve: no", "Trust mode: no", "Allow shell: no", "Model: the session's model", "Mode: agent (default)"}},
+		{"explicit_protected_write", explicit(request("File", "File write · .git/config", map[string]any{"action": "write",
+			"path": ".git/config", "content": "[core]\n\tfsmonitor = ./x.sh\n"}), "writes .git/config, which decides what git runs"),
+			[]string{"Needs your explicit approval: writes .git/config, which decides", "what git runs", "fsmonitor = ./x.sh",
+				views.ExplicitHints}},
 		{"unknown_arguments", request("mcp_srv_tool", "mcp_srv_tool", map[string]any{"url": "https://x.invalid", "force": true}),
 			[]string{"force: true", "url: https://x.invalid"}},
 	}
@@ -142,3 +146,26 @@ func TestApprovalGuardHoldsWhileKeysKeepArriving(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func explicit(r engine.ApprovalRequired, reason string) engine.ApprovalRequired {
+	r.Reason, r.ForcePrompt = reason, true
+	return r
+}
+
+// A call that needs an explicit approval offers no "allow for the
+// session": neither the row nor its key.
+func TestExplicitApprovalHasNoSessionGrant(t *testing.T) {
+	t.Parallel()
+	c := &clock{t: time.Unix(1000, 0)}
+	a := views.NewApproval(theme.Plain(), explicit(approvalReq(), "protected path"), c.now)
+	c.t = c.t.Add(time.Second)
+	if out := a.View(80, 30); strings.Contains(out, "Allow for this session") || !strings.Contains(out, "▸ Deny this call") {
+		t.Errorf("card:\n%s", out)
+	}
+	if act := typeKeys(a, "a"); act.Kind != views.None {
+		t.Errorf("a on an explicit card = %+v", act)
+	}
+	if act := typeKeys(a, "up", "enter"); act.Event.(views.Decision).Choice != views.AllowOnce {
+		t.Errorf("up, enter = %+v", act)
+	}
+}

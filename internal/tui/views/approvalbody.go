@@ -82,6 +82,7 @@ func (a *Approval) bodyRows(w int) []string {
 		in = input{}
 	}
 	c := &card{a: a, w: w}
+	c.reason()
 	switch a.Req.ToolName {
 	case "Bash":
 		c.bash(in)
@@ -351,6 +352,23 @@ func (c *card) rest(in input) {
 		}
 		c.field(k, s)
 	}
+}
+
+// reason says why the call needs a person's explicit yes.
+func (c *card) reason() {
+	r := strings.TrimSpace(visible(c.a.Req.Reason))
+	if r == "" && !c.a.Req.ForcePrompt {
+		return
+	}
+	text := "Needs your explicit approval"
+	if r != "" {
+		text += ": " + r
+	}
+	rows := termtext.WrapPlain(text, max(c.w-2, 1))
+	for i, r := range rows {
+		rows[i] = c.a.theme.Warning.Render(r)
+	}
+	c.hang(rows)
 }
 
 func (c *card) intent() {

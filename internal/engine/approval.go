@@ -69,6 +69,10 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 			if a.abort {
 				return tools.Cancelled("Request cancelled while awaiting approval")
 			}
+			// The same call again is denied without asking (tui.md §6.5).
+			e.mu.Lock()
+			e.denied[key] = true
+			e.mu.Unlock()
 			return deniedByUser(name)
 		}
 		if a.forSession && p.need <= policy.NeedRequired {

@@ -216,3 +216,31 @@ func TestFlowPlanModeTakesEffectOnTheNextRequest(t *testing.T) {
 		t.Errorf("plan request tools: %s", plan)
 	}
 }
+
+// A call the user denied, repeated exactly, is denied without a second
+// card (tui.md §6.5); a different call still asks.
+func TestFlowRepeatedDeniedCallIsDeniedWithoutACard(t *testing.T) {
+	args := `{"command":"touch denied.txt"}`
+	again := fakemodel.Tools(fakemodel.Call{ID: "c2", Name: "Bash", Args: args})
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "Bash", Args: args}), again,
+		fakemodel.Tools(fakemodel.Call{ID: "c3", Name: "Bash", Args: `{"command":"touch other.txt"}`}))
+	f := newFlow(t, srv)
+	f.typeLine("touch it")
+	f.waitFor("approval", "Command: touch denied.txt")
+	f.clock.Advance(time.Second)
+	f.tm.Type("n")
+	f.waitFor("Command: touch other.txt") // the second card is for the different call
+	m := f.final()
+	denied := 0
+	for _, r := range srv.Requests() {
+		if r.HasToolResult("denied by user") {
+			denied++
+		}
+	}
+	if len(srv.Requests()) != 3 || denied != 2 {
+		t.Errorf("requests %d, with a denial %d; want the repeat denied without asking", len(srv.Requests()), denied)
+	}
+	if a := m.topApproval(); a == nil || !strings.Contains(string(a.Req.Input), "other.txt") {
+		t.Errorf("open card = %+v", a)
+	}
+}

@@ -2,10 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/jobs"
@@ -13,25 +11,6 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
-
-// copyText puts text on the clipboard with OSC 52, which terminals honour
-// over SSH; inside tmux or screen the sequence is wrapped for passthrough.
-func (m *Model) copyText(text, label string) tea.Cmd {
-	if m.o.Clipboard == nil {
-		return m.setStatus("Clipboard unavailable: no terminal to send OSC 52 to", sevWarning)
-	}
-	seq := osc52.New(text)
-	switch {
-	case os.Getenv("TMUX") != "":
-		seq = seq.Tmux()
-	case strings.HasPrefix(os.Getenv("TERM"), "screen"):
-		seq = seq.Screen()
-	}
-	if _, err := seq.WriteTo(m.o.Clipboard); err != nil {
-		return m.setStatus("Copy failed: "+err.Error(), sevWarning)
-	}
-	return m.setStatus("Copied "+label+" to the clipboard", sevSuccess)
-}
 
 // copyLastReply is Alt+C: the latest assistant reply, as Markdown source.
 func (m *Model) copyLastReply() tea.Cmd {

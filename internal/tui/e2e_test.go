@@ -120,7 +120,20 @@ func startTUI(t *testing.T, srv *fakemodel.Server, args ...string) *pane {
 // can resume what the first one saved.
 func startTUIAt(t *testing.T, srv *fakemodel.Server, home, ws string, args ...string) *pane {
 	t.Helper()
+	return launchTUI(t, srv, launch{home: home, ws: ws}, args...)
+}
+
+// launch is how a pane runs codewhale.
+type launch struct {
+	home, ws string
+	env      []string // extra variables
+	keepTMUX bool     // pass the pane's TMUX through, so codewhale knows it runs in tmux
+}
+
+func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *pane {
+	t.Helper()
 	bin := binary(t)
+	home, ws := l.home, l.ws
 	sessionSeq.Lock()
 	sessionSeq.n++
 	name := fmt.Sprintf("cw-e2e-%d-%d", os.Getpid(), sessionSeq.n)
@@ -130,12 +143,17 @@ func startTUIAt(t *testing.T, srv *fakemodel.Server, home, ws string, args ...st
 	if srv != nil {
 		p.env = append(p.env, "CODEWHALE_BASE_URL="+srv.URL)
 	}
+	p.env = append(p.env, l.env...)
 	argv := append(append([]string{"env", "-i"}, p.env...), bin, "-C", p.ws)
 	argv = append(argv, args...)
+	cmdline := shellQuote(argv)
+	if l.keepTMUX {
+		cmdline = `env -i TMUX="$TMUX" ` + shellQuote(argv[2:])
+	}
 	// The pane outlives the process so an early exit stays readable.
 	// It prints the exit status and the terminal's line-discipline mode
 	// (icanon means raw mode was undone).
-	script := shellQuote(argv) + `; echo "[codewhale exited: $?]"; stty -a | tr ' ;' '\n\n' | grep -x -- '-*icanon'; sleep 600`
+	script := cmdline + `; echo "[codewhale exited: $?]"; stty -a | tr ' ;' '\n\n' | grep -x -- '-*icanon'; sleep 600`
 	tmuxArgs := []string{"new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script}
 	p.started = time.Now()
 	if out, err := tmux(tmuxArgs...).CombinedOutput(); err != nil {

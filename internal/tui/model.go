@@ -74,6 +74,9 @@ type Options struct {
 	// Clipboard receives OSC 52 copy sequences (the terminal); nil drops
 	// them.
 	Clipboard io.Writer
+	// Multiplexer is "tmux" or "screen" when the UI runs inside one ("" =
+	// a plain terminal); it decides how a copy reaches the clipboard.
+	Multiplexer string
 	// Clock drives durations, toasts and the approval key guard.
 	Clock func() time.Time
 	// Frame is the minimum interval between event batches (DefaultFrame).
@@ -192,6 +195,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleTick()
 	case submitMsg:
 		return m, m.submitText(msg.text)
+	case copiedMsg:
+		return m, m.copied(msg)
 	case jobsResultMsg:
 		return m, m.showJobsResult(msg)
 	case filesMsg:

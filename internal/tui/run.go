@@ -33,6 +33,9 @@ func Run(o Options, term Terminal) (int, error) {
 	if o.Clipboard == nil {
 		o.Clipboard = out
 	}
+	if o.Multiplexer == "" {
+		o.Multiplexer = DetectMultiplexer(os.Getenv)
+	}
 	m := New(o)
 	opts := []tea.ProgramOption{tea.WithOutput(out), tea.WithAltScreen(), tea.WithoutSignalHandler()}
 	if term.In != nil {

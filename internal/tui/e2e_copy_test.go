@@ -1,0 +1,27 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+)
+
+// Alt+C under a default tmux (set-clipboard external, no passthrough)
+// reaches tmux: the reply is in a tmux buffer and the toast says where it
+// went (issue 14: the passthrough-wrapped OSC 52 was dropped while the
+// toast said "Copied").
+func TestE2ECopyUnderDefaultTmuxLandsInATmuxBuffer(t *testing.T) {
+	t.Parallel()
+	p := launchTUI(t, fakemodel.New(t, fakemodel.Text("copy me: 7f3a-unique")),
+		launch{home: t.TempDir(), ws: t.TempDir(), keepTMUX: true})
+	p.line("say it")
+	p.waitFor("● copy me: 7f3a-unique", "✓ done")
+	p.keys("M-c")
+	p.waitFor("Copied the last reply to the tmux buffer")
+	out, err := tmux("show-buffer").Output()
+	if err != nil || !strings.Contains(string(out), "copy me: 7f3a-unique") {
+		list, _ := tmux("list-buffers").Output()
+		t.Errorf("tmux buffer = %q (%v); buffers:\n%s", out, err, list)
+	}
+}

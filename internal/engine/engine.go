@@ -131,7 +131,7 @@ type Engine struct {
 	running   bool
 	approvals map[string]chan approvalAnswer
 	approved  map[string]bool // grouping keys allowed for the session
-	denied    map[string]bool // approval keys denied for the session
+	denied    map[string]bool // approval keys denied in the current turn
 	steers    []string
 	pending   *ChangeMode // mode/posture change made while a turn runs
 	saved     saveState   // durability of the session file

@@ -39,6 +39,8 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	t.outcome = TurnComplete{TurnID: t.id, Status: TurnCompleted}
 	e.mu.Lock()
 	t.mode, t.posture, t.allowShell, t.autoApprove = e.mode, e.posture, e.opts.AllowShell, e.opts.AutoApprove
+	// A denial answers the model's retries, not the user's next message.
+	clear(e.denied)
 	model := e.sess.Model
 	e.mu.Unlock()
 	// Input that did not come from the user (sub-agent handoffs, imported

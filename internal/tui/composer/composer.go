@@ -119,7 +119,7 @@ func (c *Composer) Update(msg tea.Msg) tea.Cmd {
 // paste inserts text, folding it into a placeholder when it is large.
 func (c *Composer) paste(s string) {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
-	lines := strings.Count(s, "\n") + 1
+	lines := strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 // a final newline ends the last line
 	if len([]rune(s)) <= foldRunes && lines <= foldLines {
 		c.ta.InsertString(s)
 		return
@@ -250,8 +250,28 @@ func (c *Composer) Rows() int {
 
 // View renders the composer at height rows.
 func (c *Composer) View(height int) string {
-	if c.ta.Height() != height {
-		c.ta.SetHeight(max(height, 1))
+	height = max(height, 1)
+	if h := c.ta.Height(); h != height {
+		c.ta.SetHeight(height)
+		if height > h && c.Rows() <= height {
+			c.rewind()
+		}
 	}
 	return c.ta.View()
+}
+
+// rewind scrolls the textarea back to its first row, keeping the cursor.
+// The textarea scrolls to follow the cursor while it is one row high and
+// never scrolls back when it grows, so after Alt+Enter the first line
+// stayed hidden until ↑ (issue 14). Resetting is its only way to the top.
+func (c *Composer) rewind() {
+	row, li := c.ta.Line(), c.ta.LineInfo()
+	col := li.StartColumn + li.CharOffset
+	v := c.ta.Value()
+	c.ta.Reset()
+	c.ta.InsertString(v)
+	for c.ta.Line() > row {
+		c.ta.CursorUp()
+	}
+	c.ta.SetCursor(col)
 }

@@ -23,7 +23,7 @@ func TestLargePasteIsFoldedAndExpandedOnSubmit(t *testing.T) {
 	typed(c, "look: ")
 	big := strings.Repeat("log line with some text\n", 5000)
 	c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(big), Paste: true})
-	if got := c.Value(); got != "look: [Pasted text #1: 5001 lines, 120000 chars]" {
+	if got := c.Value(); got != "look: [Pasted text #1: 5000 lines, 120000 chars]" {
 		t.Fatalf("shown value = %q", got)
 	}
 	if c.Rows() != 1 {
@@ -93,5 +93,36 @@ func TestTokenBeforeCursorAndReplace(t *testing.T) {
 	c.ReplaceTokenBeforeCursor("@cmd/root.go ")
 	if got := c.Value(); got != "read @cmd/root.go " {
 		t.Errorf("value = %q", got)
+	}
+}
+
+// A new line typed into a one-row composer leaves the first line in view
+// (issue 14: it stayed hidden until ↑), with the cursor where it was.
+func TestNewLineKeepsTheFirstLineVisible(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.Plain())
+	c.SetWidth(40)
+	typed(c, "first")
+	_ = c.View(c.Rows())
+	c.Update(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+	typed(c, "second")
+	out := c.View(c.Rows())
+	if !strings.Contains(out, "❯ first") || !strings.Contains(out, "second") {
+		t.Fatalf("composer after Alt+Enter:\n%s", out)
+	}
+	typed(c, "!")
+	if got := c.Value(); got != "first\nsecond!" {
+		t.Errorf("the cursor moved: %q", got)
+	}
+}
+
+// A pasted block of 500 lines ending in a newline is 500 lines.
+func TestPasteLineCountIgnoresTheFinalNewline(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.Plain())
+	c.SetWidth(80)
+	c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("x\n", 500)), Paste: true})
+	if got := c.Value(); !strings.Contains(got, ": 500 lines,") {
+		t.Errorf("placeholder = %q", got)
 	}
 }

@@ -126,11 +126,13 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.TurnComplete:
 		return m.finishTurn(ev)
 	case engine.CompactionStarted:
-		return m.setStatus("Compacting context…", sevInfo)
+		return m.setStatus(compactingText, sevInfo)
 	case engine.CompactionCompleted:
+		m.clearStatus(compactingText)
 		m.system(fmt.Sprintf("Compacted context: summarised %d message(s), kept %d (≈%s → ≈%s tokens).",
 			ev.Replaced, ev.Kept, usage.FormatTokens(ev.BeforeEstimate), usage.FormatTokens(ev.AfterEstimate)))
 	case engine.CompactionFailed:
+		m.clearStatus(compactingText)
 		m.tr.Add(transcript.NewError("error", "Compaction failed: "+ev.Error))
 	}
 	return nil
@@ -148,9 +150,22 @@ func (m *Model) turnStarted() tea.Cmd {
 		m.status = status{} // errors stick until the next turn
 	}
 	if t, _ := m.statusText(); t == "" {
-		return m.setStatus("Press Esc or Ctrl+C to cancel", sevInfo)
+		return m.setStatus(cancelHint, sevInfo)
 	}
 	return nil
+}
+
+// Status texts the UI takes back when what they announce is over.
+const (
+	cancelHint     = "Press Esc or Ctrl+C to cancel"
+	compactingText = "Compacting context…"
+)
+
+// clearStatus removes the status line if it still shows text.
+func (m *Model) clearStatus(text string) {
+	if m.status.text == text {
+		m.status = status{}
+	}
 }
 
 func (m *Model) setWorking(label string) {
@@ -294,6 +309,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	m.closeAssistant(interrupted)
 	m.dropApprovals()
 	m.turn.busy, m.turn.cancelling, m.turn.running = false, false, 0
+	m.clearStatus(cancelHint) // there is nothing left to cancel
 	switch ev.Status {
 	case engine.TurnFailed:
 		m.turn.phase = phaseFailed

@@ -253,6 +253,12 @@ func (m *Model) scrollKey(k tea.KeyMsg) bool {
 // composerKey: Tab cycles the mode on an empty composer, Enter submits,
 // ↑ pulls back a queued message or recalls history; the rest edits.
 func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
+	if m.restored {
+		m.restored = false
+		if k.Type == tea.KeyRunes && !k.Alt {
+			m.comp.Clear() // Ctrl+Z brings it back
+		}
+	}
 	switch k.Type {
 	case tea.KeyTab:
 		if m.comp.Empty() {

@@ -117,6 +117,10 @@ type Model struct {
 	turn      turnState
 	queue     []string
 	requeue   string // a queued message pulled back for editing ("" = none)
+	// restored is set while the composer holds a cancelled prompt put back
+	// untouched: typing replaces it (so a typed /clear stays /clear), any
+	// other key starts editing it.
+	restored bool
 	approvals []engine.ApprovalRequired
 	status    status
 	quitArmed time.Time

@@ -170,6 +170,27 @@ func TestCancelBeforeOutputRestoresThePrompt(t *testing.T) {
 	if d.m.comp.Value() != "original prompt" {
 		t.Errorf("composer = %q", d.m.comp.Value())
 	}
+	// Typing replaces the restored prompt (issue 14: /clear became go/clear).
+	d.events(engine.TurnComplete{Status: engine.TurnInterrupted})
+	d.typeText("/clear")
+	if got := d.m.comp.Value(); got != "/clear" {
+		t.Errorf("typing after a restore = %q, want it to replace the prompt", got)
+	}
+}
+
+// Editing keys accept a restored prompt for editing instead.
+func TestRestoredPromptCanBeEdited(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("fix it")
+	d.events(engine.TurnStarted{TurnID: "t1"})
+	d.key("ctrl+c")
+	d.events(engine.TurnComplete{Status: engine.TurnInterrupted})
+	d.m.Update(keyMsg("end"))
+	d.typeText(" now")
+	if got := d.m.comp.Value(); got != "fix it now" {
+		t.Errorf("composer = %q", got)
+	}
 }
 
 func TestCtrlCTwiceWithinTwoSecondsQuits(t *testing.T) {
@@ -435,4 +456,21 @@ func TestModalGetsBatchedRunesOneByOne(t *testing.T) {
 	d.m.Update(keyMsg("/beta")) // one message with five runes
 	d.key("enter")
 	d.mustShow("match 1/1")
+}
+
+// Status lines that announce something disappear when it is over: the
+// cancel hint after a failed turn, "Compacting context…" after compaction.
+func TestStatusLinesEndWithWhatTheyAnnounce(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("hi")
+	d.events(engine.TurnStarted{TurnID: "t1"})
+	d.mustShow("Press Esc or Ctrl+C to cancel")
+	d.events(engine.Error{ErrorEnvelope: engine.ErrorEnvelope{Message: "boom", Severity: "error"}},
+		engine.TurnComplete{Status: engine.TurnFailed})
+	d.mustNotShow("Press Esc or Ctrl+C to cancel")
+	d.events(engine.CompactionStarted{})
+	d.mustShow("Compacting context…")
+	d.events(engine.CompactionCompleted{Replaced: 4, Kept: 2})
+	d.mustNotShow("Compacting context…")
 }

@@ -228,5 +228,5 @@ func (m *Model) compact(focus string) tea.Cmd {
 		return m.setStatus(locked("Compaction"), sevWarning)
 	}
 	m.o.Engine.Submit(engine.CompactContext{Focus: strings.TrimSpace(focus)})
-	return m.setStatus("Compacting context…", sevInfo)
+	return m.setStatus(compactingText, sevInfo)
 }

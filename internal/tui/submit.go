@@ -104,7 +104,8 @@ func (m *Model) cancelTurn() tea.Cmd {
 	msg := "Request cancelled"
 	if !m.turn.sawOutput && m.comp.Empty() && m.turn.prompt != "" {
 		m.comp.SetValue(m.turn.prompt)
-		msg = "Request cancelled; prompt restored to composer"
+		m.restored = true
+		msg = "Request cancelled; prompt restored to composer — Enter resends, typing replaces it, ←/→ edit"
 	}
 	return m.setStatus(msg, sevWarning)
 }

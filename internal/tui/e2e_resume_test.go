@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
@@ -47,7 +48,13 @@ func TestE2EResumedSessionLooksLikeTheLiveOne(t *testing.T) {
 
 	r := startTUIAt(t, srv, home, ws, "-c")
 	r.waitFor("Resumed session", "● Done: the edit is in.")
-	resumed := transcriptBlock(r.capture(), "✕ Bash echo out", "● Done: the edit is in.")
+	// The first frames may predate the window size; compare once settled.
+	var resumed string
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if resumed = transcriptBlock(r.capture(), "✕ Bash echo out", "● Done: the edit is in."); resumed == live {
+			break
+		}
+	}
 	if resumed != live {
 		t.Logf("resumed screen:\n%s", r.capture())
 		t.Errorf("the resumed screen differs\n--- live\n%s\n--- resumed\n%s", live, resumed)

@@ -100,6 +100,8 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Journal:       a.Journal,
 		Theme:         theme.New(theme.Detect(nil)),
 		LowMotion:     os.Getenv("NO_ANIMATIONS") == "1",
+		ConfigPath:    cfg.Path,
+		Settings:      cfg.Settings(),
 	}, tui.Terminal{In: ios.In, Out: ios.Out, NoMouse: g.noMouse})
 	stopEngine(eng, cancel, stopped)
 	if err != nil {

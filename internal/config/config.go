@@ -89,20 +89,38 @@ func HomeDir(env Env) string {
 	return filepath.Join(home, ".codewhale")
 }
 
+// UserPath is the user config file: --config, then CODEWHALE_CONFIG_PATH
+// (or DEEPSEEK_CONFIG_PATH), then $CODEWHALE_HOME/config.toml.
+func UserPath(flag string, env Env) string {
+	if env == nil {
+		env = os.Getenv
+	}
+	if flag != "" {
+		return flag
+	}
+	if p := env.first("CODEWHALE_CONFIG_PATH", "DEEPSEEK_CONFIG_PATH"); p != "" {
+		return p
+	}
+	return filepath.Join(HomeDir(env), "config.toml")
+}
+
+// ProjectPath is a workspace's overlay config file.
+func ProjectPath(workspace string) string { return filepath.Join(workspace, ".codewhale", "config.toml") }
+
+// CheckFile reads and parses one config file: whether it exists, and its
+// error, which names the file and line.
+func CheckFile(path string) (exists bool, err error) {
+	f, err := readFile(path)
+	return f != nil || err != nil, err // a missing file reads as (nil, nil)
+}
+
 // Load resolves the configuration. A malformed config file is an error that
 // names the file and line.
 func Load(flags Flags, env Env) (*Config, error) {
 	if env == nil {
 		env = os.Getenv
 	}
-	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace}
-	c.Path = flags.ConfigPath
-	if c.Path == "" {
-		c.Path = env.first("CODEWHALE_CONFIG_PATH", "DEEPSEEK_CONFIG_PATH")
-	}
-	if c.Path == "" {
-		c.Path = filepath.Join(c.Home, "config.toml")
-	}
+	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env)}
 	f, err := readFile(c.Path)
 	if err != nil {
 		return nil, err
@@ -114,7 +132,7 @@ func Load(flags Flags, env Env) (*Config, error) {
 		return nil, fmt.Errorf("config: %s: approval_policy: %w", c.Path, err)
 	}
 	if !flags.NoProjectConfig && flags.Workspace != "" {
-		if err := c.applyProject(filepath.Join(flags.Workspace, ".codewhale", "config.toml")); err != nil {
+		if err := c.applyProject(ProjectPath(flags.Workspace)); err != nil {
 			return nil, err
 		}
 	}
@@ -322,10 +340,20 @@ func firstNonEmpty(vs ...string) string {
 	return ""
 }
 
-// ProviderDisplayName is the provider's display name ("Deepseek").
+// ProviderDisplayName is the provider's name as its makers spell it
+// ("DeepSeek"); an unknown id is capitalised.
 func ProviderDisplayName(id string) string {
-	if id == "" {
+	switch id {
+	case "":
 		return ""
+	case "deepseek":
+		return "DeepSeek"
+	case "openai":
+		return "OpenAI"
+	case "openrouter":
+		return "OpenRouter"
+	case "xai":
+		return "xAI"
 	}
 	return strings.ToUpper(id[:1]) + id[1:]
 }

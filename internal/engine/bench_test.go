@@ -46,7 +46,7 @@ func benchCatalog(posture policy.Posture) (*catalog.Catalog, *SurfaceContext) {
 		info.Servers[name] = fmt.Sprintf("server%d", i%7)
 	}
 	c := catalog.Build(reg, info, catalog.Options{Posture: posture})
-	return c, NewSurfaceContext(reg, info.Servers, "Deepseek", "deepseek-v4-pro", true)
+	return c, NewSurfaceContext(reg, info.Servers, "DeepSeek", "deepseek-v4-pro", true)
 }
 
 // BenchmarkRequestToolsSnapshotDigest measures one step's seam work: the

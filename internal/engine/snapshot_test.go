@@ -37,7 +37,7 @@ func exampleRegistry(t *testing.T) (*tools.Registry, provider.Tool) {
 func TestSnapshotMatchesSpecExample(t *testing.T) {
 	t.Parallel()
 	reg, file := exampleRegistry(t)
-	sc := NewSurfaceContext(reg, map[string]string{}, "Deepseek", "deepseek-v4-pro", true)
+	sc := NewSurfaceContext(reg, map[string]string{}, "DeepSeek", "deepseek-v4-pro", true)
 	snap := CaptureSnapshot("0b7c9a52-3f4e-4d1a-9c2b-6e8f1a2b3c4d", 0, []provider.Tool{file}, sc)
 	want, err := os.ReadFile("testdata/tools_example.json")
 	if err != nil {
@@ -51,7 +51,7 @@ func TestSnapshotMatchesSpecExample(t *testing.T) {
 func TestSnapshotTextGolden(t *testing.T) {
 	t.Parallel()
 	reg, file := exampleRegistry(t)
-	sc := NewSurfaceContext(reg, map[string]string{"mcp_srv_echo": "srv"}, "Deepseek", "deepseek-v4-pro", true)
+	sc := NewSurfaceContext(reg, map[string]string{"mcp_srv_echo": "srv"}, "DeepSeek", "deepseek-v4-pro", true)
 	mcp := provider.Tool{Name: "mcp_srv_echo", Description: strings.Repeat("d", 600), InputSchema: map[string]any{"type": "object"},
 		AllowedCallers: []string{"direct"}, DeferLoading: provider.Bool(true), Strict: provider.Bool(false)}
 	snap := CaptureSnapshot("turn-1", 2, []provider.Tool{file, catalog.ToolSearchTool(), mcp}, sc)

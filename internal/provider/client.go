@@ -13,7 +13,7 @@ import (
 
 // Config describes one resolved route.
 type Config struct {
-	Provider   string // display name, e.g. "Deepseek"
+	Provider   string // display name, e.g. "DeepSeek"
 	BaseURL    string
 	APIKey     string
 	Model      string
@@ -65,7 +65,7 @@ func New(cfg Config) (*Client, error) {
 		cfg.Model = DefaultModel
 	}
 	if cfg.Provider == "" {
-		cfg.Provider = "Deepseek"
+		cfg.Provider = "DeepSeek"
 	}
 	if cfg.OpenTimeout <= 0 {
 		cfg.OpenTimeout = DefaultOpenTimeout

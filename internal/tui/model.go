@@ -84,6 +84,10 @@ type Options struct {
 	LowMotion bool
 	// Files lists workspace files for @-mentions; nil walks Workspace.
 	Files func() []string
+	// ConfigPath is the user config file /config --save writes ("" = none).
+	ConfigPath string
+	// Settings are the effective settings for /settings and /config.
+	Settings []config.Setting
 	// NewID makes session ids for /clear and /new.
 	NewID func() string
 	// Automations is the scheduled-work store for /automations (nil: none);

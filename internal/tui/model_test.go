@@ -4,16 +4,21 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -473,4 +478,67 @@ func TestStatusLinesEndWithWhatTheyAnnounce(t *testing.T) {
 	d.mustShow("Compacting context…")
 	d.events(engine.CompactionCompleted{Replaced: 4, Kept: 2})
 	d.mustNotShow("Compacting context…")
+}
+
+// Every slash command a retired name points to exists (issue 14: the hints
+// named /links, /setup, /config and /settings, which did not).
+func TestRetiredHintsPointAtRealCommands(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	for _, name := range []string{"set", "deepseek", "doctor"} {
+		hint, _ := commands.Retired(name)
+		for _, ref := range regexp.MustCompile(`(?:^|\s)/([a-z-]+)`).FindAllStringSubmatch(hint, -1) {
+			if ref[1] == name {
+				continue
+			}
+			if _, ok := d.m.reg.Lookup(ref[1]); !ok {
+				t.Errorf("/%s's hint names /%s, which does not exist", name, ref[1])
+			}
+		}
+	}
+}
+
+func TestConfigAndSettingsCommands(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	d := newDirect(t, 120, 40, func(o *Options) {
+		o.ConfigPath = path
+		o.Settings = []config.Setting{{Key: "model", Value: "deepseek-v4-pro"}, {Key: "allow_shell", Value: "true"}}
+	})
+	d.submit("/settings")
+	d.mustShow("Settings (config file: "+path+")", "model        deepseek-v4-pro", "allow_shell  true")
+	d.submit("/config allow_shell false")
+	d.mustShow("allow_shell applies at the next start: add --save")
+	d.submit("/config allow_shell false --save")
+	d.mustShow("Saved allow_shell = false to " + path + " (applies at the next start).")
+	if b, _ := os.ReadFile(path); string(b) != "allow_shell = false\n" {
+		t.Errorf("config file = %q", b)
+	}
+	d.submit("/config approval_policy yolo --save")
+	d.mustShow("approval_policy")
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), "yolo") {
+		t.Errorf("an invalid value was saved: %q", b)
+	}
+	d.submit("/config api_key sk-secret")
+	d.mustShow("api_key cannot be changed here")
+}
+
+// An unknown model on the official endpoint is refused with the known
+// ones (issue 14: /model nonsense-model was accepted silently); elsewhere
+// it is set with a note; --force sends it anyway.
+func TestModelCommandChecksTheName(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 120, 30, func(o *Options) { o.Route.BaseURL = "https://api.deepseek.com/beta" })
+	d.submit("/model nonsense-model")
+	d.mustShow(`Unknown model "nonsense-model" for DeepSeek (known: deepseek-v4-pro, deepseek-v4-flash)`)
+	if d.m.route.Model != "deepseek-v4-pro" {
+		t.Errorf("model changed to %q", d.m.route.Model)
+	}
+	d.submit("/model nonsense-model --force")
+	if d.m.route.Model != "nonsense-model" {
+		t.Errorf("--force: model = %q", d.m.route.Model)
+	}
+	l := newDirect(t, 120, 30) // loopback base URL
+	l.submit("/model local-llama")
+	l.mustShow("Model set to local-llama for the next request. It is not in the built-in catalogue")
 }

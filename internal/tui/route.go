@@ -6,8 +6,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -135,14 +137,37 @@ func (m *Model) setModel(name string) tea.Cmd {
 		m.systemError(locked("Model"))
 		return nil
 	}
+	name, force := strings.CutSuffix(name, " --force")
+	name = strings.TrimSpace(name)
 	if name == m.route.Model {
 		m.system("Already using " + name + ".")
 		return nil
 	}
+	info, _ := provider.ResolveModel(name, provider.IsFirstParty(m.route.BaseURL))
+	note := ""
+	switch {
+	case info.Known || force:
+	case provider.IsFirstParty(m.route.BaseURL):
+		// The official endpoint serves only its catalogue; a typo would
+		// fail at the next request instead of here.
+		m.systemError(fmt.Sprintf("Unknown model %q for %s (known: %s). Use /model %s --force to send it anyway.",
+			name, config.ProviderDisplayName(m.route.Provider), strings.Join(knownModelIDs(), ", "), name))
+		return nil
+	default:
+		note = " It is not in the built-in catalogue; the endpoint will say whether it exists."
+	}
 	m.route.Model = name
 	m.o.Engine.Submit(engine.SetModel{Model: name})
-	m.system("Model set to " + name + " for the next request.")
+	m.system("Model set to " + name + " for the next request." + note)
 	return nil
+}
+
+func knownModelIDs() []string {
+	ids := make([]string, len(knownModels))
+	for i, it := range knownModels {
+		ids[i] = it.Value
+	}
+	return ids
 }
 
 // picked applies a picker choice.

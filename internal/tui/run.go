@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
 )
 
 // Terminal is where the UI draws and reads keys.
@@ -26,6 +28,9 @@ type Terminal struct {
 // Tea recovers it) and SIGTERM/SIGHUP/SIGINT, which quit through the model
 // instead of killing the process.
 func Run(o Options, term Terminal) (int, error) {
+	if err := checkTerminal(term); err != nil {
+		return 1, err
+	}
 	out := term.Out
 	if f, ok := out.(*os.File); ok {
 		out = &lockedFile{File: f}
@@ -52,6 +57,30 @@ func Run(o Options, term Terminal) (int, error) {
 		return 1, err
 	}
 	return code, nil
+}
+
+// ErrNoTerminal is returned, before anything is drawn, when standard input
+// or output is not a terminal.
+var ErrNoTerminal = errors.New("the interactive UI needs a terminal")
+
+// checkTerminal refuses to start the UI without a terminal on both ends:
+// Bubble Tea would fail after switching to the alternate screen and
+// turning mouse reporting on, leaving the terminal that way (issue 14).
+func checkTerminal(t Terminal) error {
+	for _, end := range []struct {
+		name string
+		v    any
+	}{{"standard input", t.In}, {"standard output", t.Out}} {
+		if end.v == nil {
+			continue // Bubble Tea's default, the process's own terminal
+		}
+		f, ok := end.v.(*os.File)
+		if !ok || !term.IsTerminal(f.Fd()) {
+			return fmt.Errorf("%w, but %s is not one (a pipe, a file or /dev/null); "+
+				"run `codewhale exec \"<prompt>\"` without a terminal", ErrNoTerminal, end.name)
+		}
+	}
+	return nil
 }
 
 // signals turns termination signals into a quit message.

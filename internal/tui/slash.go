@@ -54,6 +54,9 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "cost", Help: "session cost breakdown"}, (*Model).costCommand},
 	{commands.Command{Name: "verbose", Usage: "[on|off]", Help: "show full live reasoning in the transcript"},
 		(*Model).verboseCommand},
+	{commands.Command{Name: "config", Usage: "[<key> [<value>] [--save]]",
+		Help: "show or change settings (--save writes config.toml)"}, (*Model).configCommand},
+	{commands.Command{Name: "settings", Usage: "[text]", Help: "the settings in force"}, (*Model).settingsCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
 		Help: "manage queued messages"}, (*Model).queueCommand},
 }

@@ -88,9 +88,9 @@ func Retired(name string) (string, bool) {
 	case "set":
 		return "The /set command was retired. Use /config to edit settings and /settings to inspect current values.", true
 	case "deepseek":
-		return "The /deepseek command was renamed. Use /links (aliases: /dashboard, /api).", true
+		return "The /deepseek command was retired. /status shows the route and where the key comes from; `codewhale doctor` checks the setup.", true
 	case "doctor":
-		return "The /doctor command is a CLI diagnostic. Run `codewhale doctor` or `codewhale doctor --json`; use `/setup` in the TUI for readiness and verification.", true
+		return "The /doctor command is a CLI diagnostic. Run `codewhale doctor` or `codewhale doctor --json` in a shell; /status and /settings show this session.", true
 	}
 	return "", false
 }

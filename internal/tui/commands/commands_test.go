@@ -69,8 +69,8 @@ func TestRetiredNamesAndModeAliases(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
 		"set":      "The /set command was retired. Use /config to edit settings and /settings to inspect current values.",
-		"deepseek": "The /deepseek command was renamed. Use /links (aliases: /dashboard, /api).",
-		"doctor":   "The /doctor command is a CLI diagnostic. Run `codewhale doctor` or `codewhale doctor --json`; use `/setup` in the TUI for readiness and verification.",
+		"deepseek": "The /deepseek command was retired. /status shows the route and where the key comes from; `codewhale doctor` checks the setup.",
+		"doctor":   "The /doctor command is a CLI diagnostic. Run `codewhale doctor` or `codewhale doctor --json` in a shell; /status and /settings show this session.",
 	}
 	for name, want := range cases {
 		if got, ok := commands.Retired(name); !ok || got != want {

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/doctor"
+	"github.com/codewhale/codewhale/internal/mcp"
+	"github.com/codewhale/codewhale/internal/provider"
+)
+
+// newDoctorCmd is `codewhale doctor [--json]`: what works here and what
+// to fix. It exits 1 when a check failed.
+func newDoctorCmd(ios IO, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check config files, API key, endpoint, sandbox, helper programs, MCP servers and sessions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r := doctor.Run(cmd.Context(), doctorOptions(g))
+			if asJSON {
+				if err := printJSON(ios.Out, r); err != nil {
+					return err
+				}
+			} else {
+				doctor.Write(ios.Out, r)
+			}
+			if !r.OK {
+				return &exitError{code: exitFailure}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// doctorOptions gathers the facts doctor checks; a config that does not
+// load is itself a finding, not a reason to stop.
+func doctorOptions(g *globals) doctor.Options {
+	env := config.Env(os.Getenv)
+	o := doctor.Options{Home: config.HomeDir(env), LookPath: exec.LookPath, Version: programVersion, Reach: reach,
+		Sandbox: doctor.SandboxStatus{Reason: "no OS sandbox backend in this build"}}
+	files := []doctor.ConfigFile{{Role: "user", Path: config.UserPath(g.configPath, env)}}
+	ws, wsErr := g.workspaceDir()
+	if wsErr == nil && !g.noProjectConfig {
+		files = append(files, doctor.ConfigFile{Role: "project", Path: config.ProjectPath(ws)})
+	}
+	for i := range files {
+		files[i].Exists, files[i].Err = config.CheckFile(files[i].Path)
+	}
+	o.ConfigFiles, o.Workspace = files, ws
+	cfg, err := g.load()
+	if err != nil {
+		o.LoadErr = err
+		return o
+	}
+	o.Effective = &doctor.Effective{Provider: config.ProviderDisplayName(cfg.Provider), Model: cfg.Model,
+		BaseURL: cfg.BaseURL, BaseSource: cfg.BaseSource, KeySource: cfg.KeySource, HasKey: cfg.APIKey != "",
+		Loopback: provider.IsLoopback(cfg.BaseURL), Mode: cfg.Mode.String(), Posture: cfg.Posture.Chip()}
+	o.MCP = func(ctx context.Context) (doctor.MCPReport, error) { return mcpReport(ctx, g, cfg.MCPConfigPath) }
+	return o
+}
+
+// programVersion is the first line of `<path> <flag>`.
+func programVersion(ctx context.Context, path, flag string) (string, error) {
+	out, err := exec.CommandContext(ctx, path, flag).Output()
+	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return first, err
+}
+
+// reach sends one GET to url; any HTTP answer means the endpoint is there.
+func reach(ctx context.Context, url string) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(url, "/")+"/models", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// mcpReport starts the enabled MCP servers, as `codewhale mcp list` does,
+// and reports their states.
+func mcpReport(ctx context.Context, g *globals, path string) (doctor.MCPReport, error) {
+	pool := startPoolCtx(ctx, g, path)
+	defer pool.Close()
+	if err := pool.ConfigError(); err != nil {
+		return doctor.MCPReport{}, err
+	}
+	rep := doctor.MCPReport{Path: pool.Path()}
+	for _, s := range pool.Statuses() {
+		rep.Servers = append(rep.Servers, doctor.MCPServer{Name: s.Name, State: string(s.State), Error: s.Error,
+			Tools: len(s.Tools), Required: s.Required})
+	}
+	return rep, nil
+}
+
+// startPoolCtx starts every enabled server of the mcp.json at path within
+// ctx.
+func startPoolCtx(ctx context.Context, g *globals, path string) *mcp.Pool {
+	opts := mcp.Options{ClientVersion: version, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if ws, err := g.workspaceDir(); err == nil {
+		opts.Dir = ws
+	}
+	pool := mcp.NewPool(path, opts)
+	start, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	pool.Start(start)
+	return pool
+}

@@ -105,7 +105,9 @@ func UserPath(flag string, env Env) string {
 }
 
 // ProjectPath is a workspace's overlay config file.
-func ProjectPath(workspace string) string { return filepath.Join(workspace, ".codewhale", "config.toml") }
+func ProjectPath(workspace string) string {
+	return filepath.Join(workspace, ".codewhale", "config.toml")
+}
 
 // CheckFile reads and parses one config file: whether it exists, and its
 // error, which names the file and line.

@@ -118,13 +118,13 @@ type Model struct {
 	snapshot *engine.ToolSnapshot
 	session  string
 
-	turn      turnState
-	queue     []string
-	requeue   string // a queued message pulled back for editing ("" = none)
+	turn    turnState
+	queue   []string
+	requeue string // a queued message pulled back for editing ("" = none)
 	// restored is set while the composer holds a cancelled prompt put back
 	// untouched: typing replaces it (so a typed /clear stays /clear), any
 	// other key starts editing it.
-	restored bool
+	restored  bool
 	approvals []engine.ApprovalRequired
 	status    status
 	quitArmed time.Time

@@ -117,7 +117,11 @@ func (p *execPrinter) event(ev engine.Event) {
 		p.toolDone(ev)
 	case engine.TurnUsage:
 		if p.streamJSON() {
-			p.line("turn_usage", usageFields(ev.Step, &ev.Usage, ev.DurationMS)...)
+			fields := usageFields(ev.Step, &ev.Usage, ev.DurationMS)
+			if ev.Child {
+				fields = append(fields, "child", true) // a tool's own model requests (rlm child queries)
+			}
+			p.line("turn_usage", fields...)
 		}
 	case engine.Error:
 		p.errs = append(p.errs, ev.Message)

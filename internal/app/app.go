@@ -118,6 +118,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if err := a.openAutomations(); err != nil {
 		return nil, err
 	}
+	a.Services.RLM = a.newRLM()
 	return a, nil
 }
 
@@ -125,6 +126,9 @@ func New(cfg *config.Config, o Options) (*App, error) {
 // MCP servers.
 func (a *App) Close() {
 	a.Agents.Shutdown()
+	if a.Services.RLM != nil {
+		a.Services.RLM.Close()
+	}
 	a.Tasks.Close()
 	a.Jobs.Close()
 	a.cancel()
@@ -268,6 +272,9 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	if a.Services.RLM != nil {
+		svc.RLM = a.Services.RLM.NewChild()
+	}
 	if cc.Depth < cc.MaxDepth {
 		svc.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), Depth: cc.Depth, MaxDepth: cc.MaxDepth,
 			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})

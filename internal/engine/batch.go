@@ -236,6 +236,12 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
 		TurnID: t.id, CallID: p.call.id, Budget: t.resultBudget()}
 	res, err := tools.Run(ctx, p.tool, tc, p.input)
+	if res.ChildUsage.Reported() {
+		t.usageMu.Lock()
+		t.usage.Add(&res.ChildUsage)
+		t.usageMu.Unlock()
+		t.e.emit(TurnUsage{Usage: res.ChildUsage, Step: t.step + 1, Child: true})
+	}
 	if err != nil {
 		p.finish(errorOutcome(p.call.name, tools.AsError(err), t.schemaOf(p)), t.e.opts.Clock())
 	} else {

@@ -92,11 +92,14 @@ type ApprovalRequired struct {
 	SandboxReadOnly bool
 }
 
-// TurnUsage is the usage one provider call reported.
+// TurnUsage is the usage one provider call reported. Child marks the calls
+// a tool made itself (rlm's child queries), counted in the session's usage
+// but not a step of the turn.
 type TurnUsage struct {
 	Usage      provider.Usage
 	DurationMS int64
 	Step       int
+	Child      bool
 }
 
 // Status is transient status-line text.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/catalog"
@@ -17,6 +18,7 @@ type turn struct {
 	e            *Engine
 	id           string
 	step         int
+	usageMu      sync.Mutex // usage also grows from parallel tool calls (ChildUsage)
 	usage        provider.Usage
 	client       *provider.Client
 	toolset      Toolset

@@ -7,6 +7,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/codewhale/codewhale/internal/provider"
 )
 
 // Capability is a declared capability label (snake_case everywhere,
@@ -99,6 +101,9 @@ type Result struct {
 	Content  string
 	Success  bool
 	Metadata map[string]any
+	// ChildUsage is what model requests the tool made itself cost (rlm's
+	// child queries); the engine counts it in the session's usage.
+	ChildUsage provider.Usage
 }
 
 // OK returns a successful result.

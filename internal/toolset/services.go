@@ -20,6 +20,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/handles"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
+	"github.com/codewhale/codewhale/internal/tools/rlm"
 	"github.com/codewhale/codewhale/internal/tools/run"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 	"github.com/codewhale/codewhale/internal/tools/web"
@@ -62,6 +63,9 @@ type Services struct {
 	Automations *auto.Store
 	Enqueue     auto.Enqueue
 	Wake        func()
+	// RLM is the session's rlm tool (nil: unregistered); never in Plan,
+	// where nothing executes code.
+	RLM *rlm.Tool
 	// GitHubEnv is added to the environment of the gh commands the github
 	// tool runs (nil: the agent's own).
 	GitHubEnv []string
@@ -142,6 +146,12 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 			Wake: s.Wake, Workspace: s.Workspace, Ceiling: func() auto.Ceiling { return Ceiling(env) }})
 		reg.Register(at)
 		for _, a := range automation.Aliases(at) {
+			reg.Register(a)
+		}
+	}
+	if s.RLM != nil && !readOnly {
+		reg.Register(s.RLM)
+		for _, a := range rlm.Aliases(s.RLM) {
 			reg.Register(a)
 		}
 	}

@@ -20,7 +20,7 @@ import (
 type Handle = handles.Handle
 
 func newHandle(id string, msgs []provider.Message) Handle {
-	text := renderTranscript(msgs)
+	text := RenderTranscript(msgs)
 	sum := sha256.Sum256([]byte(text))
 	return Handle{Kind: "var_handle", SessionID: "agent:" + id, Name: "transcript", Type: "transcript",
 		Length: len([]rune(text)), ReprPreview: truncateRunes(lastLine(text), transcriptPreviewRunes),
@@ -35,8 +35,8 @@ func lastLine(s string) string {
 	return s
 }
 
-// renderTranscript is the readable text of a child's history.
-func renderTranscript(msgs []provider.Message) string {
+// RenderTranscript is the readable text of a child's history.
+func RenderTranscript(msgs []provider.Message) string {
 	var b strings.Builder
 	for _, m := range msgs {
 		for _, blk := range m.Content {
@@ -90,7 +90,7 @@ func (m *Manager) Transcript(id string) (string, error) {
 	if c, err := m.Get(id); err == nil {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return renderTranscript(c.messages), nil
+		return RenderTranscript(c.messages), nil
 	}
 	if m.opts.TranscriptDir == "" {
 		return "", fmt.Errorf("no transcript for %s", id)
@@ -103,5 +103,5 @@ func (m *Manager) Transcript(id string) (string, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return "", fmt.Errorf("transcript of %s is unreadable: %w", id, err)
 	}
-	return renderTranscript(f.Messages), nil
+	return RenderTranscript(f.Messages), nil
 }

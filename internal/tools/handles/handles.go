@@ -108,3 +108,15 @@ func Owns(sessionID string, prefixes ...string) bool {
 	}
 	return false
 }
+
+// List describes every handle the store still holds, oldest first.
+func (s *Store) List() []Handle {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Handle, 0, len(s.order))
+	for _, key := range s.order {
+		sid, name, _ := strings.Cut(key, "\x00")
+		out = append(out, New(sid, name, "", s.items[key].text))
+	}
+	return out
+}

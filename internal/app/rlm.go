@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/handles"
+	"github.com/codewhale/codewhale/internal/tools/rlm"
+)
+
+// newRLM builds the session's rlm tool: child queries through this
+// session's provider client, URLs through its Web tool, the transcript from
+// its journal, scratch under $CODEWHALE_HOME/tmp.
+func (a *App) newRLM() *rlm.Tool {
+	s := a.Services
+	scratch := filepath.Join(a.Cfg.Home, "tmp", "rlm")
+	_ = os.MkdirAll(scratch, 0o700)
+	o := rlm.Options{ScratchRoot: scratch, Handles: s.Handles, Query: a.childQuery,
+		SandboxLabel: "python audit hook (in-process: no processes, no network, writes only in its scratch dir)",
+		Sources:      []handles.Source{s.Handles, a.Agents.HandleSource()}}
+	if a.Journal != nil {
+		o.Transcript = func() string {
+			l, err := session.Load(a.Journal.Path())
+			if err != nil {
+				return ""
+			}
+			return agent.RenderTranscript(l.Session.Messages)
+		}
+	}
+	if s.Web != nil {
+		web := s.Web
+		o.FetchApproval = func(url string) tools.Approval {
+			return web.ApprovalFor(fetchInput(url))
+		}
+		o.Fetch = func(ctx context.Context, url string) (string, error) {
+			res, err := tools.Run(ctx, web, &tools.Context{Workspace: a.Cfg.Workspace, Budget: 1 << 30}, fetchInput(url))
+			if err != nil {
+				return "", err
+			}
+			var f struct {
+				Content string
+				Status  int
+			}
+			if err := json.Unmarshal([]byte(res.Content), &f); err != nil {
+				return "", fmt.Errorf("rlm: unreadable fetch result: %w", err)
+			}
+			if !res.Success {
+				return "", fmt.Errorf("rlm: fetching %s answered HTTP %d", url, f.Status)
+			}
+			return f.Content, nil
+		}
+	}
+	return rlm.New(o)
+}
+
+func fetchInput(url string) json.RawMessage {
+	in, _ := json.Marshal(map[string]any{"action": "fetch", "url": url, "format": "text", "max_bytes": 10 << 20})
+	return in
+}
+
+// childQuery is one tool-less, one-shot request with this session's
+// provider client (rlm's sub_query and friends).
+func (a *App) childQuery(ctx context.Context, system, user string) (string, provider.Usage, error) {
+	client, err := a.NewClient(a.Cfg.Model)
+	if err != nil {
+		return "", provider.Usage{}, err
+	}
+	resp, err := client.Complete(ctx, &provider.Request{Model: a.Cfg.Model, System: system, MaxTokens: 4096,
+		Messages: []provider.Message{provider.UserText(user)}})
+	if err != nil {
+		return "", provider.Usage{}, err
+	}
+	var u provider.Usage
+	if resp.Usage != nil {
+		u = *resp.Usage
+	}
+	return resp.Text(), u, nil
+}

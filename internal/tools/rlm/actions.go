@@ -1,0 +1,276 @@
+package rlm
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/codewhale/codewhale/internal/secrets"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+func (t *Tool) sessionObjects() (tools.Result, error) {
+	var objects []map[string]any
+	if t.opts.Transcript != nil {
+		objects = append(objects, map[string]any{"session_object": "transcript", "length": utf8.RuneCountInString(t.opts.Transcript()),
+			"what": "this conversation so far"})
+	}
+	if t.opts.Handles != nil {
+		for _, h := range t.opts.Handles.List() {
+			objects = append(objects, map[string]any{"session_object": h.SessionID, "name": h.Name, "length": h.Length,
+				"preview": h.ReprPreview})
+		}
+	}
+	if objects == nil {
+		objects = []map[string]any{}
+	}
+	t.mu.Lock()
+	open := make([]string, 0, len(t.sessions))
+	for n := range t.sessions {
+		open = append(open, n)
+	}
+	t.mu.Unlock()
+	return jsonResult(map[string]any{"objects": objects, "open_sessions": open,
+		"note": "Open one with {\"action\":\"open\",\"session_object\":\"<session_object>\"}; sub-agent transcripts " +
+			"(agent:<id>) open the same way."}, nil), nil
+}
+
+// sourceText reads the one source an open names.
+func (t *Tool) sourceText(ctx context.Context, tc *tools.Context, args tools.Args) (kind, ref, text string, err error) {
+	var given []string
+	for _, k := range []string{"file_path", "content", "url", "session_object"} {
+		if args.Has(k) {
+			given = append(given, k)
+		}
+	}
+	if len(given) != 1 {
+		return "", "", "", tools.InvalidInput("rlm: open takes exactly one of file_path, content, url or session_object (got: %s)",
+			orNone(given))
+	}
+	kind = given[0]
+	if ref, err = args.RequireString(kind); err != nil {
+		return "", "", "", err
+	}
+	switch kind {
+	case "content":
+		if n := utf8.RuneCountInString(ref); n > maxContentChars {
+			return "", "", "", tools.InvalidInput("rlm: content is %d characters; at most %d may be passed inline — save it to a file and use file_path", n, maxContentChars)
+		}
+		return kind, "(inline)", ref, nil
+	case "file_path":
+		text, err := t.readFile(tc, ref)
+		return kind, ref, text, err
+	case "url":
+		if t.opts.Fetch == nil {
+			return "", "", "", tools.NotAvailable("rlm: opening a url needs the Web tool, which is off in this session")
+		}
+		text, err := t.opts.Fetch(ctx, ref)
+		if err != nil {
+			return "", "", "", err
+		}
+		return kind, ref, text, nil
+	}
+	text, err = t.sessionObject(ref)
+	return kind, ref, text, err
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func (t *Tool) readFile(tc *tools.Context, raw string) (string, error) {
+	path, err := tc.ResolvePath(raw)
+	if t.opts.ReadPath != nil {
+		path, err = t.opts.ReadPath(tc, raw)
+	}
+	if err != nil {
+		return "", err
+	}
+	if reason, secret := secrets.IsSecretPath(path); secret {
+		return "", tools.PermissionDenied("rlm: %s is a secret (%s); it is not opened", raw, reason)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", tools.ExecutionFailed("rlm: cannot open %s: %v", raw, err)
+	}
+	if fi.IsDir() {
+		return "", tools.InvalidInput("rlm: %s is a directory; open a file", raw)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", tools.ExecutionFailed("rlm: cannot read %s: %v", raw, err)
+	}
+	if !utf8.Valid(data) {
+		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
+	}
+	return string(data), nil
+}
+
+func (t *Tool) sessionObject(ref string) (string, error) {
+	if ref == "transcript" {
+		if t.opts.Transcript == nil {
+			return "", tools.NotAvailable("rlm: the transcript is not available here")
+		}
+		return t.opts.Transcript(), nil
+	}
+	for _, src := range t.opts.Sources {
+		text, ok, err := src.Text(ref, "")
+		if err != nil {
+			return "", tools.ExecutionFailed("rlm: %v", err)
+		}
+		if ok {
+			return text, nil
+		}
+	}
+	return "", tools.InvalidInput("rlm: no session object %q; session_objects lists what can be opened", ref)
+}
+
+func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, args tools.Args) (tools.Result, error) {
+	kind, ref, text, err := t.sourceText(ctx, tc, args)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	s, err := t.get(name, true)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	src, err := s.bind(kind, ref, text)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("%v", err)
+	}
+	s.src = src
+	restarted, err := s.ensure(t)
+	if err == nil && restarted == "" {
+		err = s.rebind()
+	}
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("rlm: %v", err)
+	}
+	body := map[string]any{"name": name, "length": src.length, "preview": preview(text, 200), "sha256": src.sha256}
+	return jsonResult(body, map[string]any{"name": name, "source": kind, "length": src.length, "sandbox": t.opts.SandboxLabel}), nil
+}
+
+func (t *Tool) eval(ctx context.Context, tc *tools.Context, name string, args tools.Args) (tools.Result, error) {
+	code, err := args.RequireString("code")
+	if err != nil {
+		return tools.Result{}, err
+	}
+	timeout := t.evalTimeout()
+	if ms, ok, err := args.Uint("timeout_ms"); err != nil {
+		return tools.Result{}, err
+	} else if ok && ms > 0 {
+		timeout = min(time.Duration(ms)*time.Millisecond, maxEvalTimeout)
+	}
+	s, err := t.get(name, false)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	out, err := s.eval(ctx, t, code, timeout)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("%v", err)
+	}
+	body := map[string]any{"name": name, "status": out.status, "duration_ms": out.duration.Milliseconds()}
+	if out.status == "timeout" {
+		body["note"] = fmt.Sprintf("The eval hit its %s time limit and was interrupted; the session and its variables are kept.", timeout)
+	}
+	full := s.cfg.OutputFeedback != "metadata"
+	t.output(body, "stdout", out.stdout, full, name)
+	t.output(body, "stderr", out.stderr, full, name)
+	if out.err != nil {
+		body["error"] = map[string]any{"type": out.err.Type, "message": preview(out.err.Message, 500),
+			"traceback": tail(out.err.Traceback, 2000)}
+	}
+	if out.final != nil {
+		body["final"] = t.handle(name, "final", out.final.Type, out.final.Text)
+	}
+	if out.queries > 0 {
+		body["child_queries"] = out.queries
+	}
+	if out.restarted != "" {
+		body["restarted"] = out.restarted
+	}
+	res := jsonResult(body, map[string]any{"name": name, "status": out.status, "child_queries": out.queries,
+		"sandbox": t.opts.SandboxLabel})
+	res.Success = out.status == "ok"
+	res.ChildUsage = out.usage
+	return res, nil
+}
+
+// output puts a stream inline when short (and output_feedback is full),
+// else behind a handle.
+func (t *Tool) output(body map[string]any, key, text string, full bool, name string) {
+	if text == "" {
+		return
+	}
+	if full && utf8.RuneCountInString(text) <= outputInline {
+		body[key] = text
+		return
+	}
+	body[key+"_handle"] = t.handle(name, key, "str", text)
+	body[key+"_preview"] = preview(text, 200)
+}
+
+func (t *Tool) handle(name, part, typ, text string) any {
+	if t.opts.Handles == nil {
+		return map[string]any{"text": preview(text, outputInline), "length": utf8.RuneCountInString(text), "note": "no handle store: cut"}
+	}
+	return t.opts.Handles.Put("rlm", name+"."+part, typ, text)
+}
+
+func tail(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return "…" + string(r[len(r)-n:])
+	}
+	return s
+}
+
+func (t *Tool) configure(name string, args tools.Args) (tools.Result, error) {
+	s, err := t.get(name, false)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok, err := args.String("output_feedback"); err != nil {
+		return tools.Result{}, err
+	} else if ok {
+		s.cfg.OutputFeedback = v
+	}
+	if v, ok, err := args.Uint("sub_query_timeout_secs"); err != nil {
+		return tools.Result{}, err
+	} else if ok {
+		s.cfg.SubQueryTimeout = v
+	}
+	if v, ok, err := args.Uint("sub_rlm_max_depth"); err != nil {
+		return tools.Result{}, err
+	} else if ok {
+		s.cfg.SubRLMMaxDepth = v
+	}
+	if v, ok, err := args.Bool("share_session"); err != nil {
+		return tools.Result{}, err
+	} else if ok {
+		s.cfg.ShareSession = v
+	}
+	return jsonResult(map[string]any{"name": name, "config": s.cfg}, nil), nil
+}
+
+func (t *Tool) close(name string) (tools.Result, error) {
+	s, err := t.get(name, false)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	t.mu.Lock()
+	delete(t.sessions, name)
+	t.mu.Unlock()
+	s.close()
+	return jsonResult(map[string]any{"name": name, "closed": true, "evals": s.evals, "child_queries": s.queries,
+		"input_tokens": s.usage.InputTokens, "output_tokens": s.usage.OutputTokens}, nil), nil
+}

@@ -61,8 +61,7 @@ func (t *Tool) sourceText(ctx context.Context, tc *tools.Context, args tools.Arg
 		}
 		return kind, "(inline)", ref, nil
 	case "file_path":
-		text, err := t.readFile(tc, ref)
-		return kind, ref, text, err
+		return "", "", "", errFileSource // open reads files itself, without a staged copy
 	case "url":
 		if t.opts.Fetch == nil {
 			return "", "", "", tools.NotAvailable("rlm: opening a url needs the Web tool, which is off in this session")
@@ -77,6 +76,8 @@ func (t *Tool) sourceText(ctx context.Context, tc *tools.Context, args tools.Arg
 	return kind, ref, text, err
 }
 
+var errFileSource = fmt.Errorf("rlm: file sources are opened in place")
+
 func orNone(xs []string) string {
 	if len(xs) == 0 {
 		return "none"
@@ -84,32 +85,31 @@ func orNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-func (t *Tool) readFile(tc *tools.Context, raw string) (string, error) {
+// readFile checks raw against the workspace boundary and the credential
+// guard and returns its path and bytes.
+func (t *Tool) readFile(tc *tools.Context, raw string) (string, []byte, error) {
 	path, err := tc.ResolvePath(raw)
 	if t.opts.ReadPath != nil {
 		path, err = t.opts.ReadPath(tc, raw)
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if reason, secret := secrets.IsSecretPath(path); secret {
-		return "", tools.PermissionDenied("rlm: %s is a secret (%s); it is not opened", raw, reason)
+		return "", nil, tools.PermissionDenied("rlm: %s is a secret (%s); it is not opened", raw, reason)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return "", tools.ExecutionFailed("rlm: cannot open %s: %v", raw, err)
+		return "", nil, tools.ExecutionFailed("rlm: cannot open %s: %v", raw, err)
 	}
 	if fi.IsDir() {
-		return "", tools.InvalidInput("rlm: %s is a directory; open a file", raw)
+		return "", nil, tools.InvalidInput("rlm: %s is a directory; open a file", raw)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", tools.ExecutionFailed("rlm: cannot read %s: %v", raw, err)
+		return "", nil, tools.ExecutionFailed("rlm: cannot read %s: %v", raw, err)
 	}
-	if !utf8.Valid(data) {
-		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
-	}
-	return string(data), nil
+	return path, data, nil
 }
 
 func (t *Tool) sessionObject(ref string) (string, error) {
@@ -132,8 +132,17 @@ func (t *Tool) sessionObject(ref string) (string, error) {
 }
 
 func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, args tools.Args) (tools.Result, error) {
+	var src *source
+	var head string
 	kind, ref, text, err := t.sourceText(ctx, tc, args)
-	if err != nil {
+	if err == errFileSource {
+		ref, _, _ = args.String("file_path")
+		path, data, err := t.readFile(tc, ref)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		src, head = newSource("file_path", ref, path, data), string(data[:min(len(data), 1024)])
+	} else if err != nil {
 		return tools.Result{}, err
 	}
 	s, err := t.get(name, true)
@@ -142,9 +151,11 @@ func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, args to
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	src, err := s.bind(kind, ref, text)
-	if err != nil {
-		return tools.Result{}, tools.ExecutionFailed("%v", err)
+	if src == nil {
+		if src, err = s.bind(kind, ref, text); err != nil {
+			return tools.Result{}, tools.ExecutionFailed("%v", err)
+		}
+		head = text
 	}
 	s.src = src
 	restarted, err := s.ensure(t)
@@ -154,8 +165,8 @@ func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, args to
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("rlm: %v", err)
 	}
-	body := map[string]any{"name": name, "length": src.length, "preview": preview(text, 200), "sha256": src.sha256}
-	return jsonResult(body, map[string]any{"name": name, "source": kind, "length": src.length, "sandbox": t.opts.SandboxLabel}), nil
+	body := map[string]any{"name": name, "length": src.length, "preview": preview(strings.ToValidUTF8(head, "\uFFFD"), 200), "sha256": src.sha256}
+	return jsonResult(body, map[string]any{"name": name, "source": src.kind, "length": src.length, "sandbox": t.opts.SandboxLabel}), nil
 }
 
 func (t *Tool) eval(ctx context.Context, tc *tools.Context, name string, args tools.Args) (tools.Result, error) {

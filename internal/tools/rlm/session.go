@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/provider"
 )
@@ -61,14 +62,21 @@ func (s *session) usageAdd(u *provider.Usage) {
 	}
 }
 
-// bind writes text to the scratch dir and binds it as content.
+// bind stages text in the scratch dir as the session's content source.
 func (s *session) bind(kind, ref, text string) (*source, error) {
 	path := filepath.Join(s.scratch, ".content")
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+	data := []byte(text)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return nil, fmt.Errorf("rlm: staging the content: %w", err)
 	}
-	sum := sha256.Sum256([]byte(text))
-	return &source{kind: kind, ref: ref, path: path, length: len([]rune(text)), sha256: hex.EncodeToString(sum[:])}, nil
+	return newSource(kind, ref, path, data), nil
+}
+
+// newSource describes content read from path; length is the kernel's count
+// once bound (it decodes invalid UTF-8 its own way).
+func newSource(kind, ref, path string, data []byte) *source {
+	sum := sha256.Sum256(data)
+	return &source{kind: kind, ref: ref, path: path, length: utf8.RuneCount(data), sha256: hex.EncodeToString(sum[:])}
 }
 
 // ensure returns a live kernel, restarting a dead one and re-binding its
@@ -116,6 +124,7 @@ func (s *session) rebind() error {
 	if f.Op != "bound" {
 		return fmt.Errorf("rlm: binding content failed: %s", f.Error)
 	}
+	s.src.length = f.Length
 	return nil
 }
 

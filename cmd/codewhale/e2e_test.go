@@ -160,7 +160,7 @@ func TestExecOneShot(t *testing.T) {
 func TestExecAgentStreamJSON(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
-		fakemodel.Reply{Reasoning: "I should load the planner.", Calls: []fakemodel.Call{{ID: "s", Name: "tool_search", Args: `{"query":"plan"}`}},
+		fakemodel.Reply{Reasoning: "I should load the planner.", Calls: []fakemodel.Call{{ID: "s", Name: "tool_search", Args: `{"query":"update_plan"}`}},
 			Usage: &fakemodel.Usage{Prompt: 1200, Completion: 40, CacheHit: 1024, CacheMiss: 176, Reasoning: 12}},
 		fakemodel.Tools(fakemodel.Call{ID: "p", Name: "update_plan", Args: `{"objective":"ship it"}`}),
 		fakemodel.Text("Done."))
@@ -304,7 +304,7 @@ func TestExecTextAndJSONOutput(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
 		fakemodel.Tools(fakemodel.Call{Name: "nope_tool", Args: `{}`}), fakemodel.Text("All good."),
-		fakemodel.Tools(fakemodel.Call{Name: "tool_search", Args: `{"query":"plan"}`}), fakemodel.Text("Second."))
+		fakemodel.Tools(fakemodel.Call{Name: "tool_search", Args: `{"query":"update_plan"}`}), fakemodel.Text("Second."))
 	c := newCLI(t, srv)
 	out, errOut, code := c.run("exec", "--auto", "go")
 	if code != 0 || out != "All good.\n" {
@@ -545,7 +545,7 @@ func toolMessages(r *fakemodel.Request) string {
 func TestKilledExecResumes(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
-		fakemodel.Tools(fakemodel.Call{ID: "s", Name: "tool_search", Args: `{"query":"plan"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "s", Name: "tool_search", Args: `{"query":"update_plan"}`}),
 		fakemodel.Reply{Text: strings.Repeat("streaming slowly ", 300), Chunk: 4, Delay: 20 * time.Millisecond})
 	c := newCLI(t, srv)
 	cmd := c.command("exec", "--auto", "--output-format", "stream-json", "first prompt")

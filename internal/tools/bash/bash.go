@@ -8,8 +8,11 @@ package bash
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"sync"
 
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -31,10 +34,11 @@ type Options struct {
 	Jobs *jobs.Manager
 	// Policy is the shell policy of the active permission profile.
 	Policy ShellPolicy
-	// BypassSafety reports whether the posture auto-approves everything
-	// (Full Access), in which case commands the safety classifier marks
-	// dangerous run instead of being blocked. Nil means never.
-	BypassSafety func() bool
+	// Commands is the command classifier (internal/shellpolicy) with what
+	// it knows of the machine: home, workspace, the credential guard. Nil
+	// classifies with no knowledge of paths or secrets (hard blocks and
+	// read-only detection still hold).
+	Commands *shellpolicy.Env
 }
 
 // Tool is Bash. Register it only when the session and profile allow shell
@@ -42,12 +46,24 @@ type Options struct {
 type Tool struct {
 	tools.Spec
 	opts Options
+
+	mu   sync.Mutex
+	last lastVerdict
+}
+
+type lastVerdict struct {
+	command, dir string
+	v            shellpolicy.Verdict
+	ok           bool
 }
 
 // New returns the Bash tool.
 func New(opts Options) *Tool {
 	if opts.Jobs == nil {
 		panic("bash.New: Options.Jobs is required")
+	}
+	if opts.Commands == nil {
+		opts.Commands = &shellpolicy.Env{}
 	}
 	return &Tool{opts: opts, Spec: tools.Spec{
 		ToolName: "Bash",
@@ -104,17 +120,34 @@ func (t *Tool) NormalizeInput(raw json.RawMessage) (json.RawMessage, error) {
 }
 
 // ApprovalFor is Auto for waits, cancels and read-only foreground commands
-// without stdin; everything else needs approval.
+// without stdin, and for hard-blocked commands (Execute refuses them in
+// every posture, so there is nothing to approve); Explicit for commands the
+// classifier says a person must approve; Required for everything else.
 func (t *Tool) ApprovalFor(raw json.RawMessage) tools.Approval {
 	switch tools.PeekAction(raw, "run") {
 	case "wait", "cancel":
 		return tools.Auto
 	case "run":
-		if inspectsOnly(raw) {
+		in, v, ok := t.classify(raw)
+		switch {
+		case !ok:
+		case v.Class == shellpolicy.Blocked:
+			return tools.Auto
+		case v.Class == shellpolicy.Explicit:
+			return tools.Explicit
+		case v.Class == shellpolicy.ReadOnly && inspectsOnly(in):
 			return tools.Auto
 		}
 	}
 	return tools.Required
+}
+
+// ApprovalReason is why a command needs explicit approval.
+func (t *Tool) ApprovalReason(raw json.RawMessage) string {
+	if _, v, ok := t.classify(raw); ok {
+		return v.Reason()
+	}
+	return ""
 }
 
 // ReadOnlyFor is true for waits and read-only foreground commands.
@@ -123,14 +156,15 @@ func (t *Tool) ReadOnlyFor(raw json.RawMessage) bool {
 	case "wait":
 		return true
 	case "run":
-		return inspectsOnly(raw)
+		in, v, ok := t.classify(raw)
+		return ok && v.Class == shellpolicy.ReadOnly && inspectsOnly(in)
 	}
 	return false
 }
 
 // ParallelSafeFor is true only for read-only foreground commands.
 func (t *Tool) ParallelSafeFor(raw json.RawMessage) bool {
-	return tools.PeekAction(raw, "run") == "run" && inspectsOnly(raw)
+	return tools.PeekAction(raw, "run") == "run" && t.ReadOnlyFor(raw)
 }
 
 // StartsDetachedFor is true for background runs.
@@ -139,17 +173,39 @@ func (t *Tool) StartsDetachedFor(raw json.RawMessage) bool {
 	return err == nil && in.action == "run" && (in.background || in.tty)
 }
 
-// inspectsOnly is the auto-approval rule: a foreground run, no stdin, no
-// terminal, and a command the classifier marks read-only.
-func inspectsOnly(raw json.RawMessage) bool {
+// inspectsOnly is the rest of the auto-approval rule: a foreground run
+// with no stdin and no terminal.
+func inspectsOnly(in input) bool {
+	return in.action == "run" && !in.background && !in.tty && !in.interactive && !in.combined && !in.hasStdin
+}
+
+// classify parses a run input and classifies its command in its working
+// directory. The predicates ask several times per call; the last answer
+// is kept.
+func (t *Tool) classify(raw json.RawMessage) (input, shellpolicy.Verdict, bool) {
 	in, _, err := parseInput(raw)
 	if err != nil || in.action != "run" {
-		return false
+		return in, shellpolicy.Verdict{}, false
 	}
-	if in.background || in.tty || in.interactive || in.combined || in.hasStdin {
-		return false
+	return in, t.verdict(in.command, in.cwd), true
+}
+
+func (t *Tool) verdict(command, cwd string) shellpolicy.Verdict {
+	dir := t.opts.Commands.Workspace
+	if cwd != "" {
+		dir = filepath.Join(dir, cwd)
+		if filepath.IsAbs(cwd) {
+			dir = filepath.Clean(cwd)
+		}
 	}
-	return ReadOnly(in.command)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.last.ok && t.last.command == command && t.last.dir == dir {
+		return t.last.v
+	}
+	v := t.opts.Commands.Classify(command, dir)
+	t.last = lastVerdict{command: command, dir: dir, v: v, ok: true}
+	return v
 }
 
 // Execute runs one Bash action.

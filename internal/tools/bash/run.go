@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -43,13 +44,15 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, in input) (tools.Resu
 	if msg := invalidCombination(in); msg != "" {
 		return tools.Failed(msg), nil
 	}
-	if t.opts.Policy == ShellReadOnly && (in.background || in.tty || in.hasStdin || !ReadOnly(in.command)) {
-		return tools.Failed(msgReadOnlyShell), nil
-	}
-	if reasons := Dangerous(in.command); len(reasons) > 0 && (t.opts.BypassSafety == nil || !t.opts.BypassSafety()) {
-		res := tools.Failed(BlockedContent(reasons))
-		res.Metadata = map[string]any{"status": "Blocked", "blocked_reasons": reasons}
+	v := t.verdict(in.command, in.cwd)
+	// Hard blocks hold in every posture, Full Access included.
+	if v.Class == shellpolicy.Blocked {
+		res := tools.Failed(shellpolicy.BlockedContent(v.Reasons))
+		res.Metadata = map[string]any{"status": "Blocked", "blocked_reasons": v.Reasons}
 		return res, nil
+	}
+	if t.opts.Policy == ShellReadOnly && (in.background || in.tty || in.hasStdin || v.Class != shellpolicy.ReadOnly) {
+		return tools.Failed(msgReadOnlyShell), nil
 	}
 	if in.tty {
 		return tools.Result{}, tools.ExecutionFailed("%s", msgNoTTY)

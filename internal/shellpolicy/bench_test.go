@@ -1,0 +1,81 @@
+package shellpolicy
+
+import (
+	"strings"
+	"testing"
+)
+
+// script2K is a realistic 2 KB build-and-inspect script: pipelines,
+// conditionals, substitutions, a here-document and a loop.
+var script2K = func() string {
+	const block = `set -euo pipefail
+cd internal && go vet ./... 2>&1 | tee /tmp/vet.log
+if [ -f go.mod ]; then grep -n "^module" go.mod | head -1; fi
+for f in $(git ls-files '*.go' | head -20); do wc -l "$f"; done
+git --no-pager log --oneline -5 && git status --short
+cat <<'END' | sed -n '1,3p'
+one
+two
+END
+find . -name '*_test.go' -newer go.sum | xargs grep -l "t.Parallel" | sort | uniq -c
+`
+	s := strings.Repeat(block, 2048/len(block)+1)
+	return s[:strings.LastIndex(s[:2048], "\n")+1]
+}()
+
+// BenchmarkParse2K is the parser alone (mvdan.cc/sh/v3/syntax).
+func BenchmarkParse2K(b *testing.B) {
+	b.SetBytes(int64(len(script2K)))
+	for b.Loop() {
+		if _, err := parse(script2K); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReferenceFields2K is the reference the other two are read
+// against on a shared machine: strings.Fields over the same 2 KB.
+func BenchmarkReferenceFields2K(b *testing.B) {
+	b.SetBytes(int64(len(script2K)))
+	for b.Loop() {
+		_ = strings.Fields(script2K)
+	}
+}
+
+// BenchmarkClassify2K is the whole classification with path checks
+// against the real filesystem (Lstat of every argument that may be a path).
+func BenchmarkClassify2K(b *testing.B) {
+	env := testEnv()
+	env.Workspace = b.TempDir()
+	b.SetBytes(int64(len(script2K)))
+	for b.Loop() {
+		if v := env.Classify(script2K, ""); v.Class != Ordinary {
+			b.Fatalf("class %v %v", v.Class, v.Reasons)
+		}
+	}
+}
+
+// BenchmarkClassifyShort is a typical one-line command.
+func BenchmarkClassifyShort(b *testing.B) {
+	env := testEnv()
+	for b.Loop() {
+		env.Classify("git status --short && rg -n TODO internal | head -20", "")
+	}
+}
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"rm -rf /", script2K, "echo cm0gLXJmIC8= | base64 -d | sh", "$(echo rm) -rf /",
+		"python3 -c 'import shutil; shutil.rmtree(\"/\")'", "a{b,{c,d}}e", "x=$'\\x72'; $x", "f(){ f|f& };f"} {
+		f.Add(s)
+	}
+	env := testEnv()
+	f.Fuzz(func(t *testing.T, s string) {
+		v := env.Classify(s, "")
+		if strings.Contains(v.Reason(), "classifier failed") {
+			t.Fatalf("classifier panicked on %q: %v", s, v.Reasons)
+		}
+		if v.Class >= Explicit && len(v.Reasons) == 0 {
+			t.Fatalf("%v without a reason for %q", v.Class, s)
+		}
+	})
+}

@@ -1,0 +1,283 @@
+package shellpolicy
+
+import (
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
+	"os"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// source is what a command prints (or a redirection feeds), as far as the
+// script shows it.
+type source struct {
+	text     string
+	visible  bool     // text is exactly what flows
+	download bool     // it comes from the network (curl, wget, …)
+	file     bool     // it is a file's content (< path)
+	operands []string // paths the producer names (find DIR, echo A B), for xargs
+}
+
+// redirection is what a statement's redirections mean for the
+// classifier: what feeds its stdin, and the file its stdout goes to.
+type redirection struct {
+	in      *source
+	out     string // absolute path of a literal stdout target, or ""
+	appends bool
+}
+
+// redirects classifies a statement's redirections.
+func (c *classifier) redirects(rs []*syntax.Redirect) redirection {
+	var red redirection
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			v := c.word(r.Hdoc)
+			red.in = &source{text: v.s, visible: v.known, download: v.download}
+		case syntax.WordHdoc:
+			v := c.word(r.Word)
+			red.in = &source{text: v.s + "\n", visible: v.known, download: v.download}
+		case syntax.RdrIn:
+			v := c.word(r.Word)
+			c.pathArg(v, false)
+			red.in = &source{file: true}
+			if v.proc != nil {
+				red.in = v.proc
+			} else if text, ok := c.files[c.absPath(v.s)]; ok && v.known {
+				red.in = &source{text: text, visible: true}
+			}
+		case syntax.DplIn, syntax.DplOut:
+			if v := c.word(r.Word); v.s != "-" && !isDigits(v.s) {
+				c.writeTarget(v) // >&file is &>file
+			}
+		default: // >, >>, >|, &>, &>>, <>
+			v := c.word(r.Word)
+			c.writeTarget(v)
+			if (r.N == nil || r.N.Value == "1") && r.Op != syntax.RdrInOut && v.known {
+				red.out = c.absPath(v.s)
+				red.appends = r.Op == syntax.AppOut || r.Op == syntax.AppAll
+			}
+		}
+	}
+	return red
+}
+
+// writeTarget classifies a file a redirection writes.
+func (c *classifier) writeTarget(v value) {
+	switch s := v.s; {
+	case s == "/dev/null" || s == "/dev/stdout" || s == "/dev/stderr" || s == "/dev/tty" || strings.HasPrefix(s, "/dev/fd/"):
+		return
+	case blockDevice(s):
+		c.flag(Blocked, "redirects output onto a disk device ("+s+")")
+	}
+	c.atLeast(Ordinary)
+	c.pathArg(v, true)
+}
+
+// emits is what a simple command prints, for the stage after it, a
+// command substitution or xargs.
+func (c *classifier) emits(args []value, stdin *source) source {
+	args = unwrapQuiet(args)
+	if len(args) == 0 {
+		return source{}
+	}
+	name, rest := path.Base(args[0].s), args[1:]
+	passthrough := func() source {
+		if stdin == nil {
+			return source{}
+		}
+		return *stdin
+	}
+	switch name {
+	case "echo":
+		return echo(rest)
+	case "printf":
+		return printf(rest)
+	case "cat", "tee":
+		if name == "cat" && len(operandsOf(rest)) > 0 {
+			return source{operands: operandsOf(rest)}
+		}
+		return passthrough()
+	case "base64", "base32", "xxd":
+		return decode(name, rest, stdin)
+	case "rev":
+		if in := passthrough(); in.visible && len(operandsOf(rest)) == 0 {
+			return source{text: revLines(in.text), visible: true, download: in.download}
+		}
+	case "pwd":
+		return source{text: c.cwd + "\n", visible: c.cwd != ""}
+	case "curl", "wget", "fetch", "nc", "ncat", "socat", "http", "https", "aria2c", "lynx", "links", "w3m":
+		return source{download: true}
+	case "find", "ls":
+		return source{operands: c.findStarts(name, rest)}
+	}
+	return source{}
+}
+
+// findStarts are the paths find starts from (operands before the first
+// expression) or the operands of ls.
+func (c *classifier) findStarts(name string, args []value) []string {
+	var out []string
+	for _, a := range args {
+		if name == "find" && (strings.HasPrefix(a.s, "-") || a.s == "(" || a.s == "!") {
+			break
+		}
+		if !strings.HasPrefix(a.s, "-") {
+			out = append(out, a.s)
+		}
+	}
+	if len(out) == 0 && name == "find" {
+		out = append(out, ".")
+	}
+	return out
+}
+
+func echo(args []value) source {
+	newline, escapes := true, false
+	for len(args) > 0 && len(args[0].s) > 1 && strings.Trim(args[0].s, "-neE") == "" && args[0].s[0] == '-' {
+		newline = newline && !strings.Contains(args[0].s, "n")
+		escapes = escapes || strings.Contains(args[0].s, "e")
+		args = args[1:]
+	}
+	out := source{visible: true}
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.s
+		out.visible = out.visible && a.known && !a.glob
+		out.download = out.download || a.download
+	}
+	out.text = strings.Join(parts, " ")
+	if escapes {
+		out.text = ansiC(out.text)
+	}
+	if newline {
+		out.text += "\n"
+	}
+	out.operands = strings.Fields(out.text)
+	return out
+}
+
+// printf substitutes %s and %b in order and decodes escapes; anything more
+// elaborate is not followed.
+func printf(args []value) source {
+	if len(args) == 0 {
+		return source{}
+	}
+	out := source{visible: true}
+	for _, a := range args {
+		out.visible = out.visible && a.known
+		out.download = out.download || a.download
+	}
+	format, rest := args[0].s, args[1:]
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] == '%' && i+1 < len(format) {
+			switch format[i+1] {
+			case 's', 'b':
+				if len(rest) > 0 {
+					b.WriteString(rest[0].s)
+					rest = rest[1:]
+				}
+				i++
+				continue
+			case '%':
+				b.WriteByte('%')
+				i++
+				continue
+			}
+			out.visible = false
+		}
+		b.WriteByte(format[i])
+	}
+	out.text = ansiC(b.String())
+	out.operands = strings.Fields(out.text)
+	return out
+}
+
+// decode follows base64 -d, base32 -d and xxd -r -p of visible input.
+func decode(name string, args []value, stdin *source) source {
+	decoding, plain := false, false
+	for _, a := range args {
+		switch a.s {
+		case "-d", "--decode", "-D", "-r", "--revert":
+			decoding = true
+		case "-p", "-ps", "--plain", "-i", "--ignore-garbage":
+			plain = true
+		default:
+			if !strings.HasPrefix(a.s, "-") {
+				return source{} // decodes a file
+			}
+		}
+	}
+	if stdin == nil || !decoding {
+		return source{}
+	}
+	if !stdin.visible {
+		return source{download: stdin.download}
+	}
+	in := strings.Join(strings.Fields(stdin.text), "")
+	var out []byte
+	var err error
+	switch {
+	case name == "base64":
+		out, err = base64.StdEncoding.DecodeString(in)
+		if err != nil {
+			out, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(in, "="))
+		}
+		if err != nil {
+			out, err = base64.URLEncoding.DecodeString(in)
+		}
+	case name == "base32":
+		out, err = base32.StdEncoding.DecodeString(in)
+	case name == "xxd" && plain:
+		out, err = hex.DecodeString(in)
+	default:
+		return source{}
+	}
+	if err != nil {
+		return source{download: stdin.download}
+	}
+	return source{text: string(out), visible: true, download: stdin.download}
+}
+
+func revLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		r := []rune(l)
+		for a, b := 0, len(r)-1; a < b; a, b = a+1, b-1 {
+			r[a], r[b] = r[b], r[a]
+		}
+		lines[i] = string(r)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func blockDevice(p string) bool {
+	for _, prefix := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk",
+		"/dev/rdisk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port"} {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,238 @@
+package shellpolicy
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/codewhale/codewhale/internal/lazyre"
+)
+
+// inspectors maps the commands that can be read-only to the check of
+// their arguments; nil means any arguments are harmless.
+var inspectors = sync.OnceValue(func() map[string]func(*classifier, []value) bool {
+	any := (func(*classifier, []value) bool)(nil)
+	return map[string]func(*classifier, []value) bool{
+		"ls": any, "cat": any, "head": any, "tail": any, "wc": any, "pwd": any, "echo": any, "printf": any,
+		"grep": grepRule, "egrep": grepRule, "fgrep": grepRule, "file": any, "stat": any, "du": any, "df": any,
+		"which": any, "whoami": any, "id": any, "uname": any, "basename": any, "dirname": any, "realpath": any,
+		"readlink": any, "diff": any, "cmp": any, "cut": any, "tr": any, "nl": any, "true": any, "false": any,
+		"test": any, "[": any, "type": any, "md5sum": any, "sha1sum": any, "sha256sum": any, "sha512sum": any,
+		"tac": any, "rev": any, "od": any, "hexdump": any, "strings": any, "column": any, "fold": any, "comm": any,
+		"expand": any, "seq": any, "cd": any, "base64": any, "base32": any, "nproc": any, "uptime": any,
+		"rg": recursiveReader(without("--pre", "--pre-glob")), "ag": recursiveReader(nil), "ack": recursiveReader(nil),
+		"tree":     without("-o"),
+		"sort":     without("-o", "--output"),
+		"fd":       without("-x", "--exec", "-X", "--exec-batch"),
+		"fdfind":   without("-x", "--exec", "-X", "--exec-batch"),
+		"find":     findRule,
+		"uniq":     atMostOperands(1),
+		"xxd":      func(c *classifier, a []value) bool { return atMostOperands(1)(c, a) && !has(a, "-r", "-revert") },
+		"hostname": func(_ *classifier, a []value) bool { return len(a) == 0 },
+		"date":     readOnlyDate,
+		"sed":      readOnlySed,
+		"go":       readOnlyGo,
+		"printenv": printenvRule,
+		"set":      setRule,
+		"ps":       psRule,
+		"jq":       jqRule,
+	}
+})
+
+// inspector reports whether name can be read-only at all (so its path
+// arguments are reads, not writes).
+func inspector(name string) bool {
+	_, ok := inspectors()[name]
+	return ok
+}
+
+// inspect reports whether name with args only inspects. An expanded
+// argument could be any flag, so only commands whose every argument is
+// harmless accept one.
+func (c *classifier) inspect(name string, args []value) bool {
+	rule, ok := inspectors()[name]
+	if !ok {
+		return false
+	}
+	if rule == nil {
+		return true
+	}
+	for _, a := range args {
+		if !a.literal {
+			return false
+		}
+	}
+	return rule(c, args)
+}
+
+// without rejects arguments equal to (or of the form flag=…) any of flags.
+func without(flags ...string) func(*classifier, []value) bool {
+	return func(_ *classifier, args []value) bool { return !has(args, flags...) }
+}
+
+func atMostOperands(n int) func(*classifier, []value) bool {
+	return func(_ *classifier, args []value) bool { return len(operands(args)) <= n }
+}
+
+// recursiveReader is a searcher that walks its operands: walking a tree
+// that holds the user's credentials needs explicit approval.
+func recursiveReader(rule func(*classifier, []value) bool) func(*classifier, []value) bool {
+	return func(c *classifier, args []value) bool {
+		for _, op := range operands(args)[min(1, len(operands(args))):] {
+			if c.treeHoldsSecrets(c.absPath(op.s)) {
+				c.flag(Explicit, "searches a tree that holds secrets ("+op.s+")")
+			}
+		}
+		return rule == nil || rule(c, args)
+	}
+}
+
+func grepRule(c *classifier, args []value) bool {
+	if has(args, "-r", "-R", "--recursive", "--dereference-recursive") {
+		return recursiveReader(nil)(c, args)
+	}
+	return true
+}
+
+func findRule(c *classifier, args []value) bool {
+	return !has(args, "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls")
+}
+
+// readOnlyDate refuses setting the clock (-s, or an operand not starting
+// with '+').
+func readOnlyDate(_ *classifier, args []value) bool {
+	if has(args, "-s", "--set") {
+		return false
+	}
+	for _, op := range operands(args) {
+		if !strings.HasPrefix(op.s, "+") {
+			return false
+		}
+	}
+	return true
+}
+
+var sedPrint = lazyre.New(`^\s*((\d+|\$)(\s*,\s*(\d+|\$))?|/[^/]*/)?\s*p\s*$`)
+
+// readOnlySed admits only `sed -n '<range>p' [files]`: sed scripts can write
+// files (w, -i) or run commands (e), so anything else needs approval.
+func readOnlySed(_ *classifier, args []value) bool {
+	quiet, script := false, ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i].s; {
+		case a == "-n" || a == "--quiet" || a == "--silent":
+			quiet = true
+		case a == "-E" || a == "-r":
+		case a == "-e" && i+1 < len(args):
+			if script != "" {
+				return false
+			}
+			i++
+			script = args[i].s
+		case strings.HasPrefix(a, "-"):
+			return false
+		case script == "":
+			script = a
+		}
+	}
+	return quiet && sedPrint().MatchString(script)
+}
+
+func readOnlyGo(_ *classifier, args []value) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0].s {
+	case "version":
+		return true
+	case "env":
+		return !has(args[1:], "-w", "-u")
+	}
+	return false
+}
+
+// printenvRule: printing the whole environment, or a secret variable,
+// shows secrets.
+func printenvRule(c *classifier, args []value) bool {
+	ops := operands(args)
+	if len(ops) == 0 {
+		c.flag(Explicit, "prints the environment, which holds secrets (printenv)")
+	}
+	for _, o := range ops {
+		if c.secretVar(o.s) {
+			c.flag(Explicit, "prints $"+o.s+", which holds a secret (printenv "+o.s+")")
+		}
+	}
+	return true
+}
+
+// setRule: set alone prints every variable; with options it only changes
+// this throwaway shell.
+func setRule(c *classifier, args []value) bool {
+	if len(args) == 0 {
+		c.flag(Explicit, "prints every shell variable, which can hold secrets (set)")
+	}
+	return true
+}
+
+// psRule: BSD-style e (ps e, ps auxe, ps eww) and -E print other
+// processes' environments.
+func psRule(c *classifier, args []value) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "e") || a.s == "-E" {
+			c.flag(Explicit, "prints other processes' environments, which hold secrets (ps "+a.s+")")
+		}
+	}
+	return true
+}
+
+// jqRule: jq's env and $ENV read the environment.
+func jqRule(c *classifier, args []value) bool {
+	for _, a := range args {
+		if strings.Contains(a.s, "$ENV") || strings.Contains(a.s, "env") && !strings.HasPrefix(a.s, "-") &&
+			(a.s == "env" || strings.Contains(a.s, "env.") || strings.Contains(a.s, "env|") || strings.Contains(a.s, "env |")) {
+			c.flag(Explicit, "reads the environment, which holds secrets (jq env)")
+		}
+	}
+	return true
+}
+
+// secretsCommand flags commands whose purpose is to print a credential;
+// it reports whether name was one.
+func (c *classifier) secretsCommand(name string, args []value) bool {
+	sub := func(i int) string {
+		ops := operands(args)
+		if i < len(ops) {
+			return ops[i].s
+		}
+		return ""
+	}
+	why := ""
+	switch {
+	case name == "gh" && sub(0) == "auth" && (sub(1) == "token" || has(args, "-t", "--show-token")):
+		why = "prints a GitHub token (gh auth token)"
+	case name == "security" && strings.HasPrefix(sub(0), "find-") && strings.HasSuffix(sub(0), "-password"):
+		why = "reads the macOS keychain (security " + sub(0) + ")"
+	case (name == "gpg" || name == "gpg2") && has(args, "--export-secret-keys", "--export-secret-subkeys"):
+		why = "exports secret keys (gpg --export-secret-keys)"
+	case (name == "pass" || name == "gopass") && (sub(0) == "show" || len(operands(args)) == 1):
+		why = "prints a password store entry (" + name + ")"
+	case name == "gcloud" && sub(0) == "auth" && strings.HasPrefix(sub(1), "print-"):
+		why = "prints a Google Cloud token (gcloud auth " + sub(1) + ")"
+	case name == "aws" && sub(0) == "configure" && (sub(1) == "get" || sub(1) == "export-credentials"):
+		why = "prints AWS credentials (aws configure " + sub(1) + ")"
+	case name == "az" && sub(0) == "account" && sub(1) == "get-access-token":
+		why = "prints an Azure token (az account get-access-token)"
+	case name == "op" && (sub(0) == "read" || sub(0) == "item" && sub(1) == "get"):
+		why = "reads a 1Password secret (op " + sub(0) + ")"
+	case name == "vault" && (sub(0) == "read" || sub(0) == "kv" && sub(1) == "get"):
+		why = "reads a Vault secret (vault " + sub(0) + ")"
+	case name == "kubectl" && (sub(1) == "secret" || sub(1) == "secrets") && sub(0) == "get":
+		why = "reads Kubernetes secrets (kubectl get secret)"
+	case strings.HasPrefix(name, "docker-credential-"):
+		why = "reads stored registry credentials (" + name + ")"
+	default:
+		return false
+	}
+	c.flag(Explicit, why)
+	return true
+}

@@ -1,0 +1,175 @@
+package shellpolicy
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// maxGlob bounds how many matches of one glob argument are checked, and
+// maxLstat how many arguments of one command line are looked up as
+// symlinks: the check must stay cheap beside the process it guards.
+const (
+	maxGlob  = 64
+	maxLstat = 32
+)
+
+// pathArgs checks every argument that can name a path against the
+// credential guard (reads and writes of secrets need explicit approval,
+// whatever the verb) and, for commands that may write, against the
+// protected paths.
+func (c *classifier) pathArgs(args []value, write bool) {
+	for _, a := range args {
+		c.pathArg(a, write)
+	}
+}
+
+func (c *classifier) pathArg(v value, write bool) {
+	s := v.s
+	if i := strings.IndexByte(s, '='); i >= 0 && (strings.HasPrefix(s, "-") || !strings.ContainsAny(s[:i], "/.~")) {
+		s = s[i+1:] // --file=/x, of=/x, KEY=/x
+	} else if strings.HasPrefix(s, "-") {
+		return
+	}
+	s = strings.TrimPrefix(s, "@") // curl -d @file
+	if s == "" || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") || strings.Contains(s, "://") {
+		return
+	}
+	for _, abs := range c.candidates(s, v.glob) {
+		if strings.HasPrefix(abs, "/proc/") && path.Base(abs) == "environ" {
+			c.flag(Explicit, "reads a process's environment, which holds secrets ("+s+")")
+		}
+		if c.env.SecretPath != nil {
+			if reason, ok := c.env.SecretPath(abs); ok {
+				c.flag(Explicit, "touches a secret: "+reason+" ("+s+")")
+			}
+		}
+		if write && c.env.ProtectedWrite != nil {
+			if reason, ok := c.env.ProtectedWrite(abs, c.env.Workspace); ok {
+				c.flag(Explicit, "changes a protected path: "+reason+" ("+s+")")
+			}
+		}
+	}
+}
+
+// candidates are the absolute paths an argument may name: itself, a
+// symlink's target, a glob's matches and the glob with its wildcards cut
+// (.env* names .env).
+func (c *classifier) candidates(s string, glob bool) []string {
+	abs := c.absPath(s)
+	out := []string{abs}
+	if glob {
+		trimmed := strings.TrimRight(abs, "*?[]")
+		if trimmed != abs && trimmed != "" && !strings.HasSuffix(trimmed, "/") {
+			out = append(out, trimmed)
+		}
+		if filepath.IsAbs(abs) {
+			matches, _ := filepath.Glob(abs)
+			if len(matches) > maxGlob {
+				matches = matches[:maxGlob]
+			}
+			out = append(out, matches...)
+		}
+	}
+	n := len(out)
+	for _, p := range out[:n] {
+		if c.lstats >= maxLstat || !path.IsAbs(p) {
+			break
+		}
+		c.lstats++
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				out = append(out, real)
+			}
+		}
+	}
+	return out
+}
+
+// absPath resolves s against the classifier's directory; a relative path
+// stays relative when the directory is unknown.
+func (c *classifier) absPath(s string) string {
+	if !path.IsAbs(s) && c.cwd != "" {
+		s = path.Join(c.cwd, s)
+	}
+	return path.Clean(s)
+}
+
+// catastrophic reports a target whose deletion is a catastrophe: the
+// filesystem root, a top-level system directory, /usr/*, another user's
+// home (~user), the home directory or one of its ancestors, with or without
+// a trailing /* or *, directly or through a symlink.
+func (c *classifier) catastrophic(s string) bool {
+	if s == "" {
+		return false
+	}
+	if strings.HasPrefix(s, "~") && !strings.Contains(s, "/") {
+		return true // ~ unexpanded, or ~user
+	}
+	p := s
+	if path.Base(p) == ".*" {
+		p = path.Dir(p) + "/.." // older shells match .. too
+	}
+	for {
+		t := strings.TrimSuffix(strings.TrimSuffix(p, "*"), "/")
+		if t == p {
+			break
+		}
+		p = t
+	}
+	switch {
+	case p == "" && s[0] == '/':
+		return true
+	case p == "":
+		p = "." // * in the current directory
+	case !path.IsAbs(p) && c.cwd == "":
+		return false
+	}
+	abs := c.absPath(p)
+	if c.catastrophicAbs(abs) {
+		return true
+	}
+	if target, ok := c.links[abs]; ok && c.catastrophicAbs(target) {
+		return true
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		return c.catastrophicAbs(real)
+	}
+	return false
+}
+
+func (c *classifier) catastrophicAbs(p string) bool {
+	if p == "" {
+		return false
+	}
+	p = path.Clean(p)
+	if p == "/" || path.Dir(p) == "/" && systemDir(path.Base(p)) || path.Dir(p) == "/usr" {
+		return true
+	}
+	home := c.env.Home
+	return home != "" && (p == home || strings.HasPrefix(home, p+"/"))
+}
+
+func systemDir(name string) bool {
+	switch name {
+	case "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "sbin",
+		"srv", "sys", "usr", "var", "mnt", "media", "snap", "Users", "System", "Library", "Applications", "private",
+		"Volumes":
+		return true
+	}
+	return false
+}
+
+// containsWorkspace reports the workspace itself or a directory above it.
+func (c *classifier) containsWorkspace(abs string) bool {
+	ws := c.env.Workspace
+	return ws != "" && path.IsAbs(abs) && (abs == ws || strings.HasPrefix(ws, abs+"/"))
+}
+
+// treeHoldsSecrets reports a directory whose recursive walk reaches the
+// user's credentials: /, the home directory or one of its ancestors.
+func (c *classifier) treeHoldsSecrets(abs string) bool {
+	home := c.env.Home
+	return abs == "/" || home != "" && (abs == home || strings.HasPrefix(home, abs+"/"))
+}

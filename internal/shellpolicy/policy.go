@@ -1,0 +1,203 @@
+// Package shellpolicy is the one classifier of shell commands the agent
+// writes (Bash runs, task gates, permission rules). It parses the command
+// with mvdan.cc/sh/v3/syntax and sorts it into one of four classes:
+//
+//   - ReadOnly: provably only inspects the machine; runs without approval.
+//   - Ordinary: may change things; needs ordinary approval.
+//   - Explicit: destructive but legitimate (git push --force, git clean -fdx,
+//     rm -rf .git), reads or prints a secret, raises privileges, or runs code
+//     the parser cannot see (eval "$X", … | sh); a person must approve it in
+//     every posture but Full Access.
+//   - Blocked: a catastrophe (deleting / or the home directory, writing a
+//     disk, a fork bomb, curl | sh); never runs, in any posture.
+//
+// The classifier is conservative where it must be: anything it cannot prove
+// harmless is not ReadOnly, and it looks through the usual disguises where
+// they are visible in the text: eval and sh -c of literal scripts, command
+// names computed by $(echo …) or variables assigned earlier, base64/rev
+// decoded scripts piped into a shell, inline interpreter code (python3 -c,
+// perl -e, node -e), xargs and find -exec. What it cannot see is left to the
+// OS sandbox behind it.
+package shellpolicy
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Class is how much authority a command needs.
+type Class int
+
+const (
+	ReadOnly Class = iota
+	Ordinary
+	Explicit
+	Blocked
+)
+
+func (c Class) String() string {
+	return [...]string{"read-only", "ordinary", "explicit", "blocked"}[c]
+}
+
+// Verdict is the classification of one command: its class and, for
+// Explicit and Blocked, the reasons (short model-readable phrases).
+type Verdict struct {
+	Class   Class
+	Reasons []string
+}
+
+// Reason joins the reasons into one sentence fragment.
+func (v Verdict) Reason() string { return strings.Join(v.Reasons, "; ") }
+
+// Env is what the classifier knows about where the command runs. The
+// predicates come from the credential guard (internal/secrets); a nil one
+// matches nothing, so production wiring must set them.
+type Env struct {
+	Home      string              // the user's home directory (~)
+	Workspace string              // the workspace root
+	Getenv    func(string) string // the agent's environment, for $VAR in paths
+	// SecretPath reports a file or directory that holds credentials.
+	SecretPath func(abs string) (reason string, ok bool)
+	// ProtectedWrite reports a path whose change needs explicit approval
+	// (.git/**, .codewhale/**, the user's configuration).
+	ProtectedWrite func(abs, workspace string) (reason string, ok bool)
+	// SecretVar reports an environment variable name that holds a secret.
+	SecretVar func(name string) bool
+}
+
+// BlockedPrefix starts the model-visible content of a command refused as a
+// hard block (tools.md §4.1, exact).
+const BlockedPrefix = "BLOCKED: This command was blocked for safety reasons."
+
+// BlockedContent is the model-visible refusal of a Blocked verdict.
+func BlockedContent(reasons []string) string {
+	var b strings.Builder
+	b.WriteString(BlockedPrefix)
+	b.WriteString("\n\nReasons:\n")
+	for _, r := range reasons {
+		b.WriteString("- " + r + "\n")
+	}
+	b.WriteString("\nNothing was run. This block holds in every permission posture, Full Access included. Use a " +
+		"narrower, non-destructive command, or ask the user to run this one themselves.")
+	return b.String()
+}
+
+// Classify classifies command as run in directory cwd ("" = the
+// workspace). A command that does not parse is Ordinary: the shell will
+// reject it too, and nothing about it is proven harmless.
+func (e *Env) Classify(command, cwd string) (v Verdict) {
+	defer func() {
+		// The classifier fails closed: a bug on hostile input must not
+		// turn a command into an unchecked one.
+		if p := recover(); p != nil {
+			v = Verdict{Class: Explicit, Reasons: []string{fmt.Sprintf("the command classifier failed on this command (%v)", p)}}
+		}
+	}()
+	if strings.TrimSpace(command) == "" {
+		return Verdict{Class: Ordinary}
+	}
+	f, err := parse(command)
+	if err != nil {
+		return Verdict{Class: Ordinary}
+	}
+	if cwd == "" {
+		cwd = e.Workspace
+	}
+	c := newClassifier(e, cwd, 0)
+	c.stmts(f.Stmts)
+	if len(f.Stmts) == 0 {
+		c.atLeast(Ordinary)
+	}
+	return c.verdict()
+}
+
+// Classify classifies command with no knowledge of paths or secrets (tests
+// and callers that only need the hard blocks).
+func Classify(command string) Verdict { return (&Env{}).Classify(command, "") }
+
+func parse(command string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+}
+
+// maxDepth bounds nested scripts (eval of sh -c of base64 of …).
+const maxDepth = 8
+
+// classifier accumulates one verdict while walking a script in order. It
+// tracks what a reader of the script can know statically: literal
+// variable assignments and the directory a literal cd moved to.
+type classifier struct {
+	env     *Env
+	cwd     string
+	vars    map[string]string
+	params  []string          // positional parameters of a sh -c script ($0 first); nil when unknown
+	files   map[string]string // files this script wrote with visible content
+	links   map[string]string // symlinks this script made (ln -s)
+	lstats  int               // symlink look-ups made so far
+	depth   int
+	class   Class
+	reasons []string
+}
+
+func newClassifier(e *Env, cwd string, depth int) *classifier {
+	return &classifier{env: e, cwd: cwd, vars: map[string]string{}, files: map[string]string{}, links: map[string]string{},
+		depth: depth}
+}
+
+func (c *classifier) verdict() Verdict {
+	v := Verdict{Class: c.class}
+	if c.class >= Explicit {
+		// Only the reasons of the deciding class: a blocked command's
+		// refusal should not list the approvals it would also have needed.
+		v.Reasons = c.reasons
+	}
+	return v
+}
+
+// atLeast raises the class without a reason (ReadOnly → Ordinary).
+func (c *classifier) atLeast(k Class) {
+	if k > c.class {
+		c.class = k
+	}
+}
+
+// flag raises the class to k with reason r.
+func (c *classifier) flag(k Class, r string) {
+	switch {
+	case k > c.class:
+		c.class, c.reasons = k, []string{r}
+	case k == c.class && k >= Explicit:
+		for _, x := range c.reasons {
+			if x == r {
+				return
+			}
+		}
+		c.reasons = append(c.reasons, r)
+	}
+}
+
+// nested classifies script (eval, sh -c, a decoded pipe) as part of this
+// command, with this command's knowledge of variables and directory.
+func (c *classifier) nested(script, what string) { c.nestedWith(script, what, c.params) }
+
+// nestedWith classifies script with positional parameters params (sh -c
+// SCRIPT NAME ARGS…).
+func (c *classifier) nestedWith(script, what string, params []string) {
+	if c.depth >= maxDepth {
+		c.flag(Explicit, what+" nests scripts deeper than the classifier follows")
+		return
+	}
+	f, err := parse(script)
+	if err != nil {
+		c.flag(Explicit, what+" runs text that does not parse as shell")
+		return
+	}
+	saved := c.params
+	c.depth++
+	c.params = params
+	c.stmts(f.Stmts)
+	c.params = saved
+	c.depth--
+	c.atLeast(Ordinary)
+}

@@ -1,0 +1,376 @@
+package shellpolicy
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// stmts classifies a list and returns what it prints, as far as that is
+// visible (one statement's output; a list's when every part is visible).
+func (c *classifier) stmts(ss []*syntax.Stmt) source {
+	out := source{visible: true}
+	for _, s := range ss {
+		o := c.stmt(s, nil)
+		out.text += o.text
+		out.visible = out.visible && o.visible
+		out.download = out.download || o.download
+		out.operands = append(out.operands, o.operands...)
+	}
+	return out
+}
+
+// scoped runs f with the variables and directory restored afterwards, as
+// a subshell or command substitution leaves them.
+func (c *classifier) scoped(f func()) {
+	cwd, vars := c.cwd, make(map[string]string, len(c.vars))
+	for k, v := range c.vars {
+		vars[k] = v
+	}
+	f()
+	c.cwd, c.vars = cwd, vars
+}
+
+// stmt classifies one statement and returns what it prints; stdin is what
+// a pipeline feeds it (nil when nothing does).
+func (c *classifier) stmt(s *syntax.Stmt, stdin *source) source {
+	if s == nil {
+		return source{}
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		c.atLeast(Ordinary) // something is left running
+	}
+	red := c.redirects(s.Redirs)
+	if red.in != nil {
+		stdin = red.in
+	}
+	out := c.command1(s.Cmd, stdin)
+	if red.out == "" {
+		return out
+	}
+	// Remember what the script writes, so running it next is judged by
+	// its content.
+	switch prev, ok := c.files[red.out]; {
+	case !out.visible || red.appends && !ok && fileExists(red.out):
+		delete(c.files, red.out)
+	case red.appends:
+		c.files[red.out] = prev + out.text
+	default:
+		c.files[red.out] = out.text
+	}
+	return source{visible: true}
+}
+
+// command1 classifies the command of a statement.
+func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
+	switch cmd := cmd.(type) {
+	case nil:
+		return source{visible: true}
+	case *syntax.CallExpr:
+		return c.call(cmd, stdin)
+	case *syntax.BinaryCmd:
+		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
+			return c.pipeline(flatten(cmd, nil), stdin)
+		}
+		c.stmt(cmd.X, stdin)
+		c.stmt(cmd.Y, nil)
+	case *syntax.Subshell:
+		var out source
+		c.scoped(func() { out = c.stmts(cmd.Stmts) })
+		return out
+	case *syntax.Block:
+		return c.stmts(cmd.Stmts)
+	case *syntax.TimeClause:
+		return c.stmt(cmd.Stmt, stdin)
+	case *syntax.TestClause:
+		c.words(cmd.X)
+	case *syntax.ArithmCmd:
+		c.words(cmd.X)
+	case *syntax.LetClause:
+		c.atLeast(Ordinary)
+		for _, x := range cmd.Exprs {
+			c.words(x)
+		}
+	case *syntax.DeclClause:
+		c.decl(cmd)
+	case *syntax.FuncDecl:
+		c.atLeast(Ordinary)
+		if forkBomb(cmd) {
+			c.flag(Blocked, "defines a fork bomb: a function that recursively starts copies of itself in the background")
+		}
+		c.scoped(func() { c.stmt(cmd.Body, nil) })
+	default:
+		c.compound(cmd)
+	}
+	return source{}
+}
+
+// compound classifies if/while/for/case and the rest: never read-only (a
+// loop can do anything its body does, repeatedly), and every statement and
+// word inside is classified.
+func (c *classifier) compound(cmd syntax.Command) {
+	c.atLeast(Ordinary)
+	switch cmd := cmd.(type) {
+	case *syntax.IfClause:
+		for ; cmd != nil; cmd = cmd.Else {
+			c.stmts(cmd.Cond)
+			c.stmts(cmd.Then)
+		}
+	case *syntax.WhileClause:
+		c.stmts(cmd.Cond)
+		c.stmts(cmd.Do)
+	case *syntax.ForClause:
+		c.words(cmd.Loop)
+		c.stmts(cmd.Do)
+	case *syntax.CaseClause:
+		c.word(cmd.Word)
+		for _, it := range cmd.Items {
+			c.stmts(it.Stmts)
+		}
+	case *syntax.CoprocClause:
+		c.stmt(cmd.Stmt, nil)
+	default:
+		// Any other node (zsh and mksh forms): classify what it contains.
+		c.words(cmd)
+		syntax.Walk(cmd, func(n syntax.Node) bool {
+			if s, ok := n.(*syntax.Stmt); ok {
+				c.stmt(s, nil)
+				return false
+			}
+			return true
+		})
+	}
+}
+
+// words classifies every word inside node (loop items, test and
+// arithmetic expressions), which only matters for the substitutions and
+// expansions they hold.
+func (c *classifier) words(node syntax.Node) {
+	if node == nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			c.word(n)
+			return false
+		case *syntax.CmdSubst:
+			c.scoped(func() { c.stmts(n.Stmts) })
+			return false
+		case *syntax.ParamExp:
+			c.param(n)
+			return false
+		case *syntax.Stmt:
+			return false
+		}
+		return true
+	})
+}
+
+// flatten lists the stages of a pipeline left to right.
+func flatten(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
+	if x, ok := b.X.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && len(b.X.Redirs) == 0 {
+		out = flatten(x, out)
+	} else {
+		out = append(out, b.X)
+	}
+	if y, ok := b.Y.Cmd.(*syntax.BinaryCmd); ok && (y.Op == syntax.Pipe || y.Op == syntax.PipeAll) && len(b.Y.Redirs) == 0 {
+		return flatten(y, out)
+	}
+	return append(out, b.Y)
+}
+
+// pipeline classifies each stage with what the stages before it print
+// (as far as that is visible), so `echo … | base64 -d | sh` and
+// `curl … | sh` are judged by the script that reaches the shell.
+func (c *classifier) pipeline(stages []*syntax.Stmt, stdin *source) source {
+	in := stdin
+	var out source
+	for _, st := range stages {
+		out = c.stmt(st, in)
+		if in != nil && in.download {
+			out.download = true // whatever a download passes through stays a download
+		}
+		in = &out
+	}
+	return out
+}
+
+// call classifies one simple command and returns what it prints.
+func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
+	for _, a := range ce.Assigns {
+		v := c.assignValue(a)
+		if a.Name == nil {
+			continue
+		}
+		if riskyVar(a.Name.Value) {
+			c.atLeast(Ordinary) // changes what later commands run or load
+		}
+		if len(ce.Args) == 0 && v.known {
+			c.vars[a.Name.Value] = v.s
+		} else if len(ce.Args) == 0 {
+			delete(c.vars, a.Name.Value)
+		}
+	}
+	if len(ce.Args) == 0 {
+		return source{visible: true}
+	}
+	args := make([]value, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		args = append(args, c.expandWord(w)...)
+	}
+	if len(args) == 0 {
+		return source{visible: true}
+	}
+	c.command(args, stdin)
+	return c.emits(args, stdin)
+}
+
+// expandWord is one argument word as the fields the shell makes of it:
+// brace lists expanded, unquoted expansions split.
+func (c *classifier) expandWord(w *syntax.Word) []value {
+	v := c.word(w)
+	if len(w.Parts) == 1 && v.literal && strings.Contains(v.s, "{") {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+			var out []value
+			for _, s := range braces(lit.Value) {
+				x := v
+				x.s = c.tilde(unescape(s, false))
+				out = append(out, x)
+			}
+			return out
+		}
+	}
+	if !v.splits || !v.known {
+		return []value{v}
+	}
+	var out []value
+	for _, f := range c.fields(v.s) {
+		x := v
+		x.s = f
+		out = append(out, x)
+	}
+	return out
+}
+
+func (c *classifier) assignValue(a *syntax.Assign) value {
+	if a.Array != nil {
+		c.words(a.Array)
+		return value{}
+	}
+	if a.Value == nil {
+		return value{known: true, literal: true}
+	}
+	return c.word(a.Value)
+}
+
+// command classifies argv whose name may be computed.
+func (c *classifier) command(args []value, stdin *source) {
+	name := args[0]
+	switch {
+	case name.download:
+		c.flag(Blocked, "runs a command whose name comes from a download")
+		return
+	case !name.known:
+		c.flag(Explicit, "the command name is computed at run time ("+name.text()+"), so what runs cannot be seen")
+		if r := rmCatastrophe(c, args[1:]); r != "" {
+			c.flag(Blocked, "a command whose name is computed at run time ("+name.text()+") would, if it is rm, "+r)
+		}
+		return
+	case !name.literal:
+		c.atLeast(Ordinary) // a computed name is never read-only, whatever it resolves to
+	}
+	c.program(args, stdin)
+}
+
+// decl classifies declare/export/local/readonly/typeset.
+func (c *classifier) decl(d *syntax.DeclClause) {
+	var names, opts []string
+	for _, a := range d.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			v := c.word(a.Value)
+			if strings.HasPrefix(v.s, "-") || strings.HasPrefix(v.s, "+") {
+				opts = append(opts, v.s)
+			} else {
+				names = append(names, v.s)
+			}
+			continue
+		}
+		v := c.assignValue(a)
+		if a.Name == nil {
+			continue
+		}
+		names = append(names, a.Name.Value)
+		if riskyVar(a.Name.Value) {
+			c.atLeast(Ordinary)
+		}
+		if a.Naked {
+			continue
+		}
+		if v.known {
+			c.vars[a.Name.Value] = v.s
+		} else {
+			delete(c.vars, a.Name.Value)
+		}
+	}
+	functionsOnly := len(opts) > 0
+	for _, o := range opts {
+		functionsOnly = functionsOnly && (o == "-f" || o == "-F")
+	}
+	if len(names) == 0 && !functionsOnly {
+		c.flag(Explicit, "prints shell variables, which can hold secrets ("+d.Variant.Value+" "+strings.Join(opts, " ")+")")
+	}
+	for _, n := range names {
+		if c.secretVar(n) && hasPrint(opts) {
+			c.flag(Explicit, "prints $"+n+", which holds a secret")
+		}
+	}
+}
+
+func hasPrint(opts []string) bool {
+	for _, o := range opts {
+		if strings.HasPrefix(o, "-") && strings.ContainsAny(o, "p") {
+			return true
+		}
+	}
+	return false
+}
+
+// riskyVar reports a variable that changes what later commands run or
+// load, so assigning it is never read-only.
+func riskyVar(name string) bool {
+	switch name {
+	case "PATH", "IFS", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS4", "SHELLOPTS", "BASHOPTS", "CDPATH",
+		"PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "GCONV_PATH", "PYTHONSTARTUP",
+		"PYTHONPATH", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "HOME":
+		return true
+	}
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "GIT_")
+}
+
+// forkBomb reports a function whose body starts itself in a pipeline or in
+// the background (`:(){ :|:& };:`).
+func forkBomb(fn *syntax.FuncDecl) bool {
+	name := fn.Name.Value
+	calls := func(s *syntax.Stmt) bool {
+		found := false
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && c.Args[0].Lit() == name {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	bomb := false
+	syntax.Walk(fn.Body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			bomb = bomb || n.Background && calls(n)
+		case *syntax.BinaryCmd:
+			bomb = bomb || (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && (calls(n.X) || calls(n.Y))
+		}
+		return !bomb
+	})
+	return bomb
+}

@@ -1,0 +1,360 @@
+package shellpolicy
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// value is what the classifier knows of one word after expansion.
+type value struct {
+	s        string  // the value where known; otherwise the word as written
+	known    bool    // s is (very likely) what the shell produces
+	literal  bool    // no expansion at all: only literal and quoted text
+	glob     bool    // unquoted glob characters
+	download bool    // part of it comes from a download ($(curl …))
+	splits   bool    // an unquoted expansion (or "$@"): the shell splits the result into fields
+	proc     *source // the output of a process substitution <(…) the word is
+	w        *syntax.Word
+}
+
+// text is the word as written, for reasons.
+func (v value) text() string {
+	if v.w == nil {
+		return v.s
+	}
+	var buf bytes.Buffer
+	_ = syntax.NewPrinter().Print(&buf, v.w)
+	s := buf.String()
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
+}
+
+// word expands w as far as the script shows, classifying the commands
+// and parameters it substitutes on the way.
+func (c *classifier) word(w *syntax.Word) value {
+	v := value{known: true, literal: true, w: w}
+	if w == nil {
+		return v
+	}
+	var b strings.Builder
+	c.parts(&b, w.Parts, false, &v)
+	v.s = b.String()
+	if len(w.Parts) > 0 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
+			v.s = c.tilde(v.s)
+		}
+	}
+	return v
+}
+
+func (c *classifier) parts(b *strings.Builder, parts []syntax.WordPart, quoted bool, v *value) {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			s := unescape(p.Value, quoted)
+			if !quoted && strings.ContainsAny(p.Value, "*?[") {
+				v.glob = true
+			}
+			b.WriteString(s)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(ansiC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			c.parts(b, p.Parts, true, v)
+		case *syntax.ParamExp:
+			s, ok := c.param(p)
+			v.literal = false
+			v.known = v.known && ok
+			v.splits = v.splits || !quoted || p.Param != nil && (p.Param.Value == "@" || p.Param.Value == "*")
+			b.WriteString(s)
+		case *syntax.CmdSubst:
+			v.literal = false
+			v.splits = v.splits || !quoted
+			var out source
+			c.scoped(func() { out = c.stmts(p.Stmts) })
+			v.known = v.known && out.visible
+			v.download = v.download || out.download
+			b.WriteString(strings.TrimRight(out.text, "\n"))
+		case *syntax.ProcSubst:
+			v.literal, v.known = false, false
+			var out source
+			c.scoped(func() { out = c.stmts(p.Stmts) })
+			if len(parts) == 1 {
+				v.proc = &out
+			}
+			b.WriteString("/dev/fd/63")
+		case *syntax.ArithmExp:
+			v.literal, v.known = false, false
+			c.words(p.X)
+			b.WriteString("0")
+		case *syntax.ExtGlob:
+			v.glob = true
+			b.WriteString(p.Op.String() + p.Pattern.Value + ")")
+		default:
+			v.literal, v.known = false, false
+		}
+	}
+}
+
+// param resolves $NAME as far as the script or the environment shows it,
+// and flags secret variables whatever the word is used for.
+func (c *classifier) param(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil {
+		return "$?", false
+	}
+	name := p.Param.Value
+	if s, ok, positional := c.positional(name); positional {
+		return s, ok
+	}
+	if c.secretVar(name) && !p.Length {
+		c.flag(Explicit, "expands $"+name+", which holds a secret")
+	}
+	if p.Excl && p.Names == 0 {
+		return "${!" + name + "}", false // indirection: any variable
+	}
+	if p.Exp != nil && p.Exp.Word != nil {
+		c.word(p.Exp.Word) // its substitutions run too
+	}
+	if p.Index != nil {
+		c.words(p.Index)
+	}
+	if !simpleParam(p) {
+		if p.Exp != nil && p.Exp.Word != nil && (p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) {
+			if s, ok := c.lookup(name); ok {
+				return s, true
+			}
+			d := c.word(p.Exp.Word)
+			return d.s, d.known
+		}
+		return "${" + name + "…}", false
+	}
+	if s, ok := c.lookup(name); ok {
+		return s, true
+	}
+	return "$" + name, false
+}
+
+func simpleParam(p *syntax.ParamExp) bool {
+	return !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil &&
+		p.Names == 0 && p.Exp == nil && len(p.Modifiers) == 0
+}
+
+// positional resolves $0…$9, $@, $* and $# from a sh -c script's
+// arguments; positional reports whether name is one of them.
+func (c *classifier) positional(name string) (s string, known, positional bool) {
+	switch {
+	case name == "@" || name == "*":
+		if c.params == nil {
+			return "$" + name, false, true
+		}
+		return strings.Join(c.params[min(1, len(c.params)):], " "), true, true
+	case name == "#":
+		return strconv.Itoa(max(len(c.params)-1, 0)), c.params != nil, true
+	case len(name) == 1 && name[0] >= '0' && name[0] <= '9':
+		i := int(name[0] - '0')
+		if c.params == nil {
+			return "$" + name, false, true
+		}
+		if i < len(c.params) {
+			return c.params[i], true, true
+		}
+		return "", true, true
+	}
+	return "", false, false
+}
+
+// fields splits an expanded word the way the shell does, by IFS (as the
+// script set it, else blank, tab and newline).
+func (c *classifier) fields(s string) []string {
+	ifs, ok := c.vars["IFS"]
+	if !ok {
+		ifs = " \t\n"
+	}
+	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(ifs, r) })
+}
+
+// maxBraces bounds brace expansion of one word.
+const maxBraces = 64
+
+// braces expands the comma lists of an unquoted literal word
+// (/{bin,etc} is /bin and /etc); sequences ({1..9}) are left as written.
+func braces(s string) []string {
+	depth, open := 0, -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case '}':
+			if depth--; depth == 0 && open >= 0 {
+				alts := splitTop(s[open+1 : i])
+				if len(alts) < 2 {
+					open = -1
+					continue
+				}
+				var out []string
+				for _, a := range alts {
+					for _, x := range braces(s[:open] + a + s[i+1:]) {
+						if len(out) < maxBraces {
+							out = append(out, x)
+						}
+					}
+				}
+				return out
+			}
+		}
+	}
+	return []string{s}
+}
+
+// splitTop splits s at the commas outside nested braces.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// lookup resolves a variable from the script's own assignments, then the
+// few the classifier knows, then the agent's environment.
+func (c *classifier) lookup(name string) (string, bool) {
+	if s, ok := c.vars[name]; ok {
+		return s, true
+	}
+	switch name {
+	case "HOME":
+		return c.env.Home, c.env.Home != ""
+	case "PWD":
+		return c.cwd, c.cwd != ""
+	}
+	if c.env.Getenv != nil {
+		if s := c.env.Getenv(name); s != "" {
+			return s, true
+		}
+	}
+	if name == "CODEWHALE_HOME" && c.env.Home != "" {
+		return c.env.Home + "/.codewhale", true
+	}
+	return "", false
+}
+
+func (c *classifier) secretVar(name string) bool {
+	return c.env.SecretVar != nil && c.env.SecretVar(name)
+}
+
+// tilde expands a leading ~ or ~/ to the home directory; ~user stays.
+func (c *classifier) tilde(s string) string {
+	if c.env.Home == "" || s != "~" && !strings.HasPrefix(s, "~/") {
+		return s
+	}
+	return c.env.Home + s[1:]
+}
+
+// unescape removes the backslashes the shell removes: before any
+// character outside quotes; before $ ` " \ and newline inside double quotes.
+func unescape(s string, quoted bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			n := s[i+1]
+			switch {
+			case n == '\n':
+				i++
+				continue
+			case !quoted || strings.IndexByte("$`\"\\", n) >= 0:
+				i++
+				b.WriteByte(n)
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes a $'…' string (\xHH, \NNN, \uHHHH, \n …), which can
+// spell any command name.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch ch := s[i]; ch {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a', 'b', 'e', 'E', 'f', 'v':
+			b.WriteByte(map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'v': 11}[ch])
+		case 'x', 'u', 'U':
+			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[ch]
+			j := i + 1
+			for j < len(s) && j-i-1 < width && isHex(s[j]) {
+				j++
+			}
+			n, err := strconv.ParseUint(s[i+1:j], 16, 32)
+			if err != nil {
+				b.WriteByte('\\')
+				b.WriteByte(ch)
+				continue
+			}
+			if ch == 'x' {
+				b.WriteByte(byte(n))
+			} else {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 8)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	if !utf8.ValidString(b.String()) {
+		return strings.ToValidUTF8(b.String(), "?")
+	}
+	return b.String()
+}
+
+func isHex(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
+}

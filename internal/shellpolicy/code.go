@@ -84,6 +84,8 @@ func (c *classifier) interp(lang, name string, args []value, stdin *source) {
 		default:
 			if text, ok := c.files[c.absPath(a.s)]; ok {
 				c.code(lang, text, name+" "+a.s)
+			} else {
+				c.scanFile(lang, c.absPath(a.s), name+" "+a.s)
 			}
 			return
 		}

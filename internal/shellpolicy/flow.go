@@ -17,7 +17,8 @@ type source struct {
 	text     string
 	visible  bool     // text is exactly what flows
 	download bool     // it comes from the network (curl, wget, …)
-	file     bool     // it is a file's content (< path)
+	file     bool     // it is a file's content (< path, cat path)
+	path     string   // that file, when it is known
 	operands []string // paths the producer names (find DIR, echo A B), for xargs
 }
 
@@ -43,7 +44,7 @@ func (c *classifier) redirects(rs []*syntax.Redirect) redirection {
 		case syntax.RdrIn:
 			v := c.word(r.Word)
 			c.pathArg(v, false)
-			red.in = &source{file: true}
+			red.in = &source{file: true, path: c.absPath(v.s)}
 			if v.proc != nil {
 				red.in = v.proc
 			} else if text, ok := c.files[c.absPath(v.s)]; ok && v.known {
@@ -97,8 +98,15 @@ func (c *classifier) emits(args []value, stdin *source) source {
 	case "printf":
 		return printf(rest)
 	case "cat", "tee":
-		if name == "cat" && len(operandsOf(rest)) > 0 {
-			return source{operands: operandsOf(rest)}
+		if ops := operandsOf(rest); name == "cat" && len(ops) > 0 {
+			if text, ok := c.files[c.absPath(ops[0])]; ok && len(ops) == 1 {
+				return source{text: text, visible: true}
+			}
+			out := source{operands: ops, file: true}
+			if len(ops) == 1 {
+				out.path = c.absPath(ops[0])
+			}
+			return out
 		}
 		return passthrough()
 	case "base64", "base32", "xxd":
@@ -215,10 +223,15 @@ func decode(name string, args []value, stdin *source) source {
 	if stdin == nil || !decoding {
 		return source{}
 	}
+	text := stdin.text
 	if !stdin.visible {
-		return source{download: stdin.download}
+		b, ok := readSmall(stdin.path)
+		if !ok || !stdin.file {
+			return source{download: stdin.download}
+		}
+		text = string(b)
 	}
-	in := strings.Join(strings.Fields(stdin.text), "")
+	in := strings.Join(strings.Fields(text), "")
 	var out []byte
 	var err error
 	switch {
@@ -253,6 +266,19 @@ func revLines(s string) string {
 		lines[i] = string(r)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// readSmall reads a regular file of at most maxScan bytes.
+func readSmall(p string) ([]byte, bool) {
+	if p == "" || !path.IsAbs(p) {
+		return nil, false
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScan {
+		return nil, false
+	}
+	b, err := os.ReadFile(p)
+	return b, err == nil
 }
 
 func fileExists(p string) bool {

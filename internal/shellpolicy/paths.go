@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/secrets"
 )
 
 // maxGlob bounds how many matches of one glob argument are checked, and
@@ -40,17 +42,33 @@ func (c *classifier) pathArg(v value, write bool) {
 		if strings.HasPrefix(abs, "/proc/") && path.Base(abs) == "environ" {
 			c.flag(Explicit, "reads a process's environment, which holds secrets ("+s+")")
 		}
-		if c.env.SecretPath != nil {
-			if reason, ok := c.env.SecretPath(abs); ok {
-				c.flag(Explicit, "touches a secret: "+reason+" ("+s+")")
-			}
+		if reason, ok := c.secretPath(abs); ok {
+			c.flag(Explicit, "touches a secret: "+reason+" ("+s+")")
 		}
-		if write && c.env.ProtectedWrite != nil {
-			if reason, ok := c.env.ProtectedWrite(abs, c.env.Workspace); ok {
-				c.flag(Explicit, "changes a protected path: "+reason+" ("+s+")")
-			}
+		if !write {
+			continue
+		}
+		if reason, ok := c.protectedWrite(abs); ok {
+			c.flag(Explicit, "changes a protected path: "+reason+" ("+s+")")
 		}
 	}
+}
+
+func (c *classifier) secretPath(abs string) (string, bool) {
+	if c.env.SecretPath != nil {
+		return c.env.SecretPath(abs)
+	}
+	return secrets.IsSecretPath(abs)
+}
+
+func (c *classifier) protectedWrite(abs string) (string, bool) {
+	if c.env.ProtectedWrite != nil {
+		return c.env.ProtectedWrite(abs, c.env.Workspace)
+	}
+	if c.env.Workspace == "" {
+		return "", false
+	}
+	return secrets.ProtectedWrite(abs, c.env.Workspace)
 }
 
 // candidates are the absolute paths an argument may name: itself, a

@@ -51,9 +51,9 @@ type Verdict struct {
 // Reason joins the reasons into one sentence fragment.
 func (v Verdict) Reason() string { return strings.Join(v.Reasons, "; ") }
 
-// Env is what the classifier knows about where the command runs. The
-// predicates come from the credential guard (internal/secrets); a nil one
-// matches nothing, so production wiring must set them.
+// Env is what the classifier knows about where the command runs. A nil
+// predicate is the process-wide credential guard's (internal/secrets), so
+// a forgotten field never turns the checks off; tests inject their own.
 type Env struct {
 	Home      string              // the user's home directory (~)
 	Workspace string              // the workspace root

@@ -1,7 +1,9 @@
 package shellpolicy
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,6 +112,7 @@ func TestOrdinaryCommands(t *testing.T) {
 		{"git -c color.ui=false log", Ordinary, ""},
 		{"tee out.txt < in.txt", Ordinary, ""},
 		{"echo 'ls' | sh", Ordinary, ""},
+		{"cat script.txt | sh", Ordinary, ""},
 		{"export FOO=bar; echo $FOO", ReadOnly, ""},
 		{"this is not ( valid shell", Ordinary, ""},
 	})
@@ -165,7 +168,6 @@ func TestExplicitCommands(t *testing.T) {
 		{"eval \"$CMD\"", Explicit, "eval runs code the classifier cannot see"},
 		{"$CMD --help", Explicit, "computed at run time"},
 		{"bash -c \"$SCRIPT\"", Explicit, "cannot see"},
-		{"cat script.txt | sh", Explicit, "pipes data into sh"},
 		{"cat payload | base64 -d | bash", Explicit, "pipes data into bash"},
 		{"gunzip -c x.gz | python3", Explicit, "pipes data into python3"},
 		{"git -c core.pager='less -R; touch /tmp/pwned' log", Explicit, "makes git run a command"},
@@ -289,5 +291,30 @@ func TestVerdictReasonsAndBlockedContent(t *testing.T) {
 	}
 	if Classify("").Class != Ordinary || Classify("   ").Class != Ordinary {
 		t.Error("an empty command is not read-only")
+	}
+}
+
+// Scripts on disk that a command runs are read for hard blocks (only hard
+// blocks: the project's own scripts are ordinary work).
+func TestScriptFilesOnDiskAreScannedForHardBlocks(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	writes := map[string]string{"evil.sh": "echo hi\nrm -rf /\n", "build.sh": "go build ./...\ngit push --force\n",
+		"payload.b64": "cm0gLXJmIC8=\n", "wipe.py": "import shutil\nshutil.rmtree('/')\n"}
+	for name, body := range writes {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := testEnv()
+	env.Workspace = ws
+	for cmd, want := range map[string]Class{
+		"sh evil.sh": Blocked, "bash ./evil.sh": Blocked, "cat evil.sh | sh": Blocked, "sh < evil.sh": Blocked,
+		". ./evil.sh": Blocked, "cat payload.b64 | base64 -d | sh": Blocked, "python3 wipe.py": Blocked,
+		"sh build.sh": Ordinary, "cat missing.b64 | base64 -d | sh": Explicit,
+	} {
+		if v := env.Classify(cmd, ""); v.Class != want {
+			t.Errorf("Classify(%q) = %v %q, want %v", cmd, v.Class, v.Reason(), want)
+		}
 	}
 }

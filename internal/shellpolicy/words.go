@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/codewhale/codewhale/internal/secrets"
 )
 
 // value is what the classifier knows of one word after expansion.
@@ -264,7 +266,10 @@ func (c *classifier) lookup(name string) (string, bool) {
 }
 
 func (c *classifier) secretVar(name string) bool {
-	return c.env.SecretVar != nil && c.env.SecretVar(name)
+	if c.env.SecretVar != nil {
+		return c.env.SecretVar(name)
+	}
+	return secrets.IsSecretEnvName(name)
 }
 
 // tilde expands a leading ~ or ~/ to the home directory; ~user stays.

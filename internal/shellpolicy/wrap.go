@@ -234,6 +234,36 @@ func scriptParams(shell string, args []value) []string {
 func (c *classifier) scriptFile(p, what string) {
 	if text, ok := c.files[c.absPath(p)]; ok {
 		c.runCode("sh", source{text: text, visible: true}, what+" "+p)
+		return
+	}
+	c.scanFile("sh", c.absPath(p), what+" "+p)
+}
+
+// maxScan bounds the script files read for hard blocks.
+const maxScan = 64 << 10
+
+// scanFile reads a script file a command runs (sh build.sh, cat x | sh,
+// base64 -d < x | sh) and blocks it when the script is itself a hard block.
+// Only Blocked carries over: running the project's own scripts is ordinary
+// work, whatever else they do.
+func (c *classifier) scanFile(lang, p, what string) {
+	if c.depth >= maxDepth {
+		return
+	}
+	b, ok := readSmall(p)
+	if !ok {
+		return
+	}
+	sub := newClassifier(c.env, c.cwd, c.depth+1)
+	if lang == "sh" {
+		sub.nested(string(b), what)
+	} else {
+		sub.code(lang, string(b), what)
+	}
+	for _, r := range sub.reasons {
+		if sub.class == Blocked {
+			c.flag(Blocked, what+" runs a script that "+strings.TrimPrefix(r, "inline "))
+		}
 	}
 }
 
@@ -251,6 +281,7 @@ func (c *classifier) runCode(lang string, src source, what string) {
 	case src.download:
 		c.flag(Blocked, "runs a downloaded script (curl … | "+what+")")
 	case src.file:
+		c.scanFile(lang, src.path, what)
 	case !src.visible:
 		c.flag(Explicit, "pipes data into "+what+", which runs it as code the classifier cannot see")
 	case lang == "sh":

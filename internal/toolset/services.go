@@ -5,11 +5,14 @@
 package toolset
 
 import (
+	"os"
+
 	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/automation"
@@ -69,6 +72,9 @@ type Services struct {
 	// GitHubEnv is added to the environment of the gh commands the github
 	// tool runs (nil: the agent's own).
 	GitHubEnv []string
+	// Commands is the command classifier Bash and task gates use; nil
+	// builds one from the process-wide credential guard.
+	Commands *shellpolicy.Env
 	// Extra registers further tools (MCP adapters) after the built-ins.
 	Extra func(reg *tools.Registry, env engine.TurnEnv)
 	// MCPInfo returns the MCP pool's facts for the catalog.
@@ -112,8 +118,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg.Register(git.New())
 	if s.Jobs != nil && !readOnly {
 		if env.AllowShell || env.Posture == policy.FullAccess {
-			full := env.Posture == policy.FullAccess
-			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, BypassSafety: func() bool { return full }}))
+			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.commands()}))
 		}
 		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand}))
 	}
@@ -170,6 +175,16 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 		s.Extra(reg, env)
 	}
 	return reg
+}
+
+// commands is the command classifier's view of this session: the user's
+// home, the workspace and the process-wide credential guard.
+func (s *Services) commands() *shellpolicy.Env {
+	if s.Commands != nil {
+		return s.Commands
+	}
+	home, _ := os.UserHomeDir()
+	return &shellpolicy.Env{Home: home, Workspace: s.Workspace, Getenv: os.Getenv}
 }
 
 // WorkState renders this agent's To-do for the request tail ("" when empty).

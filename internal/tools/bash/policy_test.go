@@ -38,7 +38,7 @@ func TestPolicyPredicates(t *testing.T) {
 		{`not json`, tools.Required, false, false, false},
 		{`{"command":"rm -rf /"}`, tools.Auto, false, false, false},
 		{`{"command":"git push --force"}`, tools.Explicit, false, false, false},
-		{`{"command":"printenv DEEPSEEK_API_KEY"}`, tools.Required, false, false, false},
+		{`{"command":"printenv DEEPSEEK_API_KEY"}`, tools.Explicit, false, false, false},
 		{`{"command":"eval \"$X\""}`, tools.Explicit, false, false, false},
 	}
 	for _, tc := range tests {

@@ -2,11 +2,35 @@ package tasks
 
 import (
 	"context"
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
+
+// gateVerdict classifies a gate_run call's command in its directory; ok is
+// false when the input has no command.
+func (t *Tool) gateVerdict(in json.RawMessage) (shellpolicy.Verdict, bool) {
+	var a struct{ Command, Cwd string }
+	if json.Unmarshal(in, &a) != nil || a.Command == "" {
+		return shellpolicy.Verdict{}, false
+	}
+	dir := t.commands().Workspace
+	if a.Cwd != "" {
+		dir = filepath.Join(dir, a.Cwd)
+	}
+	return t.commands().Classify(a.Command, dir), true
+}
+
+func (t *Tool) commands() *shellpolicy.Env {
+	if t.opts.Commands != nil {
+		return t.opts.Commands
+	}
+	return &shellpolicy.Env{Workspace: t.opts.Workspace}
+}
 
 func gateKind(g string) bool {
 	switch g {
@@ -31,9 +55,9 @@ func (t *Tool) gateRun(ctx context.Context, tc *tools.Context, args tools.Args) 
 	if err != nil {
 		return tools.Result{}, err
 	}
-	if reasons := DangerReasons(command); len(reasons) > 0 {
-		res := tools.Failed("BLOCKED: gate command classified dangerous: " + strings.Join(reasons, "; "))
-		res.Metadata = map[string]any{"safety_level": "dangerous", "blocked": true, "reasons": reasons, "command": command}
+	if v := t.commands().Classify(command, cwd); v.Class == shellpolicy.Blocked {
+		res := tools.Failed("BLOCKED: gate command classified dangerous: " + v.Reason())
+		res.Metadata = map[string]any{"safety_level": "dangerous", "blocked": true, "reasons": v.Reasons, "command": command}
 		return res, nil
 	}
 	run := runGate(ctx, command, cwd, timeout)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -20,6 +21,9 @@ type Options struct {
 	DefaultModel string // model recorded for a created task that names none
 	AllowShell   bool   // allow_shell default for created tasks
 	SessionID    string // recorded as owner_session_id
+	// Commands classifies gate commands (internal/shellpolicy); nil uses
+	// one with the process-wide credential guard.
+	Commands *shellpolicy.Env
 }
 
 var (
@@ -117,8 +121,26 @@ func (t *Tool) ApprovalFor(in json.RawMessage) tools.Approval {
 		return t.Approve
 	case readAction(a):
 		return tools.Auto
+	case a == "gate_run":
+		// The gate command is judged like a Bash command: a hard block is
+		// refused whatever the answer, so nothing is asked.
+		if v, ok := t.gateVerdict(in); ok && v.Class == shellpolicy.Blocked {
+			return tools.Auto
+		} else if ok && v.Class == shellpolicy.Explicit {
+			return tools.Explicit
+		}
 	}
 	return tools.Required
+}
+
+// ApprovalReason is why a gate command needs explicit approval.
+func (t *Tool) ApprovalReason(in json.RawMessage) string {
+	if t.action(in) == "gate_run" {
+		if v, ok := t.gateVerdict(in); ok {
+			return v.Reason()
+		}
+	}
+	return ""
 }
 
 func (t *Tool) ReadOnlyFor(in json.RawMessage) bool {

@@ -77,8 +77,12 @@ func (e Env) first(names ...string) string {
 	return ""
 }
 
-// HomeDir returns CODEWHALE_HOME or ~/.codewhale.
+// HomeDir returns CODEWHALE_HOME or ~/.codewhale. A nil env reads the
+// process environment.
 func HomeDir(env Env) string {
+	if env == nil {
+		env = os.Getenv
+	}
 	if h := env.first("CODEWHALE_HOME"); h != "" {
 		return h
 	}

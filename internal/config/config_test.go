@@ -184,3 +184,11 @@ func TestRetryAndDeadlineValidation(t *testing.T) {
 		t.Errorf("bad env: %v", err)
 	}
 }
+
+// A nil Env reads the process environment (auth set once panicked here).
+func TestHomeDirWithNilEnv(t *testing.T) {
+	t.Setenv("CODEWHALE_HOME", "/tmp/cw-home-test")
+	if got := config.HomeDir(nil); got != "/tmp/cw-home-test" {
+		t.Errorf("HomeDir(nil) = %q", got)
+	}
+}

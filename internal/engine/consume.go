@@ -117,7 +117,7 @@ func (t *turn) apply(sr *streamResult, ev provider.StreamEvent) {
 			t.e.emit(ThinkingComplete{Index: ev.Index})
 		case provider.BlockKindToolUse:
 			if sl := sr.slots[ev.Index]; sl != nil {
-				sr.calls = append(sr.calls, t.finalizeCall(sl))
+				sr.calls = append(sr.calls, t.finalizeCall(sr, sl))
 				delete(sr.slots, ev.Index)
 			}
 		}
@@ -143,8 +143,17 @@ func (t *turn) retry(sr *streamResult, info *provider.RetryInfo) *streamResult {
 }
 
 // finalizeCall parses a tool slot's arguments and announces the call.
-func (t *turn) finalizeCall(sl *toolSlot) pendingCall {
-	c := pendingCall{id: sl.id, name: sl.name, input: json.RawMessage("{}")}
+func (t *turn) finalizeCall(sr *streamResult, sl *toolSlot) pendingCall {
+	name, _ := bound(sl.name, "tool name")
+	id, _ := bound(sl.id, "call id")
+	c := pendingCall{id: id, name: name, input: json.RawMessage("{}")}
+	if dup := uniqueID(sr.calls, id); dup != id {
+		// Answer the first call with this id; refuse this one under an id of
+		// its own, so the history stays one result per call.
+		c.id = dup
+		c.badInput = tools.InvalidInput("duplicate tool call id %q: an earlier call in this response already uses it, so this call was not run "+
+			"(it is recorded as %q); give every call its own id", id, dup)
+	}
 	raw := strings.TrimSpace(sl.args.String())
 	if raw != "" {
 		if json.Valid([]byte(raw)) {
@@ -152,12 +161,53 @@ func (t *turn) finalizeCall(sl *toolSlot) pendingCall {
 		} else {
 			b, _ := json.Marshal(raw)
 			c.input = b
-			c.badInput = tools.InvalidInput("the tool arguments are not valid JSON (%s)", firstRunes(raw, 200))
-			t.e.emit(Status{Message: fmt.Sprintf("⚠ Tool '%s' received malformed arguments from model", sl.name)})
+			c.badInput = cmpOr(c.badInput, tools.InvalidInput("the tool arguments are not valid JSON (%s)", firstRunes(raw, 200)))
+			t.e.emit(Status{Message: fmt.Sprintf("⚠ Tool '%s' received malformed arguments from model", name)})
 		}
 	}
 	t.e.emit(ToolCallStarted{ID: c.id, Name: c.name, Input: c.input})
 	return c
+}
+
+// maxCallField bounds a tool name or call id from the model. A longer one
+// names no tool; kept whole it would be echoed into the result and re-sent
+// with every later request (a 100,000-character name once made a 104 KB
+// tool message).
+const maxCallField = 256
+
+// bound cuts an over-long name or id to a short, still distinctive form.
+func bound(s, what string) (string, bool) {
+	if len(s) <= maxCallField {
+		return s, false
+	}
+	return fmt.Sprintf("%s…[%s cut from %d bytes]", firstRunes(s, 64), what, len(s)), true
+}
+
+// uniqueID returns id, or a variant no earlier call of the response uses.
+func uniqueID(calls []pendingCall, id string) string {
+	used := func(s string) bool {
+		for _, c := range calls {
+			if c.id == s {
+				return true
+			}
+		}
+		return false
+	}
+	if !used(id) {
+		return id
+	}
+	for n := 2; ; n++ {
+		if cand := fmt.Sprintf("%s_dup%d", id, n); !used(cand) {
+			return cand
+		}
+	}
+}
+
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // commit stores the assistant message of a clean step (§2.5).

@@ -173,3 +173,51 @@ func TestUnsavedPromptIsNotSent(t *testing.T) {
 		t.Errorf("outcome %+v, %d requests", tc, len(srv.Requests()))
 	}
 }
+
+// Two calls with one id: the first is answered, the second refused under
+// an id of its own, so the history keeps one result per call.
+func TestDuplicateCallIDIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(
+		fakemodel.Call{ID: "x", Name: "File", Args: `{"action":"write","path":"a.txt","content":"1"}`},
+		fakemodel.Call{ID: "x", Name: "File", Args: `{"action":"write","path":"b.txt","content":"2"}`}), fakemodel.Text("ok"))
+	h := newHarness(t, srv)
+	evs := h.turn("write")
+	results := map[string]engine.ToolOutcome{}
+	for _, ev := range evs {
+		if c, ok := ev.(engine.ToolCallComplete); ok {
+			results[c.ID] = c.Result
+		}
+	}
+	if !results["x"].Success || !results["x_dup2"].IsError || !strings.Contains(results["x_dup2"].Content, `duplicate tool call id "x"`) {
+		t.Errorf("results %+v", results)
+	}
+	if _, err := os.Stat(filepath.Join(h.ws, "b.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the duplicate ran: %v", err)
+	}
+	var ids []string
+	for _, m := range srv.Requests()[1].Messages() {
+		if m["role"] == "tool" {
+			ids = append(ids, m["tool_call_id"].(string))
+		}
+	}
+	if strings.Join(ids, ",") != "x,x_dup2" {
+		t.Errorf("tool messages answer %v", ids)
+	}
+}
+
+// A 100,000-character tool name is cut before it is echoed or kept.
+func TestHugeToolNameIsBounded(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "n", Name: strings.Repeat("A", 100_000), Args: `{}`}), fakemodel.Text("ok"))
+	h := newHarness(t, srv)
+	evs := h.turn("call it")
+	c, _ := last[engine.ToolCallComplete](evs)
+	if len(c.Name) > 300 || len(c.Result.Content) > 2000 || !strings.Contains(c.Result.Content, "is not registered") ||
+		!strings.Contains(c.Name, "tool name cut from 100000 bytes") {
+		t.Errorf("name %d bytes, result %d bytes: %.300s", len(c.Name), len(c.Result.Content), c.Result.Content)
+	}
+	if n := len(srv.Requests()[1].Raw) - len(srv.Requests()[0].Raw); n > 4000 {
+		t.Errorf("the next request grew by %d bytes", n)
+	}
+}

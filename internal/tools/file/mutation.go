@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/codewhale/codewhale/internal/gitquote"
 )
 
 const (
@@ -56,8 +58,11 @@ func mutationMetadata(m Mutation) map[string]any {
 
 // fileDiff is the unified diff of one file, labelled a/<rel> and b/<rel>
 // (/dev/null for a created or deleted side). Equal texts give "".
+// A path with a newline, tab, quote or backslash is quoted as git quotes it
+// (gitquote, core.quotepath=false: other bytes stay readable), so it never
+// splits a header line.
 func fileDiff(rel, before, after string, created, deleted bool) string {
-	from, to := "a/"+rel, "b/"+rel
+	from, to := headerLabel("a/", rel), headerLabel("b/", rel)
 	if created {
 		from = "/dev/null"
 	}
@@ -65,6 +70,18 @@ func fileDiff(rel, before, after string, created, deleted bool) string {
 		to = "/dev/null"
 	}
 	return udiff.Unified(from, to, before, after)
+}
+
+// diffLabel is a diff path: prefix+rel, quoted as git quotes it.
+func diffLabel(prefix, rel string) string { return gitquote.Name(prefix+rel, false, false) }
+
+// headerLabel is a ---/+++ path; like git, a name with a space gets a
+// trailing tab, so the end of the name is unambiguous.
+func headerLabel(prefix, rel string) string {
+	if strings.Contains(rel, " ") {
+		return diffLabel(prefix, rel) + "\t"
+	}
+	return diffLabel(prefix, rel)
 }
 
 // withDiff renders "<diff>\n<summary>" for the model, the diff capped at

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/codewhale/codewhale/internal/gitquote"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -94,8 +95,9 @@ func (p *plan) mutation() Mutation {
 		if before != after {
 			sim = "<100%"
 		}
-		m.Diff += "diff --git a/" + from + " b/" + to + "\nsimilarity index " + sim + "\nrename from " + from +
-			"\nrename to " + to + "\n" + udiff.Unified("a/"+from, "b/"+to, before, after)
+		m.Diff += "diff --git " + diffLabel("a/", from) + " " + diffLabel("b/", to) + "\nsimilarity index " + sim +
+			"\nrename from " + gitquote.Name(from, false, false) + "\nrename to " + gitquote.Name(to, false, false) + "\n" +
+			udiff.Unified(headerLabel("a/", from), headerLabel("b/", to), before, after)
 	}
 	for _, mv := range p.moves {
 		if mv.from.after == nil && mv.to.after != nil && !paired[mv.from] && !paired[mv.to] {

@@ -3,7 +3,7 @@ package mdterm
 import (
 	"strings"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/rivo/uniseg"
 	"github.com/muesli/termenv"
 )
 
@@ -136,8 +136,10 @@ func link(s string) (label, url string, n int, ok bool) {
 	return s[1:close], s[close+2 : close+2+end], close + 2 + end + 1, true
 }
 
-// Width is the display width of plain text in terminal cells.
-func Width(s string) int { return runewidth.StringWidth(s) }
+// Width is the display width of plain text in terminal cells, by grapheme
+// cluster: a flag (two regional indicators) or an emoji sequence is one
+// wide character, as terminals draw it.
+func Width(s string) int { return uniseg.StringWidth(s) }
 
 // wrapSpans word-wraps spans to width; first and rest prefix the lines
 // (hanging indents) and count toward the width. Consecutive words of one
@@ -252,15 +254,17 @@ func splitWords(s string) []string {
 	return out
 }
 
-// cut splits s after at most n display cells (at least one rune).
+// cut splits s after at most n display cells (at least one grapheme),
+// never inside a grapheme cluster.
 func cut(s string, n int) (string, string) {
-	w := 0
-	for i, r := range s {
-		rw := runewidth.RuneWidth(r)
-		if w+rw > n && i > 0 {
+	w, i := 0, 0
+	state := -1
+	for i < len(s) {
+		cluster, _, cw, st := uniseg.FirstGraphemeClusterInString(s[i:], state)
+		if w+cw > n && i > 0 {
 			return s[:i], s[i:]
 		}
-		w += rw
+		w, i, state = w+cw, i+len(cluster), st
 	}
 	return s, ""
 }

@@ -84,3 +84,21 @@ func BenchmarkRender(b *testing.B) {
 		r.Render(doc, 100)
 	}
 }
+
+// A flag is two cells wide and is never split at the wrap edge (issue 14:
+// 🇯🇵 counted as one cell and was lost there).
+func TestWidthsAreByGraphemeCluster(t *testing.T) {
+	t.Parallel()
+	if w := Width("🇯🇵"); w != 2 {
+		t.Errorf("Width(🇯🇵) = %d, want 2", w)
+	}
+	rows := hardWrap("ab🇯🇵🇯🇵cd", 4)
+	if strings.Join(rows, "") != "ab🇯🇵🇯🇵cd" {
+		t.Fatalf("wrapping lost text: %q", rows)
+	}
+	for _, r := range rows {
+		if Width(r) > 4 {
+			t.Errorf("row %q is %d cells", r, Width(r))
+		}
+	}
+}

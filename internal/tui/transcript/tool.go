@@ -157,6 +157,10 @@ func (e *Env) renderTool(c *Cell, w int) []string {
 		hint = "  awaiting approval"
 	case !t.Done && t.Name == "Bash" && a.action("run") == "run":
 		hint = "  Ctrl+B → /jobs"
+	case t.Done && !t.Failed() && t.Name == "File":
+		if n := resultCount(a.action("read"), t.Outcome.Content); n != "" {
+			hint = "  · " + n
+		}
 	}
 	head := glyph + " " + e.Theme.Bold.Render(t.Name) + " " + summary
 	head = termtext.Truncate(head, w-termtext.Width(hint), "…")
@@ -192,7 +196,11 @@ func (e *Env) toolBody(c *Cell, a args, w int) []string {
 		first, _, _ := strings.Cut(strings.TrimSpace(t.Outcome.Content), "\n")
 		return append(e.shellCommand(a, w), e.Theme.Dim.Render(termtext.Truncate(first+" · /jobs", w, "…")))
 	case t.Name == "Bash" && a.action("run") == "run":
-		return append(e.shellCommand(a, w), e.dimLines(previewTail(t.Outcome.Content, shellOKLines, w))...)
+		rows := append(e.shellCommand(a, w), e.dimLines(previewTail(dropEmptySections(t.Outcome.Content), shellOKLines, w))...)
+		if note := droppedNote(t.Outcome.Metadata); note != "" {
+			rows = append(rows, e.Theme.Warning.UnsetBold().Render(termtext.Truncate("… "+note, w, "…")))
+		}
+		return rows
 	case t.Name == "Bash":
 		return e.dimLines(previewTail(t.Outcome.Content, shellOKLines, w))
 	case t.Name == "File":
@@ -227,21 +235,38 @@ func (e *Env) shellCommand(a args, w int) []string {
 // failureBody shows a failed call: for a shell run the command and head 10
 // + tail 6 of the output (hard limit 20 rows); otherwise the error text.
 func (e *Env) failureBody(t *ToolCall, a args, w int) []string {
-	var out []string
-	if t.Name == "Bash" && a.action("run") == "run" {
-		out = e.shellCommand(a, w)
+	errStyle := e.Theme.Error.UnsetBold()
+	if t.Name != "Bash" || a.action("run") != "run" || t.Outcome.IsError {
+		// A refusal or an invalid call: the reason, with the model-facing
+		// detail (validation JSON, hints) behind Alt+V.
+		line, more := failureLine(t.Name, t.Outcome.Content)
+		out := []string{errStyle.Render(termtext.Truncate(line, w, "…"))}
+		if more {
+			out = append(out, e.Theme.Dim.Render("Alt+V shows the full error"))
+		}
+		return out
 	}
-	for _, l := range headTail(wrapLines(strings.Trim(t.Outcome.Content, "\n"), w), shellHeadLines, shellTailLines, shellHardLimit) {
-		out = append(out, e.Theme.Error.UnsetBold().Render(l))
+	out := e.shellCommand(a, w)
+	for _, l := range headTail(wrapLines(dropEmptySections(strings.Trim(t.Outcome.Content, "\n")), w), shellHeadLines, shellTailLines, shellHardLimit) {
+		out = append(out, errStyle.Render(l))
+	}
+	if note := droppedNote(t.Outcome.Metadata); note != "" {
+		out = append(out, e.Theme.Warning.UnsetBold().Render(termtext.Truncate("… "+note, w, "…")))
 	}
 	return out
 }
 
 func (e *Env) gitBody(content string, a args, w int) []string {
-	rows := headTail(truncLines(splitOutput(content), w), gitPreviewLines, 0, gitPreviewLines+1)
-	if a.action("status") == "diff" || a.action("") == "show" {
+	if act := a.action("status"); act == "diff" || act == "show" {
+		lines := splitOutput(content)
+		changed := changedLines(lines)
+		if len(changed) == 0 {
+			changed = lines // a show of a commit with no diff: its header
+		}
+		rows := headTail(truncLines(changed, w), gitPreviewLines, 0, gitPreviewLines+1)
 		return e.colorDiff(rows)
 	}
+	rows := headTail(truncLines(splitOutput(content), w), gitPreviewLines, 0, gitPreviewLines+1)
 	return e.dimLines(rows)
 }
 

@@ -247,3 +247,54 @@ func TestStreamingReplyRendersStableHeadAndPlainTail(t *testing.T) {
 		t.Errorf("finished reply keeps the cursor: %q", rows)
 	}
 }
+
+func doneCell(name, input string, o engine.ToolOutcome) *Cell {
+	c := NewTool("c", name, json.RawMessage(input), 1, t0)
+	c.Complete(o, t0)
+	return c
+}
+
+// Tool cells say what a reader needs at a glance (issue 14, "Rough").
+func TestToolCellsAtAGlance(t *testing.T) {
+	t.Parallel()
+	validation := "Error: invalid input for File: missing path\n{\n  \"schema\": {\"type\": \"object\"}\n}\n" + strings.Repeat("detail\n", 20)
+	cases := []struct {
+		name    string
+		cell    *Cell
+		want    []string
+		notWant []string
+	}{
+		{"search count", doneCell("File", `{"action":"search_content","pattern":"TODO"}`, engine.ToolOutcome{Success: true,
+			Content: `{"matches":[{"file":"a.go"}],"total_matches":3,"files_searched":40,"truncated":false}`}),
+			[]string{`✓ File search_content "TODO"  · 3 matches in 40 files searched`}, nil},
+		{"list count", doneCell("File", `{"action":"list","path":"."}`, engine.ToolOutcome{Success: true,
+			Content: `[{"name":"a","is_dir":false},{"name":"b","is_dir":true}]`}), []string{"· 2 entries"}, nil},
+		{"invalid call is one line", doneCell("File", `{"action":"read"}`, engine.ToolOutcome{IsError: true, Content: validation}),
+			[]string{"✕ File read", "invalid input for File: missing path", "Alt+V shows the full error"}, []string{"schema", "detail"}},
+		{"plan has no shell", doneCell("Bash", `{"command":"ls"}`, engine.ToolOutcome{IsError: true,
+			Content: "Error: tool 'Bash' is not registered. Did you mean: tasks?"}),
+			[]string{"Bash is not available in Plan mode: Plan is read-only and has no shell"}, []string{"Did you mean"}},
+		{"dropped output is said", doneCell("Bash", `{"command":"seq 1 200000"}`, engine.ToolOutcome{Success: true,
+			Content: strings.Repeat("1\n", 50), Metadata: map[string]any{"stdout_omitted": float64(1_260_000)}}),
+			[]string{"… 44 earlier lines", "1.20 MB of output was cut from the middle"}, nil},
+		{"empty sections hidden", doneCell("Bash", `{"command":"false"}`, engine.ToolOutcome{
+			Content: "Command failed (exit code 1)\n\nSTDOUT:\nout\n\n\nSTDERR:\n"}),
+			[]string{"Command failed (exit code 1)", "STDOUT:"}, []string{"STDERR:"}},
+		{"git diff shows changes", doneCell("Git", `{"action":"diff"}`, engine.ToolOutcome{Success: true,
+			Content: "diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1,9 +1,9 @@\n a\n b\n c\n d\n e\n f\n-old\n+new\n"}),
+			[]string{"-old", "+new", "@@ -1,9 +1,9 @@"}, []string{"index 1..2"}},
+	}
+	for _, tc := range cases {
+		got := strings.Join(plainEnv().render(tc.cell, 100), "\n")
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: lacks %q:\n%s", tc.name, w, got)
+			}
+		}
+		for _, w := range tc.notWant {
+			if strings.Contains(got, w) {
+				t.Errorf("%s: shows %q:\n%s", tc.name, w, got)
+			}
+		}
+	}
+}

@@ -351,7 +351,8 @@ func TestE2EToolsShowsTheActiveToolsAndTheReceiptDigest(t *testing.T) {
 	p.line("hi")
 	p.waitFor("✓ done")
 	p.line("/tools")
-	p.waitFor("Prepared Tool Request", digest, fmt.Sprintf("Tool count: %d", len(active)))
+	p.waitFor("Prepared Tool Request", digest, fmt.Sprintf("Tool count: %d", len(active)),
+		fmt.Sprintf("Tools in this request (%d): %s, %s", len(active), active[0], active[1]))
 	for _, name := range active {
 		p.keys("/")
 		p.keys("-l", fmt.Sprintf("%q", name))

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -107,12 +108,36 @@ func (m *Model) toolsCommand(arg string) tea.Cmd {
 		if a == "json" {
 			m.push(views.NewPager(m.theme, "Prepared Tool Request (JSON)", m.snapshot.JSON()))
 		} else {
-			m.push(views.NewPager(m.theme, "Prepared Tool Request", m.snapshot.Text()))
+			m.push(views.NewPager(m.theme, "Prepared Tool Request", toolsText(m.snapshot)))
 		}
 	default:
 		m.systemError(toolsUsage)
 	}
 	return nil
+}
+
+// toolsText is the snapshot's text with, right after its header block, the
+// carried tool names in request order with their provenance, so the first
+// screen says what the model was sent (issue 14: it named only the tools
+// left out).
+func toolsText(s *engine.ToolSnapshot) string {
+	text := s.Text()
+	head, rest, found := strings.Cut(text, "\n\n")
+	if !found || len(s.Tools) == 0 {
+		return text
+	}
+	names := make([]string, len(s.Tools))
+	for i, t := range s.Tools {
+		names[i] = t.Name.Value
+		if t.Provenance.Known && t.Provenance.Value != "builtin" {
+			names[i] += " (" + string(t.Provenance.Value) + ")"
+		}
+	}
+	carried := fmt.Sprintf("Tools in this request (%d): %s", len(names), strings.Join(names, ", "))
+	if s.OmittedToolCount > 0 {
+		carried += fmt.Sprintf(" and %d more not rendered", s.OmittedToolCount)
+	}
+	return head + "\n" + carried + "\n\n" + rest
 }
 
 // jobsResultMsg is a /jobs result computed off the UI goroutine.

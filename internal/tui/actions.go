@@ -7,7 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/jobs"
-	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
@@ -130,7 +129,7 @@ func (m *Model) openHelp() {
 		if c.Usage != "" {
 			key += " " + c.Usage
 		}
-		entries = append(entries, views.HelpEntry{Section: "Slash commands", Key: termtext.Truncate(key, 28, "…"), Text: c.Help})
+		entries = append(entries, views.HelpEntry{Section: "Slash commands", Key: key, Text: c.Help})
 	}
 	entries = append(entries, keyHelp...)
 	m.push(views.NewHelp(m.theme, entries))
@@ -145,9 +144,10 @@ var keyHelp = []views.HelpEntry{
 	kb("Keybindings · Modes", "Tab (empty composer)", "cycle Plan → Act → Operate"),
 	kb("Keybindings · Modes", "Shift+Tab", "cycle Ask → Auto-Review → Full Access"),
 	kb("Keybindings · Modes", "Alt+P / Alt+A / Alt+Y", "jump to Plan / Act / Operate"),
+	kb("Keybindings · Modes", "Ctrl+T", "cycle reasoning effort off → high → max"),
 	kb("Keybindings · Navigation", "PgUp / PgDn", "scroll the transcript a page"),
 	kb("Keybindings · Navigation", "Shift+↑/↓, Alt+↑/↓", "scroll three lines"),
-	kb("Keybindings · Navigation", "Ctrl+Home / Ctrl+End", "top / bottom (End re-pins to new output)"),
+	kb("Keybindings · Navigation", "Ctrl+Home / Ctrl+End", "top / bottom (Ctrl+End re-pins to new output; bare End belongs to the composer)"),
 	kb("Keybindings · Navigation", "Alt+G / Alt+Shift+G", "top / bottom (empty composer)"),
 	kb("Keybindings · Input editing", "Enter", "send; while a turn runs, queue"),
 	kb("Keybindings · Input editing", "Enter on empty (queued)", "steer the running turn with the oldest queued message"),
@@ -157,8 +157,9 @@ var keyHelp = []views.HelpEntry{
 	kb("Keybindings · Input editing", "Ctrl+U / Ctrl+Z", "clear the draft / restore it"),
 	kb("Keybindings · Input editing", "/ and @", "command menu and file mentions (Tab completes)"),
 	kb("Keybindings · Sessions", "Ctrl+R", "session picker"),
-	kb("Keybindings · Clipboard", "Alt+C / Alt+K", "copy the last reply / its last code block (OSC 52)"),
+	kb("Keybindings · Clipboard", "Alt+C / Alt+K", "copy the last reply / its last code block (tmux buffer inside tmux, else OSC 52)"),
 	kb("Keybindings · Actions", "Esc / Ctrl+C", "interrupt the turn; Ctrl+C twice quits"),
+	kb("Keybindings · Actions", "Ctrl+D", "quit (empty composer)"),
 	kb("Keybindings · Actions", "Ctrl+O", "reasoning in a pager"),
 	kb("Keybindings · Actions", "Alt+V", "latest tool call details"),
 	kb("Keybindings · Actions", "Ctrl+B", "move a running foreground command to /jobs"),

@@ -108,7 +108,7 @@ func keyMsg(s string) tea.KeyMsg {
 	named := map[string]tea.KeyType{"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
 		"up": tea.KeyUp, "down": tea.KeyDown, "ctrl+c": tea.KeyCtrlC, "ctrl+d": tea.KeyCtrlD, "pgup": tea.KeyPgUp,
 		"pgdown": tea.KeyPgDown, "ctrl+end": tea.KeyCtrlEnd, "ctrl+home": tea.KeyCtrlHome, "backspace": tea.KeyBackspace,
-		"ctrl+o": tea.KeyCtrlO, "end": tea.KeyEnd}
+		"ctrl+o": tea.KeyCtrlO, "end": tea.KeyEnd, "f1": tea.KeyF1}
 	if k, ok := named[s]; ok {
 		return tea.KeyMsg{Type: k}
 	}

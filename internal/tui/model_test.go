@@ -542,3 +542,25 @@ func TestModelCommandChecksTheName(t *testing.T) {
 	l.submit("/model local-llama")
 	l.mustShow("Model set to local-llama for the next request. It is not in the built-in catalogue")
 }
+
+// Help shows every usage in full and the keys it was missing (issue 14:
+// the usage column was cut at 28 characters; Ctrl+T and Ctrl+D were
+// absent; it claimed bare End re-pins).
+func TestHelpShowsFullUsagesAndTrueKeys(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 160, 200)
+	d.key("f1")
+	if _, ok := d.m.top().(*views.Help); !ok {
+		t.Fatalf("F1 opened %T", d.m.top())
+	}
+	screen := d.screen()
+	for _, want := range []string{"/jobs [list|show <id>|poll <id>|wait <id>|stdin <id> <input>|close-stdin <id>|cancel <id>|cancel-all]",
+		"Ctrl+T", "Ctrl+D", "Ctrl+End re-pins"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	if strings.Contains(screen, "(End re-pins") {
+		t.Error("help still claims bare End re-pins")
+	}
+}

@@ -149,6 +149,11 @@ func (h *Help) rows(w int) []string {
 	q := strings.ToLower(h.filter)
 	var rows []string
 	section := ""
+	keyW := 0
+	for _, e := range h.entries {
+		keyW = max(keyW, termtext.Width(e.Key))
+	}
+	keyW = min(keyW, max(w/2-2, 12))
 	for _, e := range h.entries {
 		if q != "" && !strings.Contains(strings.ToLower(e.Section+" "+e.Key+" "+e.Text), q) {
 			continue
@@ -160,10 +165,31 @@ func (h *Help) rows(w int) []string {
 			section = e.Section
 			rows = append(rows, h.theme.Accent.Render(section))
 		}
-		rows = append(rows, termtext.Truncate("  "+termtext.PadRight(e.Key, 28)+" "+h.theme.Dim.Render(e.Text), w, "…"))
+		rows = append(rows, h.entryRows(e, keyW, w)...)
 	}
 	if len(rows) == 0 {
 		rows = append(rows, "  No matches.")
+	}
+	return rows
+}
+
+// entryRows draws one entry in full: the key column fits the longest key
+// up to half the width (a longer key takes its own row), and the text
+// wraps instead of being cut.
+func (h *Help) entryRows(e HelpEntry, keyW, w int) []string {
+	var rows []string
+	key := e.Key
+	if termtext.Width(key) > keyW {
+		rows = append(rows, termtext.Truncate("  "+key, w, "…"))
+		key = ""
+	}
+	pad := "  " + strings.Repeat(" ", keyW) + " "
+	for i, t := range termtext.WrapPlain(e.Text, max(w-len(pad), 10)) {
+		lead := pad
+		if i == 0 {
+			lead = "  " + termtext.PadRight(key, keyW) + " "
+		}
+		rows = append(rows, lead+h.theme.Dim.Render(t))
 	}
 	return rows
 }

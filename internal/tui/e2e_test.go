@@ -308,19 +308,19 @@ func TestE2EApproveAndDenyABashCall(t *testing.T) {
 func TestE2ETabAndShiftTabCycleTheStatusBar(t *testing.T) {
 	t.Parallel()
 	p := startTUI(t, nil)
-	p.waitFor(" · act · auto · ask · ")
+	p.waitFor(" · act · effort auto · ask · ")
 	p.keys("Tab")
-	p.waitFor(" · operate · auto · ask · ")
+	p.waitFor(" · operate · effort auto · ask · ")
 	p.keys("Tab")
-	p.waitFor(" · plan · auto · read only · files: read-only")
+	p.waitFor(" · plan · effort auto · read only · files: read-only")
 	p.keys("Tab")
-	p.waitFor(" · act · auto · ask · ")
+	p.waitFor(" · act · effort auto · ask · ")
 	p.keys("BTab")
-	p.waitFor(" · act · auto · auto · files: workspace")
+	p.waitFor(" · act · effort auto · auto · files: workspace")
 	p.keys("BTab")
-	p.waitFor(" · act · auto · Full Access · files: full disk")
+	p.waitFor(" · act · effort auto · Full Access · files: full disk")
 	p.keys("BTab")
-	p.waitFor(" · act · auto · ask · files: workspace")
+	p.waitFor(" · act · effort auto · ask · files: workspace")
 }
 
 // receipt runs `codewhale tools --json` in p's environment.

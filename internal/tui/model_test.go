@@ -42,7 +42,7 @@ func TestHeaderShowsRouteModePostureAndContextMeter(t *testing.T) {
 	d.events(engine.TurnStarted{TurnID: "t1"}, engine.TurnUsage{Usage: provider.Usage{InputTokens: 41_200, OutputTokens: 800,
 		PromptCacheHitTokens: provider.Int(30_900), PromptCacheMissTokens: provider.Int(10_300)}},
 		engine.TurnComplete{Status: engine.TurnCompleted})
-	d.mustShow("cw  deepseek · deepseek-v4-pro · act · auto · ask · files: workspace (unenforced)",
+	d.mustShow("cw  deepseek-v4-pro · act · effort auto · ask · files: workspace (unenforced)",
 		"41.2k/1.0M 4%", "42.0k tok", "cache 75%")
 	golden.RequireEqual(t, []byte(d.screen()))
 }
@@ -562,5 +562,32 @@ func TestHelpShowsFullUsagesAndTrueKeys(t *testing.T) {
 	}
 	if strings.Contains(screen, "(End re-pins") {
 		t.Error("help still claims bare End re-pins")
+	}
+}
+
+// The header keeps its chips whole on narrow terminals, dropping the scope
+// before it clips, and the meter's form follows the width only (issue 14:
+// chips clipped at 40 columns; the meter changed shape or vanished).
+func TestHeaderAtEveryWidth(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{40, 60, 80, 109, 110, 160} {
+		d := newDirect(t, w, 20)
+		d.submit("hi")
+		for _, in := range []int{900, 41_200, 912_345} {
+			d.events(engine.TurnStarted{TurnID: "t"}, engine.TurnUsage{Usage: provider.Usage{InputTokens: in}},
+				engine.TurnComplete{Status: engine.TurnCompleted})
+			head := strings.SplitN(d.screen(), "\n", 2)[0]
+			if widthOf(head) > w || !strings.Contains(head, " · act · effort auto · ask") {
+				t.Errorf("w=%d: header %q", w, head)
+			}
+			switch {
+			case w >= 110 && !strings.Contains(head, "] "):
+				t.Errorf("w=%d in=%d: no full meter in %q", w, in, head)
+			case w >= 60 && w < 110 && (strings.Contains(head, "[") || !strings.Contains(head, "/1.0M")):
+				t.Errorf("w=%d in=%d: want the compact meter in %q", w, in, head)
+			case w < 60 && strings.Contains(head, "/1.0M"):
+				t.Errorf("w=%d: a meter at %d columns: %q", w, w, head)
+			}
+		}
 	}
 }

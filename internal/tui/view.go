@@ -158,22 +158,29 @@ func (m *Model) fsScope() string {
 // header is the top bar (tui.md §2.1): brand, route, mode, effort,
 // permission and filesystem scope, chips, and the context meter. On narrow
 // terminals the meter goes first, then the provider name, then the
-// "(unenforced)" note, and only then is the model name cut.
+// "(unenforced)" note, then the filesystem scope, and only then is the
+// model name cut, so the mode and permission chips always show whole.
 func (m *Model) header(rows int) []string {
 	t := m.theme
 	brand := " " + t.Brand.Render("cw") + "  "
-	scope := m.fsScope()
+	full := m.fsScope()
 	route := m.route.Provider + " · " + m.route.Model
-	fits := func() bool { return termtext.Width(brand+route+m.headerTail(scope)) <= m.w }
-	if !fits() {
-		route = m.route.Model
-	}
-	if !fits() {
-		scope = strings.TrimSuffix(scope, " (unenforced)")
+	scope := full
+	ctx := m.contextMeter()
+	reserve := termtext.Width(ctx) + boolInt(ctx != "")
+	fits := func() bool { return termtext.Width(brand+route+m.headerTail(scope))+reserve <= m.w }
+	for _, step := range []func(){
+		func() { route = m.route.Model },
+		func() { scope = strings.TrimSuffix(full, " (unenforced)") },
+		func() { scope = "" },
+	} {
+		if fits() {
+			break
+		}
+		step()
 	}
 	tail := m.headerTail(scope)
-	ctx := m.contextMeter(m.w - termtext.Width(brand+route+tail) - 1)
-	route = termtext.Truncate(route, max(m.w-termtext.Width(brand+tail)-termtext.Width(ctx)-boolInt(ctx != ""), 4), "…")
+	route = termtext.Truncate(route, max(m.w-termtext.Width(brand+tail)-reserve, 4), "…")
 	left := brand + route + tail
 	line := left
 	if ctx != "" {
@@ -186,37 +193,39 @@ func (m *Model) header(rows int) []string {
 	return out
 }
 
-// headerTail is ` · mode · effort · permission · scope` and the chips.
+// headerTail is ` · mode · effort · permission · scope` and the chips; an
+// empty scope is left out. The effort chip is labelled so `auto` effort
+// never reads as the `auto` permission posture.
 func (m *Model) headerTail(scope string) string {
 	t := m.theme
 	permStyle := t.Posture[m.posture]
 	if m.mode == policy.Plan {
 		permStyle = t.ReadOnly
 	}
-	tail := " · " + t.Mode[m.mode].Render(m.mode.String()) + " · " + m.effortLabel() + " · " +
-		permStyle.Render(m.permissionChip()) + " · " + t.Dim.Render(scope)
+	tail := " · " + t.Mode[m.mode].Render(m.mode.String()) + " · effort " + m.effortLabel() + " · " +
+		permStyle.Render(m.permissionChip())
+	if scope != "" {
+		tail += " · " + t.Dim.Render(scope)
+	}
 	if !m.route.HasKey {
 		tail += "  " + t.Warning.Render("no key")
 	}
 	return tail
 }
 
-// contextMeter is the header's meter: the full form when room allows, the
-// compact `41.2k/1.0M 4%` otherwise, "" before any usage or on narrow
-// terminals.
-func (m *Model) contextMeter(room int) string {
-	if m.meter.Requests == 0 || m.w < 80 {
+// contextMeter is the header's meter. Its form depends on the width
+// alone, so it never changes shape or vanishes as a session grows: the
+// full `41.2k/1.0M [■□□□□] 4%` from 110 columns, the compact
+// `41.2k/1.0M 4%` from 60, none below; "" before any usage.
+func (m *Model) contextMeter() string {
+	if m.meter.Requests == 0 || m.w < 60 {
 		return ""
 	}
 	used, window := m.meter.LastInput, m.meter.ContextWindow(m.route.Model)
-	full := usage.ContextMeter(used, window)
-	if termtext.Width(full) <= room || full == "" {
-		return full
+	if m.w >= 110 {
+		return usage.ContextMeter(used, window)
 	}
-	if compact := usage.CompactMeter(used, window); termtext.Width(compact) <= room {
-		return compact
-	}
-	return ""
+	return usage.CompactMeter(used, window)
 }
 
 // previewRows is the pending-input preview (tui.md §2.3.1).

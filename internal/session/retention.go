@@ -46,3 +46,17 @@ func Prune(home string, r config.Retention, keep string, now time.Time) ([]strin
 	}
 	return deleted, errors.Join(errs...)
 }
+
+// Delete removes one saved session. A session a process holds open (this
+// one's current session included) is refused, as Prune refuses it.
+func Delete(home, id string) error {
+	dir := Dir(home)
+	if isLocked(dir, id) {
+		return fmt.Errorf("session %s is open in a running codewhale; close it there first", ShortID(id))
+	}
+	if err := os.Remove(filepath.Join(dir, id+journalExt)); err != nil {
+		return fmt.Errorf("deleting session %s: %w", ShortID(id), err)
+	}
+	_ = os.Remove(lockPath(dir, id))
+	return nil
+}

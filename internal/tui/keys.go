@@ -138,6 +138,10 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 		return m.picked(ev)
 	case views.RunCommand:
 		return m.submitText(ev.Line)
+	case views.Deleted:
+		if p, ok := m.top().(*views.Picker); ok && ev.Picker == "session" {
+			return m.deleteSession(p, ev.Value)
+		}
 	}
 	return nil
 }

@@ -88,7 +88,9 @@ func (m *Model) showSessions(msg sessionsMsg) tea.Cmd {
 		hint := fmt.Sprintf("%s · %d msgs · %s", session.Age(s.UpdatedAt, now), s.MessageCount, s.Model)
 		items = append(items, views.Item{Label: termtext.Truncate(termtext.OneLine(title), 48, "…"), Hint: hint, Value: s.ID})
 	}
-	m.push(views.NewPicker(m.theme, "session", "Sessions — Enter resumes", items, m.session))
+	p := views.NewPicker(m.theme, "session", "Sessions — Enter resumes", items, m.session)
+	p.Filter, p.Delete = true, true
+	m.push(p)
 	return nil
 }
 
@@ -127,6 +129,19 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 	}
 	m.system(fmt.Sprintf("Resumed session %s (%d messages).", session.ShortID(l.Session.ID), len(l.Session.Messages)))
 	return nil
+}
+
+// deleteSession deletes a saved session from the picker; the current one
+// is refused (it is being written).
+func (m *Model) deleteSession(p *views.Picker, id string) tea.Cmd {
+	if id == m.session {
+		return m.setStatus("This is the current session; /new first to delete it", sevWarning)
+	}
+	if err := session.Delete(m.o.Home, id); err != nil {
+		return m.setStatus("Delete failed: "+err.Error(), sevWarning)
+	}
+	p.Remove(id)
+	return m.setStatus("Deleted session "+session.ShortID(id), sevSuccess)
 }
 
 func (m *Model) pruneSessions(days int) tea.Cmd {

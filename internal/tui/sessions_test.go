@@ -58,3 +58,37 @@ func TestResumeIsRefusedWhileATurnRuns(t *testing.T) {
 	d.submit("/sessions open abc")
 	d.mustShow("Cannot resume a session while a turn is running — press Esc to interrupt first")
 }
+
+// The sessions picker filters as you type after `/` and deletes a session
+// after `d` and a confirming `y` (issue 14).
+func TestSessionsPickerFiltersAndDeletes(t *testing.T) {
+	t.Parallel()
+	home, ws := t.TempDir(), t.TempDir()
+	for _, s := range []struct{ id, prompt string }{{"11111111-aaaa-4bbb-8ccc-000000000001", "fix the parser"},
+		{"22222222-aaaa-4bbb-8ccc-000000000002", "write the docs"}} {
+		j := session.NewJournal(home, session.Options{})
+		info := engine.SessionInfo{ID: s.id, Model: "deepseek-v4-pro", Workspace: ws, Mode: policy.Act}
+		if err := j.Append(info, provider.UserText(s.prompt), provider.Message{Role: provider.RoleAssistant,
+			Content: []provider.Block{provider.TextBlock("ok")}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := newDirect(t, 100, 30, func(o *Options) { o.Home, o.Workspace = home, ws })
+	d.runCmd(d.submit("/sessions"))
+	d.mustShow("fix the parser", "write the docs", "/ filter", "d delete")
+	d.typeText("/docs")
+	d.mustShow("Filter: docs", "write the docs")
+	d.mustNotShow("fix the parser")
+	d.key("enter") // keep the filter, back to the list
+	d.typeText("d")
+	d.mustShow("Delete write the docs? y delete")
+	d.typeText("y")
+	d.mustShow("Deleted session 22222222")
+	metas, err := session.List(home, session.Query{Workspace: ws})
+	if err != nil || len(metas) != 1 || metas[0].ID != "11111111-aaaa-4bbb-8ccc-000000000001" {
+		t.Errorf("sessions after delete: %+v %v", metas, err)
+	}
+}

@@ -14,15 +14,26 @@ type Item struct {
 	Label, Hint, Value string
 }
 
-// Picker is a small bottom-anchored list (mode picker, model picker):
-// ↑/↓ or j/k move, Enter picks, Esc or q closes.
+// Picker is a small bottom-anchored list (mode picker, model picker,
+// sessions): ↑/↓ or j/k move, Enter picks, Esc or q closes. With Filter
+// set, `/` starts a filter that narrows the rows as you type; with Delete
+// set, `d` asks to delete the selected row and `y` confirms.
 type Picker struct {
-	Name  string // reported in Picked.Picker
-	Title string
-	Items []Item
-	theme *theme.Theme
-	sel   int
+	Name   string // reported in Picked.Picker
+	Title  string
+	Items  []Item
+	Filter bool
+	Delete bool
+	theme  *theme.Theme
+	sel    int // index into shown()
+
+	filter    string
+	filtering bool
+	confirm   bool // a delete waits for y
 }
+
+// Deleted asks the root model to delete a picker row's value.
+type Deleted struct{ Picker, Value string }
 
 // NewPicker returns a picker with the row whose value is current selected.
 func NewPicker(t *theme.Theme, name, title string, items []Item, current string) *Picker {
@@ -38,44 +49,117 @@ func NewPicker(t *theme.Theme, name, title string, items []Item, current string)
 // FullScreen implements View.
 func (p *Picker) FullScreen() bool { return false }
 
+// shown are the rows the filter lets through.
+func (p *Picker) shown() []Item {
+	if p.filter == "" {
+		return p.Items
+	}
+	q := strings.ToLower(p.filter)
+	var out []Item
+	for _, it := range p.Items {
+		if strings.Contains(strings.ToLower(it.Label+" "+it.Hint), q) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Remove drops the row with value v (after the root model deleted it).
+func (p *Picker) Remove(v string) {
+	kept := p.Items[:0]
+	for _, it := range p.Items {
+		if it.Value != v {
+			kept = append(kept, it)
+		}
+	}
+	p.Items = kept
+	p.sel = min(p.sel, max(len(p.shown())-1, 0))
+}
+
 // Update implements View.
 func (p *Picker) Update(k tea.KeyMsg) Action {
+	if p.filtering {
+		return p.filterKey(k)
+	}
+	items := p.shown()
+	if p.confirm {
+		p.confirm = false
+		if k.String() == "y" && len(items) > 0 {
+			return emit(Deleted{Picker: p.Name, Value: items[p.sel].Value})
+		}
+		return none()
+	}
 	switch k.String() {
 	case "esc", "q", "ctrl+c":
+		if p.filter != "" {
+			p.filter, p.sel = "", 0
+			return none()
+		}
 		return closeView()
 	case "up", "k", "ctrl+p":
 		p.sel = max(p.sel-1, 0)
 	case "down", "j", "ctrl+n":
-		p.sel = min(p.sel+1, len(p.Items)-1)
+		p.sel = min(p.sel+1, max(len(items)-1, 0))
+	case "/":
+		if p.Filter {
+			p.filtering = true
+		}
+	case "d":
+		p.confirm = p.Delete && len(items) > 0
 	case "enter":
-		if len(p.Items) == 0 {
+		if len(items) == 0 {
 			return closeView()
 		}
-		return emitAndClose(Picked{Picker: p.Name, Value: p.Items[p.sel].Value})
+		return emitAndClose(Picked{Picker: p.Name, Value: items[p.sel].Value})
 	}
+	return none()
+}
+
+func (p *Picker) filterKey(k tea.KeyMsg) Action {
+	switch k.Type {
+	case tea.KeyEnter:
+		p.filtering = false
+	case tea.KeyEsc:
+		p.filtering, p.filter = false, ""
+	case tea.KeyBackspace:
+		if r := []rune(p.filter); len(r) > 0 {
+			p.filter = string(r[:len(r)-1])
+		}
+	case tea.KeyRunes, tea.KeySpace:
+		p.filter += string(k.Runes)
+		if k.Type == tea.KeySpace {
+			p.filter += " "
+		}
+	}
+	p.sel = 0
 	return none()
 }
 
 // Wheel implements Wheeler.
 func (p *Picker) Wheel(delta int) Action {
-	p.sel = min(max(p.sel+delta, 0), max(len(p.Items)-1, 0))
+	p.sel = min(max(p.sel+delta, 0), max(len(p.shown())-1, 0))
 	return none()
 }
 
 // View implements View.
 func (p *Picker) View(w, h int) string {
 	inner := max(w-4, 1)
+	items := p.shown()
 	labelW := 0
-	for _, it := range p.Items {
+	for _, it := range items {
 		labelW = max(labelW, termtext.Width(it.Label))
 	}
-	rows := make([]string, 0, len(p.Items))
-	first := 0
-	if visible := max(h-2, 1); p.sel >= visible {
-		first = p.sel - visible + 1
+	var rows []string
+	if p.filtering || p.filter != "" {
+		rows = append(rows, p.theme.Accent.Render("Filter: "+p.filter))
 	}
-	for i := first; i < len(p.Items) && len(rows) < max(h-2, 1); i++ {
-		it := p.Items[i]
+	room := max(h-2-len(rows), 1)
+	first := 0
+	if p.sel >= room {
+		first = p.sel - room + 1
+	}
+	for i := first; i < len(items) && i-first < room; i++ {
+		it := items[i]
 		row := termtext.PadRight(it.Label, labelW)
 		if it.Hint != "" {
 			row += "  " + p.theme.Dim.Render(it.Hint)
@@ -87,8 +171,28 @@ func (p *Picker) View(w, h int) string {
 			rows = append(rows, "  "+row)
 		}
 	}
+	if len(items) == 0 {
+		rows = append(rows, "  No matches.")
+	}
 	edge := func(s string) string { return p.theme.Accent.Render(s) }
-	return box(rows, w, p.Title, "↑/↓ select · Enter apply · Esc close", edge)
+	return box(rows, w, p.Title, p.hints(items), edge)
+}
+
+func (p *Picker) hints(items []Item) string {
+	switch {
+	case p.confirm && len(items) > 0:
+		return "Delete " + termtext.OneLine(items[p.sel].Label) + "? y delete · any other key keeps it"
+	case p.filtering:
+		return "type to filter · Enter keep · Esc clear"
+	}
+	h := "↑/↓ select · Enter apply · Esc close"
+	if p.Filter {
+		h += " · / filter"
+	}
+	if p.Delete {
+		h += " · d delete"
+	}
+	return h
 }
 
 // HelpEntry is one row of the help overlay.

@@ -307,15 +307,28 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 	return engine.New(opts), nil
 }
 
+// recordTaskCall keeps a task's tool call in its record.
+func (a *App) recordTaskCall(id string, ev engine.Event) {
+	c, ok := ev.(engine.ToolCallComplete)
+	if !ok {
+		return
+	}
+	_ = a.Tasks.RecordToolCall(id, tasks.ToolCallRecord{ID: c.ID, Name: c.Name, Input: c.Input,
+		Success: c.Result.Success, Refused: c.Result.IsError, Category: c.Result.Category,
+		Summary: engine.Describe(c.Name, c.Input) + " → " + c.Result.Content, At: c.CompletedAt})
+}
+
 // runTask executes a queued durable task as a headless agent turn.
 func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	opts := a.EngineOptions()
 	opts.Session = &engine.Session{ID: t.ID}
 	opts.Journal = nil
+	// A task runs headless with no more than its creator's authority
+	// (tasks.Authority): its posture, and the flags the creator could give.
+	auth := t.RunAuthority()
 	opts.Interactive = false
-	opts.AutoApprove = t.AutoApprove
-	opts.AllowShell = t.AllowShell
-	opts.Trust = t.TrustMode
+	opts.Posture, _ = policy.ParsePosture(auth.Posture)
+	opts.AutoApprove, opts.AllowShell, opts.Trust = auth.AutoApprove, auth.AllowShell, auth.Trust
 	if m, err := policy.ParseMode(t.Mode); err == nil {
 		opts.Mode = m
 	}
@@ -333,8 +346,10 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	defer stop()
 	go eng.Run(runCtx)
 	// The user approved the create call that recorded this prompt and its
-	// auto_approve flag, so the run carries the user's authority.
-	reply, err := eng.RunTurn(ctx, engine.SendMessage{Content: t.Prompt, Provenance: engine.ProvenanceUser}, nil)
+	// (capped) flags, so the run carries that authority. Every call it
+	// makes, refusals included, goes into the task's tool_calls.
+	reply, err := eng.RunTurn(ctx, engine.SendMessage{Content: t.Prompt, Provenance: engine.ProvenanceUser},
+		func(ev engine.Event) { a.recordTaskCall(t.ID, ev) })
 	if err != nil {
 		return reply.Text, fmt.Errorf("task turn: %w", err)
 	}

@@ -43,12 +43,25 @@ func EnqueueInto(store *tasks.Store, model string) auto.Enqueue {
 			Prompt: fmt.Sprintf("%s\n\n(Scheduled run of automation %s %q, due %s.)", at.Prompt, at.ID, at.Name,
 				due.Format(time.RFC3339)),
 			Model: model, Workspace: at.Workspace, Mode: mode, AllowShell: at.Ceiling.AllowShell,
-			TrustMode: at.Ceiling.TrustMode, AutoApprove: at.Ceiling.AutoApprove, OwnerSessionID: "automation:" + at.ID})
+			TrustMode: at.Ceiling.TrustMode, AutoApprove: at.Ceiling.AutoApprove, OwnerSessionID: "automation:" + at.ID,
+			Posture: ceilingPosture(at.Ceiling.Posture)})
 		if err != nil {
 			return "", err
 		}
 		return rec.ID, nil
 	}
+}
+
+// ceilingPosture is the approval_policy value of an automation ceiling's
+// posture (ask, auto, full_access); anything else is Ask.
+func ceilingPosture(p string) string {
+	switch p {
+	case "auto":
+		return "auto"
+	case "full_access":
+		return "bypass"
+	}
+	return "suggest"
 }
 
 // DueResult is one run RunDue started and how its task ended.

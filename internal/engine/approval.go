@@ -62,7 +62,7 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 	defer e.setState(RunningTools)
 	e.emit(ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
 		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p), Reason: p.reason,
-		ForcePrompt: p.need >= policy.NeedExplicit})
+		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authorityOf(name, p.input)})
 	select {
 	case a := <-ch:
 		if !a.approve {
@@ -87,6 +87,31 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 		e.mu.Unlock()
 		return tools.Cancelled("Request cancelled while awaiting approval")
 	}
+}
+
+// authorityOf lists the authority a tasks create or agent start asks to
+// grant, as written in its input (nil for other calls), so a card can show
+// every flag. The task or child gets no more than the creating session has.
+func authorityOf(name string, in json.RawMessage) map[string]any {
+	var keys []string
+	switch action := tools.PeekAction(in, ""); {
+	case name == "task_create" || name == "tasks" && action == "create":
+		keys = []string{"auto_approve", "trust_mode", "allow_shell", "mode", "model", "workspace"}
+	case name == "agent" && (action == "" || action == "start" || action == "spawn" || action == "run"):
+		keys = []string{"type", "profile", "model", "thinking", "write_authority", "write_roots", "exact_files",
+			"workspace_policy", "worktree", "cwd", "max_depth", "max_steps", "wall_time_secs"}
+	default:
+		return nil
+	}
+	var m map[string]any
+	_ = json.Unmarshal(in, &m)
+	out := map[string]any{}
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // explicitSuffix names why a call needs an explicit approval, for the

@@ -145,3 +145,19 @@ func TestExplicitApprovalPromptsWithReasonAndNoSessionGrant(t *testing.T) {
 		t.Errorf("ran %d times", g.ran.Load())
 	}
 }
+
+// The card for a tasks create carries every authority flag it asks for.
+func TestApprovalCarriesAuthorityFlags(t *testing.T) {
+	t.Parallel()
+	in := json.RawMessage(`{"action":"create","prompt":"p","auto_approve":true,"trust_mode":true,"allow_shell":false,"mode":"agent"}`)
+	got := engine.AuthorityOf("tasks", in)
+	if got["auto_approve"] != true || got["trust_mode"] != true || got["allow_shell"] != false || got["mode"] != "agent" || len(got) != 4 {
+		t.Errorf("authority %v", got)
+	}
+	if engine.AuthorityOf("tasks", json.RawMessage(`{"action":"list"}`)) != nil {
+		t.Error("list grants nothing")
+	}
+	if a := engine.AuthorityOf("agent", json.RawMessage(`{"prompt":"p","type":"builder","write_authority":"workspace_write"}`)); a["type"] != "builder" || a["write_authority"] != "workspace_write" {
+		t.Errorf("agent authority %v", a)
+	}
+}

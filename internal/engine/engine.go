@@ -56,6 +56,10 @@ type TurnEnv struct {
 	Mode       policy.Mode
 	Posture    policy.Posture
 	AllowShell bool
+	// AutoApprove and Trust are the turn's: what a task or child created
+	// this turn may be granted at most.
+	AutoApprove bool
+	Trust       bool
 }
 
 // Toolset is one turn's registry plus the MCP pool's facts about it.

@@ -90,6 +90,10 @@ type ApprovalRequired struct {
 	// ignores one (ApproveToolCall.ForSession).
 	ForcePrompt     bool
 	SandboxReadOnly bool
+	// Authority is every authority flag a tasks create or agent start asks
+	// to grant (auto_approve, trust_mode, allow_shell, mode, model, …, as
+	// written in the input); nil for other calls.
+	Authority map[string]any
 }
 
 // TurnUsage is the usage one provider call reported. Child marks the calls

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -30,7 +31,8 @@ type Surface struct {
 // lists too.
 func (e *Engine) FirstRequestSurface() Surface {
 	e.mu.Lock()
-	env := TurnEnv{Mode: e.mode, Posture: e.posture, AllowShell: e.opts.AllowShell}
+	env := TurnEnv{Mode: e.mode, Posture: e.posture, AllowShell: e.opts.AllowShell, AutoApprove: e.opts.AutoApprove,
+		Trust: e.opts.Trust || e.posture == policy.FullAccess}
 	e.mu.Unlock()
 	_, cat := e.surface(env)
 	return Surface{Catalog: cat, Tools: requestTools(cat, e.opts.StrictTools)}

@@ -81,7 +81,8 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 // buildSurface builds the turn's registry, catalog and /tools surface
 // context once (engine.md §2.1 step 10).
 func (t *turn) buildSurface() {
-	t.toolset, t.cat = t.e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell})
+	t.toolset, t.cat = t.e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell,
+		AutoApprove: t.autoApprove, Trust: t.e.opts.Trust || t.posture == policy.FullAccess})
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
 }
 

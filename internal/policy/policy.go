@@ -91,6 +91,20 @@ func (p Posture) String() string {
 	}
 }
 
+// Value is the approval_policy spelling of p (ParsePosture's inverse).
+func (p Posture) Value() string {
+	switch p {
+	case AutoReview:
+		return "auto"
+	case FullAccess:
+		return "bypass"
+	case Never:
+		return "never"
+	default:
+		return "suggest"
+	}
+}
+
 // Chip is the short label the status bar shows.
 func (p Posture) Chip() string {
 	switch p {

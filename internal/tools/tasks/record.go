@@ -113,6 +113,7 @@ type TaskRecord struct {
 	AllowShell     bool              `json:"allow_shell"`
 	TrustMode      bool              `json:"trust_mode"`
 	AutoApprove    bool              `json:"auto_approve"`
+	Posture        string            `json:"posture,omitempty"` // the creator's approval_policy, which the run keeps
 	Status         Status            `json:"status"`
 	CreatedAt      time.Time         `json:"created_at"`
 	StartedAt      *time.Time        `json:"started_at"`

@@ -107,6 +107,9 @@ type NewTask struct {
 	TrustMode      bool
 	AutoApprove    bool
 	OwnerSessionID string
+	// Posture is the creator's approval_policy value the task runs under
+	// (Authority.Cap sets it).
+	Posture string
 }
 
 // ErrEmptyPrompt refuses a task with nothing to do.
@@ -134,7 +137,7 @@ func (s *Store) Create(req NewTask) (TaskRecord, error) {
 	now := s.now()
 	rec := &TaskRecord{SchemaVersion: SchemaVersion, ID: id, Prompt: prompt, Model: req.Model,
 		Workspace: req.Workspace, Mode: req.Mode, AllowShell: req.AllowShell, TrustMode: req.TrustMode,
-		AutoApprove: req.AutoApprove, Status: Queued, CreatedAt: now, OwnerSessionID: req.OwnerSessionID}
+		AutoApprove: req.AutoApprove, Posture: req.Posture, Status: Queued, CreatedAt: now, OwnerSessionID: req.OwnerSessionID}
 	rec.fillSlices()
 	rec.event(now, "queued", "Task queued", true)
 	if err := s.persist(rec); err != nil {

@@ -21,6 +21,9 @@ type Options struct {
 	DefaultModel string // model recorded for a created task that names none
 	AllowShell   bool   // allow_shell default for created tasks
 	SessionID    string // recorded as owner_session_id
+	// Creator is the authority of the session calling create; a task gets
+	// no more (Authority.Cap).
+	Creator Authority
 	// Commands classifies gate commands (internal/shellpolicy); nil uses
 	// one with the process-wide credential guard.
 	Commands *shellpolicy.Env
@@ -228,10 +231,21 @@ type taskReply struct {
 	Task             TaskRecord  `json:"task"`
 	Disposition      Disposition `json:"disposition,omitempty"`
 	LifecycleWarning *string     `json:"lifecycle_warning"`
+	// AuthorityNotGranted says which requested flags the creator could not
+	// give (issue 11 §5).
+	AuthorityNotGranted *string `json:"authority_not_granted,omitempty"`
 }
 
 func (t *Tool) reply(label string, rec TaskRecord, d Disposition) tools.Result {
+	return t.replyNote(label, rec, d, "")
+}
+
+// replyNote is reply with a note on authority the create did not grant.
+func (t *Tool) replyNote(label string, rec TaskRecord, d Disposition, note string) tools.Result {
 	r := taskReply{Summary: label + ": " + rec.ID + " (" + rec.Status.Title() + ")", Task: rec, Disposition: d}
+	if note != "" {
+		r.AuthorityNotGranted = &note
+	}
 	if rec.Status == Queued && !t.opts.Store.HasRunner() {
 		w := noRunnerWarning
 		r.LifecycleWarning = &w
@@ -254,6 +268,7 @@ func (t *Tool) create(tc *tools.Context, args tools.Args) (tools.Result, error) 
 	if err != nil {
 		return tools.Result{}, err
 	}
+	capped := t.opts.Creator.Cap(&req)
 	rec, err := t.opts.Store.Create(req)
 	if err == ErrEmptyPrompt {
 		return tools.Result{}, tools.InvalidInput("%v", err)
@@ -261,7 +276,11 @@ func (t *Tool) create(tc *tools.Context, args tools.Args) (tools.Result, error) 
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("task_create failed: %v", err)
 	}
-	return t.reply("task_create", rec, ""), nil
+	res := t.replyNote("task_create", rec, "", cappedNote(capped, req.Posture))
+	if len(capped) > 0 {
+		res.Metadata["authority_not_granted"] = capped
+	}
+	return res, nil
 }
 
 // newTask reads create's fields; booleans default to the session's safe

@@ -1,0 +1,4 @@
+package engine
+
+// AuthorityOf is authorityOf for the external tests.
+var AuthorityOf = authorityOf

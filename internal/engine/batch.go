@@ -271,6 +271,7 @@ func (p *planned) finish(o ToolOutcome, at time.Time) {
 // complete saves a call's result at once — a kill a moment later keeps it
 // (DECISIONS #22) — and announces it.
 func (t *turn) complete(p *planned) {
+	p.outcome = t.e.redactOutcome(p.outcome)
 	b := provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, t.budget), p.outcome.IsError)
 	b.Receipt = &provider.ToolReceipt{Success: p.outcome.Success, Category: p.outcome.Category, Meta: p.outcome.Metadata}
 	p.result = provider.Message{Role: provider.RoleUser, Content: []provider.Block{b}}

@@ -108,6 +108,9 @@ type Options struct {
 	// BackgroundNotices returns a runtime message about background jobs that
 	// finished since it was last called, or "".
 	BackgroundNotices func() string
+	// Redact replaces the secrets in text tools produced before it enters
+	// history; nil uses the process-wide secrets policy (secrets.Redact).
+	Redact func(string) string
 	// Journal, when set, persists every history change as it happens.
 	Journal Journal
 	// ContextWindow overrides the model catalogue's window (tokens).

@@ -306,5 +306,5 @@ func (e *Engine) backgroundNotices() string {
 	if e.opts.BackgroundNotices == nil {
 		return ""
 	}
-	return strings.TrimSpace(e.opts.BackgroundNotices())
+	return e.redact(strings.TrimSpace(e.opts.BackgroundNotices()))
 }

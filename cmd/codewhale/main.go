@@ -6,5 +6,5 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], stdio()))
+	os.Exit(run(hideAPIKey(os.Args[1:], os.Stderr), stdio()))
 }

@@ -28,6 +28,8 @@ func stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
 // globals are the flags every command shares.
 type globals struct {
 	provider, model, baseURL, apiKey, configPath, workspace, approval string
+	apiKeyFile                                                        string
+	in                                                                io.Reader // for --api-key -
 	noProjectConfig, verbose                                          bool
 	resume                                                            string // -r/--resume
 	continueLast, noMouse                                             bool
@@ -66,7 +68,7 @@ func run(args []string, ios IO) int {
 }
 
 func newRootCmd(ios IO) *cobra.Command {
-	g := &globals{}
+	g := &globals{in: ios.In}
 	root := &cobra.Command{
 		Use:           "codewhale [flags] [PROMPT...]",
 		Short:         "A terminal coding agent for DeepSeek models",
@@ -96,7 +98,8 @@ func newRootCmd(ios IO) *cobra.Command {
 	pf.StringVar(&g.provider, "provider", "", "model provider (default deepseek)")
 	pf.StringVar(&g.model, "model", "", "model id (default deepseek-v4-pro)")
 	pf.StringVar(&g.baseURL, "base-url", "", "provider base URL (overrides CODEWHALE_BASE_URL and config)")
-	pf.StringVar(&g.apiKey, "api-key", "", "API key for this run (prefer DEEPSEEK_API_KEY or codewhale auth set)")
+	pf.StringVar(&g.apiKey, "api-key", "", "API key for this run; - reads it from stdin (a literal key shows in ps: prefer --api-key-file, DEEPSEEK_API_KEY or codewhale auth set)")
+	pf.StringVar(&g.apiKeyFile, "api-key-file", "", "read the API key for this run from the first line of this file")
 	pf.StringVar(&g.configPath, "config", "", "config file (default $CODEWHALE_HOME/config.toml)")
 	pf.StringVarP(&g.workspace, "workspace", "C", "", "workspace directory (default: the current directory)")
 	pf.StringVar(&g.approval, "approval-policy", "", "approval posture: suggest|auto|bypass|never")
@@ -131,6 +134,9 @@ func (g *globals) workspaceDir() (string, error) {
 func (g *globals) load() (*config.Config, error) {
 	ws, err := g.workspaceDir()
 	if err != nil {
+		return nil, err
+	}
+	if err := g.resolveAPIKey(); err != nil {
 		return nil, err
 	}
 	return config.Load(config.Flags{Provider: g.provider, Model: g.model, BaseURL: g.baseURL, APIKey: g.apiKey,

@@ -13,7 +13,9 @@ import (
 
 const flagKey = "sk-flag0123456789abcdef0123456789"
 
-func bearer(r *fakemodel.Request) string { return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") }
+func bearer(r *fakemodel.Request) string {
+	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+}
 
 func TestAPIKeyFromFileAndStdin(t *testing.T) {
 	t.Parallel()

@@ -94,6 +94,9 @@ func New(root string, opts Options) *Matcher {
 	return m
 }
 
+// RootDir is the absolute directory paths are relative to.
+func (m *Matcher) RootDir() string { return m.root }
+
 // Root returns the Dir of the root itself, reading its ignore files.
 func (m *Matcher) Root() *Dir { return m.EnterDir(nil, "") }
 

@@ -2,8 +2,10 @@ package file
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -21,6 +23,7 @@ type matcher struct {
 	// minLen is a lower bound on a match's length in bytes: shorter lines
 	// are skipped without running the regex.
 	minLen int
+	class  *byteSet // without lits: a byte every match holds, or nil
 }
 
 // foldTraps are the non-ASCII runes Go's case folding equates with ASCII
@@ -29,7 +32,7 @@ type matcher struct {
 var foldTraps = [][]byte{[]byte("\u212A"), []byte("\u017F")}
 
 // maxLits bounds the alternatives a prefilter scans for.
-const maxLits = 8
+const maxLits = 12
 
 // newMatcher compiles pattern (already carrying any (?i) prefix).
 func newMatcher(pattern string) (*matcher, error) {
@@ -46,17 +49,19 @@ func newMatcher(pattern string) (*matcher, error) {
 	m.minLen = minWidth(parsed)
 	set := requiredLiterals(parsed)
 	if len(set.lits) == 0 {
+		m.class = requiredBytes(parsed)
 		return m, nil
 	}
 	for _, l := range set.lits {
-		if set.fold && !asciiOnly(l) {
-			return m, nil
-		}
 		b := []byte(string(l))
 		if set.fold {
-			b = bytes.ToLower(b)
+			// ASCII only, as the haystack is lowered: non-ASCII runes are
+			// spelt out by foldVariants, and a case-sensitive one must stay.
+			b = asciiLower(nil, b)
 		}
-		m.lits = append(m.lits, b)
+		if !slices.ContainsFunc(m.lits, func(x []byte) bool { return bytes.Equal(x, b) }) {
+			m.lits = append(m.lits, b)
+		}
 	}
 	m.fold = set.fold
 	core := parsed
@@ -65,23 +70,17 @@ func newMatcher(pattern string) (*matcher, error) {
 	}
 	// A literal holding a line break never matches inside one line, and one
 	// holding '\r' may sit in the stripped line ending: let the regex decide.
-	m.pure = core.Op == syntax.OpLiteral && !bytes.ContainsAny(m.lits[0], "\r\n")
+	m.pure = core.Op == syntax.OpLiteral && set.exact && !slices.ContainsFunc(m.lits, func(l []byte) bool {
+		return bytes.ContainsAny(l, "\r\n")
+	})
 	return m, nil
-}
-
-func asciiOnly(rs []rune) bool {
-	for _, r := range rs {
-		if r >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // litSet is a set of literals one of which every match contains.
 type litSet struct {
-	lits [][]rune
-	fold bool
+	lits  [][]rune
+	fold  bool
+	exact bool // a string matches the literal it came from exactly when it contains one of lits
 }
 
 // score ranks prefilters: the shortest member bounds how selective the set
@@ -102,7 +101,22 @@ func (s litSet) score() int {
 func requiredLiterals(re *syntax.Regexp) litSet {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return litSet{lits: [][]rune{re.Rune}, fold: re.Flags&syntax.FoldCase != 0 && hasLetter(re.Rune)}
+		fold := re.Flags&syntax.FoldCase != 0 && hasLetter(re.Rune)
+		if !fold {
+			return litSet{lits: [][]rune{re.Rune}, exact: true}
+		}
+		// The prefilter lowers the haystack's ASCII only (and bails out on
+		// the two non-ASCII runes that fold to ASCII letters, foldTraps), so
+		// a folded literal's non-ASCII runes are spelt out: every
+		// combination of their case-fold orbits (`ǅ` → Ǆ ǅ ǆ), or when those
+		// are too many, its longest ASCII run alone.
+		if vs := foldVariants(re.Rune); vs != nil {
+			return litSet{lits: vs, fold: true, exact: true}
+		}
+		if run := longestASCIIRun(re.Rune); len(run) > 0 {
+			return litSet{lits: [][]rune{run}, fold: true}
+		}
+		return litSet{}
 	case syntax.OpCapture, syntax.OpPlus:
 		return requiredLiterals(re.Sub[0])
 	case syntax.OpRepeat:
@@ -133,6 +147,47 @@ func requiredLiterals(re *syntax.Regexp) litSet {
 	return litSet{}
 }
 
+// foldVariants spells out a case-folded literal: ASCII runes as they are
+// (the prefilter lowers them), each non-ASCII rune as every member of its
+// simple case-fold orbit. nil when that makes more than maxLits literals.
+func foldVariants(rs []rune) [][]rune {
+	out := [][]rune{nil}
+	for _, r := range rs {
+		orbit := []rune{r}
+		if r >= utf8.RuneSelf {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				orbit = append(orbit, f)
+			}
+		}
+		if len(out)*len(orbit) > maxLits {
+			return nil
+		}
+		next := make([][]rune, 0, len(out)*len(orbit))
+		for _, v := range out {
+			for _, o := range orbit {
+				next = append(next, append(v[:len(v):len(v)], o))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// longestASCIIRun is the longest stretch of ASCII runes in rs.
+func longestASCIIRun(rs []rune) []rune {
+	var best []rune
+	start := 0
+	for i := 0; i <= len(rs); i++ {
+		if i == len(rs) || rs[i] >= utf8.RuneSelf {
+			if i-start > len(best) {
+				best = rs[start:i]
+			}
+			start = i + 1
+		}
+	}
+	return best
+}
+
 func hasLetter(rs []rune) bool {
 	for _, r := range rs {
 		if unicode.IsLetter(r) {
@@ -150,7 +205,11 @@ type lineFunc func(start, end, number int) bool
 // the case-folded prefilter; scan returns it (possibly grown) for reuse.
 func (m *matcher) scan(buf, lower []byte, fn lineFunc) []byte {
 	if m.lits == nil {
-		m.scanAll(buf, fn)
+		if m.class != nil {
+			m.scanClass(buf, fn)
+		} else {
+			m.scanAll(buf, fn)
+		}
 		return lower
 	}
 	hay := buf
@@ -263,14 +322,26 @@ func trimmedEnd(buf []byte, start, end int) int {
 	return end
 }
 
-// asciiLower appends buf with ASCII letters lowered; other bytes unchanged,
-// so offsets line up with buf.
+// asciiLower returns buf with ASCII letters lowered in dst's storage; other
+// bytes are unchanged, so offsets line up with buf. Eight bytes at a time:
+// a byte gets 0x20 added when it is ASCII and in 'A'..'Z'.
 func asciiLower(dst, buf []byte) []byte {
 	if cap(dst) < len(buf) {
 		dst = make([]byte, len(buf), len(buf)+len(buf)/4)
 	}
 	dst = dst[:len(buf)]
-	for i, c := range buf {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(buf); i += 8 {
+		w := binary.LittleEndian.Uint64(buf[i:])
+		h := w & lo7
+		geA := h + (0x80-'A')*0x0101010101010101 // high bit: byte >= 'A'
+		gtZ := h + (0x7f-'Z')*0x0101010101010101 // high bit: byte > 'Z'
+		upper := geA &^ gtZ &^ w & hi
+		binary.LittleEndian.PutUint64(dst[i:], w|upper>>2)
+	}
+	for ; i < len(buf); i++ {
+		c := buf[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}

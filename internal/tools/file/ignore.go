@@ -1,108 +1,51 @@
 package file
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
-	"github.com/codewhale/codewhale/internal/gitrepo"
+	"github.com/codewhale/codewhale/internal/ignore"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// ignoreNode holds one directory's .gitignore patterns and points at the
-// enclosing directory's node. Deeper files take precedence, and within a file
-// the last matching line wins, as in git.
-type ignoreNode struct {
-	parent   *ignoreNode
-	patterns []gitignore.Pattern
-}
-
-// ignored reports whether path (components relative to the ignore root) is
-// excluded by the chain ending at n.
-func (n *ignoreNode) ignored(path []string, isDir bool) bool {
-	for node := n; node != nil; node = node.parent {
-		for i := len(node.patterns) - 1; i >= 0; i-- {
-			switch node.patterns[i].Match(path, isDir) {
-			case gitignore.Exclude:
-				return true
-			case gitignore.Include:
-				return false
-			}
-		}
-	}
-	return false
-}
-
-// child returns the node for directory dir (components domain relative to
-// the ignore root): n extended with dir's .gitignore, or n itself when dir
-// has none.
-func (n *ignoreNode) child(dir string, domain []string) *ignoreNode {
-	ps := readPatterns(filepath.Join(dir, ".gitignore"), domain)
-	if len(ps) == 0 {
-		return n
-	}
-	return &ignoreNode{parent: n, patterns: ps}
-}
-
-func readPatterns(file string, domain []string) []gitignore.Pattern {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
-	}
-	return ps
-}
-
-// ignoreContext is where a walk of base starts in the ignore hierarchy.
+// ignoreContext is where a walk of base starts in the ignore hierarchy: the
+// matcher of the tree base lies in (ripgrep's sources, internal/ignore) and
+// the rules in force inside base.
 type ignoreContext struct {
-	node *ignoreNode // rules in force at base (from base's ancestors)
-	comp []string    // base relative to the ignore root
+	m   *ignore.Matcher
+	dir *ignore.Dir
+	rel string // base relative to the matcher's root, "" at the root
 }
 
-// ignoreFor loads the .gitignore rules that govern base: those of every
-// directory from the ignore root (the nearest enclosing git repository, or
-// else the workspace) down to base's parent, plus .git/info/exclude. When
-// base itself is ignored the user named it on purpose, so the rules above it
-// are dropped and only the ones inside it apply.
+// path is the matcher-relative path of an entry at rel below the base.
+func (c ignoreContext) path(rel string) string {
+	if c.rel == "" {
+		return rel
+	}
+	return c.rel + "/" + rel
+}
+
+// ignoreFor loads the ignore rules that govern base: those of the ignore
+// root (the nearest enclosing git repository, or else the workspace) and of
+// every directory from it down to base. Like ripgrep, a base the rules
+// ignore is still searched when named explicitly; the rules go on applying
+// to what is inside it.
 func ignoreFor(base, workspace string) ignoreContext {
 	root := ignoreRoot(base, workspace)
 	rel, err := filepath.Rel(root, base)
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return ignoreContext{}
 	}
-	var comp []string
-	if rel != "." {
-		comp = strings.Split(filepath.ToSlash(rel), "/")
+	if rel == "." {
+		rel = ""
 	}
-	var node *ignoreNode
-	if _, common, err := gitrepo.Dirs(root); err == nil {
-		// info/exclude lives in the common dir: a linked worktree's .git is a file.
-		if ps := readPatterns(filepath.Join(common, "info", "exclude"), nil); len(ps) > 0 {
-			node = &ignoreNode{patterns: ps}
-		}
-	}
-	dir := root
-	for i := 0; i < len(comp); i++ {
-		node = node.child(dir, comp[:i])
-		if node.ignored(comp[:i+1], true) {
-			return ignoreContext{comp: comp}
-		}
-		dir = filepath.Join(dir, comp[i])
-	}
-	return ignoreContext{node: node, comp: comp}
+	rel = filepath.ToSlash(rel)
+	m := ignore.New(root, ignore.Options{Dot: true})
+	d, _ := m.DirFor(rel)
+	return ignoreContext{m: m, dir: d, rel: rel}
 }
 
 // ignoreRoot is the nearest ancestor of base (inclusive) holding .git,
@@ -125,8 +68,11 @@ func ignoreRoot(base, workspace string) string {
 }
 
 // globSet is a list of include/exclude globs. A pattern without '/' matches
-// an entry's name at any depth; one with '/' matches the path relative to
-// the search base (doublestar syntax, so `**` spans directories).
+// an entry's name at any depth; one with '/' matches its path relative to
+// the workspace (relative to the search base outside the workspace), so a
+// glob means the same whatever `path` the call searches (doublestar syntax:
+// `**` spans directories). A pattern ending in `/**` matches what is inside
+// a directory, never a file of that name.
 type globSet []string
 
 // parseGlobs reads an optional glob list and validates every pattern.
@@ -135,7 +81,7 @@ func parseGlobs(a tools.Args, field string) (globSet, bool, error) {
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	var out globSet
+	out := globSet{}
 	for _, p := range list {
 		p = strings.TrimPrefix(strings.TrimSpace(p), "./")
 		if p == "" {
@@ -149,15 +95,21 @@ func parseGlobs(a tools.Args, field string) (globSet, bool, error) {
 	return out, true, nil
 }
 
-func (g globSet) match(rel, name string) bool {
+func (g globSet) match(rel, name string, isDir bool) bool {
 	for _, p := range g {
 		target := rel
 		if !strings.Contains(p, "/") {
 			target = name
 		}
-		if ok, _ := doublestar.Match(p, target); ok {
-			return true
+		if ok, _ := doublestar.Match(p, target); !ok {
+			continue
 		}
+		if dir, inside := strings.CutSuffix(p, "/**"); inside && !isDir {
+			if self, _ := doublestar.Match(dir, target); self {
+				continue // `build/**` is what is inside build/, not a file named build
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/tools/confine"
@@ -34,13 +33,10 @@ func TestIgnoreMatchesGit(t *testing.T) {
 	}
 	e.put("sub/.gitignore", "local.txt\n!inner/local.txt\n")
 
-	var mu sync.Mutex
 	var got []string
 	spec := walkSpec{fs: confine.NewSet(e.ws), base: e.ws, ign: ignoreFor(e.ws, e.ws)}
-	err := walkTree(context.Background(), spec, func(_ int, f walkFile) bool {
-		mu.Lock()
+	err := walk(context.Background(), spec, func(f walkFile) bool {
 		got = append(got, f.rel)
-		mu.Unlock()
 		return true
 	})
 	if err != nil {
@@ -89,11 +85,8 @@ func TestIgnoreInLinkedWorktreeMatchesGit(t *testing.T) {
 		}
 	}
 	var got []string
-	var mu sync.Mutex
-	err := walkTree(context.Background(), walkSpec{fs: confine.NewSet(wt), base: wt, ign: ignoreFor(wt, wt)}, func(_ int, f walkFile) bool {
-		mu.Lock()
+	err := walk(context.Background(), walkSpec{fs: confine.NewSet(wt), base: wt, ign: ignoreFor(wt, wt)}, func(f walkFile) bool {
 		got = append(got, f.rel)
-		mu.Unlock()
 		return true
 	})
 	if err != nil {

@@ -2,10 +2,13 @@ package file
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
+	"github.com/codewhale/codewhale/internal/ignore"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/confine"
+	"github.com/codewhale/codewhale/internal/tools/fit"
 )
 
 const (
@@ -47,6 +50,7 @@ type listTruncated struct {
 	Listed  int         `json:"listed_entries"`
 	Total   int         `json:"total_entries"`
 	Trunc   bool        `json:"truncated"`
+	Note    string      `json:"note,omitempty"`
 }
 
 // list shows a directory's entries in name order, depth-first down to
@@ -71,33 +75,50 @@ func (t *Tool) list(ctx context.Context, tc *tools.Context, r listReq) (tools.Re
 	}
 	ctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
-	l := &lister{ctx: ctx, max: r.depth, fs: b, secret: t.Secret}
 	ign := ignoreFor(abs, tc.Workspace)
-	if err := l.dir(abs, "", ign.comp, ign.node, 1); err != nil {
+	l := &lister{ctx: ctx, max: r.depth, ign: ign, entries: []listEntry{}, fs: b, secret: t.Secret}
+	if err := l.dir(abs, "", ign.dir, 1); err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, walkError(ctx.Err(), "list")
 		}
 		return tools.Result{}, tools.ExecutionFailed("Failed to list %s: %v", abs, unwrapPath(err))
 	}
-	if l.total <= maxListEntries {
-		if l.entries == nil {
-			l.entries = []listEntry{}
+	return tools.OK(renderList(l.entries, l.total, tc.ResultBudget())), nil
+}
+
+// renderList is the bare entry list when every entry fits (tools.md §4.2),
+// else the object form with as many entries as the 500-entry cap and the
+// result budget allow.
+func renderList(entries []listEntry, total, budget int) string {
+	if total <= maxListEntries {
+		if s := jsonText(entries); fit.Runes(s) <= budget {
+			return s
 		}
-		return tools.OK(jsonText(l.entries)), nil
 	}
-	return tools.OK(jsonText(listTruncated{Entries: l.entries, Listed: len(l.entries), Total: l.total, Trunc: true})), nil
+	text, _ := fit.Prefix(len(entries), budget, func(k int) string {
+		res := listTruncated{Entries: entries[:k], Listed: k, Total: total, Trunc: true,
+			Note: "list a subdirectory (`path`) or a smaller `depth` to see the rest"}
+		if k < len(entries) {
+			res.Note = fmt.Sprintf("the %d-character result budget held %d entries; ", budget, k) + res.Note
+		}
+		return jsonText(res)
+	})
+	return text
 }
 
 type lister struct {
 	ctx     context.Context
+	max     int
+	ign     ignoreContext
 	fs      *confine.Set
 	secret  func(abs string) bool // never entered (its entries' names stay private too)
-	max     int
 	entries []listEntry
 	total   int
 }
 
-func (l *lister) dir(abs, rel string, comp []string, ign *ignoreNode, depth int) error {
+// dir lists directory abs (rel below the listed one) whose parent's ignore
+// rules are parent.
+func (l *lister) dir(abs, rel string, parent *ignore.Dir, depth int) error {
 	if err := l.ctx.Err(); err != nil {
 		return err
 	}
@@ -108,16 +129,22 @@ func (l *lister) dir(abs, rel string, comp []string, ign *ignoreNode, depth int)
 		}
 		return nil // an unreadable subdirectory is listed but not entered
 	}
-	ign = ign.child(abs, comp)
+	d := parent
+	if m := l.ign.m; m != nil && rel != "" {
+		var has ignore.Present
+		for _, e := range entries {
+			has |= ignore.PresentFor(e.Name())
+		}
+		d = m.Enter(parent, l.ign.path(rel), has)
+	}
 	for _, e := range entries {
 		name := e.Name()
-		sub := append(comp[:len(comp):len(comp)], name)
-		if ign.ignored(sub, e.IsDir()) {
-			continue
-		}
 		shown := name
 		if rel != "" {
 			shown = rel + "/" + name
+		}
+		if l.ign.m != nil && l.ign.m.Ignored(d, l.ign.path(shown), e.IsDir()) {
+			continue
 		}
 		l.total++
 		if len(l.entries) < maxListEntries {
@@ -128,7 +155,7 @@ func (l *lister) dir(abs, rel string, comp []string, ign *ignoreNode, depth int)
 			if l.secret(child) {
 				continue
 			}
-			if err := l.dir(child, shown, sub, ign, depth+1); err != nil {
+			if err := l.dir(child, shown, d, depth+1); err != nil {
 				return err
 			}
 		}

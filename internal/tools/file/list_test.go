@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,7 +106,7 @@ func TestSearchName(t *testing.T) {
 	e.put(".hidden/main.txt", "")
 	paths := func(in string) []string {
 		var out []string
-		for _, m := range decode[[]nameMatch](t, e.callOK(in).Content) {
+		for _, m := range names(t, e.callOK(in).Content).Matches {
 			out = append(out, m.Path)
 		}
 		return out
@@ -127,9 +128,31 @@ func TestSearchName(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %v", c.in, got, c.want)
 		}
 	}
+	// What the defaults skipped is reported; an explicit exclude has no report.
+	if r := names(t, e.callOK(`{"action":"search_name","query":"lock"}`).Content); r.Defaults == nil ||
+		!reflect.DeepEqual(r.Defaults.Skipped, []string{"deps/Cargo.lock", "target/"}) || r.Defaults.Count != 2 {
+		t.Errorf("defaults report: %+v", r.Defaults)
+	}
+	if r := names(t, e.callOK(`{"action":"search_name","query":"main","exclude":[]}`).Content); r.Defaults != nil || r.TotalMatches != 5 {
+		t.Errorf("exclude: [] searches everything: %+v", r)
+	}
+	if r := names(t, e.callOK(`{"action":"search_name","query":"main","limit":1}`).Content); !r.Truncated || r.TotalMatches != 4 ||
+		!strings.Contains(r.Note, "Showing the 1 best of 4 matches") {
+		t.Errorf("limit below the matches: %+v", r)
+	}
 	mustContain(t, e.callErr(`{"action":"search_name","query":"  "}`), "query cannot be empty")
 	mustContain(t, e.callErr(`{"action":"search_name","query":"x","path":"nope"}`), "Base path does not exist: "+e.path("nope"))
 	mustContain(t, e.callErr(`{"action":"search_name","query":"x","exclude":["[bad"]}`), "invalid glob pattern `[bad` in `exclude`")
+}
+
+// names decodes either form of a search_name result.
+func names(t *testing.T, content string) nameResult {
+	t.Helper()
+	var list []nameMatch
+	if err := json.Unmarshal([]byte(content), &list); err == nil {
+		return nameResult{Matches: list, TotalMatches: len(list)}
+	}
+	return decode[nameResult](t, content)
 }
 
 func TestWalksDoNotFollowSymlinks(t *testing.T) {
@@ -146,9 +169,8 @@ func TestWalksDoNotFollowSymlinks(t *testing.T) {
 	if got.TotalMatches != 1 || got.FilesSearched != 1 || got.Matches[0].File != "real/needle.txt" {
 		t.Errorf("search_content through symlinks: %+v", got)
 	}
-	names := decode[[]nameMatch](t, e.callOK(`{"action":"search_name","query":"needle"}`).Content)
-	if len(names) != 1 {
-		t.Errorf("search_name through symlinks: %+v", names)
+	if found := names(t, e.callOK(`{"action":"search_name","query":"needle"}`).Content); len(found.Matches) != 1 {
+		t.Errorf("search_name through symlinks: %+v", found)
 	}
 }
 

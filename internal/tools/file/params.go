@@ -37,7 +37,8 @@ var actionAliases = sync.OnceValue(func() map[string][]alias {
 })
 
 // actionParams is the parameter contract of one action (tools.md §4.2 step 2,
-// plus `depth` on list and `literal` on search_content from DECISIONS #16).
+// plus `depth` on list and `literal` on search_content from DECISIONS #16, and
+// `offset` on search_content to page through matches in path order).
 type actionParams struct {
 	allowed  []string
 	required []string
@@ -51,7 +52,7 @@ var paramTable = sync.OnceValue(func() map[string]actionParams {
 		"edit":           {allowed: []string{"path", "search", "replace"}, required: []string{"path", "search", "replace"}},
 		"list":           {allowed: []string{"path", "depth"}},
 		"search_name":    {allowed: []string{"query", "path", "limit", "extensions", "exclude"}, required: []string{"query"}},
-		"search_content": {allowed: []string{"pattern", "path", "include", "exclude", "context_lines", "case_insensitive", "max_results", "literal"}, required: []string{"pattern"}},
+		"search_content": {allowed: []string{"pattern", "path", "include", "exclude", "context_lines", "case_insensitive", "max_results", "literal", "offset"}, required: []string{"pattern"}},
 		"patch": {allowed: []string{"path", "patch", "replace", "changes", "fuzz", "create_if_missing"},
 			required: []string{"patch", "replace", "changes"}, choice: true},
 	}

@@ -189,7 +189,7 @@ func TestAliasesFold(t *testing.T) {
 		{"filePath and line_offset/n_lines", `{"action":"read","filePath":"a.txt","line_offset":3,"n_lines":2}`, "shown_lines=\"3-4\""},
 		{"num_lines", `{"action":"read","path":"a.txt","num_lines":1}`, "shown_lines=\"1-1\""},
 		{"equal alias and canonical", `{"action":"read","path":"a.txt","file_path":"a.txt","max_lines":1}`, "shown_lines=\"1-1\""},
-		{"search_content query/limit", `{"action":"search_content","query":"line","limit":1}`, `"total_matches": 1`},
+		{"search_content query/limit", `{"action":"search_content","query":"line","limit":1}`, `"next_offset":1`},
 		{"search_name max_results", `{"action":"search_name","query":"a","max_results":1}`, `"name": "a.txt"`},
 	}
 	for _, c := range cases {

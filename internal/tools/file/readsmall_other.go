@@ -9,17 +9,20 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
-// readSmall reads abs into buf (reused when large enough); ok is false for
-// unreadable files and files over maxSearchFileBytes.
-func readSmall(b *confine.Set, abs string, buf []byte) ([]byte, bool) {
+// readSmall reads abs into buf (reused when large enough) and says whether
+// it could: not for unreadable files, nor for files over maxSearchFileBytes.
+func readSmall(b *confine.Set, abs string, buf []byte) ([]byte, readStatus) {
 	f, err := b.Open(abs)
 	if err != nil {
-		return buf, false
+		return buf, readUnreadable
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxSearchFileBytes {
-		return buf, false
+	if err != nil || !fi.Mode().IsRegular() {
+		return buf, readUnreadable
+	}
+	if fi.Size() > maxSearchFileBytes {
+		return buf, readTooLarge
 	}
 	size := int(fi.Size())
 	if cap(buf) < size {
@@ -27,7 +30,7 @@ func readSmall(b *confine.Set, abs string, buf []byte) ([]byte, bool) {
 	}
 	n, err := io.ReadFull(f, buf[:size])
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return buf, false
+		return buf, readUnreadable
 	}
-	return buf[:n], true
+	return buf[:n], readOK
 }

@@ -7,7 +7,9 @@ func description(writable, patch bool) string {
 	d := "Read, list and search workspace files with structured results. read returns small files whole and " +
 		"larger ones as numbered windows (start_line, max_lines up to 500); list shows a directory (depth up to 5); " +
 		"search_name finds files by fuzzy name; search_content searches file contents with a regex (or plain " +
-		"text with literal=true). list and the searches honour .gitignore; these four actions need no approval."
+		"text with literal=true), returning matches in path order with an exact total. list and the searches honour " +
+		".gitignore, .ignore, .rgignore, .git/info/exclude and the global excludes file as ripgrep does, and say what " +
+		"they left out and how to get it; these four actions need no approval."
 	switch {
 	case writable && patch:
 		d += " write replaces or creates a whole file; edit replaces one exact, unique match of `search` in a " +
@@ -56,14 +58,22 @@ func schema(actions []string) map[string]any {
 		"query":      prop("string", "search_name: file name or path fragment, matched fuzzily."),
 		"limit":      prop("integer", "search_name: maximum results (default 20, 1-200)."),
 		"extensions": strList("search_name: only files with these extensions (no dot, case-insensitive)."),
-		"pattern":    prop("string", "search_content: regular expression (RE2 syntax), or plain text with literal=true."),
-		"literal":    prop("boolean", "search_content: treat `pattern` as plain text instead of a regex (default false)."),
-		"include":    strList("search_content: only files matching these globs (e.g. `*.go`, `src/**/*.ts`)."),
-		"exclude": strList("search_content and search_name: skip paths matching these globs. Replaces the " +
-			"defaults (node_modules, .git, target, dist, build, …)."),
+		"pattern": prop("string", "search_content: regular expression in RE2 syntax read as ripgrep reads it: \\w, \\d "+
+			"and \\s are Unicode-aware, case_insensitive uses Unicode case folding, `$` matches before CRLF; \\b is an "+
+			"ASCII word boundary, and bytes that are not UTF-8 read as U+FFFD. Or plain text with literal=true."),
+		"literal": prop("boolean", "search_content: treat `pattern` as plain text instead of a regex (default false)."),
+		"include": strList("search_content: only files matching these globs (e.g. `*.go`, `src/**/*.ts`); a glob " +
+			"with `/` is relative to the workspace root, one without matches a name at any depth."),
+		"exclude": strList("search_content and search_name: skip paths matching these globs (as for include). " +
+			"Replaces the default excludes (directories named node_modules, target, dist, build, …; minified files), " +
+			"which never skip a directory holding tracked files and are reported when they skip something; " +
+			"`exclude: []` searches everything."),
 		"context_lines":    prop("integer", "search_content: lines of context before and after each match (default 2, max 1000)."),
 		"case_insensitive": prop("boolean", "search_content: match case-insensitively (default false)."),
-		"max_results":      prop("integer", "search_content: maximum matches (default 100). On search_name, same as `limit`."),
+		"max_results": prop("integer", "search_content: maximum matches (default 100; fewer when the result "+
+			"budget is reached, which the result says). On search_name, same as `limit`."),
+		"offset": prop("integer", "search_content: skip this many matches in path order (default 0); a truncated "+
+			"result gives the `next_offset` to continue from."),
 	}
 	if slices.Contains(actions, "write") {
 		p["content"] = prop("string", "write: the file's complete new content.")

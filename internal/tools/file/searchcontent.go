@@ -5,14 +5,9 @@ import (
 	"context"
 	"errors"
 	"regexp"
-	"sort"
-	"sync"
-	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
-	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 const (
@@ -23,18 +18,19 @@ const (
 	// maxShownLine bounds each line a search result shows, so one match in a
 	// minified file cannot flood the model.
 	maxShownLine = 2000
+	// countTime bounds a search once the matches it shows are found: it goes
+	// on counting the rest until the tree is done or this long after it
+	// started, then labels total_matches a lower bound.
+	countTime = 3 * time.Second
 )
-
-// defaultContentExcludes apply when the call gives no `exclude`.
-var defaultContentExcludes = globSet{"node_modules", "node_modules/*", ".git", ".git/*", "target", "target/*",
-	"dist", "dist/*", "build", "build/*", "__pycache__", "__pycache__/*", ".venv", ".venv/*", "venv", "venv/*",
-	"*.min.js", "*.min.css"}
 
 type contentReq struct {
 	pattern, path    string
 	include, exclude globSet
+	defaults         bool // no `exclude` given: the default excludes apply
 	context          int
 	maxResults       int
+	offset           int
 	caseInsensitive  bool
 	literal          bool
 }
@@ -55,9 +51,7 @@ func parseSearchContent(a tools.Args) (contentReq, error) {
 	if r.exclude, hasExclude, err = parseGlobs(a, "exclude"); err != nil {
 		return r, err
 	}
-	if !hasExclude {
-		r.exclude = defaultContentExcludes
-	}
+	r.defaults = !hasExclude
 	if r.context, _, err = uintOr(a, "context_lines", 2); err != nil {
 		return r, err
 	}
@@ -66,6 +60,9 @@ func parseSearchContent(a tools.Args) (contentReq, error) {
 		return r, err
 	}
 	r.maxResults = max(r.maxResults, 1)
+	if r.offset, _, err = uintOr(a, "offset", 0); err != nil {
+		return r, err
+	}
 	if r.caseInsensitive, _, err = a.Bool("case_insensitive"); err != nil {
 		return r, err
 	}
@@ -75,49 +72,33 @@ func parseSearchContent(a tools.Args) (contentReq, error) {
 	return r, nil
 }
 
-// contentMatch is one result. The context fields are []string, or a single
-// string when context_lines is 1 (tools.md §4.2).
-type contentMatch struct {
-	File          string `json:"file"`
-	LineNumber    int    `json:"line_number"`
-	Line          string `json:"line"`
-	ContextBefore any    `json:"context_before"`
-	ContextAfter  any    `json:"context_after"`
-}
-
-type contentResult struct {
-	Matches       []contentMatch `json:"matches"`
-	TotalMatches  int            `json:"total_matches"`
-	FilesSearched int            `json:"files_searched"`
-	Truncated     bool           `json:"truncated"`
-}
-
-// grepRun is the shared state of one search_content call.
-type grepRun struct {
-	tc      *tools.Context
-	fs      *confine.Set
-	secret  func(abs string) bool
-	m       *matcher
-	req     contentReq
-	found   atomic.Int64 // matches claimed, may pass maxResults by the one that proves truncation
-	files   atomic.Int64
-	trunc   atomic.Bool
-	mu      sync.Mutex
-	matches []contentMatch
-	bufs    [][2][]byte // per worker: file buffer, lowercase scratch
-}
-
-func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentReq) (tools.Result, error) {
+// compileSearch builds the matcher for a request: the pattern read in
+// search_content's dialect (dialect.go), quoted when literal, folded when
+// case-insensitive. Errors name the pattern as the caller wrote it.
+func compileSearch(r contentReq) (*matcher, error) {
 	pattern := r.pattern
 	if r.literal {
 		pattern = regexp.QuoteMeta(pattern)
+	} else {
+		if _, err := regexp.Compile(pattern); err != nil {
+			return nil, tools.InvalidInput("Invalid regex pattern: %v", err)
+		}
+		pattern = rgDialect(pattern)
 	}
 	if r.caseInsensitive {
 		pattern = "(?i)" + pattern
 	}
 	m, err := newMatcher(pattern)
 	if err != nil {
-		return tools.Result{}, tools.InvalidInput("Invalid regex pattern: %v", err)
+		return nil, tools.InvalidInput("Invalid regex pattern: %v", err)
+	}
+	return m, nil
+}
+
+func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentReq) (tools.Result, error) {
+	m, err := compileSearch(r)
+	if err != nil {
+		return tools.Result{}, err
 	}
 	abs, err := tc.ResolvePath(r.path)
 	if err != nil {
@@ -132,30 +113,105 @@ func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentRe
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to search %s: %v", abs, unwrapPath(err))
 	}
-	workers := walkWorkers()
-	g := &grepRun{tc: tc, fs: b, secret: t.Secret, m: m, req: r, bufs: make([][2][]byte, workers)}
+	start := time.Now()
+	g := newGrepRun(tc, b, m, r, t.Secret, start.Add(countTime))
 	ctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
 	if !fi.IsDir() {
-		g.searchFile(0, abs)
+		var bufs [2][]byte
+		g.deliver(0, g.searchFile(&bufs, 0, abs))
 	} else {
-		spec := walkSpec{workers: workers, fs: b, secret: t.Secret, base: abs, ign: ignoreFor(abs, tc.Workspace),
+		ign := ignoreFor(abs, tc.Workspace)
+		spec := walkSpec{fs: b, secret: g.secretDir, base: abs, globBase: globBase(tc, abs), ign: ign,
 			exclude: r.exclude, include: r.include}
-		err = walkTree(ctx, spec, func(w int, f walkFile) bool { return g.searchFile(w, f.abs) })
-		if err != nil {
-			return tools.Result{}, walkError(err, "search")
+		if r.defaults {
+			spec.defaults = newDefaultRules(contentDefaultDirs, contentDefaultFiles, ign)
 		}
+		if err := g.searchTree(ctx, spec); err != nil {
+			return tools.Result{}, err
+		}
+		g.defaults = spec.defaults.report()
 	}
-	sort.Slice(g.matches, func(i, j int) bool {
-		a, b := g.matches[i], g.matches[j]
-		return a.File < b.File || (a.File == b.File && a.LineNumber < b.LineNumber)
+	return tools.OK(g.render(tc.ResultBudget())), nil
+}
+
+// globBase is abs relative to the workspace, the frame globs with a '/' are
+// matched in; "" for the workspace itself and for paths outside it (whose
+// globs are relative to the search base).
+func globBase(tc *tools.Context, abs string) string {
+	rel := tc.Rel(abs)
+	if rel == "." || rel == abs {
+		return ""
+	}
+	return rel
+}
+
+// searchTree walks spec in path order on this goroutine and searches the
+// files on walkWorkers() others. The walk stops when the shown matches are
+// complete and the count time has passed (total_matches is then a lower
+// bound), or when ctx ends: a timeout before the shown matches are complete
+// is an error, one after it only ends the count.
+func (g *grepRun) searchTree(ctx context.Context, spec walkSpec) error {
+	jobs := make(chan seqFile, 4*walkWorkers())
+	done := make(chan struct{})
+	for range walkWorkers() {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			var bufs [2][]byte
+			for j := range jobs {
+				g.deliver(j.seq, g.searchFile(&bufs, j.seq, j.abs))
+			}
+		}()
+	}
+	seq := 0
+	err := walk(ctx, spec, func(f walkFile) bool {
+		if g.complete.Load() && time.Now().After(g.countUntil) {
+			g.stoppedCounting.Store(true)
+			return false
+		}
+		select {
+		case jobs <- seqFile{seq: seq, abs: f.abs}:
+			seq++
+			return true
+		case <-ctx.Done():
+			return false
+		}
 	})
-	res := contentResult{Matches: g.matches, TotalMatches: len(g.matches), FilesSearched: int(g.files.Load()),
-		Truncated: g.trunc.Load()}
-	if res.Matches == nil {
-		res.Matches = []contentMatch{}
+	close(jobs)
+	for range walkWorkers() {
+		<-done
 	}
-	return tools.OK(jsonText(res)), nil
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded) && g.complete.Load():
+		g.stoppedCounting.Store(true)
+		return nil
+	}
+	return walkError(err, "search")
+}
+
+// readStatus is what readSmall could do with a file.
+type readStatus uint8
+
+const (
+	readOK readStatus = iota
+	readTooLarge
+	readUnreadable
+)
+
+// secretDir keeps the walk out of secret directories, counting them.
+func (g *grepRun) secretDir(abs string) bool {
+	if g.refuses(abs) {
+		g.skips.secret.Add(1)
+		return true
+	}
+	return false
+}
+
+type seqFile struct {
+	seq int
+	abs string
 }
 
 // walkError maps a walk's context error onto the tool's error kinds.
@@ -166,92 +222,42 @@ func walkError(err error, what string) error {
 	return tools.Cancelled(what + " cancelled before completion")
 }
 
-// searchFile searches one file on worker w and reports whether the walk
-// should go on. Files over 10 MiB, unreadable, binary (NUL bytes) or not
-// UTF-8 are skipped silently.
-func (g *grepRun) searchFile(w int, abs string) bool {
-	if g.trunc.Load() {
-		return false
+// searchFile searches the file numbered seq in walk order and returns its
+// matches: all of them counted, the first g.need built as results unless
+// the file lies past the point where the shown matches were complete.
+// Secret, unreadable, over-10-MiB and binary (NUL-holding) files are
+// skipped and counted as such.
+func (g *grepRun) searchFile(bufs *[2][]byte, seq int, abs string) fileHits {
+	if g.refuses(abs) {
+		g.skips.secret.Add(1)
+		return fileHits{}
 	}
-	if g.secret(abs) {
-		return true // a secret's content is never read, let alone matched
-	}
-	buf, ok := readSmall(g.fs, abs, g.bufs[w][0])
-	g.bufs[w][0] = buf[:0]
-	if !ok || bytes.IndexByte(buf, 0) >= 0 || !utf8.Valid(buf) {
-		return true
+	buf, status := readSmall(g.fs, abs, bufs[0])
+	bufs[0] = buf[:0]
+	switch {
+	case status == readTooLarge:
+		g.skips.tooLarge.Add(1)
+		return fileHits{}
+	case status != readOK:
+		g.skips.unreadable.Add(1)
+		return fileHits{}
+	case bytes.IndexByte(buf, 0) >= 0:
+		g.skips.binary.Add(1)
+		return fileHits{}
 	}
 	g.files.Add(1)
-	var local []contentMatch
+	build := int64(seq) <= g.boundary.Load()
+	var h fileHits
 	rel := ""
-	g.bufs[w][1] = g.m.scan(buf, g.bufs[w][1], func(start, end, number int) bool {
-		if g.found.Add(1) > int64(g.req.maxResults) {
-			g.trunc.Store(true)
-			return false
+	bufs[1] = g.m.scan(buf, bufs[1], func(start, end, number int) bool {
+		h.count++
+		if build && len(h.matches) < g.need {
+			if rel == "" {
+				rel = g.tc.Rel(abs)
+			}
+			h.matches = append(h.matches, g.result(buf, rel, start, end, number))
 		}
-		if rel == "" {
-			rel = g.tc.Rel(abs)
-		}
-		local = append(local, g.result(buf, rel, start, end, number))
 		return true
 	})
-	if len(local) > 0 {
-		g.mu.Lock()
-		g.matches = append(g.matches, local...)
-		g.mu.Unlock()
-	}
-	return !g.trunc.Load()
-}
-
-// result builds one match with its context lines.
-func (g *grepRun) result(buf []byte, rel string, start, end, number int) contentMatch {
-	c := g.req.context
-	before := make([]string, 0, c)
-	for s, i := start, 0; i < c && s > 0; i++ {
-		e := s - 1
-		s = bytes.LastIndexByte(buf[:e], '\n') + 1
-		before = append(before, shownLine(buf[s:e]))
-	}
-	for i, j := 0, len(before)-1; i < j; i, j = i+1, j-1 {
-		before[i], before[j] = before[j], before[i]
-	}
-	after := make([]string, 0, c)
-	for pos, i := end0(buf, start), 0; i < c && pos+1 < len(buf); i++ {
-		e := end0(buf, pos+1)
-		after = append(after, shownLine(buf[pos+1:e]))
-		pos = e
-	}
-	m := contentMatch{File: rel, LineNumber: number, Line: shownLine(buf[start:end]),
-		ContextBefore: before, ContextAfter: after}
-	if c == 1 {
-		m.ContextBefore, m.ContextAfter = firstOr(before), firstOr(after)
-	}
-	return m
-}
-
-// end0 is the end of the line starting at start, without its line break.
-func end0(buf []byte, start int) int {
-	end := len(buf)
-	if j := bytes.IndexByte(buf[start:], '\n'); j >= 0 {
-		end = start + j
-	}
-	return end
-}
-
-func firstOr(s []string) string {
-	if len(s) == 0 {
-		return ""
-	}
-	return s[0]
-}
-
-// shownLine is a line for display: '\r' dropped and at most maxShownLine
-// bytes, with a note saying how long it really is.
-func shownLine(line []byte) string {
-	line = trimCR(line)
-	if len(line) <= maxShownLine {
-		return string(line)
-	}
-	cut := runeFloor(string(line[:maxShownLine+4]), maxShownLine)
-	return string(line[:cut]) + "… [line truncated: " + itoa(len(line)) + " bytes]"
+	return h
 }

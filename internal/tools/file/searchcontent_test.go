@@ -24,7 +24,7 @@ func searchEnv(t *testing.T) *env {
 	e.put("node_modules/m.js", "Alpha\n")         // default exclude
 	e.put("web/app.min.js", "Alpha\n")            // default exclude
 	e.put("bin.dat", "Alpha\x00\x01\x02")         // binary
-	e.put("latin1.txt", "Alpha caf\xe9\n")        // not UTF-8
+	e.put("latin1.txt", "Alpha caf\xe9\n")        // not UTF-8: searched, as rg does
 	e.put("notes/.hidden.md", "Alpha (hidden)\n") // hidden files are searched
 	return e
 }
@@ -50,13 +50,13 @@ func TestSearchContent(t *testing.T) {
 	}{
 		{"regex", `{"action":"search_content","pattern":"func [A-Z]\\w+\\("}`, []hit{{"a.go", 3}, {"b/b.go", 3}}},
 		{"literal", `{"action":"search_content","pattern":"Alpha()","literal":true}`, []hit{{"a.go", 3}}},
-		{"regex metachars differ from literal", `{"action":"search_content","pattern":"Alpha()"}`, []hit{{"a.go", 3}, {"b/b.go", 2}, {"notes/.hidden.md", 1}}},
+		{"regex metachars differ from literal", `{"action":"search_content","pattern":"Alpha()"}`, []hit{{"a.go", 3}, {"b/b.go", 2}, {"latin1.txt", 1}, {"notes/.hidden.md", 1}}},
 		{"case-insensitive", `{"action":"search_content","pattern":"todo","case_insensitive":true}`, []hit{{"b/b.go", 2}}},
 		{"case-sensitive by default", `{"action":"search_content","pattern":"todo"}`, nil},
 		{"anchors work per line, CRLF stripped", `{"action":"search_content","pattern":"^func Gamma\\(\\) \\{\\}$"}`, []hit{{"b/b.go", 3}}},
 		{"include", `{"action":"search_content","pattern":"Alpha","include":["*.md"]}`, []hit{{"notes/.hidden.md", 1}}},
 		{"exclude replaces defaults", `{"action":"search_content","pattern":"Alpha","exclude":["*.go","*.md"]}`,
-			[]hit{{"node_modules/m.js", 1}, {"web/app.min.js", 1}}},
+			[]hit{{"latin1.txt", 1}, {"node_modules/m.js", 1}, {"web/app.min.js", 1}}},
 		{"path to a subdirectory", `{"action":"search_content","pattern":"Alpha","path":"b"}`, []hit{{"b/b.go", 2}}},
 		{"path to an ignored file searches it", `{"action":"search_content","pattern":"Alpha","path":"b/z.gen.go"}`, []hit{{"b/z.gen.go", 1}}},
 		{"path to an ignored directory searches it", `{"action":"search_content","pattern":"Alpha","path":"vendor"}`, []hit{{"vendor/v.go", 1}}},
@@ -68,9 +68,12 @@ func TestSearchContent(t *testing.T) {
 		}
 	}
 	_, res := hits(`{"action":"search_content","pattern":"Alpha"}`)
-	// a.go, b/b.go, notes/.hidden.md, .gitignore, b/.gitignore: binary and latin1 are not counted.
-	if res.FilesSearched != 5 || res.Truncated {
-		t.Errorf("files_searched=%d truncated=%v", res.FilesSearched, res.Truncated)
+	// a.go, b/b.go, latin1.txt, notes/.hidden.md, .gitignore, b/.gitignore: the binary file is skipped and said so.
+	if res.FilesSearched != 6 || res.Truncated || res.Skipped == nil || res.Skipped.Binary != 1 {
+		t.Errorf("files_searched=%d truncated=%v skipped=%+v", res.FilesSearched, res.Truncated, res.Skipped)
+	}
+	if res.Defaults == nil || !reflect.DeepEqual(res.Defaults.Skipped, []string{"node_modules/", "web/app.min.js"}) {
+		t.Errorf("defaults report: %+v", res.Defaults)
 	}
 	mustContain(t, e.callErr(`{"action":"search_content","pattern":"("}`), "Invalid regex pattern: error parsing regexp")
 	mustContain(t, e.callErr(`{"action":"search_content","pattern":"x","path":"nope"}`), "Failed to search "+e.path("nope"))
@@ -108,8 +111,13 @@ func TestSearchContentBudgetAndHugeFiles(t *testing.T) {
 		e.put(fmt.Sprintf("d/f%02d.txt", i), strings.Repeat("hit\n", 10))
 	}
 	res := decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"hit","max_results":25}`).Content)
-	if res.TotalMatches != 25 || len(res.Matches) != 25 || !res.Truncated {
-		t.Errorf("budget: total=%d truncated=%v", res.TotalMatches, res.Truncated)
+	if res.TotalMatches != 300 || len(res.Matches) != 25 || !res.Truncated || res.NextOffset != 25 ||
+		res.Matches[24].File != "d/f02.txt" || res.Matches[24].LineNumber != 5 {
+		t.Errorf("max_results: total=%d shown=%d truncated=%v next=%d", res.TotalMatches, len(res.Matches), res.Truncated, res.NextOffset)
+	}
+	res = decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"hit","max_results":25,"offset":290}`).Content)
+	if res.TotalMatches != 300 || len(res.Matches) != 10 || res.Truncated || res.Matches[0].File != "d/f29.txt" {
+		t.Errorf("offset: total=%d shown=%d truncated=%v", res.TotalMatches, len(res.Matches), res.Truncated)
 	}
 	// Exactly filling the budget is not truncation.
 	res = decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"hit","path":"d/f00.txt","max_results":10}`).Content)
@@ -123,8 +131,8 @@ func TestSearchContentBudgetAndHugeFiles(t *testing.T) {
 	}
 	e.put("long.txt", "needle "+strings.Repeat("x", 50000)+"\n")
 	res = decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"needle"}`).Content)
-	if res.TotalMatches != 1 || res.Matches[0].File != "long.txt" {
-		t.Fatalf("over-10-MiB file must be skipped: %+v", res.Matches)
+	if res.TotalMatches != 1 || res.Matches[0].File != "long.txt" || res.Skipped == nil || res.Skipped.TooLarge != 1 {
+		t.Fatalf("over-10-MiB file must be skipped and said so: %+v %+v", res.Matches, res.Skipped)
 	}
 	if l := res.Matches[0].Line; len(l) > maxShownLine+100 || !strings.Contains(l, "[line truncated: 50007 bytes]") {
 		t.Errorf("long line not cut: %d bytes", len(l))
@@ -137,9 +145,12 @@ func TestMatcherAgreesWithPlainRegex(t *testing.T) {
 	t.Parallel()
 	patterns := []string{`foo`, `foo\d+bar`, `(?i)hello`, `(?i)sk`, `^foo`, `bar$`, `a.c`, `(x|y)z`, `\bword\b`,
 		`func \w+Handler\(`, `[[:upper:]]+`, `[a-z]{5,}`, `(ab|c)d`, `x?y{2}`, `\b[a-z]{6,}\b`, `(foo)+`, `x{2,}`, `(?i)kelvin`, `é+`, `(?i)ÉTÉ`, `\r`, `a\nb`,
-		`foo|bar\d`, `(?i)(hello|word)`, `func (Read|Write)`, `a|(b|cd)e`, `(?i)s|k`, `x(y|)z`}
+		`foo|bar\d`, `(?i)(hello|word)`, `func (Read|Write)`, `a|(b|cd)e`, `(?i)s|k`, `x(y|)z`,
+		`(?i)abc|é`, `(?i)STRASSE|ǅ`, `(?i)x|é|y`, `(?i)(?:é|É)t`, `(?i)caf[eé]`, `(?i:ab)|É`,
+		`\p{Greek}+`, `[αβ]x`, `(?i)[é]`, `\p{Han}|é`, `(?i)Ω|é`, `\p{Greek}|\d`}
 	alphabet := []string{"foo", "bar", "Hello", "HELLO", "sk", "SK", "\u212A", "\u017F", "word", "x", "y", "z", "a", "c",
-		"é", "É", "té", "123", " ", " ", "\n", "\n", "\r\n", "func ", "Handler(", "kelvin", "\u212Aelvin"}
+		"é", "É", "té", "123", " ", " ", "\n", "\n", "\r\n", "func ", "Handler(", "kelvin", "\u212Aelvin",
+		"abc", "ABC", "café", "strasse", "STRAße", "ǅ", "ǆ", "Ǆ", "x", "Y", "α", "Ω", "ω", "日本", "7"}
 	rng := rand.New(rand.NewSource(1))
 	for _, p := range patterns {
 		m, err := newMatcher(p)
@@ -181,7 +192,13 @@ func TestMatcherPrefilterChoice(t *testing.T) {
 		{`(?i)todo`, []string{"todo"}, true, true},
 		{`(?i)(Read|Write)r`, []string{"read", "write"}, true, false},
 		{`\b[a-z]{24,}\b`, nil, false, false},
-		{`(?i)été`, nil, false, false}, // non-ASCII folding: no prefilter
+		// Folded non-ASCII runes are spelt out, ASCII ones lowered.
+		{`(?i)été`, []string{"ÉtÉ", "Été", "étÉ", "été"}, true, true},
+		{`(?i)é`, []string{"É", "é"}, true, true},
+		{`(?i)abc|é`, []string{"abc", "É", "é"}, true, false},
+		{`(?i)STRASSE|ǅ`, []string{"strasse", "Ǆ", "ǅ", "ǆ"}, true, false},
+		{`(?i)ÉÉÉÉ`, nil, false, false}, // 16 spellings: too many, and no ASCII run
+		{`(?i)caféÉÉÉ`, []string{"caf"}, true, false},
 		{`a\nb`, []string{"a\nb"}, false, false},
 	}
 	for _, c := range cases {
@@ -195,6 +212,26 @@ func TestMatcherPrefilterChoice(t *testing.T) {
 		}
 		if !reflect.DeepEqual(lits, c.lits) || m.fold != c.fold || m.pure != c.pure {
 			t.Errorf("%s: lits %q fold %v pure %v", c.pattern, lits, m.fold, m.pure)
+		}
+	}
+}
+
+func TestASCIILowerMatchesByteLoop(t *testing.T) {
+	t.Parallel()
+	buf := make([]byte, 1000)
+	for i := range buf {
+		buf[i] = byte(i * 7 % 256)
+	}
+	for n := range 40 {
+		got := asciiLower(nil, buf[n:n*20])
+		for i, c := range buf[n : n*20] {
+			want := c
+			if 'A' <= c && c <= 'Z' {
+				want = c + 32
+			}
+			if got[i] != want {
+				t.Fatalf("byte %#x lowered to %#x", c, got[i])
+			}
 		}
 	}
 }

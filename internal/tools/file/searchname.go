@@ -2,24 +2,22 @@ package file
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/fit"
 )
-
-// defaultNameExcludes apply when the call gives no `exclude`.
-var defaultNameExcludes = globSet{"target/**", "node_modules/**", ".git/**", "DerivedData/**", "dist/**",
-	"build/**", "*.lock", "*.plist"}
 
 type nameReq struct {
 	query, path string
 	limit       int
 	extensions  []string
 	exclude     globSet
+	defaults    bool // no `exclude` given: the default excludes apply
 }
 
 func parseSearchName(a tools.Args) (nameReq, error) {
@@ -51,9 +49,7 @@ func parseSearchName(a tools.Args) (nameReq, error) {
 	if r.exclude, hasExclude, err = parseGlobs(a, "exclude"); err != nil {
 		return r, err
 	}
-	if !hasExclude {
-		r.exclude = defaultNameExcludes
-	}
+	r.defaults = !hasExclude
 	return r, nil
 }
 
@@ -79,29 +75,31 @@ func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (to
 		return tools.Result{}, tools.InvalidInput("Base path does not exist: %s", abs)
 	}
 	q := strings.ToLower(r.query)
-	var mu sync.Mutex
-	var found []nameMatch
+	found := []nameMatch{}
 	consider := func(rel, name string) {
 		if !extensionOK(name, r.extensions) {
 			return
 		}
 		if score, ok := nameScore(q, strings.ToLower(rel), strings.ToLower(name)); ok {
-			mu.Lock()
 			found = append(found, nameMatch{Path: rel, Name: name, Score: score})
-			mu.Unlock()
 		}
 	}
+	var defaults *defaultsReport
 	if !fi.IsDir() {
 		name := filepath.Base(abs)
 		consider(name, name)
 	} else {
 		ctx, cancel := context.WithTimeout(ctx, searchTimeout)
 		defer cancel()
-		spec := walkSpec{fs: b, secret: t.Secret, base: abs, ign: ignoreFor(abs, tc.Workspace), exclude: r.exclude}
-		err := walkTree(ctx, spec, func(_ int, f walkFile) bool { consider(f.rel, f.name); return true })
-		if err != nil {
+		ign := ignoreFor(abs, tc.Workspace)
+		spec := walkSpec{fs: b, secret: t.Secret, base: abs, globBase: globBase(tc, abs), ign: ign, exclude: r.exclude}
+		if r.defaults {
+			spec.defaults = newDefaultRules(nameDefaultDirs, nameDefaultFiles, ign)
+		}
+		if err := walk(ctx, spec, func(f walkFile) bool { consider(f.rel, f.name); return true }); err != nil {
 			return tools.Result{}, walkError(err, "search_name")
 		}
+		defaults = spec.defaults.report()
 	}
 	sort.Slice(found, func(i, j int) bool {
 		if found[i].Score != found[j].Score {
@@ -109,13 +107,40 @@ func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (to
 		}
 		return found[i].Path < found[j].Path
 	})
-	if len(found) > r.limit {
-		found = found[:r.limit]
+	return tools.OK(renderNames(found, r.limit, defaults, tc.ResultBudget())), nil
+}
+
+// nameResult is search_name's object form, used when the bare list would
+// hide something: matches past `limit` or the budget, or paths the default
+// excludes skipped.
+type nameResult struct {
+	Matches      []nameMatch     `json:"matches"`
+	TotalMatches int             `json:"total_matches"`
+	Truncated    bool            `json:"truncated"`
+	Defaults     *defaultsReport `json:"excluded_by_default,omitempty"`
+	Note         string          `json:"note,omitempty"`
+}
+
+// renderNames renders the best matches within budget: the bare list of
+// tools.md §4.2 when it is the whole answer, else the object form.
+func renderNames(found []nameMatch, limit int, defaults *defaultsReport, budget int) string {
+	shown := found[:min(limit, len(found))]
+	if len(shown) == len(found) && defaults == nil {
+		if s := jsonText(shown); fit.Runes(s) <= budget {
+			return s
+		}
 	}
-	if found == nil {
-		found = []nameMatch{}
-	}
-	return tools.OK(jsonText(found)), nil
+	text, _ := fit.Prefix(len(shown), budget, func(k int) string {
+		res := nameResult{Matches: shown[:k], TotalMatches: len(found), Truncated: k < len(found), Defaults: defaults}
+		if res.Truncated {
+			res.Note = fmt.Sprintf("Showing the %d best of %d matches; narrow `query`, `path` or `extensions` to see others", k, len(found))
+			if k < len(shown) {
+				res.Note += fmt.Sprintf(" (the %d-character result budget held %d of the %d `limit` allows)", budget, k, len(shown))
+			}
+		}
+		return jsonText(res)
+	})
+	return text
 }
 
 func extensionOK(name string, exts []string) bool {

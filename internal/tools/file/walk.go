@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
-	"sync"
 
+	"github.com/codewhale/codewhale/internal/ignore"
 	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
@@ -17,144 +17,64 @@ type walkFile struct {
 	name string
 }
 
-// walkSpec describes a tree walk: the base directory, the .gitignore context
-// it starts in, and the exclude/include globs (include filters files only).
-// Symlinks are never followed and .git directories are never entered.
+// walkSpec describes a tree walk: the base directory, the ignore rules it
+// starts in, the exclude/include globs (include filters files only) and the
+// default excludes (nil when the call gave its own `exclude`). Every
+// directory is read through the boundary (fs); symlinks are never followed,
+// .git is never entered, and neither is a directory secret reports.
 type walkSpec struct {
-	workers int // pool size; 0 means walkWorkers()
-	fs      *confine.Set
+	fs *confine.Set
 	// secret reports a directory the walk must not enter (Tool.Secret);
 	// visitors that read content ask it per file too.
-	secret  func(abs string) bool
-	base    string
-	ign     ignoreContext
-	exclude globSet
-	include globSet
+	secret   func(abs string) bool
+	base     string
+	globBase string // base relative to the workspace ("" for the workspace or outside it), for globs
+	ign      ignoreContext
+	exclude  globSet
+	include  globSet
+	defaults *defaultRules
 }
 
-// visitFunc handles one file on worker w (0 <= w < spec.workers) and returns
-// false to stop the walk.
-type visitFunc func(w int, f walkFile) bool
-
-// batchFiles is how many files of one directory a worker handles before it
-// hands the rest to the pool, so one huge flat directory still fans out.
-const batchFiles = 64
-
-type walkJob struct {
-	dir   string   // directory to read, or "" for a file batch
-	rel   string   // dir relative to base ("" for base)
-	comp  []string // dir relative to the ignore root
-	ign   *ignoreNode
-	files []walkFile
-}
-
-// walker runs jobs on a fixed pool; pending counts queued and running jobs.
-type walker struct {
-	spec    walkSpec
-	visit   visitFunc
-	ctx     context.Context
-	mu      sync.Mutex
-	cond    *sync.Cond
-	queue   []walkJob
-	pending int
-	stopped bool
-}
-
-// walkWorkers is the pool size of a walk.
+// walkWorkers is the number of goroutines that search files in parallel.
 func walkWorkers() int { return max(2, runtime.GOMAXPROCS(0)) }
 
-// walkTree visits every regular file under spec.base that the ignore rules
-// and globs let through, in parallel on walkWorkers() workers, until visit
-// returns false or ctx ends. The visiting order is unspecified.
-func walkTree(ctx context.Context, spec walkSpec, visit visitFunc) error {
-	w := &walker{spec: spec, visit: visit, ctx: ctx}
-	w.cond = sync.NewCond(&w.mu)
-	w.queue = []walkJob{{dir: spec.base, comp: spec.ign.comp, ign: spec.ign.node}}
-	w.pending = 1
-	n := spec.workers
-	if n <= 0 {
-		n = walkWorkers()
-	}
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.work(i)
-		}()
-	}
-	wg.Wait()
+// walk visits every regular file under spec.base that the ignore rules, the
+// globs and the defaults let through, on the calling goroutine, in path
+// order: each directory's entries sorted by name, depth first — the order of
+// `rg --sort path`, so results are the same on every run. It stops when
+// visit returns false and returns ctx's error when ctx ends first.
+func walk(ctx context.Context, spec walkSpec, visit func(walkFile) bool) error {
+	w := &walker{ctx: ctx, spec: spec, visit: visit}
+	w.dir(spec.base, "", spec.ign.dir)
 	return ctx.Err()
 }
 
-func (w *walker) work(id int) {
-	for {
-		w.mu.Lock()
-		for len(w.queue) == 0 && w.pending > 0 && !w.stopped {
-			w.cond.Wait()
-		}
-		if w.stopped || len(w.queue) == 0 {
-			w.mu.Unlock()
-			return
-		}
-		job := w.queue[len(w.queue)-1]
-		w.queue = w.queue[:len(w.queue)-1]
-		w.mu.Unlock()
+type walker struct {
+	ctx   context.Context
+	spec  walkSpec
+	visit func(walkFile) bool
+}
 
-		ok := w.ctx.Err() == nil
-		if ok {
-			if job.dir != "" {
-				ok = w.readDir(id, job)
-			} else {
-				ok = w.visitAll(id, job.files)
-			}
-		}
-		w.mu.Lock()
-		w.pending--
-		if !ok {
-			w.stopped = true
-		}
-		if w.pending == 0 || w.stopped {
-			w.cond.Broadcast()
-		}
-		w.mu.Unlock()
+// dir walks one directory whose parent's rules are parent; it reports
+// whether the walk goes on.
+func (w *walker) dir(abs, rel string, parent *ignore.Dir) bool {
+	if w.ctx.Err() != nil {
+		return false
 	}
-}
-
-func (w *walker) push(job walkJob) {
-	w.mu.Lock()
-	w.queue = append(w.queue, job)
-	w.pending++
-	w.cond.Signal()
-	w.mu.Unlock()
-}
-
-func (w *walker) visitAll(id int, files []walkFile) bool {
-	for _, f := range files {
-		if !w.visit(id, f) {
-			return false
-		}
-	}
-	return true
-}
-
-// readDir lists one directory, queues its subdirectories and visits its
-// files (handing batches beyond the first to the pool).
-func (w *walker) readDir(id int, job walkJob) bool {
-	f, err := w.spec.fs.Open(job.dir)
+	entries, err := w.spec.fs.ReadDir(abs)
 	if err != nil {
 		return true // unreadable directories are skipped
 	}
-	entries, _ := f.ReadDir(-1)
-	f.Close()
-	ign := job.ign
-	for _, e := range entries {
-		if e.Name() == ".gitignore" {
-			ign = ign.child(job.dir, job.comp)
-			break
+	d := parent
+	if m := w.spec.ign.m; m != nil {
+		var has ignore.Present
+		for _, e := range entries {
+			has |= ignore.PresentFor(e.Name())
+		}
+		if rel != "" || d == nil {
+			d = m.Enter(parent, w.spec.ign.path(rel), has)
 		}
 	}
-	var files []walkFile
 	for _, e := range entries {
 		name, typ := e.Name(), e.Type()
 		// .git is never content: a directory, or in a linked worktree or
@@ -162,39 +82,49 @@ func (w *walker) readDir(id int, job walkJob) bool {
 		if typ&fs.ModeSymlink != 0 || (!typ.IsDir() && !typ.IsRegular()) || name == ".git" {
 			continue
 		}
-		rel := name
-		if job.rel != "" {
-			rel = job.rel + "/" + name
+		sub := name
+		if rel != "" {
+			sub = rel + "/" + name
 		}
-		if w.spec.exclude.match(rel, name) {
+		isDir := typ.IsDir()
+		if !w.keep(d, sub, name, isDir) {
 			continue
 		}
-		var comp []string
-		if ign != nil {
-			comp = append(job.comp[:len(job.comp):len(job.comp)], name)
-			if ign.ignored(comp, typ.IsDir()) {
+		if isDir {
+			child := filepath.Join(abs, name)
+			if w.spec.secret != nil && w.spec.secret(child) {
 				continue
 			}
-		}
-		abs := filepath.Join(job.dir, name)
-		if typ.IsDir() {
-			if w.spec.secret != nil && w.spec.secret(abs) {
-				continue
+			if !w.dir(child, sub, d) {
+				return false
 			}
-			if comp == nil {
-				comp = append(job.comp[:len(job.comp):len(job.comp)], name)
-			}
-			w.push(walkJob{dir: abs, rel: rel, comp: comp, ign: ign})
 			continue
 		}
-		if len(w.spec.include) > 0 && !w.spec.include.match(rel, name) {
-			continue
+		if !w.visit(walkFile{abs: filepath.Join(abs, name), rel: sub, name: name}) {
+			return false
 		}
-		files = append(files, walkFile{abs: abs, rel: rel, name: name})
 	}
-	for len(files) > batchFiles {
-		w.push(walkJob{files: files[len(files)-batchFiles:]})
-		files = files[:len(files)-batchFiles]
+	return true
+}
+
+// keep applies, in order, the ignore files, the call's excludes, the
+// defaults (only for what the ignore files kept, so the report names only
+// what the defaults alone hid) and, for files, the includes.
+func (w *walker) keep(d *ignore.Dir, sub, name string, isDir bool) bool {
+	s := &w.spec
+	ignRel := s.ign.path(sub)
+	if s.ign.m != nil && s.ign.m.Ignored(d, ignRel, isDir) {
+		return false
 	}
-	return w.visitAll(id, files)
+	globRel := sub
+	if s.globBase != "" {
+		globRel = s.globBase + "/" + sub
+	}
+	if len(s.exclude) > 0 && s.exclude.match(globRel, name, isDir) {
+		return false
+	}
+	if s.defaults.skips(ignRel, globRel, name, isDir) {
+		return false
+	}
+	return isDir || len(s.include) == 0 || s.include.match(globRel, name, false)
 }

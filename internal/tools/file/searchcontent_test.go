@@ -235,3 +235,26 @@ func TestASCIILowerMatchesByteLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchContentSkipsSecrets: credential files are never searched (and
+// counted as skipped), credential directories never entered, and naming
+// one is refused.
+func TestSearchContentSkipsSecrets(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	for _, p := range []string{".env", "config/prod.env", "id_rsa", "certs/server.pem", "home/.ssh/config", ".env.example", "ok.txt"} {
+		e.put(p, "TOKEN=sk-abcdef\n")
+	}
+	res := decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"TOKEN"}`).Content)
+	var files []string
+	for _, m := range res.Matches {
+		files = append(files, m.File)
+	}
+	if !reflect.DeepEqual(files, []string{".env.example", "ok.txt"}) || res.Skipped == nil || res.Skipped.Secret != 5 {
+		t.Errorf("secrets searched: %v, skipped %+v", files, res.Skipped)
+	}
+	for _, p := range []string{".env", "home/.ssh"} {
+		mustContain(t, e.callErr(js(map[string]any{"action": "search_content", "pattern": "TOKEN", "path": p})),
+			"cannot expose credential files: "+e.path(p)+" is ")
+	}
+}

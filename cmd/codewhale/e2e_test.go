@@ -513,7 +513,7 @@ func TestExecWorksInARealRepository(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	if !reqs[1].HasToolResult("return a - b") || !reqs[1].HasToolResult(`"line_number": 5`) {
+	if !reqs[1].HasToolResult("return a - b") || !reqs[1].HasToolResult(`"line_number":5`) {
 		t.Errorf("read/search results missing")
 	}
 	if !reqs[2].HasToolResult("Replaced 1 occurrence in") || !reqs[2].HasToolResult(`"hunks_applied": 1`) {

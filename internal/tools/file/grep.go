@@ -110,11 +110,11 @@ func requiredLiterals(re *syntax.Regexp) litSet {
 		// a folded literal's non-ASCII runes are spelt out: every
 		// combination of their case-fold orbits (`ǅ` → Ǆ ǅ ǆ), or when those
 		// are too many, its longest ASCII run alone.
-		if vs := foldVariants(re.Rune); vs != nil {
+		if vs := foldVariants(re.Rune, maxLits); vs != nil {
 			return litSet{lits: vs, fold: true, exact: true}
 		}
-		if run := longestASCIIRun(re.Rune); len(run) > 0 {
-			return litSet{lits: [][]rune{run}, fold: true}
+		if w := foldWindow(re.Rune); len(w) > 0 {
+			return litSet{lits: foldVariants(w, maxLits), fold: true}
 		}
 		return litSet{}
 	case syntax.OpCapture, syntax.OpPlus:
@@ -149,17 +149,12 @@ func requiredLiterals(re *syntax.Regexp) litSet {
 
 // foldVariants spells out a case-folded literal: ASCII runes as they are
 // (the prefilter lowers them), each non-ASCII rune as every member of its
-// simple case-fold orbit. nil when that makes more than maxLits literals.
-func foldVariants(rs []rune) [][]rune {
+// simple case-fold orbit. nil when that makes more than limit literals.
+func foldVariants(rs []rune, limit int) [][]rune {
 	out := [][]rune{nil}
 	for _, r := range rs {
-		orbit := []rune{r}
-		if r >= utf8.RuneSelf {
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				orbit = append(orbit, f)
-			}
-		}
-		if len(out)*len(orbit) > maxLits {
+		orbit := foldOrbit(r)
+		if len(out)*len(orbit) > limit {
 			return nil
 		}
 		next := make([][]rune, 0, len(out)*len(orbit))
@@ -173,16 +168,35 @@ func foldVariants(rs []rune) [][]rune {
 	return out
 }
 
-// longestASCIIRun is the longest stretch of ASCII runes in rs.
-func longestASCIIRun(rs []rune) []rune {
+// foldOrbit is r's simple case-fold orbit for the prefilter: r alone when
+// ASCII (the haystack is lowered).
+func foldOrbit(r rune) []rune {
+	orbit := []rune{r}
+	if r >= utf8.RuneSelf {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			orbit = append(orbit, f)
+		}
+	}
+	return orbit
+}
+
+// maxWindowSpellings bounds the spellings of a window of a literal with too
+// many to spell out whole, leaving room for an alternation's other branches.
+const maxWindowSpellings = 4
+
+// foldWindow is the longest run of rs whose spellings number at most
+// maxWindowSpellings (`nïcöd` of `Ünïcödé`), or nil.
+func foldWindow(rs []rune) []rune {
 	var best []rune
-	start := 0
-	for i := 0; i <= len(rs); i++ {
-		if i == len(rs) || rs[i] >= utf8.RuneSelf {
-			if i-start > len(best) {
-				best = rs[start:i]
+	for i := range rs {
+		n := 1
+		for j := i; j < len(rs); j++ {
+			if n *= len(foldOrbit(rs[j])); n > maxWindowSpellings {
+				break
 			}
-			start = i + 1
+			if j+1-i > len(best) {
+				best = rs[i : j+1]
+			}
 		}
 	}
 	return best

@@ -147,7 +147,7 @@ func TestMatcherAgreesWithPlainRegex(t *testing.T) {
 		`func \w+Handler\(`, `[[:upper:]]+`, `[a-z]{5,}`, `(ab|c)d`, `x?y{2}`, `\b[a-z]{6,}\b`, `(foo)+`, `x{2,}`, `(?i)kelvin`, `é+`, `(?i)ÉTÉ`, `\r`, `a\nb`,
 		`foo|bar\d`, `(?i)(hello|word)`, `func (Read|Write)`, `a|(b|cd)e`, `(?i)s|k`, `x(y|)z`,
 		`(?i)abc|é`, `(?i)STRASSE|ǅ`, `(?i)x|é|y`, `(?i)(?:é|É)t`, `(?i)caf[eé]`, `(?i:ab)|É`,
-		`\p{Greek}+`, `[αβ]x`, `(?i)[é]`, `\p{Han}|é`, `(?i)Ω|é`, `\p{Greek}|\d`}
+		`\p{Greek}+`, `[αβ]x`, `(?i)[é]`, `\p{Han}|é`, `(?i)Ω|é`, `\p{Greek}|\d`, `(?i)ééééé`, `(?i)xéÉéÉy`}
 	alphabet := []string{"foo", "bar", "Hello", "HELLO", "sk", "SK", "\u212A", "\u017F", "word", "x", "y", "z", "a", "c",
 		"é", "É", "té", "123", " ", " ", "\n", "\n", "\r\n", "func ", "Handler(", "kelvin", "\u212Aelvin",
 		"abc", "ABC", "café", "strasse", "STRAße", "ǅ", "ǆ", "Ǆ", "x", "Y", "α", "Ω", "ω", "日本", "7"}
@@ -197,8 +197,10 @@ func TestMatcherPrefilterChoice(t *testing.T) {
 		{`(?i)é`, []string{"É", "é"}, true, true},
 		{`(?i)abc|é`, []string{"abc", "É", "é"}, true, false},
 		{`(?i)STRASSE|ǅ`, []string{"strasse", "Ǆ", "ǅ", "ǆ"}, true, false},
-		{`(?i)ÉÉÉÉ`, nil, false, false}, // 16 spellings: too many, and no ASCII run
-		{`(?i)caféÉÉÉ`, []string{"caf"}, true, false},
+		// Too many spellings: the longest window with at most four.
+		{`(?i)ÉÉÉÉ`, []string{"ÉÉ", "Éé", "éÉ", "éé"}, true, false},
+		{`(?i)caféÉÉÉ`, []string{"cafÉÉ", "cafÉé", "caféÉ", "caféé"}, true, false},
+		{`(?i)Ünïcödé`, []string{"nÏcÖd", "nÏcöd", "nïcÖd", "nïcöd"}, true, false},
 		{`a\nb`, []string{"a\nb"}, false, false},
 	}
 	for _, c := range cases {

@@ -3,8 +3,8 @@ package mdterm
 import (
 	"strings"
 
-	"github.com/rivo/uniseg"
 	"github.com/muesli/termenv"
+	"github.com/rivo/uniseg"
 )
 
 // span is a run of inline text with its styles.

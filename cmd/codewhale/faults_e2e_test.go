@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +116,38 @@ func TestExecRefusesInvalidRetryConfig(t *testing.T) {
 	_, errOut, code := c.run("exec", "hi")
 	if code != 1 || !strings.Contains(errOut, "[retry] max_retries = 1000000 is out of range (allowed 0..10)") || len(srv.Requests()) != 0 {
 		t.Errorf("exit %d, stderr %q, %d requests", code, errOut, len(srv.Requests()))
+	}
+}
+
+// MCP problems are not silent in exec: one stderr line per failed server
+// (and for a malformed mcp.json), one stream-json mcp_warning each.
+func TestExecReportsMCPProblems(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("ok"), fakemodel.Text("ok"), fakemodel.Text("ok"))
+	c := newCLI(t, srv)
+	mcpJSON := filepath.Join(c.home, ".codewhale", "mcp.json")
+	write := func(body string) {
+		if err := os.WriteFile(mcpJSON, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"servers": {"dies": {"command": "false"}, "silent": {"command": "sleep", "args": ["30"], "connect_timeout": 0.5}}}`)
+	start := time.Now()
+	_, errOut, code := c.run("exec", "--auto", "hi")
+	if code != 0 || strings.Count(errOut, "warning: MCP server") != 2 ||
+		!strings.Contains(errOut, "warning: MCP server 'dies' failed:") || !strings.Contains(errOut, "warning: MCP server 'silent' failed:") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+	out, _, code := c.run("exec", "--output-format", "stream-json", "hi")
+	if code != 0 || strings.Count(out, `{"type":"mcp_warning","server":`) != 2 || !strings.Contains(out, `"server":"silent","state":"failed"`) {
+		t.Errorf("stream-json: exit %d\n%s", code, out)
+	}
+	write(`{"servers": {`)
+	_, errOut, code = c.run("exec", "--auto", "hi")
+	if code != 0 || !strings.Contains(errOut, "warning: MCP: MCP config "+mcpJSON) || !strings.Contains(errOut, "codewhale mcp validate") {
+		t.Errorf("malformed: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -84,6 +84,7 @@ type Catalog struct {
 	index   map[string]int
 	active  map[string]bool
 	opts    Options
+	held    int // MCP tools Full Access would have sent that the eager budget kept deferred
 }
 
 // Build assembles the catalog from the registry's model-visible tools
@@ -93,9 +94,13 @@ func Build(reg *tools.Registry, mcp MCPInfo, opts Options) *Catalog {
 	api := reg.APITools()
 	native := make([]Entry, 0, len(api))
 	var mcpEntries []Entry
+	var budget eagerBudget
 	for _, t := range api {
 		if server, ok := mcp.Servers[t.Name]; ok {
-			eager := mcp.Helpers[t.Name] || opts.Posture == policy.FullAccess || slices.Contains(opts.AlwaysLoad, t.Name)
+			eager := mcp.Helpers[t.Name] || slices.Contains(opts.AlwaysLoad, t.Name)
+			if !eager && opts.Posture == policy.FullAccess {
+				eager = budget.admit(&t)
+			}
 			t.DeferLoading = provider.Bool(!eager)
 			mcpEntries = append(mcpEntries, Entry{Tool: t, Origin: OriginMCP, MCPServer: server})
 			continue
@@ -109,7 +114,7 @@ func Build(reg *tools.Registry, mcp MCPInfo, opts Options) *Catalog {
 		entries = append(entries, Entry{Tool: ToolSearchTool(), Origin: OriginSynthetic})
 	}
 	entries = filterLists(entries, opts.Allow, opts.Deny)
-	c := &Catalog{entries: entries, index: make(map[string]int, len(entries)), active: map[string]bool{}, opts: opts}
+	c := &Catalog{entries: entries, index: make(map[string]int, len(entries)), active: map[string]bool{}, opts: opts, held: budget.held}
 	for i := range c.entries {
 		c.index[c.entries[i].Tool.Name] = i
 		if !c.entries[i].Deferred() {
@@ -180,11 +185,12 @@ func (c *Catalog) Lookup(name string) (*Entry, bool) {
 func (c *Catalog) IsActive(name string) bool { return c.active[name] }
 
 // Activate loads names into the active set for the rest of the turn and
-// returns the ones that were not active before. Unknown names are ignored.
+// returns the ones that were not active before. Unknown names are ignored,
+// and so are names beyond MaxActive: the request never grows past it.
 func (c *Catalog) Activate(names ...string) []string {
 	var added []string
 	for _, n := range names {
-		if _, ok := c.index[n]; ok && !c.active[n] {
+		if _, ok := c.index[n]; ok && !c.active[n] && len(c.active) < MaxActive {
 			c.active[n] = true
 			added = append(added, n)
 		}

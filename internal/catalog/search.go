@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -143,13 +144,22 @@ func (c *Catalog) Search(callName string, in json.RawMessage) (*SearchResult, er
 	default:
 		return nil, tools.InvalidInput("Unsupported match algorithm '%s'. Expected one of: bm25, regex", match)
 	}
-	res := &SearchResult{References: hits}
+	res := &SearchResult{}
+	var wanted []string
 	for _, h := range hits {
 		if e, ok := c.Lookup(h); ok && e.Deferred() && !c.active[h] {
-			res.Loaded = append(res.Loaded, h)
+			wanted = append(wanted, h)
 		}
 	}
-	c.Activate(hits...)
+	res.Loaded = c.Activate(wanted...)
+	for _, h := range hits {
+		if c.active[h] {
+			res.References = append(res.References, h)
+			continue
+		}
+		res.Unavailable = append(res.Unavailable, map[string]any{"type": "unavailable_tool_reference", "tool_name": h,
+			"reason": fmt.Sprintf("not loaded: this turn's request already carries the most tools it may (%d); finish with the loaded tools, or continue in a new turn", MaxActive)})
+	}
 	for _, u := range c.unavailableCore() {
 		if len(res.References)+len(res.Unavailable) >= limit {
 			break

@@ -84,6 +84,10 @@ func (t *turn) buildSurface() {
 	t.toolset, t.cat = t.e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell,
 		AutoApprove: t.autoApprove, Trust: t.e.opts.Trust || t.posture == policy.FullAccess})
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
+	if n := t.cat.HeldByBudget(); n > 0 {
+		t.e.emit(Status{Message: fmt.Sprintf("%d MCP tools stay deferred beyond the catalog budget (%d tools, %d KiB sent from the first step); tool_search finds them.",
+			n, catalog.MaxEagerMCP, catalog.MaxEagerMCPBytes>>10)})
+	}
 }
 
 func (t *turn) loop(ctx context.Context) {

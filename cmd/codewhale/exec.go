@@ -233,6 +233,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 
 	out := newExecPrinter(ios, o)
 	start := time.Now()
+	out.storeNotices(a.TasksNotices)
 	out.mcpProblems(turnCtx, a.MCP)
 	reply, _ := eng.RunTurn(turnCtx, engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser}, out.event)
 	done := reply.Done

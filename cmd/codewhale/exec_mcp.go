@@ -26,6 +26,17 @@ func (p *execPrinter) mcpProblems(ctx context.Context, pool *mcp.Pool) {
 	}
 }
 
+// storeNotices reports what loading the task store had to set aside.
+func (p *execPrinter) storeNotices(lines []string) {
+	for _, l := range lines {
+		if p.streamJSON() {
+			p.line("warning", "source", "tasks", "message", l)
+			continue
+		}
+		fmt.Fprintln(p.ios.Err, "warning: "+l)
+	}
+}
+
 func (p *execPrinter) mcpWarning(server, state, msg, hint string) {
 	if p.streamJSON() {
 		p.line("mcp_warning", "server", server, "state", state, "error", msg)

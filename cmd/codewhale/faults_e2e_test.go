@@ -151,3 +151,32 @@ func TestExecReportsMCPProblems(t *testing.T) {
 		t.Errorf("malformed: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// Corrupt and future-schema task files: exec warns about each on stderr,
+// the model's tasks list shows them, and the newer file is left unchanged.
+func TestExecReportsQuarantinedAndRefusedTasks(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "l", Name: "tasks", Args: `{"action":"list"}`}), fakemodel.Text("ok"))
+	c := newCLI(t, srv)
+	dir := filepath.Join(c.home, ".codewhale", "tasks", "tasks")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	future := `{"schema_version":99,"id":"task_0123456789abcdef","status":"queued","created_at":"2026-01-01T00:00:00Z"}`
+	for name, body := range map[string]string{"task_0123456789abcdef.json": future, "task_fedcba9876543210.json": `{"schema_version":2,"id":`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, errOut, code := c.run("exec", "--auto", "list tasks")
+	if code != 0 || !strings.Contains(errOut, "warning: task store: not loaded: ") || !strings.Contains(errOut, "schema_version 99") ||
+		!strings.Contains(errOut, "warning: task store: unreadable ") || !strings.Contains(errOut, "quarantined: moved to") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if !srv.Requests()[1].HasToolResult(`"refused"`) || !srv.Requests()[1].HasToolResult(`"quarantined"`) {
+		t.Errorf("tasks list does not show the load report:\n%s", srv.Requests()[1].Raw)
+	}
+	if kept, _ := os.ReadFile(filepath.Join(dir, "task_0123456789abcdef.json")); string(kept) != future {
+		t.Errorf("the newer task file changed: %s", kept)
+	}
+}

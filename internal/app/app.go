@@ -52,12 +52,15 @@ type App struct {
 	Opts     Options
 	Services *toolset.Services
 	Tasks    *tasks.Store
-	// TasksReport describes what loading the task store had to repair.
-	TasksReport string
-	Agents      *agent.Manager
-	Jobs        *jobs.Manager
-	MCP         *mcp.Pool
-	Journal     *session.Journal
+	// TasksReport describes what loading the task store had to repair;
+	// TasksNotices is the same, one line per finding, for hosts to show
+	// (quarantined and refused records are never silent).
+	TasksReport  string
+	TasksNotices []string
+	Agents       *agent.Manager
+	Jobs         *jobs.Manager
+	MCP          *mcp.Pool
+	Journal      *session.Journal
 	// Automations is the scheduled-work store; Scheduler runs it in a
 	// process that runs tasks (nil otherwise).
 	Automations *auto.Store
@@ -92,7 +95,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the task store: %w", err)
 	}
-	a.Tasks, a.TasksReport = store, report.String()
+	a.Tasks, a.TasksReport, a.TasksNotices = store, report.String(), report.Lines()
 	a.Services.Tasks = store
 	a.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), MaxConcurrent: cfg.MaxSubagents,
 		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents")})

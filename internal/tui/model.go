@@ -66,6 +66,9 @@ type Options struct {
 	// Resume, when set, is a saved session to continue: it is handed to the
 	// engine and its transcript rebuilt before anything else happens.
 	Resume *session.Loaded
+	// Notices are shown once at start-up (e.g. task records the store
+	// quarantined or refused).
+	Notices []string
 	// Journal, when set, claims a session picked with /sessions before it is
 	// resumed, so a session another process is writing is refused.
 	Journal *session.Journal
@@ -167,6 +170,9 @@ func New(o Options) *Model {
 	m.updatePlaceholder()
 	if !o.Route.HasKey {
 		m.tr.Add(transcript.NewCell(transcript.Notice, noKeyText(o.Route.Provider)))
+	}
+	for _, n := range o.Notices {
+		m.tr.Add(transcript.NewCell(transcript.Notice, n))
 	}
 	return m
 }

@@ -29,3 +29,12 @@ func TestRetryStatusAndRetraction(t *testing.T) {
 	d.mustShow("after reset ok")
 	d.mustNotShow("alpha beta")
 }
+
+// Start-up notices (a quarantined or refused task record) are shown.
+func TestStartupNoticesAreShown(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 120, 24, func(o *Options) {
+		o.Notices = []string{"task store: not loaded: task_1.json uses schema_version 99"}
+	})
+	d.mustShow("task store: not loaded: task_1.json uses schema_version 99")
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -18,6 +19,25 @@ type LoadReport struct {
 	Recovered   []string      `json:"recovered,omitempty"`   // running at load → failed
 	Completed   []string      `json:"completed,omitempty"`   // staged writes that were whole and were finished
 	Quarantined []Quarantined `json:"quarantined,omitempty"` // files moved aside
+	Refused     []Refused     `json:"refused,omitempty"`     // written by a newer codewhale; left unchanged
+}
+
+// Refused is a record from a newer schema: it is not loaded, and never
+// moved, rewritten or deleted (as sessions are refused).
+type Refused struct {
+	Path    string `json:"path"`
+	Version int    `json:"schema_version"`
+}
+
+// NewerSchemaError is a task record written by a newer codewhale.
+type NewerSchemaError struct {
+	Path    string
+	Version int
+}
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("%s uses schema_version %d but this codewhale reads up to %d; upgrade codewhale to use it (the file was left unchanged)",
+		e.Path, e.Version, SchemaVersion)
 }
 
 // Quarantined is one unusable file that was moved aside.
@@ -29,7 +49,48 @@ type Quarantined struct {
 
 // Clean reports whether the store loaded with nothing to repair.
 func (r LoadReport) Clean() bool {
-	return len(r.Recovered) == 0 && len(r.Completed) == 0 && len(r.Quarantined) == 0
+	return len(r.Recovered) == 0 && len(r.Completed) == 0 && len(r.Quarantined) == 0 && len(r.Refused) == 0
+}
+
+// Lines is the report as one line per finding, for a stderr warning or a
+// UI notice each; nil when clean.
+func (r LoadReport) Lines() []string {
+	if r.Clean() {
+		return nil
+	}
+	var lines []string
+	if n := len(r.Recovered); n > 0 {
+		lines = append(lines, fmt.Sprintf("task store %s: %d running task(s) marked failed: %s", r.Dir, n, RestartError))
+	}
+	if n := len(r.Completed); n > 0 {
+		lines = append(lines, fmt.Sprintf("task store %s: %d interrupted write(s) completed: %s", r.Dir, n, strings.Join(r.Completed, ", ")))
+	}
+	for _, q := range r.Quarantined {
+		if q.MovedTo == "" {
+			lines = append(lines, fmt.Sprintf("task store: unreadable %s (%s); it could not be moved aside", q.Path, q.Reason))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("task store: unreadable %s (%s) quarantined: moved to %s", q.Path, q.Reason, q.MovedTo))
+	}
+	for _, f := range r.Refused {
+		lines = append(lines, "task store: not loaded: "+(&NewerSchemaError{Path: f.Path, Version: f.Version}).Error())
+	}
+	return lines
+}
+
+// about explains what loading did with the file of task id, or "".
+func (r LoadReport) about(id string) string {
+	for _, q := range r.Quarantined {
+		if name := filepath.Base(q.Path); name == id+".json" || name == "."+id+pendingSuffix {
+			return fmt.Sprintf("its file was unreadable when the store loaded (%s) and was quarantined as %s", q.Reason, q.MovedTo)
+		}
+	}
+	for _, f := range r.Refused {
+		if filepath.Base(f.Path) == id+".json" {
+			return (&NewerSchemaError{Path: f.Path, Version: f.Version}).Error()
+		}
+	}
+	return ""
 }
 
 // String is a short human account for the UI; "" when clean.
@@ -37,22 +98,7 @@ func (r LoadReport) String() string {
 	if r.Clean() {
 		return ""
 	}
-	var lines []string
-	lines = append(lines, fmt.Sprintf("task store %s: %d task(s) loaded", r.Dir, r.Loaded))
-	if n := len(r.Recovered); n > 0 {
-		lines = append(lines, fmt.Sprintf("%d running task(s) marked failed: %s", n, RestartError))
-	}
-	if n := len(r.Completed); n > 0 {
-		lines = append(lines, fmt.Sprintf("%d interrupted write(s) completed: %s", n, strings.Join(r.Completed, ", ")))
-	}
-	for _, q := range r.Quarantined {
-		if q.MovedTo == "" {
-			lines = append(lines, fmt.Sprintf("unreadable %s (%s); it could not be moved aside", q.Path, q.Reason))
-			continue
-		}
-		lines = append(lines, fmt.Sprintf("unreadable %s (%s) moved to %s", q.Path, q.Reason, q.MovedTo))
-	}
-	return strings.Join(lines, "\n")
+	return fmt.Sprintf("task store %s: %d task(s) loaded\n", r.Dir, r.Loaded) + strings.Join(r.Lines(), "\n")
 }
 
 const pendingSuffix = ".json.pending"
@@ -89,6 +135,9 @@ func (s *Store) load() error {
 func (s *Store) finishStaged(id string) {
 	staged := s.stagedPath(id)
 	_, err := readRecord(staged, id)
+	if s.refuse(err) {
+		return
+	}
 	if err == nil {
 		if err = os.Rename(staged, s.taskPath(id)); err == nil {
 			s.report.Completed = append(s.report.Completed, id)
@@ -101,6 +150,9 @@ func (s *Store) finishStaged(id string) {
 func (s *Store) loadRecord(id string) {
 	path := s.taskPath(id)
 	rec, err := readRecord(path, id)
+	if s.refuse(err) {
+		return
+	}
 	if err != nil {
 		s.quarantine(path, err)
 		return
@@ -117,10 +169,23 @@ func readRecord(path, id string) (*TaskRecord, error) {
 	if err := json.Unmarshal(data, &rec); err != nil {
 		return nil, fmt.Errorf("not valid JSON: %v", err)
 	}
+	if rec.SchemaVersion > SchemaVersion {
+		return nil, &NewerSchemaError{Path: path, Version: rec.SchemaVersion}
+	}
 	if err := rec.validate(id); err != nil {
 		return nil, err
 	}
 	return &rec, nil
+}
+
+// refuse records a newer-schema file and reports whether err was one.
+func (s *Store) refuse(err error) bool {
+	var ns *NewerSchemaError
+	if !errors.As(err, &ns) {
+		return false
+	}
+	s.report.Refused = append(s.report.Refused, Refused{Path: ns.Path, Version: ns.Version})
+	return true
 }
 
 func (s *Store) quarantine(path string, cause error) {

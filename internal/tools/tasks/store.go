@@ -217,6 +217,9 @@ func (s *Store) resolve(idOrPrefix string) (*TaskRecord, error) {
 	}
 	switch len(matches) {
 	case 0:
+		if why := s.report.about(idOrPrefix); why != "" {
+			return nil, exactError("Task not found: " + idOrPrefix + ": " + why)
+		}
 		return nil, exactError("Task not found: " + idOrPrefix)
 	case 1:
 		return matches[0], nil

@@ -1,0 +1,163 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Skip is a file a snapshot left out.
+type Skip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Snap is one recorded state of the workspace: a tree in the side store.
+type Snap struct {
+	Tree    string `json:"tree"`
+	Skipped []Skip `json:"skipped,omitempty"`
+}
+
+// Snapshot records the workspace as it is now. Only what changed since the
+// last snapshot is read: git status finds it through the side index's stat
+// cache, files over the size limit are skipped and listed, and the rest is
+// added and written as a tree.
+func (s *Store) Snapshot(ctx context.Context) (Snap, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshot(ctx)
+}
+
+func (s *Store) snapshot(ctx context.Context) (Snap, error) {
+	if err := s.init(ctx); err != nil {
+		return Snap{}, err
+	}
+	// Index against work tree only (there is no HEAD): modified, deleted and
+	// untracked-not-ignored paths, each tagged — output in proportion to
+	// what changed, not to the tree.
+	out, err := s.run(ctx, nil, "ls-files", "-z", "-t", "--modified", "--deleted", "--others", "--exclude-standard")
+	if err != nil {
+		return Snap{}, err
+	}
+	var add bytes.Buffer
+	var snap Snap
+	var newSkips []string
+	seen := map[string]bool{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) < 3 {
+			continue
+		}
+		tag, path := rec[0], string(rec[2:])
+		if seen[path] {
+			continue // a deleted file is listed as changed and removed
+		}
+		seen[path] = true
+		if fi, err := os.Lstat(filepath.Join(s.ws, path)); err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxFile {
+			snap.Skipped = append(snap.Skipped, Skip{Path: path, Reason: fmt.Sprintf("%d bytes, over the %d-byte limit", fi.Size(), s.maxFile)})
+			if tag == '?' {
+				newSkips = append(newSkips, "/"+escapeGlob(path))
+			}
+			continue
+		}
+		add.WriteString(path)
+		add.WriteByte(0)
+	}
+	if len(newSkips) > 0 {
+		if err := s.addSkips(newSkips); err != nil {
+			return Snap{}, err
+		}
+	}
+	if add.Len() > 0 {
+		if _, err := s.run(ctx, add.Bytes(), "add", "--all", "--force", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			// --force: the paths came from status, which already applied the
+			// ignore rules; a path ignored now (a .gitignore added this turn)
+			// is still recorded so it can be restored.
+			return Snap{}, err
+		}
+	}
+	tree, err := s.run(ctx, nil, "write-tree")
+	if err != nil {
+		return Snap{}, err
+	}
+	snap.Tree = strings.TrimSpace(string(tree))
+	return snap, nil
+}
+
+func (s *Store) addSkips(globs []string) error {
+	f, err := os.OpenFile(s.skipPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(strings.Join(globs, "\n") + "\n")
+	f.Close()
+	if err != nil {
+		return err
+	}
+	return s.syncExcludes()
+}
+
+// escapeGlob quotes gitignore metacharacters so a path matches only itself.
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[]\!# `, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Change is one path a turn changed.
+type Change struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"` // added, modified, deleted, type_changed
+}
+
+// Changes lists what differs from tree a to tree b.
+func (s *Store) Changes(ctx context.Context, a, b string) ([]Change, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changes(ctx, a, b)
+}
+
+func (s *Store) changes(ctx context.Context, a, b string) ([]Change, error) {
+	if a == b {
+		return nil, nil
+	}
+	if err := s.init(ctx); err != nil {
+		return nil, err
+	}
+	out, err := s.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-status", a, b)
+	if err != nil {
+		return nil, err
+	}
+	parts := bytes.Split(bytes.TrimRight(out, "\x00"), []byte{0})
+	var changes []Change
+	for i := 0; i+1 < len(parts); i += 2 {
+		kind := map[byte]string{'A': "added", 'M': "modified", 'D': "deleted", 'T': "type_changed"}[parts[i][0]]
+		changes = append(changes, Change{Path: string(parts[i+1]), Kind: kind})
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	return changes, nil
+}
+
+// Diff is the unified diff from tree a to tree b (binary files named, not
+// shown), optionally limited to paths.
+func (s *Store) Diff(ctx context.Context, a, b string, paths ...string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.init(ctx); err != nil {
+		return "", err
+	}
+	args := []string{"diff", "--no-color", "--no-renames", a, b}
+	if len(paths) > 0 {
+		args = append(append(args, "--"), paths...)
+	}
+	out, err := s.run(ctx, nil, args...)
+	return string(out), err
+}

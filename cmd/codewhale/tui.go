@@ -79,6 +79,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Engine:      eng,
 		Jobs:        a.Jobs,
 		Automations: a.Automations,
+		Checkpoints: a.Checkpoints, CheckpointsOff: a.CheckpointsOff,
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
+	"github.com/codewhale/codewhale/internal/checkpoint"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
@@ -65,6 +66,11 @@ type App struct {
 	// process that runs tasks (nil otherwise).
 	Automations *auto.Store
 	Scheduler   *auto.Scheduler
+	// Checkpoints records every turn's file changes (nil without git; the
+	// reason is CheckpointsOff).
+	Checkpoints    *checkpoint.Recorder
+	CheckpointsOff string
+	cpState
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -120,6 +126,9 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	}
 	if err := a.openAutomations(); err != nil {
 		return nil, err
+	}
+	if !o.NoJournal {
+		a.openCheckpoints()
 	}
 	a.Services.RLM = a.newRLM()
 	return a, nil
@@ -216,6 +225,7 @@ func (a *App) EngineOptions() engine.Options {
 		WorkState:          a.Services.WorkState,
 		BackgroundNotices:  a.notices,
 		Journal:            a.journal(),
+		Checkpoints:        a.engineCheckpoints(),
 		AutoCompactPercent: a.autoCompactPercent(),
 	}
 }
@@ -284,6 +294,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 	}
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	opts := a.EngineOptions()
+	opts.Checkpoints = nil // the parent turn's recording covers what its children change
 	opts.Session = &engine.Session{ID: cc.ID}
 	opts.Journal = nil // the child's transcript is saved by the agent manager
 	// The child's input is a sub-agent handoff, so the engine runs it under
@@ -324,6 +335,7 @@ func (a *App) recordTaskCall(id string, ev engine.Event) {
 // runTask executes a queued durable task as a headless agent turn.
 func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	opts := a.EngineOptions()
+	opts.Checkpoints = nil // the parent turn's recording covers what its children change
 	opts.Session = &engine.Session{ID: t.ID}
 	opts.Journal = nil
 	// A task runs headless with no more than its creator's authority

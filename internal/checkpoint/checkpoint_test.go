@@ -239,3 +239,59 @@ func TestOversizedFilesAreSkippedWithAReceipt(t *testing.T) {
 		t.Error("the oversized file was stored")
 	}
 }
+
+// The recorder as the engine drives it: two turns, undone in order, and a
+// restore that is undone in its turn.
+func TestRecorderUndoAndRestore(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	ws, home := t.TempDir(), t.TempDir()
+	write(t, ws, "a.txt", "a0\n", 0o644)
+	s, _ := Open(home, ws, Options{})
+	r := NewRecorder(s)
+	var errs []error
+	r.OnError = func(err error) { errs = append(errs, err) }
+	turn := func(id, body string) {
+		r.Begin(ctx, "sess", id, "make a "+body, 0)
+		write(t, ws, "a.txt", body+"\n", 0o644)
+		r.Call(ctx, id, id+"-call", "File")
+		write(t, ws, id+".txt", "made by "+id+"\n", 0o644)
+		r.Call(ctx, id, id+"-sh", "Bash")
+		r.Finish(id)
+	}
+	turn("t1", "a1")
+	turn("t2", "a2")
+	r.Begin(ctx, "sess", "t3", "read only", 0)
+	r.Finish("t3") // changed nothing: not logged
+	turns, _ := r.Turns("sess")
+	if len(turns) != 2 || len(turns[1].Calls) != 2 || turns[1].Calls[1].Tool != "Bash" || turns[1].Calls[1].Changes[0].Path != "t2.txt" {
+		t.Fatalf("%+v", turns)
+	}
+	read := func(p string) string { b, _ := os.ReadFile(filepath.Join(ws, p)); return string(b) }
+	if u, err := r.Undo(ctx, "sess", 1, false); err != nil || !u.Applied || read("a.txt") != "a1\n" {
+		t.Fatalf("undo t2: %v %+v %q", err, u, read("a.txt"))
+	}
+	if u, err := r.Undo(ctx, "sess", 1, false); err != nil || !u.Applied || read("a.txt") != "a0\n" || read("t1.txt") != "" {
+		t.Fatalf("undo t1: %v %+v", err, u)
+	}
+	if _, err := r.Undo(ctx, "sess", 1, false); err != ErrNothingToUndo {
+		t.Fatalf("a third undo: %v", err)
+	}
+	// Two more turns, then a restore to before the first of them, then an
+	// undo of that restore.
+	turn("t4", "a4")
+	turn("t5", "a5")
+	if u, err := r.RestoreBefore(ctx, "sess", "t4", false); err != nil || !u.Applied || read("a.txt") != "a0\n" || read("t5.txt") != "" {
+		t.Fatalf("restore: %v %+v", err, u)
+	}
+	if _, err := r.Undo(ctx, "sess", 1, false); err != nil || read("a.txt") != "a5\n" || read("t4.txt") != "made by t4\n" {
+		t.Fatalf("undo the restore: %v %q", err, read("a.txt"))
+	}
+	// t4 and t5 count again: the next undo takes t5 back.
+	if u, err := r.Undo(ctx, "sess", 1, false); err != nil || u.Turns[0].TurnID != "t5" || read("a.txt") != "a4\n" {
+		t.Fatalf("undo after undoing the restore: %v %+v", err, u)
+	}
+	if len(errs) > 0 {
+		t.Errorf("recording errors: %v", errs)
+	}
+}

@@ -235,7 +235,9 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 	}
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
 		TurnID: t.id, CallID: p.call.id, Budget: t.resultBudget()}
+	t.checkpoint(ctx, p, false)
 	res, err := tools.Run(ctx, p.tool, tc, p.input)
+	t.checkpoint(ctx, p, true)
 	if res.ChildUsage.Reported() {
 		t.usageMu.Lock()
 		t.usage.Add(&res.ChildUsage)

@@ -113,6 +113,9 @@ type Options struct {
 	Redact func(string) string
 	// Journal, when set, persists every history change as it happens.
 	Journal Journal
+	// Checkpoints, when set, records the workspace around the calls that
+	// may change it, so a turn can be taken back.
+	Checkpoints Checkpointer
 	// ContextWindow overrides the model catalogue's window (tokens).
 	ContextWindow int
 	// AutoCompactPercent triggers compaction before a step whose estimated

@@ -33,6 +33,8 @@ type turn struct {
 	digest       string
 	budget       int  // this step's per-result budget (characters)
 	saveReported bool // a failed save was reported this turn
+	info         TurnInfo
+	checkpointed bool // Checkpoints.Before ran this turn
 	outcome      TurnComplete
 }
 
@@ -71,6 +73,9 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	if notice := e.backgroundNotices(); notice != "" {
 		e.appendMessage(provider.UserText(notice))
 	}
+	e.mu.Lock()
+	t.info = TurnInfo{SessionID: e.sess.ID, TurnID: t.id, Prompt: send.Content, MessageIndex: len(e.sess.Messages)}
+	e.mu.Unlock()
 	e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
 		provider.TextBlock(send.Content), provider.TextBlock(t.turnMeta(send.Provenance))}})
 	t.buildSurface()
@@ -251,6 +256,7 @@ func (t *turn) fail(env ErrorEnvelope) {
 // finish does the turn's bookkeeping and returns its TurnComplete, which
 // the caller emits once the turn slot is free.
 func (t *turn) finish() Event {
+	t.checkpointEnd()
 	t.outcome.Usage = t.usage
 	t.outcome.ToolCatalogSHA = t.digest
 	t.outcome.Steps = t.step + 1

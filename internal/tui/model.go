@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
+	"github.com/codewhale/codewhale/internal/checkpoint"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
@@ -97,6 +98,10 @@ type Options struct {
 	// WakeScheduler tells this process's scheduler after a change.
 	Automations   *auto.Store
 	WakeScheduler func()
+	// Checkpoints records each turn's file changes for /undo and /diff
+	// (nil: off, CheckpointsOff says why).
+	Checkpoints    *checkpoint.Recorder
+	CheckpointsOff string
 }
 
 // Model is the root Bubble Tea model.
@@ -220,6 +225,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.showSessions(msg)
 	case resumedMsg:
 		return m, m.resumed(msg)
+	case undoneMsg:
+		return m, m.undone(msg)
+	case diffMsg:
+		return m, m.showDiff(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil

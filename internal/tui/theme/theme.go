@@ -212,3 +212,19 @@ func (t *Theme) Style() lipgloss.Style { return t.r.NewStyle() }
 
 // Plain is a colourless theme, for tests and golden files.
 func Plain() *Theme { return New(Options{Profile: termenv.Ascii, Dark: true}) }
+
+// DiffLine colours one unified-diff line: additions green, removals red,
+// hunk headers in the accent, file headers bold and dim, context dim.
+func (t *Theme) DiffLine(l string) string {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
+		return t.DiffMeta.Render(l)
+	case strings.HasPrefix(l, "+"):
+		return t.DiffAdd.Render(l)
+	case strings.HasPrefix(l, "-"):
+		return t.DiffDel.Render(l)
+	case strings.HasPrefix(l, "@@"):
+		return t.DiffHunk.Render(l)
+	}
+	return t.Dim.Render(l)
+}

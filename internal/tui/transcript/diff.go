@@ -92,23 +92,11 @@ func (e *Env) mutationBody(m *Mutation, w int) []string {
 	return out
 }
 
-// colorDiff colours unified diff rows: additions green, removals red, hunk
-// headers in the accent, file headers dim.
+// colorDiff colours unified diff rows (theme.DiffLine).
 func (e *Env) colorDiff(rows []string) []string {
 	out := make([]string, len(rows))
 	for i, l := range rows {
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
-			out[i] = e.Theme.DiffMeta.Render(l)
-		case strings.HasPrefix(l, "+"):
-			out[i] = e.Theme.DiffAdd.Render(l)
-		case strings.HasPrefix(l, "-"):
-			out[i] = e.Theme.DiffDel.Render(l)
-		case strings.HasPrefix(l, "@@"):
-			out[i] = e.Theme.DiffHunk.Render(l)
-		default:
-			out[i] = e.Theme.Dim.Render(l)
-		}
+		out[i] = e.Theme.DiffLine(l)
 	}
 	return out
 }

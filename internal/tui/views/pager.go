@@ -23,6 +23,8 @@ type Pager struct {
 	// Margin is subtracted from the terminal width to get the wrap width;
 	// MinWidth is the smallest wrap width (tui.md §8.1).
 	Margin, MinWidth int
+	// LineStyle, when set, styles each visible line (a diff's colours).
+	LineStyle func(string) string
 
 	theme  *theme.Theme
 	source string   // sanitised body, what `c` copies
@@ -229,6 +231,8 @@ func (p *Pager) View(w, h int) string {
 				line = p.theme.CurrentMatch.Render(line)
 			case hit[n]:
 				line = p.theme.Match.Render(line)
+			case p.LineStyle != nil:
+				line = p.LineStyle(line)
 			}
 		}
 		rows = append(rows, termtext.PadRight(line, w-1)+p.rail(i))

@@ -1,0 +1,223 @@
+package checkpoint
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// CallChanges is what one tool call changed.
+type CallChanges struct {
+	CallID  string   `json:"call_id"`
+	Tool    string   `json:"tool"`
+	Changes []Change `json:"changes"`
+}
+
+// Turn is one turn that changed the workspace: its state before the first
+// change and after the last, and which call changed what.
+type Turn struct {
+	SessionID    string        `json:"session_id"`
+	TurnID       string        `json:"turn_id"`
+	Prompt       string        `json:"prompt"`
+	MessageIndex int           `json:"message_index"`
+	At           time.Time     `json:"at"`
+	Before       string        `json:"before"`
+	After        string        `json:"after"`
+	Calls        []CallChanges `json:"calls"`
+	Skipped      []Skip        `json:"skipped,omitempty"`
+	// Restores lists the turns a restore took back: a restore is recorded
+	// as a turn of its own, so /undo can take it back too, and then those
+	// turns count again.
+	Restores []string `json:"restores,omitempty"`
+	Undone   bool     `json:"-"`
+}
+
+// Files is every path the turn changed, with its net change.
+func (t Turn) Files() []Change {
+	var out []Change
+	seen := map[string]int{}
+	for _, c := range t.Calls {
+		for _, ch := range c.Changes {
+			if i, ok := seen[ch.Path]; ok {
+				out[i].Kind = netKind(out[i].Kind, ch.Kind)
+				continue
+			}
+			seen[ch.Path] = len(out)
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+func netKind(first, then string) string {
+	switch {
+	case first == "added" && then == "deleted":
+		return "unchanged"
+	case first == "added":
+		return "added"
+	case then == "deleted":
+		return "deleted"
+	}
+	return "modified"
+}
+
+// record is one line of the turn log.
+type record struct {
+	Type string `json:"type"` // turn, undo
+	Turn *Turn  `json:"turn,omitempty"`
+	// undo: the turn taken back and the state the workspace had before
+	// (which a later restore can return to).
+	TurnID string    `json:"turn_id,omitempty"`
+	Prior  string    `json:"prior,omitempty"`
+	At     time.Time `json:"at,omitempty"`
+}
+
+// Recorder keeps the turns of a workspace in an append-only log beside
+// its side store, and is the engine's Checkpointer.
+type Recorder struct {
+	Store *Store
+	// OnError is told of a recording that failed (the turn goes on).
+	OnError func(error)
+
+	mu   sync.Mutex
+	cur  *Turn
+	last Snap
+}
+
+// NewRecorder returns a recorder over s.
+func NewRecorder(s *Store) *Recorder { return &Recorder{Store: s} }
+
+func (r *Recorder) logPath() string { return filepath.Join(r.Store.gitDir, "turns.jsonl") }
+
+func (r *Recorder) fail(err error) {
+	if err != nil && r.OnError != nil {
+		r.OnError(err)
+	}
+}
+
+// Begin records the state before a turn's first change.
+func (r *Recorder) Begin(ctx context.Context, sessionID, turnID, prompt string, messageIndex int) {
+	snap, err := r.Store.Snapshot(ctx)
+	if err != nil {
+		r.fail(fmt.Errorf("checkpoint before the turn: %w", err))
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cur = &Turn{SessionID: sessionID, TurnID: turnID, Prompt: clip(prompt, 200), MessageIndex: messageIndex,
+		At: time.Now().UTC(), Before: snap.Tree, Skipped: snap.Skipped}
+	r.last = snap
+}
+
+// Call records what one call changed.
+func (r *Recorder) Call(ctx context.Context, turnID, callID, tool string) {
+	r.mu.Lock()
+	cur := r.cur
+	r.mu.Unlock()
+	if cur == nil || cur.TurnID != turnID {
+		return
+	}
+	snap, err := r.Store.Snapshot(ctx)
+	if err != nil {
+		r.fail(fmt.Errorf("checkpoint after %s: %w", tool, err))
+		return
+	}
+	changes, err := r.Store.Changes(ctx, r.last.Tree, snap.Tree)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(changes) > 0 {
+		cur.Calls = append(cur.Calls, CallChanges{CallID: callID, Tool: tool, Changes: changes})
+	}
+	cur.Skipped = append(cur.Skipped, snap.Skipped...)
+	r.last = snap
+}
+
+// Finish logs the turn if it changed anything.
+func (r *Recorder) Finish(turnID string) {
+	r.mu.Lock()
+	cur := r.cur
+	if cur == nil || cur.TurnID != turnID {
+		r.mu.Unlock()
+		return
+	}
+	r.cur = nil
+	cur.After = r.last.Tree
+	r.mu.Unlock()
+	if len(cur.Calls) == 0 {
+		return
+	}
+	r.fail(r.append(record{Type: "turn", Turn: cur}))
+}
+
+func (r *Recorder) append(rec record) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(r.logPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("checkpoint log: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("checkpoint log: %w", err)
+	}
+	return f.Sync()
+}
+
+// Turns returns the session's recorded turns, oldest first, with the ones
+// taken back marked.
+func (r *Recorder) Turns(sessionID string) ([]Turn, error) {
+	f, err := os.Open(r.logPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var turns []Turn
+	index := map[string]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for sc.Scan() {
+		var rec record
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			continue // a torn last line
+		}
+		switch {
+		case rec.Type == "turn" && rec.Turn != nil && rec.Turn.SessionID == sessionID:
+			index[rec.Turn.TurnID] = len(turns)
+			turns = append(turns, *rec.Turn)
+		case rec.Type == "undo":
+			i, ok := index[rec.TurnID]
+			if !ok {
+				continue
+			}
+			turns[i].Undone = true
+			for _, id := range turns[i].Restores { // taking a restore back puts its turns back
+				if j, ok := index[id]; ok {
+					turns[j].Undone = false
+				}
+			}
+		}
+	}
+	return turns, sc.Err()
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// TurnInfo names a turn for a Checkpointer: MessageIndex is where the
+// turn's user message sits in the history, so the conversation can be cut
+// back to before it.
+type TurnInfo struct {
+	SessionID    string
+	TurnID       string
+	Prompt       string
+	MessageIndex int
+}
+
+// CallInfo names a tool call for a Checkpointer.
+type CallInfo struct {
+	ID    string
+	Tool  string
+	Input json.RawMessage
+}
+
+// Checkpointer records the workspace around a turn's changes: Before ahead
+// of the turn's first call that may change it (any call not read-only:
+// File writes, Bash, Run, MCP tools that write), After each such call, End
+// when the turn is over. It never fails a turn; a recorder that cannot
+// record says so itself.
+type Checkpointer interface {
+	Before(ctx context.Context, turn TurnInfo)
+	After(ctx context.Context, turn TurnInfo, call CallInfo)
+	End(ctx context.Context, turn TurnInfo)
+}
+
+// checkpointTimeout bounds one recording step; a cancelled turn still
+// records what its calls changed.
+const checkpointTimeout = 30 * time.Second
+
+func (t *turn) checkpoint(ctx context.Context, p *planned, after bool) {
+	cp := t.e.opts.Checkpoints
+	if cp == nil || p.readOnly || p.search {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkpointTimeout)
+	defer cancel()
+	if !after {
+		if !t.checkpointed {
+			t.checkpointed = true
+			cp.Before(ctx, t.info)
+		}
+		return
+	}
+	cp.After(ctx, t.info, CallInfo{ID: p.call.id, Tool: p.call.name, Input: p.input})
+}
+
+func (t *turn) checkpointEnd() {
+	if cp := t.e.opts.Checkpoints; cp != nil && t.checkpointed {
+		ctx, cancel := context.WithTimeout(context.Background(), checkpointTimeout)
+		defer cancel()
+		cp.End(ctx, t.info)
+	}
+}

@@ -17,7 +17,9 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
-// IO is where a command reads and writes; tests substitute buffers.
+// IO is where a command reads and writes. Commands take it rather than
+// touching os.Stdout so a run function can be driven with buffers; the
+// end-to-end tests run the built binary instead (e2e_test.go).
 type IO struct {
 	In       io.Reader
 	Out, Err io.Writer

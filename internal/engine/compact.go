@@ -198,7 +198,7 @@ func (e *Engine) runCompaction(ctx context.Context, op CompactContext) Event {
 	e.mu.Lock()
 	model := e.sess.Model
 	e.mu.Unlock()
-	client, err := e.opts.NewClient(model)
+	client, err := e.newClient(model)
 	if err != nil {
 		return CompactionFailed{Error: "Failed to compact: " + err.Error()}
 	}

@@ -8,6 +8,7 @@ package engine
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -68,8 +69,9 @@ type Toolset struct {
 	MCP      catalog.MCPInfo
 }
 
-// Options configure an Engine. Zero values are usable defaults except
-// Workspace and Tools.
+// Options configure an Engine. Workspace and Tools are required; every
+// other zero value is a usable default, and a nil NewClient makes each turn
+// fail with "Failed to send message: API client not configured".
 type Options struct {
 	Workspace  string
 	Session    *Session
@@ -301,6 +303,17 @@ func (e *Engine) beginTurn(ctx context.Context, wg *sync.WaitGroup, work func(co
 // emit delivers an event. Delivery is lossless: a slow host slows the turn
 // rather than losing text.
 func (e *Engine) emit(ev Event) { e.events <- ev }
+
+// errNoClient is the error of a turn on an engine built without NewClient.
+var errNoClient = errors.New("API client not configured")
+
+// newClient builds the model client for model.
+func (e *Engine) newClient(model string) (*provider.Client, error) {
+	if e.opts.NewClient == nil {
+		return nil, errNoClient
+	}
+	return e.opts.NewClient(model)
+}
 
 // NewUUID returns a random UUID v4 string. Session ids name files and must
 // not collide; they guard nothing, so the runtime-seeded ChaCha8 generator

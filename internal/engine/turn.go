@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -58,13 +59,13 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	defer func() {
 		if p := recover(); p != nil {
 			msg := fmt.Sprintf("The engine hit an internal error and stopped this turn: %v. Your session is intact — send your message again to retry.", p)
-			_ = debug.Stack()
+			slog.Error("engine turn panicked", "turn", t.id, "panic", p, "stack", string(debug.Stack()))
 			e.emit(Error{ErrorEnvelope{Message: msg, Category: "internal", Severity: "critical"}})
 			t.outcome.Status, t.outcome.Error, t.outcome.ErrorCategory = TurnFailed, msg, "internal"
 		}
 		final = t.finish()
 	}()
-	client, err := e.opts.NewClient(model)
+	client, err := e.newClient(model)
 	if err != nil {
 		t.fail(ErrorEnvelope{Message: "Failed to send message: " + err.Error(), Category: classify(err), Severity: "error"})
 		return nil // the deferred finish sets final

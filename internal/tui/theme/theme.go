@@ -1,7 +1,9 @@
-// Package theme is the UI's one table of styles (tui.md §1.9): text, dim
-// and accent tones, one colour per mode and per permission posture,
-// severities, diff lines and the reasoning tint, for dark and light
-// terminals, with colour switched off under NO_COLOR. Styles come from a
+// Package theme is the table of styles of the UI's chrome (tui.md §1.9):
+// text, dim and accent tones, one colour per mode and per permission
+// posture, severities, diff lines and the reasoning tint, for dark and
+// light terminals, with colour switched off under NO_COLOR. Markdown bodies
+// are the exception: internal/mdterm colours headings, code and links from
+// its own small palette, because it renders without lipgloss. Styles come from a
 // private lipgloss renderer whose profile is set explicitly, so nothing
 // queries the terminal at start-up.
 package theme

@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run build test bench lint fmt-check vet clean
+.PHONY: run build test unit race fuzz cross mcp-servers bench lint fmt-check vet clean
 
 ## run: build and start the TUI in the current directory
 run: build
@@ -15,10 +15,35 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/codewhale
 
-## test: everything CI checks — formatting, vet, lint, unit and end-to-end tests
-test: fmt-check vet lint
+# The packages whose goroutines meet: run again under the race detector.
+RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/tools/agent/... ./internal/mcp/... \
+             ./internal/session/... ./internal/tui/...
+FUZZTIME  ?= 20s
+
+## test: everything CI checks — formatting, vet, lint, unit and end-to-end tests, race, fuzz, other OSes
+test: fmt-check vet lint mcp-servers unit race fuzz cross
+
+unit:
 	$(GO) test -count=1 -timeout 20m ./...
 	cd third_party/jsonschema-v5 && $(GO) test -count=1 ./...
+
+## race: the concurrent packages under the race detector
+race:
+	$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
+
+## fuzz: every fuzz target for FUZZTIME (default 20s) each
+fuzz:
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
+
+## cross: build and vet for linux, darwin, windows on amd64 and arm64
+cross:
+	scripts/cross.sh
+
+## mcp-servers: the npm MCP servers the end-to-end tests run against (needs npm)
+mcp-servers:
+	@if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then \
+		scripts/install-mcp-servers.sh >/dev/null; \
+	else echo "npm not found: the MCP end-to-end tests will skip (and fail under CODEWHALE_REQUIRE_E2E=1)"; fi
 
 ## bench: the performance benchmarks recorded in docs/PERFORMANCE.md
 bench:

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 func git(t *testing.T, dir string, args ...string) string {
@@ -28,7 +30,7 @@ func git(t *testing.T, dir string, args ...string) string {
 func newRepo(t *testing.T) (root, head string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		e2e.Missing(t, "git is not installed")
 	}
 	root, _ = filepath.EvalSymlinks(t.TempDir())
 	git(t, root, "init", "-q", "-b", "main")

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -161,7 +161,9 @@ func TestEverythingKilledMidCallThenReload(t *testing.T) {
 		wait, stop := context.WithTimeout(context.Background(), 10*time.Second)
 		defer stop()
 		trace.waitFor(wait, `trigger-long-running-operation","arguments"`)
-		_ = syscall.Kill(st.PID, syscall.SIGKILL)
+		if proc, err := os.FindProcess(st.PID); err == nil {
+			_ = proc.Kill() // SIGKILL on unix, TerminateProcess on Windows
+		}
 	}()
 	_, err := call(t, context.Background(), long, `{"duration":30,"steps":30}`)
 	var te *tools.Error

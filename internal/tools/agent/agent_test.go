@@ -151,8 +151,20 @@ func TestBadActionsAndFields(t *testing.T) {
 
 func TestAdmissionLimitQueuesThenRefuses(t *testing.T) {
 	t.Parallel()
+	// A barrier in the fake model: each child's request waits until 64 are
+	// in flight at once, so the test proves the default concurrency is
+	// really reached, then the children stall until they are cancelled.
 	srv := fakemodel.New(t)
+	var inflight atomic.Int32
+	all := make(chan struct{})
 	srv.Respond(func(*fakemodel.Request) fakemodel.Reply {
+		if inflight.Add(1) == 64 {
+			close(all)
+		}
+		select {
+		case <-all:
+		case <-time.After(30 * time.Second):
+		}
 		return fakemodel.Reply{Text: "slow", Stall: true}
 	})
 	var built atomic.Int32
@@ -183,17 +195,15 @@ func TestAdmissionLimitQueuesThenRefuses(t *testing.T) {
 	if !strings.HasPrefix(lastErr, "Sub-agent admission limit reached (max_admitted 1024, admitted 1024,") {
 		t.Errorf("refusal %q", lastErr)
 	}
-	// Never more than the concurrency limit run at once; the rest are queued.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		running, queued := m.Counts()
-		if running+queued != 1024 || running > 64 {
-			t.Fatalf("running %d queued %d", running, queued)
-		}
-		if running == 64 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-all:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("only %d children ever ran at once; want 64", inflight.Load())
+	}
+	// The 64 in flight hold every slot: nothing else may start, the rest
+	// stay queued.
+	if running, queued := m.Counts(); running != 64 || queued != 960 || inflight.Load() != 64 {
+		t.Fatalf("running %d queued %d in flight %d", running, queued, inflight.Load())
 	}
 	if n := m.CancelAll(); n != 1024 {
 		t.Errorf("cancelled %d", n)
@@ -202,8 +212,8 @@ func TestAdmissionLimitQueuesThenRefuses(t *testing.T) {
 	if !settled {
 		t.Fatalf("children did not settle after cancel: %d", len(snaps))
 	}
-	if built.Load() > 64+64 {
-		t.Errorf("%d engines built; queued children must not start after cancel", built.Load())
+	if built.Load() != 64 || inflight.Load() != 64 {
+		t.Errorf("%d runs built, %d requests; queued children must not start after cancel", built.Load(), inflight.Load())
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
@@ -17,7 +18,7 @@ import (
 // lets through with `git ls-files -co --exclude-standard`.
 func TestIgnoreMatchesGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		e2e.Missing(t, "git is not installed")
 	}
 	t.Parallel()
 	e := newEnv(t, Options{})
@@ -58,7 +59,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 // repository's common dir, as git does.
 func TestIgnoreInLinkedWorktreeMatchesGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		e2e.Missing(t, "git is not installed")
 	}
 	t.Parallel()
 	main := newEnv(t, Options{})

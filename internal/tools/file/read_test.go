@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/secrets"
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -200,7 +201,7 @@ func TestNonUTF8NamesAndReadSnapshot(t *testing.T) {
 
 func TestReadPDF(t *testing.T) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext is not installed")
+		e2e.Missing(t, "pdftotext is not installed (Debian: poppler-utils)")
 	}
 	t.Parallel()
 	e := newEnv(t, Options{})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 const goMod = "module fx\n\ngo 1.22\n"
@@ -74,7 +76,7 @@ func TestGoTestsPassAndArgs(t *testing.T) {
 func TestNodeTestScript(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not installed")
+		e2e.Missing(t, "npm is not installed")
 	}
 	f := newFixture(t, Options{}, map[string]string{
 		"package.json": `{"name":"fx","version":"1.0.0","scripts":{"test":"node --test"}}`,
@@ -110,7 +112,7 @@ func TestPytest(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest()
 	if py == "" {
-		t.Skip("no python interpreter with pytest")
+		e2e.Missing(t, "no python interpreter with pytest (Debian: python3-pytest)")
 	}
 	f := newFixture(t, Options{Python: py}, map[string]string{"tests/test_math.py": `import pytest
 def test_adds():
@@ -148,7 +150,7 @@ class TestGroup:
 func TestCargoTests(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo not installed")
+		e2e.Missing(t, "cargo is not installed (Debian: cargo)")
 	}
 	f := newFixture(t, Options{}, map[string]string{
 		"Cargo.toml": "[package]\nname = \"fx\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"lib.rs\"\n",

@@ -118,7 +118,7 @@ func TestPoolToolFiltersAndResults(t *testing.T) {
 	srv := testServer(t, nil)
 	srv["enabled_tools"] = []string{"huge", "fail", "hang"}
 	srv["disabled_tools"] = []string{"hang"}
-	srv["execute_timeout"] = 1
+	srv["execute_timeout"] = 30 // the huge result takes a while under -race on a loaded machine
 	p := startPool(t, writeConfig(t, map[string]any{"t": srv}, nil), Options{})
 	st := requireConnected(t, p, "t")
 	var names []string

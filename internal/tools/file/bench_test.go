@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -69,7 +70,7 @@ func BenchmarkSearchContentGoroot(b *testing.B) {
 func BenchmarkRipgrepGoroot(b *testing.B) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
-		b.Skip("rg is not installed (apt-get install -y ripgrep)")
+		e2e.Missing(b, "rg is not installed (apt-get install -y ripgrep)")
 	}
 	src := gorootSrc(b)
 	for _, p := range benchPatterns {

@@ -80,6 +80,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Jobs:        a.Jobs,
 		Automations: a.Automations,
 		Checkpoints: a.Checkpoints, CheckpointsOff: a.CheckpointsOff,
+		Permissions: a.Permissions,
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()

@@ -19,6 +19,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/mcp"
+	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/secrets"
@@ -62,6 +63,9 @@ type App struct {
 	Jobs         *jobs.Manager
 	MCP          *mcp.Pool
 	Journal      *session.Journal
+	// Permissions are the persistent rules (global and project
+	// permissions.toml).
+	Permissions *permissions.Set
 	// Automations is the scheduled-work store; Scheduler runs it in a
 	// process that runs tasks (nil otherwise).
 	Automations *auto.Store
@@ -79,6 +83,11 @@ type App struct {
 // New wires a session. Errors are configuration errors the user must fix.
 func New(cfg *config.Config, o Options) (*App, error) {
 	a := &App{Cfg: cfg, Opts: o}
+	rules, err := permissions.Load(filepath.Join(cfg.Home, permissions.FileName), cfg.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	a.Permissions = rules
 	secrets.Configure(SecretsPolicy(cfg))
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	if o.SessionID == "" {
@@ -219,6 +228,7 @@ func (a *App) EngineOptions() engine.Options {
 		ReasoningEffort:    cfg.ReasoningEffort,
 		StrictTools:        cfg.StrictTools,
 		AlwaysLoad:         cfg.AlwaysLoad,
+		Permissions:        a.Permissions,
 		NewClient:          a.NewClient,
 		Tools:              a.Services.Toolset,
 		SystemPrompt:       a.systemPrompt,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -60,9 +61,14 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 	e.mu.Unlock()
 	e.setState(AwaitingApproval)
 	defer e.setState(RunningTools)
-	e.emit(ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
+	rule, saveable := t.saveableRule(p)
+	req := ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
 		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p), Reason: p.reason,
-		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authorityOf(name, p.input)})
+		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authorityOf(name, p.input)}
+	if saveable {
+		req.SaveRule = rule.String()
+	}
+	e.emit(req)
 	select {
 	case a := <-ch:
 		if !a.approve {
@@ -79,6 +85,14 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 			e.mu.Lock()
 			e.approved[group] = true
 			e.mu.Unlock()
+		}
+		if a.saveRule && saveable {
+			if err := e.opts.Permissions.SaveAllow(rule); err != nil {
+				e.emit(Error{ErrorEnvelope{Message: "The call was approved, but its rule was not saved: " + err.Error(),
+					Category: "state", Severity: "warning", Recoverable: true}})
+			} else {
+				e.emit(Status{Message: "Saved permission rule: " + rule.String()})
+			}
 		}
 		return nil
 	case <-ctx.Done():
@@ -112,6 +126,15 @@ func authorityOf(name string, in json.RawMessage) map[string]any {
 		}
 	}
 	return out
+}
+
+// saveableRule is the exact allow rule a card may offer to save: only for
+// ordinary approvals, with a rule file to write to.
+func (t *turn) saveableRule(p *planned) (permissions.Rule, bool) {
+	if t.e.opts.Permissions == nil || p.need > policy.NeedRequired {
+		return permissions.Rule{}, false
+	}
+	return permissions.RuleFor(p.call.name, p.input, t.e.opts.Workspace)
 }
 
 // explicitSuffix names why a call needs an explicit approval, for the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/canonjson"
 	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -172,6 +173,9 @@ func (t *turn) plan(c pendingCall) *planned {
 		p.blocked = tools.PermissionDenied("'%s' is not available in Plan mode - switch to Act mode (`/mode act`) to modify files or run write-capable tools.", name)
 		return p
 	}
+	if t.applyRules(p) {
+		return p
+	}
 	if e, ok := t.cat.Lookup(name); ok && e.Deferred() && !t.cat.IsActive(name) {
 		t.cat.Activate(name)
 		t.e.emit(Status{Message: fmt.Sprintf("Auto-loaded deferred tool '%s' and retrying the pending call in the same turn.", name)})
@@ -184,6 +188,28 @@ func (t *turn) plan(c pendingCall) *planned {
 // route.
 func (t *turn) resultBudget() int {
 	return resultBudget(t.e.contextWindow(t.client.Model(), t.client.BaseURL()))
+}
+
+// applyRules applies the persistent permission rules (README, "Permission
+// rules"): deny refuses the call in every posture; a protected path
+// (Explicit) stays for a person whatever the rules say; ask holds the call
+// for a person (Full Access blocks it, it opens no prompts); allow skips
+// ordinary approval. It reports whether the call is now blocked.
+func (t *turn) applyRules(p *planned) bool {
+	d, r := t.e.opts.Permissions.Decide(p.call.name, p.input)
+	switch {
+	case d == permissions.Deny:
+		p.blocked = tools.PermissionDenied("Tool '%s' is denied by the permission rule %s (%s); nothing was run. "+
+			"Do not retry it; ask the user if the rule should change.", p.call.name, r.Source(), r.String())
+		return true
+	case p.approval == tools.Explicit:
+	case d == permissions.Ask:
+		p.approval, p.need = tools.Required, policy.NeedHold
+		p.reason = "the permission rule " + r.Source() + " (" + r.String() + ") asks for a person's approval"
+	case d == permissions.Allow && p.approval != tools.Auto:
+		p.approval = tools.Auto
+	}
+	return false
 }
 
 // needOf maps a tool's approval requirement onto the posture decision.

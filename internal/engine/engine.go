@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -96,6 +97,8 @@ type Options struct {
 	AlwaysLoad      []string
 	AllowTools      []string
 	DenyTools       []string
+	// Permissions are the persistent rules (permissions.toml); nil has none.
+	Permissions *permissions.Set
 	EventBuffer     int
 
 	// NewClient builds the model client for a model; an error means the

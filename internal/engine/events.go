@@ -94,6 +94,10 @@ type ApprovalRequired struct {
 	// to grant (auto_approve, trust_mode, allow_shell, mode, model, …, as
 	// written in the input); nil for other calls.
 	Authority map[string]any
+	// SaveRule is the exact allow rule "Always allow this" would write to
+	// the global permissions.toml ("" when the call cannot get one: an
+	// explicit approval, a pipeline, no rule file).
+	SaveRule string
 }
 
 // TurnUsage is the usage one provider call reported. Child marks the calls

@@ -27,6 +27,10 @@ type SendMessage struct {
 type ApproveToolCall struct {
 	ID         string
 	ForSession bool // allow this kind of call for the rest of the session
+	// SaveRule also writes the card's exact allow rule to the global
+	// permissions.toml ("Always allow this"); only for a card whose
+	// ApprovalRequired.SaveRule is set.
+	SaveRule bool
 }
 
 // DenyToolCall answers an ApprovalRequired with no.
@@ -77,13 +81,14 @@ func (Shutdown) isOp()           {}
 type approvalAnswer struct {
 	approve    bool
 	forSession bool
+	saveRule   bool
 	abort      bool
 }
 
 func (e *Engine) handle(op Op) {
 	switch op := op.(type) {
 	case ApproveToolCall:
-		e.answer(op.ID, approvalAnswer{approve: true, forSession: op.ForSession})
+		e.answer(op.ID, approvalAnswer{approve: true, forSession: op.ForSession, saveRule: op.SaveRule})
 	case DenyToolCall:
 		e.answer(op.ID, approvalAnswer{abort: op.Abort})
 		if op.Abort {

@@ -16,6 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/commands"
@@ -97,6 +98,8 @@ type Options struct {
 	// Automations is the scheduled-work store for /automations (nil: none);
 	// WakeScheduler tells this process's scheduler after a change.
 	Automations   *auto.Store
+	// Permissions are the persistent rules for /permissions (nil: none).
+	Permissions *permissions.Set
 	WakeScheduler func()
 	// Checkpoints records each turn's file changes for /undo and /diff
 	// (nil: off, CheckpointsOff says why).

@@ -53,6 +53,8 @@ var slashCommands = []slashCommand{
 		(*Model).undoCommand},
 	{commands.Command{Name: "diff", Usage: "[n]", Help: "everything this session changed in the workspace, in a pager"},
 		(*Model).diffCommand},
+	{commands.Command{Name: "permissions", Usage: "[list|explain <n>|remove <n>]",
+		Help: "the saved permission rules: list, explain, remove"}, (*Model).permissionsCommand},
 	{commands.Command{Name: "automations", Aliases: []string{"automation"}, Usage: "[list|show <id>|pause <id>|resume <id>|delete <id>]",
 		Help: "scheduled work: list, inspect, pause, resume, delete"}, (*Model).automationsCommand},
 	{commands.Command{Name: "tokens", Help: "token usage for the session"}, (*Model).tokensCommand},

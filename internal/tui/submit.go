@@ -125,6 +125,8 @@ func (m *Model) decide(d views.Decision) tea.Cmd {
 		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID})
 	case views.AllowSession:
 		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID, ForSession: true})
+	case views.AllowAlways:
+		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID, SaveRule: true})
 	case views.Deny:
 		m.o.Engine.Submit(engine.DenyToolCall{ID: d.ID})
 	case views.Abort:

@@ -20,10 +20,16 @@ const (
 	AllowSession
 	Deny
 	Abort
+	// AllowAlways approves and saves the card's exact allow rule to the
+	// global permissions.toml (engine.ApprovalRequired.SaveRule).
+	AllowAlways
 )
 
 // ApprovalHints is the card's bottom edge once it takes answers.
 const ApprovalHints = "y allow · a session · n deny · Esc abort · Alt+V params"
+
+// SaveRuleHints is the bottom edge of a card that can save its rule.
+const SaveRuleHints = "y allow · a session · n deny · s always · Esc abort · Alt+V params"
 
 // GuardHint is the card's bottom edge while it still ignores keys.
 const GuardHint = "waiting for a deliberate answer · keys go to the composer"
@@ -32,17 +38,19 @@ const GuardHint = "waiting for a deliberate answer · keys go to the composer"
 // call answers.
 const ExplicitHints = "y allow once · n deny · Esc abort · Alt+V params"
 
-// optionText are the card's rows in order (tui.md §6.5). The "always
-// allow this exact rule" row is absent: no request is eligible while
-// permission rules cannot be saved.
+// optionText are the card's rows in order (tui.md §6.5). "Always allow
+// this" appears only on a card whose call has an exact rule to save.
 var optionText = map[Choice]string{AllowOnce: "Allow once", AllowSession: "Allow for this session (this kind)",
-	Deny: "Deny this call", Abort: "Abort the turn"}
+	AllowAlways: "Always allow this (save rule)", Deny: "Deny this call", Abort: "Abort the turn"}
 
 // options are the choices the card offers: a call that needs an explicit
 // approval (ForcePrompt) has no "allow for the session".
 func (a *Approval) options() []Choice {
 	if a.Req.ForcePrompt {
 		return []Choice{AllowOnce, Deny, Abort}
+	}
+	if a.Req.SaveRule != "" {
+		return []Choice{AllowOnce, AllowSession, AllowAlways, Deny, Abort}
 	}
 	return []Choice{AllowOnce, AllowSession, Deny, Abort}
 }
@@ -127,6 +135,10 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 	case "a", "A", "2":
 		if !a.Req.ForcePrompt {
 			return a.decide(AllowSession)
+		}
+	case "s", "S":
+		if a.Req.SaveRule != "" && !a.Req.ForcePrompt {
+			return a.decide(AllowAlways)
 		}
 	case "n", "N", "d", "D", "3":
 		return a.decide(Deny)
@@ -224,8 +236,11 @@ func (a *Approval) View(w, h int) string {
 	rows = append(rows, a.window(body, room)...)
 	rows = append(rows, opts...)
 	hints := ApprovalHints
-	if a.Req.ForcePrompt {
+	switch {
+	case a.Req.ForcePrompt:
 		hints = ExplicitHints
+	case a.Req.SaveRule != "":
+		hints = SaveRuleHints
 	}
 	if guarded {
 		hints = GuardHint

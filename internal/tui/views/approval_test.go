@@ -169,3 +169,23 @@ func TestExplicitApprovalHasNoSessionGrant(t *testing.T) {
 		t.Errorf("up, enter = %+v", act)
 	}
 }
+
+// A card whose call has an exact rule to save offers "Always allow this";
+// s answers it, and a card without one ignores s.
+func TestApprovalCanSaveItsRule(t *testing.T) {
+	t.Parallel()
+	c := &clock{t: time.Unix(1000, 0)}
+	req := approvalReq()
+	if a := views.NewApproval(theme.Plain(), req, c.now); typeKeys(a, "s").Kind == views.EmitAndClose {
+		t.Error("s answered a card with no rule to save")
+	}
+	req.SaveRule = `allow tool=Bash tool_action="run" command="make lint" command_exact`
+	a := views.NewApproval(theme.Plain(), req, c.now)
+	c.t = c.t.Add(time.Second)
+	if out := a.View(80, 30); !strings.Contains(out, "Always allow this (save rule)") || !strings.Contains(out, "s always") {
+		t.Errorf("card:\n%s", out)
+	}
+	if act := typeKeys(a, "s"); act.Kind != views.EmitAndClose || act.Event.(views.Decision).Choice != views.AllowAlways {
+		t.Errorf("s = %+v", act)
+	}
+}

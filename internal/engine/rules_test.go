@@ -1,0 +1,118 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/permissions"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+func ruleSet(t *testing.T, body string) *permissions.Set {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), permissions.FileName)
+	if body != "" {
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := permissions.Load(p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The evaluation order: deny > protected path > ask > allow > posture
+// default, under each posture.
+func TestPermissionRulesOrder(t *testing.T) {
+	t.Parallel()
+	const (
+		deny  = "[[rules]]\naction = \"deny\"\ntool = \"Guarded\"\n"
+		ask   = "[[rules]]\naction = \"ask\"\ntool = \"Guarded\"\n"
+		allow = "[[rules]]\naction = \"allow\"\ntool = \"Guarded\"\n"
+	)
+	tests := []struct {
+		name    string
+		rules   string
+		need    tools.Approval
+		posture policy.Posture
+		auto    bool
+		ran     bool
+		want    string
+	}{
+		{"deny holds in Full Access", deny + allow, tools.Required, policy.FullAccess, true, false, "denied by the permission rule"},
+		{"deny beats a later allow", allow + deny, tools.Auto, policy.Ask, true, false, "denied by the permission rule"},
+		{"allow skips the prompt headless", allow, tools.Required, policy.Ask, false, true, "wrote it"},
+		{"allow beats Never", allow, tools.Required, policy.Never, false, true, "wrote it"},
+		{"allow does not lift a protected path", allow, tools.Explicit, policy.Ask, true, false, "needs explicit approval"},
+		{"ask beats allow", allow + ask, tools.Required, policy.Ask, true, false, "asks for a person's approval"},
+		{"ask holds in Full Access", ask, tools.Auto, policy.FullAccess, true, false, "is blocked in Full Access"},
+		{"protected path is not widened to a hold by ask", ask, tools.Explicit, policy.FullAccess, false, true, "wrote it"},
+		{"no rule: posture default", "", tools.Required, policy.Ask, true, true, "wrote it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g := newGuarded(tt.need)
+			rules := ruleSet(t, tt.rules)
+			srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":"x"}`}),
+				fakemodel.Text("done"))
+			h := newHarness(t, srv, func(o *engine.Options) {
+				o.Posture, o.Interactive, o.AutoApprove, o.Permissions = tt.posture, false, tt.auto, rules
+				o.Tools = func(engine.TurnEnv) engine.Toolset {
+					reg := tools.NewRegistry()
+					reg.Register(g)
+					return engine.Toolset{Registry: reg}
+				}
+			})
+			evs := h.turn("go")
+			res, _ := last[engine.ToolCallComplete](evs)
+			if (g.ran.Load() == 1) != tt.ran || !strings.Contains(res.Result.Content, tt.want) {
+				t.Errorf("ran=%d content=%q; want ran=%v and %q", g.ran.Load(), res.Result.Content, tt.ran, tt.want)
+			}
+		})
+	}
+}
+
+// "Always allow this" writes the exact rule; the next identical call runs
+// without a card, a different one still asks.
+func TestSaveRuleFromTheCard(t *testing.T) {
+	t.Parallel()
+	g := newGuarded(tools.Required)
+	rules := ruleSet(t, "")
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":"a.txt"}`}), fakemodel.Text("one"),
+		fakemodel.Tools(fakemodel.Call{ID: "g2", Name: "Guarded", Args: `{"path":"a.txt"}`}), fakemodel.Text("two"),
+		fakemodel.Tools(fakemodel.Call{ID: "g3", Name: "Guarded", Args: `{"path":"b.txt"}`}), fakemodel.Text("three"))
+	h := newHarness(t, srv, func(o *engine.Options) {
+		o.Posture, o.Interactive, o.AutoApprove, o.Permissions = policy.Ask, true, false, rules
+		o.Tools = func(engine.TurnEnv) engine.Toolset {
+			reg := tools.NewRegistry()
+			reg.Register(g)
+			return engine.Toolset{Registry: reg}
+		}
+	})
+	var cards []engine.ApprovalRequired
+	answer := func(ev engine.Event) {
+		if a, ok := ev.(engine.ApprovalRequired); ok {
+			cards = append(cards, a)
+			h.eng.Submit(engine.ApproveToolCall{ID: a.ID, SaveRule: true})
+		}
+	}
+	for _, m := range []string{"one", "two", "three"} {
+		h.eng.Submit(engine.SendMessage{Content: m})
+		h.collect(answer)
+	}
+	if len(cards) != 2 || cards[0].SaveRule == "" || !strings.Contains(cards[0].SaveRule, `path="a.txt"`) {
+		t.Fatalf("cards %+v", cards)
+	}
+	if g.ran.Load() != 3 || len(rules.Rules()) != 2 {
+		t.Errorf("ran %d, rules %v", g.ran.Load(), rules.Rules())
+	}
+}

@@ -1,0 +1,204 @@
+package permissions
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/codewhale/codewhale/internal/atomicfile"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// FileName is the rule file's name in $CODEWHALE_HOME and in a project's
+// .codewhale/.
+const FileName = "permissions.toml"
+
+type fileBody struct {
+	Rules []Rule `toml:"rules"`
+}
+
+// Load reads the global rules (globalPath) and the project's
+// (<workspace>/.codewhale/permissions.toml). A missing file has no rules; a
+// malformed one is an error naming the file and line, so a typo never
+// silently drops a deny.
+func Load(globalPath, workspace string) (*Set, error) {
+	s := &Set{globalPath: globalPath, workspace: workspace}
+	var err error
+	if s.global, err = readRules(globalPath); err != nil {
+		return nil, err
+	}
+	if workspace == "" {
+		return s, nil
+	}
+	projectPath := filepath.Join(workspace, ".codewhale", FileName)
+	project, err := readRules(projectPath)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range project {
+		if r.Action == "allow" {
+			// A project's files come with the repository: they may only
+			// tighten what the user allows.
+			s.ignored = append(s.ignored, r.Source()+": "+r.String()+" (a project file can only tighten)")
+			continue
+		}
+		s.project = append(s.project, r)
+	}
+	return s, nil
+}
+
+func readRules(p string) ([]Rule, error) {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("permissions: reading %s: %w", p, err)
+	}
+	var body fileBody
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, fmt.Errorf("permissions: %s line %d, column %d: %s", p, row, col, de.Error())
+		}
+		return nil, fmt.Errorf("permissions: %s: %w (keys: action, tool, tool_action, command, command_exact, "+
+			"pattern, path, workspace, note)", p, err)
+	}
+	for i := range body.Rules {
+		r := &body.Rules[i]
+		r.file, r.index = p, i+1
+		if decisionOf(r.Action) == None {
+			return nil, fmt.Errorf("permissions: %s rule %d: action %q must be allow, ask or deny", p, i+1, r.Action)
+		}
+		if r.Tool == "" && r.Command == "" && r.Pattern == "" && r.Path == "" && r.ToolAction == "" {
+			return nil, fmt.Errorf("permissions: %s rule %d: a rule needs at least one of tool, tool_action, "+
+				"command, pattern or path", p, i+1)
+		}
+		if strings.HasPrefix(r.Path, "~/") {
+			if home, err := os.UserHomeDir(); err == nil {
+				r.Path = filepath.Join(home, r.Path[2:])
+			}
+		}
+	}
+	return body.Rules, nil
+}
+
+// Rules lists the rules in force, global first, in file order.
+func (s *Set) Rules() []Rule {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append(append([]Rule(nil), s.global...), s.project...)
+}
+
+// Ignored lists the project allow rules dropped at load.
+func (s *Set) Ignored() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.ignored...)
+}
+
+// RuleFor is the rule "Always allow this" saves for a call: this tool and
+// action and, for a command, exactly this command (a single simple command
+// the parser sees whole), or exactly this path. ok is false when no such
+// exact rule can be written (a pipeline, a computed word).
+func RuleFor(tool string, in json.RawMessage, workspace string) (Rule, bool) {
+	r := Rule{Action: "allow", Tool: tool, ToolAction: tools.PeekAction(in, "")}
+	c := newCall(tool, in, workspace)
+	switch {
+	case c.hasCommand:
+		if !c.complete || len(c.commands) != 1 {
+			return Rule{}, false
+		}
+		r.Command, r.CommandExact = shellJoin(c.commands[0]), true
+		if r.Command == "" {
+			return Rule{}, false
+		}
+	case len(c.paths) == 1:
+		rel, err := filepath.Rel(workspace, c.paths[0])
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = c.paths[0]
+		}
+		r.Path = rel
+	}
+	return r, true
+}
+
+// shellJoin writes argv back as words the rule's command field splits the
+// same way (no word of a saved rule holds a blank).
+func shellJoin(argv []string) string {
+	for _, a := range argv {
+		if strings.ContainsAny(a, " \t\n") {
+			return ""
+		}
+	}
+	return strings.Join(argv, " ")
+}
+
+// SaveAllow appends r to the global rule file and puts it in force.
+func (s *Set) SaveAllow(r Rule) error {
+	if r.Action != "allow" || (r.Command == "" && r.CommandExact) {
+		return errors.New("permissions: only an exact allow rule can be saved from an approval")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rules := append(append([]Rule(nil), s.global...), r)
+	if err := s.writeGlobal(rules); err != nil {
+		return err
+	}
+	r.file, r.index = s.globalPath, len(rules)
+	s.global = append(s.global, r)
+	return nil
+}
+
+// Remove deletes the i-th rule of Rules() (from 1) from its file. Only
+// rules of the global file can be removed here; a project's rules belong to
+// the repository.
+func (s *Set) Remove(i int) (Rule, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case i < 1 || i > len(s.global)+len(s.project):
+		return Rule{}, fmt.Errorf("no rule %d (there are %d)", i, len(s.global)+len(s.project))
+	case i > len(s.global):
+		r := s.project[i-len(s.global)-1]
+		return Rule{}, fmt.Errorf("rule %d is the project's (%s): edit that file to change it", i, r.Source())
+	}
+	removed := s.global[i-1]
+	rules := append(append([]Rule(nil), s.global[:i-1]...), s.global[i:]...)
+	if err := s.writeGlobal(rules); err != nil {
+		return Rule{}, err
+	}
+	for j := range rules {
+		rules[j].index = j + 1
+	}
+	s.global = rules
+	return removed, nil
+}
+
+func (s *Set) writeGlobal(rules []Rule) error {
+	if s.globalPath == "" {
+		return errors.New("permissions: no global rule file is configured")
+	}
+	body, err := toml.Marshal(fileBody{Rules: rules})
+	if err != nil {
+		return err
+	}
+	header := "# CodeWhale permission rules (allow | ask | deny). Order: hard block > deny > protected path > ask >\n" +
+		"# allow > posture default. Written by codewhale; comments are not kept.\n\n"
+	if err := os.MkdirAll(filepath.Dir(s.globalPath), 0o700); err != nil {
+		return fmt.Errorf("permissions: %w", err)
+	}
+	if err := atomicfile.Write(s.globalPath, append([]byte(header), body...), 0o600, false); err != nil {
+		return fmt.Errorf("permissions: writing %s: %w", s.globalPath, err)
+	}
+	return nil
+}

@@ -99,7 +99,7 @@ type Options struct {
 	DenyTools       []string
 	// Permissions are the persistent rules (permissions.toml); nil has none.
 	Permissions *permissions.Set
-	EventBuffer     int
+	EventBuffer int
 
 	// NewClient builds the model client for a model; an error means the
 	// route is not ready (missing key, bad URL).

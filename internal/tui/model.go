@@ -97,9 +97,9 @@ type Options struct {
 	NewID func() string
 	// Automations is the scheduled-work store for /automations (nil: none);
 	// WakeScheduler tells this process's scheduler after a change.
-	Automations   *auto.Store
+	Automations *auto.Store
 	// Permissions are the persistent rules for /permissions (nil: none).
-	Permissions *permissions.Set
+	Permissions   *permissions.Set
 	WakeScheduler func()
 	// Checkpoints records each turn's file changes for /undo and /diff
 	// (nil: off, CheckpointsOff says why).

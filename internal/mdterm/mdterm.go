@@ -1,25 +1,31 @@
-// Package mdterm renders the Markdown models write (headings, paragraphs,
-// emphasis, inline code, fenced code, lists, block quotes, tables, rules and
-// links) as styled, width-wrapped terminal lines.
+// Package mdterm renders the Markdown models write as styled, width-wrapped
+// terminal lines. goldmark parses it (CommonMark with GFM tables,
+// strikethrough, task lists and autolinks); this package draws the tree:
+// the wrapping by display width, the terminal styles and the code
+// highlighting (chroma lexers, our own styles) are ours.
 //
-// Why not glamour: Go runs the init of every linked package at start-up,
-// and glamour brings chroma, goldmark and bluemonday, whose inits cost about
-// 45 ms on this project's machines — twice the whole 20 ms start-up budget
-// of `codewhale --version`. A renderer cannot be loaded lazily in Go, so the
-// transcript uses this small line-oriented one, which has no init work and
-// renders a streaming message in microseconds.
+// Start-up: goldmark's and chroma's package inits cost about 1 ms; chroma's
+// styles package (about 19 ms) is not imported, its lexers package (about
+// 6 ms) is replaced by third_party/chromalexers, which resolves lexers on
+// first use.
 package mdterm
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/muesli/termenv"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 )
 
 // Renderer renders Markdown for one colour profile. It is safe for
-// concurrent use; it holds no per-render state.
+// concurrent use.
 type Renderer struct {
 	st styles
+	md goldmark.Markdown
+	hl *highlighter
 }
 
 type styles struct {
@@ -33,6 +39,7 @@ type styles struct {
 	bold    termenv.Style
 	italic  termenv.Style
 	strike  termenv.Style
+	syntax  syntaxStyles
 }
 
 // New returns a renderer. color false renders without styling (NO_COLOR);
@@ -53,7 +60,7 @@ func New(profile termenv.Profile, color, dark bool) *Renderer {
 		}
 		return s.Foreground(p.Color(hex))
 	}
-	return &Renderer{st: styles{
+	st := styles{
 		profile: p, color: color,
 		heading: fg(accent).Bold(),
 		code:    fg(code),
@@ -63,7 +70,10 @@ func New(profile termenv.Profile, color, dark bool) *Renderer {
 		bold:    s.Bold(),
 		italic:  s.Italic(),
 		strike:  s.CrossOut(),
-	}}
+		syntax:  newSyntax(fg, dark),
+	}
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	return &Renderer{st: st, md: md, hl: &highlighter{cache: map[string][]string{}}}
 }
 
 func (s *styles) apply(st termenv.Style, text string) string {
@@ -73,16 +83,28 @@ func (s *styles) apply(st termenv.Style, text string) string {
 	return st.Styled(text)
 }
 
-// Render renders src wrapped to width cells.
+// Render renders src wrapped to width cells, without leading or trailing
+// blank lines.
 func (r *Renderer) Render(src string, width int) []string {
+	return r.render(src, width, true)
+}
+
+// RenderTail renders the unfinished tail of a streaming message: Markdown
+// like Render, but a code block still being written is not highlighted
+// (it would be again at every delta); it is once the block is complete.
+func (r *Renderer) RenderTail(src string, width int) []string {
+	return r.render(src, width, false)
+}
+
+func (r *Renderer) render(src string, width int, highlight bool) []string {
 	width = max(width, 8)
-	b := &blockRenderer{st: &r.st, width: width}
-	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(src, "\r\n", "\n"), "\n"), "\n")
-	for i := 0; i < len(lines); {
-		i = b.block(lines, i)
-	}
-	b.flushParagraph()
-	out := b.out
+	source := []byte(strings.ReplaceAll(src, "\r\n", "\n"))
+	doc := r.md.Parser().Parse(text.NewReader(source))
+	w := &walker{st: &r.st, src: source, hl: r.hl, highlight: highlight}
+	return trimBlank(w.blocks(doc, width))
+}
+
+func trimBlank(out []string) []string {
 	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
 		out = out[:len(out)-1]
 	}
@@ -92,146 +114,79 @@ func (r *Renderer) Render(src string, width int) []string {
 	return out
 }
 
-// blockRenderer walks the lines of one document.
-type blockRenderer struct {
-	st    *styles
-	width int
-	out   []string
-	para  []string // lines of the paragraph being collected
+// highlighter caches highlighted code blocks by language, width and text,
+// so a block is highlighted once however often the message around it is
+// rendered again (streaming, resizes back and forth, scrolling). A block
+// longer than syncLines is highlighted off the caller's goroutine: it is
+// drawn plain until then, and Notify is called when the colours are ready
+// (chroma's regexp lexers take about 75 µs a line; a keystroke must not
+// wait for 2,000 of them).
+type highlighter struct {
+	mu      sync.Mutex
+	cache   map[string][]string
+	order   []string
+	pending map[string]bool
+	notify  func()
 }
 
-func (b *blockRenderer) emit(lines ...string) { b.out = append(b.out, lines...) }
+const (
+	highlightCacheSize = 128
+	syncLines          = 150
+)
 
-// blank adds one empty line between blocks, never two in a row.
-func (b *blockRenderer) blank() {
-	if len(b.out) > 0 && b.out[len(b.out)-1] != "" {
-		b.out = append(b.out, "")
-	}
+func (h *highlighter) get(key string) ([]string, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l, ok := h.cache[key]
+	return l, ok
 }
 
-func (b *blockRenderer) flushParagraph() {
-	if len(b.para) == 0 {
+func (h *highlighter) put(key string, lines []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.pending, key)
+	if _, ok := h.cache[key]; ok {
 		return
 	}
-	text := strings.Join(b.para, " ")
-	b.para = nil
-	b.emit(wrapSpans(parseInline(text, b.st), b.width, "", "")...)
+	if len(h.order) >= highlightCacheSize {
+		delete(h.cache, h.order[0])
+		h.order = h.order[1:]
+	}
+	h.cache[key] = lines
+	h.order = append(h.order, key)
 }
 
-// block renders the block starting at lines[i] and returns the next index.
-func (b *blockRenderer) block(lines []string, i int) int {
-	line := lines[i]
-	trimmed := strings.TrimSpace(line)
-	switch {
-	case trimmed == "":
-		b.flushParagraph()
-		b.blank()
-		return i + 1
-	case isFence(trimmed):
-		b.flushParagraph()
-		return b.fenced(lines, i)
-	case isRule(trimmed):
-		b.flushParagraph()
-		b.emit(b.st.apply(b.st.dim, strings.Repeat("─", b.width)))
-		return i + 1
-	case headingLevel(trimmed) > 0:
-		b.flushParagraph()
-		b.blank()
-		text := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
-		spans := parseInline(text, b.st)
-		for k := range spans {
-			spans[k].style = append(spans[k].style, b.st.heading)
-		}
-		b.emit(wrapSpans(spans, b.width, "", "")...)
-		return i + 1
-	case strings.HasPrefix(trimmed, ">"):
-		b.flushParagraph()
-		return b.quote(lines, i)
-	case listMarker(line) != nil:
-		b.flushParagraph()
-		return b.list(lines, i)
-	case isTableRow(trimmed) && i+1 < len(lines) && isTableSeparator(strings.TrimSpace(lines[i+1])):
-		b.flushParagraph()
-		return b.table(lines, i)
+// later runs work for key on its own goroutine unless it already runs;
+// the goroutine ends when the block is highlighted, then notifies.
+func (h *highlighter) later(key string, work func() []string) {
+	h.mu.Lock()
+	if h.pending[key] || h.notify == nil {
+		h.mu.Unlock()
+		return
 	}
-	b.para = append(b.para, trimmed)
-	return i + 1
+	if h.pending == nil {
+		h.pending = map[string]bool{}
+	}
+	h.pending[key] = true
+	notify := h.notify
+	h.mu.Unlock()
+	go func() {
+		h.put(key, work())
+		notify()
+	}()
 }
 
-func isFence(t string) bool { return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") }
-
-func isRule(t string) bool {
-	if len(t) < 3 {
-		return false
-	}
-	c := t[0]
-	if c != '-' && c != '*' && c != '_' {
-		return false
-	}
-	for i := 0; i < len(t); i++ {
-		if t[i] != c && t[i] != ' ' {
-			return false
-		}
-	}
-	return strings.Count(t, string(c)) >= 3
+func (h *highlighter) notifies() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.notify != nil
 }
 
-func headingLevel(t string) int {
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	if n == 0 || n > 6 || (n < len(t) && t[n] != ' ') {
-		return 0
-	}
-	return n
-}
-
-// fenced renders a fenced code block; an unclosed fence runs to the end
-// (a message still streaming).
-func (b *blockRenderer) fenced(lines []string, i int) int {
-	open := strings.TrimSpace(lines[i])
-	marker := open[:3]
-	lang := strings.TrimSpace(open[3:])
-	b.blank()
-	if lang != "" {
-		b.emit(b.st.apply(b.st.dim, lang))
-	}
-	j := i + 1
-	for ; j < len(lines); j++ {
-		if strings.HasPrefix(strings.TrimSpace(lines[j]), marker) {
-			j++
-			break
-		}
-		code := expandTabs(lines[j])
-		for _, part := range hardWrap(code, b.width-2) {
-			b.emit("  " + b.st.apply(b.st.fence, part))
-		}
-	}
-	b.blank()
-	return j
-}
-
-func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
-
-// quote renders consecutive `>` lines as one quoted block.
-func (b *blockRenderer) quote(lines []string, i int) int {
-	var body []string
-	for ; i < len(lines); i++ {
-		t := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(t, ">") {
-			break
-		}
-		body = append(body, strings.TrimSpace(strings.TrimPrefix(t, ">")))
-	}
-	inner := &blockRenderer{st: b.st, width: max(b.width-2, 4)}
-	for k := 0; k < len(body); {
-		k = inner.block(body, k)
-	}
-	inner.flushParagraph()
-	bar := b.st.apply(b.st.dim, "│ ")
-	for _, l := range inner.out {
-		b.emit(bar + l)
-	}
-	return i
+// SetNotify installs the function called (from another goroutine) when a
+// long code block finished highlighting and should be drawn again. With
+// none, long blocks are highlighted in place.
+func (r *Renderer) SetNotify(f func()) {
+	r.hl.mu.Lock()
+	r.hl.notify = f
+	r.hl.mu.Unlock()
 }

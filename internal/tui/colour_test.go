@@ -65,3 +65,28 @@ func TestColourProfileGoldens(t *testing.T) {
 		})
 	}
 }
+
+// A long code block is drawn at once without colours, highlighted in the
+// background, and drawn highlighted when that is done (the keystroke never
+// waits for chroma).
+func TestLongCodeBlockIsHighlightedInTheBackground(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 40, func(o *Options) { o.Theme = theme.New(theme.Options{Profile: termenv.TrueColor, Dark: true}) })
+	var code strings.Builder
+	for i := 0; i < 400; i++ {
+		code.WriteString("func f() int { return 42 } // comment\n")
+	}
+	d.submit("show code")
+	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "```go\n" + code.String() + "```\n"},
+		engine.MessageComplete{}, engine.TurnComplete{Status: engine.TurnCompleted})
+	before := d.m.View()
+	msg := d.m.waitHighlighted()() // blocks until the background highlighting is done
+	if _, ok := msg.(highlightedMsg); !ok {
+		t.Fatalf("wait returned %T", msg)
+	}
+	d.m.Update(msg)
+	after := d.m.View()
+	if strings.Count(after, "\x1b[") <= strings.Count(before, "\x1b[") {
+		t.Errorf("no colours were added after highlighting:\n%q", after[len(after)-600:])
+	}
+}

@@ -144,6 +144,10 @@ type Model struct {
 	ticking   bool
 	quitting  bool
 	closed    bool // the engine's event stream ended
+
+	// highlighted receives a signal when a long code block finished
+	// highlighting in the background; stop ends the wait at quit.
+	highlighted, stop chan struct{}
 }
 
 // New builds the model.
@@ -171,6 +175,13 @@ func New(o Options) *Model {
 	m.env = &transcript.Env{Theme: o.Theme, Markdown: markdown.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
 		LowMotion: o.LowMotion}
 	m.tr = transcript.New(m.env)
+	m.highlighted, m.stop = make(chan struct{}, 1), make(chan struct{})
+	m.env.Markdown.SetNotify(func() {
+		select {
+		case m.highlighted <- struct{}{}:
+		default: // a redraw is already due
+		}
+	})
 	m.comp = composer.New(o.Theme)
 	m.reg = commands.New(m.commandTable())
 	m.meter = m.freshMeter()
@@ -187,7 +198,7 @@ func New(o Options) *Model {
 
 // Init starts the event subscription and sends the first prompt, if any.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.sub.next()}
+	cmds := []tea.Cmd{m.sub.next(), m.waitHighlighted()}
 	if l := m.o.Resume; l != nil {
 		cmds = append(cmds, func() tea.Msg { return resumedMsg{loaded: l} })
 	}
@@ -237,6 +248,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case expireMsg:
 		return m, nil // re-render so an expired toast disappears
+	case highlightedMsg:
+		m.tr.Invalidate()
+		return m, m.waitHighlighted()
 	case signalMsg:
 		return m, m.quit()
 	default:
@@ -253,8 +267,27 @@ func (m *Model) resize(w, h int) {
 	m.comp.SetWidth(m.w)
 }
 
+// highlightedMsg says code blocks finished highlighting: redraw.
+type highlightedMsg struct{}
+
+// waitHighlighted waits for the next background highlighting to finish.
+func (m *Model) waitHighlighted() tea.Cmd {
+	hl, stop := m.highlighted, m.stop
+	return func() tea.Msg {
+		select {
+		case <-hl:
+			return highlightedMsg{}
+		case <-stop:
+			return nil
+		}
+	}
+}
+
 // quit stops the program; the caller of Run shuts the engine down.
 func (m *Model) quit() tea.Cmd {
+	if !m.quitting {
+		close(m.stop)
+	}
 	m.quitting = true
 	return tea.Quit
 }

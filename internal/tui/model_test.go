@@ -591,3 +591,15 @@ func TestHeaderAtEveryWidth(t *testing.T) {
 		}
 	}
 }
+
+// While a reply streams, its unfinished tail is Markdown too: no raw fence
+// or table rows on screen (issue 14).
+func TestStreamingTailRendersAsMarkdown(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 30)
+	d.submit("go")
+	d.events(engine.TurnStarted{}, engine.MessageStarted{},
+		engine.MessageDelta{Content: "Intro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n```go\nfunc x() {"})
+	d.mustShow("│ a │ b │", "func x() {")
+	d.mustNotShow("```", "|---|", "| 1 | 2 |")
+}

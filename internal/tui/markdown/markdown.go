@@ -1,5 +1,5 @@
 // Package markdown renders assistant Markdown for the transcript with
-// mdterm (see there why not glamour) and splits a streaming message into its
+// mdterm (goldmark and chroma lexers) and splits a streaming message into its
 // stable head and its unfinished tail.
 package markdown
 
@@ -43,6 +43,21 @@ func plain(src string, width int) []string {
 	}
 	return out
 }
+
+// RenderTail renders the unfinished tail of a streaming message as
+// Markdown; an open code block is drawn without highlighting.
+func (r *Renderer) RenderTail(src string, width int) []string {
+	width = max(width, 8)
+	lines := r.md.RenderTail(src, width)
+	if len(lines) == 0 && strings.TrimSpace(src) != "" {
+		return plain(src, width)
+	}
+	return lines
+}
+
+// SetNotify installs the function called, from another goroutine, when a
+// long code block finished highlighting in the background.
+func (r *Renderer) SetNotify(f func()) { r.md.SetNotify(f) }
 
 // Plain is the fallback rendering, also used for the unfinished tail of a
 // streaming message.

@@ -121,9 +121,10 @@ func (e *Env) renderAssistant(c *Cell, w int) []string {
 	return rows
 }
 
-// assistantBody renders Markdown. While streaming only the stable head goes
-// through the Markdown renderer (once per new paragraph); the unfinished tail is wrapped
-// plainly so each delta costs little.
+// assistantBody renders Markdown. While streaming, the stable head is
+// rendered once per new paragraph and cached; the unfinished tail is
+// rendered as Markdown too at each delta (it is one paragraph or one open
+// code block, which is not highlighted until it closes).
 func (e *Env) assistantBody(c *Cell, w int) []string {
 	text := c.Text()
 	if !c.Streaming {
@@ -141,7 +142,7 @@ func (e *Env) assistantBody(c *Cell, w int) []string {
 		if len(rows) > 0 {
 			rows = append(rows, "")
 		}
-		rows = append(rows, markdown.Plain(t, w)...)
+		rows = append(rows, e.Markdown.RenderTail(t, w)...)
 	}
 	return rows
 }

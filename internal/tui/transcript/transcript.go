@@ -59,7 +59,12 @@ func (t *Transcript) Clear() {
 }
 
 // Invalidate drops every cached rendering (theme, verbosity changed).
-func (t *Transcript) Invalidate() { t.gen++ }
+func (t *Transcript) Invalidate() {
+	t.gen++
+	for _, c := range t.cells {
+		c.head = headCache{} // a streaming reply's rendered head too
+	}
+}
 
 // Following reports whether the view is pinned to the bottom.
 func (t *Transcript) Following() bool { return t.follow }

@@ -1,0 +1,154 @@
+package mdterm
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/muesli/termenv"
+
+	"github.com/codewhale/codewhale/third_party/chromalexers"
+)
+
+// syntaxStyles are the code colours, defined here from the palette rather
+// than taken from chroma's styles package (whose init costs about 19 ms).
+type syntaxStyles struct {
+	keyword, name, fn, typ, str, num, comment, op, plain, added, removed, meta termenv.Style
+}
+
+func newSyntax(fg func(string) termenv.Style, dark bool) syntaxStyles {
+	if dark {
+		return syntaxStyles{keyword: fg("#c678dd"), name: fg("#d8dee9"), fn: fg("#61afef"), typ: fg("#e5c07b"),
+			str: fg("#98c379"), num: fg("#d19a66"), comment: fg("#7f848e").Italic(), op: fg("#56b6c2"),
+			plain: fg("#d8dee9"), added: fg("#98c379"), removed: fg("#e06c75"), meta: fg("#56b6c2")}
+	}
+	return syntaxStyles{keyword: fg("#a626a4"), name: fg("#383a42"), fn: fg("#4078f2"), typ: fg("#c18401"),
+		str: fg("#50a14f"), num: fg("#986801"), comment: fg("#a0a1a7").Italic(), op: fg("#0184bc"),
+		plain: fg("#383a42"), added: fg("#50a14f"), removed: fg("#e45649"), meta: fg("#0184bc")}
+}
+
+// style picks the colour of a token type by its chroma category.
+func (s *syntaxStyles) style(t chroma.TokenType) termenv.Style {
+	switch {
+	case t == chroma.GenericInserted:
+		return s.added
+	case t == chroma.GenericDeleted:
+		return s.removed
+	case t == chroma.GenericHeading, t == chroma.GenericSubheading:
+		return s.meta
+	case t == chroma.KeywordType, t == chroma.NameClass, t == chroma.NameBuiltin:
+		return s.typ
+	case t.InCategory(chroma.Keyword):
+		return s.keyword
+	case t == chroma.NameFunction, t == chroma.NameFunctionMagic:
+		return s.fn
+	case t.InCategory(chroma.LiteralString):
+		return s.str
+	case t.InCategory(chroma.LiteralNumber):
+		return s.num
+	case t.InCategory(chroma.Comment):
+		return s.comment
+	case t.InCategory(chroma.Operator), t.InCategory(chroma.Punctuation):
+		return s.op
+	case t.InCategory(chroma.Name):
+		return s.name
+	}
+	return s.plain
+}
+
+// seg is a run of one style on a code line.
+type seg struct {
+	text  string
+	style termenv.Style
+}
+
+// highlighted draws code lines of width cells: highlighted when the
+// language has a lexer (once per block, cached), else in the code colour.
+func (w *walker) highlighted(lang, src string, width int) []string {
+	var lexer chroma.Lexer
+	if w.highlight && w.st.color {
+		lexer = chromalexers.Get(lang)
+	}
+	if lexer == nil {
+		return w.plainCode(src, width)
+	}
+	key := lang + "\x00" + strconv.Itoa(width) + "\x00" + src
+	if lines, ok := w.hl.get(key); ok {
+		return lines
+	}
+	work := func() []string { return w.tokens(lexer, src, width) }
+	if strings.Count(src, "\n") >= syncLines && w.hl.notifies() {
+		w.hl.later(key, work)
+		return w.plainCode(src, width)
+	}
+	out := work()
+	w.hl.put(key, out)
+	return out
+}
+
+// tokens highlights src with lexer into rows of width cells.
+func (w *walker) tokens(lexer chroma.Lexer, src string, width int) []string {
+	it, err := lexer.Tokenise(nil, src)
+	if err != nil {
+		return w.plainCode(src, width)
+	}
+	var out []string
+	var line []seg
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		st := w.st.syntax.style(tok.Type)
+		parts := strings.Split(tok.Value, "\n")
+		for i, p := range parts {
+			if i > 0 {
+				out = append(out, wrapSegs(line, width)...)
+				line = nil
+			}
+			if p != "" {
+				line = append(line, seg{text: p, style: st})
+			}
+		}
+	}
+	if len(line) > 0 {
+		out = append(out, wrapSegs(line, width)...)
+	}
+	return out
+}
+
+// plainCode draws code in the code colour, hard-wrapped.
+func (w *walker) plainCode(src string, width int) []string {
+	var out []string
+	for _, l := range strings.Split(src, "\n") {
+		for _, part := range hardWrap(l, width) {
+			out = append(out, w.st.apply(w.st.fence, part))
+		}
+	}
+	return out
+}
+
+// wrapSegs breaks one styled code line into rows of at most width cells,
+// keeping its spacing.
+func wrapSegs(segs []seg, width int) []string {
+	var rows []string
+	var b strings.Builder
+	used := 0
+	for _, s := range segs {
+		text := s.text
+		for text != "" {
+			if used == width {
+				rows = append(rows, b.String())
+				b.Reset()
+				used = 0
+			}
+			head, tail := cut(text, width-used)
+			if Width(head) > width-used && used > 0 {
+				rows = append(rows, b.String())
+				b.Reset()
+				used = 0
+				continue
+			}
+			b.WriteString(s.style.Styled(head))
+			used += Width(head)
+			text = tail
+		}
+	}
+	return append(rows, b.String())
+}

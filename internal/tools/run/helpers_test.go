@@ -100,6 +100,8 @@ type report struct {
 	Failed          *int      `json:"failed"`
 	Skipped         *int      `json:"skipped"`
 	Failures        []failure `json:"failures"`
+	Omitted         int       `json:"failures_omitted"`
+	Unlisted        int       `json:"failures_unlisted"`
 	DurationMS      int64     `json:"duration_ms"`
 	TaskID          string    `json:"task_id"`
 	Error           string    `json:"error"`
@@ -123,6 +125,15 @@ func (r report) failureOutput(name string) string {
 		}
 	}
 	return ""
+}
+
+// agree checks the contract between the counts and the list: failed is the
+// failures listed plus those omitted past the cap plus those unlisted.
+func agree(t *testing.T, r report) {
+	t.Helper()
+	if r.Failed != nil && *r.Failed != len(r.Failures)+r.Omitted+r.Unlisted {
+		t.Errorf("failed=%d but %d listed, %d omitted, %d unlisted", *r.Failed, len(r.Failures), r.Omitted, r.Unlisted)
+	}
 }
 
 func countsOf(r report) [3]int {

@@ -20,20 +20,28 @@ type goTest struct{ pkg, name string }
 
 // goParser counts `go test -json` results and keeps each failing test's
 // output. The human-readable output (the Output fields) goes to text, which
-// is what the result shows as stdout.
+// is what the result shows as stdout. Counts are of leaf tests (countsNote):
+// a test with subtests is counted as its subtests.
 type goParser struct {
 	text     *headText
 	c        counts
 	testOut  map[goTest]*tailBuf // running or failed tests
 	pkgOut   map[string]*tailBuf
 	buildOut map[string]*tailBuf
-	failed   []goTest
+	results  []goResult      // every test's final action, in order
+	parents  map[goTest]bool // tests that ran a subtest
 	pkgFails map[string]bool // packages with a failing test
+}
+
+type goResult struct {
+	test   goTest
+	action string // pass, fail or skip
 }
 
 func newGoParser() *goParser {
 	return &goParser{text: newHeadText(testStreamChars), testOut: map[goTest]*tailBuf{},
-		pkgOut: map[string]*tailBuf{}, buildOut: map[string]*tailBuf{}, pkgFails: map[string]bool{}}
+		pkgOut: map[string]*tailBuf{}, buildOut: map[string]*tailBuf{}, parents: map[goTest]bool{},
+		pkgFails: map[string]bool{}}
 }
 
 func (g *goParser) line(s string) {
@@ -55,22 +63,25 @@ func (g *goParser) line(s string) {
 		} else {
 			buf(g.pkgOut, ev.Package).add(ev.Output)
 		}
+	case "run":
+		// Every prefix before a '/' may be the parent (a subtest's own
+		// name can hold '/'); marking one that is not a test is harmless.
+		for i := 0; i < len(ev.Test); i++ {
+			if ev.Test[i] == '/' {
+				g.parents[goTest{ev.Package, ev.Test[:i]}] = true
+			}
+		}
 	case "pass", "skip":
 		if ev.Test == "" {
 			return
 		}
 		g.c.Known = true
-		if ev.Action == "pass" {
-			g.c.Passed++
-		} else {
-			g.c.Skipped++
-		}
+		g.results = append(g.results, goResult{key, ev.Action})
 		delete(g.testOut, key)
 	case "fail":
 		g.c.Known = true
 		if ev.Test != "" {
-			g.c.Failed++
-			g.failed = append(g.failed, key)
+			g.results = append(g.results, goResult{key, ev.Action})
 			g.pkgFails[ev.Package] = true
 			return
 		}
@@ -92,28 +103,28 @@ func (g *goParser) packageFailed(ev goEvent) {
 	}
 }
 
-// report lists failing tests, leaving out parents whose failure is only
-// that a subtest failed.
+// report counts the leaf tests and lists the failing ones, then the
+// packages that failed outside any test, each of which counts as one failure.
 func (g *goParser) report() counts {
 	c := g.c
 	var tests []failure
-	for _, t := range g.failed {
-		if hasFailingSubtest(g.failed, t) {
-			continue
+	for _, r := range g.results {
+		if g.parents[r.test] {
+			continue // its result is its subtests'
 		}
-		tests = append(tests, failure{Name: t.name, Package: t.pkg, Output: bufT(g.testOut, t).String()})
+		switch r.action {
+		case "pass":
+			c.Passed++
+		case "skip":
+			c.Skipped++
+		default:
+			c.Failed++
+			tests = append(tests, failure{Name: r.test.name, Package: r.test.pkg, Output: bufT(g.testOut, r.test).String()})
+		}
 	}
+	c.Failed += len(c.Failures)
 	c.Failures = append(tests, c.Failures...)
 	return c
-}
-
-func hasFailingSubtest(failed []goTest, parent goTest) bool {
-	for _, t := range failed {
-		if t.pkg == parent.pkg && strings.HasPrefix(t.name, parent.name+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 func buf(m map[string]*tailBuf, k string) *tailBuf {

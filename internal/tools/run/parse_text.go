@@ -25,22 +25,29 @@ type textParser struct {
 	subtests   []string // TAP subtest names by nesting level
 	tapPending string   // failing TAP test awaiting its YAML block
 	tapIndent  int
+	// TAP is counted from its result lines, leaves only (countsNote):
+	// tapChild[l] says a result at level l was seen since the last result
+	// one level up, which makes that one a parent.
+	tapChild   []bool
+	tapLeaves  counts // from result lines
+	tapSummary counts // from "# pass N" lines, used when no result line was seen
+	tapParents map[string]bool
 }
 
 func newTextParser() *textParser {
-	return &textParser{seen: map[string]bool{}, excerpts: map[string]string{}}
+	return &textParser{seen: map[string]bool{}, excerpts: map[string]string{}, tapParents: map[string]bool{}}
 }
 
 var (
 	reCargoResult = lazyre.New(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
-	reCargoFail   = lazyre.New(`^test (\S+) \.\.\. FAILED$`)
-	reCargoOut    = lazyre.New(`^---- (\S+) stdout ----$`)
+	reCargoFail   = lazyre.New(`^test (.+?) \.\.\. FAILED$`) // doc tests: "src/lib.rs - add (line 3)"
+	reCargoOut    = lazyre.New(`^---- (.+?) stdout ----$`)
 	rePySummary   = lazyre.New(`^=+ (.*\d+ (?:passed|failed|skipped|error|errors|xfailed|xpassed|deselected|warnings?|no tests ran).*) in [\d.]+s.* =+$`)
 	rePySection   = lazyre.New(`^=+ (FAILURES|ERRORS) =+$`)
 	rePyHeader    = lazyre.New(`^_{3,} (.+?) _{3,}$`)
-	rePyFail      = lazyre.New(`^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$`)
+	rePyFail      = lazyre.New(`^(FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$`)
 	reTapSubtest  = lazyre.New(`^(\s*)# Subtest: (.+)$`)
-	reTapNotOK    = lazyre.New(`^(\s*)not ok \d+ - (.+?)(?: # (?i:(SKIP|TODO)).*)?$`)
+	reTapResult   = lazyre.New(`^(\s*)(not ok|ok) \d+ - (.+?)(?: # (?i:(SKIP|TODO)).*)?$`)
 	reTapCount    = lazyre.New(`^# (pass|fail|skipped|todo|cancelled) (\d+)$`)
 	reJestTests   = lazyre.New(`^Tests:\s+(.*\d+ total.*)$`)
 	reJestFail    = lazyre.New(`^\s*● (.+)$`)
@@ -48,7 +55,7 @@ var (
 	reVitestFail  = lazyre.New(`^\s*FAIL\s+(.+ > .+)$`)
 	reMocha       = lazyre.New(`^\s+(\d+) (passing|failing|pending)\b`)
 	reGoTest      = lazyre.New(`^\s*--- (PASS|FAIL|SKIP): (\S+)`)
-	reCount       = lazyre.New(`(\d+) (passed|failed|skipped|todo|error|errors|xfailed|pending)`)
+	reCount       = lazyre.New(`(\d+) (passed|failed|skipped|todo|error|errors|xfailed|xpassed|pending)`)
 )
 
 func (p *textParser) line(s string) {
@@ -110,8 +117,11 @@ func (p *textParser) cargo(s string) bool {
 
 func (p *textParser) pytest(s string) bool {
 	if m := rePySummary().FindStringSubmatch(s); m != nil {
+		// Errors (setup, teardown, collection) count as failures, xfail
+		// as skipped and xpass as passed (a strict xpass is reported
+		// failed by pytest itself).
 		c := tally(m[1])
-		p.add(c["passed"], c["failed"]+c["error"]+c["errors"], c["skipped"]+c["xfailed"])
+		p.add(c["passed"]+c["xpassed"], c["failed"]+c["error"]+c["errors"], c["skipped"]+c["xfailed"])
 		return true
 	}
 	if rePySection().MatchString(s) {
@@ -123,7 +133,11 @@ func (p *textParser) pytest(s string) bool {
 		return true
 	}
 	if m := rePyFail().FindStringSubmatch(s); m != nil {
-		p.fail(m[1])
+		name := m[2]
+		if m[1] == "ERROR" {
+			name += pyErrorSuffix // one test can fail and then error in teardown: two entries
+		}
+		p.fail(name)
 		return true
 	}
 	return false
@@ -135,30 +149,55 @@ func (p *textParser) tap(s string) bool {
 		p.subtests = append(p.subtests[:min(level, len(p.subtests))], m[2])
 		return true
 	}
-	if m := reTapNotOK().FindStringSubmatch(s); m != nil {
-		if m[3] != "" { // a skipped or to-do test is not a failure
-			return true
-		}
-		level := len(m[1]) / 4
-		path := append(append([]string(nil), p.subtests[:min(level, len(p.subtests))]...), m[2])
-		name := strings.Join(path, " > ")
-		p.fail(name)
-		p.tapPending, p.tapIndent = name, len(m[1])+2
+	if m := reTapResult().FindStringSubmatch(s); m != nil {
+		p.tapResult(len(m[1]), m[2] == "ok", m[3], m[4])
 		return true
 	}
 	if m := reTapCount().FindStringSubmatch(s); m != nil {
 		n := atoi(m[2])
+		p.tapSummary.Known = true
 		switch m[1] {
 		case "pass":
-			p.add(n, 0, 0)
+			p.tapSummary.Passed += n
 		case "fail", "cancelled":
-			p.add(0, n, 0)
+			p.tapSummary.Failed += n
 		default:
-			p.add(0, 0, n)
+			p.tapSummary.Skipped += n
 		}
 		return true
 	}
 	return false
+}
+
+// tapResult counts one TAP result line: a leaf passes, fails or is skipped
+// (`# SKIP`, and `# TODO` whatever its outcome); a parent's line only
+// closes its subtests. A failing leaf is listed.
+func (p *textParser) tapResult(indent int, ok bool, title, directive string) {
+	level := indent / 4
+	for len(p.tapChild) <= level+1 {
+		p.tapChild = append(p.tapChild, false)
+	}
+	parent := p.tapChild[level+1]
+	p.tapChild[level+1], p.tapChild[level] = false, true
+	path := append(append([]string(nil), p.subtests[:min(level, len(p.subtests))]...), title)
+	name := strings.Join(path, " > ")
+	p.tapLeaves.Known = true
+	switch {
+	case parent:
+		p.tapParents[name] = true
+	case directive != "":
+		p.tapLeaves.Skipped++
+	case ok:
+		p.tapLeaves.Passed++
+	default:
+		p.tapLeaves.Failed++
+	}
+	if !ok && directive == "" {
+		if !parent {
+			p.fail(name)
+		}
+		p.tapPending, p.tapIndent = name, indent+2
+	}
 }
 
 // tapYAML consumes the diagnostic block after a failing TAP test: it is the
@@ -241,10 +280,18 @@ func (p *textParser) goText(s string) bool {
 func (p *textParser) report() counts {
 	p.endCapture()
 	c := p.c
+	tap := p.tapLeaves
+	if !tap.Known {
+		tap = p.tapSummary
+	}
+	if tap.Known {
+		c.Known = true
+		c.Passed, c.Failed, c.Skipped = c.Passed+tap.Passed, c.Failed+tap.Failed, c.Skipped+tap.Skipped
+	}
 	c.Failures = nil
 	for _, name := range p.names {
 		out := p.excerpt(name)
-		if strings.Contains(out, "failureType: 'subtestsFailed'") {
+		if p.tapParents[name] || strings.Contains(out, "failureType: 'subtestsFailed'") {
 			continue // a TAP parent whose only failure is a failing subtest
 		}
 		c.Failures = append(c.Failures, failure{Name: name, Output: out})
@@ -258,11 +305,24 @@ func (p *textParser) excerpt(name string) string {
 	if out, ok := p.excerpts[name]; ok {
 		return out
 	}
+	if id, ok := strings.CutSuffix(name, pyErrorSuffix); ok {
+		file, test, _ := strings.Cut(id, "::")
+		title := strings.ReplaceAll(test, "::", ".")
+		for _, k := range []string{"ERROR at setup of " + title, "ERROR at teardown of " + title, "ERROR collecting " + file} {
+			if out, ok := p.excerpts["pytest:"+k]; ok && (test != "" || strings.HasPrefix(k, "ERROR collecting")) {
+				return out
+			}
+		}
+		return ""
+	}
 	if _, rest, ok := strings.Cut(name, "::"); ok {
 		return p.excerpts["pytest:"+strings.ReplaceAll(rest, "::", ".")]
 	}
 	return ""
 }
+
+// pyErrorSuffix marks a pytest ERROR entry (setup, teardown or collection).
+const pyErrorSuffix = " [error]"
 
 func tally(s string) map[string]int {
 	out := map[string]int{}

@@ -51,6 +51,11 @@ func New(opts Options) *Tool {
 			"the test runner (go test, cargo test, the package.json test script via npm/pnpm/yarn, pytest, make " +
 			"test, or the configured command) and returns success, exit code, passed/failed/skipped counts, the " +
 			"failing tests with output excerpts, and the capped output; `args` are passed to the runner. " +
+			"Counts are of test cases, the same way for every runner: a test with subtests counts as its subtests " +
+			"(Go, node:test), pytest errors (setup, teardown, collection) count as failed and are listed as " +
+			"`<id> [error]`, xfail and node todo as skipped, xpass as passed, and a package or suite that fails " +
+			"outside any test (a build error) is one failure; `failed` always equals the failures listed plus " +
+			"failures_omitted plus failures_unlisted (counted by the runner but not named in its output). " +
 			"action=\"verifiers\" runs the detected quality gates (git whitespace, rust fmt/check/clippy/test, " +
 			"package.json check/lint/typecheck scripts, Python syntax/pytest, go test/vet) and custom `commands` " +
 			"in parallel and returns a verdict; background=true starts each gate as a Bash background job.",

@@ -21,6 +21,7 @@ type testReport struct {
 	Skipped            *int      `json:"skipped,omitempty"`
 	Failures           []failure `json:"failures,omitempty"`
 	FailuresOmitted    int       `json:"failures_omitted,omitempty"`
+	FailuresUnlisted   int       `json:"failures_unlisted,omitempty"`
 	DurationMS         int64     `json:"duration_ms"`
 	TaskID             string    `json:"task_id"`
 	Error              string    `json:"error,omitempty"`
@@ -92,8 +93,19 @@ func (t *Tool) tests(ctx context.Context, tc *tools.Context, in input) (tools.Re
 		"ecosystem": r.ecosystem, "duration_ms": rep.DurationMS}), nil
 }
 
+// addCounts fills the counts and the failure list so that they agree:
+// failed is always the failures listed plus failures_omitted (past the list's
+// cap) plus failures_unlisted (counted by the runner but not named in its
+// output). A listed failure the runner's summary did not count (a suite that
+// failed to load) is a failure all the same.
 func (r *testReport) addCounts(c counts) {
 	if c.Known {
+		switch listed := len(c.Failures); {
+		case c.Failed > listed:
+			r.FailuresUnlisted = c.Failed - listed
+		case c.Failed < listed:
+			c.Failed = listed
+		}
 		r.Passed, r.Failed, r.Skipped = &c.Passed, &c.Failed, &c.Skipped
 	}
 	if len(c.Failures) > maxFailures {

@@ -25,6 +25,12 @@ func TestParent(t *testing.T) {
 	t.Run("ok", func(t *testing.T) {})
 	t.Run("bad", func(t *testing.T) { t.Error("sub failure") })
 }
+func TestSubs(t *testing.T) {
+	for _, n := range []string{"a", "b", "c"} {
+		t.Run(n, func(t *testing.T) { t.Fatal("no") })
+	}
+	t.Run("nested", func(t *testing.T) { t.Run("deep/er", func(t *testing.T) {}) })
+}
 `,
 	"broken/b_test.go": "package broken\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) { undefined() }\n",
 }
@@ -40,11 +46,15 @@ func TestGoTestsReportCountsAndFailures(t *testing.T) {
 	if want := "(cd " + f.tc.Workspace + " && go test -json ./...)"; r.Command != want {
 		t.Fatalf("command %q, want %q", r.Command, want)
 	}
-	// TestPass and TestParent/ok pass; TestFail, TestParent/bad and their parent fail.
-	if got := countsOf(r); got != [3]int{2, 3, 1} {
+	// Leaves only: TestPass, TestParent/ok and TestSubs/nested/deep/er pass;
+	// TestFail, TestParent/bad, TestSubs/a..c fail, and so does the package
+	// that does not build; TestSkip is skipped. The parents are not counted.
+	if got := countsOf(r); got != [3]int{3, 6, 1} {
 		t.Fatalf("counts %v", got)
 	}
-	if got, want := r.failureNames(), []string{"TestFail", "TestParent/bad", "fx/broken [build failed]"}; !slices.Equal(got, want) {
+	agree(t, r)
+	if got, want := r.failureNames(), []string{"TestFail", "TestParent/bad", "TestSubs/a", "TestSubs/b", "TestSubs/c",
+		"fx/broken [build failed]"}; !slices.Equal(got, want) {
 		t.Fatalf("failures %v, want %v", got, want)
 	}
 	if out := r.failureOutput("TestFail"); !strings.Contains(out, "failing on purpose") || !strings.Contains(out, "context line") {
@@ -85,22 +95,29 @@ const assert = require('node:assert');
 test('adds', () => { assert.strictEqual(1 + 1, 2); });
 test('fails on purpose', () => { assert.strictEqual(1 + 1, 3); });
 test('skipped', { skip: true }, () => {});
+test('todo failing', { todo: true }, () => { throw new Error('not yet'); });
+test('todo passing', { todo: true }, () => {});
 test('suite', async (t) => {
   await t.test('inner ok', () => {});
   await t.test('inner bad', () => { throw new Error('boom'); });
+  await t.test('deeper', async (t) => { await t.test('leaf', () => {}); });
 });
+const { describe, it } = require('node:test');
+describe('desc', () => { it('it ok', () => {}); it('it bad', () => { assert.ok(false); }); });
 `})
 	var r report
 	f.decode(`{"action":"tests"}`, &r)
 	if r.Success || r.Ecosystem != "node" || !strings.HasSuffix(r.Command, "&& npm test)") {
 		t.Fatalf("%+v", r)
 	}
-	// node counts the parent suite among the failures; the failure list
-	// leaves it out because only its subtest failed.
-	if got := countsOf(r); got != [3]int{2, 3, 1} {
+	// Leaves only (node's own summary also counts the parents "suite" and
+	// "deeper"): adds, inner ok, leaf, it ok pass; three fail; skipped and
+	// both to-dos are skipped.
+	if got := countsOf(r); got != [3]int{4, 3, 3} {
 		t.Fatalf("counts %v", got)
 	}
-	if got, want := r.failureNames(), []string{"fails on purpose", "suite > inner bad"}; !slices.Equal(got, want) {
+	agree(t, r)
+	if got, want := r.failureNames(), []string{"fails on purpose", "suite > inner bad", "desc > it bad"}; !slices.Equal(got, want) {
 		t.Fatalf("failures %v, want %v", got, want)
 	}
 	if out := r.failureOutput("fails on purpose"); !strings.Contains(out, "2 !== 3") {
@@ -125,15 +142,46 @@ def test_skipped():
 class TestGroup:
     def test_in_class(self):
         raise ValueError("bad value")
-`})
+@pytest.fixture
+def broken():
+    raise RuntimeError("fixture broke")
+@pytest.fixture
+def bad_teardown():
+    yield 1
+    raise RuntimeError("teardown broke")
+def test_setup_error(broken):
+    pass
+def test_fails_then_teardown(bad_teardown):
+    assert False
+@pytest.mark.xfail
+def test_xfail():
+    assert False
+@pytest.mark.xfail
+def test_xpass():
+    pass
+@pytest.mark.parametrize("n", [1, 2])
+def test_param(n):
+    assert n == 1
+`, "tests/test_collect.py": "import nope_missing_module\n"})
 	var r report
-	f.decode(`{"action":"tests","args":"-p no:cacheprovider"}`, &r)
-	if r.Success || r.Ecosystem != "python" || *r.ExitCode != 1 || countsOf(r) != [3]int{1, 2, 1} {
-		t.Fatalf("%+v", r)
+	f.decode(`{"action":"tests","args":"-p no:cacheprovider --continue-on-collection-errors"}`, &r)
+	// passed: adds, xpass, param[1]; failed: 4 failures and 3 errors
+	// (setup, teardown, collection); skipped: skipped and xfail.
+	if r.Success || r.Ecosystem != "python" || *r.ExitCode != 1 || countsOf(r) != [3]int{3, 7, 2} {
+		t.Fatalf("counts %v, failures %v\n%s", countsOf(r), r.failureNames(), r.Stdout)
 	}
-	want := []string{"tests/test_math.py::test_fails_on_purpose", "tests/test_math.py::TestGroup::test_in_class"}
+	agree(t, r)
+	want := []string{"tests/test_math.py::test_fails_on_purpose", "tests/test_math.py::TestGroup::test_in_class",
+		"tests/test_math.py::test_fails_then_teardown", "tests/test_math.py::test_param[2]", "tests/test_collect.py [error]",
+		"tests/test_math.py::test_setup_error [error]", "tests/test_math.py::test_fails_then_teardown [error]"}
 	if got := r.failureNames(); !slices.Equal(got, want) {
 		t.Fatalf("failures %v", got)
+	}
+	for name, text := range map[string]string{"tests/test_math.py::test_setup_error [error]": "fixture broke",
+		"tests/test_math.py::test_fails_then_teardown [error]": "teardown broke", "tests/test_collect.py [error]": "nope_missing_module"} {
+		if out := r.failureOutput(name); !strings.Contains(out, text) {
+			t.Errorf("%s excerpt %q", name, out)
+		}
 	}
 	if out := r.failureOutput(want[0]); !strings.Contains(out, "assert (1 + 1) == 3") {
 		t.Fatalf("excerpt %q", out)
@@ -141,7 +189,7 @@ class TestGroup:
 	if out := r.failureOutput(want[1]); !strings.Contains(out, "ValueError: bad value") {
 		t.Fatalf("class excerpt %q", out)
 	}
-	f.decode(`{"action":"tests","args":"-p no:cacheprovider -k adds"}`, &r)
+	f.decode(`{"action":"tests","args":"-p no:cacheprovider -k adds --ignore tests/test_collect.py"}`, &r)
 	if !r.Success || countsOf(r)[0] != 1 || countsOf(r)[1] != 0 {
 		t.Fatalf("-k adds: %+v", r)
 	}
@@ -154,7 +202,14 @@ func TestCargoTests(t *testing.T) {
 	}
 	f := newFixture(t, Options{}, map[string]string{
 		"Cargo.toml": "[package]\nname = \"fx\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"lib.rs\"\n",
-		"lib.rs": `#[cfg(test)]
+		"lib.rs": `/// Doubles.
+///
+/// ` + "```" + `
+/// assert_eq!(fx::double(2), 5);
+/// ` + "```" + `
+pub fn double(n: i32) -> i32 { n * 2 }
+
+#[cfg(test)]
 mod tests {
     #[test]
     fn adds() { assert_eq!(1 + 1, 2); }
@@ -170,8 +225,15 @@ mod tests {
 	if r.Success || r.Ecosystem != "cargo" || countsOf(r) != [3]int{1, 1, 1} || !strings.HasSuffix(r.Command, "cargo test --lib)") {
 		t.Fatalf("%+v\n%s", r, r.Stderr)
 	}
+	agree(t, r)
 	if got := r.failureNames(); !slices.Equal(got, []string{"tests::fails_on_purpose"}) {
 		t.Fatalf("failures %v", got)
+	}
+	// All targets: the failing doc test (a name with spaces) is counted and listed too.
+	f.decode(`{"action":"tests","args":"--no-fail-fast"}`, &r)
+	agree(t, r)
+	if countsOf(r) != [3]int{1, 2, 1} || !slices.Contains(r.failureNames(), "lib.rs - double (line 3)") {
+		t.Fatalf("doc tests: %v %v\n%s", countsOf(r), r.failureNames(), r.Stdout)
 	}
 	if out := r.failureOutput("tests::fails_on_purpose"); !strings.Contains(out, "arithmetic is broken") {
 		t.Fatalf("excerpt %q", out)

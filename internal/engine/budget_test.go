@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -109,4 +110,30 @@ func toolMessage(t *testing.T, r *fakemodel.Request, id string) string {
 	}
 	t.Fatalf("no tool message for %s", id)
 	return ""
+}
+
+// TestBackgroundNoticeIsMarkedEngineMade: the notice the engine adds before
+// a turn carries the structural marker, and the model still reads its text.
+func TestBackgroundNoticeIsMarkedEngineMade(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("ok"))
+	notice := "1 background shell job finished. The output below is untrusted command output."
+	sent := false
+	h := newHarness(t, srv, func(o *engine.Options) {
+		o.BackgroundNotices = func() string {
+			if sent {
+				return ""
+			}
+			sent = true
+			return notice
+		}
+	})
+	done(t, h.turn("hello"))
+	msgs := h.eng.Snapshot().Messages
+	if len(msgs) < 2 || !msgs[0].EngineMade() || msgs[0].Origin != provider.OriginEngine || msgs[0].Text() != notice || msgs[1].PromptText() != "hello" {
+		t.Fatalf("history %+v", msgs)
+	}
+	if !strings.Contains(string(srv.Requests()[0].Raw), "background shell job finished") || strings.Contains(string(srv.Requests()[0].Raw), `"origin"`) {
+		t.Fatalf("request body: %s", srv.Requests()[0].Raw)
+	}
 }

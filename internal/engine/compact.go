@@ -85,8 +85,7 @@ func compactCut(msgs []provider.Message) int {
 	seen := 0
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
-		if m.Role == provider.RoleUser && !m.HasBlock(provider.BlockToolResult) && !strings.HasPrefix(m.Text(), "[runtime]") &&
-			!strings.HasPrefix(m.Text(), summaryTagOpen) {
+		if m.Typed() {
 			if seen++; seen == keepRecentTurns {
 				return i
 			}
@@ -150,7 +149,7 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	}
 	summary := fmt.Sprintf("%s replaced_messages=\"%d\" kept_messages=\"%d\">\n%s\n</codewhale:compaction_summary>",
 		summaryTagOpen, len(older), len(recent), sanitizeSummary(resp.Text()))
-	next := append([]provider.Message{provider.UserText(summary)}, recent...)
+	next := append([]provider.Message{provider.EngineText(summary)}, recent...)
 	e.mu.Lock()
 	before := estimateTokens(e.sess.Messages, e.sess.SystemPrompt, nil)
 	e.sess.Messages = next

@@ -77,7 +77,7 @@ func (t *turn) buildRequest() *provider.Request {
 	msgs := t.e.history()
 	if t.e.opts.WorkState != nil {
 		if body := t.e.opts.WorkState(); body != "" {
-			msgs = append(msgs, provider.UserText(WorkStateBlock(body)))
+			msgs = append(msgs, provider.EngineText(WorkStateBlock(body)))
 		}
 	}
 	info, legacyEffort := provider.ResolveModel(t.client.Model(), provider.IsFirstParty(t.client.BaseURL()))

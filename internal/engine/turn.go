@@ -72,12 +72,12 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	}
 	t.client = client
 	if notice := e.backgroundNotices(); notice != "" {
-		e.appendMessage(provider.UserText(notice))
+		e.appendMessage(provider.EngineText(notice))
 	}
 	e.mu.Lock()
 	t.info = TurnInfo{SessionID: e.sess.ID, TurnID: t.id, Prompt: send.Content, MessageIndex: len(e.sess.Messages)}
 	e.mu.Unlock()
-	e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
+	e.appendMessage(provider.Message{Role: provider.RoleUser, Origin: provider.OriginUser, Content: []provider.Block{
 		provider.TextBlock(send.Content), provider.TextBlock(t.turnMeta(send.Provenance))}})
 	t.buildSurface()
 	t.loop(ctx)
@@ -181,7 +181,7 @@ func (t *turn) noToolCalls(sr *streamResult) stepOutcome {
 		return stepRetry
 	}
 	if notice := t.e.backgroundNotices(); notice != "" {
-		t.e.appendMessage(provider.UserText(notice))
+		t.e.appendMessage(provider.EngineText(notice))
 		t.e.emit(Status{Message: "Continuing — background jobs finished"})
 		t.step++
 		return stepRetry
@@ -225,7 +225,7 @@ func (t *turn) drainSteers() bool {
 	e.steers = nil
 	e.mu.Unlock()
 	for _, s := range steers {
-		e.appendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{
+		e.appendMessage(provider.Message{Role: provider.RoleUser, Origin: provider.OriginUser, Content: []provider.Block{
 			provider.TextBlock(s), provider.TextBlock(t.turnMeta(ProvenanceUser))}})
 		e.emit(Status{Message: "Steer input accepted: " + firstRunes(s, 120)})
 	}

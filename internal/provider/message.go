@@ -79,6 +79,7 @@ func ToolResultBlock(id, content string, isError bool) Block {
 type Message struct {
 	Role    Role    `json:"role"`
 	Content []Block `json:"content"`
+	Origin  Origin  `json:"origin,omitempty"` // who made it, where the role does not say (origin.go)
 }
 
 // UserText returns a user message holding one text block.

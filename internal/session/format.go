@@ -97,7 +97,7 @@ func (r redactor) text(s string) string {
 // input stays valid JSON; if a configured secret contained such characters
 // and broke it, the input is replaced by a JSON string of the redacted text.
 func (r redactor) message(m provider.Message) provider.Message {
-	out := provider.Message{Role: m.Role, Content: make([]provider.Block, len(m.Content))}
+	out := provider.Message{Role: m.Role, Content: make([]provider.Block, len(m.Content)), Origin: m.Origin}
 	for i, b := range m.Content {
 		b.Text = r.text(b.Text)
 		b.Thinking = r.text(b.Thinking)

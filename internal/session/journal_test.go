@@ -108,6 +108,8 @@ func TestTitleSkipsEngineMessages(t *testing.T) {
 	}{
 		{"turn meta only block is skipped", []provider.Message{userTurn("hello")}, "hello"},
 		{"runtime notice then prompt", []provider.Message{provider.UserText("[runtime] Background job finished"), userTurn("second")}, "second"},
+		{"marked jobs notice then prompt", []provider.Message{provider.EngineText("1 background shell job finished. x"), userTurn("third")}, "third"},
+		{"unmarked legacy jobs notice then prompt", []provider.Message{provider.UserText("2 background shell jobs finished. x"), userTurn("fourth")}, "fourth"},
 		{"tool result is not a prompt", []provider.Message{toolResult("c", "output"), userTurn("real")}, "real"},
 		{"long prompt is clipped to 100 runes", []provider.Message{userTurn(strings.Repeat("é", 150))}, strings.Repeat("é", 99) + "…"},
 		{"no prompt yet", []provider.Message{assistant("hi")}, ""},
@@ -123,6 +125,24 @@ func TestTitleSkipsEngineMessages(t *testing.T) {
 				t.Fatalf("title has %d runes", n)
 			}
 		})
+	}
+}
+
+// TestOriginSurvivesTheJournal: an engine-made message is still engine-made
+// after a save and a load, so a resumed session classifies it the same.
+func TestOriginSurvivesTheJournal(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	j := NewJournal(home, Options{})
+	mustAppend(t, j, testInfo("origin"), provider.EngineText("1 background shell job finished. x"), userTurn("typed"))
+	j.Close()
+	l, err := Load(filepath.Join(home, "sessions", "origin.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := l.Session.Messages
+	if len(msgs) != 2 || msgs[0].Origin != provider.OriginEngine || !msgs[0].EngineMade() || msgs[1].EngineMade() || l.Meta.Title != "typed" {
+		t.Fatalf("loaded %+v, title %q", msgs, l.Meta.Title)
 	}
 }
 

@@ -50,23 +50,7 @@ func metaOf(h *record, st state, count int, updated time.Time) Meta {
 // promptText is the text a person typed in m: the text blocks of a user
 // message, without the engine's <turn_meta> block, runtime notices or a
 // compaction summary. It is "" for tool results and engine-made messages.
-func promptText(m provider.Message) string {
-	if m.Role != provider.RoleUser || m.HasBlock(provider.BlockToolResult) {
-		return ""
-	}
-	var parts []string
-	for _, b := range m.Content {
-		if b.Type != provider.BlockText || strings.HasPrefix(strings.TrimSpace(b.Text), "<turn_meta>") {
-			continue
-		}
-		parts = append(parts, b.Text)
-	}
-	s := strings.TrimSpace(strings.Join(parts, "\n"))
-	if strings.HasPrefix(s, "[runtime]") || strings.HasPrefix(s, "<codewhale:") {
-		return ""
-	}
-	return s
-}
+func promptText(m provider.Message) string { return m.PromptText() }
 
 // titleAndPreview derives the title (≤100 runes, one line) and the search
 // preview from the first message a person typed, or "" when msgs has none.

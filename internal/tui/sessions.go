@@ -211,15 +211,4 @@ func storedOutcome(b provider.Block) engine.ToolOutcome {
 
 // typedText is what a person typed in a user message: text blocks without
 // the engine's turn metadata or runtime notices.
-func typedText(msg provider.Message) string {
-	var parts []string
-	for _, b := range msg.Content {
-		t := strings.TrimSpace(b.Text)
-		if b.Type != provider.BlockText || strings.HasPrefix(t, "<turn_meta>") || strings.HasPrefix(t, "[runtime]") ||
-			strings.HasPrefix(t, "<codewhale:") {
-			continue
-		}
-		parts = append(parts, b.Text)
-	}
-	return strings.TrimSpace(strings.Join(parts, "\n"))
-}
+func typedText(msg provider.Message) string { return msg.PromptText() }

@@ -39,13 +39,17 @@ func lastLine(s string) string {
 func RenderTranscript(msgs []provider.Message) string {
 	var b strings.Builder
 	for _, m := range msgs {
+		role := string(m.Role)
+		if m.EngineMade() {
+			role = "runtime" // a notice or summary the engine wrote, not the parent's input
+		}
 		for _, blk := range m.Content {
 			switch blk.Type {
 			case provider.BlockText:
 				if strings.HasPrefix(blk.Text, "<turn_meta>") {
 					continue
 				}
-				fmt.Fprintf(&b, "[%s] %s\n", m.Role, blk.Text)
+				fmt.Fprintf(&b, "[%s] %s\n", role, blk.Text)
 			case provider.BlockToolUse:
 				fmt.Fprintf(&b, "[%s tool_use %s] %s %s\n", m.Role, blk.ID, blk.Name, blk.Input)
 			case provider.BlockToolResult:

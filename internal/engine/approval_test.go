@@ -35,16 +35,35 @@ func (g *guarded) Execute(context.Context, *tools.Context, json.RawMessage) (too
 	return tools.OK("wrote it"), nil
 }
 
+func (g *guarded) toolset(engine.TurnEnv) engine.Toolset {
+	reg := tools.NewRegistry()
+	reg.Register(g)
+	return engine.Toolset{Registry: reg}
+}
+
+// approveEach sends each message as a turn and answers every card with
+// answer (its ID filled in), returning the cards.
+func (h *harness) approveEach(answer engine.ApproveToolCall, msgs ...string) []engine.ApprovalRequired {
+	var cards []engine.ApprovalRequired
+	for _, m := range msgs {
+		h.eng.Submit(engine.SendMessage{Content: m})
+		h.collect(func(ev engine.Event) {
+			if a, ok := ev.(engine.ApprovalRequired); ok {
+				cards = append(cards, a)
+				answer.ID = a.ID
+				h.eng.Submit(answer)
+			}
+		})
+	}
+	return cards
+}
+
 func guardedHarness(t *testing.T, g *guarded, posture policy.Posture, interactive, auto bool) *harness {
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":".git/config"}`}),
 		fakemodel.Text("done"))
 	return newHarness(t, srv, func(o *engine.Options) {
 		o.Posture, o.Interactive, o.AutoApprove = posture, interactive, auto
-		o.Tools = func(engine.TurnEnv) engine.Toolset {
-			reg := tools.NewRegistry()
-			reg.Register(g)
-			return engine.Toolset{Registry: reg}
-		}
+		o.Tools = g.toolset
 	})
 }
 
@@ -118,23 +137,9 @@ func TestExplicitApprovalPromptsWithReasonAndNoSessionGrant(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "g2", Name: "Guarded", Args: `{"path":".git/config"}`}), fakemodel.Text("two"))
 	h := newHarness(t, srv, func(o *engine.Options) {
 		o.Posture, o.Interactive, o.AutoApprove = policy.Ask, true, false
-		o.Tools = func(engine.TurnEnv) engine.Toolset {
-			reg := tools.NewRegistry()
-			reg.Register(g)
-			return engine.Toolset{Registry: reg}
-		}
+		o.Tools = g.toolset
 	})
-	var cards []engine.ApprovalRequired
-	answer := func(ev engine.Event) {
-		if a, ok := ev.(engine.ApprovalRequired); ok {
-			cards = append(cards, a)
-			h.eng.Submit(engine.ApproveToolCall{ID: a.ID, ForSession: true})
-		}
-	}
-	h.eng.Submit(engine.SendMessage{Content: "one"})
-	h.collect(answer)
-	h.eng.Submit(engine.SendMessage{Content: "two"})
-	h.collect(answer)
+	cards := h.approveEach(engine.ApproveToolCall{ForSession: true}, "one", "two")
 	if len(cards) != 2 {
 		t.Fatalf("%d cards; a session grant must not cover an explicit call", len(cards))
 	}

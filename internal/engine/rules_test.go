@@ -65,11 +65,7 @@ func TestPermissionRulesOrder(t *testing.T) {
 				fakemodel.Text("done"))
 			h := newHarness(t, srv, func(o *engine.Options) {
 				o.Posture, o.Interactive, o.AutoApprove, o.Permissions = tt.posture, false, tt.auto, rules
-				o.Tools = func(engine.TurnEnv) engine.Toolset {
-					reg := tools.NewRegistry()
-					reg.Register(g)
-					return engine.Toolset{Registry: reg}
-				}
+				o.Tools = g.toolset
 			})
 			evs := h.turn("go")
 			res, _ := last[engine.ToolCallComplete](evs)
@@ -92,23 +88,9 @@ func TestSaveRuleFromTheCard(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "g3", Name: "Guarded", Args: `{"path":"b.txt"}`}), fakemodel.Text("three"))
 	h := newHarness(t, srv, func(o *engine.Options) {
 		o.Posture, o.Interactive, o.AutoApprove, o.Permissions = policy.Ask, true, false, rules
-		o.Tools = func(engine.TurnEnv) engine.Toolset {
-			reg := tools.NewRegistry()
-			reg.Register(g)
-			return engine.Toolset{Registry: reg}
-		}
+		o.Tools = g.toolset
 	})
-	var cards []engine.ApprovalRequired
-	answer := func(ev engine.Event) {
-		if a, ok := ev.(engine.ApprovalRequired); ok {
-			cards = append(cards, a)
-			h.eng.Submit(engine.ApproveToolCall{ID: a.ID, SaveRule: true})
-		}
-	}
-	for _, m := range []string{"one", "two", "three"} {
-		h.eng.Submit(engine.SendMessage{Content: m})
-		h.collect(answer)
-	}
+	cards := h.approveEach(engine.ApproveToolCall{SaveRule: true}, "one", "two", "three")
 	if len(cards) != 2 || cards[0].SaveRule == "" || !strings.Contains(cards[0].SaveRule, `path="a.txt"`) {
 		t.Fatalf("cards %+v", cards)
 	}

@@ -44,6 +44,7 @@ type execOptions struct {
 	reasoningEffort string
 	resume          string
 	continueLast    bool
+	waitAgents      string
 }
 
 // agent reports whether a flag selected agent mode (engine and tools).
@@ -67,6 +68,9 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 			o.prompt = strings.Join(args, " ")
 			if o.outputFormat != "text" && o.outputFormat != "stream-json" {
 				return &exitError{code: exitFailure, err: fmt.Errorf("unknown --output-format %q (text or stream-json)", o.outputFormat)}
+			}
+			if _, err := waitAgentsFor(o.waitAgents); err != nil {
+				return &exitError{code: exitFailure, err: err}
 			}
 			if cmd.Flags().Changed("max-turns") && o.maxTurns < 1 {
 				return &exitError{code: exitFailure, err: errors.New("--max-turns must be at least 1")}
@@ -102,6 +106,7 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 	f.StringVar(&o.resume, "resume", "", "continue a saved session (id or unique prefix)")
 	f.StringVar(&o.resume, "session-id", "", "same as --resume")
 	f.BoolVar(&o.continueLast, "continue", false, "continue this workspace's latest session")
+	f.StringVar(&o.waitAgents, "wait-agents", "cancel", "sub-agents still running at the end: cancel (default), wait, or a duration to wait before cancelling (e.g. 5m)")
 	return cmd
 }
 
@@ -233,10 +238,12 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 
 	out := newExecPrinter(ios, o)
 	start := time.Now()
-	out.storeNotices(a.TasksNotices)
+	out.storeNotices(a.StartupNotices)
 	out.mcpProblems(turnCtx, a.MCP)
 	reply, _ := eng.RunTurn(turnCtx, engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser}, out.event)
 	done := reply.Done
+	wait, _ := waitAgentsFor(o.waitAgents)
+	cancelled := a.StopAgents(turnCtx, wait)
 	eng.Submit(engine.Shutdown{})
 	sess := eng.Snapshot()
 	var running []jobs.Snapshot
@@ -246,7 +253,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		}
 	}
 	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running,
-		saved: a.Journal != nil && len(sess.Messages) > 0})
+		cancelled: cancelled, saved: a.Journal != nil && len(sess.Messages) > 0})
 	select {
 	case s := <-caught:
 		if n, ok := s.(syscall.Signal); ok {

@@ -12,6 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tools/agent"
 )
 
 // execReport is what the printers need once the turn is over.
@@ -23,7 +24,9 @@ type execReport struct {
 	duration time.Duration
 	posture  engine.Options
 	running  []jobs.Snapshot // background jobs still running at the end; they are stopped on exit
-	saved    bool            // the session journal holds the run
+	// cancelled are the sub-agents still live at the end that exec cancelled.
+	cancelled []agent.Cancelled
+	saved     bool // the session journal holds the run
 }
 
 // execPrinter renders engine events for one output format.
@@ -249,6 +252,7 @@ func terminationReason(d engine.TurnComplete) string {
 func (p *execPrinter) finish(r execReport) {
 	d := r.done
 	p.flushText()
+	p.cancelledReceipt(r.cancelled)
 	if len(r.running) > 0 && !p.streamJSON() && !p.o.json {
 		p.newline()
 		fmt.Fprintf(p.ios.Err, "%d background job(s) still running; they are stopped as codewhale exits:\n", len(r.running))
@@ -272,8 +276,9 @@ func (p *execPrinter) finish(r execReport) {
 		}
 		_ = enc.Encode(map[string]any{"mode": "agent", "provider": config.ProviderDisplayName(r.cfg.Provider),
 			"model": r.sess.Model, "prompt": r.opts.prompt, "output": string(p.output), "tools": tools,
-			"outcomes": []any{map[string]any{"turn_id": d.TurnID, "status": d.Status, "steps": d.Steps}},
-			"status":   d.Status, "termination_reason": terminationReason(d), "error_category": nullable(d.ErrorCategory),
+			"outcomes":         []any{map[string]any{"turn_id": d.TurnID, "status": d.Status, "steps": d.Steps}},
+			"cancelled_agents": cancelledList(r.cancelled),
+			"status":           d.Status, "termination_reason": terminationReason(d), "error_category": nullable(d.ErrorCategory),
 			"error": nullable(d.Error)})
 	default:
 		p.newline()
@@ -302,7 +307,7 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 		"prompt_sha256": "sha256:" + hex.EncodeToString(sum[:]), "visible_final_answer_chars": len(p.output),
 		"session_id": r.sess.ID, "resume_command": "codewhale exec --resume " + r.sess.ID + " PROMPT", "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
 		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps,
-		"running_jobs": runningJobs(r.running)}
+		"running_jobs": runningJobs(r.running), "cancelled_agents": cancelledList(r.cancelled)}
 	if d.ToolCatalogSHA != "" {
 		m["tool_catalog_sha256"] = d.ToolCatalogSHA
 	}

@@ -234,3 +234,79 @@ func fill(t *testing.T, path string) {
 		}
 	}
 }
+
+// isChild reports whether a request comes from a sub-agent.
+func isChild(r *fakemodel.Request) bool {
+	ms := r.Messages()
+	return len(ms) > 0 && strings.Contains(fmt.Sprint(ms[0]["content"]), "You are a sub-agent")
+}
+
+// exec ends with its sub-agents per --wait-agents: by default it cancels
+// what is still running and says what it cancelled; no record stays
+// "running" on disk; with a wait, a child that finishes in time is not
+// cancelled.
+func TestExecEndsWithItsSubAgents(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		flags       []string
+		childStalls bool
+		cancelled   int
+		status      string
+	}{
+		{childStalls: true, cancelled: 1, status: "cancelled"},
+		{flags: []string{"--wait-agents", "20s"}, cancelled: 0, status: "completed"},
+	} {
+		srv := fakemodel.New(t)
+		srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
+			switch {
+			case isChild(r) && tc.childStalls:
+				return fakemodel.Reply{Text: "x", Stall: true}
+			case isChild(r):
+				return fakemodel.Reply{Text: "child finished", Delay: 20 * time.Millisecond}
+			case r.HasToolResult("agent_"):
+				return fakemodel.Text("parent done")
+			}
+			return fakemodel.Tools(fakemodel.Call{ID: "a", Name: "agent", Args: `{"prompt":"look around the repository","type":"scout"}`})
+		})
+		c := newCLI(t, srv)
+		args := append([]string{"exec", "--auto", "--output-format", "stream-json"}, tc.flags...)
+		out, errOut, code := c.run(append(args, "delegate")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.flags, code, errOut)
+		}
+		evs := lines(t, out)
+		meta := evs[len(evs)-2]["meta"].(map[string]any)
+		got, _ := meta["cancelled_agents"].([]any)
+		if len(got) != tc.cancelled {
+			t.Errorf("%v: cancelled_agents %v", tc.flags, meta["cancelled_agents"])
+		}
+		entries, _ := os.ReadDir(filepath.Join(c.home, ".codewhale", "agents"))
+		if len(entries) != 1 {
+			t.Fatalf("%v: %d agent records", tc.flags, len(entries))
+		}
+		data, _ := os.ReadFile(filepath.Join(c.home, ".codewhale", "agents", entries[0].Name()))
+		if !strings.Contains(string(data), `"status":"`+tc.status+`"`) {
+			t.Errorf("%v: record %s", tc.flags, data)
+		}
+	}
+	// Text mode says what it cancelled.
+	srv := fakemodel.New(t)
+	srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
+		switch {
+		case isChild(r):
+			return fakemodel.Reply{Text: "x", Stall: true}
+		case r.HasToolResult("agent_"):
+			return fakemodel.Text("parent done")
+		}
+		return fakemodel.Tools(fakemodel.Call{ID: "a", Name: "agent", Args: `{"prompt":"look around the repository","type":"scout"}`})
+	})
+	c := newCLI(t, srv)
+	_, errOut, code := c.run("exec", "--auto", "delegate")
+	if code != 0 || !strings.Contains(errOut, "1 sub-agent(s) had not finished when the turn ended and were cancelled") ||
+		!strings.Contains(errOut, "scout, was running: look around the repository") {
+		t.Errorf("text receipt: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := c.run("exec", "--wait-agents", "soon", "x"); code != 1 || !strings.Contains(errOut, "--wait-agents \"soon\"") {
+		t.Errorf("bad flag: %d %q", code, errOut)
+	}
+}

@@ -100,7 +100,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Prompt:        prompt,
 		Resume:        resume,
 		Journal:       a.Journal,
-		Notices:       a.TasksNotices,
+		Notices:       a.StartupNotices,
 		Theme:         theme.New(theme.Detect(nil)),
 		LowMotion:     os.Getenv("NO_ANIMATIONS") == "1",
 		ConfigPath:    cfg.Path,

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/checkpoint"
@@ -54,15 +55,16 @@ type App struct {
 	Opts     Options
 	Services *toolset.Services
 	Tasks    *tasks.Store
-	// TasksReport describes what loading the task store had to repair;
-	// TasksNotices is the same, one line per finding, for hosts to show
-	// (quarantined and refused records are never silent).
-	TasksReport  string
-	TasksNotices []string
-	Agents       *agent.Manager
-	Jobs         *jobs.Manager
-	MCP          *mcp.Pool
-	Journal      *session.Journal
+	// TasksReport describes what loading the task store had to repair.
+	// StartupNotices are the lines hosts show at start: each finding of the
+	// task store (quarantined and refused records are never silent) and
+	// sub-agent records a gone process left running.
+	TasksReport    string
+	StartupNotices []string
+	Agents         *agent.Manager
+	Jobs           *jobs.Manager
+	MCP            *mcp.Pool
+	Journal        *session.Journal
 	// Permissions are the persistent rules (global and project
 	// permissions.toml).
 	Permissions *permissions.Set
@@ -110,12 +112,15 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the task store: %w", err)
 	}
-	a.Tasks, a.TasksReport, a.TasksNotices = store, report.String(), report.Lines()
+	a.Tasks, a.TasksReport, a.StartupNotices = store, report.String(), report.Lines()
 	a.Services.Tasks = store
 	a.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), MaxConcurrent: cfg.MaxSubagents,
 		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents")})
 	if cfg.Subagents {
 		a.Services.Agents = a.Agents
+	}
+	if fixed, err := agent.ReconcileDir(filepath.Join(cfg.Home, "agents")); len(fixed) > 0 || err != nil {
+		a.StartupNotices = append(a.StartupNotices, agentsNotice(fixed, err))
 	}
 	if !o.NoJournal {
 		a.Journal = session.NewJournal(cfg.Home, session.OptionsFrom(cfg))
@@ -143,10 +148,30 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	return a, nil
 }
 
+func agentsNotice(fixed []string, err error) string {
+	msg := fmt.Sprintf("%d sub-agent record(s) said running for a process that is gone; marked interrupted: %s",
+		len(fixed), strings.Join(fixed, ", "))
+	if err != nil {
+		msg += fmt.Sprintf(" (some records could not be checked: %v)", err)
+	}
+	return msg
+}
+
+// agentSettle bounds how long stopping waits for cancelled sub-agents to
+// record their end.
+const agentSettle = 3 * time.Second
+
+// StopAgents ends the session's sub-agents: it waits up to wait for the
+// live ones to finish, then cancels the rest and returns them, each with
+// its record settled (engine.md §6: exec --wait-agents).
+func (a *App) StopAgents(ctx context.Context, wait time.Duration) []agent.Cancelled {
+	return a.Agents.Drain(ctx, wait, agentSettle)
+}
+
 // Close stops sub-agents, the task runner, every running Bash job and the
 // MCP servers.
 func (a *App) Close() {
-	a.Agents.Shutdown()
+	a.Agents.Drain(context.Background(), 0, agentSettle)
 	if a.Services.RLM != nil {
 		a.Services.RLM.Close()
 	}
@@ -289,7 +314,7 @@ func (a *App) notices() string {
 // childFactory builds a sub-agent engine: its own history, To-do and plan;
 // the session's tasks store; tools narrowed to Plan for read-only roles;
 // approvals follow the parent's posture without anyone to ask.
-func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
+func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager, error) {
 	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
 		Model: a.Cfg.Model, MemoryEnabled: false})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
@@ -328,7 +353,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, error) {
 		return engine.DefaultSystemPrompt(env) + "\n\nYou are a sub-agent (" + cc.Role + ", id " + cc.ID + ") working for another agent. " +
 			"Do the delegated task, then answer with a concise report of what you found or changed; that report is what the parent receives."
 	}
-	return engine.New(opts), nil
+	return engine.New(opts), svc.Agents, nil
 }
 
 // recordTaskCall keeps a task's tool call in its record.

@@ -10,9 +10,13 @@ import (
 // spawnChild implements agent.Spawner: it builds the child's engine and
 // runs it until ctx (the child's lifetime) ends.
 func (a *App) spawnChild(ctx context.Context, cc agent.ChildConfig) (agent.Run, error) {
-	eng, err := a.childFactory(cc)
+	eng, sub, err := a.childFactory(cc)
 	if err != nil {
 		return nil, err
+	}
+	if sub != nil {
+		// The child's own sub-agents end with it.
+		context.AfterFunc(ctx, func() { sub.Drain(context.Background(), 0, agentSettle) })
 	}
 	go eng.Run(ctx)
 	return EngineRun{Engine: eng}, nil

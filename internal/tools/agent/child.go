@@ -189,7 +189,10 @@ func (c *Child) acquire() bool {
 		c.release() // cancelled while queued: select may pick either ready case
 	case <-c.ctx.Done():
 	}
+	c.m.writes.RLock()
+	defer c.m.writes.RUnlock()
 	c.setStatus(StatusCancelled, func() { c.errText = "cancelled before it started" })
+	c.save()
 	return false
 }
 
@@ -238,6 +241,13 @@ func (c *Child) turn(prompt string) {
 
 // record stores the outcome of a finished turn.
 func (c *Child) record(rec Receipt) {
+	if c.settledByDrain() {
+		return // Drain already recorded its end; the session is closing
+	}
+	// Drain waits for this save: the end is on disk before the process
+	// may exit.
+	c.m.writes.RLock()
+	defer c.m.writes.RUnlock()
 	status := StatusCompleted
 	switch {
 	case rec.Outcome == TurnFailed:
@@ -259,6 +269,17 @@ func (c *Child) record(rec Receipt) {
 		c.usage.Add(&rec.Usage)
 	})
 	c.save()
+}
+
+// settledByDrain reports whether a closing manager already recorded this
+// child's end (it did not stop within the settle time).
+func (c *Child) settledByDrain() bool {
+	c.m.mu.Lock()
+	closed := c.m.closed
+	c.m.mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return closed && terminal(c.status) && c.errText == ExitedError
 }
 
 func (c *Child) isCancelled() bool {

@@ -67,6 +67,7 @@ func RenderTranscript(msgs []provider.Message) string {
 // transcriptFile is the saved form of a child's transcript.
 type transcriptFile struct {
 	SchemaVersion int                `json:"schema_version"`
+	PID           int                `json:"pid,omitempty"` // the process running the child, for ReconcileDir
 	Agent         Snapshot           `json:"agent"`
 	Messages      []provider.Message `json:"messages"`
 }
@@ -81,7 +82,7 @@ func (c *Child) save() {
 	if dir == "" {
 		return
 	}
-	data, err := json.Marshal(transcriptFile{SchemaVersion: 1, Agent: c.Snapshot(), Messages: msgs})
+	data, err := json.Marshal(transcriptFile{SchemaVersion: 1, PID: os.Getpid(), Agent: c.Snapshot(), Messages: msgs})
 	if err != nil {
 		return
 	}

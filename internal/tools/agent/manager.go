@@ -82,6 +82,7 @@ type Manager struct {
 	done     []string // finished since the last Completed call
 	changed  chan struct{}
 	closed   bool
+	writes   sync.RWMutex // read-held while a child's end is recorded and saved
 }
 
 // NewManager returns a manager with the limits clamped to their ranges.

@@ -83,6 +83,8 @@ func TestChildRunsItsOwnToolsAndReportsBack(t *testing.T) {
 	var built atomic.Int32
 	dir := t.TempDir()
 	m := agent.NewManager(agent.Options{Spawner: spawner(t, srv, &stores, &built), TranscriptDir: dir})
+	// Settle every record before the temporary directory is removed.
+	t.Cleanup(func() { m.Drain(context.Background(), 0, 5*time.Second) })
 	tool := agent.New(m, nil)
 	res, err := call(t, tool, `{"prompt":"publish a plan","type":"scout"}`)
 	if err != nil {

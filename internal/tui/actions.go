@@ -157,6 +157,8 @@ var keyHelp = []views.HelpEntry{
 	kb("Keybindings · Input editing", "Ctrl+U / Ctrl+Z", "clear the draft / restore it"),
 	kb("Keybindings · Input editing", "/ and @", "command menu and file mentions (Tab completes)"),
 	kb("Keybindings · Sessions", "Ctrl+R", "session picker"),
+	kb("Keybindings · Input editing", "Ctrl+G, Ctrl+X Ctrl+E", "edit the message in $VISUAL / $EDITOR"),
+	kb("Keybindings · Clipboard", "Alt+S", "selection mode: mouse capture off, so the terminal selects and copies any text"),
 	kb("Keybindings · Clipboard", "Alt+C / Alt+K", "copy the last reply / its last code block (tmux buffer inside tmux, else OSC 52)"),
 	kb("Keybindings · Actions", "Esc / Ctrl+C", "interrupt the turn; Ctrl+C twice quits"),
 	kb("Keybindings · Actions", "Ctrl+D", "quit (empty composer)"),

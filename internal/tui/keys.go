@@ -148,7 +148,18 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 
 // globalKey handles Ctrl+C and the global chords (tui.md §6.1).
 func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
+	chord := m.ctrlX
+	m.ctrlX = false
 	switch k.String() {
+	case "ctrl+g":
+		return m.openEditor(), true
+	case "ctrl+x":
+		m.ctrlX = true
+		return nil, true
+	case "ctrl+e":
+		if chord {
+			return m.openEditor(), true
+		}
 	case "ctrl+c":
 		return m.ctrlC(), true
 	case "ctrl+d":
@@ -182,6 +193,8 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		return m.compact(""), true
 	case "ctrl+r":
 		return m.openSessions(), true
+	case "alt+s":
+		return m.toggleSelection(), true
 	case "alt+c":
 		return m.copyLastReply(), true
 	case "alt+k":
@@ -339,4 +352,20 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// toggleSelection releases the mouse to the terminal so any transcript
+// text can be selected and copied with the terminal's own selection, and
+// takes it back (wheel scrolling) on the second press.
+func (m *Model) toggleSelection() tea.Cmd {
+	if !m.o.MouseCapture {
+		return m.setStatus("The mouse is not captured (--no-mouse-capture): select text with the terminal as usual", sevInfo)
+	}
+	m.selecting = !m.selecting
+	if m.selecting {
+		m.status = status{text: "Selection mode: select with the mouse, copy with your terminal · Alt+S to scroll with the wheel again", sev: sevWarning}
+		return tea.DisableMouse
+	}
+	m.status = status{}
+	return tea.Batch(tea.EnableMouseCellMotion, m.setStatus("Mouse captured again: the wheel scrolls the transcript", sevInfo))
 }

@@ -93,6 +93,12 @@ type Options struct {
 	ConfigPath string
 	// Settings are the effective settings for /settings and /config.
 	Settings []config.Setting
+	// MouseCapture says the program captures the mouse (wheel scrolling);
+	// Alt+S releases it for the terminal's own selection and takes it back.
+	MouseCapture bool
+	// Getenv reads $VISUAL and $EDITOR for the external editor (nil =
+	// os.Getenv).
+	Getenv func(string) string
 	// NewID makes session ids for /clear and /new.
 	NewID func() string
 	// Automations is the scheduled-work store for /automations (nil: none);
@@ -139,6 +145,8 @@ type Model struct {
 	approvals []engine.ApprovalRequired
 	status    status
 	quitArmed time.Time
+	ctrlX     bool // Ctrl+X was pressed: Ctrl+E opens the editor
+	selecting bool // selection mode: mouse capture released
 	popup     popup
 	files     fileIndex
 	ticking   bool
@@ -230,6 +238,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.submitText(msg.text)
 	case copiedMsg:
 		return m, m.copied(msg)
+	case editedMsg:
+		return m, m.edited(msg)
 	case jobsResultMsg:
 		return m, m.showJobsResult(msg)
 	case filesMsg:

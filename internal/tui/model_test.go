@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/codewhale/codewhale/internal/config"
@@ -602,4 +604,35 @@ func TestStreamingTailRendersAsMarkdown(t *testing.T) {
 		engine.MessageDelta{Content: "Intro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n```go\nfunc x() {"})
 	d.mustShow("│ a │ b │", "func x() {")
 	d.mustNotShow("```", "|---|", "| 1 | 2 |")
+}
+
+func TestEditorNeedsVisualOrEditor(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 20, func(o *Options) { o.Getenv = func(string) string { return "" } })
+	d.typeText("draft")
+	d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlG})
+	d.mustShow("Set $VISUAL or $EDITOR to edit the message in an editor", "❯ draft")
+	words := newDirect(t, 100, 20, func(o *Options) {
+		o.Getenv = func(k string) string { return map[string]string{"EDITOR": "code --wait"}[k] }
+	}).m.editorCommand()
+	if strings.Join(words, "|") != "code|--wait" {
+		t.Errorf("editor argv = %q", words)
+	}
+}
+
+// Alt+S releases mouse capture for the terminal's own selection and takes
+// it back.
+func TestSelectionModeTogglesMouseCapture(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 120, 20, func(o *Options) { o.MouseCapture = true })
+	cmd := d.key("alt+s")
+	if cmd == nil || fmt.Sprintf("%T", cmd()) != "tea.disableMouseMsg" {
+		t.Fatalf("Alt+S did not release the mouse")
+	}
+	d.mustShow("Selection mode: select with the mouse")
+	cmd = d.key("alt+s")
+	if cmd == nil {
+		t.Fatal("the second Alt+S did not capture the mouse again")
+	}
+	d.mustNotShow("Selection mode")
 }

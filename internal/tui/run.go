@@ -41,6 +41,7 @@ func Run(o Options, term Terminal) (int, error) {
 	if o.Multiplexer == "" {
 		o.Multiplexer = DetectMultiplexer(os.Getenv)
 	}
+	o.MouseCapture = !term.NoMouse
 	m := New(o)
 	opts := []tea.ProgramOption{tea.WithOutput(out), tea.WithAltScreen(), tea.WithoutSignalHandler()}
 	if term.In != nil {

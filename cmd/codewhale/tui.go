@@ -104,6 +104,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Theme:         theme.New(theme.Detect(nil)),
 		LowMotion:     os.Getenv("NO_ANIMATIONS") == "1",
 		ConfigPath:    cfg.Path,
+		Notify:        tui.Notify{When: cfg.NotifyWhen, Method: cfg.NotifyMethod},
 		Settings:      cfg.Settings(),
 	}, tui.Terminal{In: ios.In, Out: ios.Out, NoMouse: g.noMouse})
 	stopEngine(eng, cancel, stopped)

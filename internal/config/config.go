@@ -57,6 +57,9 @@ type Config struct {
 	PathSuffix      string
 	Headers         map[string]string
 	Web             WebConfig
+	// NotifyWhen and NotifyMethod are [notifications] with defaults:
+	// when off|auto|always, method bel|osc9|osc777.
+	NotifyWhen, NotifyMethod string
 	// TrustedPaths are the user config's trusted_paths (canonical): roots
 	// file tools reach in trust mode. The project overlay cannot add any.
 	TrustedPaths []string
@@ -258,6 +261,12 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		if c.Mode, err = policy.ParseMode(f.DefaultMode); err != nil {
 			return fmt.Errorf("config: %s: default_mode: %w", c.Path, err)
 		}
+	}
+	if err := c.resolveNotifications(); err != nil {
+		return err
+	}
+	if err := c.resolveNotifications(); err != nil {
+		return err
 	}
 	c.StrictTools = f.StrictToolMode
 	if err := c.resolveDeadlines(env); err != nil {

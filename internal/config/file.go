@@ -52,6 +52,14 @@ type File struct {
 	Pricing                map[string]Price         `toml:"pricing"`
 	Network                *Network                 `toml:"network"`
 	Search                 *Search                  `toml:"search"`
+	Notifications          *Notifications           `toml:"notifications"`
+}
+
+// Notifications is the [notifications] table: when the TUI tells the
+// terminal that a turn ended or an approval waits, and how.
+type Notifications struct {
+	When   string `toml:"when"`   // off | auto (only while the terminal is unfocused; default) | always
+	Method string `toml:"method"` // bel (default) | osc9 | osc777
 }
 
 // Retry is the [retry] table.
@@ -161,7 +169,8 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing", "network", "search"},
+		"tools", "subagents", "providers", "pricing", "network", "search", "notifications"},
+	"notifications":     {"when", "method"},
 	"network":           {"default", "allow", "deny", "audit"},
 	"search":            {"provider", "base_url", "api_key", "fallback", "duckduckgo", "searxng", "tavily", "brave"},
 	"retry":             {"enabled", "max_retries", "initial_delay", "max_delay", "exponential_base", "max_retry_after"},

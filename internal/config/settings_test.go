@@ -42,3 +42,26 @@ func TestSetKeyKeepsCommentsAndTables(t *testing.T) {
 		t.Errorf("new file = %q", b)
 	}
 }
+
+func TestNotificationsConfig(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		"": "auto bel",
+		"[notifications]\nwhen = \"always\"\nmethod = \"osc777\"\n": "always osc777",
+		"[notifications]\nwhen = \"sometimes\"\n":                   "error",
+		"[notifications]\nmethod = \"toast\"\n":                     "error",
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(Flags{}, func(k string) string { return map[string]string{"CODEWHALE_HOME": home}[k] })
+		got := "error"
+		if err == nil {
+			got = c.NotifyWhen + " " + c.NotifyMethod
+		}
+		if got != want {
+			t.Errorf("%q: %s (%v), want %s", body, got, err, want)
+		}
+	}
+}

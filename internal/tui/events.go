@@ -286,7 +286,7 @@ func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 		return nil
 	}
 	m.push(views.NewApproval(m.theme, ev, m.now))
-	return m.guardTick()
+	return tea.Batch(m.guardTick(), m.notify("codewhale: "+ev.ToolName+" is waiting for your approval"))
 }
 
 func (m *Model) engineError(env engine.ErrorEnvelope) {
@@ -331,6 +331,12 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 		next := m.queue[0]
 		m.queue = m.queue[1:]
 		return m.send(next)
+	}
+	switch ev.Status {
+	case engine.TurnFailed:
+		return m.notify("codewhale: the turn failed")
+	case engine.TurnCompleted:
+		return m.notify("codewhale: the turn is done")
 	}
 	return nil
 }

@@ -93,6 +93,9 @@ type Options struct {
 	ConfigPath string
 	// Settings are the effective settings for /settings and /config.
 	Settings []config.Setting
+	// Notify says when and how to tell the terminal that a turn ended or
+	// an approval waits.
+	Notify Notify
 	// MouseCapture says the program captures the mouse (wheel scrolling);
 	// Alt+S releases it for the terminal's own selection and takes it back.
 	MouseCapture bool
@@ -147,6 +150,7 @@ type Model struct {
 	quitArmed time.Time
 	ctrlX     bool // Ctrl+X was pressed: Ctrl+E opens the editor
 	selecting bool // selection mode: mouse capture released
+	blurred   bool // the terminal reported that it lost focus
 	popup     popup
 	files     fileIndex
 	ticking   bool
@@ -240,6 +244,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.copied(msg)
 	case editedMsg:
 		return m, m.edited(msg)
+	case tea.BlurMsg:
+		m.blurred = true
+		return m, nil
+	case tea.FocusMsg:
+		m.blurred = false
+		return m, nil
 	case jobsResultMsg:
 		return m, m.showJobsResult(msg)
 	case filesMsg:

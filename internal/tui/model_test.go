@@ -636,3 +636,36 @@ func TestSelectionModeTogglesMouseCapture(t *testing.T) {
 	}
 	d.mustNotShow("Selection mode")
 }
+
+// Notifications follow [notifications]: auto only while the terminal is
+// unfocused, always, or off; BEL, OSC 9 or OSC 777.
+func TestNotifications(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		n      Notify
+		blur   bool
+		wantIn string // "" = nothing written
+	}{
+		{Notify{When: "auto", Method: "bel"}, false, ""},
+		{Notify{When: "auto", Method: "bel"}, true, "\a"},
+		{Notify{When: "always", Method: "osc9"}, false, "\x1b]9;codewhale: the turn is done\a"},
+		{Notify{When: "always", Method: "osc777"}, false, "\x1b]777;notify;codewhale;codewhale: the turn is done\a"},
+		{Notify{When: "off", Method: "bel"}, true, ""},
+	}
+	for _, c := range cases {
+		var term bytes.Buffer
+		d := newDirect(t, 80, 20, func(o *Options) { o.Notify, o.Clipboard = c.n, &term })
+		if c.blur {
+			d.m.Update(tea.BlurMsg{})
+		}
+		d.submit("hi")
+		d.events(engine.TurnStarted{})
+		if cmd := d.m.finishTurn(engine.TurnComplete{Status: engine.TurnCompleted}); cmd != nil {
+			cmd()
+		}
+		got := term.String()
+		if c.wantIn == "" && got != "" || c.wantIn != "" && !strings.Contains(got, c.wantIn) {
+			t.Errorf("%+v blur=%v: wrote %q, want %q", c.n, c.blur, got, c.wantIn)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func Run(o Options, term Terminal) (int, error) {
 	}
 	o.MouseCapture = !term.NoMouse
 	m := New(o)
-	opts := []tea.ProgramOption{tea.WithOutput(out), tea.WithAltScreen(), tea.WithoutSignalHandler()}
+	opts := []tea.ProgramOption{tea.WithOutput(out), tea.WithAltScreen(), tea.WithoutSignalHandler(), tea.WithReportFocus()}
 	if term.In != nil {
 		opts = append(opts, tea.WithInput(term.In))
 	}

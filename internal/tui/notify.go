@@ -1,0 +1,44 @@
+package tui
+
+import (
+	"io"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+)
+
+// Notify configures terminal notifications ([notifications]).
+type Notify struct {
+	When   string // off | auto (only while the terminal is not focused) | always
+	Method string // bel | osc9 | osc777
+}
+
+// notify tells the terminal that something needs the user: a turn ended
+// or an approval waits. In "auto" it does so only after the terminal
+// reported losing focus (focus reporting); a terminal that never reports
+// counts as focused, so nobody looking at the screen is pinged. The text
+// is sanitised and goes to the terminal, never into the transcript.
+func (m *Model) notify(text string) tea.Cmd {
+	n := m.o.Notify
+	out := m.o.Clipboard // the terminal
+	switch {
+	case out == nil || n.When == "off" || n.When == "":
+		return nil
+	case n.When == "auto" && !m.blurred:
+		return nil
+	}
+	text = strings.ReplaceAll(termtext.OneLine(termtext.Sanitize(text)), ";", ",")
+	seq := "\a"
+	switch n.Method {
+	case "osc9":
+		seq = "\x1b]9;" + text + "\a"
+	case "osc777":
+		seq = "\x1b]777;notify;codewhale;" + text + "\a"
+	}
+	return func() tea.Msg {
+		_, _ = io.WriteString(out, seq)
+		return nil
+	}
+}

@@ -82,9 +82,12 @@ func (a *Adapter) Server() string { return a.server }
 // ServerToolName is the tool's name on its server.
 func (a *Adapter) ServerToolName() string { return a.tool }
 
-// Execute calls tools/call on the server with the input as arguments.
-func (a *Adapter) Execute(ctx context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
-	return a.pool.Call(ctx, a.server, a.tool, in)
+// Execute calls tools/call on the server with the input as arguments and
+// cuts what it returns to the call's budget with a receipt (tools.Sized):
+// servers bound nothing.
+func (a *Adapter) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := a.pool.Call(ctx, a.server, a.tool, in)
+	return tools.Sized(res, err, tc, "the server's result was longer; ask it for less (a narrower query, a page or a range) if it supports that")
 }
 
 // ambiguous is the hidden stand-in for a model name that several (server,

@@ -194,3 +194,23 @@ func TestEverythingKilledMidCallThenReload(t *testing.T) {
 		t.Fatalf("echo after reload: %+v, %v", res, err)
 	}
 }
+
+// TestEverythingResultIsCutToTheBudget: a server's long answer reaches the
+// model as valid JSON within the call's budget, with a receipt.
+func TestEverythingResultIsCutToTheBudget(t *testing.T) {
+	t.Parallel()
+	p := startPool(t, writeConfig(t, map[string]any{"everything": everythingServer(t)}, nil), Options{})
+	requireConnected(t, p, "everything")
+	in, _ := json.Marshal(map[string]string{"message": strings.Repeat("long answer ", 10000)})
+	res, err := findTool(t, p, "mcp_everything_echo").Execute(context.Background(), &tools.Context{Budget: 12000}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Truncation struct{ Note string } `json:"truncation"`
+	}
+	if n := len([]rune(res.Content)); n > 12000 || json.Unmarshal([]byte(res.Content), &v) != nil ||
+		!strings.Contains(v.Truncation.Note, "result budget") {
+		t.Fatalf("%d chars: %.300s", n, res.Content)
+	}
+}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -138,9 +139,11 @@ func TestPoolToolFiltersAndResults(t *testing.T) {
 	if err != nil || !res.Success {
 		t.Fatalf("huge: %+v, %v", res, err)
 	}
-	if len(res.Content) > MaxResultBytes+200 || !utf8.ValidString(res.Content) ||
-		!strings.Contains(res.Content, "[MCP result truncated: showing the first") || res.Metadata["truncated"] != true {
-		t.Errorf("huge result not bounded: %d bytes, metadata %v", len(res.Content), res.Metadata)
+	// Cut to the call's budget (the default 48,000 characters) as valid JSON
+	// with a receipt; the metadata keeps the server's full size.
+	if n := utf8.RuneCountInString(res.Content); n > tools.DefaultBudget || !json.Valid([]byte(res.Content)) ||
+		!strings.Contains(res.Content, `"truncation":{"note":"cut to fit the 48000-character result budget`) || res.Metadata["bytes"] != 307239 {
+		t.Errorf("huge result not bounded: %d chars, metadata %v", n, res.Metadata)
 	}
 }
 

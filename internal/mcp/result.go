@@ -12,8 +12,9 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// MaxResultBytes bounds the text of one MCP result the model sees; the rest
-// is cut and the cut is stated in the text and the metadata.
+// MaxResultBytes bounds the text of one failed MCP call the model sees; the
+// rest is cut and the cut is stated in the text and the metadata. A
+// successful result is cut to the call's budget by Adapter.Execute.
 const MaxResultBytes = 100 << 10
 
 // renderResult turns a tools/call result into a tool result (tools.md §2.7):
@@ -28,9 +29,15 @@ func renderResult(server, tool string, res *sdk.CallToolResult) tools.Result {
 			text = joined
 		}
 	}
-	text, full := bound(text, MaxResultBytes)
+	// A successful payload is JSON: Adapter.Execute cuts it to the call's
+	// budget structurally, so it stays valid. An error's text is bounded
+	// here.
+	full := len(text)
+	if res.IsError {
+		text, full = bound(text, MaxResultBytes)
+	}
 	meta := map[string]any{"mcp_server": server, "mcp_tool": tool, "bytes": full}
-	if full > MaxResultBytes {
+	if res.IsError && full > MaxResultBytes {
 		meta["truncated"] = true
 	}
 	if omitted > 0 {

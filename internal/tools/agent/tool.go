@@ -165,7 +165,14 @@ func (t *Tool) StartsDetachedFor(in json.RawMessage) bool {
 	return action == "start"
 }
 
+// Execute runs the call and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "read the full transcript with handle_read on the returned handle")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
 	args, action, err := normalize(in)
 	if err != nil {
 		return tools.Result{}, err

@@ -149,8 +149,14 @@ func (t *Tool) ApprovalFor(raw json.RawMessage) tools.Approval {
 // ParallelSafeFor is true for reads.
 func (t *Tool) ParallelSafeFor(raw json.RawMessage) bool { return t.ReadOnlyFor(raw) }
 
-// Execute runs one action.
-func (t *Tool) Execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
+// Execute runs one action and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "read one automation with action=\"read\"")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
 	args, err := tools.ParseArgs(raw)
 	if err != nil {
 		return tools.Result{}, err

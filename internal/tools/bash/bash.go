@@ -208,8 +208,14 @@ func (t *Tool) verdict(command, cwd string) shellpolicy.Verdict {
 	return v
 }
 
-// Execute runs one Bash action.
-func (t *Tool) Execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
+// Execute runs one Bash action and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "redirect the command's output to a file and read it with File action=\"read\", or filter it (grep, head, tail)")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
 	in, _, err := parseInput(raw)
 	if err != nil {
 		return tools.Result{}, err

@@ -141,8 +141,14 @@ func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
 	return out.Marshal(), nil
 }
 
-// Execute runs one File call.
+// Execute runs one File call and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "read a narrower window (start_line, max_lines), or search_content for the part you need")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
 	c, err := t.parseCall(in)
 	if err != nil {
 		return tools.Result{}, err

@@ -260,3 +260,27 @@ func TestSearchContentSkipsSecrets(t *testing.T) {
 			"cannot expose credential files: "+e.path(p)+" is ")
 	}
 }
+
+// TestSearchContentFitsItsBudget: a result never passes the call's budget;
+// it shows the first matches in path order and says how to get the rest.
+func TestSearchContentFitsItsBudget(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	for i := range 50 {
+		e.put(fmt.Sprintf("f%02d.txt", i), strings.Repeat("needle in a haystack line\n", 20))
+	}
+	e.tc.Budget = 3000
+	out := e.callOK(`{"action":"search_content","pattern":"needle"}`).Content
+	res := decode[contentResult](t, out)
+	if n := len([]rune(out)); n > 3000 || len(res.Matches) == 0 || len(res.Matches) >= 100 || !res.Truncated ||
+		res.NextOffset != len(res.Matches) || res.TotalMatches != 1000 || !strings.Contains(res.Note, "result budget") ||
+		res.Matches[0].File != "f00.txt" {
+		t.Fatalf("%d chars, %d matches, total %d, note %q", n, len(res.Matches), res.TotalMatches, res.Note)
+	}
+	// One match whose context alone is over the budget keeps the match with less context.
+	e.tc.Budget = 1500
+	res = decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"needle","path":"f00.txt","context_lines":1000}`).Content)
+	if len(res.Matches) != 1 {
+		t.Fatalf("huge context: %d matches", len(res.Matches))
+	}
+}

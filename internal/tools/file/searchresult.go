@@ -49,9 +49,16 @@ type fileHits struct {
 	matches []contentMatch
 }
 
+// minMatchChars is less than any match's JSON takes
+// (`{"file":"","line_number":1,"line":"","context_before":[],"context_after":[]}`).
+const minMatchChars = 60
+
 type skipCounts struct{ binary, tooLarge, unreadable, secret atomic.Int64 }
 
 func newGrepRun(tc *tools.Context, fs *confine.Set, m *matcher, r contentReq, secret func(string) bool, countUntil time.Time) *grepRun {
+	// No more matches are built than could ever fit the budget: a match
+	// takes at least minMatchChars, and 3 more per context line each side.
+	r.maxResults = min(r.maxResults, max(1, tc.ResultBudget()/(minMatchChars+6*r.context)))
 	run := &grepRun{tc: tc, fs: fs, m: m, req: r, need: r.offset + r.maxResults, refuses: secret,
 		countUntil: countUntil, pending: map[int]fileHits{}}
 	run.boundary.Store(math.MaxInt64)

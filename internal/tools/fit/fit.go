@@ -144,3 +144,20 @@ func isJSON(s string) bool {
 	t := strings.TrimSpace(s)
 	return t != "" && (t[0] == '{' || t[0] == '[')
 }
+
+// Own is a tool sizing its own result to budget: content that fits is
+// unchanged; JSON is cut structurally and stays valid, its "truncation"
+// receipt noting how (the call that gets the rest); text keeps a head and a
+// tail with a marker, then how. A tool calls it with its own how, so the
+// engine's last-resort cut (Content) is never reached.
+func Own(content string, budget int, how string) string {
+	if Runes(content) <= budget {
+		return content
+	}
+	note := "cut to fit the " + strconv.Itoa(budget) + "-character result budget; " + how
+	if out, ok := JSON(content, budget, note); ok {
+		return out
+	}
+	foot := "\n[" + note + "]"
+	return Text(content, budget-Runes(foot)) + foot
+}

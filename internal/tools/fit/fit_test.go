@@ -141,3 +141,18 @@ func TestJSONKeepsOrderAndMostItems(t *testing.T) {
 		t.Fatal("text taken for JSON")
 	}
 }
+
+func TestOwnSaysHowToGetTheRest(t *testing.T) {
+	t.Parallel()
+	text := Own(strings.Repeat("line\n", 5000), 1000, "re-run with a narrower filter")
+	if Runes(text) > 1000 || !strings.HasSuffix(text, "; re-run with a narrower filter]") {
+		t.Fatalf("text: %d chars, %q", Runes(text), text[len(text)-80:])
+	}
+	raw, _ := json.Marshal(map[string]any{"stdout": strings.Repeat("x", 5000), "passed": 3})
+	out := Own(string(raw), 1000, "re-run with a narrower filter")
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil || Runes(out) > 1000 || v["passed"] != 3.0 ||
+		!strings.HasSuffix(v["truncation"].(map[string]any)["note"].(string), "re-run with a narrower filter") {
+		t.Fatalf("json: %v %s", err, out)
+	}
+}

@@ -87,7 +87,14 @@ func parseChoice(args tools.Args) (Scope, string, error) {
 	return Scope(scope), action, nil
 }
 
-func (t *Tool) Execute(_ context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+// Execute runs the call and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "the memory file is in the system prompt")
+}
+
+func (t *Tool) execute(_ context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
 	if t.opts.Root == "" {
 		return tools.Result{}, tools.ExecutionFailed(DisabledMessage)
 	}

@@ -104,7 +104,14 @@ func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
 	return in, nil
 }
 
-func (t *Tool) Execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
+// Execute runs the call and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "shorten the plan")
+}
+
+func (t *Tool) execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
 	args, err := tools.ParseArgs(in)
 	if err != nil {
 		return tools.Result{}, err

@@ -274,8 +274,14 @@ func (t *Tool) Close() {
 	}
 }
 
-// Execute runs one action.
-func (t *Tool) Execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
+// Execute runs one action and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "print less per eval, or slice the object in Python and print the part you need")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
 	args, err := tools.ParseArgs(raw)
 	if err != nil {
 		return tools.Result{}, err

@@ -112,8 +112,14 @@ func (t *Tool) StartsDetachedFor(raw json.RawMessage) bool {
 	return err == nil && in.action == "verifiers" && in.background
 }
 
-// Execute runs one Run action.
-func (t *Tool) Execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
+// Execute runs one Run action and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "narrow the run with `args` (a test filter such as -run/-k, or one package) to see more of its output and excerpts")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
 	in, err := parseInput(raw)
 	if err != nil {
 		return tools.Result{}, err

@@ -202,7 +202,14 @@ func (t *Tool) taskID(args tools.Args) (string, error) {
 	return id, nil
 }
 
+// Execute runs the call and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "use tasks action=\"read\" on one task, or list with a filter")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
 	args, action, err := t.parse(in)
 	if err != nil {
 		return tools.Result{}, err

@@ -195,8 +195,14 @@ func (t *Tool) privateApproved(raw json.RawMessage) bool {
 	return ok
 }
 
-// Execute runs one Web action.
-func (t *Tool) Execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
+// Execute runs one Web action and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "read the rest of a fetched page with handle_read")
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
 	in, err := parseInput(raw)
 	if err != nil {
 		return tools.Result{}, err

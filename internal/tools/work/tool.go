@@ -77,7 +77,14 @@ func (t *Update) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"todos": todos})
 }
 
-func (t *Update) Execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
+// Execute runs the call and sizes its result to the call's budget
+// (tools.Sized), saying how to get what was cut.
+func (t *Update) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	res, err := t.execute(ctx, tc, in)
+	return tools.Sized(res, err, tc, "the full To-do is in <codewhale:work_state>; shorten item texts")
+}
+
+func (t *Update) execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
 	entries, err := parseTodos(in)
 	if err != nil {
 		return tools.Result{}, err

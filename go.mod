@@ -29,6 +29,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/theory/jsonpath v0.12.3
 	github.com/yuin/goldmark v1.8.7
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.57.0
 	golang.org/x/sys v0.47.0
 	mvdan.cc/sh/v3 v3.14.1

@@ -81,6 +81,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Automations: a.Automations,
 		Checkpoints: a.Checkpoints, CheckpointsOff: a.CheckpointsOff,
 		Permissions: a.Permissions,
+		Project:     a.Project(),
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()

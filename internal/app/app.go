@@ -27,7 +27,6 @@ import (
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
-	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 	"github.com/codewhale/codewhale/internal/toolset"
 )
@@ -77,6 +76,7 @@ type App struct {
 	Checkpoints    *checkpoint.Recorder
 	CheckpointsOff string
 	cpState
+	project projectState
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -259,6 +259,7 @@ func (a *App) EngineOptions() engine.Options {
 		SystemPrompt:       a.systemPrompt,
 		WorkState:          a.Services.WorkState,
 		BackgroundNotices:  a.notices,
+		TurnStart:          a.turnStart,
 		Journal:            a.journal(),
 		Checkpoints:        a.engineCheckpoints(),
 		AutoCompactPercent: a.autoCompactPercent(),
@@ -285,17 +286,6 @@ func (a *App) autoCompactPercent() int {
 		return min(f.AutoCompactPercent, 99)
 	}
 	return 80
-}
-
-// systemPrompt is the built-in prompt plus the user's memory block.
-func (a *App) systemPrompt(env engine.PromptEnv) string {
-	s := engine.DefaultSystemPrompt(env)
-	if a.Cfg.MemoryEnabled {
-		if block := memory.Block(a.Cfg.Home, a.Cfg.Workspace); block != "" {
-			s += "\n\n" + block
-		}
-	}
-	return s
 }
 
 // notices gathers runtime news for the model: finished background jobs
@@ -349,9 +339,10 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	if cc.Model != "" {
 		opts.Model = cc.Model
 	}
+	opts.TurnStart = nil // the parent's turn refreshes the project context
 	opts.SystemPrompt = func(env engine.PromptEnv) string {
-		return engine.DefaultSystemPrompt(env) + "\n\nYou are a sub-agent (" + cc.Role + ", id " + cc.ID + ") working for another agent. " +
-			"Do the delegated task, then answer with a concise report of what you found or changed; that report is what the parent receives."
+		return a.withInstructions(engine.DefaultSystemPrompt(env) + "\n\nYou are a sub-agent (" + cc.Role + ", id " + cc.ID + ") working for another agent. " +
+			"Do the delegated task, then answer with a concise report of what you found or changed; that report is what the parent receives.")
 	}
 	return engine.New(opts), svc.Agents, nil
 }

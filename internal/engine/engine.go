@@ -113,6 +113,11 @@ type Options struct {
 	// BackgroundNotices returns a runtime message about background jobs that
 	// finished since it was last called, or "".
 	BackgroundNotices func() string
+	// TurnStart is called once as each turn starts, before its first
+	// request: the host looks for edits to what shapes the system prompt
+	// (project instructions, skills) and returns one line per change, each
+	// announced as a Status.
+	TurnStart func() []string
 	// Redact replaces the secrets in text tools produced before it enters
 	// history; nil uses the process-wide secrets policy (secrets.Redact).
 	Redact func(string) string

@@ -71,6 +71,11 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		return nil // the deferred finish sets final
 	}
 	t.client = client
+	if e.opts.TurnStart != nil {
+		for _, line := range e.opts.TurnStart() {
+			e.emit(Status{Message: line})
+		}
+	}
 	if notice := e.backgroundNotices(); notice != "" {
 		e.appendMessage(provider.EngineText(notice))
 	}

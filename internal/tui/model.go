@@ -18,6 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
@@ -114,6 +115,9 @@ type Options struct {
 	// (nil: off, CheckpointsOff says why).
 	Checkpoints    *checkpoint.Recorder
 	CheckpointsOff string
+	// Project is the session's project instructions, user commands and
+	// skills for /context, /skills and the command table (nil: none).
+	Project *projectctx.Context
 }
 
 // Model is the root Bubble Tea model.

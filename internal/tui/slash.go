@@ -64,6 +64,8 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "config", Usage: "[<key> [<value>] [--save]]",
 		Help: "show or change settings (--save writes config.toml)"}, (*Model).configCommand},
 	{commands.Command{Name: "settings", Usage: "[text]", Help: "the settings in force"}, (*Model).settingsCommand},
+	{commands.Command{Name: "context", Aliases: []string{"ctx"}, Usage: "[reload]",
+		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, (*Model).contextCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
 		Help: "manage queued messages"}, (*Model).queueCommand},
 }

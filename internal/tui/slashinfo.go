@@ -90,6 +90,9 @@ func (m *Model) statusCommand(string) tea.Cmd {
 	if m.o.Jobs != nil {
 		jobsN = len(m.o.Jobs.List())
 	}
+	if m.o.Project != nil {
+		fmt.Fprintf(&b, "%s\n", m.o.Project.State().Summary())
+	}
 	fmt.Fprintf(&b, "Bash jobs: %d (/jobs)", jobsN)
 	m.system(b.String())
 	return nil

@@ -1,0 +1,255 @@
+package projectctx
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds of skills (CONTRACT.md §17.3).
+const (
+	// maxSkillHead is how much of a SKILL.md a session start reads: the
+	// frontmatter; the body is read when load_skill asks for it.
+	maxSkillHead = 8 << 10
+	// MaxSkillBody bounds what load_skill returns of a body or a file.
+	MaxSkillBody     = 48 << 10
+	maxSkillsPerDir  = 200
+	maxSkillsListed  = 100
+	maxSkillDescLen  = 300
+	maxSkillsBlock   = 12 << 10
+	maxSkillFiles    = 100
+	maxSkillFileDeep = 4
+)
+
+// SkillFile is the file that makes a folder a skill.
+const SkillFile = "SKILL.md"
+
+// Skill is a folder with a SKILL.md: instructions for one kind of task the
+// model loads when a task matches its description.
+type Skill struct {
+	Name        string
+	Description string
+	Dir         string // the skill's folder (real path)
+	Path        string // its SKILL.md
+	Source      string
+	area        area
+}
+
+// skillSources are the folders skills come from, in precedence order;
+// home and ws are canonical.
+func skillSources(home, ws string) []source {
+	out := []source{
+		{under(ws, ".codewhale", "skills"), "project .codewhale/skills", projectArea(ws)},
+		{under(ws, ".claude", "skills"), "project .claude/skills", projectArea(ws)},
+	}
+	if home != "" {
+		ha := homeArea(home, "skills")
+		out = append(out, source{ha.root, "user $CODEWHALE_HOME/skills", ha})
+	}
+	return out
+}
+
+// loadSkills reads each source's immediate subfolders; a name found in an
+// earlier source shadows later ones, which are reported.
+func loadSkills(srcs []source, w *watch) (skills []Skill, problems []string) {
+	seen := map[string]string{}
+	for _, src := range srcs {
+		entries, err := w.readDir(src.dir)
+		if err != nil {
+			continue
+		}
+		n := 0
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") || !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			s, problem, ok := readSkill(src, filepath.Join(src.dir, e.Name()), e.Type()&fs.ModeSymlink != 0, w)
+			switch {
+			case !ok:
+			case problem != "":
+				problems = append(problems, problem)
+			case seen[s.Name] != "":
+				problems = append(problems, fmt.Sprintf("skill %s in %s is shadowed by the one in %s", s.Name, s.Path, seen[s.Name]))
+			case n >= maxSkillsPerDir:
+				problems = append(problems, fmt.Sprintf("%s: more than %d skills; %s was not loaded", src.label, maxSkillsPerDir, s.Path))
+			default:
+				n++
+				seen[s.Name] = s.Path
+				skills = append(skills, s)
+			}
+		}
+	}
+	return skills, problems
+}
+
+// readSkill reads the frontmatter of dir's SKILL.md; ok is false when dir
+// is no skill folder at all. linked says dir is a symbolic link.
+func readSkill(src source, dir string, linked bool, w *watch) (Skill, string, bool) {
+	if linked {
+		w.lstat(dir)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return Skill{}, "", false
+		}
+	}
+	path := filepath.Join(dir, SkillFile)
+	fi, err := w.lstat(path)
+	if err != nil {
+		return Skill{}, "", false
+	}
+	direct := !linked && fi.Mode()&fs.ModeSymlink == 0
+	real, why := src.area.admit(path, direct)
+	if why != "" {
+		return Skill{}, fmt.Sprintf("%s: not read: %s", path, why), true
+	}
+	head, _, err := readLimited(path, maxSkillHead)
+	if err != nil {
+		return Skill{}, fmt.Sprintf("%s: not read: %v", path, err), true
+	}
+	meta, _, ok := splitFrontmatter(string(head))
+	if !ok {
+		return Skill{}, fmt.Sprintf("%s: no frontmatter with name and description in its first %d KiB", path, maxSkillHead>>10), true
+	}
+	fm, err := parseFrontmatter(path, meta)
+	if err != nil {
+		return Skill{}, err.Error(), true
+	}
+	if fm.Name == "" {
+		fm.Name = filepath.Base(dir)
+	}
+	if !validName(fm.Name) || strings.Contains(fm.Name, ":") {
+		return Skill{}, fmt.Sprintf("%s: %q is not a usable skill name (lower-case letters, digits, '-', '_' and '.')", path, fm.Name), true
+	}
+	if fm.Description == "" {
+		return Skill{}, fmt.Sprintf("%s: no description, so the model could not know when to use it", path), true
+	}
+	return Skill{Name: fm.Name, Description: fm.Description, Dir: filepath.Dir(real), Path: path, Source: src.label,
+		area: src.area}, "", true
+}
+
+// skillsBlock lists the skills for the system prompt, bounded in count,
+// description length and total size; what is left out is counted.
+func skillsBlock(skills []Skill) string {
+	if len(skills) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<skills>\nSkills are instructions for particular kinds of task, each in its own folder. When the task " +
+		"at hand matches a skill's description, call load_skill with its name before you start; it returns the " +
+		"instructions and the files beside them.\n")
+	listed := 0
+	for _, s := range skills {
+		desc := s.Description
+		if utf8.RuneCountInString(desc) > maxSkillDescLen {
+			desc = string([]rune(desc)[:maxSkillDescLen-1]) + "…"
+		}
+		line := "- " + s.Name + ": " + desc + "\n"
+		if listed == maxSkillsListed || b.Len()+len(line) > maxSkillsBlock {
+			break
+		}
+		b.WriteString(line)
+		listed++
+	}
+	if n := len(skills) - listed; n > 0 {
+		fmt.Fprintf(&b, "(%d more skills are not listed here; load_skill with an unknown name lists every name.)\n", n)
+	}
+	b.WriteString("</skills>")
+	return b.String()
+}
+
+// SkillContent is what load_skill returns.
+type SkillContent struct {
+	Body  string   // SKILL.md without its frontmatter, bounded
+	Cut   string   // receipt when the body was cut
+	Files []string // other files in the folder, relative, sorted, bounded
+	More  int      // files beyond the listed ones
+}
+
+// Content reads the skill's body and lists the files beside it.
+func (s *Skill) Content() (SkillContent, error) {
+	if _, why := s.area.admit(s.Path, false); why != "" {
+		return SkillContent{}, fmt.Errorf("skill %s (%s) is not readable: %s", s.Name, s.Path, why)
+	}
+	data, fi, err := readLimited(s.Path, maxSkillHead+MaxSkillBody)
+	if err != nil {
+		return SkillContent{}, fmt.Errorf("reading skill %s (%s): %w", s.Name, s.Path, err)
+	}
+	size := fi.Size()
+	_, body, _ := splitFrontmatter(string(data))
+	c := SkillContent{Body: strings.TrimSpace(body)}
+	if kept := cutText([]byte(c.Body), MaxSkillBody); len(kept) < len(c.Body) || size > int64(len(data)) {
+		c.Body = string(kept)
+		c.Cut = fmt.Sprintf("[codewhale: the skill's instructions were cut at %d bytes; %s holds the whole text]", len(kept), s.Path)
+	}
+	c.Files, c.More = s.listFiles()
+	return c, nil
+}
+
+// listFiles walks the skill folder (bounded depth and count), skipping
+// hidden entries and SKILL.md itself.
+func (s *Skill) listFiles() ([]string, int) {
+	var files []string
+	more := 0
+	root := s.Dir
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= maxSkillFileDeep {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || rel == SkillFile {
+			return nil
+		}
+		if len(files) == maxSkillFiles {
+			more++
+			return nil
+		}
+		files = append(files, filepath.ToSlash(rel))
+		return nil
+	})
+	sort.Strings(files)
+	return files, more
+}
+
+// ReadFile returns a file beside the skill's SKILL.md, bounded. The name
+// must stay inside the skill's folder once links are resolved, and must
+// not be a secret.
+func (s *Skill) ReadFile(name string) (text string, cut string, err error) {
+	if name == "" || filepath.IsAbs(name) {
+		return "", "", fmt.Errorf("file must be a path relative to the skill's folder, as load_skill lists them")
+	}
+	p := filepath.Join(s.Dir, filepath.FromSlash(name))
+	if !within(p, s.Dir) {
+		return "", "", fmt.Errorf("file %q is outside the skill's folder", name)
+	}
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		return "", "", fmt.Errorf("skill %s has no file %q; call load_skill with only the name to list its files", s.Name, name)
+	} else if err != nil {
+		return "", "", err
+	}
+	if _, why := (area{root: s.Dir, home: s.area.home}).admit(p, false); why != "" {
+		return "", "", fmt.Errorf("file %q of skill %s is not readable: %s", name, s.Name, why)
+	}
+	data, fi, err := readLimited(p, MaxSkillBody+1)
+	if err != nil {
+		return "", "", fmt.Errorf("reading %s: %w", p, err)
+	}
+	size := fi.Size()
+	kept := cutText(data, MaxSkillBody)
+	if int64(len(kept)) < size {
+		cut = fmt.Sprintf("[codewhale: %s was cut at %d of %d bytes]", p, len(kept), size)
+	}
+	if !utf8.Valid(kept) {
+		return "", "", fmt.Errorf("file %q of skill %s is binary; only text files can be returned", name, s.Name)
+	}
+	return string(kept), cut, nil
+}

@@ -207,3 +207,11 @@ func (r *Repo) EmptyTree() string {
 	r.T.Helper()
 	return strings.TrimSpace(r.Run("hash-object", "-t", "tree", "-w", os.DevNull))
 }
+
+// IsRepo reports whether dir is a git repository (a checkout, a linked
+// worktree or a bare git directory).
+func IsRepo(t testing.TB, dir string) bool {
+	t.Helper()
+	cmd := exec.Command(Git(t), "-C", dir, "rev-parse", "--git-dir")
+	return cmd.Run() == nil
+}

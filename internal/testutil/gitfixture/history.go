@@ -65,7 +65,9 @@ func story(edit bool) string {
 //     regular file turned into a symlink;
 //   - a deleted file and a deleted folder, binary edits, non-ASCII and
 //     non-UTF-8 (Latin-1) file names, Latin-1 content;
-//   - a side branch by a second author merged with --no-ff, and a tag.
+//   - a side branch by a second author merged with --no-ff, and a tag;
+//   - a Latin-1 encoded commit message, and one with tabs (after wide
+//     characters too) that git expands.
 func History(t testing.TB) *Repo {
 	r := New(t)
 	r.Write(".gitattributes", Attributes)
@@ -151,6 +153,11 @@ func History(t testing.TB) *Repo {
 
 	r.Write("latin1.txt", "caf\xe9\nna\xefve\n")
 	r.Write("docs/guide.md", "# Guide\n\nStep one.\nStep two.\nStep three.\nStep four.\n")
-	r.Commit("Latin-1 text")
+	r.Run("config", "i18n.commitEncoding", "ISO-8859-1")
+	r.Commit("Latin-1 text, caf\xe9 in a Latin-1 message")
+	r.Run("config", "--unset", "i18n.commitEncoding")
+
+	r.Write("docs/guide.md", "# Guide\n\nStep one.\n")
+	r.Commit("Tabs\tin the subject\n\n\tan indented body line\n界\tafter a wide character\nab\tcd\tef\n\n")
 	return r
 }

@@ -76,8 +76,8 @@ func TestPatchDifferentialHistory(t *testing.T) {
 	if src == "" {
 		src = e2e.ModuleRoot(t)
 	}
-	if _, err := os.Stat(filepath.Join(src, ".git")); err != nil {
-		e2e.Missing(t, src+" is not a git checkout, so there is no real history to replay")
+	if !gitfixture.IsRepo(t, src) {
+		e2e.Missing(t, src+" is not a git repository, so there is no real history to replay")
 	}
 	r := gitfixture.Clone(t, src)
 	commits := r.Commits("HEAD", *diffMax+1)

@@ -121,9 +121,9 @@ func (d *differ) dirtyCases(files map[string]bool) {
 		}
 		paths = append(paths, text[0], text[1], text[2], text[3], text[3]+".moved", text[4])
 	}
-	if len(links) > 0 {
-		d.r.Symlink("retargeted-target", links[0])
-		paths = append(paths, links[0])
+	for _, l := range links[:min(len(links), 3)] {
+		d.r.Symlink("retargeted-target", l)
+		paths = append(paths, l)
 	}
 	d.r.Write("untracked-new.txt", "u\n")
 	d.r.Write("untracked dir/a.txt", "a\n")

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -197,8 +195,8 @@ func TestGitDifferentialHistory(t *testing.T) {
 	if src == "" {
 		src = e2e.ModuleRoot(t)
 	}
-	if _, err := os.Stat(filepath.Join(src, ".git")); err != nil {
-		e2e.Missing(t, src+" is not a git checkout, so there is no real history to replay")
+	if !gitfixture.IsRepo(t, src) {
+		e2e.Missing(t, src+" is not a git repository, so there is no real history to replay")
 	}
 	r := gitfixture.Clone(t, src)
 	d := newDiffer(t, r)

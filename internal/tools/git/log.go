@@ -61,6 +61,9 @@ func (rp *repo) log(ctx context.Context, r *request) (string, error) {
 		if treesame || !f.keep(c) {
 			continue
 		}
+		if c, err = utf8Commit(c); err != nil {
+			return "", err
+		}
 		entries = append(entries, fmt.Sprintf("%s\nAuthor: %s <%s>\nDate: %s\nSubject: %s\n",
 			c.Hash, c.Author.Name, c.Author.Email, c.Author.When.Format("2006-01-02T15:04:05-07:00"), subject(c.Message)))
 	}

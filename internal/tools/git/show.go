@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/mattn/go-runewidth"
 )
 
 // show renders `git show [--unified=N|--no-patch] [--stat] <rev> [-- spec]`
@@ -111,6 +113,9 @@ func (rp *repo) showCommit(b *strings.Builder, h plumbing.Hash, r *request) erro
 	if r.patch || r.stat {
 		return needsBinary("show of a commit with its patch or stat")
 	}
+	if c, err = utf8Commit(c); err != nil {
+		return err
+	}
 	b.WriteString(rp.commitHeader(c))
 	return nil
 }
@@ -131,14 +136,52 @@ func (rp *repo) commitHeader(c *object.Commit) string {
 	lines := strings.Split(c.Message, "\n")
 	started := false
 	for _, l := range lines {
-		l = strings.TrimRight(l, " \t\r\v\f")
+		l = strings.TrimRight(l, gitSpace)
 		if l == "" && !started {
 			continue
 		}
 		started = true
-		body += "    " + l + "\n"
+		body += "    " + expandTabs(l) + "\n"
 	}
-	return strings.TrimRight(b.String()+body, " \t\n\r\v\f") + "\n"
+	return strings.TrimRight(b.String()+body, gitSpace) + "\n"
+}
+
+// gitSpace is git's isspace: space, tab, LF and CR (not \v or \f).
+const gitSpace = " \t\n\r"
+
+// expandTabs is git's tab expansion of an indented log message
+// (--expand-tabs=8, the default of the medium format): each tab pads to
+// the next multiple of 8 display columns, counted from the previous tab.
+// A segment that is not UTF-8 counts its bytes, as git's utf8_strnwidth
+// does.
+func expandTabs(line string) string {
+	if !strings.Contains(line, "\t") {
+		return line
+	}
+	var b strings.Builder
+	for {
+		seg, rest, found := strings.Cut(line, "\t")
+		b.WriteString(seg)
+		if !found {
+			return b.String()
+		}
+		b.WriteString(strings.Repeat(" ", 8-displayWidth(seg)%8))
+		line = rest
+	}
+}
+
+// displayWidth sums the positive column widths of s's characters (wide
+// East Asian ones count 2, controls and combining marks 0).
+func displayWidth(s string) int {
+	if !utf8.ValidString(s) {
+		return len(s)
+	}
+	cond := runewidth.Condition{}
+	w := 0
+	for _, r := range s {
+		w += cond.RuneWidth(r)
+	}
+	return w
 }
 
 // normalDate is git's default date format in the signature's own zone.

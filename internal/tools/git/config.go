@@ -50,23 +50,6 @@ func (rp *repo) configBool(section, key string, def bool) bool {
 	return def
 }
 
-// configSubValue looks up section.subsection.key (e.g. filter.lfs.clean)
-// with the same precedence as configValue; ok reports whether it is set.
-func (rp *repo) configSubValue(section, sub, key string) (string, bool) {
-	rp.configValue(section, key) // loads the configs
-	for _, raw := range rp.configs {
-		if !raw.HasSection(section) {
-			continue
-		}
-		if s := raw.Section(section); s.HasSubsection(sub) {
-			if ss := s.Subsection(sub); ss.HasOption(key) {
-				return ss.Option(key), true
-			}
-		}
-	}
-	return "", false
-}
-
 // hasIncludes reports whether any configuration file includes others,
 // which this reader does not follow.
 func (rp *repo) hasIncludes() bool {

@@ -22,9 +22,10 @@ const (
 // cleaner computes what git would store for a worktree file — its "clean"
 // conversion — so that a stat-dirty file can be compared with the index
 // entry as git does. It handles the end-of-line conversions of the text,
-// crlf and eol attributes and core.autocrlf; a path that needs a filter
-// driver, ident expansion or a working-tree-encoding is refused, since only
-// git can compute those.
+// crlf and eol attributes and core.autocrlf; a path that needs ident
+// expansion or a working-tree-encoding is refused, since only git computes
+// those. Filter drivers are ignored: the binary backend runs git with every
+// driver emptied (internal/gitsafe), and this prints what that git prints.
 type cleaner struct {
 	mu       sync.Mutex // status checks entries in parallel; go-git's object reads and the attribute cache are not shared safely
 	rp       *repo
@@ -49,14 +50,7 @@ func newCleaner(rp *repo, idx *gitIndex) *cleaner {
 func (c *cleaner) clean(p string, data []byte, indexBlob func() []byte) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	at := c.attrs.lookup(p, "text", "crlf", "eol", "filter", "ident", "working-tree-encoding")
-	if f := at["filter"]; f.value != "" {
-		_, clean := c.rp.configSubValue("filter", f.value, "clean")
-		_, process := c.rp.configSubValue("filter", f.value, "process")
-		if clean || process {
-			return nil, needsGit(fmt.Sprintf("status of %s needs the git binary: its filter driver %q runs only in git", p, f.value))
-		}
-	}
+	at := c.attrs.lookup(p, "text", "crlf", "eol", "ident", "working-tree-encoding")
 	if at["ident"].set {
 		return nil, needsGit(fmt.Sprintf("status of %s needs the git binary: its ident attribute is expanded only by git", p))
 	}

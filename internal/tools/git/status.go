@@ -93,7 +93,7 @@ func (rp *repo) statusGate(idx *gitIndex, spec pathSpec) error {
 		}
 	}
 	for _, k := range [][2]string{{"status", "showuntrackedfiles"}, {"status", "renames"}, {"diff", "renames"},
-		{"status", "renamelimit"}, {"diff", "renamelimit"}, {"core", "fsmonitor"}, {"core", "ignorecase"},
+		{"status", "renamelimit"}, {"diff", "renamelimit"}, {"core", "ignorecase"},
 		{"core", "precomposeunicode"}} {
 		if v, ok := rp.configValue(k[0], k[1]); ok && !defaultSetting(k[0]+"."+k[1], v) {
 			return needsGit("status with " + k[0] + "." + k[1] + "=" + v + " needs the git binary")
@@ -119,8 +119,6 @@ func defaultSetting(key, v string) bool {
 		return v == "true" || v == "yes" || v == "on" || v == "1"
 	case "core.ignorecase", "core.precomposeunicode":
 		return v == "false" || v == "no" || v == "off" || v == "0"
-	case "core.fsmonitor":
-		return v == "false" || v == "no" || v == "off" || v == "0" || v == ""
 	}
 	return false
 }

@@ -44,6 +44,7 @@ make_goroot_repo() {
 		git config user.name "Differential"
 		git config user.email "differential@example.com"
 		git config core.autocrlf false
+		git config gc.auto 0
 		git add -A
 		GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000" git commit -q -m "GOROOT/src $(go env GOVERSION)"
 		mapfile -t files < <(git ls-files -- '*.go' | awk 'NR % 97 == 0')
@@ -73,8 +74,8 @@ run_test() { # package, test name, repo, max
 	go test "$1" -count=1 -timeout 90m -run "^$2\$" -v -args \
 		-differential.repo="$3" -differential.max="$4" 2>&1 | tee "$tmp/$2.log" |
 		grep '^DIFFERENTIAL' || true
-	if grep -q -- '--- FAIL' "$tmp/$2.log"; then
-		grep -A3 -- '--- FAIL\|differs\|not a prefix\|refused\|reported success' "$tmp/$2.log" | head -40 >&2
+	if grep -q -- '--- FAIL\|^FAIL\|^panic' "$tmp/$2.log"; then
+		grep -v '^DIFFERENTIAL\|^=== ' "$tmp/$2.log" | head -60 >&2
 		return 1
 	fi
 }

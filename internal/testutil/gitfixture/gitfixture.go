@@ -170,8 +170,10 @@ func (r *Repo) AllCommits(rev string, max int) []string {
 	return out
 }
 
-// Clone makes a full local clone of src (any repository on disk) in a temp
-// dir, with the fixture's configuration, and checks out its HEAD.
+// Clone makes a full clone of src (any repository on disk) in a temp dir,
+// with the fixture's configuration, and checks out its HEAD. It clones
+// through git's transport (--no-local), which reads one consistent
+// snapshot: copying object files races a gc running in the source.
 func Clone(t testing.TB, src string) *Repo {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
@@ -179,7 +181,7 @@ func Clone(t testing.TB, src string) *Repo {
 		t.Fatal(err)
 	}
 	r := &Repo{T: t, Dir: filepath.Join(dir, "clone"), Bin: Git(t)}
-	if _, err := r.RunIn(dir, "clone", "-q", "--no-hardlinks", src, r.Dir); err != nil {
+	if _, err := r.RunIn(dir, "clone", "-q", "--no-local", src, r.Dir); err != nil {
 		t.Fatalf("clone %s: %v", src, err)
 	}
 	for _, kv := range [][2]string{{"user.name", "Ada Lovelace"}, {"user.email", "ada@example.com"},

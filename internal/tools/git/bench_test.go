@@ -187,14 +187,18 @@ func BenchmarkActions(b *testing.B) {
 	cli := New()
 	cli.native = cli.cli() // log normally runs natively; force the binary here
 	inputs := map[string]string{
-		"status": `{"action":"status"}`,
-		"diff":   `{"action":"diff"}`,
-		"log":    `{"action":"log"}`,
-		"show":   `{"action":"show","rev":"HEAD~3"}`,
-		"blame":  `{"action":"blame","path":"demo.go"}`,
+		"status":      `{"action":"status"}`,
+		"diff":        `{"action":"diff"}`,
+		"log":         `{"action":"log"}`,
+		"show":        `{"action":"show","rev":"HEAD~3"}`,
+		"show-header": `{"action":"show","rev":"HEAD~3","patch":false,"stat":false}`,
+		"blame":       `{"action":"blame","path":"demo.go"}`,
 	}
-	for _, action := range Actions {
+	for _, action := range append(Actions, "show-header") {
 		for name, tool := range map[string]*Tool{"go-git": New(Options{DisableCLI: true}), "git-cli": cli} {
+			if name == "go-git" && needsBinaryInput(inputs[action]) {
+				continue // diff, blame and show with a patch need the binary
+			}
 			b.Run(action+"/"+name, func(b *testing.B) {
 				in := json.RawMessage(inputs[action])
 				for b.Loop() {

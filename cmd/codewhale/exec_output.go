@@ -102,6 +102,14 @@ func (p *execPrinter) event(ev engine.Event) {
 			}
 			p.line("retract", "content_chars", ev.TextChars, "tool_ids", ids, "reason", ev.Reason)
 		}
+	case engine.CompactionCompleted:
+		if p.streamJSON() {
+			p.line("compaction", "replaced", ev.Replaced, "kept", ev.Kept, "auto", ev.Auto,
+				"estimate_before", ev.BeforeEstimate, "estimate_after", ev.AfterEstimate)
+		} else {
+			p.newline()
+			fmt.Fprintf(p.ios.Err, "Compacted context: summarised %d message(s), kept %d; the originals stay in the session file.\n", ev.Replaced, ev.Kept)
+		}
 	case engine.Retry:
 		if p.streamJSON() {
 			p.line("retry", "attempt", ev.Attempt, "max", ev.Max, "reason", ev.Reason, "wait_ms", ev.Wait.Milliseconds())

@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
@@ -308,5 +311,38 @@ func TestExecEndsWithItsSubAgents(t *testing.T) {
 	}
 	if _, errOut, code := c.run("exec", "--wait-agents", "soon", "x"); code != 1 || !strings.Contains(errOut, "--wait-agents \"soon\"") {
 		t.Errorf("bad flag: %d %q", code, errOut)
+	}
+}
+
+// A saved session with a 40 MB tool result: resuming sends it cut to the
+// budget with a receipt, never 40 MB, and the file keeps the original line.
+func TestResumeWithA40MBHistoryLine(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("answered"))
+	c := newCLI(t, srv)
+	home := filepath.Join(c.home, ".codewhale")
+	j := session.NewJournal(home, session.Options{})
+	info := engine.SessionInfo{ID: "big-session", Model: "deepseek-v4-pro", Workspace: c.ws}
+	huge := strings.Repeat("log line of a very chatty build\n", 40<<20/32)
+	if err := j.Append(info, provider.UserText("build it"),
+		provider.Message{Role: provider.RoleAssistant, Content: []provider.Block{provider.ToolUseBlock("c1", "Bash", []byte(`{"command":"make"}`))}},
+		provider.Message{Role: provider.RoleUser, Content: []provider.Block{provider.ToolResultBlock("c1", huge, false)}},
+		provider.Message{Role: provider.RoleAssistant, Content: []provider.Block{provider.TextBlock("Built.")}}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	path := filepath.Join(home, "sessions", "big-session.jsonl")
+	before, _ := os.Stat(path)
+	out, errOut, code := c.run("exec", "--resume", "big-session", "what failed?")
+	if code != 0 || !strings.Contains(out, "answered") {
+		t.Fatalf("exit %d, %q, %s", code, out, errOut)
+	}
+	req := srv.Requests()[0]
+	if len(req.Raw) > 1<<20 || !req.HasToolResult("output compacted to protect context") {
+		t.Errorf("request of %d bytes", len(req.Raw))
+	}
+	after, _ := os.Stat(path)
+	if after.Size() < before.Size() {
+		t.Errorf("the session file shrank from %d to %d bytes", before.Size(), after.Size())
 	}
 }

@@ -149,16 +149,18 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	}
 	summary := fmt.Sprintf("%s replaced_messages=\"%d\" kept_messages=\"%d\">\n%s\n</codewhale:compaction_summary>",
 		summaryTagOpen, len(older), len(recent), sanitizeSummary(resp.Text()))
-	next := append([]provider.Message{provider.EngineText(summary)}, recent...)
+	summaryMsg := provider.EngineText(summary)
+	next := append([]provider.Message{summaryMsg}, recent...)
 	e.mu.Lock()
 	before := estimateTokens(e.sess.Messages, e.sess.SystemPrompt, nil)
 	e.sess.Messages = next
 	after := estimateTokens(next, e.sess.SystemPrompt, nil)
-	info2 := e.infoLocked()
 	ev := SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), next...),
 		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
 	e.mu.Unlock()
-	e.rewriteHistory(info2, next, "the compacted history")
+	// The summary is a new record; the replaced messages stay in the
+	// session file.
+	e.saveCompaction(len(older), summaryMsg)
 	e.emit(ev)
 	return CompactionCompleted{Auto: auto, Replaced: len(older), Kept: len(recent), BeforeEstimate: before,
 		AfterEstimate: after, SummaryChars: len(resp.Text())}, nil

@@ -52,7 +52,7 @@ func TestAutoCompactionBeforeTheProviderRejects(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text(strings.Repeat("long answer ", 300)), fakemodel.Text(strings.Repeat("more ", 300)),
 		fakemodel.Text("SUMMARY"), fakemodel.Text("fits now"))
-	h := newHarness(t, srv, func(o *engine.Options) { o.ContextWindow = 2000; o.AutoCompactPercent = 60 })
+	h := newHarness(t, srv, func(o *engine.Options) { o.ContextWindow = 7000; o.AutoCompactPercent = 70 })
 	h.turn("one")
 	h.turn("two")
 	evs := h.turn("three")

@@ -25,8 +25,13 @@ type SessionInfo struct {
 type Journal interface {
 	// Append records messages added at the end of the history.
 	Append(info SessionInfo, msgs ...provider.Message) error
-	// Rewrite replaces the whole history (compaction, SyncSession).
+	// Rewrite replaces the whole history (SyncSession, resync after a
+	// failed save).
 	Rewrite(info SessionInfo, msgs []provider.Message) error
+	// Compacted records that the first replaced messages of the history are
+	// now summary. The replaced messages stay in the record: compaction
+	// never destroys the original.
+	Compacted(info SessionInfo, replaced int, summary provider.Message) error
 }
 
 // saveState is what the engine knows about the session file's durability.
@@ -139,6 +144,23 @@ func (e *Engine) reportSaveFailure() {
 	if msg := e.takeSaveFailure(); msg != "" {
 		e.emit(Error{ErrorEnvelope{Message: msg, Category: "state", Severity: "error", Recoverable: true}})
 	}
+}
+
+// saveCompaction records a compaction (after a failed save: the whole
+// history, as every save after a failure is).
+func (e *Engine) saveCompaction(replaced int, summary provider.Message) {
+	if e.opts.Journal == nil {
+		return
+	}
+	e.mu.Lock()
+	info, dirty := e.infoLocked(), e.saved.dirty
+	all := append([]provider.Message(nil), e.sess.Messages...)
+	e.mu.Unlock()
+	if dirty {
+		e.saveDone(e.opts.Journal.Rewrite(info, all), "the compacted history")
+		return
+	}
+	e.saveDone(e.opts.Journal.Compacted(info, replaced, summary), "the compaction summary")
 }
 
 // rewriteHistory replaces the stored history (compaction, SyncSession).

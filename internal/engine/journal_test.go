@@ -47,6 +47,10 @@ func (j *faultJournal) Rewrite(_ engine.SessionInfo, msgs []provider.Message) er
 	return nil
 }
 
+func (j *faultJournal) Compacted(_ engine.SessionInfo, _ int, summary provider.Message) error {
+	return j.Append(engine.SessionInfo{}, summary)
+}
+
 func (j *faultJournal) saved() [][]provider.Message {
 	j.mu.Lock()
 	defer j.mu.Unlock()

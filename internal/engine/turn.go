@@ -140,9 +140,9 @@ const (
 
 // runStep makes one provider request and handles its answer.
 func (t *turn) runStep(ctx context.Context) stepOutcome {
-	req := t.buildRequest()
-	if t.maybeAutoCompact(ctx, req) {
-		req = t.buildRequest()
+	req, ok := t.prepare(ctx)
+	if !ok {
+		return stepFailed
 	}
 	snap := CaptureSnapshot(t.id, t.step, req.Tools, t.sc)
 	if snap.ActiveToolCatalogSHA256 != nil {

@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"math"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,7 +102,7 @@ func TestEngineJournalsEveryMessageAndResumes(t *testing.T) {
 	}
 }
 
-func TestEngineCompactionRewritesTheJournal(t *testing.T) {
+func TestEngineCompactionKeepsTheOriginal(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
 	srv := fakemodel.New(t, fakemodel.Text("SUMMARY"))
@@ -140,5 +142,21 @@ func TestEngineCompactionRewritesTheJournal(t *testing.T) {
 	}
 	if got := l.Session.Messages[0].Text(); len(got) < 30 || got[:29] != "<codewhale:compaction_summary" {
 		t.Fatalf("first message is not the summary: %.60q", got)
+	}
+	// The replaced messages are still in the file, above the compaction
+	// record, and the listing counts the history as loaded.
+	raw, err := os.ReadFile(j.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"done: first"`, `"done: second"`, `"type":"compaction"`, `"replaced":2`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the session file lacks %s", want)
+		}
+	}
+	j.Close()
+	metas, err := List(home, Query{Archived: true})
+	if err != nil || len(metas) != 1 || metas[0].MessageCount != 5 {
+		t.Errorf("listing %+v, %v", metas, err)
 	}
 }

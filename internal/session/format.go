@@ -18,7 +18,11 @@ const (
 	lineHeader  = "session"
 	lineMessage = "message"
 	lineMeta    = "meta"
-	lineSystem  = "system_prompt"
+	// lineCompaction replaces the first Replaced messages of the history
+	// with its summary Message. The replaced lines stay in the file above
+	// it: compaction never destroys the original.
+	lineCompaction = "compaction"
+	lineSystem     = "system_prompt"
 )
 
 // record is one journal line. Only the fields of its Type are set.
@@ -32,10 +36,11 @@ type record struct {
 	Parent        string    `json:"parent_session_id,omitempty"`
 
 	// message, meta and system_prompt lines
-	N       int               `json:"n,omitempty"` // message count after this line
-	At      time.Time         `json:"at,omitzero"`
-	Message *provider.Message `json:"message,omitempty"`
-	Text    *string           `json:"text,omitempty"`
+	N        int               `json:"n,omitempty"`        // message count after this line
+	Replaced int               `json:"replaced,omitempty"` // compaction: messages the summary replaces
+	At       time.Time         `json:"at,omitzero"`
+	Message  *provider.Message `json:"message,omitempty"`
+	Text     *string           `json:"text,omitempty"`
 
 	// header and meta lines carry the mutable metadata
 	State *state `json:"meta,omitempty"`

@@ -117,6 +117,23 @@ func (j *Journal) Claim(id string) error {
 	return err
 }
 
+// Compacted records a compaction: the first replaced messages of the
+// history are now summary. It appends one line; the messages it replaces
+// stay in the file (engine.Journal).
+func (j *Journal) Compacted(info engine.SessionInfo, replaced int, summary provider.Message) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	w, err := j.writerFor(info, true)
+	if err != nil {
+		return err
+	}
+	if err := w.compacted(info, replaced, summary); err != nil {
+		j.drop()
+		return err
+	}
+	return nil
+}
+
 // Path is the file of the session being written, or "" before the first
 // message.
 func (j *Journal) Path() string {

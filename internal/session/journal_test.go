@@ -316,3 +316,37 @@ func TestInvalidIDRejected(t *testing.T) {
 		}
 	}
 }
+
+// A compaction is one appended record: the history loads as the summary
+// plus what followed, the replaced messages stay in the file, and later
+// appends continue after it.
+func TestCompactionRecordKeepsTheOriginal(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	info := testInfo("compacted")
+	j := NewJournal(home, Options{noSync: true})
+	defer j.Close()
+	mustAppend(t, j, info, userTurn("one"), assistant("a1"), userTurn("two"), assistant("a2"))
+	if err := j.Compacted(info, 3, assistant("SUMMARY")); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, j, info, userTurn("three"))
+	if err := j.Compacted(info, 9, assistant("too many")); err == nil {
+		t.Error("a compaction of more messages than the history was accepted")
+	}
+	l, err := Load(filepath.Join(Dir(home), info.ID+journalExt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range l.Session.Messages {
+		texts = append(texts, strings.SplitN(m.Text(), "\n", 2)[0])
+	}
+	if got := strings.Join(texts, "|"); got != "SUMMARY|a2|three" || l.Damage.Any() {
+		t.Errorf("history %s, damage %+v", got, l.Damage)
+	}
+	raw, _ := os.ReadFile(filepath.Join(Dir(home), info.ID+journalExt))
+	if !strings.Contains(string(raw), `"a1"`) || !strings.Contains(string(raw), `"one`) {
+		t.Error("the replaced messages are gone from the file")
+	}
+}

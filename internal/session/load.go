@@ -76,6 +76,9 @@ type journal struct {
 	earliest time.Time // of the line times, for a lost header's created_at
 	updated  time.Time
 	damage   Damage
+	// compactions counts compaction records applied: the file holds more
+	// messages than the history it loads to.
+	compactions int
 }
 
 func (j *journal) meta() Meta { return metaOf(&j.header, j.state, len(j.messages), j.updated) }
@@ -158,6 +161,12 @@ func (j *journal) apply(r *record) bool {
 			return false
 		}
 		j.messages = append(j.messages, *r.Message)
+	case lineCompaction:
+		if !validMessage(r.Message) || r.Replaced <= 0 || r.Replaced > len(j.messages) {
+			return false
+		}
+		j.messages = append([]provider.Message{*r.Message}, j.messages[r.Replaced:]...)
+		j.compactions++
 	case lineMeta:
 		if r.State == nil {
 			return false

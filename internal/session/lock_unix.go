@@ -39,7 +39,9 @@ func lockFile(f *os.File) error {
 	}
 }
 
-const lockWait = 200 * time.Millisecond
+// On a loaded machine a forked child can wait long to be scheduled for its
+// exec, so the wait is generous; it only delays refusing a real holder.
+const lockWait = time.Second
 
 // isLockedFile reports whether some process holds the lock on path.
 func isLockedFile(path string) bool {

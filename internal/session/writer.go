@@ -189,6 +189,31 @@ func (w *writer) append(info engine.SessionInfo, msgs []provider.Message) error 
 	return nil
 }
 
+// compacted appends a compaction record and the metadata as one durable
+// write.
+func (w *writer) compacted(info engine.SessionInfo, replaced int, summary provider.Message) error {
+	if replaced <= 0 || replaced > w.count {
+		return fmt.Errorf("compaction of %d message(s) in a session of %d", replaced, w.count)
+	}
+	var buf bytes.Buffer
+	stored := w.red.message(summary)
+	count := w.count - replaced + 1
+	if err := w.put(&buf, &record{Type: lineCompaction, N: count, Replaced: replaced, At: w.now(), Message: &stored}); err != nil {
+		return err
+	}
+	next := w.nextState(info, nil)
+	if err := w.put(&buf, &record{Type: lineMeta, At: w.now(), State: &next}); err != nil {
+		return err
+	}
+	if err := w.writeSync(buf.Bytes()); err != nil {
+		return err
+	}
+	w.count = count
+	w.state, w.seen = next, cloneUsage(info.Usage)
+	w.stateJS, _ = encodeLine(&record{Type: lineMeta, State: &w.state})
+	return nil
+}
+
 func (w *writer) put(buf *bytes.Buffer, r *record) error {
 	line, err := encodeLine(r)
 	if err == nil {

@@ -129,7 +129,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		return m.setStatus(compactingText, sevInfo)
 	case engine.CompactionCompleted:
 		m.clearStatus(compactingText)
-		m.system(fmt.Sprintf("Compacted context: summarised %d message(s), kept %d (≈%s → ≈%s tokens).",
+		m.system(fmt.Sprintf("Compacted context: summarised %d message(s), kept %d (≈%s → ≈%s tokens); the originals stay in the session file.",
 			ev.Replaced, ev.Kept, usage.FormatTokens(ev.BeforeEstimate), usage.FormatTokens(ev.AfterEstimate)))
 	case engine.CompactionFailed:
 		m.clearStatus(compactingText)

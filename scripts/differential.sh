@@ -15,7 +15,11 @@
 #            common options) against the git CLI, with and without the git
 #            binary (the go-git backend);
 #   patch  — File patch applying `git diff A B` for every consecutive pair,
-#            the resulting tree compared with B's (or git apply's).
+#            the resulting tree compared with B's (or git apply's);
+#   search — File search_content against rg (--sort path --crlf --hidden
+#            --no-require-git) on the working tree: a set of patterns with
+#            and without -i, match for match in path order (needs rg; a bare
+#            repository has no tree and is skipped).
 # A section is one function; add one (e.g. search vs rg) by writing
 # section_<name> and listing it in SECTIONS.
 #
@@ -23,7 +27,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-SECTIONS=(git patch)
+SECTIONS=(git patch search)
 
 usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -82,6 +86,18 @@ run_test() { # package, test name, repo, max
 
 section_git() { run_test ./internal/tools/git TestGitDifferentialHistory "$1" "$2"; }
 section_patch() { run_test ./internal/tools/file TestPatchDifferentialHistory "$1" "$2"; }
+section_search() {
+	if [ "$(git -C "$1" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
+		echo "DIFFERENTIAL search skipped: $1 is a bare repository (no working tree)"
+		return 0
+	fi
+	CODEWHALE_DIFF_TREE="$1" go test ./internal/tools/file -count=1 -timeout 90m -run '^TestDifferentialSearchTree$' -v \
+		2>&1 | tee "$tmp/search.log" | grep '^DIFFERENTIAL' || true
+	if grep -q -- '--- FAIL\|^FAIL\|^panic' "$tmp/search.log"; then
+		grep -v '^DIFFERENTIAL\|^=== ' "$tmp/search.log" | head -60 >&2
+		return 1
+	fi
+}
 
 if [ "$1" = --goroot ]; then
 	max=${2:-20}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/app"
 	auto "github.com/codewhale/codewhale/internal/automation"
+	"github.com/codewhale/codewhale/internal/tools/tasks"
 )
 
 // newAutomationCmd is `codewhale automation list|show|pause|resume|delete|run-due`.
@@ -136,6 +138,10 @@ func runAutomationDue(ios IO, g *globals) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	results, err := a.RunDue(ctx)
+	if errors.Is(err, tasks.ErrRunnerElsewhere) {
+		fmt.Fprintf(ios.Out, "Nothing to do here: %v, and its scheduler runs due automations.\n", err)
+		return nil
+	}
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}

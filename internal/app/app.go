@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -134,7 +135,13 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		a.Services.MCPInfo = a.MCP.Info
 	}
 	if o.RunTasks {
-		if err := store.AttachRunner(a.ctx, a.runTask, 2); err != nil {
+		switch err := store.AttachRunner(a.ctx, a.runTask, 2); {
+		case errors.Is(err, tasks.ErrRunnerElsewhere):
+			// Another session runs the queue (and the automation
+			// scheduler): this one leaves both to it.
+			a.Opts.RunTasks = false
+			a.TasksReport = strings.TrimSpace(a.TasksReport + "\n" + err.Error() + "; tasks queued here run there")
+		case err != nil:
 			return nil, err
 		}
 	}

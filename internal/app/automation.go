@@ -76,8 +76,25 @@ type DueResult struct {
 // running TUI's scheduler does the same on its own). It must be called on
 // an App built without RunTasks.
 func (a *App) RunDue(ctx context.Context) ([]DueResult, error) {
+	// This process runs what it fires, so it claims the task queue first:
+	// with another session's runner on it, that session's scheduler runs
+	// due automations and this one does nothing.
+	type done struct {
+		id, summary string
+		err         error
+	}
+	finished := make(chan done, 64)
+	run := func(ctx context.Context, t tasks.TaskRecord) (string, error) {
+		s, err := a.runTask(ctx, t)
+		finished <- done{t.ID, s, err}
+		return s, err
+	}
+	if err := a.Tasks.AttachRunner(ctx, run, 1); err != nil {
+		return nil, err
+	}
 	fired, err := a.Automations.RunDue(ctx, a.Services.Enqueue)
 	if err != nil || len(fired) == 0 {
+		a.Tasks.Close()
 		return nil, err
 	}
 	want := map[string]int{}
@@ -89,22 +106,6 @@ func (a *App) RunDue(ctx context.Context) ([]DueResult, error) {
 		} else {
 			results[i].Err = fmt.Errorf("%s", f.Run.Note)
 		}
-	}
-	if len(want) == 0 {
-		return results, nil
-	}
-	type done struct {
-		id, summary string
-		err         error
-	}
-	finished := make(chan done, 16)
-	run := func(ctx context.Context, t tasks.TaskRecord) (string, error) {
-		s, err := a.runTask(ctx, t)
-		finished <- done{t.ID, s, err}
-		return s, err
-	}
-	if err := a.Tasks.AttachRunner(ctx, run, 1); err != nil {
-		return results, err
 	}
 	defer a.Tasks.Close()
 	for len(want) > 0 {

@@ -201,6 +201,9 @@ func (s *Store) quarantine(path string, cause error) {
 // recoverRunning applies the restart rule: a task found running has no
 // process attached any more, so it fails. Tasks are never reattached.
 func (s *Store) recoverRunning() {
+	if s.runnerElsewhere() {
+		return // another process's runner is executing them
+	}
 	now := s.now()
 	for _, id := range s.sortedIDs() {
 		rec := s.tasks[id]

@@ -58,6 +58,11 @@ func (s *Store) AttachRunner(ctx context.Context, fn Runner, workers int) error 
 	if s.run.fn != nil {
 		return errors.New("task store: a runner is already attached")
 	}
+	lock, err := s.claimRunner()
+	if err != nil {
+		return err
+	}
+	s.runLock = lock
 	ctx, stop := context.WithCancel(ctx)
 	s.run.fn, s.run.ctx, s.run.stop = fn, ctx, stop
 	s.run.wake = make(chan struct{}, 1)
@@ -93,6 +98,8 @@ func (s *Store) Close() {
 	s.run.wg.Wait()
 	s.mu.Lock()
 	s.run = runnerState{}
+	s.runLock.Unlock()
+	s.runLock = nil
 	s.mu.Unlock()
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/filelock"
 	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
@@ -28,6 +29,10 @@ type Store struct {
 	queue  []string
 	report LoadReport
 	run    runnerState
+	// holdingWrite is set while this store holds write.lock; runLock is
+	// runner.lock while a runner is attached (procs.go).
+	holdingWrite bool
+	runLock      *filelock.Lock
 }
 
 // DefaultDir resolves the data directory: $CODEWHALE_TASKS_DIR, else
@@ -66,7 +71,10 @@ func Open(dir string) (*Store, LoadReport, error) {
 			return nil, LoadReport{}, fmt.Errorf("task store: create %s: %w", d, err)
 		}
 	}
-	if err := s.load(); err != nil {
+	// Another process may be writing this store (a TUI, `automation
+	// run-due`, an exec): loading and its repairs hold the write lock, so
+	// no staged file is finished or rewritten under a writer.
+	if err := s.withWriteLock(s.load); err != nil {
 		return nil, s.report, fmt.Errorf("task store: %w", err)
 	}
 	return s, s.report, nil
@@ -89,12 +97,14 @@ func (s *Store) stagedPath(id string) string {
 // persist writes one record atomically. Callers hold s.mu (or own s
 // exclusively, as load does).
 func (s *Store) persist(rec *TaskRecord) error {
-	return writeJSONAtomic(s.taskPath(rec.ID), s.stagedPath(rec.ID), rec)
+	return s.writeLocked(func() error { return writeJSONAtomic(s.taskPath(rec.ID), s.stagedPath(rec.ID), rec) })
 }
 
 func (s *Store) persistQueue() error {
-	return writeJSONAtomic(s.queuePath(), filepath.Join(s.dir, ".queue.json.pending"),
-		map[string][]string{"queue": append([]string{}, s.queue...)})
+	return s.writeLocked(func() error {
+		return writeJSONAtomic(s.queuePath(), filepath.Join(s.dir, ".queue.json.pending"),
+			map[string][]string{"queue": append([]string{}, s.queue...)})
+	})
 }
 
 // NewTask is a request to enqueue work.

@@ -103,6 +103,13 @@ func TestRunningTaskFailsOnRestart(t *testing.T) {
 	rec := mustCreate(t, first, "long job")
 	<-started
 
+	// While its runner lives, another process's Open leaves the task alone.
+	if _, report := openStore(t, dir); len(report.Recovered) != 0 {
+		t.Fatalf("a live runner's task was failed: %+v", report)
+	}
+	// The process dies: the kernel drops its runner lock.
+	first.runLock.Unlock()
+
 	second, report := openStore(t, dir)
 	if len(report.Recovered) != 1 || report.Recovered[0] != rec.ID {
 		t.Fatalf("report = %+v", report)

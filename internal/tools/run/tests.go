@@ -2,11 +2,13 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os/exec"
 
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/fit"
 )
 
 // testReport is the content of `tests` (field order is the JSON order).
@@ -89,8 +91,10 @@ func (t *Tool) tests(ctx context.Context, tc *tools.Context, in input) (tools.Re
 	case jobs.Killed:
 		rep.Error = "The test run was canceled and killed."
 	}
-	return jsonResult(rep, rep.Success, map[string]any{"task_id": j.ID(), "status": string(d.Status),
-		"ecosystem": r.ecosystem, "duration_ms": rep.DurationMS}), nil
+	res := jsonResult(rep, rep.Success, map[string]any{"task_id": j.ID(), "status": string(d.Status),
+		"ecosystem": r.ecosystem, "duration_ms": rep.DurationMS})
+	res.Content = rep.fitted(tc.ResultBudget(), res.Content)
+	return res, nil
 }
 
 // addCounts fills the counts and the failure list so that they agree:
@@ -113,4 +117,40 @@ func (r *testReport) addCounts(c counts) {
 		c.Failures = c.Failures[:maxFailures]
 	}
 	r.Failures = c.Failures
+}
+
+// Within a budget the failures come first: a report too long for it gets
+// its output streams cut to a fifth of the budget each and excerpts to
+// fittedExcerpt characters (head and tail), then lists as many failures as
+// fit, the rest counted in failures_omitted, so failed still equals the
+// list plus failures_omitted plus failures_unlisted.
+const fittedExcerpt = 1000
+
+func (r testReport) fitted(budget int, full string) string {
+	if fit.Runes(full) <= budget {
+		return full
+	}
+	cut := func(s string, n int, omitted *int) string {
+		out := fit.Text(s, n)
+		if out != s {
+			*omitted += fit.Runes(s) - fit.Runes(out)
+		}
+		return out
+	}
+	r.Stdout = cut(r.Stdout, budget/5, &r.StdoutOmittedChars)
+	r.Stderr = cut(r.Stderr, budget/5, &r.StderrOmittedChars)
+	r.StdoutTruncated = r.StdoutTruncated || r.StdoutOmittedChars > 0
+	r.StderrTruncated = r.StderrTruncated || r.StderrOmittedChars > 0
+	failures := make([]failure, len(r.Failures))
+	for i, f := range r.Failures {
+		f.Output = fit.Text(f.Output, fittedExcerpt)
+		failures[i] = f
+	}
+	omitted := r.FailuresOmitted
+	text, _ := fit.Prefix(len(failures), budget, func(k int) string {
+		r.Failures, r.FailuresOmitted = failures[:k], omitted+len(failures)-k
+		raw, _ := json.Marshal(r)
+		return string(raw)
+	})
+	return text
 }

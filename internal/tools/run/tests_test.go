@@ -1,6 +1,9 @@
 package run
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
@@ -297,5 +300,31 @@ func TestTestsRefusals(t *testing.T) {
 		if _, refusal := tc.f.call(tc.in); !strings.HasPrefix(refusal, tc.want) {
 			t.Errorf("%s\n got %q\nwant %q…", tc.in, refusal, tc.want)
 		}
+	}
+}
+
+// TestManyFailuresFitTheBudget: a run with more failures than the budget
+// holds lists the first ones, counts the rest in failures_omitted and keeps
+// failed = listed + omitted + unlisted.
+func TestManyFailuresFitTheBudget(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("package fx\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\n")
+	for i := range 120 {
+		fmt.Fprintf(&b, "func TestF%03d(t *testing.T) { t.Log(strings.Repeat(\"noise \", 300)); t.Fatal(\"no\") }\n", i)
+	}
+	f := newFixture(t, Options{}, map[string]string{"go.mod": goMod, "a_test.go": b.String()})
+	f.tc.Budget = 12000
+	res, err := f.reg.Execute(context.Background(), f.tc, "Run", json.RawMessage(`{"action":"tests"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal([]byte(res.Content), &r); err != nil || len([]rune(res.Content)) > 12000 {
+		t.Fatalf("%v, %d chars", err, len([]rune(res.Content)))
+	}
+	agree(t, r)
+	if *r.Failed != 120 || len(r.Failures) == 0 || r.Omitted == 0 || r.Failures[0].Name != "TestF000" {
+		t.Fatalf("failed %d, listed %d, omitted %d", *r.Failed, len(r.Failures), r.Omitted)
 	}
 }

@@ -94,6 +94,30 @@ func CanonicalPath(raw, workspace string) string {
 	return canonicalize(filepath.Clean(p))
 }
 
+// LexicalPath is raw joined to the workspace (relative paths; "~/" is the
+// user's home) and cleaned without following any link, checked against the
+// same roots as ResolvePath; it returns the path and the root it lies in.
+// Git resolves `path` this way: there a path is a pathspec, and a tracked
+// symlink names itself, not its target.
+func (c *Context) LexicalPath(raw string) (string, string, error) {
+	p := raw
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.Workspace, p)
+	}
+	p = filepath.Clean(p)
+	for _, root := range append([]string{c.Workspace}, c.TrustedRoots...) {
+		if within(p, root) {
+			return p, root, nil
+		}
+	}
+	return "", "", PathEscape(p)
+}
+
 // Rel returns abs relative to the workspace with '/' separators, or abs
 // itself when it lies outside.
 func (c *Context) Rel(abs string) string {

@@ -53,3 +53,36 @@ func TestResolvePathBoundary(t *testing.T) {
 		t.Errorf("a path outside every trusted root: %v; want a path escape", err)
 	}
 }
+
+// TestLexicalPath: joined and cleaned, never following a link; the roots
+// are the workspace and the trusted ones.
+func TestLexicalPath(t *testing.T) {
+	t.Parallel()
+	ws, other := tools.Canonical(t.TempDir()), tools.Canonical(t.TempDir())
+	if err := os.Symlink(other, filepath.Join(ws, "out")); err != nil {
+		t.Fatal(err)
+	}
+	c := &tools.Context{Workspace: ws, TrustedRoots: []string{filepath.Join(other, "trusted")}}
+	for _, tc := range []struct {
+		raw, want, root string
+		escape          bool
+	}{
+		{"out", filepath.Join(ws, "out"), ws, false}, // the link itself, not its target
+		{"a/../b/", filepath.Join(ws, "b"), ws, false},
+		{"gone/dir", filepath.Join(ws, "gone", "dir"), ws, false},
+		{"../x", "", "", true},
+		{filepath.Join(other, "trusted", "f"), filepath.Join(other, "trusted", "f"), filepath.Join(other, "trusted"), false},
+		{filepath.Join(other, "f"), "", "", true},
+	} {
+		got, root, err := c.LexicalPath(tc.raw)
+		if tc.escape {
+			if e := tools.AsError(err); err == nil || e.Kind != tools.KindPathEscape {
+				t.Errorf("%q: want an escape, got %q %v", tc.raw, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want || root != tc.root {
+			t.Errorf("%q: got %q in %q (%v), want %q in %q", tc.raw, got, root, err, tc.want, tc.root)
+		}
+	}
+}

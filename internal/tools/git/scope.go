@@ -36,7 +36,7 @@ func (r *request) resolveScope(tc *tools.Context) error {
 		}
 		return nil
 	}
-	abs, base, err := lexicalPath(tc, r.rawPath)
+	abs, base, err := tc.LexicalPath(r.rawPath)
 	if err != nil {
 		return err
 	}
@@ -71,38 +71,6 @@ func (r *request) resolveScope(tc *tools.Context) error {
 	}
 	r.dir, r.pathspec, r.kind = dir, ".", scopeDir
 	return nil
-}
-
-// lexicalPath joins raw to the workspace and cleans it without touching the
-// disk; it must stay inside the workspace or a trusted root in force
-// (tc.Roots). It returns the path and the root it lies in.
-func lexicalPath(tc *tools.Context, raw string) (string, string, error) {
-	p := raw
-	if strings.HasPrefix(p, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(home, p[2:])
-		}
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(tc.Workspace, p)
-	}
-	p = filepath.Clean(p)
-	for _, root := range tc.Roots() {
-		if within(p, root) {
-			return p, root, nil
-		}
-	}
-	return "", "", tools.PathEscape(p)
-}
-
-func within(p, root string) bool {
-	if root == "" {
-		return false
-	}
-	if p == root {
-		return true
-	}
-	return strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // throughLink refuses a path that continues past a symbolic link, as git

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/fit"
 )
 
 // Actions are the Git actions, in the order the contract lists them.
@@ -154,7 +155,9 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 	meta := req.metadata(b.name())
 	if err != nil {
 		if errors.As(err, &fe) {
-			res := tools.Failed(req.failurePrefix() + fe.msg)
+			// git's stderr is short, but a hostile repository can make it
+			// long; it is cut to the budget like any output.
+			res := tools.Failed(fit.Text(req.failurePrefix()+fe.msg, min(maxOutputChars, tc.ResultBudget())))
 			res.Metadata = meta
 			return res, nil
 		}

@@ -397,9 +397,12 @@ func readAll(f *os.File) ([]byte, error) {
 
 func TestExecRunsShellAndReportsRunningJobs(t *testing.T) {
 	t.Parallel()
+	// A duration no other process on the machine uses, so the orphan check
+	// below finds only this test's sleeper.
+	sleeper := fmt.Sprintf("sleep 30.%06d", os.Getpid()%1000000)
 	srv := fakemodel.New(t,
 		fakemodel.Tools(fakemodel.Call{ID: "a", Name: "Bash", Args: `{"command":"echo hello from bash"}`},
-			fakemodel.Call{ID: "b", Name: "Bash", Args: `{"command":"sleep 30","background":true}`}),
+			fakemodel.Call{ID: "b", Name: "Bash", Args: `{"command":"` + sleeper + `","background":true}`}),
 		fakemodel.Text("Started."))
 	c := newCLI(t, srv)
 	out, errOut, code := c.run("exec", "--auto", "run things")
@@ -409,14 +412,14 @@ func TestExecRunsShellAndReportsRunningJobs(t *testing.T) {
 	if !strings.Contains(errOut, "tool Bash completed: hello from bash") {
 		t.Errorf("stderr %q", errOut)
 	}
-	if !strings.Contains(errOut, "1 background job(s) still running; they are stopped as codewhale exits:") || !strings.Contains(errOut, "sleep 30") {
+	if !strings.Contains(errOut, "1 background job(s) still running; they are stopped as codewhale exits:") || !strings.Contains(errOut, sleeper) {
 		t.Errorf("running jobs not reported: %q", errOut)
 	}
 	if !srv.Requests()[1].HasToolResult("Background task started: shell_") {
 		t.Error("background start result did not reach the model")
 	}
 	// The sleeper was stopped with the process: no orphan is left.
-	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
+	if out, _ := exec.Command("pgrep", "-f", "^"+sleeper+"$").Output(); len(out) > 0 {
 		t.Errorf("orphan sleeper left running: %s", out)
 	}
 }

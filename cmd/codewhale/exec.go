@@ -80,7 +80,7 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 				return &exitError{code: exitFailure, err: err}
 			}
 			var code int
-			if o.agent(cmd) {
+			if _, _, isCommand := commandToken(o.prompt); o.agent(cmd) || isCommand {
 				code = runExecAgent(ios, cfg, o)
 			} else {
 				code = runExecOneShot(ios, cfg, o)
@@ -213,6 +213,17 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 			fmt.Fprintln(ios.Err, line)
 		}
 	}
+	send := engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser}
+	if name, args, ok := commandToken(o.prompt); ok {
+		var notes []string
+		if send, notes, err = userCommandMessage(a.Project().State(), name, args); err != nil {
+			fmt.Fprintln(ios.Err, "error:", err)
+			return exitFailure
+		}
+		for _, n := range notes {
+			fmt.Fprintln(ios.Err, n)
+		}
+	}
 	eng := engine.New(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -240,7 +251,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	start := time.Now()
 	out.storeNotices(a.StartupNotices)
 	out.mcpProblems(turnCtx, a.MCP)
-	reply, _ := eng.RunTurn(turnCtx, engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser}, out.event)
+	reply, _ := eng.RunTurn(turnCtx, send, out.event)
 	done := reply.Done
 	wait, _ := waitAgentsFor(o.waitAgents)
 	cancelled := a.StopAgents(turnCtx, wait)

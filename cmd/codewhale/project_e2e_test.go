@@ -97,3 +97,85 @@ func canonicalPath(t *testing.T, p string) string {
 	}
 	return r
 }
+
+// `exec "/name args"` expands a user command: the model receives the
+// expansion, and the command's mode and allowed-tools narrow its turn.
+func TestExecExpandsAUserCommand(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "w", Name: "work_update", Args: `{"todos":[{"content":"should-not-run","status":"pending"}]}`}),
+		fakemodel.Text("Reviewed."))
+	c := newCLI(t, srv)
+	writeFiles(t, c.ws, map[string]string{".codewhale/commands/git/review.md": "---\ndescription: Review a change\n" +
+		"mode: plan\nallowed-tools: Git, Read\n---\nReview the change $1, focusing on $2.\n"})
+	out, errOut, code := c.run("exec", "--auto", `/git:review HEAD~1 "error handling"`)
+	if code != 0 || out != "Reviewed.\n" {
+		t.Fatalf("code %d out %q stderr %s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "Running /git:review from "+filepath.Join(c.ws, ".codewhale", "commands", "git", "review.md")) {
+		t.Errorf("stderr %q", errOut)
+	}
+	first := srv.Requests()[0]
+	if got := first.LastUserText(); !strings.HasPrefix(got, "Review the change HEAD~1, focusing on error handling.") {
+		t.Errorf("the model got %q", got)
+	}
+	if names := strings.Join(first.ToolNames(), ","); names != "File,Git" {
+		t.Errorf("the command's turn carries %s, want File,Git (Plan mode, allowed-tools Git and Read→File)", names)
+	}
+	if !srv.Requests()[1].HasToolResult("is not in the allowed-tools list for the current command") {
+		t.Errorf("a call outside the command's tools must be refused with the allow-list text:\n%s", toolMessages(srv.Requests()[1]))
+	}
+	if strings.Contains(toolMessages(srv.Requests()[1]), "To-do") {
+		t.Error("the refused call ran")
+	}
+}
+
+func TestExecRefusesAnUnknownOrBuiltinCommand(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	c := newCLI(t, srv)
+	writeFiles(t, c.ws, map[string]string{".codewhale/commands/deploy.md": "Deploy it.\n"})
+	_, errOut, code := c.run("exec", "/depoly now")
+	if code != 1 || !strings.Contains(errOut, "/depoly is not a user command") || !strings.Contains(errOut, "there are /deploy") {
+		t.Errorf("code %d stderr %q", code, errOut)
+	}
+	_, errOut, code = c.run("exec", "/help")
+	if code != 1 || !strings.Contains(errOut, "/help is a built-in command of the interactive UI") {
+		t.Errorf("code %d stderr %q", code, errOut)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("nothing may be sent for a command that does not exist")
+	}
+}
+
+// A skill's description is in the system prompt; load_skill returns its
+// instructions and the files beside them, and one file on request.
+func TestSkillIsListedAndLoadSkillReturnsItsBody(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "l", Name: "load_skill", Args: `{"name":"release"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "f", Name: "load_skill", Args: `{"name":"release","file":"scripts/tag.sh"}`}),
+		fakemodel.Text("Released."))
+	c := newCLI(t, srv)
+	writeFiles(t, filepath.Join(c.home, ".codewhale"), map[string]string{
+		"skills/release/SKILL.md":       "---\nname: release\ndescription: Cut a release with tags and notes\n---\nSTEP-ONE: bump the version.\n",
+		"skills/release/scripts/tag.sh": "git tag -s \"$1\"\n",
+	})
+	if _, errOut, code := c.run("exec", "--auto", "--mode", "plan", "cut a release"); code != 0 {
+		t.Fatalf("code %d stderr %s", code, errOut)
+	}
+	reqs := srv.Requests()
+	if sys := systemText(t, reqs[0]); !strings.Contains(sys, "<skills>") || !strings.Contains(sys, "- release: Cut a release with tags and notes") {
+		t.Errorf("the skill is not listed in the system prompt:\n%s", sys)
+	}
+	body := toolMessages(reqs[1])
+	for _, want := range []string{"Skill release (user $CODEWHALE_HOME/skills): Cut a release", "STEP-ONE: bump the version.",
+		"Files beside SKILL.md (1): scripts/tag.sh"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("load_skill result lacks %q:\n%s", want, body)
+		}
+	}
+	if file := toolMessages(reqs[2]); !strings.Contains(file, `git tag -s \"$1\"`) && !strings.Contains(file, `git tag -s "$1"`) {
+		t.Errorf("load_skill file result:\n%s", file)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/session"
@@ -152,6 +153,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		a.openCheckpoints()
 	}
 	a.Services.RLM = a.newRLM()
+	a.Services.Skills = func() *projectctx.State { return a.Project().State() }
 	return a, nil
 }
 
@@ -325,6 +327,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
 	}
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
+	svc.Skills = a.Services.Skills
 	opts := a.EngineOptions()
 	opts.Checkpoints = nil // the parent turn's recording covers what its children change
 	opts.Session = &engine.Session{ID: cc.ID}
@@ -388,6 +391,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
+	svc.Skills = a.Services.Skills
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
 	eng := engine.New(opts)
 	runCtx, stop := context.WithCancel(ctx)

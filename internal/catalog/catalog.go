@@ -75,6 +75,9 @@ type Options struct {
 	AlwaysLoad []string // config [tools] always_load
 	Allow      []string // allowed-tools list (empty = all)
 	Deny       []string // disallowed-tools list
+	// CommandAllow is a user command's allowed-tools for its turn (nil =
+	// no further limit): a tool must pass Allow and this list.
+	CommandAllow []string
 }
 
 // Catalog is one turn's catalog and active set. It is owned by one turn (or
@@ -114,6 +117,9 @@ func Build(reg *tools.Registry, mcp MCPInfo, opts Options) *Catalog {
 		entries = append(entries, Entry{Tool: ToolSearchTool(), Origin: OriginSynthetic})
 	}
 	entries = filterLists(entries, opts.Allow, opts.Deny)
+	if opts.CommandAllow != nil {
+		entries = filterLists(entries, opts.CommandAllow, nil)
+	}
 	c := &Catalog{entries: entries, index: make(map[string]int, len(entries)), active: map[string]bool{}, opts: opts, held: budget.held}
 	for i := range c.entries {
 		c.index[c.entries[i].Tool.Name] = i

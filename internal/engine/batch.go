@@ -153,6 +153,9 @@ func (t *turn) plan(c pendingCall) *planned {
 		p.blocked = tools.PermissionDenied("Tool '%s' is not in the allowed-tools list for the current command", name)
 		return p
 	}
+	if p.blocked = t.scopeRefusal(name); p.blocked != nil {
+		return p
+	}
 	if p.search {
 		p.readOnly = true
 		return p

@@ -21,6 +21,9 @@ const (
 type SendMessage struct {
 	Content    string
 	Provenance string // default external_user
+	// Scope narrows this one turn for a user command or /init (nil: a
+	// plain message).
+	Scope *TurnScope
 }
 
 // ApproveToolCall answers an ApprovalRequired with yes.

@@ -8,11 +8,12 @@ import (
 
 // surface builds one turn's toolset and catalog for env: the registry from
 // the host, then the catalog policy with the engine's always-load and
-// allow/deny lists.
-func (e *Engine) surface(env TurnEnv) (Toolset, *catalog.Catalog) {
+// allow/deny lists, and a user command's allowed-tools (nil: none).
+func (e *Engine) surface(env TurnEnv, commandAllow []string) (Toolset, *catalog.Catalog) {
 	ts := e.opts.Tools(env)
 	cat := catalog.Build(ts.Registry, ts.MCP, catalog.Options{Mode: env.Mode, Posture: env.Posture,
-		AllowShell: env.AllowShell, AlwaysLoad: e.opts.AlwaysLoad, Allow: e.opts.AllowTools, Deny: e.opts.DenyTools})
+		AllowShell: env.AllowShell, AlwaysLoad: e.opts.AlwaysLoad, Allow: e.opts.AllowTools, Deny: e.opts.DenyTools,
+		CommandAllow: commandAllow})
 	return ts, cat
 }
 
@@ -34,6 +35,6 @@ func (e *Engine) FirstRequestSurface() Surface {
 	env := TurnEnv{Mode: e.mode, Posture: e.posture, AllowShell: e.opts.AllowShell, AutoApprove: e.opts.AutoApprove,
 		Trust: e.opts.Trust || e.posture == policy.FullAccess}
 	e.mu.Unlock()
-	_, cat := e.surface(env)
+	_, cat := e.surface(env, nil)
 	return Surface{Catalog: cat, Tools: requestTools(cat, e.opts.StrictTools)}
 }

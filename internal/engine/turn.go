@@ -35,7 +35,8 @@ type turn struct {
 	budget       int  // this step's per-result budget (characters)
 	saveReported bool // a failed save was reported this turn
 	info         TurnInfo
-	checkpointed bool // Checkpoints.Before ran this turn
+	checkpointed bool     // Checkpoints.Before ran this turn
+	scopeAllow   []string // a user command's allowed-tools (nil: no limit)
 	outcome      TurnComplete
 }
 
@@ -55,6 +56,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit auto-approval or Full Access; this turn runs under Ask.", send.Provenance)})
 	}
 	t.untrusted = send.Provenance != "" && send.Provenance != ProvenanceUser
+	t.applyScope(send.Scope, &model)
 	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
 	defer func() {
 		if p := recover(); p != nil {
@@ -93,7 +95,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 // context once (engine.md §2.1 step 10).
 func (t *turn) buildSurface() {
 	t.toolset, t.cat = t.e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell,
-		AutoApprove: t.autoApprove, Trust: t.e.opts.Trust || t.posture == policy.FullAccess})
+		AutoApprove: t.autoApprove, Trust: t.e.opts.Trust || t.posture == policy.FullAccess}, t.scopeAllow)
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
 	if n := t.cat.HeldByBudget(); n > 0 {
 		t.e.emit(Status{Message: fmt.Sprintf("%d MCP tools stay deferred beyond the catalog budget (%d tools, %d KiB sent from the first step); tool_search finds them.",

@@ -12,6 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -25,6 +26,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/plan"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
 	"github.com/codewhale/codewhale/internal/tools/run"
+	"github.com/codewhale/codewhale/internal/tools/skill"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 	"github.com/codewhale/codewhale/internal/tools/web"
 	"github.com/codewhale/codewhale/internal/tools/work"
@@ -75,6 +77,9 @@ type Services struct {
 	// Commands is the command classifier Bash and task gates use; nil
 	// builds one from the process-wide credential guard.
 	Commands *shellpolicy.Env
+	// Skills gives the session's current skills; load_skill is registered
+	// while there is at least one (nil: none).
+	Skills func() *projectctx.State
 	// Extra registers further tools (MCP adapters) after the built-ins.
 	Extra func(reg *tools.Registry, env engine.TurnEnv)
 	// MCPInfo returns the MCP pool's facts for the catalog.
@@ -169,6 +174,9 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	if s.Handles != nil {
 		sources = append(sources, s.Handles)
+	}
+	if s.Skills != nil && len(s.Skills().Skills) > 0 {
+		reg.Register(skill.New(s.Skills, s.Workspace)) // read-only: Plan keeps it
 	}
 	if len(sources) > 0 {
 		reg.Register(handles.NewRead(sources...))

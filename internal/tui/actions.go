@@ -129,7 +129,11 @@ func (m *Model) openHelp() {
 		if c.Usage != "" {
 			key += " " + c.Usage
 		}
-		entries = append(entries, views.HelpEntry{Section: "Slash commands", Key: key, Text: c.Help})
+		section := "Slash commands"
+		if isUserRow(c) {
+			section = "User commands"
+		}
+		entries = append(entries, views.HelpEntry{Section: section, Key: key, Text: c.Help})
 	}
 	entries = append(entries, keyHelp...)
 	m.push(views.NewHelp(m.theme, entries))

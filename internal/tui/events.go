@@ -330,7 +330,8 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	if len(m.queue) > 0 && !m.quitting {
 		next := m.queue[0]
 		m.queue = m.queue[1:]
-		return m.send(next)
+		return m.submitText(next) // a queued user command runs as one
+
 	}
 	switch ev.Status {
 	case engine.TurnFailed:

@@ -131,6 +131,7 @@ type Model struct {
 	env   *transcript.Env
 	comp  *composer.Composer
 	reg   *commands.Registry
+	ucmds userCommands
 	stack []views.View
 	sub   *subscription
 
@@ -199,7 +200,7 @@ func New(o Options) *Model {
 		}
 	})
 	m.comp = composer.New(o.Theme)
-	m.reg = commands.New(m.commandTable())
+	m.syncCommands()
 	m.meter = m.freshMeter()
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
 	m.updatePlaceholder()

@@ -46,6 +46,7 @@ func (m *Model) refreshPopup() tea.Cmd {
 	}
 	m.popup.dismissed = ""
 	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \t\n") {
+		m.syncCommands()
 		var items []popupItem
 		for _, c := range m.reg.Complete(v[1:]) {
 			label := "/" + c.Name

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
 )
 
@@ -50,4 +52,73 @@ func TestContextAndStatusListTheLoadedInstructions(t *testing.T) {
 	d.mustShow("Project instructions changed on disk (AGENTS.md edited); the new text applies from this turn.", "26 B, whole")
 	d.submit("/context nope")
 	d.mustShow("Error: Usage: /context [reload]")
+}
+
+func TestUserCommandsAreListedMarkedAndExpanded(t *testing.T) {
+	t.Parallel()
+	ws := projectDir(t, map[string]string{
+		".codewhale/commands/greet.md":         "---\ndescription: Greet people\nargument-hint: <first> <second>\nmode: plan\n---\nSay hello to $1 and $2 ($ARGUMENTS).\n",
+		".codewhale/commands/frontend/lint.md": "Lint the frontend.\n",
+		".codewhale/commands/status.md":        "A user command that loses to the built-in.\n",
+	})
+	d := newDirect(t, 250, 50, withProject(ws))
+	d.mustShow("Error: User command /status (" + filepath.Join(ws, ".codewhale", "commands", "status.md") +
+		") is not available: a built-in command has that name. Rename the file.")
+	d.typeText("/gr")
+	d.mustShow("/greet", "Greet people · user command, project .codewhale/commands")
+	d.key("esc")
+	d.m.comp.SetValue("")
+	d.submit("/help")
+	d.mustShow("User commands", "/greet <first> <second>", "/frontend:lint")
+	d.key("esc")
+	d.submit(`/greet Ada "Grace Hopper"`)
+	op, ok := d.eng.lastOp().(engine.SendMessage)
+	if !ok {
+		t.Fatalf("last op %#v", d.eng.lastOp())
+	}
+	if op.Content != "Say hello to Ada and Grace Hopper (Ada \"Grace Hopper\")." || op.Scope == nil ||
+		op.Scope.Command != "greet" || op.Scope.Mode == nil || *op.Scope.Mode != policy.Plan {
+		t.Errorf("op = %+v scope %+v", op, op.Scope)
+	}
+	d.mustShow(`▎ /greet Ada "Grace Hopper"`)
+	// While a turn runs a user command waits its turn, then runs as one.
+	d.submit("/frontend:lint")
+	d.mustShow("Queued /frontend:lint; it runs when this turn ends")
+	d.events(engine.TurnComplete{Status: engine.TurnCompleted})
+	if op, _ := d.eng.lastOp().(engine.SendMessage); op.Content != "Lint the frontend." || op.Scope != nil {
+		t.Errorf("queued command sent as %+v", op)
+	}
+}
+
+func TestACommandFileAddedMidSessionIsFound(t *testing.T) {
+	t.Parallel()
+	ws := projectDir(t, map[string]string{"AGENTS.md": "rules\n"})
+	d := newDirect(t, 160, 40, withProject(ws))
+	if err := os.MkdirAll(filepath.Join(ws, ".codewhale", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".codewhale", "commands", "fresh.md"), []byte("Fresh $ARGUMENTS\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.submit("/fresh now")
+	d.mustShow("User commands changed: /fresh added.")
+	if op, _ := d.eng.lastOp().(engine.SendMessage); op.Content != "Fresh now" {
+		t.Errorf("op %+v", op)
+	}
+}
+
+func TestSkillsCommandListsSkillsAndProblems(t *testing.T) {
+	t.Parallel()
+	ws := projectDir(t, map[string]string{
+		".codewhale/skills/pdf/SKILL.md":    "---\nname: pdf\ndescription: Read PDF files with pdftotext\n---\nRun pdftotext.\n",
+		".codewhale/skills/pdf/extract.sh":  "pdftotext \"$1\" -\n",
+		".codewhale/skills/nodesc/SKILL.md": "---\nname: nodesc\n---\nbody\n",
+	})
+	d := newDirect(t, 160, 40, withProject(ws))
+	d.submit("/skills")
+	d.mustShow("Skills (1; the model loads one with load_skill when a task matches):", "pdf — Read PDF files with pdftotext",
+		"project .codewhale/skills · "+filepath.Join(ws, ".codewhale", "skills", "pdf", "SKILL.md"),
+		"Problem: "+filepath.Join(ws, ".codewhale", "skills", "nodesc", "SKILL.md")+": no description")
+	d.submit("/skills pdf")
+	d.mustShow("Skill pdf — Read PDF files with pdftotext", "Files: extract.sh")
 }

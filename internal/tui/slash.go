@@ -66,6 +66,8 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "settings", Usage: "[text]", Help: "the settings in force"}, (*Model).settingsCommand},
 	{commands.Command{Name: "context", Aliases: []string{"ctx"}, Usage: "[reload]",
 		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, (*Model).contextCommand},
+	{commands.Command{Name: "skills", Usage: "[name]", Help: "the skills the model may load, with their sources"},
+		(*Model).skillsCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
 		Help: "manage queued messages"}, (*Model).queueCommand},
 }
@@ -91,6 +93,9 @@ func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 				return sc.run(m, inv.Arg)
 			}
 		}
+	}
+	if c, ok := m.userCommand(inv.Name); ok {
+		return m.runUserCommand(c, inv.Arg)
 	}
 	if msg, ok := commands.Retired(inv.Name); ok {
 		m.systemError(msg)

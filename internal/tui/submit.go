@@ -47,6 +47,12 @@ func (m *Model) submitText(text string) tea.Cmd {
 
 // send starts a turn with text.
 func (m *Model) send(text string) tea.Cmd {
+	return m.sendMessage(text, engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser})
+}
+
+// sendMessage starts a turn with op; text is what the user typed (shown,
+// and restored to the composer when the turn is cancelled early).
+func (m *Model) sendMessage(text string, op engine.SendMessage) tea.Cmd {
 	if m.closed {
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
@@ -55,7 +61,7 @@ func (m *Model) send(text string) tea.Cmd {
 	m.tr.Bottom()
 	m.turn = turnState{busy: true, prompt: text, phase: phaseWorking, label: "working…", started: m.now(),
 		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}}
-	m.o.Engine.Submit(engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser})
+	m.o.Engine.Submit(op)
 	return m.ensureTick()
 }
 

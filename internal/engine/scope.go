@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// TurnScope is what a user command (or /init) sets for its one turn
+// (CONTRACT.md §17.2). It narrows: a mode may only move to Plan or between
+// Act and Operate, and the tool list applies on top of the session's.
+type TurnScope struct {
+	Command    string       // the command's name, for statuses ("review", "frontend:lint")
+	Model      string       // "" = the session's model
+	Mode       *policy.Mode // nil = the session's mode
+	AllowTools []string     // nil = no further limit; names or prefix* rules
+}
+
+// applyScope narrows the turn to send's scope and says what it changed.
+// model is the session's model, replaced when the scope names one.
+func (t *turn) applyScope(s *TurnScope, model *string) {
+	if s == nil {
+		return
+	}
+	var notes []string
+	if s.Mode != nil && *s.Mode != t.mode {
+		if *s.Mode != policy.Plan && t.mode == policy.Plan {
+			notes = append(notes, fmt.Sprintf("stays in Plan mode (it asks for %s; a command never widens the session's mode — /mode %s first)",
+				s.Mode.Title(), s.Mode))
+		} else {
+			t.mode = *s.Mode
+			notes = append(notes, "runs in "+t.mode.Title()+" mode")
+		}
+	}
+	if s.Model != "" && s.Model != *model {
+		*model = s.Model
+		notes = append(notes, "uses model "+s.Model)
+	}
+	if s.AllowTools != nil {
+		t.scopeAllow = s.AllowTools
+		if len(s.AllowTools) == 0 {
+			t.scopeAllow = []string{"\x00"} // an empty list allows nothing
+			notes = append(notes, "may use no tools")
+		} else {
+			notes = append(notes, "may use only "+strings.Join(s.AllowTools, ", "))
+		}
+	}
+	if len(notes) > 0 && s.Command != "" {
+		t.e.emit(Status{Message: "/" + s.Command + " " + strings.Join(notes, "; ") + " for this turn."})
+	}
+}
+
+// scopeRefusal is the refusal of a call the turn's command does not allow,
+// or nil.
+func (t *turn) scopeRefusal(name string) *tools.Error {
+	if t.scopeAllow == nil || catalog.MatchesAny(t.scopeAllow, name) {
+		return nil
+	}
+	return tools.PermissionDenied("Tool '%s' is not in the allowed-tools list for the current command", name)
+}

@@ -1,0 +1,111 @@
+package sandbox
+
+import (
+	"fmt"
+	"os/exec"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// prepare confines the calling (locked) thread so that cmd, started from
+// it, inherits the confinement; with bubblewrap it rewrites cmd instead.
+// tainted reports whether the thread was changed and must be discarded.
+func (s *Sandbox) prepare(cmd *exec.Cmd) (tainted bool, err error) {
+	if s == nil || !s.policy.Mode.confines() {
+		return false, nil
+	}
+	c := s.caps()
+	switch mechanismFor(c) {
+	case Landlock:
+		if err := applyToThread(s.policy, c); err != nil {
+			return true, fmt.Errorf("sandbox: cannot confine the command (%w); it was not started. "+
+				"Set sandbox_mode = \"danger-full-access\" to run commands without the sandbox", err)
+		}
+		return true, nil
+	case Bwrap:
+		return false, wrapBwrap(cmd, c.Bwrap, s.policy)
+	}
+	return false, nil // unenforced: Status says so
+}
+
+// applyToThread confines the calling thread, which must be locked to its
+// goroutine and never unlocked afterwards: with a mount namespace the
+// protected paths become read-only bind mounts (and a denied network a
+// fresh network namespace), then Landlock allows writes only beneath the
+// writable roots.
+func applyToThread(p Policy, c Caps) error {
+	l := p.resolve()
+	isolated := false
+	if c.MountNS && (len(l.ro) > 0 || !p.Network) {
+		if err := isolate(l, !p.Network); err != nil {
+			return err
+		}
+		isolated = true
+	}
+	rules := []landlock.Rule{landlock.RODirs("/")}
+	rules = append(rules, deviceRules()...)
+	if isolated || len(l.ro) == 0 {
+		rules = append(rules, rwRules(append(l.rw, l.rwInRO...))...)
+	} else {
+		rules = append(rules, carveRules(l)...)
+	}
+	cfg := landlock.V11.BestEffort()
+	cfg.Scoped = 0 // jobs signal and talk to one another: each runs in its own domain
+	if p.Network {
+		cfg.HandledAccessNet = 0
+	}
+	fd, flags, err := cfg.NewRulesetFD(rules...)
+	if err != nil {
+		return fmt.Errorf("building the Landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return fmt.Errorf("the kernel enforces none of the Landlock rules")
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("landlock_restrict_self: %w", err)
+	}
+	return nil
+}
+
+// deviceRules keep the device files every shell writes to usable.
+// /dev/tty is left out on purpose: a command must not write to the
+// terminal the TUI draws on.
+func deviceRules() []landlock.Rule {
+	return []landlock.Rule{
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom").IgnoreIfMissing(),
+		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
+	}
+}
+
+// rwRules make whole hierarchies writable, renames and links between them
+// included, and pathname sockets in them usable.
+func rwRules(dirs []string) []landlock.Rule {
+	if len(dirs) == 0 {
+		return nil
+	}
+	return []landlock.Rule{landlock.RWDirs(dirs...).WithRefer().WithResolveUnix()}
+}
+
+// carveRules express "writable except the protected paths" with Landlock
+// alone, which can only grant: every writable root is granted whole, except
+// that along the way to each protected path only the siblings are granted.
+func carveRules(l layout) []landlock.Rule {
+	var dirs, files []string
+	budget := maxCarveEntries
+	for _, r := range l.rw {
+		d, f := carve(r, l.ro, &budget)
+		dirs, files = append(dirs, d...), append(files, f...)
+	}
+	dirs = append(dirs, l.rwInRO...)
+	rules := rwRules(dirs)
+	if len(files) > 0 {
+		rules = append(rules, landlock.RWFiles(files...).IgnoreIfMissing())
+	}
+	return rules
+}

@@ -1,0 +1,72 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+)
+
+// HelperArg is argv[1] of codewhale's hidden helper entry point: main
+// dispatches it to HelperMain before anything else runs.
+const HelperArg = "__sandbox"
+
+// helperRequest is what Wrap hands the helper.
+type helperRequest struct {
+	Policy Policy `json:"policy"`
+	Caps   Caps   `json:"caps"`
+}
+
+// Wrap rewrites cmd so that it runs confined when started by code that
+// calls cmd.Start itself (Start is cheaper where the caller owns the start):
+// with Landlock through codewhale's helper entry point (HelperMain), with
+// bubblewrap through bwrap. Unenforced and unconfined modes leave cmd as it
+// is. cmd.Path must be resolved (exec.Command does that).
+func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
+	if !s.enforcing() {
+		return nil
+	}
+	c := s.caps()
+	if mechanismFor(c) == Bwrap {
+		return wrapBwrap(cmd, c.Bwrap, s.policy)
+	}
+	helper, err := s.helperPath()
+	if err != nil {
+		return fmt.Errorf("sandbox: locating the helper executable: %w", err)
+	}
+	req, err := json.Marshal(helperRequest{Policy: s.policy, Caps: c})
+	if err != nil {
+		return err
+	}
+	path := cmd.Path
+	cmd.Args = append([]string{helper, HelperArg, string(req), "--", path}, cmd.Args[1:]...)
+	cmd.Path = helper
+	return nil
+}
+
+// HelperMain runs the helper: args are what follows HelperArg (the request,
+// "--", the program and its arguments). It confines its own thread and
+// executes the program in its place; it returns only on failure, with the
+// exit status to use (126, as a shell does for a command it cannot run).
+func HelperMain(args []string) int {
+	if len(args) < 3 || args[1] != "--" {
+		fmt.Fprintln(os.Stderr, "codewhale sandbox helper: usage: "+HelperArg+" <request> -- <program> [args...]")
+		return 126
+	}
+	var req helperRequest
+	if err := json.Unmarshal([]byte(args[0]), &req); err != nil {
+		fmt.Fprintln(os.Stderr, "codewhale sandbox helper: bad request:", err)
+		return 126
+	}
+	runtime.LockOSThread() // never unlocked: this thread is confined, then becomes the program
+	if req.Policy.Mode.confines() && mechanismFor(req.Caps) == Landlock {
+		if err := applyToThread(req.Policy, req.Caps); err != nil {
+			fmt.Fprintln(os.Stderr, "codewhale sandbox helper: cannot confine the command:", err)
+			return 126
+		}
+	}
+	err := execProgram(args[2], args[2:], os.Environ())
+	fmt.Fprintf(os.Stderr, "codewhale sandbox helper: %s: %v\n", args[2], err)
+	return 126
+}

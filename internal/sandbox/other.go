@@ -1,0 +1,22 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"os/exec"
+	"runtime"
+)
+
+// probeSystem: Seatbelt (macOS) and Windows confinement are not
+// implemented, so confining modes are reported unenforced.
+func probeSystem() Caps {
+	return Caps{Why: "no OS sandbox backend is implemented for " + runtime.GOOS}
+}
+
+func tieToParent(*exec.Cmd) {}
+
+// prepare has nothing to apply without a mechanism.
+func (s *Sandbox) prepare(*exec.Cmd) (tainted bool, err error) { return false, nil }
+
+// applyToThread is never reached: Wrap leaves commands alone here.
+func applyToThread(Policy, Caps) error { return nil }

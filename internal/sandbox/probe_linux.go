@@ -1,0 +1,59 @@
+package sandbox
+
+import (
+	"fmt"
+	"os/exec"
+	"runtime"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// probeSystem asks the kernel for Landlock and whether a thread may create
+// its own mount namespace; bubblewrap is looked for (and tried once) only
+// when Landlock is missing.
+func probeSystem() Caps {
+	var c Caps
+	abi, err := ll.LandlockGetABIVersion()
+	if err == nil && abi > 0 {
+		c.LandlockABI = abi
+		c.MountNS = threadCanUnshare()
+		return c
+	}
+	c.Why = fmt.Sprintf("Landlock is not available (%v)", landlockWhy(err))
+	c.Bwrap = workingBwrap()
+	if c.Bwrap == "" {
+		c.Why += " and bubblewrap is not installed or cannot create namespaces"
+	}
+	return c
+}
+
+func landlockWhy(err error) string {
+	if err == nil {
+		return "ABI version 0"
+	}
+	return err.Error()
+}
+
+// threadCanUnshare tries unshare(CLONE_NEWNS) on a throwaway thread, which
+// the runtime ends with the goroutine because it stays locked.
+func threadCanUnshare() bool {
+	ok := make(chan bool, 1)
+	go func() {
+		runtime.LockOSThread()
+		ok <- unix.Unshare(unix.CLONE_NEWNS) == nil
+	}()
+	return <-ok
+}
+
+// workingBwrap returns bwrap's path when it can build a sandbox here.
+func workingBwrap() string {
+	path, err := exec.LookPath("bwrap")
+	if err != nil {
+		return ""
+	}
+	if exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--", "/bin/true").Run() != nil {
+		return ""
+	}
+	return path
+}

@@ -180,7 +180,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	// the configured posture, so the catalog (MCP tools deferred) and the
 	// safety classifier stay as in an interactive session; --yolo is Full
 	// Access.
-	ao := app.Options{Version: version, Mode: &mode, AutoApprove: o.auto || o.yolo}
+	ao := app.Options{Version: version, Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable()}
 	if o.yolo {
 		full := policy.FullAccess
 		ao.Posture = &full

@@ -46,7 +46,7 @@ func runTUIWithSession(ios IO, g *globals, l *session.Loaded) error {
 
 func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *session.Loaded) error {
 	importLegacySessions(ios, g, cfg)
-	opts := app.Options{Version: version, Interactive: true, RunTasks: true}
+	opts := app.Options{Version: version, Interactive: true, RunTasks: true, Executable: executable()}
 	if resume != nil {
 		opts.SessionID = resume.Session.ID
 		opts.Mode = &resume.Session.Mode

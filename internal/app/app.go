@@ -48,6 +48,9 @@ type Options struct {
 	NoMCP bool
 	// NoJournal keeps the session in memory only (receipts, sub-agents).
 	NoJournal bool
+	// Executable is the codewhale binary, which serves the hidden helper
+	// entry points (the jobs watchdog); "" starts no watchdog.
+	Executable string
 }
 
 // App is one running session's wiring.
@@ -100,7 +103,8 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Services = toolset.NewServices(toolset.Options{Workspace: cfg.Workspace, Home: cfg.Home, SessionID: o.SessionID,
 		Model: cfg.Model, MemoryEnabled: cfg.MemoryEnabled})
-	jm, err := jobs.NewManager(jobs.Options{StatePath: jobsStatePath(cfg), Env: []string{"GIT_TERMINAL_PROMPT=0"}})
+	jm, err := jobs.NewManager(jobs.Options{StateDir: jobsStateDir(cfg), Env: []string{"GIT_TERMINAL_PROMPT=0"},
+		Watchdog: o.Executable})
 	if err != nil {
 		return nil, fmt.Errorf("starting the job manager: %w", err)
 	}
@@ -212,11 +216,11 @@ func SecretsPolicy(cfg *config.Config) *secrets.Policy {
 		Keys: func() []string { return []string{cfg.APIKey} }})
 }
 
-// jobsStatePath is the per-workspace file that lets a restarted session list
-// the previous process's jobs as stale.
-func jobsStatePath(cfg *config.Config) string {
+// jobsStateDir is the per-workspace directory of the job state files that
+// let a later session list (and stop) what a crashed one left running.
+func jobsStateDir(cfg *config.Config) string {
 	sum := sha256.Sum256([]byte(cfg.Workspace))
-	return filepath.Join(cfg.Home, "jobs", hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(cfg.Home, "jobs", hex.EncodeToString(sum[:8]))
 }
 
 // posture is the session's effective posture.

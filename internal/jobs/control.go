@@ -137,9 +137,13 @@ func (m *Manager) CancelAll() []string {
 	return ids
 }
 
-// Close kills every running job (the session is ending) and leaves an empty
-// state file behind.
+// Close kills every running job (the session is ending), removes this
+// process's state file and lets the watchdog go.
 func (m *Manager) Close() {
 	m.CancelAll()
 	m.persist()
+	m.watchOnce.Do(func() {}) // no watchdog starts after this
+	if m.watch != nil {
+		m.watch.close()
+	}
 }

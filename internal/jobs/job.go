@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 // Status is a job's lifecycle state (tools.md §4.1).
@@ -58,6 +60,11 @@ type Job struct {
 	stdin      *os.File
 	notify     chan struct{} // closed (and replaced) on every change
 	proc       *process
+	sandbox    *sandbox.Sandbox // what confined it (nil: nothing)
+	denial     *sandbox.Denial  // why the sandbox most likely made it fail
+	pid        int              // the leader, also the process group id on Unix
+	pidStart   uint64           // the leader's start time, its identity across pid reuse
+	reapedNote string           // set on a stale job whose processes were stopped at start-up
 }
 
 // ErrNotFound reports an unknown job id; its text is the contract's.
@@ -85,13 +92,6 @@ func (j *Job) Status() Status {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.status
-}
-
-// changed returns a channel closed at the next output or status change.
-func (j *Job) changed() <-chan struct{} {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.notify
 }
 
 // broadcast wakes every waiter; the caller holds j.mu.

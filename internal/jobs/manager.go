@@ -1,11 +1,15 @@
-// Package jobs is the process-local job manager behind Bash, Run, /jobs and
-// `codewhale exec`: it starts commands in their own process groups, captures
-// their output within fixed bounds, lets callers wait, write stdin and
-// cancel, and reports each finished background job to the model once.
+// Package jobs is the process-local job manager behind Bash, Run, task
+// gates, /jobs and `codewhale exec`: it starts commands under the session's
+// sandbox, each with everything it forks in one process group (Unix) or Job
+// Object (Windows) so a kill reaches the whole tree, captures their output
+// within fixed bounds, lets callers wait, write stdin and cancel, and
+// reports each finished background job to the model once.
 //
-// Jobs are never reattached across restarts: the ids, commands and working
-// directories of running jobs are persisted only so that a later process can
-// list them as stale.
+// Jobs die with the agent: on Linux the leader has Pdeathsig, a watchdog
+// process stops the groups of an agent that died, a Job Object closes with
+// it on Windows, and a later start stops (after checking each process's
+// start time) what a crashed run left and lists it as stale. Jobs are never
+// reattached across restarts.
 package jobs
 
 import (
@@ -13,11 +17,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 // Defaults of Options.
@@ -28,17 +35,29 @@ const (
 	maxFinished        = 128
 )
 
-// Options configures a Manager. The zero value works: no persistence, the
-// user's $SHELL (else /bin/sh), default timings.
+// Options configures a Manager. The zero value works: no persistence, no
+// sandbox, the user's $SHELL (else /bin/sh, cmd.exe on Windows), default
+// timings.
 type Options struct {
-	// StatePath is a JSON file holding the running jobs' {id, command, cwd,
-	// linked_task_id}; records found there at start-up are listed as stale.
-	StatePath string
+	// StateDir holds one JSON file per running codewhale process with its
+	// running jobs' ids, commands, working directories and process
+	// identities. At start-up the files of processes that are gone are read:
+	// their jobs are listed as stale, and any still running are stopped
+	// (after checking they are the same processes) and reported.
+	StateDir string
 	// Shell runs commands as `<Shell> -c <command>`; default $SHELL, else
 	// /bin/sh.
 	Shell string
-	// Env is added to every job's environment (KEY=VALUE).
+	// Env is added to every job's environment (KEY=VALUE), after the
+	// sandbox's scrubbed copy of the agent's environment.
 	Env []string
+	// Sandbox confines every job whose Spec names none; nil runs them
+	// unconfined.
+	Sandbox *sandbox.Sandbox
+	// Watchdog is the executable (codewhale itself) started once, at the
+	// first job, as `<Watchdog> __watchdog`: if this process dies without
+	// stopping its jobs, the watchdog does. "" starts none.
+	Watchdog string
 	// KillGrace is how long a SIGTERMed group has before SIGKILL.
 	KillGrace time.Duration
 	// SilentAfter marks a running job silent after this long without output.
@@ -62,6 +81,9 @@ type Spec struct {
 	Timeout      time.Duration
 	Background   bool
 	LinkedTaskID string
+	// Sandbox confines this job instead of the manager's (read-only for
+	// Plan, danger-full-access for a run the user approved outside it).
+	Sandbox *sandbox.Sandbox
 	// Stdout and Stderr, when set, receive every byte of the stream as it
 	// arrives (from the reader goroutine), for callers that parse all of it.
 	Stdout, Stderr io.Writer
@@ -77,12 +99,19 @@ type Manager struct {
 	jobs    map[string]*Job
 	changed chan struct{} // closed (and replaced) when a job starts or finishes
 
+	self      owner  // this process, as recorded in its state file
+	statePath string // this manager's state file ("" without StateDir)
+	leftovers []string
+
 	persistMu sync.Mutex // serialises state-file writes so the last one is current
-	written   []byte     // the state file's content as last read or written (under persistMu)
+	written   []byte     // the state file's content as last written; nil when absent (under persistMu)
+
+	watchOnce sync.Once
+	watch     *watchdog // nil until the first job, or when none could start
 }
 
-// NewManager returns a manager; records in opts.StatePath from a previous
-// process are loaded as stale jobs.
+// NewManager returns a manager; the state files of codewhale processes that
+// are gone are loaded as stale jobs, and what of them still ran is stopped.
 func NewManager(opts Options) (*Manager, error) {
 	if opts.KillGrace <= 0 {
 		opts.KillGrace = DefaultKillGrace
@@ -98,6 +127,11 @@ func NewManager(opts Options) (*Manager, error) {
 	}
 	m := &Manager{opts: opts, shell: sync.OnceValue(func() string { return resolveShell(opts.Shell) }),
 		jobs: map[string]*Job{}, changed: make(chan struct{})}
+	m.self.PID = os.Getpid()
+	m.self.Start, _ = startTime(m.self.PID)
+	if opts.StateDir != "" {
+		m.statePath = filepath.Join(opts.StateDir, fmt.Sprintf("%d-%s.json", m.self.PID, uuid.NewString()[:8]))
+	}
 	if err := m.loadStale(); err != nil {
 		return nil, err
 	}
@@ -113,7 +147,7 @@ func resolveShell(configured string) string {
 			return path
 		}
 	}
-	return "/bin/sh"
+	return defaultShell
 }
 
 // Shell is the shell commands run with.
@@ -140,7 +174,13 @@ func (m *Manager) Start(spec Spec) (*Job, error) {
 	m.mu.Unlock()
 	defer m.notifyChanged()
 
-	if err := spawn(j, spec, m.shell(), m.opts.Env, m.opts.KillGrace, m.finish); err != nil {
+	sb := spec.Sandbox
+	if sb == nil {
+		sb = m.opts.Sandbox
+	}
+	j.sandbox = sb
+	l := launch{shell: m.shell(), env: m.opts.Env, sandbox: sb, grace: m.opts.KillGrace, finish: m.finish, started: m.started}
+	if err := spawn(j, spec, l); err != nil {
 		m.mu.Lock()
 		delete(m.jobs, j.id)
 		m.mu.Unlock()
@@ -186,13 +226,48 @@ func (m *Manager) finish(j *Job, st *os.ProcessState) {
 	if !j.background {
 		j.reported = true // the foreground caller delivers the result itself
 	}
+	if j.status == Failed && j.sandbox != nil {
+		j.denial = j.sandbox.Explain(string(j.errs.last(explainBytes))+"\n"+string(j.out.last(explainBytes)), j.cwd)
+	}
 	j.closeStdinLocked()
 	j.broadcast()
+	pid := j.pid
 	j.mu.Unlock()
 	close(j.done)
+	if m.watch != nil { // set before this job started (watchdog, via started)
+		m.watch.forget(pid)
+	}
 	m.evict() // keeps memory bounded even when nobody lists jobs
 	m.persist()
 	m.notifyChanged()
+}
+
+// explainBytes is how much of each stream a failed job's sandbox
+// explanation reads.
+const explainBytes = 32 << 10
+
+// started records a job's process identity once it runs: in the state file
+// (so a later start can stop it if this process dies first) and with the
+// watchdog (which stops it when this process dies).
+func (m *Manager) started(j *Job, p *process) {
+	pid := p.cmd.Process.Pid
+	start, _ := startTime(pid)
+	j.mu.Lock()
+	j.pid, j.pidStart = pid, start
+	j.mu.Unlock()
+	if w := m.watchdog(); w != nil {
+		w.watch(pid, start)
+	}
+}
+
+// watchdog starts the watchdog on first use.
+func (m *Manager) watchdog() *watchdog {
+	m.watchOnce.Do(func() {
+		if m.opts.Watchdog != "" {
+			m.watch = startWatchdog(m.opts.Watchdog)
+		}
+	})
+	return m.watch
 }
 
 // Changed returns a channel that is closed the next time a job starts or

@@ -2,94 +2,10 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-func TestRunningJobsAreListedStaleAfterRestart(t *testing.T) {
-	t.Parallel()
-	state := filepath.Join(t.TempDir(), "jobs.json")
-	first := newTestManager(t, Options{StatePath: state})
-	dir := t.TempDir()
-	j, err := first.Start(Spec{Command: "sleep 300", Dir: dir, Background: true, LinkedTaskID: "task-7"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st stateFile
-	raw, _ := os.ReadFile(state)
-	if err := json.Unmarshal(raw, &st); err != nil || len(st.Jobs) != 1 || st.Jobs[0].ID != j.ID() || st.Jobs[0].Cwd != dir {
-		t.Fatalf("state file %s: %v", raw, err)
-	}
-
-	second := newTestManager(t, Options{StatePath: state})
-	list := second.List()
-	if len(list) != 1 {
-		t.Fatalf("restarted manager lists %d jobs", len(list))
-	}
-	s := list[0]
-	if !s.Stale || s.Status != Killed || s.StdinAvailable || s.StderrTail != StaleNote ||
-		s.ID != j.ID() || s.Command != "sleep 300" || s.LinkedTaskID != "task-7" {
-		t.Fatalf("stale record %+v", s)
-	}
-	if d, err := second.Wait(context.Background(), j.ID(), time.Second, ModelReader); err != nil || d.Status != Killed {
-		t.Fatalf("waiting on a stale job: %+v %v", d, err)
-	}
-	if err := second.MoveToBackground(j.ID()); err == nil {
-		t.Fatal("a stale job was treated as live")
-	}
-	if f := second.FinishedSinceLastAsked(); len(f.Jobs) != 0 {
-		t.Fatal("stale jobs are reported as finished work")
-	}
-	first.Close()
-	raw, _ = os.ReadFile(state)
-	if err := json.Unmarshal(raw, &st); err != nil || len(st.Jobs) != 0 {
-		t.Fatalf("state after close: %s", raw)
-	}
-}
-
-// A process that runs no job (codewhale tools, a read-only exec) neither
-// creates nor rewrites the state file, and so cannot clobber another
-// process's records.
-func TestNoJobsWritesNoStateFile(t *testing.T) {
-	t.Parallel()
-	state := filepath.Join(t.TempDir(), "jobs.json")
-	m, err := NewManager(Options{StatePath: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	if _, err := os.Stat(state); !os.IsNotExist(err) {
-		t.Fatalf("a run with no jobs created %s (%v)", state, err)
-	}
-
-	other := []byte(`{"jobs": [{"id": "shell_0abc1234", "command": "sleep 9", "cwd": "/"}]}`)
-	idle, err := NewManager(Options{StatePath: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(state, other, 0o600); err != nil { // another process's job, written meanwhile
-		t.Fatal(err)
-	}
-	idle.Close()
-	if raw, _ := os.ReadFile(state); string(raw) != string(other) {
-		t.Fatalf("an idle manager rewrote the state file: %s", raw)
-	}
-}
-
-func TestCorruptStateFileIsReported(t *testing.T) {
-	t.Parallel()
-	state := filepath.Join(t.TempDir(), "jobs.json")
-	if err := os.WriteFile(state, []byte("{not json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := NewManager(Options{StatePath: state}); err == nil {
-		t.Fatal("a corrupt state file was accepted")
-	}
-}
 
 func TestListOrderSilenceAndEviction(t *testing.T) {
 	t.Parallel()

@@ -3,6 +3,8 @@ package jobs
 import (
 	"sort"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 // TailChars is the length of the stdout/stderr tails of a snapshot.
@@ -26,6 +28,12 @@ type Snapshot struct {
 	Silent         bool   `json:"silent"`
 	Background     bool   `json:"background"`
 	LinkedTaskID   string `json:"linked_task_id,omitempty"`
+	// Sandboxed: an OS sandbox confined the job; SandboxType names it
+	// (landlock, bwrap, none).
+	Sandboxed   bool   `json:"sandboxed"`
+	SandboxType string `json:"sandbox_type"`
+	// Denial explains a failure the sandbox most likely caused.
+	Denial *sandbox.Denial `json:"sandbox_denied,omitempty"`
 }
 
 // Detail is a snapshot with the full retained output (/jobs show).
@@ -46,7 +54,12 @@ func (j *Job) snapshotLocked(now time.Time, silentAfter time.Duration) Snapshot 
 	}
 	if j.stale {
 		s.StderrTail = StaleNote
+		if j.reapedNote != "" {
+			s.StderrTail = j.reapedNote
+		}
 	}
+	mech := j.sandbox.Mechanism()
+	s.Sandboxed, s.SandboxType, s.Denial = mech != sandbox.None, string(mech), j.denial
 	s.Silent = j.status == Running && now.Sub(j.lastOutput) >= silentAfter
 	return s
 }

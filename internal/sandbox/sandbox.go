@@ -16,8 +16,8 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -89,8 +89,9 @@ type Options struct {
 	// Probe reports the system's capabilities, once, on first use; nil
 	// probes the running system.
 	Probe func() Caps
-	// Helper is the executable Wrap re-executes (codewhale itself, which
-	// dispatches HelperArg before anything else); "" means os.Executable.
+	// Helper is the executable Wrap re-executes: codewhale itself, which
+	// dispatches HelperArg before anything else. Without it Wrap refuses
+	// (a test binary must not be re-executed by accident).
 	Helper string
 	// EnvPassthrough names variables Environ keeps although they look like
 	// secrets ([shell] env_passthrough).
@@ -189,14 +190,21 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 
 // enforcing reports whether commands are confined: the mode restricts and a
 // mechanism is present.
-func (s *Sandbox) enforcing() bool {
-	return s != nil && s.policy.Mode.confines() && mechanismFor(s.caps()) != None
+func (s *Sandbox) enforcing() bool { return s.Mechanism() != None }
+
+// Mechanism is what confines commands started now: None when the mode
+// confines nothing or no mechanism is present.
+func (s *Sandbox) Mechanism() Mechanism {
+	if s == nil || !s.policy.Mode.confines() {
+		return None
+	}
+	return mechanismFor(s.caps())
 }
 
 // helperPath is the executable Wrap runs.
 func (s *Sandbox) helperPath() (string, error) {
-	if s.opts.Helper != "" {
-		return s.opts.Helper, nil
+	if s.opts.Helper == "" {
+		return "", errors.New("no helper executable is configured (Options.Helper)")
 	}
-	return os.Executable()
+	return s.opts.Helper, nil
 }

@@ -25,7 +25,7 @@ func services(t *testing.T, memory bool) *toolset.Services {
 	t.Helper()
 	dir := t.TempDir()
 	s := toolset.NewServices(toolset.Options{Workspace: dir, Home: dir, MemoryEnabled: memory, SessionID: "s"})
-	jm, err := jobs.NewManager(jobs.Options{StatePath: filepath.Join(dir, "jobs.json")})
+	jm, err := jobs.NewManager(jobs.Options{StateDir: filepath.Join(dir, "jobs")})
 	if err != nil {
 		t.Fatal(err)
 	}

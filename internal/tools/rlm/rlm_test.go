@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -188,7 +187,11 @@ func TestKilledKernelIsRestarted(t *testing.T) {
 	out := e.must(`{"action":"eval","name":"s","code":"import os\nv = 7\nprint(os.getpid())"}`)
 	var pid int
 	fmt.Sscan(out["stdout"].(string), &pid)
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := e.tool.get("s", false)

@@ -19,7 +19,7 @@ var fixed = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // print as 0s) that kills its jobs when the test ends.
 func manager(t *testing.T, statePath string) *jobs.Manager {
 	t.Helper()
-	m, err := jobs.NewManager(jobs.Options{Shell: "/bin/sh", StatePath: statePath, KillGrace: 200 * time.Millisecond,
+	m, err := jobs.NewManager(jobs.Options{Shell: "/bin/sh", StateDir: statePath, KillGrace: 200 * time.Millisecond,
 		Clock: func() time.Time { return fixed }})
 	if err != nil {
 		t.Fatal(err)
@@ -160,8 +160,8 @@ func TestUsageErrorsAndLookupFailures(t *testing.T) {
 
 func TestStaleJobsAreListedAsStaleAndTakeNoInput(t *testing.T) {
 	t.Parallel()
-	state := filepath.Join(t.TempDir(), "jobs.json")
-	if err := os.WriteFile(state, []byte(`{"jobs":[{"id":"shell_deadbeef","command":"make watch","cwd":"/w"}]}`), 0o600); err != nil {
+	state := t.TempDir() // a state file left by a process that is gone
+	if err := os.WriteFile(filepath.Join(state, "1-dead.json"), []byte(`{"jobs":[{"id":"shell_deadbeef","command":"make watch","cwd":"/w"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	m := manager(t, state)

@@ -50,7 +50,7 @@ type execOptions struct {
 // agent reports whether a flag selected agent mode (engine and tools).
 func (o *execOptions) agent(cmd *cobra.Command) bool {
 	for _, f := range []string{"auto", "yolo", "max-turns", "allowed-tools", "disallowed-tools", "append-system-prompt", "mode",
-		"resume", "session-id", "continue"} {
+		"resume", "session-id", "continue", "sandbox", "sandbox-mode"} {
 		if cmd.Flags().Changed(f) {
 			return true
 		}
@@ -191,6 +191,9 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		return exitFailure
 	}
 	defer a.Close()
+	if s := a.Jobs.Leftovers(); s != "" {
+		fmt.Fprintln(ios.Err, s)
+	}
 	opts := a.EngineOptions()
 	opts.MaxSteps = o.maxTurns
 	opts.AllowTools, opts.DenyTools = o.allowedTools, o.disallowedTools

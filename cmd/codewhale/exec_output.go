@@ -12,6 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 )
 
@@ -195,13 +196,28 @@ func (p *execPrinter) toolDone(ev engine.ToolCallComplete) {
 			fields = append(fields, "result_metadata", r.Metadata)
 		}
 		p.line("tool_result", fields...)
+		if d, ok := r.Metadata["sandbox_denied"].(map[string]any); ok {
+			p.line("sandbox_denied", "tool_id", ev.ID, "tool_name", ev.Name, "reason", d["reason"], "path", d["path"],
+				"outcome", "failed")
+		}
 	case !p.o.json:
 		if r.Success {
 			fmt.Fprintf(p.ios.Err, "tool %s completed: %s\n", ev.Name, summary(r.Content))
 		} else {
 			fmt.Fprintf(p.ios.Err, "tool %s failed: %s\n", ev.Name, summary(r.Content))
 		}
+		if d, ok := r.Metadata["sandbox_denied"].(map[string]any); ok {
+			fmt.Fprintf(p.ios.Err, "sandbox: refused %v (%v)\n", orNetwork(d["path"]), d["reason"])
+		}
 	}
+}
+
+// orNetwork names a refused path, or the network for a path-less refusal.
+func orNetwork(path any) any {
+	if s, _ := path.(string); s != "" {
+		return s
+	}
+	return "a network connection"
 }
 
 // summary is the first line of s, at most 120 characters.
@@ -287,7 +303,7 @@ func (p *execPrinter) finish(r execReport) {
 			"outcomes":         []any{map[string]any{"turn_id": d.TurnID, "status": d.Status, "steps": d.Steps}},
 			"cancelled_agents": cancelledList(r.cancelled),
 			"status":           d.Status, "termination_reason": terminationReason(d), "error_category": nullable(d.ErrorCategory),
-			"error": nullable(d.Error)})
+			"error": nullable(d.Error), "sandbox_posture": r.sandbox().Label()})
 	default:
 		p.newline()
 	}
@@ -298,6 +314,11 @@ func nullable(s string) any {
 		return nil
 	}
 	return s
+}
+
+// sandbox is the posture of the run's commands, as the engine applied it.
+func (r execReport) sandbox() sandbox.Status {
+	return engine.SandboxFor(r.posture.Sandbox, r.posture.Mode).Status()
 }
 
 // metadata is the terminal receipt of a stream-json run.
@@ -311,7 +332,8 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 	m := map[string]any{"receipt_kind": "terminal", "provider": config.ProviderDisplayName(r.cfg.Provider),
 		"provider_id": r.cfg.Provider, "model": r.sess.Model, "route_source": r.cfg.BaseSource,
 		"input_tokens": d.Usage.InputTokens, "output_tokens": d.Usage.OutputTokens,
-		"duration_ms": r.duration.Milliseconds(), "approval_posture": posture, "sandbox_posture": "none",
+		"duration_ms": r.duration.Milliseconds(), "approval_posture": posture, "sandbox_posture": r.sandbox().Label(),
+		"sandbox":       r.sandbox(),
 		"prompt_sha256": "sha256:" + hex.EncodeToString(sum[:]), "visible_final_answer_chars": len(p.output),
 		"session_id": r.sess.ID, "resume_command": "codewhale exec --resume " + r.sess.ID + " PROMPT", "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
 		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps,

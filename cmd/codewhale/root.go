@@ -32,6 +32,7 @@ type globals struct {
 	provider, model, baseURL, apiKey, configPath, workspace, approval string
 	apiKeyFile                                                        string
 	in                                                                io.Reader // for --api-key -
+	sandboxMode                                                       string
 	noProjectConfig, verbose                                          bool
 	resume                                                            string // -r/--resume
 	continueLast, noMouse                                             bool
@@ -105,6 +106,9 @@ func newRootCmd(ios IO) *cobra.Command {
 	pf.StringVar(&g.configPath, "config", "", "config file (default $CODEWHALE_HOME/config.toml)")
 	pf.StringVarP(&g.workspace, "workspace", "C", "", "workspace directory (default: the current directory)")
 	pf.StringVar(&g.approval, "approval-policy", "", "approval posture: suggest|auto|bypass|never")
+	pf.StringVar(&g.sandboxMode, "sandbox", "", "command sandbox: read-only|workspace-write|danger-full-access (default workspace-write)")
+	pf.StringVar(&g.sandboxMode, "sandbox-mode", "", "same as --sandbox")
+	_ = pf.MarkHidden("sandbox-mode")
 	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "verbose diagnostics on stderr")
 	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g), newMCPCmd(ios, g),
@@ -142,5 +146,6 @@ func (g *globals) load() (*config.Config, error) {
 		return nil, err
 	}
 	return config.Load(config.Flags{Provider: g.provider, Model: g.model, BaseURL: g.baseURL, APIKey: g.apiKey,
-		ConfigPath: g.configPath, Workspace: ws, ApprovalPolicy: g.approval, NoProjectConfig: g.noProjectConfig}, nil)
+		ConfigPath: g.configPath, Workspace: ws, ApprovalPolicy: g.approval, SandboxMode: g.sandboxMode,
+		NoProjectConfig: g.noProjectConfig}, nil)
 }

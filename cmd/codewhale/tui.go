@@ -94,6 +94,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		SessionID:     sessionID,
 		Mode:          eopts.Mode,
 		Posture:       eopts.Posture,
+		Sandbox:       a.Sandbox,
 		AllowShell:    cfg.AllowShell,
 		Prices:        cfg.File.Pricing,
 		ContextWindow: cfg.File.Providers[cfg.Provider].ContextWindow,
@@ -101,7 +102,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Prompt:        prompt,
 		Resume:        resume,
 		Journal:       a.Journal,
-		Notices:       a.StartupNotices,
+		Notices:       append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...),
 		Theme:         theme.New(theme.Detect(nil)),
 		LowMotion:     os.Getenv("NO_ANIMATIONS") == "1",
 		ConfigPath:    cfg.Path,
@@ -133,4 +134,15 @@ func stopEngine(eng *engine.Engine, cancel context.CancelFunc, stopped <-chan st
 		cancel()
 		<-stopped
 	}
+}
+
+// nonEmpty is the strings that are not empty.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -67,8 +69,11 @@ type App struct {
 	StartupNotices []string
 	Agents         *agent.Manager
 	Jobs           *jobs.Manager
-	MCP            *mcp.Pool
-	Journal        *session.Journal
+	// Sandbox confines every command the session runs (Bash, Run, task
+	// gates, sub-agents' and tasks' commands alike).
+	Sandbox *sandbox.Sandbox
+	MCP     *mcp.Pool
+	Journal *session.Journal
 	// Permissions are the persistent rules (global and project
 	// permissions.toml).
 	Permissions *permissions.Set
@@ -103,8 +108,9 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Services = toolset.NewServices(toolset.Options{Workspace: cfg.Workspace, Home: cfg.Home, SessionID: o.SessionID,
 		Model: cfg.Model, MemoryEnabled: cfg.MemoryEnabled})
+	a.Sandbox = newSandbox(cfg, o.Executable)
 	jm, err := jobs.NewManager(jobs.Options{StateDir: jobsStateDir(cfg), Env: []string{"GIT_TERMINAL_PROMPT=0"},
-		Watchdog: o.Executable})
+		Sandbox: a.Sandbox, Watchdog: o.Executable})
 	if err != nil {
 		return nil, fmt.Errorf("starting the job manager: %w", err)
 	}
@@ -216,6 +222,14 @@ func SecretsPolicy(cfg *config.Config) *secrets.Policy {
 		Keys: func() []string { return []string{cfg.APIKey} }})
 }
 
+// newSandbox is the session's command sandbox. Its tmp/ under
+// codewhale's home is created here so the policy can name it.
+func newSandbox(cfg *config.Config, exe string) *sandbox.Sandbox {
+	_ = os.MkdirAll(filepath.Join(cfg.Home, "tmp"), 0o700)
+	return sandbox.New(sandbox.DefaultPolicy(cfg.SandboxDefaults()),
+		sandbox.Options{EnvPassthrough: cfg.Sandbox.EnvPassthrough, Helper: exe})
+}
+
 // jobsStateDir is the per-workspace directory of the job state files that
 // let a later session list (and stop) what a crashed one left running.
 func jobsStateDir(cfg *config.Config) string {
@@ -252,6 +266,7 @@ func (a *App) EngineOptions() engine.Options {
 	full := posture == policy.FullAccess
 	return engine.Options{
 		Workspace:          cfg.Workspace,
+		Sandbox:            a.Sandbox,
 		Session:            &engine.Session{ID: a.Opts.SessionID},
 		Mode:               a.mode(),
 		Posture:            posture,

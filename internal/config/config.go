@@ -9,6 +9,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 // Flags are the CLI values that take part in resolution. Empty means unset.
@@ -20,6 +21,7 @@ type Flags struct {
 	ConfigPath      string
 	Workspace       string
 	ApprovalPolicy  string
+	SandboxMode     string
 	NoProjectConfig bool
 }
 
@@ -66,6 +68,7 @@ type Config struct {
 	// WorkspaceTrust is the workspace's `/trust add` list (canonical):
 	// roots file tools reach in every posture.
 	WorkspaceTrust []string
+	Sandbox        SandboxConfig
 }
 
 // Env looks a variable up; tests pass their own.
@@ -140,6 +143,9 @@ func Load(flags Flags, env Env) (*Config, error) {
 	if _, err := policy.ParsePosture(c.File.ApprovalPolicy); err != nil {
 		return nil, fmt.Errorf("config: %s: approval_policy: %w", c.Path, err)
 	}
+	if _, err := sandbox.ParseMode(c.File.SandboxMode); err != nil {
+		return nil, fmt.Errorf("config: %s: sandbox_mode: %w", c.Path, err)
+	}
 	if !flags.NoProjectConfig && flags.Workspace != "" {
 		if err := c.applyProject(ProjectPath(flags.Workspace)); err != nil {
 			return nil, err
@@ -193,8 +199,15 @@ func (c *Config) applyProject(path string) error {
 			c.File.ApprovalPolicy = p.ApprovalPolicy
 		}
 	}
-	if p.SandboxMode == "read-only" {
-		c.File.SandboxMode = p.SandboxMode
+	if p.SandboxMode != "" {
+		next, err := sandbox.ParseMode(p.SandboxMode)
+		if err != nil {
+			return fmt.Errorf("config: %s: sandbox_mode: %w", path, err)
+		}
+		cur, _ := sandbox.ParseMode(c.File.SandboxMode) // validated in resolveSandbox
+		if tighterSandbox(next, cur) {
+			c.File.SandboxMode = p.SandboxMode
+		}
 	}
 	return nil
 }
@@ -296,7 +309,10 @@ func (c *Config) resolve(flags Flags, env Env) error {
 	if err := c.resolveTrust(); err != nil {
 		return err
 	}
-	return c.resolveWeb(env)
+	if err := c.resolveWeb(env); err != nil {
+		return err
+	}
+	return c.resolveSandbox(flags, env)
 }
 
 func (c *Config) resolveTrust() error {

@@ -51,6 +51,8 @@ type File struct {
 	Providers              map[string]ProviderTable `toml:"providers"`
 	Pricing                map[string]Price         `toml:"pricing"`
 	Network                *Network                 `toml:"network"`
+	Sandbox                *SandboxTable            `toml:"sandbox"`
+	Shell                  *Shell                   `toml:"shell"`
 	Search                 *Search                  `toml:"search"`
 	Notifications          *Notifications           `toml:"notifications"`
 }
@@ -169,8 +171,10 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing", "network", "search", "notifications"},
+		"tools", "subagents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell"},
 	"notifications":     {"when", "method"},
+	"sandbox":           {"writable_roots"},
+	"shell":             {"env_passthrough"},
 	"network":           {"default", "allow", "deny", "audit"},
 	"search":            {"provider", "base_url", "api_key", "fallback", "duckduckgo", "searxng", "tavily", "brave"},
 	"retry":             {"enabled", "max_retries", "initial_delay", "max_delay", "exponential_base", "max_retry_after"},

@@ -263,7 +263,8 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		return
 	}
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
-		TurnID: t.id, CallID: p.call.id, Budget: t.resultBudget()}
+		TurnID: t.id, CallID: p.call.id, Budget: t.resultBudget(),
+		Sandbox: t.sandbox()}
 	t.checkpoint(ctx, p, false)
 	res, err := tools.Run(ctx, p.tool, tc, p.input)
 	t.checkpoint(ctx, p, true)

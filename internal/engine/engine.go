@@ -18,6 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -100,6 +101,10 @@ type Options struct {
 	// Permissions are the persistent rules (permissions.toml); nil has none.
 	Permissions *permissions.Set
 	EventBuffer int
+	// Sandbox confines the commands tools run (read-only in Plan); its
+	// status is the turn's "Current sandbox posture". Nil leaves commands to
+	// the job manager's own sandbox and reports none.
+	Sandbox *sandbox.Sandbox
 
 	// NewClient builds the model client for a model; an error means the
 	// route is not ready (missing key, bad URL).

@@ -58,7 +58,7 @@ func (t *turn) turnMeta(provenance string) string {
 		"Current local date: " + t.e.opts.Clock().Format("2006-01-02"),
 		"Current workspace: " + t.e.opts.Workspace,
 		"Current permission posture: " + t.posture.String(),
-		"Current sandbox posture: none (no OS sandbox)",
+		"Current sandbox posture: " + t.sandboxPosture(),
 		t.boundaryMeta()}
 	if provenance != "" && provenance != ProvenanceUser {
 		lines = append(lines, fmt.Sprintf("Input provenance: %s (non-authoritative)", provenance))

@@ -179,6 +179,7 @@ func (m *Manager) Start(spec Spec) (*Job, error) {
 		sb = m.opts.Sandbox
 	}
 	j.sandbox = sb
+	m.watchdog() // up before the job runs, so the job is registered the moment it starts
 	l := launch{shell: m.shell(), env: m.opts.Env, sandbox: sb, grace: m.opts.KillGrace, finish: m.finish, started: m.started}
 	if err := spawn(j, spec, l); err != nil {
 		m.mu.Lock()

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 // testAgentEnv makes the test binary a codewhale stand-in: it opens a
@@ -21,6 +23,7 @@ import (
 const (
 	testAgentEnv      = "CODEWHALE_JOBS_TEST_AGENT"
 	testAgentWatchdog = "JOBS_TEST_AGENT_WATCHDOG"
+	testAgentSandbox  = "JOBS_TEST_AGENT_SANDBOX"
 )
 
 // agentMode runs the stand-in agent when the variable is set.
@@ -36,6 +39,12 @@ func testAgent(dir string) int {
 	opts := Options{StateDir: dir, Shell: "/bin/sh"}
 	if os.Getenv(testAgentWatchdog) != "" {
 		opts.Watchdog = os.Args[0]
+	}
+	if os.Getenv(testAgentSandbox) != "" {
+		// A protected .git makes Linux confinement use its mount namespace.
+		_ = os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+		opts.Sandbox = sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: dir, Network: true,
+			Protected: []string{filepath.Join(dir, ".git")}}, sandbox.Options{})
 	}
 	m, err := NewManager(opts)
 	if err != nil {
@@ -67,10 +76,13 @@ func (s Snapshot) pidForTest(m *Manager) int {
 
 // crashAgent runs the stand-in agent, waits for its job, kills it with
 // SIGKILL and returns the job leader's and the forked sleeper's pids.
-func crashAgent(t *testing.T, dir string, watchdog bool) (leader, sleeper int) {
+func crashAgent(t *testing.T, dir string, watchdog bool, sandboxed ...bool) (leader, sleeper int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), testAgentEnv+"="+dir)
+	if len(sandboxed) > 0 && sandboxed[0] {
+		cmd.Env = append(cmd.Env, testAgentSandbox+"=1")
+	}
 	if watchdog {
 		cmd.Env = append(cmd.Env, testAgentWatchdog+"=1")
 	}
@@ -136,13 +148,16 @@ func TestNextStartStopsWhatACrashedRunLeft(t *testing.T) {
 	}
 }
 
-// With the watchdog, nothing survives the agent even before a next start.
+// With the watchdog, nothing survives the agent even before a next start,
+// confined jobs included.
 func TestWatchdogStopsJobsWhenTheAgentDies(t *testing.T) {
 	t.Parallel()
-	leader, sleeper := crashAgent(t, t.TempDir(), true)
-	for _, pid := range []int{leader, sleeper} {
-		if !exitsWithin(pid, 5*time.Second) {
-			t.Fatalf("process %d outlived the agent", pid)
+	for _, sandboxed := range []bool{false, true} {
+		leader, sleeper := crashAgent(t, t.TempDir(), true, sandboxed)
+		for _, pid := range []int{leader, sleeper} {
+			if !exitsWithin(pid, 5*time.Second) {
+				t.Fatalf("process %d outlived the agent (sandboxed %v)", pid, sandboxed)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 // Context is the per-call environment a tool runs in. Long-lived services a
@@ -33,6 +34,10 @@ type Context struct {
 	// left out and how to get the rest: the engine's last-resort cut of a
 	// longer result is never meant to be reached by a built-in tool.
 	Budget int
+	// Sandbox confines the commands this call runs (read-only in Plan,
+	// danger-full-access for one run the user approved outside it); nil
+	// leaves them to the job manager's sandbox.
+	Sandbox *sandbox.Sandbox
 }
 
 // DefaultBudget is the result budget of a call whose Context sets none: the

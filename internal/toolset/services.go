@@ -134,7 +134,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	if s.Tasks != nil {
 		o := tasks.Options{Store: s.Tasks, ReadOnly: readOnly, Workspace: s.Workspace, DefaultModel: s.Model,
-			AllowShell: env.AllowShell, SessionID: s.SessionID, Commands: s.commands(),
+			AllowShell: env.AllowShell, SessionID: s.SessionID, Commands: s.commands(), Jobs: s.Jobs,
 			Creator: tasks.Authority{Posture: env.Posture.Value(), AutoApprove: env.AutoApprove, Trust: env.Trust,
 				AllowShell: env.AllowShell}}
 		reg.Register(tasks.New(o))

@@ -307,7 +307,7 @@ func TestE2ETabAndShiftTabCycleTheStatusBar(t *testing.T) {
 	p.keys("BTab")
 	p.waitFor(" · act · effort auto · auto · files: workspace")
 	p.keys("BTab")
-	p.waitFor(" · act · effort auto · Full Access · files: full disk")
+	p.waitFor(" · act · effort auto · Full Access · files: workspace (") // Full Access approves prompts; the sandbox stays
 	p.keys("BTab")
 	p.waitFor(" · act · effort auto · ask · files: workspace")
 }

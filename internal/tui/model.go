@@ -19,6 +19,7 @@ import (
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
@@ -58,6 +59,9 @@ type Options struct {
 	SessionID string
 	Mode      policy.Mode
 	Posture   policy.Posture
+	// Sandbox confines the session's commands; the header chip and /status
+	// report its real posture. Nil reports an unenforced workspace scope.
+	Sandbox *sandbox.Sandbox
 	// AllowShell is the configured allow_shell; Full Access turns shell on
 	// regardless and leaving it restores this value.
 	AllowShell    bool

@@ -106,7 +106,7 @@ func TestModeCommand(t *testing.T) {
 	}
 	d.key("esc")
 	d.submit("/zidong")
-	d.mustShow("Switched to Act mode with Full Access.", "Full Access · files: full disk")
+	d.mustShow("Switched to Act mode with Full Access.", "Full Access · files: workspace (unenforced)") // no posture lifts the sandbox
 }
 
 func TestEnterWhileBusyQueuesAndSendsAfterTurnComplete(t *testing.T) {

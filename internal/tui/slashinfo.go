@@ -74,6 +74,7 @@ func (m *Model) statusCommand(string) tea.Cmd {
 	}
 	fmt.Fprintf(&b, "API key: %s\n", key)
 	fmt.Fprintf(&b, "Mode: %s · permissions: %s · effort: %s\n", m.mode.Title(), m.permissionChip(), m.effortLabel())
+	b.WriteString(m.sandboxStatus().Report())
 	state := "idle"
 	switch {
 	case m.turn.cancelling:

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -143,16 +145,22 @@ func (m *Model) permissionChip() string {
 	return m.posture.Chip()
 }
 
-// fsScope is the filesystem scope label; no OS sandbox backend is active,
-// so workspace and read-only scopes say they are unenforced.
-func (m *Model) fsScope() string {
-	switch {
-	case m.mode == policy.Plan:
-		return "files: read-only (unenforced)"
-	case m.posture == policy.FullAccess:
-		return "files: full disk"
+// fsScope is the filesystem scope label of the sandbox the session's
+// commands run under in the current mode (tui.md §2.1): `files: workspace
+// (enforced)`, `(unenforced)` when no OS mechanism confines them, `files:
+// full disk` with danger-full-access. Postures never change it.
+func (m *Model) fsScope() string { return m.sandboxStatus().Scope() }
+
+// sandboxStatus is the posture of commands run now.
+func (m *Model) sandboxStatus() sandbox.Status {
+	if m.o.Sandbox == nil {
+		st := sandbox.Status{Mode: sandbox.WorkspaceWrite, Mechanism: sandbox.None, Reason: "no sandbox attached"}
+		if m.mode == policy.Plan {
+			st.Mode = sandbox.ReadOnly
+		}
+		return st
 	}
-	return "files: workspace (unenforced)"
+	return engine.SandboxFor(m.o.Sandbox, m.mode).Status()
 }
 
 // header is the top bar (tui.md §2.1): brand, route, mode, effort,

@@ -89,6 +89,9 @@ func deltaResult(d jobs.Delta) tools.Result {
 	default:
 		b.WriteString(out + "\n\nSTDERR:\n" + errs)
 	}
+	if d.Denial != nil {
+		b.WriteString("\n\n[sandbox] " + d.Denial.Note)
+	}
 	meta := metadata(d)
 	meta["stream_delta"] = true
 	if d.Canceled {

@@ -64,7 +64,8 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, in input) (tools.Resu
 	if err != nil {
 		return tools.Result{}, err
 	}
-	spec := jobs.Spec{Command: in.command, Dir: dir, Stdin: in.stdin, Combined: in.combined, Background: in.background}
+	spec := jobs.Spec{Command: in.command, Dir: dir, Stdin: in.stdin, Combined: in.combined, Background: in.background,
+		Sandbox: tc.Sandbox}
 	if in.background {
 		return t.startBackground(spec, in)
 	}
@@ -122,7 +123,10 @@ func (t *Tool) startBackground(spec jobs.Spec, in input) (tools.Result, error) {
 		"Call Bash action=\"wait\" task_id=\"%s\" only to read early or final output, or when you truly depend on the result.",
 		j.ID(), j.ID()))
 	res.Metadata = map[string]any{"task_id": j.ID(), "status": string(jobs.Running), "command": spec.Command,
-		"backgrounded": true, "auto_resume_on_completion": true, "sandboxed": false, "sandbox_type": "none"}
+		"backgrounded": true, "auto_resume_on_completion": true}
+	if snap, err := t.opts.Jobs.Snapshot(j.ID()); err == nil {
+		res.Metadata["sandboxed"], res.Metadata["sandbox_type"] = snap.Sandboxed, snap.SandboxType
+	}
 	return res, nil
 }
 
@@ -146,7 +150,11 @@ func (t *Tool) foreground(ctx context.Context, spec jobs.Spec) (tools.Result, er
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("%v", err)
 	}
-	res := tools.Result{Content: runContent(d, j.Timeout()), Success: d.Status == jobs.Completed, Metadata: metadata(d)}
+	content := runContent(d, j.Timeout())
+	if d.Denial != nil {
+		content += "\n\n[sandbox] " + d.Denial.Note
+	}
+	res := tools.Result{Content: content, Success: d.Status == jobs.Completed, Metadata: metadata(d)}
 	return res, nil
 }
 
@@ -197,13 +205,17 @@ func metadata(d jobs.Delta) map[string]any {
 	if summary == "" {
 		summary = jobs.Summary(d.Stdout.Content)
 	}
-	return map[string]any{
+	m := map[string]any{
 		"exit_code": exit, "status": string(d.Status), "duration_ms": d.Elapsed.Milliseconds(), "task_id": d.ID,
 		"command": d.Command, "stdout_len": d.Stdout.Len, "stderr_len": d.Stderr.Len,
 		"stdout_truncated": d.Stdout.Truncated, "stderr_truncated": d.Stderr.Truncated,
 		"stdout_omitted": d.Stdout.Omitted, "stderr_omitted": d.Stderr.Omitted, "summary": summary,
-		"sandboxed": false, "sandbox_type": "none", "backgrounded": d.Background,
+		"sandboxed": d.Sandboxed, "sandbox_type": d.SandboxType, "backgrounded": d.Background,
 	}
+	if d.Denial != nil {
+		m["sandbox_denied"] = map[string]any{"path": d.Denial.Path, "reason": d.Denial.Reason}
+	}
+	return m
 }
 
 func clamp(d, lo, hi time.Duration) time.Duration { return min(max(d, lo), hi) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -67,7 +68,7 @@ func (t *Tool) verifiers(ctx context.Context, tc *tools.Context, in input) (tool
 	var wg sync.WaitGroup
 	for i, g := range gates {
 		wg.Add(1)
-		go func() { defer wg.Done(); results[i] = t.runGate(ctx, g) }()
+		go func() { defer wg.Done(); results[i] = t.runGate(ctx, tc.Sandbox, g) }()
 	}
 	wg.Wait()
 	env := envelope{Profile: in.profile, Level: in.level, Workspace: tc.Workspace, GateCount: len(gates), Gates: results}
@@ -76,7 +77,7 @@ func (t *Tool) verifiers(ctx context.Context, tc *tools.Context, in input) (tool
 }
 
 // runGate runs one gate to completion as a job.
-func (t *Tool) runGate(ctx context.Context, g gate) gateResult {
+func (t *Tool) runGate(ctx context.Context, sb *sandbox.Sandbox, g gate) gateResult {
 	r := gateResult{Name: g.name, Ecosystem: g.ecosystem, Command: g.command(), Cwd: g.dir}
 	if g.skipReason != "" {
 		r.Status, r.SkippedReason = "skipped", &g.skipReason
@@ -86,7 +87,7 @@ func (t *Tool) runGate(ctx context.Context, g gate) gateResult {
 	m := t.opts.Jobs
 	args, env := g.invocation(ctx)
 	j, err := m.Start(jobs.Spec{Command: r.Command, Program: g.program, Args: args, Env: env, Dir: g.dir,
-		Timeout: gateTimeout, Stdout: out, Stderr: errs})
+		Timeout: gateTimeout, Stdout: out, Stderr: errs, Sandbox: sb})
 	if err != nil {
 		r.Status, r.Stderr = "failed", fmt.Sprintf("failed to start: %v", err)
 		return r
@@ -110,6 +111,9 @@ func (t *Tool) runGate(ctx context.Context, g gate) gateResult {
 	r.Stdout, r.StdoutTruncated, r.Stderr, r.StderrTruncated = o.Text, o.Truncated, e.Text, e.Truncated
 	if snap.Status == jobs.TimedOut {
 		r.Stderr += fmt.Sprintf("\n[gate timed out after %dms; process killed]", gateTimeout.Milliseconds())
+	}
+	if snap.Denial != nil {
+		r.Stderr += "\n[sandbox] " + snap.Denial.Note
 	}
 	return r
 }
@@ -178,7 +182,7 @@ func (t *Tool) startGates(tc *tools.Context, in input, gates []gate) tools.Resul
 		GateCount: len(gates), Jobs: []gateJob{}}
 	for _, g := range gates {
 		job := gateJob{Name: g.name, Ecosystem: g.ecosystem, Command: g.command(), Cwd: g.dir}
-		switch j, err := t.startGate(g); {
+		switch j, err := t.startGate(tc.Sandbox, g); {
 		case g.skipReason != "":
 			job.Status, job.SkippedReason = "skipped", &g.skipReason
 			env.Skipped++
@@ -204,11 +208,11 @@ func (t *Tool) startGates(tc *tools.Context, in input, gates []gate) tools.Resul
 	return jsonResult(env, env.Success, map[string]any{"background": true, "started": env.Started})
 }
 
-func (t *Tool) startGate(g gate) (*jobs.Job, error) {
+func (t *Tool) startGate(sb *sandbox.Sandbox, g gate) (*jobs.Job, error) {
 	if g.skipReason != "" {
 		return nil, nil
 	}
 	args, env := g.invocation(context.Background())
 	return t.opts.Jobs.Start(jobs.Spec{Command: g.command(), Program: g.program, Args: args, Env: env, Dir: g.dir,
-		Timeout: gateTimeout, Background: true})
+		Timeout: gateTimeout, Background: true, Sandbox: sb})
 }

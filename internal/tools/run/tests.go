@@ -55,7 +55,7 @@ func (t *Tool) tests(ctx context.Context, tc *tools.Context, in input) (tools.Re
 	f := newFeed(p)
 	stdout, stderr := newHeadText(testStreamChars), newHeadText(testStreamChars)
 	spec := jobs.Spec{Command: r.display(), Program: r.program, Args: r.args, Dir: ws, Timeout: t.opts.TestTimeout,
-		Stdout: io.MultiWriter(f.out, stdout), Stderr: io.MultiWriter(f.err, stderr)}
+		Stdout: io.MultiWriter(f.out, stdout), Stderr: io.MultiWriter(f.err, stderr), Sandbox: tc.Sandbox}
 	if r.shell != "" {
 		spec.Program, spec.Args = "", nil
 	}
@@ -90,6 +90,9 @@ func (t *Tool) tests(ctx context.Context, tc *tools.Context, in input) (tools.Re
 		rep.Error = "The test run timed out after " + t.opts.TestTimeout.String() + " and was killed."
 	case jobs.Killed:
 		rep.Error = "The test run was canceled and killed."
+	}
+	if d.Denial != nil {
+		rep.Error = "[sandbox] " + d.Denial.Note
 	}
 	res := jsonResult(rep, rep.Success, map[string]any{"task_id": j.ID(), "status": string(d.Status),
 		"ecosystem": r.ecosystem, "duration_ms": rep.DurationMS})

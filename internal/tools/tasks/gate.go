@@ -5,13 +5,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -32,33 +32,33 @@ type gateRun struct {
 	duration       time.Duration
 }
 
-// runGate runs command with /bin/sh in cwd. On timeout the whole process
-// group is killed. A cancelled ctx (the user stopped the turn) also kills
-// it and is reported by the caller as a cancellation.
-func runGate(ctx context.Context, command, cwd string, timeout time.Duration) gateRun {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
-	cmd.Dir = cwd
-	ownGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second // grandchildren holding the pipes cannot hang us
+// runGate runs command as a job in cwd under sb (nil: the manager's
+// sandbox). On timeout the whole process tree is killed. A cancelled ctx
+// (the user stopped the turn) also kills it and is reported by the caller
+// as a cancellation.
+func runGate(ctx context.Context, m *jobs.Manager, sb *sandbox.Sandbox, command, cwd string, timeout time.Duration) gateRun {
 	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
-	r := gateRun{stdout: stdout.String(), stderr: stderr.String(), duration: time.Since(start)}
-	var exit *exec.ExitError
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		r.timedOut = true
-	case errors.As(err, &exit) && exit.ExitCode() >= 0:
-		code := exit.ExitCode()
-		r.exitCode = &code
-	case err != nil && ctx.Err() == nil:
-		r.spawnErr = err
-	case err == nil:
-		code := 0
-		r.exitCode = &code
+	j, err := m.Start(jobs.Spec{Command: command, Dir: cwd, Timeout: timeout, Stdout: &stdout, Stderr: &stderr, Sandbox: sb})
+	if err != nil {
+		return gateRun{spawnErr: err, duration: time.Since(start)}
+	}
+	if m.Await(ctx, j) {
+		// Moved to /jobs, but the gate record needs the verdict.
+		select {
+		case <-j.Done():
+		case <-ctx.Done():
+			_, _, _ = m.Cancel(j.ID())
+		}
+	}
+	snap, _ := m.Snapshot(j.ID())
+	r := gateRun{stdout: stdout.String(), stderr: stderr.String(), duration: time.Since(start),
+		timedOut: snap.Status == jobs.TimedOut}
+	if snap.Status == jobs.Completed || snap.Status == jobs.Failed {
+		r.exitCode = snap.ExitCode
+	}
+	if snap.Denial != nil {
+		r.stderr += "\n[sandbox] " + snap.Denial.Note
 	}
 	return r
 }

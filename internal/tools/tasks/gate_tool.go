@@ -60,7 +60,10 @@ func (t *Tool) gateRun(ctx context.Context, tc *tools.Context, args tools.Args) 
 		res.Metadata = map[string]any{"safety_level": "dangerous", "blocked": true, "reasons": v.Reasons, "command": command}
 		return res, nil
 	}
-	run := runGate(ctx, command, cwd, timeout)
+	if t.opts.Jobs == nil {
+		return tools.Result{}, tools.ExecutionFailed("gate_run needs the session's job manager, which this host did not attach; run the command with Bash instead")
+	}
+	run := runGate(ctx, t.opts.Jobs, tc.Sandbox, command, cwd, timeout)
 	if ctx.Err() != nil && !run.timedOut {
 		return tools.Result{}, tools.Cancelled("gate_run cancelled; the command was stopped")
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	// Commands classifies gate commands (internal/shellpolicy); nil uses
 	// one with the process-wide credential guard.
 	Commands *shellpolicy.Env
+	// Jobs runs gate commands (under the session's sandbox, in a process
+	// tree killed as a whole); nil makes gate_run NotAvailable.
+	Jobs *jobs.Manager
 }
 
 var (

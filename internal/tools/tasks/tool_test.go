@@ -7,13 +7,28 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
+// testJobs runs the gates of every test registry (the job manager is
+// process-wide in a session, too).
+var testJobs = sync.OnceValue(func() *jobs.Manager {
+	m, err := jobs.NewManager(jobs.Options{Shell: "/bin/sh", KillGrace: 200 * time.Millisecond})
+	if err != nil {
+		panic(err)
+	}
+	return m
+})
+
 func taskRegistry(o Options) *tools.Registry {
+	if o.Jobs == nil {
+		o.Jobs = testJobs()
+	}
 	reg := tools.NewRegistry()
 	reg.Register(New(o))
 	for _, a := range Aliases(o) {

@@ -1,9 +1,0 @@
-//go:build !unix
-
-package tasks
-
-import "os/exec"
-
-// ownGroup falls back to killing the shell alone where process groups are
-// not available.
-func ownGroup(cmd *exec.Cmd) {}

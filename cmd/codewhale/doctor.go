@@ -16,6 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/doctor"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 // newDoctorCmd is `codewhale doctor [--json]`: what works here and what
@@ -50,7 +51,7 @@ func newDoctorCmd(ios IO, g *globals) *cobra.Command {
 func doctorOptions(g *globals) doctor.Options {
 	env := config.Env(os.Getenv)
 	o := doctor.Options{Home: config.HomeDir(env), LookPath: exec.LookPath, Version: programVersion, Reach: reach,
-		Sandbox: doctor.SandboxStatus{Reason: "no OS sandbox backend in this build"}}
+		Sandbox: sandboxStatus(sandbox.Defaults{Mode: sandbox.WorkspaceWrite})}
 	files := []doctor.ConfigFile{{Role: "user", Path: config.UserPath(g.configPath, env)}}
 	ws, wsErr := g.workspaceDir()
 	if wsErr == nil && !g.noProjectConfig {
@@ -69,7 +70,21 @@ func doctorOptions(g *globals) doctor.Options {
 		BaseURL: cfg.BaseURL, BaseSource: cfg.BaseSource, KeySource: cfg.KeySource, HasKey: cfg.APIKey != "",
 		Loopback: provider.IsLoopback(cfg.BaseURL), Mode: cfg.Mode.String(), Posture: cfg.Posture.Chip()}
 	o.MCP = func(ctx context.Context) (doctor.MCPReport, error) { return mcpReport(ctx, g, cfg.MCPConfigPath) }
+	o.Sandbox = sandboxStatus(cfg.SandboxDefaults())
 	return o
+}
+
+// sandboxStatus is what the session's sandbox would be, probed here.
+func sandboxStatus(d sandbox.Defaults) doctor.SandboxStatus {
+	st := sandbox.New(sandbox.DefaultPolicy(d), sandbox.Options{}).Status()
+	s := doctor.SandboxStatus{Enforced: st.Enforced, Mechanism: string(st.Mechanism), Reason: st.Reason}
+	switch {
+	case st.Enforced:
+		s.Mechanism += " (" + st.Detail + "; network " + st.Network + ")"
+	case s.Reason == "":
+		s.Reason = "sandbox_mode = " + string(st.Mode)
+	}
+	return s
 }
 
 // programVersion is the first line of `<path> <flag>`.

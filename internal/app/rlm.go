@@ -5,15 +5,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/handles"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
 )
+
+// rlmSandbox confines the Python kernels: they read anything, write only
+// beneath the scratch root and reach no network (child queries and fetches
+// go through this process). The kernel's audit hook fences it from inside
+// as well.
+func (a *App) rlmSandbox(scratch string) (*sandbox.Sandbox, string) {
+	sb := a.Sandbox.WithPolicy(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: scratch})
+	const hook = "python audit hook (in-process: no processes, no network, writes only in its scratch dir)"
+	st := sb.Status()
+	if !st.Enforced {
+		return sb, hook + "; the OS sandbox is unenforced (" + st.Reason + ")"
+	}
+	return sb, "OS sandbox (" + string(st.Mechanism) + ": writes only in its scratch dir, network " + st.Network + ") and " + hook
+}
 
 // newRLM builds the session's rlm tool: child queries through this
 // session's provider client, URLs through its Web tool, the transcript from
@@ -22,9 +38,16 @@ func (a *App) newRLM() *rlm.Tool {
 	s := a.Services
 	scratch := filepath.Join(a.Cfg.Home, "tmp", "rlm")
 	_ = os.MkdirAll(scratch, 0o700)
-	o := rlm.Options{ScratchRoot: scratch, Handles: s.Handles, Query: a.childQuery,
-		SandboxLabel: "python audit hook (in-process: no processes, no network, writes only in its scratch dir)",
-		Sources:      []handles.Source{s.Handles, a.Agents.HandleSource()}}
+	sb, label := a.rlmSandbox(scratch)
+	o := rlm.Options{ScratchRoot: scratch, Handles: s.Handles, Query: a.childQuery, SandboxLabel: label,
+		Sources: []handles.Source{s.Handles, a.Agents.HandleSource()},
+		Start: func(cmd *exec.Cmd) (func() error, error) {
+			p, err := sb.Start(cmd)
+			if err != nil {
+				return nil, err
+			}
+			return p.Wait, nil
+		}}
 	if a.Journal != nil {
 		o.Transcript = func() string {
 			l, err := session.Load(a.Journal.Path())

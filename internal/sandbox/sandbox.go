@@ -140,6 +140,17 @@ func (s *Sandbox) WithMode(m Mode) *Sandbox {
 	return &c
 }
 
+// WithPolicy returns a sandbox for another policy (a kernel confined to its
+// scratch directory, say) that shares this one's probe and options.
+func (s *Sandbox) WithPolicy(p Policy) *Sandbox {
+	if s == nil {
+		return New(p, Options{})
+	}
+	c := *s
+	c.policy = p
+	return &c
+}
+
 // Process is a command started by Start.
 type Process struct {
 	done chan struct{}

@@ -86,6 +86,7 @@ func TestExecSandboxHoldsUnderAutoAndFullAccess(t *testing.T) {
 			var calls []fakemodel.Call
 			srv := fakemodel.New(t)
 			c, canary := sandboxedCLI(t, srv)
+			writeRepo(t, c.ws)
 			scripts := []string{
 				`echo pwned > "` + canary + `/new.txt"`,
 				`rm -rf "` + canary + `"`,
@@ -97,9 +98,21 @@ func TestExecSandboxHoldsUnderAutoAndFullAccess(t *testing.T) {
 				`git config core.fsmonitor "touch ` + canary + `/fsmonitor"`,
 				`mkdir -p .codewhale && echo 'approval_policy = "bypass"' > .codewhale/config.toml`,
 			}
+			// Each runs as written (the command classifier may refuse it
+			// first) and from a script file, which no parser sees into:
+			// then only the sandbox stands in the way.
+			if err := os.Mkdir(filepath.Join(c.ws, "hostile"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			for i, s := range scripts {
-				args, _ := json.Marshal(map[string]string{"command": s})
-				calls = append(calls, fakemodel.Call{ID: "h" + strconv.Itoa(i), Name: "Bash", Args: string(args)})
+				file := filepath.Join("hostile", strconv.Itoa(i)+".sh")
+				if err := os.WriteFile(filepath.Join(c.ws, file), []byte(s+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for j, cmd := range []string{s, "sh " + file} {
+					args, _ := json.Marshal(map[string]string{"command": cmd})
+					calls = append(calls, fakemodel.Call{ID: fmt.Sprintf("h%d_%d", i, j), Name: "Bash", Args: string(args)})
+				}
 			}
 			srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
 				if r.HasToolResult("[sandbox]") {
@@ -107,7 +120,6 @@ func TestExecSandboxHoldsUnderAutoAndFullAccess(t *testing.T) {
 				}
 				return fakemodel.Tools(calls...)
 			})
-			writeRepo(t, c.ws)
 			if err := os.MkdirAll(filepath.Join(c.ws, ".codewhale"), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +158,7 @@ func TestExecSandboxHoldsUnderAutoAndFullAccess(t *testing.T) {
 					posture, _ = ev["meta"].(map[string]any)["sandbox_posture"].(string)
 				}
 			}
-			if denied < 3 || !strings.HasPrefix(posture, "workspace-write (enforced: ") {
+			if denied < 5 || !strings.HasPrefix(posture, "workspace-write (enforced: ") {
 				t.Errorf("%d sandbox_denied events, posture %q", denied, posture)
 			}
 		})
@@ -156,11 +168,13 @@ func TestExecSandboxHoldsUnderAutoAndFullAccess(t *testing.T) {
 // The child of a Bash call does not see the agent's key.
 func TestExecCommandsDoNotInheritTheKey(t *testing.T) {
 	t.Parallel()
-	srv := fakemodel.New(t,
-		fakemodel.Tools(fakemodel.Call{ID: "e", Name: "Bash",
-			Args: `{"command":"if [ -z \"$DEEPSEEK_API_KEY$CODEWHALE_BASE_URL\" ]; then echo scrubbed; else echo leaked; fi"}`}),
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "e", Name: "Bash", Args: `{"command":"sh check.sh"}`}),
 		fakemodel.Text("ok"))
 	c := newCLI(t, srv)
+	check := `if [ -z "$DEEPSEEK_API_KEY$CODEWHALE_BASE_URL" ]; then echo scrubbed; else echo leaked; fi` + "\n"
+	if err := os.WriteFile(filepath.Join(c.ws, "check.sh"), []byte(check), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c.env = append(c.env, "DEEPSEEK_API_KEY=sk-e2e-key-not-for-children")
 	if _, errOut, code := c.run("exec", "--auto", "check"); code != 0 {
 		t.Fatalf("code %d\n%s", code, errOut)

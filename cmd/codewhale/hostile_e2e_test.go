@@ -38,7 +38,7 @@ func hostileCases(outside string) []hostileCase {
 		{"rm -rf .git", "explicit", "STANDIN:rm -rf .git"},
 		{"printenv DEEPSEEK_API_KEY", "explicit", "STANDIN:printenv"},
 		{"cat ~/.ssh/id_rsa", "explicit", "not-a-real-key-canary"},
-		{"cat $CODEWHALE_HOME/config.toml", "explicit", "initial_delay"},
+		{"cat ~/.codewhale/config.toml", "explicit", "initial_delay"}, // commands get no CODEWHALE_* variables
 		{"sudo ls", "explicit", "STANDIN:sudo"},
 		{`eval "$(cat payload.sh)"`, "explicit", "STANDIN:rm scratch"},
 		{`eval "$PAYLOAD"`, "blocked", "STANDIN:rm"},

@@ -65,3 +65,24 @@ func TestFileBoundaryUnderTrust(t *testing.T) {
 		})
 	}
 }
+
+// SetTrust (`/trust add`) widens the boundary from the next turn.
+func TestSetTrustTakesEffectNextTurn(t *testing.T) {
+	t.Parallel()
+	extra := tools.Canonical(t.TempDir())
+	if err := os.WriteFile(filepath.Join(extra, "f.txt"), []byte("trusted content"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := fakemodel.Call{ID: "r", Name: "File", Args: `{"action":"read","path":"` + filepath.Join(extra, "f.txt") + `"}`}
+	srv := fakemodel.New(t, fakemodel.Tools(read), fakemodel.Text("no"), fakemodel.Tools(read), fakemodel.Text("yes"))
+	h := newHarness(t, srv)
+	res, _ := last[engine.ToolCallComplete](h.turn("read it"))
+	if !strings.Contains(res.Result.Content, "Path escapes workspace") {
+		t.Fatalf("read outside before /trust add: %s", res.Result.Content)
+	}
+	h.eng.Submit(engine.SetTrust{Roots: []string{extra}})
+	res, _ = last[engine.ToolCallComplete](h.turn("read it now"))
+	if !strings.Contains(res.Result.Content, "trusted content") {
+		t.Fatalf("read refused after /trust add: %s", res.Result.Content)
+	}
+}

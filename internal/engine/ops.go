@@ -68,6 +68,15 @@ type SyncSession struct {
 	Persist bool
 }
 
+// SetTrust changes the file boundary from the next call on: Roots, when
+// non-nil, replaces the per-workspace trusted roots (`/trust add|remove`);
+// Mode, when set, turns trust mode on or off (`/trust on|off`), which adds
+// the configured trusted_paths. Neither lifts the workspace boundary.
+type SetTrust struct {
+	Roots []string
+	Mode  *bool
+}
+
 // Shutdown stops the engine.
 type Shutdown struct{}
 
@@ -80,6 +89,7 @@ func (SetReasoningEffort) isOp() {}
 func (Steer) isOp()              {}
 func (SyncSession) isOp()        {}
 func (Shutdown) isOp()           {}
+func (SetTrust) isOp()           {}
 
 type approvalAnswer struct {
 	approve    bool
@@ -125,6 +135,15 @@ func (e *Engine) handle(op Op) {
 	case SetReasoningEffort:
 		e.mu.Lock()
 		e.opts.ReasoningEffort = op.Effort
+		e.mu.Unlock()
+	case SetTrust:
+		e.mu.Lock()
+		if op.Roots != nil {
+			e.opts.TrustedRoots = append([]string(nil), op.Roots...)
+		}
+		if op.Mode != nil {
+			e.opts.Trust = *op.Mode
+		}
 		e.mu.Unlock()
 	case Steer:
 		if t := strings.TrimSpace(op.Text); t != "" {

@@ -94,8 +94,11 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 // buildSurface builds the turn's registry, catalog and /tools surface
 // context once (engine.md §2.1 step 10).
 func (t *turn) buildSurface() {
+	t.e.mu.Lock()
+	trust := t.e.opts.Trust // SetTrust changes it between turns
+	t.e.mu.Unlock()
 	t.toolset, t.cat = t.e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell,
-		AutoApprove: t.autoApprove, Trust: t.e.opts.Trust || t.posture == policy.FullAccess}, t.scopeAllow)
+		AutoApprove: t.autoApprove, Trust: trust || t.posture == policy.FullAccess}, t.scopeAllow)
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
 	if n := t.cat.HeldByBudget(); n > 0 {
 		t.e.emit(Status{Message: fmt.Sprintf("%d MCP tools stay deferred beyond the catalog budget (%d tools, %d KiB sent from the first step); tool_search finds them.",

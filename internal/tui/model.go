@@ -126,10 +126,11 @@ type Options struct {
 
 // Model is the root Bubble Tea model.
 type Model struct {
-	o     Options
-	theme *theme.Theme
-	now   func() time.Time
-	w, h  int
+	o       Options
+	trustOn bool // /trust on (Full Access implies it too)
+	theme   *theme.Theme
+	now     func() time.Time
+	w, h    int
 
 	tr    *transcript.Transcript
 	env   *transcript.Env

@@ -7,7 +7,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/usage"
 )
@@ -46,21 +45,6 @@ func (m *Model) effortCommand(arg string) tea.Cmd {
 
 // trustCommand reports trust mode; changing it needs engine support that
 // does not exist yet, and saying otherwise would be a fake success.
-func (m *Model) trustCommand(arg string) tea.Cmd {
-	if strings.TrimSpace(arg) == "" {
-		state := "off"
-		if m.posture == policy.FullAccess {
-			state = "on (Full Access)"
-		}
-		m.system("Trust mode: " + state + ". File tools stay inside the workspace unless trust mode is on; " +
-			"Shift+Tab to Full Access turns it on for this session.")
-		return nil
-	}
-	m.systemError("/trust " + strings.Fields(arg)[0] + " is not available in this build: the engine cannot change trust mode " +
-		"or read trusted paths yet. Shift+Tab to Full Access turns trust mode on.")
-	return nil
-}
-
 func (m *Model) statusCommand(string) tea.Cmd {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session: %s\nWorkspace: %s\n", orDash(m.session), orDash(m.o.Workspace))

@@ -55,9 +55,15 @@ func (m *Manager) Drain(ctx context.Context, wait, settle time.Duration) []Cance
 			c.save()
 		}
 	}
-	m.writes.Lock() // every end being recorded is on disk
-	m.writes.Unlock()
+	m.waitForWrites()
 	return out
+}
+
+// waitForWrites returns once no child is recording its end: a record being
+// saved holds m.writes for reading.
+func (m *Manager) waitForWrites() {
+	m.writes.Lock()
+	defer m.writes.Unlock()
 }
 
 func (m *Manager) liveIDs() []string {

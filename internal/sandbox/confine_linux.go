@@ -102,8 +102,12 @@ func carveRules(l layout) []landlock.Rule {
 		d, f := carve(r, l.ro, &budget)
 		dirs, files = append(dirs, d...), append(files, f...)
 	}
-	dirs = append(dirs, l.rwInRO...)
-	rules := rwRules(dirs)
+	// Entries listed by carving may be gone by the time their rule is added
+	// (a busy temp dir): those need no rule.
+	rules := []landlock.Rule{landlock.RWDirs(dirs...).WithRefer().WithResolveUnix().IgnoreIfMissing()}
+	if len(l.rwInRO) > 0 {
+		rules = append(rules, rwRules(l.rwInRO)...)
+	}
 	if len(files) > 0 {
 		rules = append(rules, landlock.RWFiles(files...).IgnoreIfMissing())
 	}

@@ -64,7 +64,11 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 	rule, saveable := t.saveableRule(p)
 	req := ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
 		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p), Reason: p.reason,
-		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authorityOf(name, p.input)}
+		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authorityOf(name, p.input),
+		SandboxReadOnly: t.sandboxReadOnlyFor(p.tool)}
+	if req.SandboxReadOnly {
+		req.Description += readOnlyShellNote
+	}
 	if saveable {
 		req.SaveRule = rule.String()
 	}

@@ -267,6 +267,9 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		Sandbox: t.sandbox()}
 	t.checkpoint(ctx, p, false)
 	res, err := tools.Run(ctx, p.tool, tc, p.input)
+	if err == nil {
+		res = t.offerRerun(ctx, p, tc, res)
+	}
 	t.checkpoint(ctx, p, true)
 	if res.ChildUsage.Reported() {
 		t.usageMu.Lock()

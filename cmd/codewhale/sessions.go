@@ -14,16 +14,17 @@ import (
 )
 
 type sessionsOptions struct {
-	limit  int
-	search string
-	all    bool
+	limit    int
+	search   string
+	all      bool
+	archived bool
 }
 
 // newSessionsCmd is `codewhale sessions [-l N] [-s text] [--all]`.
 func newSessionsCmd(ios IO, g *globals) *cobra.Command {
 	o := &sessionsOptions{}
 	cmd := &cobra.Command{
-		Use:   "sessions [-l N] [-s text]",
+		Use:   "sessions [-l N] [-s text] [--archived] | sessions rename|export|delete|archive|unarchive ID",
 		Short: "List saved sessions of this workspace, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -42,6 +43,8 @@ func newSessionsCmd(ios IO, g *globals) *cobra.Command {
 	f.IntVarP(&o.limit, "limit", "l", 20, "show at most N sessions (0 for all)")
 	f.StringVarP(&o.search, "search", "s", "", "only sessions whose title or first message contains this text")
 	f.BoolVar(&o.all, "all", false, "list the sessions of every workspace")
+	f.BoolVar(&o.archived, "archived", false, "include archived sessions")
+	cmd.AddCommand(sessionEditCmds(ios, g)...)
 	return cmd
 }
 
@@ -49,7 +52,7 @@ func runSessions(ios IO, cfg *config.Config, o *sessionsOptions, now time.Time) 
 	if o.limit < 0 {
 		return errors.New("--limit must be 0 (all) or more")
 	}
-	q := session.Query{Workspace: cfg.Workspace, Search: o.search, Limit: o.limit}
+	q := session.Query{Workspace: cfg.Workspace, Search: o.search, Limit: o.limit, Archived: o.archived}
 	if o.all {
 		q.Workspace = ""
 	}

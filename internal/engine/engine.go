@@ -46,6 +46,8 @@ type Session struct {
 	Workspace    string
 	Mode         policy.Mode
 	Usage        provider.Usage
+	// Parent is the session this one was forked from ("" for none).
+	Parent string
 }
 
 func (s *Session) clone() Session {

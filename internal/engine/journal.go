@@ -16,6 +16,7 @@ type SessionInfo struct {
 	Mode         policy.Mode
 	SystemPrompt string
 	Usage        provider.Usage // session totals so far
+	Parent       string         // the session this one was forked from, recorded when its file is created
 }
 
 // Journal makes the history durable as it changes (DECISIONS #22): the
@@ -49,7 +50,7 @@ type saveState struct {
 
 func (e *Engine) infoLocked() SessionInfo {
 	return SessionInfo{ID: e.sess.ID, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode,
-		SystemPrompt: e.sess.SystemPrompt, Usage: e.sess.Usage}
+		SystemPrompt: e.sess.SystemPrompt, Usage: e.sess.Usage, Parent: e.sess.Parent}
 }
 
 // save persists msgs, just appended to the history (none: new totals). After

@@ -151,6 +151,10 @@ func (e *Engine) handle(op Op) {
 			e.steers = append(e.steers, t)
 			e.mu.Unlock()
 		}
+	case RewindHistory:
+		e.rewind(op)
+	case ForkSession:
+		e.fork(op)
 	case SyncSession:
 		e.mu.Lock()
 		running := e.running

@@ -23,6 +23,10 @@ const (
 	// it: compaction never destroys the original.
 	lineCompaction = "compaction"
 	lineSystem     = "system_prompt"
+	// lineCut ends the history at its N messages (/undo, /restore, /retry
+	// cutting the conversation back); the lines of the messages it drops
+	// stay above it, so nothing is rewritten away.
+	lineCut = "cut"
 )
 
 // record is one journal line. Only the fields of its Type are set.

@@ -167,6 +167,11 @@ func (j *journal) apply(r *record) bool {
 		}
 		j.messages = append([]provider.Message{*r.Message}, j.messages[r.Replaced:]...)
 		j.compactions++
+	case lineCut:
+		if r.N < 0 || r.N > len(j.messages) {
+			return false
+		}
+		j.messages = j.messages[:r.N:r.N]
 	case lineMeta:
 		if r.State == nil {
 			return false

@@ -68,7 +68,7 @@ func Load(path string) (*Loaded, error) {
 	}
 	return &Loaded{Meta: meta, Path: path, Damage: j.damage, Repair: rep, Persist: j.damage.Any() || rep.Changed(),
 		Session: engine.Session{ID: meta.ID, Messages: msgs, SystemPrompt: j.system, Model: meta.Model,
-			Workspace: meta.Workspace, Mode: mode, Usage: cloneUsage(meta.Usage)}}, nil
+			Workspace: meta.Workspace, Mode: mode, Usage: cloneUsage(meta.Usage), Parent: meta.ParentSessionID}}, nil
 }
 
 // Resolve finds and loads a session: by full id or unique id prefix when ref

@@ -105,7 +105,7 @@ func scanTail(tail []byte, whole bool) (st *state, count int, updated time.Time,
 		switch {
 		case r.Type == lineMeta && r.State != nil && st == nil:
 			st = r.State
-		case (r.Type == lineMessage || r.Type == lineCompaction) && !haveCount:
+		case (r.Type == lineMessage || r.Type == lineCompaction || r.Type == lineCut) && !haveCount:
 			count, haveCount = r.N, true
 		}
 	}

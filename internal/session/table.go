@@ -39,9 +39,9 @@ func displayTitle(m Meta) string {
 	case m.NewerSchema > 0:
 		return fmt.Sprintf("(written by a newer codewhale, schema_version %d)", m.NewerSchema)
 	case m.Title == "":
-		return "(untitled)"
+		return "(untitled)" + archivedMark(m)
 	}
-	return m.Title
+	return m.Title + archivedMark(m)
 }
 
 func orDash(s string) string {
@@ -49,4 +49,11 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+func archivedMark(m Meta) string {
+	if m.Archived {
+		return " [archived]"
+	}
+	return ""
 }

@@ -82,6 +82,9 @@ func (w *writer) create(info engine.SessionInfo) error {
 	o := w.opts
 	now := w.now()
 	w.header = record{Type: lineHeader, SchemaVersion: SchemaVersion, ID: info.ID, CreatedAt: now, Parent: o.ParentSessionID}
+	if info.Parent != "" {
+		w.header.Parent = info.Parent // a fork
+	}
 	w.state = state{Model: info.Model, ModelProvider: o.Provider, Workspace: info.Workspace, Mode: info.Mode.String()}
 	st := w.state.clone()
 	w.header.State = &st

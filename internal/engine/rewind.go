@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/codewhale/codewhale/internal/provider"
@@ -16,8 +17,8 @@ type RewindHistory struct {
 	Keep int
 	// Prompt is that message's typed text (Message.PromptText). A
 	// compaction since shifts indices, so the cut is made at the nearest
-	// earlier message with exactly this text, and refused when none is
-	// left. "" cuts at Keep without a check.
+	// earlier message with exactly this text, and refused (Refused) when
+	// none is left. "" cuts at Keep without a check.
 	Prompt string
 }
 
@@ -36,22 +37,26 @@ type ForkSession struct {
 func (RewindHistory) isOp() {}
 func (ForkSession) isOp()   {}
 
-// HistoryRewound follows a RewindHistory: Messages is the history now,
-// for a host to redraw its transcript from.
+// HistoryRewound answers every RewindHistory: Messages is the history now,
+// for a host to redraw its transcript from. Refused, when set, says why
+// nothing was cut.
 type HistoryRewound struct {
 	SessionID string
 	Kept      int
 	Dropped   int
 	Messages  []provider.Message
+	Refused   string
 }
 
-// SessionForked follows a ForkSession: the engine now runs session
-// SessionID, a copy of the first Kept messages of session From.
+// SessionForked answers every ForkSession: the engine now runs session
+// SessionID, a copy of the first Kept messages of session From. Refused,
+// when set, says why no fork was made (the engine stays in From).
 type SessionForked struct {
 	From      string
 	SessionID string
 	Kept      int
 	Messages  []provider.Message
+	Refused   string
 }
 
 func (HistoryRewound) isEvent() {}
@@ -65,7 +70,7 @@ type HistoryCutter interface {
 }
 
 // errBusyHistory is the answer to a history change while a turn runs.
-const errBusyHistory = "The conversation cannot change while a turn is running; press Esc first."
+const errBusyHistory = "the conversation cannot change while a turn is running; press Esc first"
 
 // cutPoint finds where a cut at keep, checked against prompt, falls in
 // msgs: keep itself when message keep is that prompt, else the nearest
@@ -88,15 +93,15 @@ func cutPoint(msgs []provider.Message, keep int, prompt string) (int, error) {
 // rewind handles RewindHistory while idle.
 func (e *Engine) rewind(op RewindHistory) {
 	e.mu.Lock()
-	if e.running {
-		e.mu.Unlock()
-		e.emit(stateError(errBusyHistory))
-		return
-	}
 	at, err := cutPoint(e.sess.Messages, op.Keep, op.Prompt)
+	if e.running {
+		err = errors.New(errBusyHistory)
+	}
 	if err != nil {
+		ev := HistoryRewound{SessionID: e.sess.ID, Kept: len(e.sess.Messages), Refused: err.Error(),
+			Messages: append([]provider.Message(nil), e.sess.Messages...)}
 		e.mu.Unlock()
-		e.emit(stateError("Cannot cut the conversation back: " + err.Error() + "."))
+		e.emit(ev)
 		return
 	}
 	dropped := len(e.sess.Messages) - at
@@ -117,19 +122,19 @@ func (e *Engine) rewind(op RewindHistory) {
 // (it has no file yet), so the original's file is never touched.
 func (e *Engine) fork(op ForkSession) {
 	e.mu.Lock()
-	if e.running {
-		e.mu.Unlock()
-		e.emit(stateError(errBusyHistory))
-		return
-	}
-	at := len(e.sess.Messages)
+	at, err := len(e.sess.Messages), error(nil)
 	if op.Keep >= 0 {
-		var err error
-		if at, err = cutPoint(e.sess.Messages, op.Keep, op.Prompt); err != nil {
-			e.mu.Unlock()
-			e.emit(stateError("Cannot fork the conversation: " + err.Error() + "."))
-			return
-		}
+		at, err = cutPoint(e.sess.Messages, op.Keep, op.Prompt)
+	}
+	if e.running {
+		err = errors.New(errBusyHistory)
+	}
+	if err != nil {
+		ev := SessionForked{From: e.sess.ID, SessionID: e.sess.ID, Kept: len(e.sess.Messages), Refused: err.Error(),
+			Messages: append([]provider.Message(nil), e.sess.Messages...)}
+		e.mu.Unlock()
+		e.emit(ev)
+		return
 	}
 	from := e.sess.ID
 	next := e.sess.clone()
@@ -147,8 +152,4 @@ func (e *Engine) fork(op ForkSession) {
 	}
 	e.reportSaveFailure()
 	e.emit(SessionForked{From: from, SessionID: info.ID, Kept: at, Messages: kept})
-}
-
-func stateError(msg string) Error {
-	return Error{ErrorEnvelope{Message: msg, Category: "state", Severity: "warning", Recoverable: true}}
 }

@@ -19,14 +19,35 @@ type Undone struct {
 	Applied   bool       `json:"applied"`
 }
 
+// Pending is a restore planned and not applied yet: the turns it takes
+// back and what it would change, for a host to show and ask about.
+type Pending struct {
+	Turns   []Turn `json:"turns"` // newest first
+	Plan    Plan   `json:"plan"`
+	restore bool   // a /restore, logged as a turn of its own
+}
+
+// Oldest is the earliest turn the restore takes back.
+func (p Pending) Oldest() Turn { return p.Turns[len(p.Turns)-1] }
+
 // Undo takes back the last n turns of the session that are not undone yet,
 // newest first. With conflicts (files changed outside codewhale since) and
 // no force, nothing is changed and the conflicts are returned so the user
 // can decide.
 func (r *Recorder) Undo(ctx context.Context, sessionID string, n int, force bool) (Undone, error) {
-	turns, err := r.Turns(sessionID)
+	p, err := r.PlanUndo(ctx, sessionID, n)
 	if err != nil {
 		return Undone{}, err
+	}
+	return r.Carry(ctx, p, force)
+}
+
+// PlanUndo plans taking back the last n turns of the session that are not
+// undone yet, without changing anything.
+func (r *Recorder) PlanUndo(ctx context.Context, sessionID string, n int) (Pending, error) {
+	turns, err := r.Turns(sessionID)
+	if err != nil {
+		return Pending{}, err
 	}
 	var pick []Turn
 	for i := len(turns) - 1; i >= 0 && len(pick) < n; i-- {
@@ -35,64 +56,82 @@ func (r *Recorder) Undo(ctx context.Context, sessionID string, n int, force bool
 		}
 	}
 	if len(pick) == 0 {
-		return Undone{}, ErrNothingToUndo
+		return Pending{}, ErrNothingToUndo
 	}
-	return r.restoreTo(ctx, pick, force, false)
+	return r.plan(ctx, pick, false)
 }
 
 // RestoreBefore takes the workspace back to before turnID: that turn and
 // every later one of the session not undone yet.
 func (r *Recorder) RestoreBefore(ctx context.Context, sessionID, turnID string, force bool) (Undone, error) {
-	turns, err := r.Turns(sessionID)
+	p, err := r.PlanRestoreBefore(ctx, sessionID, turnID)
 	if err != nil {
 		return Undone{}, err
 	}
+	return r.Carry(ctx, p, force)
+}
+
+// PlanRestoreBefore plans RestoreBefore without changing anything.
+func (r *Recorder) PlanRestoreBefore(ctx context.Context, sessionID, turnID string) (Pending, error) {
+	turns, err := r.Turns(sessionID)
+	if err != nil {
+		return Pending{}, err
+	}
 	var pick []Turn
-	found := false
 	for i := len(turns) - 1; i >= 0; i-- {
 		if !turns[i].Undone {
 			pick = append(pick, turns[i])
 		}
 		if turns[i].TurnID == turnID {
-			found = true
-			break
+			if turns[i].Undone {
+				return Pending{}, fmt.Errorf("turn %q is already undone", clip(turns[i].Prompt, 60))
+			}
+			return r.plan(ctx, pick, true)
 		}
 	}
-	if !found {
-		return Undone{}, fmt.Errorf("no recorded turn %s in this session", turnID)
-	}
-	return r.restoreTo(ctx, pick, force, true)
+	return Pending{}, fmt.Errorf("no recorded turn %s in this session", turnID)
 }
 
-// restoreTo restores the oldest picked turn's before-state for every path
-// the picked turns changed; conflicts are paths that now differ from the
-// newest turn's after-state.
+// plan compares the workspace with the picked turns: the oldest one's
+// before-state is restored for every path they changed; conflicts are
+// paths that now differ from the newest one's after-state.
+func (r *Recorder) plan(ctx context.Context, pick []Turn, asRestore bool) (Pending, error) {
+	plan, err := r.Store.PlanRestore(ctx, pick[len(pick)-1].Before, pick[0].After)
+	if err != nil {
+		return Pending{}, err
+	}
+	return Pending{Turns: pick, Plan: plan, restore: asRestore}, nil
+}
+
+// Carry applies a pending restore. The workspace is compared again first,
+// so what changed while the user decided counts: with conflicts and no
+// overwrite, or with a conflict the pending plan did not show, nothing is
+// changed and the conflicts are returned.
 //
-// A restore (asRestore) is logged as a turn of its own, so the next /undo
-// takes the restore back; an /undo is not, so /undo again goes one turn
-// further back.
-func (r *Recorder) restoreTo(ctx context.Context, pick []Turn, force, asRestore bool) (Undone, error) {
-	oldest, newest := pick[len(pick)-1], pick[0]
+// A restore is logged as a turn of its own, so the next /undo takes the
+// restore back; an /undo is not, so /undo again goes one turn further back.
+func (r *Recorder) Carry(ctx context.Context, p Pending, overwrite bool) (Undone, error) {
+	oldest, newest := p.Oldest(), p.Turns[0]
 	plan, err := r.Store.PlanRestore(ctx, oldest.Before, newest.After)
 	if err != nil {
 		return Undone{}, err
 	}
-	out := Undone{Turns: pick, Conflicts: plan.Conflicts, Prior: plan.Now.Tree}
-	if len(plan.Conflicts) > 0 && !force {
+	out := Undone{Turns: p.Turns, Conflicts: plan.Conflicts, Prior: plan.Now.Tree}
+	if len(plan.Conflicts) > 0 && (!overwrite || !shown(plan.Conflicts, p.Plan.Conflicts)) {
 		return out, nil
 	}
-	if out.Restored, err = r.Store.Apply(ctx, plan, oldest.Before, force); err != nil {
+	if out.Restored, err = r.Store.Apply(ctx, plan, oldest.Before, overwrite); err != nil {
 		return out, err
 	}
 	out.Applied = true
 	var ids []string
-	for _, t := range pick {
+	for _, t := range p.Turns {
 		if err := r.append(record{Type: "undo", TurnID: t.TurnID, Prior: plan.Now.Tree, At: time.Now().UTC()}); err != nil {
 			return out, err
 		}
 		ids = append(ids, t.TurnID)
 	}
-	if !asRestore {
+	if !p.restore {
 		return out, nil
 	}
 	// The restore itself is a turn, so it can be taken back.
@@ -105,4 +144,18 @@ func (r *Recorder) restoreTo(ctx context.Context, pick []Turn, force, asRestore 
 		At: time.Now().UTC(), Before: plan.Now.Tree, After: after.Tree, Restores: ids,
 		Calls: []CallChanges{{CallID: "restore", Tool: "restore", Changes: out.Restored}}}
 	return out, r.append(record{Type: "turn", Turn: restore})
+}
+
+// shown reports whether every conflict in now was among those shown.
+func shown(now, shown []Conflict) bool {
+	seen := map[string]bool{}
+	for _, c := range shown {
+		seen[c.Path] = true
+	}
+	for _, c := range now {
+		if !seen[c.Path] {
+			return false
+		}
+	}
+	return true
 }

@@ -1,24 +1,34 @@
 package tui_test
 
 import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
 // A turn's Bash changes (an edit, a new file, a deleted file) are taken back
-// by /undo, and /diff shows what the session changed, under tmux.
+// by /undo, which asks whether the conversation drops the turn too; /diff
+// shows what the session changed, under tmux.
 func TestE2EUndoAndDiff(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
 		bashCall("c1", "printf 'changed\\n' > notes.md && printf 'new\\n' > added.txt && rm old.txt"),
 		fakemodel.Text("Edited."))
-	ws := t.TempDir()
+	ws, home := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(ws, "notes.md"), []byte("original\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "old.txt"), []byte("keep me\n"), 0o644)
-	p := startTUIAt(t, srv, t.TempDir(), ws)
+	p := startTUIAt(t, srv, home, ws)
 	p.line("edit the notes")
 	p.waitFor(approvalReady)
 	p.keys("y")
@@ -30,7 +40,13 @@ func TestE2EUndoAndDiff(t *testing.T) {
 	p.waitFor("Changes this session made", "-original", "+changed", "+new")
 	p.keys("q")
 	p.line("/undo")
-	p.waitFor("Undid the file changes of the last turn", "3 file(s)")
+	p.waitFor("Undo the last turn", `Turn "edit the notes"`, "reverted notes.md", "removed added.txt", "restored old.txt",
+		"1. Undo the files and drop the turn from the conversation")
+	p.keys("1")
+	p.waitFor("Undid the file changes of the last turn", "3 file(s)", "Dropped 4 message(s) from the conversation")
+	if strings.Contains(p.capture(), "▎ edit the notes") {
+		t.Errorf("the dropped turn is still in the transcript:\n%s", p.capture())
+	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "notes.md")); string(b) != "original\n" {
 		t.Errorf("notes.md = %q after /undo", b)
 	}
@@ -40,6 +56,218 @@ func TestE2EUndoAndDiff(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, "added.txt")); !os.IsNotExist(err) {
 		t.Error("added.txt survived /undo")
 	}
+	// The session file holds the cut, and the dropped turn above it.
+	metas, err := session.List(filepath.Join(home), session.Query{})
+	if err != nil || len(metas) != 1 || metas[0].MessageCount != 0 {
+		t.Fatalf("sessions %+v %v", metas, err)
+	}
+	raw, _ := os.ReadFile(filepath.Join(home, "sessions", metas[0].ID+".jsonl"))
+	if !strings.Contains(string(raw), "edit the notes") || !strings.Contains(string(raw), `"type":"cut"`) {
+		t.Errorf("the journal lost the dropped turn:\n%s", raw)
+	}
 	p.line("/undo")
 	p.waitFor("Nothing to undo")
+}
+
+// fingerprint is every entry under root (except skip) with its type, mode
+// bits and content hash or link target, so two states compare byte for
+// byte.
+func fingerprint(t *testing.T, root string, skip ...string) string {
+	t.Helper()
+	var rows []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		for _, s := range skip {
+			if rel == s {
+				return filepath.SkipDir
+			}
+		}
+		info, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		row := fmt.Sprintf("%s %v", rel, info.Mode())
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(path)
+			row += " -> " + target
+		case info.Mode().IsRegular():
+			data, _ := os.ReadFile(path)
+			row += fmt.Sprintf(" %x", sha256.Sum256(data))
+		}
+		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(rows)
+	return strings.Join(rows, "\n")
+}
+
+func fileCall(id string, args map[string]any) fakemodel.Reply {
+	b, _ := json.Marshal(args)
+	return fakemodel.Tools(fakemodel.Call{ID: id, Name: "File", Args: string(b)})
+}
+
+// One turn through the real binary — a File edit, a Bash sed -i, chmod, a
+// deleted file, a renamed directory, a binary rewrite, a retargeted
+// symlink and a File write of a new file — is reverted byte for byte by
+// /undo, mode bits too, in a git repository and in a plain folder. The
+// user's .git is unchanged (objects, refs, index, config); an ignored file
+// and an oversized new file are left alone, and the card names the
+// oversized one.
+func TestE2EUndoRevertsATurnByteForByte(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		e2e.Missing(t, "git is not installed")
+	}
+	for _, repo := range []bool{false, true} {
+		t.Run(fmt.Sprintf("git=%v", repo), func(t *testing.T) {
+			t.Parallel()
+			ws := t.TempDir()
+			seedWorkspace(t, ws, repo)
+			gitBefore := ""
+			if repo {
+				gitBefore = fingerprint(t, filepath.Join(ws, ".git"))
+			}
+			srv := fakemodel.New(t,
+				fileCall("r1", map[string]any{"action": "read", "path": "main.go"}),
+				fileCall("e1", map[string]any{"action": "edit", "path": "main.go", "search": "func main() {}", "replace": "func main() { println(1) }"}),
+				bashCall("b1", `sed -i 's/echo run/echo ran/' run.sh && chmod +x run.sh && rm doomed.txt && mv pkg lib && `+
+					`printf '\377\000changed' > logo.bin && ln -sfn added.txt link.go && printf 'rebuilt\n' > build/out.o && `+
+					`head -c 11000000 /dev/zero > big.bin`),
+				fileCall("w1", map[string]any{"action": "write", "path": "added.txt", "content": "new\n"}),
+				fakemodel.Text("All done."))
+			p := startTUIAt(t, srv, t.TempDir(), ws)
+			want := fingerprint(t, ws, ".git", "build")
+			p.keys("BTab", "BTab") // Full Access: no approval cards in this test
+			p.waitFor("Full Access")
+			p.line("change everything")
+			p.waitFor("● All done.")
+			if fingerprint(t, ws, ".git", "build") == want {
+				t.Fatal("the turn changed nothing")
+			}
+			p.line("/undo")
+			p.waitFor("Undo the last turn", "Not recorded, so left as they are (1): big.bin", "2. Undo the files, keep the conversation")
+			p.keys("2")
+			p.waitFor("Undid the file changes of the last turn", "The conversation still includes the turn")
+			os.Remove(filepath.Join(ws, "big.bin")) // left alone, as the card said
+			if got := fingerprint(t, ws, ".git", "build"); got != want {
+				t.Errorf("not restored byte for byte:\n got %s\nwant %s", got, want)
+			}
+			if b, _ := os.ReadFile(filepath.Join(ws, "build", "out.o")); string(b) != "rebuilt\n" {
+				t.Errorf("the ignored file was touched: %q", b)
+			}
+			if repo {
+				if got := fingerprint(t, filepath.Join(ws, ".git")); got != gitBefore {
+					t.Errorf("the user's .git changed:\n%s\n---\n%s", gitBefore, got)
+				}
+			}
+		})
+	}
+}
+
+func seedWorkspace(t *testing.T, ws string, repo bool) {
+	t.Helper()
+	files := map[string]string{"main.go": "package main\n\nfunc main() {}\n", "run.sh": "#!/bin/sh\necho run\n",
+		"doomed.txt": "delete me\n", "pkg/a.go": "package pkg\n", "pkg/sub/b.go": "package sub\n",
+		"logo.bin": "\x00\x01\x02\xff\xfe binary", ".gitignore": "build/\n", "build/out.o": "ignored output\n"}
+	for name, body := range files {
+		path := filepath.Join(ws, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("main.go", filepath.Join(ws, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	if repo {
+		cmd := exec.Command("sh", "-c", "git init -q && git add -A && git -c user.name=u -c user.email=u@x commit -qm init")
+		cmd.Dir = ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git: %v\n%s", err, out)
+		}
+	}
+}
+
+// /restore lists the turns with their files; restoring to before the first
+// of two turns takes both back (and the conversation, as chosen), and
+// /undo takes the restore back.
+func TestE2ERestoreAndItsUndo(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		bashCall("c1", "printf 'v1\\n' > notes.md"), fakemodel.Text("Wrote v1."),
+		bashCall("c2", "printf 'v2\\n' > notes.md && printf 'x\\n' > todo.md"), fakemodel.Text("Wrote v2."))
+	ws := t.TempDir()
+	p := startTUIAt(t, srv, t.TempDir(), ws)
+	p.keys("BTab", "BTab")
+	p.waitFor("Full Access")
+	p.line("write v1")
+	p.waitFor("● Wrote v1.")
+	p.line("write v2")
+	p.waitFor("● Wrote v2.")
+	p.line("/restore")
+	p.waitFor("Restore the workspace to before a turn", "write v2", "2 file(s): M notes.md, A todo.md", "1 file(s): A notes.md")
+	p.keys("Down", "Enter")
+	p.waitFor("Restore the workspace to before this turn", `Turn "write v1"`, `Turn "write v2"`, "removed notes.md",
+		"1. Restore the files and drop the turn from the conversation")
+	p.keys("1")
+	p.waitFor("Restored the workspace to before", "Dropped 8 message(s) from the conversation")
+	for _, name := range []string{"notes.md", "todo.md"} {
+		if _, err := os.Stat(filepath.Join(ws, name)); !os.IsNotExist(err) {
+			t.Errorf("%s survived the restore", name)
+		}
+	}
+	p.line("/undo")
+	p.waitFor("taking a restore back changes only files", "1. Undo the files")
+	p.keys("1")
+	p.waitFor("Undid the file changes of the last turn")
+	if b, _ := os.ReadFile(filepath.Join(ws, "notes.md")); string(b) != "v2\n" {
+		t.Errorf("notes.md = %q after undoing the restore", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "todo.md")); string(b) != "x\n" {
+		t.Errorf("todo.md = %q after undoing the restore", b)
+	}
+}
+
+// Esc Esc on an empty composer lists the earlier messages; picking one
+// forks the conversation from before it, with the message in the composer;
+// the original session stays in the sessions list.
+func TestE2EEscEscEditsAMessageInAFork(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("First answer."), fakemodel.Text("Second answer."), fakemodel.Text("Edited answer."))
+	home := t.TempDir()
+	p := startTUIAt(t, srv, home, t.TempDir())
+	p.line("first question")
+	p.waitFor("● First answer.")
+	p.line("second question")
+	p.waitFor("● Second answer.")
+	p.keys("Escape")
+	p.waitFor("Esc again to edit an earlier message")
+	p.keys("Escape")
+	p.waitFor("Edit an earlier message", "second question", "first question")
+	p.keys("Down", "Enter")
+	p.waitFor("Forked session", "(0 message(s) copied)", "❯ first question")
+	if strings.Contains(p.capture(), "Second answer.") {
+		t.Errorf("the fork still shows the later turn:\n%s", p.capture())
+	}
+	p.keys("C-u")
+	p.line("first question, edited")
+	p.waitFor("● Edited answer.")
+	metas, err := session.List(home, session.Query{})
+	if err != nil || len(metas) != 2 {
+		t.Fatalf("sessions: %+v %v", metas, err)
+	}
+	byCount := map[int]session.Meta{}
+	for _, m := range metas {
+		byCount[m.MessageCount] = m
+	}
+	if orig, fork := byCount[4], byCount[2]; orig.ID == "" || fork.ParentSessionID != orig.ID || fork.Title != "first question, edited" {
+		t.Errorf("original %+v, fork %+v", orig, fork)
+	}
 }

@@ -122,7 +122,11 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.Error:
 		m.engineError(ev.ErrorEnvelope)
 	case engine.SessionUpdated:
-		m.session = ev.SessionID
+		m.session, m.undo.hist = ev.SessionID, ev.Messages
+	case engine.HistoryRewound:
+		return m.historyRewound(ev)
+	case engine.SessionForked:
+		return m.sessionForked(ev)
 	case engine.TurnComplete:
 		return m.finishTurn(ev)
 	case engine.CompactionStarted:

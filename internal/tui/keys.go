@@ -139,8 +139,12 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 	case views.RunCommand:
 		return m.submitText(ev.Line)
 	case views.Deleted:
-		if p, ok := m.top().(*views.Picker); ok && ev.Picker == "session" {
+		if p, ok := m.top().(*views.Picker); ok && (ev.Picker == "session" || ev.Picker == archivedPicker) {
 			return m.deleteSession(p, ev.Value)
+		}
+	case views.Archived:
+		if p, ok := m.top().(*views.Picker); ok {
+			return m.archiveSession(p, ev.Value)
 		}
 	}
 	return nil
@@ -232,7 +236,7 @@ func (m *Model) escape() tea.Cmd {
 		m.refreshPopup()
 		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
-	return nil
+	return m.escOnEmpty()
 }
 
 // scrollKey moves the transcript (tui.md §6.3).

@@ -166,6 +166,7 @@ type Model struct {
 	ticking   bool
 	quitting  bool
 	closed    bool // the engine's event stream ended
+	undo      undoState
 
 	// highlighted receives a signal when a long code block finished
 	// highlighting in the background; stop ends the wait at quit.
@@ -269,8 +270,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.showSessions(msg)
 	case resumedMsg:
 		return m, m.resumed(msg)
-	case undoneMsg:
-		return m, m.undone(msg)
+	case plannedMsg, carriedMsg, turnsMsg, retryNow:
+		return m, m.undoUpdate(msg)
 	case diffMsg:
 		return m, m.showDiff(msg)
 	case systemMsg:

@@ -181,5 +181,5 @@ func (m *Model) picked(p views.Picked) tea.Cmd {
 	case "session":
 		return m.resumeSession(p.Value)
 	}
-	return nil
+	return m.pickedMore(p)
 }

@@ -19,8 +19,9 @@ import (
 
 // sessionsMsg carries a listing for the picker.
 type sessionsMsg struct {
-	metas []session.Meta
-	err   error
+	metas    []session.Meta
+	err      error
+	archived bool // the archived sessions (/sessions archived)
 }
 
 // resumedMsg carries a loaded session.
@@ -29,7 +30,11 @@ type resumedMsg struct {
 	err    error
 }
 
-// sessionsCommand is /sessions [show|open <id>|prune <days>].
+// sessionsUsage is /sessions' usage line.
+const sessionsUsage = "/sessions [show|open <id>|prune <days>|archived|archive <id>|unarchive <id>]"
+
+// sessionsCommand is /sessions [show|open <id>|prune <days>|archived|
+// archive <id>|unarchive <id>].
 func (m *Model) sessionsCommand(arg string) tea.Cmd {
 	action, rest, _ := strings.Cut(strings.TrimSpace(arg), " ")
 	rest = strings.TrimSpace(rest)
@@ -49,11 +54,16 @@ func (m *Model) sessionsCommand(arg string) tea.Cmd {
 			return nil
 		}
 		return m.pruneSessions(days)
+	case "archived":
+		return m.listArchived()
 	case "archive", "unarchive":
-		m.systemError("Archiving sessions is not available in this build; /sessions prune <days> removes old ones.")
-		return nil
+		if rest == "" {
+			m.systemError("Usage: /sessions " + strings.ToLower(action) + " <id>")
+			return nil
+		}
+		return m.archiveCommand(rest, strings.EqualFold(action, "archive"))
 	}
-	m.systemError("Usage: /sessions [show|open <id>|prune <days>]")
+	m.systemError("Usage: " + sessionsUsage)
 	return nil
 }
 
@@ -75,7 +85,7 @@ func (m *Model) showSessions(msg sessionsMsg) tea.Cmd {
 		return nil
 	}
 	if len(msg.metas) == 0 {
-		m.system("No saved sessions in this workspace yet.")
+		m.system(map[bool]string{false: "No saved sessions in this workspace yet.", true: "No archived sessions in this workspace."}[msg.archived])
 		return nil
 	}
 	now := m.now()
@@ -86,10 +96,16 @@ func (m *Model) showSessions(msg sessionsMsg) tea.Cmd {
 			title = "(untitled " + session.ShortID(s.ID) + ")"
 		}
 		hint := fmt.Sprintf("%s · %d msgs · %s", session.Age(s.UpdatedAt, now), s.MessageCount, s.Model)
+		if s.ParentSessionID != "" {
+			hint += " · fork of " + session.ShortID(s.ParentSessionID)
+		}
 		items = append(items, views.Item{Label: termtext.Truncate(termtext.OneLine(title), 48, "…"), Hint: hint, Value: s.ID})
 	}
 	p := views.NewPicker(m.theme, "session", "Sessions — Enter resumes", items, m.session)
-	p.Filter, p.Delete = true, true
+	if msg.archived {
+		p = views.NewPicker(m.theme, archivedPicker, "Archived sessions — Enter resumes", items, m.session)
+	}
+	p.Filter, p.Delete, p.Archive = true, true, true
 	m.push(p)
 	return nil
 }
@@ -124,6 +140,7 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 	m.meter = m.freshMeter()
 	m.meter.Resume(l.Session.Usage, session.Cost(m.route.Model, l.Session.Usage, m.o.Prices))
 	rebuild(m.tr, l.Session.Messages)
+	m.undo = undoState{hist: l.Session.Messages}
 	for _, n := range l.Notices() {
 		m.system(n)
 	}

@@ -41,16 +41,24 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "new", Usage: "[--force]", Help: "start a fresh session"}, (*Model).newCommand},
 	{commands.Command{Name: "compact", Aliases: []string{"yasuo"}, Usage: "[focus]",
 		Help: "summarise older context now"}, (*Model).compactCommand},
-	{commands.Command{Name: "sessions", Aliases: []string{"resume"}, Usage: "[show|open <id>|prune <days>]",
-		Help: "session picker; resume a saved session"}, (*Model).sessionsCommand},
+	{commands.Command{Name: "sessions", Aliases: []string{"resume"}, Usage: "[show|open <id>|prune <days>|archived|archive <id>|unarchive <id>]",
+		Help: "session picker (d delete, a archive); resume a saved session"}, (*Model).sessionsCommand},
 	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, (*Model).exitCommand},
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
 		Usage: "[none|minimal|low|medium|high|xhigh|ultra|max|auto|off]", Help: "reasoning effort"}, (*Model).effortCommand},
 	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
 		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
-	{commands.Command{Name: "undo", Usage: "[n] [--force]", Help: "take back the file changes of the last turn (or n turns)"},
+	{commands.Command{Name: "undo", Usage: "[n] [--force]", Help: "take back the file changes of the last turn (or n turns), and if you choose the turn itself"},
 		(*Model).undoCommand},
+	{commands.Command{Name: "restore", Help: "pick a turn and restore the workspace (and if you choose the conversation) to before it"},
+		(*Model).restoreCommand},
+	{commands.Command{Name: "retry", Help: "send the last message again (undoing its file changes first, if you choose)"},
+		(*Model).retryCommand},
+	{commands.Command{Name: "edit", Help: "edit an earlier message in a fork of the conversation (also Esc Esc)"}, (*Model).editCommand},
+	{commands.Command{Name: "fork", Usage: "[title]", Help: "continue in a copy of this session; the original stays"}, (*Model).forkCommand},
+	{commands.Command{Name: "rename", Usage: "<title>", Help: "set this session's title"}, (*Model).renameCommand},
+	{commands.Command{Name: "export", Usage: "[markdown|json] [path]", Help: "write the transcript to a file"}, (*Model).exportCommand},
 	{commands.Command{Name: "diff", Usage: "[n]", Help: "everything this session changed in the workspace, in a pager"},
 		(*Model).diffCommand},
 	{commands.Command{Name: "permissions", Usage: "[list|explain <n>|remove <n>]",
@@ -258,6 +266,7 @@ func (m *Model) resetSession(what string) bool {
 	m.snapshot = nil
 	m.queue = nil
 	m.meter = m.freshMeter()
+	m.undo = undoState{}
 	return true
 }
 

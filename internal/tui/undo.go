@@ -14,8 +14,47 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// undoneMsg is the result of /undo, computed off the UI goroutine.
-type undoneMsg struct {
+// Taking turns back (/undo, /restore, /retry) goes in three steps, none of
+// them blocking the UI: plan off the UI goroutine (which turns, which
+// files, which of them changed outside codewhale since), ask the user on a
+// Question card — files only or the conversation too, and whether to
+// overwrite files changed outside codewhale — then carry the plan out and,
+// if chosen, cut the conversation back (engine.RewindHistory).
+
+// Kinds of pending restore, which also name their Question.
+const (
+	kindUndo    = "undo"
+	kindRestore = "restore"
+	kindRetry   = "retry"
+)
+
+// Answers on the cards.
+const (
+	answerFilesAndTalk = "files+conversation"
+	answerFiles        = "files"
+	answerKeepFiles    = "keep-files" // /retry without undoing the files
+)
+
+// pendingRestore is a plan waiting for the user's answer.
+type pendingRestore struct {
+	kind  string
+	p     checkpoint.Pending
+	force bool // /undo --force: overwriting is the default answer
+	cut   cutPoint
+	// resend is /retry's message, sent again once the conversation is cut.
+	resend string
+}
+
+// plannedMsg carries a plan computed off the UI goroutine.
+type plannedMsg struct {
+	pr  pendingRestore
+	err error
+}
+
+// carriedMsg is the result of carrying a plan out.
+type carriedMsg struct {
+	pr  pendingRestore
+	cut bool // the user chose to cut the conversation back too
 	res checkpoint.Undone
 	err error
 }
@@ -26,19 +65,26 @@ type diffMsg struct {
 	err         error
 }
 
-// undoCommand is /undo [n] [--force]: take back the file changes of the
-// last n turns (default 1) that are not undone yet. Files changed outside
-// codewhale since are left alone and listed; --force overwrites them.
-func (m *Model) undoCommand(arg string) tea.Cmd {
+// checkpoints is the recorder, or nil after saying why there is none.
+func (m *Model) checkpoints(what string) *checkpoint.Recorder {
 	rec := m.o.Checkpoints
 	if rec == nil {
-		m.systemError("Undo is not available: " + orText(m.o.CheckpointsOff, "checkpoints are off in this session"))
+		m.systemError(what + " is not available: " + orText(m.o.CheckpointsOff, "checkpoints are off in this session"))
 		return nil
 	}
 	if m.turn.busy {
-		m.systemError("Undo waits for the running turn; press Esc to interrupt it first.")
+		m.systemError(what + " waits for the running turn; press Esc to interrupt it first.")
 		return nil
 	}
+	return rec
+}
+
+// undoCommand is /undo [n] [--force]: take back the file changes of the
+// last n turns (default 1) that are not undone yet, asking first whether
+// the conversation drops them too. Files changed outside codewhale since
+// are shown and only overwritten when the user says so (--force makes
+// that the default answer).
+func (m *Model) undoCommand(arg string) tea.Cmd {
 	n, force := 1, false
 	for _, f := range strings.Fields(arg) {
 		switch {
@@ -51,12 +97,16 @@ func (m *Model) undoCommand(arg string) tea.Cmd {
 			return nil
 		}
 	}
+	rec := m.checkpoints("Undo")
+	if rec == nil {
+		return nil
+	}
 	session := m.session
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		res, err := rec.Undo(ctx, session, n, force)
-		return undoneMsg{res, err}
+		p, err := rec.PlanUndo(ctx, session, n)
+		return plannedMsg{pr: pendingRestore{kind: kindUndo, p: p, force: force}, err: err}
 	}
 }
 
@@ -72,32 +122,72 @@ func orText(s, def string) string {
 	return s
 }
 
-// undone reports an /undo: what was reverted, or the conflicts that held it.
-func (m *Model) undone(msg undoneMsg) tea.Cmd {
+// planned shows the card that asks about a plan.
+func (m *Model) planned(msg plannedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, checkpoint.ErrNothingToUndo):
 		m.system("Nothing to undo: no turn of this session changed files that are not already undone.")
 		return nil
 	case msg.err != nil:
-		m.systemError("Undo failed: " + msg.err.Error())
+		m.systemError(titleOf(msg.pr.kind) + " failed: " + msg.err.Error())
 		return nil
 	}
-	var b strings.Builder
-	turns := msg.res.Turns
-	label := fmt.Sprintf("the last turn (%q)", turns[0].Prompt)
-	if len(turns) > 1 {
-		label = fmt.Sprintf("the last %d turns", len(turns))
+	pr := msg.pr
+	if pr.kind != kindRetry {
+		pr.cut = m.cutFor(pr.p.Oldest())
 	}
-	if !msg.res.Applied {
-		fmt.Fprintf(&b, "Nothing was undone: %d file(s) changed outside codewhale since %s:\n", len(msg.res.Conflicts), label)
-		for _, c := range msg.res.Conflicts {
-			fmt.Fprintf(&b, "  %s — %s\n", c.Path, c.Reason)
-		}
-		b.WriteString("`/undo --force` reverts them too, overwriting those changes.")
+	m.undo.pending = &pr
+	m.push(restoreCard(m, pr))
+	return nil
+}
+
+// answered carries out the user's answer to a card.
+func (m *Model) answered(kind, answer string) tea.Cmd {
+	pr := m.undo.pending
+	m.undo.pending = nil
+	if pr == nil || pr.kind != kind {
+		return nil
+	}
+	switch answer {
+	case "":
+		m.system("Nothing was changed.")
+		return nil
+	case answerKeepFiles:
+		return m.cutBack(pr.cut, pr.resend)
+	}
+	rec, p := m.o.Checkpoints, *pr
+	overwrite := len(p.p.Plan.Conflicts) > 0
+	cut := answer == answerFilesAndTalk || pr.kind == kindRetry
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		res, err := rec.Carry(ctx, p.p, overwrite)
+		return carriedMsg{pr: p, cut: cut, res: res, err: err}
+	}
+}
+
+// carried reports what a restore did and, if chosen, cuts the
+// conversation back.
+func (m *Model) carried(msg carriedMsg) tea.Cmd {
+	what := describeTurns(msg.pr)
+	switch {
+	case msg.err != nil:
+		m.systemError(titleOf(msg.pr.kind) + " failed: " + msg.err.Error())
+		return nil
+	case !msg.res.Applied:
+		var b strings.Builder
+		fmt.Fprintf(&b, "Nothing was changed: %d file(s) changed outside codewhale while you decided:\n", len(msg.res.Conflicts))
+		writeConflicts(&b, msg.res.Conflicts)
+		b.WriteString("Run the command again to see them and decide.")
 		m.systemError(b.String())
 		return nil
 	}
-	fmt.Fprintf(&b, "Undid the file changes of %s: %d file(s).", label, len(msg.res.Restored))
+	var b strings.Builder
+	verb := "Undid the file changes of " + what
+	if msg.pr.kind == kindRestore {
+		verb = "Restored the workspace to before " + what
+	}
+	fmt.Fprintf(&b, "%s: %d file(s).", verb, len(msg.res.Restored))
 	for i, c := range msg.res.Restored {
 		if i == 12 {
 			fmt.Fprintf(&b, "\n  … %d more (/diff)", len(msg.res.Restored)-i)
@@ -106,11 +196,29 @@ func (m *Model) undone(msg undoneMsg) tea.Cmd {
 		fmt.Fprintf(&b, "\n  %s %s", verbOf(c.Kind), c.Path)
 	}
 	if len(msg.res.Conflicts) > 0 {
-		fmt.Fprintf(&b, "\nOverwrote %d file(s) changed outside codewhale (--force).", len(msg.res.Conflicts))
+		fmt.Fprintf(&b, "\nOverwrote %d file(s) changed outside codewhale, as you chose.", len(msg.res.Conflicts))
 	}
-	b.WriteString("\nThe conversation still includes the turn; `/undo` again goes one turn further back.")
-	m.system(b.String())
-	return nil
+	if sk := skipped(msg.pr.p.Turns); len(sk) > 0 {
+		fmt.Fprintf(&b, "\nLeft alone, never recorded: %s.", strings.Join(sk, "; "))
+	}
+	switch {
+	case msg.cut:
+	case msg.pr.kind == kindRestore:
+		b.WriteString("\nThe conversation is unchanged; `/undo` takes the restore back.")
+	default:
+		b.WriteString("\nThe conversation still includes the turn; `/undo` again goes one turn further back.")
+	}
+	switch {
+	case !msg.cut:
+		m.system(b.String())
+		return nil
+	case !msg.pr.cut.ok:
+		m.system(b.String())
+		return m.cutBack(msg.pr.cut, msg.pr.resend) // says why
+	}
+	// The transcript is redrawn from the cut history; the report follows.
+	m.undo.report = b.String()
+	return m.cutBack(msg.pr.cut, msg.pr.resend)
 }
 
 func verbOf(kind string) string {
@@ -121,6 +229,28 @@ func verbOf(kind string) string {
 		return "removed"
 	}
 	return "reverted"
+}
+
+func titleOf(kind string) string {
+	switch kind {
+	case kindRestore:
+		return "Restore"
+	case kindRetry:
+		return "Retry"
+	}
+	return "Undo"
+}
+
+// describeTurns names what a plan takes back, for the report.
+func describeTurns(pr pendingRestore) string {
+	turns := pr.p.Turns
+	switch {
+	case pr.kind == kindRestore:
+		return fmt.Sprintf("%q (%d turn(s) taken back)", turns[len(turns)-1].Prompt, len(turns))
+	case len(turns) > 1:
+		return fmt.Sprintf("the last %d turns", len(turns))
+	}
+	return fmt.Sprintf("the last turn (%q)", turns[0].Prompt)
 }
 
 // diffCommand is /diff [n]: everything this session's recorded turns changed

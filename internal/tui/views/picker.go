@@ -24,8 +24,10 @@ type Picker struct {
 	Items  []Item
 	Filter bool
 	Delete bool
-	theme  *theme.Theme
-	sel    int // index into shown()
+	// Archive: `a` asks the root model to archive (or unarchive) a row.
+	Archive bool
+	theme   *theme.Theme
+	sel     int // index into shown()
 
 	filter    string
 	filtering bool
@@ -34,6 +36,9 @@ type Picker struct {
 
 // Deleted asks the root model to delete a picker row's value.
 type Deleted struct{ Picker, Value string }
+
+// Archived asks the root model to archive (or unarchive) a row's value.
+type Archived struct{ Picker, Value string }
 
 // NewPicker returns a picker with the row whose value is current selected.
 func NewPicker(t *theme.Theme, name, title string, items []Item, current string) *Picker {
@@ -106,6 +111,10 @@ func (p *Picker) Update(k tea.KeyMsg) Action {
 		}
 	case "d":
 		p.confirm = p.Delete && len(items) > 0
+	case "a":
+		if p.Archive && len(items) > 0 {
+			return emit(Archived{Picker: p.Name, Value: items[p.sel].Value})
+		}
 	case "enter":
 		if len(items) == 0 {
 			return closeView()
@@ -191,6 +200,9 @@ func (p *Picker) hints(items []Item) string {
 	}
 	if p.Delete {
 		h += " · d delete"
+	}
+	if p.Archive {
+		h += " · a archive"
 	}
 	return h
 }

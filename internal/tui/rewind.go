@@ -197,7 +197,7 @@ func (m *Model) editCommand(arg string) tea.Cmd {
 // escOnEmpty is Esc on an empty, idle composer: a second one soon after
 // opens the earlier messages.
 func (m *Model) escOnEmpty() tea.Cmd {
-	if m.turn.busy {
+	if m.turn.busy || !m.typedSomething() {
 		return nil
 	}
 	if now := m.now(); now.Sub(m.undo.escAt) <= escTwice {
@@ -205,10 +205,18 @@ func (m *Model) escOnEmpty() tea.Cmd {
 		return m.editCommand("")
 	}
 	m.undo.escAt = m.now()
-	if len(m.undo.hist) == 0 {
-		return nil
-	}
 	return m.setStatus("Esc again to edit an earlier message", sevInfo)
+}
+
+// typedSomething reports whether the conversation has a message the user
+// typed.
+func (m *Model) typedSomething() bool {
+	for _, msg := range m.undo.hist {
+		if msg.Typed() {
+			return true
+		}
+	}
+	return false
 }
 
 // editPicked forks the conversation from before message i.

@@ -168,3 +168,30 @@ func TestExportMarkdownAndJSON(t *testing.T) {
 		t.Fatalf("json export: %+v", doc)
 	}
 }
+
+// A cut after a compaction counts the compacted history: both are lines
+// of their own and load in order.
+func TestCutAfterCompaction(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	j := NewJournal(home, Options{})
+	defer j.Close()
+	info := testInfo("compacted-then-cut")
+	mustAppend(t, j, info, userTurn("a"), assistant("1"), userTurn("b"), assistant("2"), userTurn("c"), assistant("3"))
+	if err := j.Compacted(info, 4, provider.EngineText("summary of a and b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Cut(info, 1); err != nil { // back to before "c": index 1 of summary, c, 3
+		t.Fatal(err)
+	}
+	l, err := Load(j.Path())
+	if err != nil || len(l.Session.Messages) != 1 || l.Session.Messages[0].Text() != "summary of a and b" {
+		t.Fatalf("%+v %v", l.Session.Messages, err)
+	}
+	if metas, _ := List(home, Query{}); len(metas) != 1 || metas[0].MessageCount != 1 {
+		t.Fatalf("listed %+v", metas)
+	}
+	if err := j.Cut(info, 2); err == nil {
+		t.Error("a cut past the end after compaction was accepted")
+	}
+}

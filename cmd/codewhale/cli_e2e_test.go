@@ -79,13 +79,20 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"mcp tools":    {{args: []string{"mcp", "tools", "everything"}, out: "mcp_everything_echo"}, {args: []string{"mcp", "tools", "broken"}, code: 1, out: "not connected"}},
 		"mcp remove":   {{args: []string{"mcp", "remove", "broken"}, out: "Removed MCP server 'broken'"}},
 		"sessions":     {{args: []string{"sessions"}, out: "capital of France?"}},
-		"resume":       {{args: []string{"resume", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
-		"tools":        {{args: []string{"tools", "--json"}, out: `"active_tool_catalog_sha256"`}},
-		"doctor":       {{args: []string{"doctor"}, out: "route"}},
+		// Their main paths: TestSessionsRenameExportArchiveDelete.
+		"sessions rename":    {{args: []string{"sessions", "rename", "no-such-session", "T"}, code: 1, out: `no saved session matches "no-such-session"`}},
+		"sessions export":    {{args: []string{"sessions", "export", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
+		"sessions archive":   {{args: []string{"sessions", "archive", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
+		"sessions unarchive": {{args: []string{"sessions", "unarchive", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
+		"sessions delete":    {{args: []string{"sessions", "delete", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
+		"resume":             {{args: []string{"resume", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
+		"tools":              {{args: []string{"tools", "--json"}, out: `"active_tool_catalog_sha256"`}},
+		"doctor":             {{args: []string{"doctor"}, out: "route"}},
 	}
 	// Order matters where one row sets up the next (exec before sessions,
 	// auth set before status, mcp add before the rest).
-	order := []string{"", "exec", "sessions", "resume", "tools", "auth", "auth set", "auth status", "automation", "automation list",
+	order := []string{"", "exec", "sessions", "sessions rename", "sessions export", "sessions archive", "sessions unarchive",
+		"sessions delete", "resume", "tools", "auth", "auth set", "auth status", "automation", "automation list",
 		"automation show", "automation pause", "automation resume", "automation delete", "automation run-due", "completion",
 		"completion bash", "completion zsh", "completion fish", "completion powershell", "mcp", "mcp add", "mcp disable",
 		"mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor"}

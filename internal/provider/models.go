@@ -10,12 +10,56 @@ import (
 type ModelInfo struct {
 	ID            string
 	ContextWindow int  // tokens; 0 when unknown
-	Known         bool // listed in the catalogue
+	Known         bool // listed in the model table
 }
 
-var catalogue = map[string]int{
-	"deepseek-v4-pro":   1_000_000,
-	"deepseek-v4-flash": 1_000_000,
+// Price is a model's list price in USD per million tokens: Input is a
+// cache-miss input token, CachedInput a cache-hit one.
+type Price struct {
+	Input, CachedInput, Output float64
+}
+
+// ModelFacts is one row of the model table.
+type ModelFacts struct {
+	ID            string
+	Hint          string // one line for the model picker
+	ContextWindow int    // tokens
+	Price         Price
+	// BilledAs names extra ids billed like this model (legacy spellings);
+	// they are not offered in the picker.
+	BilledAs []string
+}
+
+// models is the one table of model facts (CONTRACT.md §10.9): the session
+// meter prices from it, the picker lists it, the request sizes output and
+// the context meter from it. Prices are DeepSeek's published list prices at
+// peak hours (https://api-docs.deepseek.com/quick_start/pricing, checked
+// 2026-10); off-peak hours bill at half, so the meter is an upper bound.
+// Config extends it: [pricing.<model>] adds or overrides a price and a
+// context_window, [providers.<name>] context_window overrides the window.
+var models = []ModelFacts{
+	{ID: "deepseek-v4-pro", Hint: "strongest; default", ContextWindow: 1_000_000,
+		Price: Price{Input: 1.32, CachedInput: 0.044, Output: 3.96}},
+	{ID: "deepseek-v4-flash", Hint: "faster and cheaper", ContextWindow: 1_000_000,
+		Price: Price{Input: 0.30, CachedInput: 0.006, Output: 1.20}, BilledAs: []string{"deepseek-flash"}},
+}
+
+// Models returns the model table in picker order.
+func Models() []ModelFacts { return append([]ModelFacts(nil), models...) }
+
+// LookupModel finds the row of id (exact, or a BilledAs spelling).
+func LookupModel(id string) (ModelFacts, bool) {
+	for _, m := range models {
+		if m.ID == id {
+			return m, true
+		}
+		for _, alt := range m.BilledAs {
+			if alt == id {
+				return m, true
+			}
+		}
+	}
+	return ModelFacts{}, false
 }
 
 // ResolveModel maps legacy ids onto current ones on the first-party route
@@ -32,8 +76,12 @@ func ResolveModel(id string, firstParty bool) (info ModelInfo, defaultEffort str
 			id, defaultEffort = "deepseek-v4-flash", "high"
 		}
 	}
-	w, ok := catalogue[id]
-	return ModelInfo{ID: id, ContextWindow: w, Known: ok}, defaultEffort
+	for _, m := range models {
+		if m.ID == id {
+			return ModelInfo{ID: id, ContextWindow: m.ContextWindow, Known: true}, defaultEffort
+		}
+	}
+	return ModelInfo{ID: id}, defaultEffort
 }
 
 // IsFirstParty reports whether base is an official DeepSeek endpoint.

@@ -17,7 +17,7 @@ import (
 type Options struct {
 	Provider  string                  // model_provider recorded in the metadata
 	Secrets   []string                // exact values to redact besides sk-… keys (the resolved API key)
-	Pricing   map[string]config.Price // [pricing.<model>] overrides of DefaultPricing
+	Pricing   map[string]config.Price // [pricing.<model>] overrides of the model table's prices
 	Retention *config.Retention       // nil keeps every session (DECISIONS #23)
 	// OnPrune, when set, hears which sessions the retention policy deleted
 	// (and any error), so the host can say so: deletion is never silent.

@@ -7,17 +7,14 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
-// DefaultPricing is the built-in price table in USD per million tokens:
-// Input is a cache-miss input token, CachedInput a cache-hit one. The values
-// are DeepSeek's published list prices at peak hours
-// (https://api-docs.deepseek.com/quick_start/pricing, checked 2026-10);
-// DeepSeek bills off-peak hours at half these rates, so the meter is an upper
-// bound. The legacy name deepseek-v4-flash is billed at Flash prices. Users
-// override or add models with [pricing.<model>] in config.toml.
-var DefaultPricing = map[string]config.Price{
-	"deepseek-v4-pro":   {Input: 1.32, CachedInput: 0.044, Output: 3.96},
-	"deepseek-v4-flash": {Input: 0.30, CachedInput: 0.006, Output: 1.20},
-	"deepseek-flash":    {Input: 0.30, CachedInput: 0.006, Output: 1.20},
+// builtinPrice is model id's price from the one model table
+// (provider.Models); an unknown model has none.
+func builtinPrice(id string) (config.Price, bool) {
+	m, ok := provider.LookupModel(id)
+	if !ok {
+		return config.Price{}, false
+	}
+	return config.Price{Input: m.Price.Input, CachedInput: m.Price.CachedInput, Output: m.Price.Output}, true
 }
 
 // PriceFor returns the price of model: the configured table entry first
@@ -30,7 +27,7 @@ func PriceFor(model string, table map[string]config.Price) (p config.Price, ok b
 	if info, _ := provider.ResolveModel(id, true); info.ID != "" {
 		id = info.ID
 	}
-	def, hasDef := DefaultPricing[id]
+	def, hasDef := builtinPrice(id)
 	user, hasUser := lookup(table, model, id)
 	if !hasUser {
 		return def, hasDef

@@ -19,6 +19,7 @@ import (
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
+	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/commands"
@@ -188,7 +189,7 @@ func New(o Options) *Model {
 		o.NewID = engine.NewUUID
 	}
 	if o.Route.Model == "" {
-		o.Route.Model = "deepseek-v4-pro"
+		o.Route.Model = provider.DefaultModel
 	}
 	if o.Route.Provider == "" {
 		o.Route.Provider = "deepseek"

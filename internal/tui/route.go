@@ -124,10 +124,13 @@ func modeItems() []views.Item {
 	}
 }
 
-// knownModels are the model picker's rows.
-var knownModels = []views.Item{
-	{Label: "deepseek-v4-pro", Hint: "strongest; default", Value: "deepseek-v4-pro"},
-	{Label: "deepseek-v4-flash", Hint: "faster and cheaper", Value: "deepseek-v4-flash"},
+// knownModels are the model picker's rows: the provider's model table.
+func knownModels() []views.Item {
+	var items []views.Item
+	for _, m := range provider.Models() {
+		items = append(items, views.Item{Label: m.ID, Hint: m.Hint, Value: m.ID})
+	}
+	return items
 }
 
 // setModel switches the model for the next request.
@@ -163,9 +166,9 @@ func (m *Model) setModel(name string) tea.Cmd {
 }
 
 func knownModelIDs() []string {
-	ids := make([]string, len(knownModels))
-	for i, it := range knownModels {
-		ids[i] = it.Value
+	var ids []string
+	for _, m := range provider.Models() {
+		ids = append(ids, m.ID)
 	}
 	return ids
 }

@@ -205,7 +205,7 @@ func (m *Model) modeCommand(arg string) tea.Cmd {
 func (m *Model) modelCommand(arg string) tea.Cmd {
 	switch a := strings.TrimSpace(arg); a {
 	case "":
-		items := append([]views.Item(nil), knownModels...)
+		items := knownModels()
 		if !hasItem(items, m.route.Model) {
 			items = append(items, views.Item{Label: m.route.Model, Hint: "current", Value: m.route.Model})
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,7 +25,7 @@ func newAuthCmd(ios IO, g *globals) *cobra.Command {
 			if err != nil && strings.TrimSpace(line) == "" {
 				return fmt.Errorf("no key read from stdin: %w", err)
 			}
-			path, err := config.WriteSecret(config.HomeDir(os.Getenv), providerName, line)
+			path, err := config.WriteSecret(config.HomeDir(config.ProcessEnv()), providerName, line)
 			if err != nil {
 				return err
 			}

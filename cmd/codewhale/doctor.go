@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -49,7 +48,7 @@ func newDoctorCmd(ios IO, g *globals) *cobra.Command {
 // doctorOptions gathers the facts doctor checks; a config that does not
 // load is itself a finding, not a reason to stop.
 func doctorOptions(g *globals) doctor.Options {
-	env := config.Env(os.Getenv)
+	env := config.ProcessEnv()
 	o := doctor.Options{Home: config.HomeDir(env), LookPath: exec.LookPath, Version: programVersion, Reach: reach,
 		Sandbox: sandboxStatus(sandbox.Defaults{Mode: sandbox.WorkspaceWrite})}
 	files := []doctor.ConfigFile{{Role: "user", Path: config.UserPath(g.configPath, env)}}

@@ -136,7 +136,7 @@ func resumeSession(ios IO, g *globals, l *session.Loaded) error {
 // of the same id exists yet (engine.md §5.2). Only for the default home:
 // with CODEWHALE_HOME set, the user chose a separate store.
 func importLegacySessions(ios IO, g *globals, cfg *config.Config) {
-	if os.Getenv("CODEWHALE_HOME") != "" {
+	if cfg.HomeFromEnv {
 		return
 	}
 	home, err := os.UserHomeDir()

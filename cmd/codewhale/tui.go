@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/app"
@@ -103,8 +102,10 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Resume:        resume,
 		Journal:       a.Journal,
 		Notices:       append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...),
-		Theme:         theme.New(theme.Detect(nil)),
-		LowMotion:     os.Getenv("NO_ANIMATIONS") == "1",
+		Theme:         theme.New(theme.Detect(cfg.Env)),
+		LowMotion:     cfg.Env("NO_ANIMATIONS") == "1",
+		Getenv:        cfg.Env,
+		Multiplexer:   tui.DetectMultiplexer(cfg.Env),
 		ConfigPath:    cfg.Path,
 		Notify:        tui.Notify{When: cfg.NotifyWhen, Method: cfg.NotifyMethod},
 		Settings:      cfg.Settings(),

@@ -120,7 +120,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if cfg.Web.Enabled {
 		a.Services.Web = newWeb(cfg, a.Services.Handles)
 	}
-	store, report, err := tasks.Open(tasks.DefaultDir(nil))
+	store, report, err := tasks.Open(tasks.DefaultDir(cfg.Env))
 	if err != nil {
 		return nil, fmt.Errorf("opening the task store: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,6 +70,23 @@ type Config struct {
 	// roots file tools reach in every posture.
 	WorkspaceTrust []string
 	Sandbox        SandboxConfig
+
+	// Env is the environment the configuration was resolved from (a
+	// snapshot of the process's, or a test's). Hand it down instead of
+	// reading os.Getenv below config.
+	Env Env
+	// HomeFromEnv says CODEWHALE_HOME chose Home (a separate store: no
+	// legacy import).
+	HomeFromEnv bool
+	// AllowInsecureHTTP is CODEWHALE_ALLOW_INSECURE_HTTP=1|true: plain http
+	// to a non-loopback base URL is allowed.
+	AllowInsecureHTTP bool
+	// MaxOutputTokens overrides the per-model output cap
+	// (CODEWHALE_MAX_OUTPUT_TOKENS, legacy DEEPSEEK_MAX_OUTPUT_TOKENS); 0 = none.
+	MaxOutputTokens int
+	// EnvAPIKeys are the values of every *_API_KEY variable, which session
+	// files redact.
+	EnvAPIKeys []string
 }
 
 // Env looks a variable up; tests pass their own.
@@ -126,13 +144,38 @@ func CheckFile(path string) (exists bool, err error) {
 	return f != nil || err != nil, err // a missing file reads as (nil, nil)
 }
 
-// Load resolves the configuration. A malformed config file is an error that
-// names the file and line.
-func Load(flags Flags, env Env) (*Config, error) {
-	if env == nil {
-		env = os.Getenv
+// ProcessEnv is a snapshot of the process environment, taken once: the
+// configuration reads every variable through it and hosts hand it (as
+// Config.Env) to the parts that need one, so no package below config reads
+// the environment on its own.
+func ProcessEnv() Env {
+	m := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
 	}
-	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env)}
+	return func(k string) string { return m[k] }
+}
+
+// Load resolves the configuration. A malformed config file is an error that
+// names the file and line. A nil env takes a ProcessEnv snapshot.
+func Load(flags Flags, env Env) (*Config, error) {
+	var environ []string
+	if env == nil {
+		env, environ = ProcessEnv(), os.Environ()
+	}
+	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env), Env: env}
+	c.HomeFromEnv = env.first("CODEWHALE_HOME") != ""
+	c.AllowInsecureHTTP = truthy(env.first("CODEWHALE_ALLOW_INSECURE_HTTP"))
+	if n, err := strconv.Atoi(env.first("CODEWHALE_MAX_OUTPUT_TOKENS", "DEEPSEEK_MAX_OUTPUT_TOKENS")); err == nil && n > 0 {
+		c.MaxOutputTokens = n
+	}
+	for _, kv := range environ {
+		if name, val, _ := strings.Cut(kv, "="); strings.HasSuffix(strings.ToUpper(name), "API_KEY") && val != "" {
+			c.EnvAPIKeys = append(c.EnvAPIKeys, val)
+		}
+	}
 	f, err := readFile(c.Path)
 	if err != nil {
 		return nil, err
@@ -393,5 +436,6 @@ func ProviderDisplayName(id string) string {
 func (c *Config) ClientConfig(model string) provider.Config {
 	return provider.Config{Provider: ProviderDisplayName(c.Provider), BaseURL: c.BaseURL, APIKey: c.APIKey, Model: model,
 		PathSuffix: c.PathSuffix, Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout,
-		RequestTimeout: c.RequestTimeout, Headers: c.Headers}
+		RequestTimeout: c.RequestTimeout, Headers: c.Headers, AllowInsecureHTTP: c.AllowInsecureHTTP,
+		MaxOutputTokens: c.MaxOutputTokens}
 }

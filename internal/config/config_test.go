@@ -192,3 +192,25 @@ func TestHomeDirWithNilEnv(t *testing.T) {
 		t.Errorf("HomeDir(nil) = %q", got)
 	}
 }
+
+// The environment is read once, by config, and handed down as values: the
+// client config carries the insecure-http and output-cap switches, and
+// Env is the environment the configuration came from.
+func TestEnvironmentIsHandedDown(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	e := map[string]string{"CODEWHALE_HOME": home, "CODEWHALE_ALLOW_INSECURE_HTTP": "1",
+		"DEEPSEEK_MAX_OUTPUT_TOKENS": "1234", "NO_ANIMATIONS": "1"}
+	c, err := config.Load(config.Flags{}, env(e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := c.ClientConfig("deepseek-v4-pro")
+	if !c.HomeFromEnv || !cc.AllowInsecureHTTP || cc.MaxOutputTokens != 1234 || c.Env("NO_ANIMATIONS") != "1" {
+		t.Errorf("home-from-env %v insecure %v max %d env %q", c.HomeFromEnv, cc.AllowInsecureHTTP, cc.MaxOutputTokens, c.Env("NO_ANIMATIONS"))
+	}
+	c, err = config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home}))
+	if err != nil || c.AllowInsecureHTTP || c.MaxOutputTokens != 0 {
+		t.Errorf("defaults: %v %v %d", err, c.AllowInsecureHTTP, c.MaxOutputTokens)
+	}
+}

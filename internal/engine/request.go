@@ -91,7 +91,7 @@ func (t *turn) buildRequest() *provider.Request {
 		effort = "high"
 	}
 	req := &provider.Request{Model: info.ID, System: t.systemPrompt(), Messages: msgs,
-		MaxTokens: provider.MaxOutputTokens(info), Tools: requestTools(t.cat, t.e.opts.StrictTools), ReasoningEffort: effort, Stream: true}
+		MaxTokens: t.client.MaxOutputTokens(info), Tools: requestTools(t.cat, t.e.opts.StrictTools), ReasoningEffort: effort, Stream: true}
 	if req.Tools != nil {
 		req.ToolChoice = &provider.ToolChoice{Type: "auto"}
 	}

@@ -30,7 +30,13 @@ type Config struct {
 	RequestTimeout time.Duration
 	Headers        map[string]string
 	UserAgent      string
-	HTTPClient     *http.Client
+	// AllowInsecureHTTP permits plain http to a non-loopback base URL
+	// (config: CODEWHALE_ALLOW_INSECURE_HTTP).
+	AllowInsecureHTTP bool
+	// MaxOutputTokens, when positive, replaces the per-model output cap
+	// (config: CODEWHALE_MAX_OUTPUT_TOKENS).
+	MaxOutputTokens int
+	HTTPClient      *http.Client
 	// OnRetry, when set, is told about each retry of Complete before the
 	// client waits. Streams deliver retries as EvRetry events instead.
 	OnRetry func(RetryInfo)
@@ -55,7 +61,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
 	}
-	if err := CheckBaseURL(cfg.BaseURL); err != nil {
+	if err := CheckBaseURL(cfg.BaseURL, cfg.AllowInsecureHTTP); err != nil {
 		return nil, err
 	}
 	if cfg.APIKey == "" && !IsLoopback(cfg.BaseURL) {
@@ -97,6 +103,15 @@ func (c *Client) Model() string { return c.cfg.Model }
 
 // ProviderName returns the route's provider display name.
 func (c *Client) ProviderName() string { return c.cfg.Provider }
+
+// MaxOutputTokens is the output cap of a request to model m on this client:
+// the configured override, else the model's cap.
+func (c *Client) MaxOutputTokens(m ModelInfo) int {
+	if c.cfg.MaxOutputTokens > 0 {
+		return c.cfg.MaxOutputTokens
+	}
+	return MaxOutputTokens(m)
+}
 
 // BaseURL returns the route's base URL.
 func (c *Client) BaseURL() string { return c.cfg.BaseURL }

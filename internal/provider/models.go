@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"os"
-	"strconv"
 	"strings"
 )
 
@@ -87,16 +85,11 @@ func ResolveModel(id string, firstParty bool) (info ModelInfo, defaultEffort str
 // IsFirstParty reports whether base is an official DeepSeek endpoint.
 func IsFirstParty(base string) bool { return isOfficial(base) }
 
-// MaxOutputTokens is the per-model output cap (engine.md §2.2.2 step 9):
-// 65 536 for windows of at least 500 000 tokens, else min(window/2, 65 536),
-// and 8 192 for models not in the catalogue. CODEWHALE_MAX_OUTPUT_TOKENS
-// (legacy DEEPSEEK_MAX_OUTPUT_TOKENS) overrides it.
+// MaxOutputTokens is the per-model output cap (CONTRACT.md §9.2): 65 536
+// for windows of at least 500 000 tokens, else min(window/2, 65 536), and
+// 8 192 for models not in the table. Config's CODEWHALE_MAX_OUTPUT_TOKENS
+// replaces it through Config.MaxOutputTokens.
 func MaxOutputTokens(m ModelInfo) int {
-	for _, env := range []string{"CODEWHALE_MAX_OUTPUT_TOKENS", "DEEPSEEK_MAX_OUTPUT_TOKENS"} {
-		if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(env))); err == nil && n > 0 {
-			return n
-		}
-	}
 	switch {
 	case !m.Known:
 		return 8192

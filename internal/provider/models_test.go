@@ -31,3 +31,21 @@ func TestModelTable(t *testing.T) {
 		t.Errorf("legacy id: %+v %s", info, effort)
 	}
 }
+
+// A configured output cap replaces the per-model one on the client.
+func TestClientOutputCap(t *testing.T) {
+	t.Parallel()
+	info, _ := ResolveModel("deepseek-v4-pro", true)
+	for _, c := range []struct{ override, want int }{{0, 65536}, {1234, 1234}} {
+		cl, err := New(Config{BaseURL: "http://127.0.0.1:1", Model: "deepseek-v4-pro", MaxOutputTokens: c.override})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cl.MaxOutputTokens(info); got != c.want {
+			t.Errorf("override %d: %d, want %d", c.override, got, c.want)
+		}
+	}
+	if n := MaxOutputTokens(ModelInfo{ID: "mystery"}); n != 8192 {
+		t.Errorf("unknown model cap %d", n)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"strings"
 )
 
@@ -65,18 +64,14 @@ func isOfficialBeta(base string) bool {
 func keepStrict(base string) bool { return !isOfficial(base) || isOfficialBeta(base) }
 
 // CheckBaseURL rejects malformed URLs and plain http to non-loopback hosts
-// (unless CODEWHALE_ALLOW_INSECURE_HTTP is set).
-func CheckBaseURL(base string) error {
+// unless allowInsecure (CODEWHALE_ALLOW_INSECURE_HTTP, read by config).
+func CheckBaseURL(base string, allowInsecure bool) error {
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return fmt.Errorf("invalid base URL %q: expected http(s)://host[:port][/path]", base)
 	}
-	if u.Scheme == "http" && !IsLoopback(base) {
-		switch strings.ToLower(os.Getenv("CODEWHALE_ALLOW_INSECURE_HTTP")) {
-		case "1", "true":
-		default:
-			return fmt.Errorf("refusing plain http base URL %q for a non-loopback host; use https or set CODEWHALE_ALLOW_INSECURE_HTTP=1", base)
-		}
+	if u.Scheme == "http" && !IsLoopback(base) && !allowInsecure {
+		return fmt.Errorf("refusing plain http base URL %q for a non-loopback host; use https or set CODEWHALE_ALLOW_INSECURE_HTTP=1", base)
 	}
 	return nil
 }

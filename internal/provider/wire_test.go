@@ -34,19 +34,18 @@ func TestChatURL(t *testing.T) {
 }
 
 func TestCheckBaseURL(t *testing.T) {
-	t.Setenv("CODEWHALE_ALLOW_INSECURE_HTTP", "")
+	t.Parallel()
 	for _, ok := range []string{"https://api.deepseek.com", "http://127.0.0.1:1", "http://localhost:9", "http://[::1]:9", "http://0.0.0.0:1"} {
-		if err := CheckBaseURL(ok); err != nil {
+		if err := CheckBaseURL(ok, false); err != nil {
 			t.Errorf("CheckBaseURL(%q) = %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"http://example.com", "ftp://x", "not a url", ""} {
-		if err := CheckBaseURL(bad); err == nil {
+		if err := CheckBaseURL(bad, false); err == nil {
 			t.Errorf("CheckBaseURL(%q) succeeded", bad)
 		}
 	}
-	t.Setenv("CODEWHALE_ALLOW_INSECURE_HTTP", "1")
-	if err := CheckBaseURL("http://example.com"); err != nil {
+	if err := CheckBaseURL("http://example.com", true); err != nil {
 		t.Errorf("insecure override: %v", err)
 	}
 }

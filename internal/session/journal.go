@@ -2,9 +2,7 @@ package session
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -43,12 +41,7 @@ func OptionsFrom(cfg *config.Config) Options {
 	if cfg.APIKey != "" {
 		o.Secrets = append(o.Secrets, cfg.APIKey)
 	}
-	for _, kv := range os.Environ() {
-		name, val, _ := strings.Cut(kv, "=")
-		if strings.HasSuffix(strings.ToUpper(name), "API_KEY") && val != "" {
-			o.Secrets = append(o.Secrets, val)
-		}
-	}
+	o.Secrets = append(o.Secrets, cfg.EnvAPIKeys...)
 	return o
 }
 

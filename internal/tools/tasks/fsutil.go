@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/atomicfile"
 )
 
 // writeAtomic makes data the content of path without ever exposing a
@@ -57,21 +58,12 @@ func writeJSONAtomic(path, staged string, v any) error {
 	return writeAtomic(path, staged, append(data, '\n'))
 }
 
-// quarantine moves a damaged file aside as <name>.corrupt-<UTC timestamp>
-// (a leading dot is dropped so the file is visible) and returns the new
-// path. The file is never deleted.
+// quarantine moves a damaged file aside (atomicfile.Quarantine) and makes
+// the move durable.
 func quarantine(path string, now time.Time) (string, error) {
-	dir, name := filepath.Split(path)
-	base := filepath.Join(dir, strings.TrimPrefix(name, ".")+".corrupt-"+now.UTC().Format("20060102T150405.000000000Z"))
-	target := base
-	for i := 1; ; i++ {
-		if _, err := os.Lstat(target); os.IsNotExist(err) {
-			break
-		}
-		target = fmt.Sprintf("%s-%d", base, i)
-	}
-	if err := os.Rename(path, target); err != nil {
+	target, err := atomicfile.Quarantine(path, now)
+	if err != nil {
 		return "", err
 	}
-	return target, syncDir(dir)
+	return target, syncDir(filepath.Dir(path))
 }

@@ -349,9 +349,23 @@ func riskyVar(name string) bool {
 }
 
 // forkBomb reports a function whose body starts itself in a pipeline or in
-// the background (`:(){ :|:& };:`).
+// the background (`:(){ :|:& };:`). A function may have no name (an
+// anonymous one, which runs where it stands) or several (zsh); each name is
+// checked.
 func forkBomb(fn *syntax.FuncDecl) bool {
-	name := fn.Name.Value
+	names := fn.Names
+	if fn.Name != nil {
+		names = append([]*syntax.Lit{fn.Name}, names...)
+	}
+	for _, n := range names {
+		if forkBombNamed(fn, n.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func forkBombNamed(fn *syntax.FuncDecl, name string) bool {
 	calls := func(s *syntax.Stmt) bool {
 		found := false
 		syntax.Walk(s, func(n syntax.Node) bool {

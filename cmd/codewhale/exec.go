@@ -16,6 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
@@ -44,6 +45,7 @@ type execOptions struct {
 	reasoningEffort string
 	resume          string
 	continueLast    bool
+	hooks, noHooks  bool
 	waitAgents      string
 }
 
@@ -106,6 +108,9 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 	f.StringVar(&o.resume, "resume", "", "continue a saved session (id or unique prefix)")
 	f.StringVar(&o.resume, "session-id", "", "same as --resume")
 	f.BoolVar(&o.continueLast, "continue", false, "continue this workspace's latest session")
+	f.BoolVar(&o.hooks, "hooks", false, "also run the project's .codewhale/hooks.toml when it is not trusted (this run only)")
+	f.BoolVar(&o.noHooks, "no-hooks", false, "run no hooks at all")
+	cmd.MarkFlagsMutuallyExclusive("hooks", "no-hooks")
 	f.StringVar(&o.waitAgents, "wait-agents", "cancel", "sub-agents still running at the end: cancel (default), wait, or a duration to wait before cancelling (e.g. 5m)")
 	return cmd
 }
@@ -124,7 +129,15 @@ func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
-	req := &provider.Request{Model: cfg.Model, MaxTokens: 4096, Messages: []provider.Message{provider.UserText(o.prompt)}}
+	prompt, notices, err := oneShotMessage(ctx, cfg, o)
+	for _, n := range notices {
+		fmt.Fprintln(ios.Err, "hooks: "+n)
+	}
+	if err != nil {
+		fmt.Fprintln(ios.Err, "error:", err)
+		return exitFailure
+	}
+	req := &provider.Request{Model: cfg.Model, MaxTokens: 4096, Messages: []provider.Message{provider.UserText(prompt)}}
 	if o.reasoningEffort != "" {
 		req.ReasoningEffort = o.reasoningEffort
 	}
@@ -180,7 +193,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	// the configured posture, so the catalog (MCP tools deferred) and the
 	// safety classifier stay as in an interactive session; --yolo is Full
 	// Access.
-	ao := app.Options{Version: version, Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable()}
+	ao := app.Options{Version: version, Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable(), Hooks: o.hookUse()}
 	if o.yolo {
 		full := policy.FullAccess
 		ao.Posture = &full
@@ -253,6 +266,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	out := newExecPrinter(ios, o)
 	start := time.Now()
 	out.storeNotices(a.StartupNotices)
+	out.hookNotices(append(a.HookNotices, a.StartHooks(turnCtx)...))
 	out.mcpProblems(turnCtx, a.MCP)
 	reply, _ := eng.RunTurn(turnCtx, send, out.event)
 	done := reply.Done
@@ -286,4 +300,17 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	default:
 		return exitFailure
 	}
+}
+
+// hookUse is which hooks the run executes: the user's and trusted project
+// hooks by default, an untrusted project file too with --hooks, none with
+// --no-hooks.
+func (o *execOptions) hookUse() hooks.Use {
+	switch {
+	case o.noHooks:
+		return hooks.Off
+	case o.hooks:
+		return hooks.All
+	}
+	return hooks.Trusted
 }

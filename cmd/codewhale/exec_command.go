@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tui"
 )
@@ -66,4 +69,51 @@ func userCommandMessage(st *projectctx.State, name, args string) (engine.SendMes
 		lines = append(lines, "/"+c.Name+": "+n)
 	}
 	return engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser, Scope: tui.Scope(c)}, lines, nil
+}
+
+// hookNotices reports hooks that could not run or wait for trust, and what
+// session_start hooks said.
+func (p *execPrinter) hookNotices(lines []string) {
+	for _, l := range lines {
+		if p.streamJSON() {
+			p.line("warning", "source", "hooks", "message", l)
+			continue
+		}
+		fmt.Fprintln(p.ios.Err, "hooks: "+l)
+	}
+}
+
+// oneShotMessage runs the message_submit hooks over a one-shot prompt (a
+// one-shot request has no tools and no turn, so no other hook applies) and
+// returns the prompt to send.
+func oneShotMessage(ctx context.Context, cfg *config.Config, o *execOptions) (string, []string, error) {
+	r, err := hooks.New(hooks.Options{Use: o.hookUse(), User: cfg.File.Hooks, UserFile: cfg.Path, Home: cfg.Home,
+		Workspace: cfg.Workspace})
+	if err != nil || !r.Has(engine.HookMessageSubmit) {
+		return o.prompt, nil, err
+	}
+	v := r.Run(ctx, engine.HookMessageSubmit, engine.HookCall{Message: o.prompt})
+	switch {
+	case v.Block:
+		reason := strings.TrimSpace(v.Reason)
+		if reason == "" {
+			reason = "(the hook gave no reason)"
+		}
+		return "", v.Notices, fmt.Errorf("message not sent: a message_submit hook blocked it: %s", reason)
+	case v.Message != "":
+		return v.Message, v.Notices, nil
+	}
+	return o.prompt, v.Notices, nil
+}
+
+// extensionStatus reports the engine statuses about hooks, user commands
+// and the project context, which a headless run prints on stderr.
+func extensionStatus(s string) bool {
+	for _, p := range []string{"Hook ", "A message_submit hook", "turn_end hook:", "Project instructions changed",
+		"User commands changed", "Skills changed"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(s, "/") && strings.HasSuffix(s, " for this turn.")
 }

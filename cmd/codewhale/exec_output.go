@@ -152,7 +152,7 @@ func (p *execPrinter) event(ev engine.Event) {
 }
 
 func notableStatus(s string) bool {
-	return s == "Reached maximum steps" || strings.HasPrefix(s, "Auto-loaded")
+	return s == "Reached maximum steps" || strings.HasPrefix(s, "Auto-loaded") || extensionStatus(s)
 }
 
 // flushText prints a completed assistant message (text mode).

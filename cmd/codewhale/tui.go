@@ -7,6 +7,7 @@ import (
 	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui"
@@ -45,7 +46,7 @@ func runTUIWithSession(ios IO, g *globals, l *session.Loaded) error {
 
 func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *session.Loaded) error {
 	importLegacySessions(ios, g, cfg)
-	opts := app.Options{Version: version, Interactive: true, RunTasks: true, Executable: executable()}
+	opts := app.Options{Version: version, Interactive: true, RunTasks: true, Executable: executable(), Hooks: hooks.Trusted}
 	if resume != nil {
 		opts.SessionID = resume.Session.ID
 		opts.Mode = &resume.Session.Mode
@@ -81,6 +82,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Checkpoints: a.Checkpoints, CheckpointsOff: a.CheckpointsOff,
 		Permissions: a.Permissions,
 		Project:     a.Project(),
+		Hooks:       a.Hooks,
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()
@@ -101,7 +103,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Prompt:        prompt,
 		Resume:        resume,
 		Journal:       a.Journal,
-		Notices:       append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...),
+		Notices:       startNotices(a),
 		Theme:         theme.New(theme.Detect(cfg.Env)),
 		LowMotion:     cfg.Env("NO_ANIMATIONS") == "1",
 		Getenv:        cfg.Env,
@@ -146,4 +148,12 @@ func nonEmpty(ss ...string) []string {
 		}
 	}
 	return out
+}
+
+// startNotices are the lines the UI shows at start: jobs a crashed run
+// left, the task store's findings, hooks waiting for trust or failing, and
+// what the session_start hooks said.
+func startNotices(a *app.App) []string {
+	notices := append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...)
+	return append(append(notices, a.HookNotices...), a.StartHooks(context.Background())...)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/codewhale/codewhale/internal/checkpoint"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
@@ -53,6 +54,8 @@ type Options struct {
 	// Executable is the codewhale binary, which serves the hidden helper
 	// entry points (the jobs watchdog); "" starts no watchdog.
 	Executable string
+	// Hooks says which hooks run (zero: none, for receipts and tests).
+	Hooks hooks.Use
 }
 
 // App is one running session's wiring.
@@ -87,6 +90,11 @@ type App struct {
 	CheckpointsOff string
 	cpState
 	project projectState
+	// Hooks runs the user's hooks (nil: none configured).
+	// HookNotices are lines for the host to show at start: untrusted
+	// project hooks, failed shell_env hooks.
+	Hooks       *hooks.Runner
+	HookNotices []string
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -109,7 +117,11 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	a.Services = toolset.NewServices(toolset.Options{Workspace: cfg.Workspace, Home: cfg.Home, SessionID: o.SessionID,
 		Model: cfg.Model, MemoryEnabled: cfg.MemoryEnabled})
 	a.Sandbox = newSandbox(cfg, o.Executable)
-	jm, err := jobs.NewManager(jobs.Options{StateDir: jobsStateDir(cfg), Env: []string{"GIT_TERMINAL_PROMPT=0"},
+	hookEnv, err := a.openHooks(o.Hooks)
+	if err != nil {
+		return nil, err
+	}
+	jm, err := jobs.NewManager(jobs.Options{StateDir: jobsStateDir(cfg), Env: append([]string{"GIT_TERMINAL_PROMPT=0"}, hookEnv...),
 		Sandbox: a.Sandbox, Watchdog: o.Executable})
 	if err != nil {
 		return nil, fmt.Errorf("starting the job manager: %w", err)
@@ -196,6 +208,9 @@ func (a *App) Close() {
 	}
 	a.Tasks.Close()
 	a.Jobs.Close()
+	if a.Hooks != nil {
+		a.Hooks.Close()
+	}
 	a.cancel()
 	_ = a.MCP.Close()
 	if a.Journal != nil {
@@ -288,6 +303,7 @@ func (a *App) EngineOptions() engine.Options {
 		WorkState:          a.Services.WorkState,
 		BackgroundNotices:  a.notices,
 		TurnStart:          a.turnStart,
+		Hooks:              a.engineHooks(),
 		Journal:            a.journal(),
 		Checkpoints:        a.engineCheckpoints(),
 		AutoCompactPercent: a.autoCompactPercent(),
@@ -369,6 +385,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 		opts.Model = cc.Model
 	}
 	opts.TurnStart = nil // the parent's turn refreshes the project context
+	opts.Hooks = a.childHooks()
 	opts.SystemPrompt = func(env engine.PromptEnv) string {
 		return a.withInstructions(engine.DefaultSystemPrompt(env) + "\n\nYou are a sub-agent (" + cc.Role + ", id " + cc.ID + ") working for another agent. " +
 			"Do the delegated task, then answer with a concise report of what you found or changed; that report is what the parent receives.")
@@ -391,6 +408,7 @@ func (a *App) recordTaskCall(id string, ev engine.Event) {
 func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	opts := a.EngineOptions()
 	opts.Checkpoints = nil // the parent turn's recording covers what its children change
+	opts.Hooks = a.childHooks()
 	opts.Session = &engine.Session{ID: t.ID}
 	opts.Journal = nil
 	// A task runs headless with no more than its creator's authority

@@ -209,6 +209,10 @@ func (c *Config) applyProject(path string) error {
 	if err != nil || p == nil {
 		return err
 	}
+	if len(p.Hooks) > 0 {
+		return fmt.Errorf("config: %s: [[hooks]] cannot live in the project config; put them in .codewhale/hooks.toml, "+
+			"which runs only once you trust it (/hooks trust)", path)
+	}
 	if p.Model != "" {
 		c.File.Model = p.Model
 	}

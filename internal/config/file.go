@@ -55,6 +55,16 @@ type File struct {
 	Shell                  *Shell                   `toml:"shell"`
 	Search                 *Search                  `toml:"search"`
 	Notifications          *Notifications           `toml:"notifications"`
+	Hooks                  []Hook                   `toml:"hooks"`
+}
+
+// Hook is one [[hooks]] entry; internal/hooks validates and runs them.
+type Hook struct {
+	Name      string `toml:"name"`
+	Event     string `toml:"event"`
+	Matcher   string `toml:"matcher"`
+	Command   string `toml:"command"`
+	TimeoutMS int    `toml:"timeout_ms"`
 }
 
 // Notifications is the [notifications] table: when the TUI tells the
@@ -171,7 +181,7 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell"},
+		"tools", "subagents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell", "hooks"},
 	"notifications":     {"when", "method"},
 	"sandbox":           {"writable_roots"},
 	"shell":             {"env_passthrough"},
@@ -185,6 +195,7 @@ var knownKeys = map[string][]string{
 	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style"},
 	"pricing":           {"input", "cached_input", "output", "context_window"},
 	"session_retention": {"max_sessions", "max_age_days"},
+	"hooks":             {"name", "event", "matcher", "command", "timeout_ms"},
 }
 
 // closestKey suggests a known key within edit distance 2 of the last part.

@@ -72,6 +72,7 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 	if saveable {
 		req.SaveRule = rule.String()
 	}
+	t.notify(NotifyApprovalWaiting, "codewhale: approval waiting for "+req.Description)
 	e.emit(req)
 	select {
 	case a := <-ch:

@@ -240,6 +240,11 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 	if ctx.Err() != nil {
 		return // left for the not-executed result
 	}
+	if t.beforeHooks(ctx, p) {
+		p.finish(errorOutcome(p.call.name, p.blocked, nil), t.e.opts.Clock())
+		t.complete(p)
+		return
+	}
 	if p.approval != tools.Auto {
 		if err := t.approve(ctx, p); err != nil {
 			if ctx.Err() != nil && err.Kind == tools.KindCancelled {
@@ -286,6 +291,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		}
 		p.finish(o, t.e.opts.Clock())
 	}
+	t.afterHooks(ctx, p)
 	t.complete(p)
 }
 

@@ -125,6 +125,9 @@ type Options struct {
 	// (project instructions, skills) and returns one line per change, each
 	// announced as a Status.
 	TurnStart func() []string
+	// Hooks, when set, runs the user's hooks at the turn's seams (nil: none
+	// configured, and the seams cost one nil check).
+	Hooks Hooks
 	// Redact replaces the secrets in text tools produced before it enters
 	// history; nil uses the process-wide secrets policy (secrets.Redact).
 	Redact func(string) string

@@ -84,6 +84,11 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	e.mu.Lock()
 	t.info = TurnInfo{SessionID: e.sess.ID, TurnID: t.id, Prompt: send.Content, MessageIndex: len(e.sess.Messages)}
 	e.mu.Unlock()
+	var ok bool
+	if send.Content, ok = t.submitHooks(ctx, send); !ok {
+		return nil // blocked: the deferred finish reports it
+	}
+	t.info.Prompt = send.Content
 	e.appendMessage(provider.Message{Role: provider.RoleUser, Origin: provider.OriginUser, Content: []provider.Block{
 		provider.TextBlock(send.Content), provider.TextBlock(t.turnMeta(send.Provenance))}})
 	t.buildSurface()
@@ -268,6 +273,7 @@ func (t *turn) fail(env ErrorEnvelope) {
 // the caller emits once the turn slot is free.
 func (t *turn) finish() Event {
 	t.checkpointEnd()
+	t.endHooks()
 	t.outcome.Usage = t.usage
 	t.outcome.ToolCatalogSHA = t.digest
 	t.outcome.Steps = t.step + 1

@@ -15,6 +15,7 @@ import (
 	"github.com/codewhale/codewhale/internal/checkpoint"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -123,6 +124,8 @@ type Options struct {
 	// Project is the session's project instructions, user commands and
 	// skills for /context, /skills and the command table (nil: none).
 	Project *projectctx.Context
+	// Hooks runs the user's hooks, for /hooks (nil: none configured).
+	Hooks *hooks.Runner
 }
 
 // Model is the root Bubble Tea model.

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
 )
@@ -121,4 +123,26 @@ func TestSkillsCommandListsSkillsAndProblems(t *testing.T) {
 		"Problem: "+filepath.Join(ws, ".codewhale", "skills", "nodesc", "SKILL.md")+": no description")
 	d.submit("/skills pdf")
 	d.mustShow("Skill pdf — Read PDF files with pdftotext", "Files: extract.sh")
+}
+
+func TestHooksCommandListsAndTrusts(t *testing.T) {
+	t.Parallel()
+	ws := projectDir(t, map[string]string{".codewhale/hooks.toml": "[[hooks]]\nname = \"guard\"\nevent = \"tool_call_before\"\n" +
+		"matcher = \"Bash(rm *)\"\ncommand = \"exit 2\"\n"})
+	home := t.TempDir()
+	r, err := hooks.New(hooks.Options{Use: hooks.Trusted, User: []config.Hook{{Name: "log", Event: "turn_end", Command: "true"}},
+		UserFile: "config.toml", Home: home, Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDirect(t, 250, 40, withProject(ws), func(o *Options) { o.Hooks = r })
+	d.submit("/hooks")
+	d.mustShow("Hooks (1):", "log · turn_end · matcher * · timeout 10s · config.toml", "not run yet",
+		"defines 1 hook(s) (tool_call_before) that do not run until you trust the file")
+	d.submit("/hooks trust")
+	d.mustShow("Trusted " + filepath.Join(ws, ".codewhale", "hooks.toml") + ": its 1 hook(s) (tool_call_before) run from now on")
+	d.submit("/hooks")
+	d.mustShow("Hooks (2):", "guard · tool_call_before · matcher Bash(rm *)")
+	d.submit("/hooks events")
+	d.mustShow("tool_call_before — before a call runs")
 }

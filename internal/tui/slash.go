@@ -76,6 +76,8 @@ var slashCommands = []slashCommand{
 		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, (*Model).contextCommand},
 	{commands.Command{Name: "skills", Usage: "[name]", Help: "the skills the model may load, with their sources"},
 		(*Model).skillsCommand},
+	{commands.Command{Name: "hooks", Aliases: []string{"hook"}, Usage: "[list|events|trust]",
+		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
 		Help: "manage queued messages"}, (*Model).queueCommand},
 }

@@ -1,0 +1,162 @@
+package hooks
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/codewhale/codewhale/internal/atomicfile"
+	"github.com/codewhale/codewhale/internal/config"
+)
+
+// ProjectFile is where a workspace keeps its hooks.
+func ProjectFile(workspace string) string {
+	return filepath.Join(workspace, ".codewhale", "hooks.toml")
+}
+
+// trustFile records the project hook files the user trusted, each with the
+// SHA-256 of the content trusted: an edited file must be trusted again.
+const trustFile = "hooks-trust.json"
+
+// Project is a workspace's hooks.toml as the session found it.
+type Project struct {
+	Path    string
+	Exists  bool
+	Trusted bool // the content is the one the user trusted
+	Changed bool // trusted once, edited since
+	Events  []string
+	hooks   []*Hook
+	sum     string
+}
+
+// Line is one line about the file for the user ("" when there is none or
+// it is trusted).
+func (p Project) Line() string {
+	switch {
+	case !p.Exists || len(p.hooks) == 0:
+		return ""
+	case p.Trusted:
+		return fmt.Sprintf("Project hooks: %s (trusted).", p.Path)
+	case p.Changed:
+		return fmt.Sprintf("Project hooks: %s changed since you trusted it; its %d hook(s) (%s) do not run until you trust it again: /hooks trust.",
+			p.Path, len(p.hooks), strings.Join(p.Events, ", "))
+	}
+	return fmt.Sprintf("Project hooks: %s defines %d hook(s) (%s) that do not run until you trust the file: review it, then /hooks trust.",
+		p.Path, len(p.hooks), strings.Join(p.Events, ", "))
+}
+
+func loadProject(home, workspace string) (Project, error) {
+	p := Project{Path: ProjectFile(workspace)}
+	data, err := os.ReadFile(p.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return p, nil
+	}
+	if err != nil {
+		return p, fmt.Errorf("hooks: %s: %w", p.Path, err)
+	}
+	p.Exists = true
+	var f struct {
+		Hooks []config.Hook `toml:"hooks"`
+	}
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return p, fmt.Errorf("hooks: %s: %w (fix the file, or start with --no-project-config)", p.Path, err)
+	}
+	seen := map[string]bool{}
+	for i, spec := range f.Hooks {
+		h, err := compile(spec, p.Path, i)
+		if err != nil {
+			return p, fmt.Errorf("hooks: %w", err)
+		}
+		p.hooks = append(p.hooks, h)
+		if !seen[h.Event] {
+			seen[h.Event] = true
+			p.Events = append(p.Events, h.Event)
+		}
+	}
+	sum := sha256.Sum256(data)
+	p.sum = hex.EncodeToString(sum[:])
+	trusted, err := readTrust(home)
+	if err != nil {
+		return p, err
+	}
+	if was, ok := trusted[canonicalFile(p.Path)]; ok {
+		p.Trusted, p.Changed = was == p.sum, was != p.sum
+	}
+	return p, nil
+}
+
+func canonicalFile(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+func readTrust(home string) (map[string]string, error) {
+	out := map[string]string{}
+	if home == "" {
+		return out, nil
+	}
+	data, err := os.ReadFile(filepath.Join(home, trustFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(data, &out)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hooks: %s: %w (delete it to trust project hooks afresh)", filepath.Join(home, trustFile), err)
+	}
+	return out, nil
+}
+
+// Trust records the project's hooks.toml as trusted with its present
+// content and starts running its hooks in this session.
+func (r *Runner) Trust() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.project
+	if !p.Exists || len(p.hooks) == 0 {
+		return "", fmt.Errorf("%s does not exist or defines no hooks; there is nothing to trust", p.Path)
+	}
+	if p.Trusted {
+		return fmt.Sprintf("%s is already trusted.", p.Path), nil
+	}
+	// Trust what the user reviews now: a file edited since the session
+	// read it is read again, and that content is recorded.
+	fresh, err := loadProject(r.opts.Home, r.opts.Workspace)
+	if err != nil {
+		return "", err
+	}
+	trusted, err := readTrust(r.opts.Home)
+	if err != nil {
+		return "", err
+	}
+	trusted[canonicalFile(fresh.Path)] = fresh.sum
+	data, _ := json.MarshalIndent(trusted, "", "  ")
+	if err := os.MkdirAll(r.opts.Home, 0o700); err != nil {
+		return "", fmt.Errorf("recording hook trust: %w", err)
+	}
+	if err := atomicfile.Write(filepath.Join(r.opts.Home, trustFile), append(data, '\n'), 0o600, false); err != nil {
+		return "", fmt.Errorf("recording hook trust: %w", err)
+	}
+	fresh.Trusted, fresh.Changed = true, false
+	if !r.project.Trusted && r.opts.Use != All {
+		for _, h := range fresh.hooks {
+			r.active = append(r.active, &entry{Hook: h})
+		}
+	}
+	r.project = fresh
+	return fmt.Sprintf("Trusted %s: its %d hook(s) (%s) run from now on, and in later sessions until the file changes.",
+		fresh.Path, len(fresh.hooks), strings.Join(fresh.Events, ", ")), nil
+}

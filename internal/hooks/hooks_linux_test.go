@@ -13,6 +13,8 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/sandbox"
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 // A hook that hangs is killed at its timeout — with what it started — and
@@ -57,4 +59,32 @@ func alive(pid string) bool {
 	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 	ready, err := unix.Poll(fds, 5000)
 	return err == nil && ready == 0
+}
+
+// Hooks run under the session's sandbox: a write outside the workspace is
+// refused (the hook fails and is reported), one inside succeeds.
+func TestHooksRunUnderTheSandbox(t *testing.T) {
+	t.Parallel()
+	ws, outside := t.TempDir(), t.TempDir()
+	sb := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: ws, Network: true}, sandbox.Options{})
+	if st := sb.Status(); !st.Enforced {
+		e2e.Missing(t, "no OS sandbox here: "+st.Reason)
+	}
+	r, err := New(Options{Use: Trusted, UserFile: "config.toml", Workspace: ws, Sandbox: sb, User: []config.Hook{
+		{Name: "escape", Event: engine.HookToolBefore, Command: "touch " + filepath.Join(outside, "escaped")},
+		{Name: "inside", Event: engine.HookToolBefore, Command: "touch " + filepath.Join(ws, "inside")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.Run(context.Background(), engine.HookToolBefore, bashCall("ls"))
+	if _, err := os.Stat(filepath.Join(outside, "escaped")); err == nil {
+		t.Error("a hook wrote outside the workspace")
+	}
+	if _, err := os.Stat(filepath.Join(ws, "inside")); err != nil {
+		t.Errorf("a hook could not write in the workspace: %v", err)
+	}
+	if len(v.Notices) != 1 || !strings.Contains(v.Notices[0], "Hook escape (tool_call_before, config.toml) failed (exit 1)") {
+		t.Errorf("notices %q", v.Notices)
+	}
 }

@@ -78,3 +78,9 @@ require (
 // A copy of v5.3.1 whose draft meta-schemas compile on first use instead of in
 // init() (5 ms at every start); see third_party/jsonschema-v5/PATCHES.md.
 replace github.com/santhosh-tekuri/jsonschema/v5 => ./third_party/jsonschema-v5
+
+replace github.com/yuin/goldmark => ./third_party/goldmark
+
+replace github.com/atotto/clipboard => ./third_party/clipboard
+
+replace golang.org/x/net => ./third_party/xnet

@@ -1,7 +1,6 @@
 package extension
 
 import (
-
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension/ast"

@@ -42,6 +42,7 @@ type planned struct {
 	started   time.Time
 	completed time.Time
 	result    provider.Message // the history message of the outcome, saved when the call completed
+	event     ToolCallComplete // what complete announced (or, for a host call, will announce)
 }
 
 // runBatch plans, approves and runs the step's calls, then appends one
@@ -268,7 +269,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		return
 	}
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
-		TurnID: t.id, CallID: p.call.id, Budget: t.resultBudget(),
+		TurnID: t.id, CallID: p.call.id, Budget: t.budget, Progress: t.progress(p),
 		Sandbox: t.sandbox()}
 	t.checkpoint(ctx, p, false)
 	res, err := tools.Run(ctx, p.tool, tc, p.input)
@@ -310,15 +311,21 @@ func (p *planned) finish(o ToolOutcome, at time.Time) {
 }
 
 // complete saves a call's result at once — a kill a moment later keeps it
-// (DECISIONS #22) — and announces it.
+// (DECISIONS #22) — and announces it. A host call (RunToolCall) has no
+// place in the history: it is neither saved nor announced here; its
+// runner emits the event as the turn slot's final one.
 func (t *turn) complete(p *planned) {
 	p.outcome = t.e.redactOutcome(p.outcome)
+	p.event = ToolCallComplete{ID: p.call.id, Name: p.call.name, Input: p.input, Result: p.outcome,
+		StartedAt: p.started, CompletedAt: p.completed}
+	if t.direct {
+		return
+	}
 	b := provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, t.budget), p.outcome.IsError)
 	b.Receipt = &provider.ToolReceipt{Success: p.outcome.Success, Category: p.outcome.Category, Meta: p.outcome.Metadata}
 	p.result = provider.Message{Role: provider.RoleUser, Content: []provider.Block{b}}
 	t.e.saveResult(fmt.Sprintf("the result of %s (call %s)", firstRunes(p.call.name, 64), firstRunes(p.call.id, 64)), p.result)
-	t.e.emit(ToolCallComplete{ID: p.call.id, Name: p.call.name, Input: p.input, Result: p.outcome,
-		StartedAt: p.started, CompletedAt: p.completed})
+	t.e.emit(p.event)
 }
 
 // errorOutcome renders a refusal the way the model receives it.

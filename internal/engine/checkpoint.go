@@ -40,7 +40,9 @@ const checkpointTimeout = 30 * time.Second
 
 func (t *turn) checkpoint(ctx context.Context, p *planned, after bool) {
 	cp := t.e.opts.Checkpoints
-	if cp == nil || p.readOnly || p.search {
+	// A host call belongs to no turn of the conversation, so there is
+	// nothing to take it back to.
+	if cp == nil || p.readOnly || p.search || t.direct {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkpointTimeout)

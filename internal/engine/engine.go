@@ -280,6 +280,11 @@ func (e *Engine) Run(ctx context.Context) {
 						Category: "state", Severity: "warning", Recoverable: true}})
 				}
 				continue
+			case RunToolCall:
+				if !e.beginTurn(ctx, &wg, func(tctx context.Context) Event { return e.runToolCall(tctx, op) }) {
+					e.emit(Error{ErrorEnvelope{Message: directRefusedText, Category: "state", Severity: "warning", Recoverable: true}})
+				}
+				continue
 			case CompactContext:
 				if !e.beginTurn(ctx, &wg, func(tctx context.Context) Event { return e.runCompaction(tctx, op) }) {
 					e.emit(CompactionFailed{Error: "Compaction waits for the running turn; press Esc to interrupt it first."})

@@ -54,6 +54,18 @@ type ToolCallStarted struct {
 	Input json.RawMessage
 }
 
+// ToolCallProgress is the live tail of a running call's output (a
+// foreground Bash command): its last tools.ProgressLines lines, at most
+// tools.ProgressChars characters, redacted, at most one per
+// tools.ProgressInterval per call. Each replaces the previous; none
+// follows the call's ToolCallComplete. Hosts may ignore it: the model
+// never sees it.
+type ToolCallProgress struct {
+	ID     string
+	Name   string
+	Output string
+}
+
 // ToolOutcome is the result of one tool call as hosts see it.
 type ToolOutcome struct {
 	Content  string         // what the model received
@@ -198,6 +210,7 @@ func (ThinkingStarted) isEvent()     {}
 func (ThinkingDelta) isEvent()       {}
 func (ThinkingComplete) isEvent()    {}
 func (ToolCallStarted) isEvent()     {}
+func (ToolCallProgress) isEvent()    {}
 func (ToolCallComplete) isEvent()    {}
 func (ApprovalRequired) isEvent()    {}
 func (TurnUsage) isEvent()           {}

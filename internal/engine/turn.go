@@ -37,6 +37,7 @@ type turn struct {
 	info         TurnInfo
 	checkpointed bool     // Checkpoints.Before ran this turn
 	scopeAllow   []string // a user command's allowed-tools (nil: no limit)
+	direct       bool     // a host's RunToolCall: no model, no history
 	outcome      TurnComplete
 }
 

@@ -94,6 +94,22 @@ func (j *Job) Status() Status {
 	return j.status
 }
 
+// Changed returns a channel closed at the job's next output or status
+// change.
+func (j *Job) Changed() <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.notify
+}
+
+// Tail returns copies of at most n trailing bytes of stdout and of stderr
+// as retained now, for a live view; it advances no reader.
+func (j *Job) Tail(n int) (stdout, stderr []byte) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.out.last(n), j.errs.last(n)
+}
+
 // broadcast wakes every waiter; the caller holds j.mu.
 func (j *Job) broadcast() {
 	close(j.notify)

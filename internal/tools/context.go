@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -38,7 +39,21 @@ type Context struct {
 	// danger-full-access for one run the user approved outside it); nil
 	// leaves them to the job manager's sandbox.
 	Sandbox *sandbox.Sandbox
+	// Progress, when set, takes the live tail of a running call's output
+	// (its last lines, plain text) so a host can show it before the call
+	// ends. A tool calls it at most every ProgressInterval; the engine
+	// bounds, redacts and forwards it (docs/CONTRACT.md, "Tool progress").
+	// Nil: no one is watching.
+	Progress func(tail string)
 }
+
+// Bounds of live progress: how often a tool reports, and how much of the
+// tail the engine forwards.
+const (
+	ProgressInterval = 150 * time.Millisecond
+	ProgressLines    = 12
+	ProgressChars    = 2000
+)
 
 // DefaultBudget is the result budget of a call whose Context sets none: the
 // engine's bound for routes with a window of 500,000 tokens or more.

@@ -74,7 +74,7 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, in input) (tools.Resu
 		timeout = clamp(time.Duration(in.timeoutMS)*time.Millisecond, minRunTimeout, maxRunTimeout)
 	}
 	spec.Timeout = timeout
-	return t.foreground(ctx, spec)
+	return t.foreground(ctx, tc, spec)
 }
 
 func invalidCombination(in input) string {
@@ -132,13 +132,20 @@ func (t *Tool) startBackground(spec jobs.Spec, in input) (tools.Result, error) {
 
 // foreground runs the job to its end (or until the turn is cancelled, or the
 // user moves it to /jobs) and renders the outcome.
-func (t *Tool) foreground(ctx context.Context, spec jobs.Spec) (tools.Result, error) {
+func (t *Tool) foreground(ctx context.Context, tc *tools.Context, spec jobs.Spec) (tools.Result, error) {
 	m := t.opts.Jobs
 	j, err := m.Start(spec)
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to start command: %v", err)
 	}
-	if moved := m.Await(ctx, j); moved {
+	var report func(string)
+	if tc != nil {
+		report = tc.Progress
+	}
+	stop := watchProgress(j, report)
+	moved := m.Await(ctx, j)
+	stop()
+	if moved {
 		res := tools.OK(fmt.Sprintf("Foreground shell wait moved to /jobs: %s\n"+
 			"The command keeps running in the background; its completion arrives as a runtime event. "+
 			"Use Bash action=\"wait\" task_id=\"%s\" to read its output.", j.ID(), j.ID()))

@@ -1,0 +1,169 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/toolset"
+)
+
+// runDirect sends a host call and collects its events up to its
+// ToolCallComplete, answering any card with answer.
+func (h *harness) runDirect(id, command string, answer engine.Op, onEvent func(engine.Event)) (evs []engine.Event, done engine.ToolCallComplete) {
+	h.t.Helper()
+	in, _ := json.Marshal(map[string]string{"action": "run", "command": command})
+	h.eng.Submit(engine.RunToolCall{ID: id, Name: "Bash", Input: in})
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case ev := <-h.eng.Events():
+			evs = append(evs, ev)
+			if onEvent != nil {
+				onEvent(ev)
+			}
+			switch ev := ev.(type) {
+			case engine.ApprovalRequired:
+				switch a := answer.(type) {
+				case engine.ApproveToolCall:
+					a.ID = ev.ID
+					h.eng.Submit(a)
+				case engine.DenyToolCall:
+					a.ID = ev.ID
+					h.eng.Submit(a)
+				default:
+					h.t.Fatalf("unexpected card for %q", command)
+				}
+			case engine.ToolCallComplete:
+				return evs, ev
+			}
+		case <-timeout:
+			h.t.Fatalf("host call did not complete; events: %v", describe(evs))
+		}
+	}
+}
+
+// directHarness is an interactive engine under posture whose tools have a
+// real job manager, so Bash runs real commands.
+func directHarness(t *testing.T, posture policy.Posture) *harness {
+	srv := fakemodel.New(t)
+	jm, err := jobs.NewManager(jobs.Options{Shell: "/bin/sh", KillGrace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newHarness(t, srv, func(o *engine.Options) {
+		o.Mode, o.Posture, o.Interactive, o.AutoApprove, o.AllowShell = policy.Act, posture, true, false, true
+		svc := toolset.NewServices(toolset.Options{Workspace: o.Workspace})
+		svc.Jobs = jm
+		o.Tools = svc.Toolset
+	})
+}
+
+// A host call runs through the model's gates without a model: a read-only
+// command runs at once, a mutating one opens the card under Ask and runs
+// only on yes; nothing reaches the history or the provider.
+func TestRunToolCallUsesTheApprovalPath(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		command  string
+		answer   engine.Op
+		card     bool
+		ran      bool
+		contains string
+	}{
+		{"read-only runs without a card", "echo hello-direct", nil, false, false, "hello-direct"},
+		{"mutating asks and runs on yes", "touch made.txt && echo made", engine.ApproveToolCall{}, true, true, "made"},
+		{"mutating asks and stays undone on no", "touch made.txt && echo made", engine.DenyToolCall{}, true, false, "denied by user"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := directHarness(t, policy.Ask)
+			evs, done := h.runDirect("host_1", tt.command, tt.answer, nil)
+			if _, ok := evs[0].(engine.ToolCallStarted); !ok {
+				t.Fatalf("first event %T, want ToolCallStarted: %v", evs[0], describe(evs))
+			}
+			cards := 0
+			for _, ev := range evs {
+				if _, ok := ev.(engine.ApprovalRequired); ok {
+					cards++
+				}
+			}
+			if (cards > 0) != tt.card {
+				t.Errorf("cards = %d, want card %v", cards, tt.card)
+			}
+			if done.ID != "host_1" || !strings.Contains(done.Result.Content, tt.contains) {
+				t.Errorf("complete = %+v, want id host_1 and %q", done, tt.contains)
+			}
+			_, err := os.Stat(filepath.Join(h.ws, "made.txt"))
+			if (err == nil) != tt.ran {
+				t.Errorf("made.txt exists = %v, want %v", err == nil, tt.ran)
+			}
+			if n := len(h.eng.Snapshot().Messages); n != 0 {
+				t.Errorf("history has %d messages, want none", n)
+			}
+			if n := len(h.srv.Requests()); n != 0 {
+				t.Errorf("%d provider requests, want none", n)
+			}
+		})
+	}
+}
+
+// The slot is free once the host call's ToolCallComplete arrives: a
+// message sent on it starts a turn.
+func TestRunToolCallFreesTheSlotBeforeItsComplete(t *testing.T) {
+	t.Parallel()
+	h := directHarness(t, policy.FullAccess)
+	h.srv.Push(fakemodel.Text("ok"))
+	h.runDirect("host_2", "echo one", nil, nil)
+	evs := h.turn("next")
+	for _, ev := range evs {
+		if e, ok := ev.(engine.Error); ok {
+			t.Fatalf("turn after a host call refused: %s", e.Message)
+		}
+	}
+}
+
+// A foreground command's output shows before it ends: the test holds the
+// command on a FIFO until it has seen the first line in a progress event.
+func TestToolCallProgressShowsOutputBeforeTheEnd(t *testing.T) {
+	t.Parallel()
+	h := directHarness(t, policy.FullAccess)
+	fifo := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var progress []string
+	release := func(ev engine.Event) {
+		p, ok := ev.(engine.ToolCallProgress)
+		if !ok {
+			return
+		}
+		progress = append(progress, p.Output)
+		if p.ID != "host_3" || p.Name != "Bash" {
+			t.Errorf("progress %+v for the wrong call", p)
+		}
+		if len(progress) == 1 && strings.Contains(p.Output, "first-line") {
+			go func() { _ = os.WriteFile(fifo, []byte("go\n"), 0o600) }()
+		}
+	}
+	evs, done := h.runDirect("host_3", "echo first-line; read x < "+fifo+"; echo second-line", nil, release)
+	if len(progress) == 0 || !strings.Contains(progress[0], "first-line") || strings.Contains(progress[0], "second-line") {
+		t.Fatalf("progress = %q, want the first line alone before the end; events %v", progress, describe(evs))
+	}
+	if !strings.Contains(done.Result.Content, "second-line") {
+		t.Errorf("result %q lacks the last line", done.Result.Content)
+	}
+	if _, last := evs[len(evs)-1].(engine.ToolCallComplete); !last {
+		t.Errorf("events after the complete: %v", describe(evs))
+	}
+}

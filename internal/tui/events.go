@@ -39,6 +39,7 @@ type turnState struct {
 	thinking   *transcript.Cell
 	tools      map[string]*transcript.Cell
 	running    int
+	host       string // the id of a local command (shell.go) while it runs
 	// attempt holds the cells streamed by the current provider attempt, so
 	// a retraction (engine.Retract) can take them back.
 	attempt []*transcript.Cell
@@ -107,8 +108,16 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		m.closeThinking()
 	case engine.ToolCallStarted:
 		m.toolStarted(ev)
+	case engine.ToolCallProgress:
+		if c := m.turn.tools[ev.ID]; c != nil {
+			c.SetLive(ev.Output)
+			m.tr.Changed()
+		}
 	case engine.ToolCallComplete:
 		m.toolCompleted(ev)
+		if ev.ID == m.turn.host && m.turn.host != "" {
+			return m.hostDone(ev)
+		}
 	case engine.ApprovalRequired:
 		return m.approvalRequired(ev)
 	case engine.TurnUsage:
@@ -121,6 +130,9 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		return m.retryStatus(ev)
 	case engine.Error:
 		m.engineError(ev.ErrorEnvelope)
+		if h := m.turn.host; h != "" && m.turn.tools[h] == nil {
+			m.turn = turnState{group: m.turn.group} // the engine refused the local command
+		}
 	case engine.SessionUpdated:
 		m.session, m.undo.hist = ev.SessionID, ev.Messages
 	case engine.HistoryRewound:

@@ -180,6 +180,8 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		return m.openReasoning(), true
 	case "alt+v":
 		return m.openToolDetails(), true
+	case "alt+x":
+		return m.dropAttachments(), true
 	case "ctrl+b":
 		return m.moveForegroundJob(), true
 	case "ctrl+t":

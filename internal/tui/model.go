@@ -160,6 +160,7 @@ type Model struct {
 	// other key starts editing it.
 	restored  bool
 	approvals []engine.ApprovalRequired
+	attached  []attachment // outputs of local commands for the next message (shell.go)
 	status    status
 	quitArmed time.Time
 	ctrlX     bool // Ctrl+X was pressed: Ctrl+E opens the editor

@@ -35,6 +35,9 @@ func (m *Model) submitText(text string) tea.Cmd {
 	if inv, ok := commands.Parse(text); ok {
 		return m.runCommand(inv)
 	}
+	if cmd, ok := shellCommand(text); ok {
+		return m.runShell(cmd)
+	}
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -57,6 +60,7 @@ func (m *Model) sendMessage(text string, op engine.SendMessage) tea.Cmd {
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
 	}
+	text = m.withAttachments(text)
 	m.tr.Add(transcript.NewCell(transcript.User, text))
 	m.tr.Bottom()
 	m.turn = turnState{busy: true, prompt: text, phase: phaseWorking, label: "working…", started: m.now(),

@@ -31,8 +31,11 @@ func (m *Model) layout() layout {
 		l.header = 1
 	}
 	free := m.h - l.header - 1 - minTranscript // 1 = phase strip
-	if len(m.queue) > 0 {
+	switch {
+	case len(m.queue) > 0:
 		l.preview = min(2, max(free-2, 0))
+	case len(m.attached) > 0:
+		l.preview = min(1, max(free-2, 0))
 	}
 	free -= l.preview
 	if text, _ := m.statusText(); text != "" && free > 1 {
@@ -238,6 +241,9 @@ func (m *Model) contextMeter() string {
 
 // previewRows is the pending-input preview (tui.md §2.3.1).
 func (m *Model) previewRows(n int) []string {
+	if n > 0 && len(m.queue) == 0 && len(m.attached) > 0 {
+		return []string{m.attachmentRow()}
+	}
 	if n == 0 || len(m.queue) == 0 {
 		return nil
 	}

@@ -27,16 +27,19 @@ func watchProgress(j *jobs.Job, report func(string)) (stop func()) {
 		defer close(done)
 		last := ""
 		for {
+			// Take the signal before reading, so output written in between
+			// wakes the next round instead of being missed.
+			changed := j.Changed()
+			if s := liveTail(j); s != last && s != "" {
+				report(s)
+				last = s
+			}
 			select {
 			case <-quit:
 				return
 			case <-j.Done():
 				return
-			case <-j.Changed():
-			}
-			if s := liveTail(j); s != last && s != "" {
-				report(s)
-				last = s
+			case <-changed:
 			}
 			limit := time.NewTimer(tools.ProgressInterval)
 			select {

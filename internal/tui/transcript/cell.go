@@ -54,6 +54,17 @@ type ToolCall struct {
 	Outcome engine.ToolOutcome
 	// AwaitingApproval is set while an approval card for the call is open.
 	AwaitingApproval bool
+	// Live is the latest tail of a running call's output
+	// (engine.ToolCallProgress); it goes when the call completes.
+	Live string
+}
+
+// SetLive shows the latest output tail of a running call.
+func (c *Cell) SetLive(s string) {
+	if c.Tool != nil && !c.Tool.Done {
+		c.Tool.Live = clean(s)
+		c.rev++
+	}
 }
 
 // SetAwaitingApproval marks the call as held for approval (or not).
@@ -130,6 +141,7 @@ func (c *Cell) Complete(o engine.ToolOutcome, at time.Time) {
 	o.Content = clean(o.Content)
 	c.Tool.Outcome = o
 	c.Tool.Done = true
+	c.Tool.Live = ""
 	c.Tool.AwaitingApproval = false
 	c.Ended = at
 	c.rev++

@@ -20,6 +20,7 @@ const (
 	genericChars    = 300
 	genericLines    = 6
 	gitPreviewLines = 8
+	liveLines       = 5 // of a running command's output
 )
 
 // args decodes a call's input loosely; a malformed input reads as empty.
@@ -181,7 +182,7 @@ func (e *Env) toolBody(c *Cell, a args, w int) []string {
 	t := c.Tool
 	if !t.Done {
 		if t.Name == "Bash" && a.action("run") == "run" {
-			return e.shellCommand(a, w)
+			return append(e.shellCommand(a, w), e.dimLines(liveTail(t.Live, w))...)
 		}
 		return nil
 	}
@@ -275,6 +276,15 @@ func (e *Env) dimLines(rows []string) []string {
 		rows[i] = e.Theme.Dim.Render(r)
 	}
 	return rows
+}
+
+// liveTail is the running command's last liveLines lines, each cut to w.
+func liveTail(live string, w int) []string {
+	lines := splitOutput(live)
+	if len(lines) > liveLines {
+		lines = lines[len(lines)-liveLines:]
+	}
+	return truncLines(lines, w)
 }
 
 // previewTail keeps the last n lines, with a marker for what it dropped.

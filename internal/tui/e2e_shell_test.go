@@ -1,0 +1,71 @@
+package tui_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+)
+
+// !command in the real binary: the output shows as a Bash cell, is offered
+// for the next message and goes with it; nothing reaches the model before.
+func TestE2EShellCommandOutputIsOfferedForTheNextMessage(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("I see the listing."))
+	p := startTUI(t, srv)
+	if err := os.WriteFile(filepath.Join(p.ws, "listed-file.txt"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.line("!ls")
+	p.waitFor("✓ Bash ls", "│ listed-file.txt", "Next message includes the output of !ls", "Alt+X leaves it out")
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the command reached the model: %d requests", n)
+	}
+	p.line("what is here?")
+	p.waitFor("● I see the listing.")
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].LastUserText(), "I ran `ls` in the workspace:\n\n```\nlisted-file.txt\n```\n\nwhat is here?") {
+		t.Fatalf("the message did not carry the output: %q", reqs[len(reqs)-1].LastUserText())
+	}
+}
+
+// A mutating command under Ask (the default) opens the same approval card
+// as the model's call, and runs only on yes.
+func TestE2EShellCommandAsksUnderAsk(t *testing.T) {
+	t.Parallel()
+	p := startTUI(t, fakemodel.New(t))
+	p.line("!touch by-hand.txt")
+	p.waitFor("Command: touch by-hand.txt", "▸ Deny this call", approvalReady)
+	if _, err := os.Stat(filepath.Join(p.ws, "by-hand.txt")); err == nil {
+		t.Fatal("the command ran before the card was answered")
+	}
+	p.keys("y")
+	p.waitFor("✓ Bash touch by-hand.txt", "Next message includes the output of !touch by-hand.txt")
+	if _, err := os.Stat(filepath.Join(p.ws, "by-hand.txt")); err != nil {
+		t.Fatalf("the approved command did not run: %v", err)
+	}
+}
+
+// A foreground command's output is on screen while it still runs: the
+// command waits on a FIFO that the test opens only after it saw the first
+// line in the running cell.
+func TestE2ELiveOutputShowsBeforeTheCommandEnds(t *testing.T) {
+	t.Parallel()
+	fifo := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startTUI(t, fakemodel.New(t), "--approval-policy", "bypass")
+	p.line("!echo live-first; read x < " + fifo + "; echo live-second")
+	p.waitFor("│ live-first", "Ctrl+B → /jobs")
+	if screen := p.capture(); strings.Contains(screen, "live-second") || strings.Contains(screen, "✓ Bash") {
+		t.Fatalf("the command had ended before its first line showed:\n%s", screen)
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("✓ Bash echo live-first", "│ live-second")
+}

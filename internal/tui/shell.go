@@ -1,0 +1,128 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/transcript"
+)
+
+// A composer line starting with "!" runs the rest as a shell command on the
+// user's behalf (README, "Running a command yourself"): the engine's
+// RunToolCall sends it through Bash's gates — mode, rules, posture, the
+// approval card, the sandbox — with no model turn (docs/CONTRACT.md §8.5).
+// Its output is shown as a Bash cell and offered for the next message: it
+// is attached until that message is sent, and Alt+X leaves it out.
+
+// shellPrefix starts a local command at the composer.
+const shellPrefix = "!"
+
+// attachment is the output of a local command waiting for the next message.
+type attachment struct {
+	command string
+	content string // what the Bash call returned, as the model would see it
+	lines   int
+}
+
+// shellCommand returns the command of a "!command" line.
+func shellCommand(text string) (string, bool) {
+	if !strings.HasPrefix(text, shellPrefix) {
+		return "", false
+	}
+	return strings.TrimSpace(strings.TrimPrefix(text, shellPrefix)), true
+}
+
+// runShell starts a local command. The call takes the engine's turn slot, so
+// the UI is busy (Esc stops it, Enter queues) until its result arrives.
+func (m *Model) runShell(command string) tea.Cmd {
+	switch {
+	case m.turn.busy:
+		m.comp.SetValue(shellPrefix + command)
+		return m.setStatus("A turn is running: run the command when it ends (Esc interrupts it)", sevWarning)
+	case command == "":
+		return m.setStatus("Type a command after ! to run it here, e.g. !git status", sevInfo)
+	case m.closed:
+		m.systemError("The engine stopped; restart codewhale to continue.")
+		return nil
+	case m.mode == policy.Plan:
+		return m.setStatus("Plan mode has no shell: switch to Act (/mode act) to run !"+termtext.OneLine(command), sevWarning)
+	}
+	id := "host_" + m.o.NewID()
+	in, _ := json.Marshal(map[string]string{"action": "run", "command": command})
+	m.tr.Bottom()
+	m.turn = turnState{busy: true, host: id, prompt: shellPrefix + command, phase: phaseWorking, label: "running your command…",
+		started: m.now(), group: m.turn.group + 1, tools: map[string]*transcript.Cell{}}
+	m.o.Engine.Submit(engine.RunToolCall{ID: id, Name: "Bash", Input: in})
+	return tea.Batch(m.setStatus(cancelHint, sevInfo), m.ensureTick())
+}
+
+// hostDone ends a local command: its output is attached to the next message
+// when the command ran (a refused or denied call has nothing to offer), and
+// the next queued message, if any, is sent.
+func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
+	cancelled := m.turn.cancelling
+	m.dropApprovals()
+	m.turn = turnState{group: m.turn.group, phase: phaseDone}
+	m.clearStatus(cancelHint)
+	var cmds []tea.Cmd
+	command := commandOf(ev.Input)
+	switch {
+	case ev.Result.IsError || cancelled:
+		m.turn.phase = phaseIdle
+	default:
+		c := strings.TrimSpace(ev.Result.Content)
+		m.attached = append(m.attached, attachment{command: command, content: c, lines: strings.Count(c, "\n") + 1})
+		cmds = append(cmds, m.setStatus("The output goes with your next message · Alt+X leaves it out", sevInfo))
+	}
+	if len(m.queue) > 0 && !m.quitting {
+		next := m.queue[0]
+		m.queue = m.queue[1:]
+		cmds = append(cmds, m.submitText(next))
+	}
+	return tea.Batch(cmds...)
+}
+
+func commandOf(in json.RawMessage) string {
+	var a struct{ Command string }
+	_ = json.Unmarshal(in, &a)
+	return a.Command
+}
+
+// withAttachments is the message text with the attached outputs before it.
+func (m *Model) withAttachments(text string) string {
+	if len(m.attached) == 0 {
+		return text
+	}
+	var b strings.Builder
+	for _, a := range m.attached {
+		fmt.Fprintf(&b, "I ran `%s` in the workspace:\n\n```\n%s\n```\n\n", a.command, a.content)
+	}
+	m.attached = nil
+	return b.String() + text
+}
+
+// dropAttachments is Alt+X: the next message goes without the outputs.
+func (m *Model) dropAttachments() tea.Cmd {
+	if len(m.attached) == 0 {
+		return nil
+	}
+	n := len(m.attached)
+	m.attached = nil
+	return m.setStatus(fmt.Sprintf("Left out the output of %d command(s); the next message goes without it", n), sevInfo)
+}
+
+// attachmentRow is the preview line naming what the next message carries.
+func (m *Model) attachmentRow() string {
+	last := m.attached[len(m.attached)-1]
+	s := fmt.Sprintf("↳ Next message includes the output of !%s (%d lines)", termtext.OneLine(last.command), last.lines)
+	if n := len(m.attached); n > 1 {
+		s = fmt.Sprintf("↳ Next message includes the output of %d commands, last !%s", n, termtext.OneLine(last.command))
+	}
+	return m.theme.Accent.Render(termtext.Truncate(s, m.w-22, "…")) + m.theme.Dim.Render(" · Alt+X leaves it out")
+}

@@ -11,6 +11,7 @@ import (
 type span struct {
 	text  string
 	style []termenv.Style
+	link  string // an OSC 8 target ("" = none)
 }
 
 // Width is the display width of plain text in terminal cells, by grapheme
@@ -25,7 +26,7 @@ func wrapSpans(spans []span, width int, first, rest string) []string {
 	w := &wrapper{width: width, rest: rest}
 	w.start(first)
 	for _, sp := range spans {
-		w.style = sp.style
+		w.style, w.link = sp.style, sp.link
 		for _, word := range splitWords(sp.text) {
 			w.word(word)
 		}
@@ -44,6 +45,7 @@ type wrapper struct {
 	line  strings.Builder
 	run   strings.Builder // unstyled text of the current span on this line
 	style []termenv.Style
+	link  string
 	used  int
 	empty bool
 }
@@ -54,12 +56,25 @@ func (w *wrapper) start(prefix string) {
 	w.used, w.empty = Width(prefix), true
 }
 
+// flushRun writes the current run; a linked run is opened and closed on
+// each line it reaches, so a wrapped label stays one link and a cut line
+// never leaves one open.
 func (w *wrapper) flushRun() {
 	if w.run.Len() > 0 {
-		w.line.WriteString(styled(w.style, w.run.String()))
+		text := styled(w.style, w.run.String())
+		if w.link != "" {
+			text = osc8Open + w.link + st + text + osc8Open + st
+		}
+		w.line.WriteString(text)
 		w.run.Reset()
 	}
 }
+
+// OSC 8 hyperlink framing: ESC ] 8 ; params ; URI ST … ESC ] 8 ; ; ST.
+const (
+	osc8Open = "\x1b]8;;"
+	st       = "\x1b\\"
+)
 
 func (w *wrapper) endLine() {
 	w.flushRun()

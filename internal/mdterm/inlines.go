@@ -51,12 +51,25 @@ func (w *walker) inline(n ast.Node, style []termenv.Style, out []span) []span {
 		out = append(out, w.inlines(n, with(style, w.st.strike))...)
 	case *ast.Link:
 		label := w.inlines(n, with(style, w.st.link))
+		dest := string(n.Destination)
+		if target := w.st.hyperlink(dest); target != "" {
+			for i := range label {
+				label[i].link = target
+			}
+			return append(out, label...)
+		}
 		out = append(out, label...)
-		if dest := string(n.Destination); dest != "" && dest != w.plainText(n) {
+		if dest != "" && dest != w.plainText(n) {
 			add(" ("+dest+")", with(style, w.st.dim))
 		}
 	case *ast.AutoLink:
-		add(string(n.URL(w.src)), with(style, w.st.link))
+		// The label is the text as written (an e-mail address, www.…); the
+		// target is the full URL (mailto:…, http://www.…).
+		url := string(n.URL(w.src))
+		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
+			url = "mailto:" + url
+		}
+		out = append(out, span{text: string(n.Label(w.src)), style: with(style, w.st.link), link: w.st.hyperlink(url)})
 	case *ast.Image:
 		add("[image: "+w.plainText(n)+"] ("+string(n.Destination)+")", with(style, w.st.dim))
 	case *ast.RawHTML:
@@ -71,6 +84,27 @@ func (w *walker) inline(n ast.Node, style []termenv.Style, out []span) []span {
 		out = append(out, w.inlines(n, style)...)
 	}
 	return out
+}
+
+// hyperlink is the OSC 8 target for a link to dest, or "" when links are
+// drawn as text: hyperlinks are off, or dest is not an http(s) or mailto
+// URL of printable ASCII (anything else — javascript:, file:, a relative
+// path, a control byte that would end the escape — keeps "label (url)",
+// where the reader sees where it goes).
+func (s *styles) hyperlink(dest string) string {
+	if !s.links || len(dest) > 2048 {
+		return ""
+	}
+	lower := strings.ToLower(dest)
+	if !strings.HasPrefix(lower, "https://") && !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "mailto:") {
+		return ""
+	}
+	for i := 0; i < len(dest); i++ {
+		if dest[i] <= ' ' || dest[i] >= 0x7f {
+			return ""
+		}
+	}
+	return dest
 }
 
 // plainText is the text of n's inline children without styling.

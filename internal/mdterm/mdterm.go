@@ -40,6 +40,7 @@ type styles struct {
 	italic  termenv.Style
 	strike  termenv.Style
 	syntax  syntaxStyles
+	links   bool // draw links as OSC 8 hyperlinks
 }
 
 // New returns a renderer. color false renders without styling (NO_COLOR);
@@ -75,6 +76,11 @@ func New(profile termenv.Profile, color, dark bool) *Renderer {
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	return &Renderer{st: st, md: md, hl: &highlighter{cache: map[string][]string{}}}
 }
+
+// SetHyperlinks makes links OSC 8 hyperlinks (the label, clickable in a
+// terminal that supports them) instead of "label (url)". Call it before the
+// renderer is first used.
+func (r *Renderer) SetHyperlinks(on bool) { r.st.links = on }
 
 func (s *styles) apply(st termenv.Style, text string) string {
 	if !s.color || text == "" {

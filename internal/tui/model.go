@@ -202,6 +202,7 @@ func New(o Options) *Model {
 		session: o.SessionID, w: 80, h: 24}
 	m.env = &transcript.Env{Theme: o.Theme, Markdown: markdown.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
 		LowMotion: o.LowMotion}
+	m.env.Markdown.SetHyperlinks(o.Theme.Hyperlinks)
 	m.tr = transcript.New(m.env)
 	m.highlighted, m.stop = make(chan struct{}, 1), make(chan struct{})
 	m.env.Markdown.SetNotify(func() {

@@ -24,6 +24,9 @@ func New(profile termenv.Profile, color, dark bool) *Renderer {
 	return &Renderer{md: mdterm.New(profile, color, dark)}
 }
 
+// SetHyperlinks draws links as OSC 8 hyperlinks; call it before first use.
+func (r *Renderer) SetHyperlinks(on bool) { r.md.SetHyperlinks(on) }
+
 // Render renders src wrapped to width cells, without leading or trailing
 // blank lines.
 func (r *Renderer) Render(src string, width int) []string {

@@ -11,6 +11,7 @@ package theme
 import (
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -28,6 +29,9 @@ type Options struct {
 	// selections and matches stay visible (NO_COLOR).
 	NoColor bool
 	Dark    bool
+	// Hyperlinks draws Markdown links as OSC 8 hyperlinks (the label,
+	// clickable) instead of "label (url)".
+	Hyperlinks bool
 }
 
 // Detect reads the environment: NO_COLOR (any value) switches colour off;
@@ -66,7 +70,42 @@ func Detect(getenv func(string) string) Options {
 			}
 		}
 	}
+	o.Hyperlinks = hyperlinks(getenv)
 	return o
+}
+
+// hyperlinks reports whether the terminal shows OSC 8 hyperlinks.
+// CODEWHALE_HYPERLINKS=1|0 decides; otherwise only terminals known to
+// support them say yes. Inside tmux or screen it is no: whether they pass
+// OSC 8 on depends on their version and the terminal outside, which a
+// program cannot see, and a terminal without support may print the URL
+// bytes or nothing at all.
+func hyperlinks(getenv func(string) string) bool {
+	switch strings.ToLower(getenv("CODEWHALE_HYPERLINKS")) {
+	case "1", "on", "true", "yes":
+		return true
+	case "0", "off", "false", "no":
+		return false
+	}
+	term := getenv("TERM")
+	switch {
+	case term == "dumb" || getenv("TMUX") != "" || strings.HasPrefix(term, "screen") || strings.HasPrefix(term, "tmux"):
+		return false
+	case getenv("KITTY_WINDOW_ID") != "" || term == "xterm-kitty" || strings.HasPrefix(term, "foot") ||
+		getenv("WT_SESSION") != "" || getenv("WEZTERM_EXECUTABLE") != "":
+		return true
+	}
+	switch getenv("TERM_PROGRAM") {
+	case "iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper", "WarpTerminal", "rio":
+		return true
+	}
+	if v, err := strconv.Atoi(getenv("VTE_VERSION")); err == nil && v >= 5000 { // GNOME Terminal, Tilix, …
+		return true
+	}
+	if v, err := strconv.Atoi(getenv("KONSOLE_VERSION")); err == nil && v >= 201200 {
+		return true
+	}
+	return false
 }
 
 // lookup treats a variable as set when it is non-empty (NO_COLOR's rule).
@@ -77,9 +116,10 @@ func lookup(getenv func(string) string, k string) (string, bool) {
 
 // Theme is the style table.
 type Theme struct {
-	Color   bool
-	Dark    bool
-	Profile termenv.Profile
+	Color      bool
+	Dark       bool
+	Profile    termenv.Profile
+	Hyperlinks bool // Markdown links are OSC 8 hyperlinks (Options.Hyperlinks)
 
 	Text, Dim, Muted, Bold, Accent, Brand lipgloss.Style
 	User, Assistant, Reasoning, Rule      lipgloss.Style
@@ -171,7 +211,7 @@ func New(o Options) *Theme {
 		}
 		return r.NewStyle().Foreground(c.color())
 	}
-	t := &Theme{Color: color, Dark: o.Dark, Profile: o.Profile, r: r,
+	t := &Theme{Color: color, Dark: o.Dark, Profile: o.Profile, Hyperlinks: o.Hyperlinks && o.Profile != termenv.Ascii, r: r,
 		Text: fg(p.text), Dim: fg(p.dim), Muted: fg(p.muted), Bold: r.NewStyle().Bold(true),
 		Accent: fg(p.accent), Brand: fg(p.brand).Bold(true), User: fg(p.user).Bold(true), Assistant: fg(p.accent),
 		Reasoning: fg(p.reasoning).Italic(true), Rule: fg(p.rule),

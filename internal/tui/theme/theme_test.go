@@ -37,6 +37,36 @@ func TestDetectReadsTheEnvironmentOnly(t *testing.T) {
 	}
 }
 
+// OSC 8 hyperlinks are on only where the terminal is known to show them, or
+// when CODEWHALE_HYPERLINKS says so; never inside tmux or screen by guess.
+func TestDetectHyperlinks(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		vars map[string]string
+		want bool
+	}{
+		{map[string]string{}, false},
+		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, true},
+		{map[string]string{"TERM": "xterm-kitty"}, true},
+		{map[string]string{"VTE_VERSION": "7600"}, true},
+		{map[string]string{"VTE_VERSION": "4800"}, false},
+		{map[string]string{"WT_SESSION": "x"}, true},
+		{map[string]string{"TERM_PROGRAM": "iTerm.app", "TMUX": "/tmp/tmux-0/default,1,0"}, false},
+		{map[string]string{"TERM": "screen-256color", "VTE_VERSION": "7600"}, false},
+		{map[string]string{"TMUX": "/tmp/x", "CODEWHALE_HYPERLINKS": "1"}, true},
+		{map[string]string{"TERM_PROGRAM": "WezTerm", "CODEWHALE_HYPERLINKS": "off"}, false},
+		{map[string]string{"TERM": "dumb", "TERM_PROGRAM": "vscode"}, false},
+	}
+	for _, c := range cases {
+		if got := theme.Detect(env(c.vars)).Hyperlinks; got != c.want {
+			t.Errorf("%v: hyperlinks %v, want %v", c.vars, got, c.want)
+		}
+	}
+	if theme.New(theme.Options{Profile: termenv.Ascii, Hyperlinks: true}).Hyperlinks {
+		t.Error("a dumb terminal got hyperlinks")
+	}
+}
+
 func TestNoColorDropsColoursButKeepsEmphasis(t *testing.T) {
 	t.Parallel()
 	th := theme.New(theme.Options{Profile: termenv.TrueColor, NoColor: true, Dark: true})

@@ -94,17 +94,15 @@ func commandOf(in json.RawMessage) string {
 	return a.Command
 }
 
-// withAttachments is the message text with the attached outputs before it.
-func (m *Model) withAttachments(text string) string {
-	if len(m.attached) == 0 {
-		return text
-	}
+// takeAttachments returns the attached outputs as the text that goes before
+// the next message ("" when none), and detaches them.
+func (m *Model) takeAttachments() string {
 	var b strings.Builder
 	for _, a := range m.attached {
 		fmt.Fprintf(&b, "I ran `%s` in the workspace:\n\n```\n%s\n```\n\n", a.command, a.content)
 	}
 	m.attached = nil
-	return b.String() + text
+	return b.String()
 }
 
 // dropAttachments is Alt+X: the next message goes without the outputs.

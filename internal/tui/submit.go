@@ -60,7 +60,9 @@ func (m *Model) sendMessage(text string, op engine.SendMessage) tea.Cmd {
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
 	}
-	text = m.withAttachments(text)
+	if pre := m.takeAttachments(); pre != "" {
+		text, op.Content = pre+text, pre+op.Content
+	}
 	m.tr.Add(transcript.NewCell(transcript.User, text))
 	m.tr.Bottom()
 	m.turn = turnState{busy: true, prompt: text, phase: phaseWorking, label: "working…", started: m.now(),

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -37,6 +38,10 @@ type Composer struct {
 	history []string
 	histPos int // == len(history) when not browsing
 	stash   string
+
+	// Drawing (layout.go): the styles and the first visible row.
+	prompt, text, placeholder, cursor lipgloss.Style
+	top                               int
 }
 
 // New returns a focused, empty composer styled from t.
@@ -61,7 +66,8 @@ func New(t *theme.Theme) *Composer {
 	ta.Placeholder = "Write a task or use /."
 	ta.Focus()
 	ta.SetHeight(1)
-	return &Composer{ta: ta, pastes: map[string]string{}}
+	return &Composer{ta: ta, pastes: map[string]string{}, prompt: t.Accent, text: plain, placeholder: t.Dim,
+		cursor: t.Style().Reverse(true)}
 }
 
 // keyMap is the textarea's map minus the keys the TUI binds globally
@@ -110,10 +116,62 @@ func (c *Composer) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		c.histPos = len(c.history)
+		if n := c.clusterRunes(k); n > 1 {
+			// A move or delete over a multi-rune cluster (a flag, an emoji
+			// sequence) takes the whole cluster.
+			var cmds []tea.Cmd
+			for i := 0; i < n; i++ {
+				var cmd tea.Cmd
+				c.ta, cmd = c.ta.Update(msg)
+				cmds = append(cmds, cmd)
+			}
+			return tea.Batch(cmds...)
+		}
 	}
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
+	c.snapCursor()
 	return cmd
+}
+
+// clusterRunes is how many runes key k moves over or deletes: the rune
+// count of the cluster before the cursor for ← and Backspace, after it for →
+// and Delete; 1 (or 0) for every other key.
+func (c *Composer) clusterRunes(k tea.KeyMsg) int {
+	km := c.ta.KeyMap
+	back := key.Matches(k, km.CharacterBackward) || key.Matches(k, km.DeleteCharacterBackward)
+	fwd := key.Matches(k, km.CharacterForward) || key.Matches(k, km.DeleteCharacterForward)
+	if !back && !fwd {
+		return 0
+	}
+	before, after, _, _ := boundary(c.currentLine(), c.cursorCol())
+	if back {
+		return before
+	}
+	return after
+}
+
+// snapCursor moves a cursor left inside a cluster (by ↑/↓, which the
+// textarea does by cells) to the cluster's start.
+func (c *Composer) snapCursor() {
+	if _, _, inside, start := boundary(c.currentLine(), c.cursorCol()); inside {
+		c.ta.SetCursor(start)
+	}
+}
+
+// currentLine is the logical line the cursor is on.
+func (c *Composer) currentLine() string {
+	lines := strings.Split(c.ta.Value(), "\n")
+	if row := c.ta.Line(); row < len(lines) {
+		return lines[row]
+	}
+	return ""
+}
+
+// cursorCol is the cursor's rune offset in its logical line.
+func (c *Composer) cursorCol() int {
+	li := c.ta.LineInfo()
+	return li.StartColumn + li.ColumnOffset
 }
 
 // paste inserts text, folding it into a placeholder when it is large.
@@ -202,12 +260,12 @@ func (c *Composer) HistoryNext() bool {
 }
 
 // OnFirstLine reports whether the cursor is on the first row.
-func (c *Composer) OnFirstLine() bool { return c.ta.Line() == 0 && c.ta.LineInfo().RowOffset == 0 }
+func (c *Composer) OnFirstLine() bool { return c.layout().cursorRow == 0 }
 
 // OnLastLine reports whether the cursor is on the last row.
 func (c *Composer) OnLastLine() bool {
-	li := c.ta.LineInfo()
-	return c.ta.Line() == c.ta.LineCount()-1 && li.RowOffset == li.Height-1
+	l := c.layout()
+	return l.cursorRow == len(l.rows)-1
 }
 
 // TokenBeforeCursor is the run of non-space characters ending at the
@@ -218,9 +276,8 @@ func (c *Composer) TokenBeforeCursor() string {
 	if row >= len(lines) {
 		return ""
 	}
-	li := c.ta.LineInfo()
 	r := []rune(lines[row])
-	col := min(li.StartColumn+li.CharOffset, len(r))
+	col := min(c.cursorCol(), len(r))
 	start := col
 	for start > 0 && r[start-1] != ' ' && r[start-1] != '\t' {
 		start--
@@ -239,39 +296,99 @@ func (c *Composer) ReplaceTokenBeforeCursor(s string) {
 
 // Rows is the number of display rows the text needs at the current width,
 // at least 1.
-func (c *Composer) Rows() int {
-	w := max(c.ta.Width(), 1)
-	n := 0
-	for _, l := range strings.Split(c.ta.Value(), "\n") {
-		n += termtext.Width(l)/w + 1
-	}
-	return max(n, 1)
+func (c *Composer) Rows() int { return max(len(c.layout().rows), 1) }
+
+// layout lays the text out at the current width (layout.go).
+func (c *Composer) layout() layout {
+	return layoutText(c.ta.Value(), c.ta.Width(), c.ta.Line(), c.cursorCol())
 }
 
-// View renders the composer at height rows.
+// View renders the composer at height rows: the prompt on the first row,
+// the text wrapped by grapheme cluster, the cursor as a reversed cell, and
+// the window scrolled to keep the cursor in sight (it starts at the first
+// row whenever the text fits, so a first line is never left hidden).
 func (c *Composer) View(height int) string {
 	height = max(height, 1)
-	if h := c.ta.Height(); h != height {
-		c.ta.SetHeight(height)
-		if height > h && c.Rows() <= height {
-			c.rewind()
-		}
+	w := max(c.ta.Width(), 1)
+	if c.Empty() {
+		return c.placeholderView(height, w)
 	}
-	return c.ta.View()
+	l := c.layout()
+	c.top = min(max(c.top, 0), max(len(l.rows)-height, 0))
+	if l.cursorRow < c.top {
+		c.top = l.cursorRow
+	}
+	if l.cursorRow >= c.top+height {
+		c.top = l.cursorRow - height + 1
+	}
+	out := make([]string, height)
+	for i := range out {
+		ri := c.top + i
+		var b strings.Builder
+		b.WriteString(c.promptFor(ri))
+		if ri >= len(l.rows) {
+			b.WriteString(strings.Repeat(" ", w))
+			out[i] = b.String()
+			continue
+		}
+		r := l.rows[ri]
+		used := r.width
+		if ri == l.cursorRow {
+			used = c.writeCursorRow(&b, &l, r, l.cursorCol)
+		} else {
+			b.WriteString(c.text.Render(l.text(r)))
+		}
+		b.WriteString(strings.Repeat(" ", max(w-used, 0)))
+		out[i] = b.String()
+	}
+	return strings.Join(out, "\n")
 }
 
-// rewind scrolls the textarea back to its first row, keeping the cursor.
-// The textarea scrolls to follow the cursor while it is one row high and
-// never scrolls back when it grows, so after Alt+Enter the first line
-// stayed hidden until ↑ (issue 14). Resetting is its only way to the top.
-func (c *Composer) rewind() {
-	row, li := c.ta.Line(), c.ta.LineInfo()
-	col := li.StartColumn + li.CharOffset
-	v := c.ta.Value()
-	c.ta.Reset()
-	c.ta.InsertString(v)
-	for c.ta.Line() > row {
-		c.ta.CursorUp()
+func (c *Composer) promptFor(row int) string {
+	if row == 0 {
+		return c.prompt.Render(Prompt)
 	}
-	c.ta.SetCursor(col)
+	return c.prompt.Render("  ")
+}
+
+// writeCursorRow draws row r with the cursor at cell col: the cluster there
+// reversed, or a reversed space past the row's end. It returns the cells
+// drawn.
+func (c *Composer) writeCursorRow(b *strings.Builder, l *layout, r row, col int) int {
+	cs := l.lines[r.line][r.from:r.to]
+	cell, i := 0, 0
+	var before strings.Builder
+	for ; i < len(cs) && cell < col; i++ {
+		before.WriteString(cs[i].text)
+		cell += cs[i].width
+	}
+	b.WriteString(c.text.Render(before.String()))
+	if i >= len(cs) {
+		b.WriteString(c.cursor.Render(" "))
+		return cell + 1
+	}
+	b.WriteString(c.cursor.Render(cs[i].text))
+	var after strings.Builder
+	for _, x := range cs[i+1:] {
+		after.WriteString(x.text)
+	}
+	b.WriteString(c.text.Render(after.String()))
+	return r.width
+}
+
+// placeholderView is the empty composer: the cursor on the hint's first
+// cell, the hint dimmed.
+func (c *Composer) placeholderView(height, w int) string {
+	c.top = 0
+	hint := []rune(c.ta.Placeholder)
+	first, rest := " ", ""
+	if len(hint) > 0 {
+		first, rest = string(hint[0]), string(hint[1:])
+	}
+	line := c.cursor.Render(first) + c.placeholder.Render(rest)
+	out := []string{c.promptFor(0) + line + strings.Repeat(" ", max(w-termtext.Width(first+rest), 0))}
+	for i := 1; i < height; i++ {
+		out = append(out, c.promptFor(i)+strings.Repeat(" ", w))
+	}
+	return strings.Join(out, "\n")
 }

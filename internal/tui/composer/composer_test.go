@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/tui/composer"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
 
@@ -124,5 +125,67 @@ func TestPasteLineCountIgnoresTheFinalNewline(t *testing.T) {
 	c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("x\n", 500)), Paste: true})
 	if got := c.Value(); !strings.Contains(got, ": 500 lines,") {
 		t.Errorf("placeholder = %q", got)
+	}
+}
+
+// A flag is two regional indicators and one wide character: at the wrap
+// edge it moves to the next row whole, every row fits the width, and ←,
+// → and Backspace take it as one character (issue 14).
+func TestFlagAtTheWrapEdgeStaysWhole(t *testing.T) {
+	t.Parallel()
+	const w = 12 // 10 cells of text after the prompt
+	for pad := 6; pad <= 10; pad++ {
+		c := composer.New(theme.Plain())
+		c.SetWidth(w)
+		text := strings.Repeat("a", pad) + "🇯🇵" + "b"
+		typed(c, text)
+		view := c.View(4)
+		var rows []string
+		for _, r := range strings.Split(view, "\n") {
+			if got := termtext.Width(r); got > w {
+				t.Errorf("pad %d: row %q is %d cells, over %d", pad, r, got, w)
+			}
+			rows = append(rows, strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(r, composer.Prompt), "  "), " "))
+		}
+		joined := strings.Join(rows, "")
+		if !strings.Contains(joined, "🇯🇵") {
+			t.Errorf("pad %d: the flag was split: %q", pad, rows)
+		}
+		for _, r := range rows {
+			if strings.Count(r, "🇯")+strings.Count(r, "🇵") == 1 {
+				t.Errorf("pad %d: half a flag on row %q", pad, r)
+			}
+		}
+	}
+	c := composer.New(theme.Plain())
+	c.SetWidth(w)
+	typed(c, "x🇯🇵y")
+	c.Update(tea.KeyMsg{Type: tea.KeyLeft})
+	c.Update(tea.KeyMsg{Type: tea.KeyLeft}) // over the flag, not into it
+	typed(c, "|")
+	if got := c.Value(); got != "x|🇯🇵y" {
+		t.Errorf("← crossed the flag as %q", got)
+	}
+	c.Update(tea.KeyMsg{Type: tea.KeyRight})
+	c.Update(tea.KeyMsg{Type: tea.KeyBackspace})
+	if got := c.Value(); got != "x|y" {
+		t.Errorf("backspace after the flag left %q", got)
+	}
+}
+
+// After Alt+Enter the composer shows its first line (issue 14): the window
+// starts at the first row whenever the text fits.
+func TestGrowingComposerShowsTheFirstLine(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.Plain())
+	c.SetWidth(40)
+	typed(c, "first")
+	_ = c.View(1)
+	c.Update(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+	typed(c, "second")
+	_ = c.View(1) // one row: the cursor's
+	view := c.View(c.Rows())
+	if !strings.Contains(view, "first") || !strings.Contains(view, "second") {
+		t.Errorf("view = %q, want both lines", view)
 	}
 }

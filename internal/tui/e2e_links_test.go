@@ -18,7 +18,7 @@ func TestE2EMarkdownLinksAsOSC8(t *testing.T) {
 	const answer = "Read [the guide](https://example.com/guide) first."
 	for _, c := range []struct {
 		name, env, screen string
-		osc8             bool
+		osc8              bool
 	}{
 		{"enabled", "CODEWHALE_HYPERLINKS=1", "● Read the guide first.", true},
 		{"plain fallback", "CODEWHALE_HYPERLINKS=0", "● Read the guide (https://example.com/guide) first.", false},

@@ -13,7 +13,7 @@ var inspectors = sync.OnceValue(func() map[string]func(*classifier, []value) boo
 	any := (func(*classifier, []value) bool)(nil)
 	return map[string]func(*classifier, []value) bool{
 		"ls": any, "cat": any, "head": any, "tail": any, "wc": any, "pwd": any, "echo": any, "printf": any,
-		"grep": grepRule, "egrep": grepRule, "fgrep": grepRule, "file": any, "stat": any, "du": any, "df": any,
+		"grep": grepRule, "egrep": grepRule, "fgrep": grepRule, "file": without("-C", "--compile"), "stat": any, "du": any, "df": any,
 		"which": any, "whoami": any, "id": any, "uname": any, "basename": any, "dirname": any, "realpath": any,
 		"readlink": any, "diff": any, "cmp": any, "cut": any, "tr": any, "nl": any, "true": any, "false": any,
 		"test": any, "[": any, "type": any, "md5sum": any, "sha1sum": any, "sha256sum": any, "sha512sum": any,
@@ -21,7 +21,7 @@ var inspectors = sync.OnceValue(func() map[string]func(*classifier, []value) boo
 		"expand": any, "seq": any, "cd": any, "base64": any, "base32": any, "nproc": any, "uptime": any,
 		"rg": recursiveReader(without("--pre", "--pre-glob")), "ag": recursiveReader(nil), "ack": recursiveReader(nil),
 		"tree":     without("-o"),
-		"sort":     without("-o", "--output"),
+		"sort":     without("-o", "--output", "--compress-program"),
 		"fd":       without("-x", "--exec", "-X", "--exec-batch"),
 		"fdfind":   without("-x", "--exec", "-X", "--exec-batch"),
 		"find":     findRule,

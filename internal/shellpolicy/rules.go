@@ -176,8 +176,9 @@ flags:
 			replace = a[2:]
 		case a == "-i" || a == "--replace":
 			replace = "{}"
-		case valued(a, "-d", "--delimiter", "-E", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars",
-			"-a", "--arg-file", "--process-slot-var") && len(args) > 0:
+		case (valued(a, "-d", "-E", "-L", "-n", "-P", "-s", "-a") ||
+			has([]value{lit(a)}, "--delimiter", "--max-args", "--max-procs", "--max-chars", "--arg-file", "--process-slot-var")) &&
+			!strings.Contains(a, "=") && len(args) > 0:
 			args = args[1:]
 		}
 	}
@@ -417,7 +418,7 @@ func has(args []value, flags ...string) bool {
 			switch {
 			case a == f || strings.HasPrefix(a, f+"="):
 				return true
-			case strings.HasPrefix(f, "--") && strings.HasPrefix(a, f):
+			case strings.HasPrefix(f, "--") && (strings.HasPrefix(a, f) || abbreviates(a, f)):
 				return true
 			case len(f) == 2 && f[0] == '-' && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], f[1]) >= 0:
 				return true
@@ -425,6 +426,22 @@ func has(args []value, flags ...string) bool {
 		}
 	}
 	return false
+}
+
+// abbreviates reports a long option a (--name or --name=value) that names
+// the long flag f by a prefix: GNU getopt_long (rm, chmod, sort, xargs …)
+// and git's parse-options (push, clean, reset, gc, grep …) accept any
+// unique prefix, so `rm --recur --forc /` is `rm -rf /`. A prefix another
+// flag shares is refused by the program as ambiguous, so counting it costs
+// only a stricter verdict. A flag with a value (--prune=now) matches only
+// that value.
+func abbreviates(a, f string) bool {
+	name, val, withVal := strings.Cut(a, "=")
+	fname, fval, fWithVal := strings.Cut(f, "=")
+	if len(name) < 3 || !strings.HasPrefix(name, "--") || !strings.HasPrefix(fname, name) {
+		return false
+	}
+	return !fWithVal || withVal && val == fval
 }
 
 // operands are the arguments that are not flags ("-" is one; everything

@@ -41,5 +41,11 @@ func TestReadOnlyCommandsThatRunPrograms(t *testing.T) {
 		{"file --compile -m magic", Ordinary, ""},
 		{"file README.md", ReadOnly, ""},
 		{"xargs --arg-f list.txt rm -rf /", Blocked, "filesystem root"},
+		{"timeout --sig KILL 5 rm -rf /", Blocked, "filesystem root"},
+		{"nice --adj 5 rm -rf /", Blocked, "filesystem root"},
+		{"env --uns HOME rm -rf /", Blocked, "filesystem root"},
+		{"sudo --us root rm -rf /", Blocked, "filesystem root"},
+		{"toybox rm -rf /", Blocked, "filesystem root"},
+		{"toybox sh -c 'rm -rf /'", Blocked, "filesystem root"},
 	})
 }

@@ -176,9 +176,8 @@ flags:
 			replace = a[2:]
 		case a == "-i" || a == "--replace":
 			replace = "{}"
-		case (valued(a, "-d", "-E", "-L", "-n", "-P", "-s", "-a") ||
-			has([]value{lit(a)}, "--delimiter", "--max-args", "--max-procs", "--max-chars", "--arg-file", "--process-slot-var")) &&
-			!strings.Contains(a, "=") && len(args) > 0:
+		case takesValue(a, "-d", "--delimiter", "-E", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars",
+			"-a", "--arg-file", "--process-slot-var") && len(args) > 0:
 			args = args[1:]
 		}
 	}
@@ -473,6 +472,17 @@ func operandsOf(args []value) []string {
 func valued(a string, names ...string) bool {
 	for _, n := range names {
 		if a == n {
+			return true
+		}
+	}
+	return false
+}
+
+// takesValue reports an option a that is one of names, which take their
+// value as the next argument, or a long one's abbreviation (--arg-f FILE).
+func takesValue(a string, names ...string) bool {
+	for _, n := range names {
+		if a == n || !strings.Contains(a, "=") && strings.HasPrefix(n, "--") && abbreviates(a, n) {
 			return true
 		}
 	}

@@ -71,7 +71,7 @@ loop:
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			opts = append(opts, args[0])
 			args = args[1:]
-			if valued(a, spec.valued...) && len(args) > 0 {
+			if takesValue(a, spec.valued...) && len(args) > 0 {
 				opts = append(opts, args[0])
 				args = args[1:]
 			}
@@ -162,7 +162,7 @@ func unwrapQuiet(args []value) []value {
 
 func shellName(name string) bool {
 	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "busybox", "rbash", "tcsh", "csh":
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "busybox", "toybox", "rbash", "tcsh", "csh":
 		return true
 	}
 	return false
@@ -172,7 +172,7 @@ func shellName(name string) bool {
 // pipe or here-document.
 func (c *classifier) shell(name string, args []value, stdin *source) {
 	c.atLeast(Ordinary)
-	if name == "busybox" {
+	if name == "busybox" || name == "toybox" {
 		if len(args) == 0 || !shellName(args[0].s) {
 			c.command(args, stdin)
 			return

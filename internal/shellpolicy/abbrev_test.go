@@ -1,6 +1,10 @@
 package shellpolicy
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // GNU getopt_long (rm, chmod, sort, date, xargs, fdisk) and git's
 // parse-options (push, clean, reset, branch, gc, grep) accept any unique
@@ -48,4 +52,38 @@ func TestReadOnlyCommandsThatRunPrograms(t *testing.T) {
 		{"toybox rm -rf /", Blocked, "filesystem root"},
 		{"toybox sh -c 'rm -rf /'", Blocked, "filesystem root"},
 	})
+}
+
+// A git configuration the workspace can plant without touching .git/**
+// makes a shell git run what it names, so such a git is not read-only.
+func TestGitWithAPlantableConfigIsNotReadOnly(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	for _, d := range []string{".git/objects", ".git/refs", "evil/objects", "evil/refs", "plain/sub", "evil/inner"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/HEAD", "evil/HEAD"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := testEnv()
+	env.Workspace = ws
+	for _, tt := range []classCase{
+		{"git status", ReadOnly, ""},
+		{"cd plain/sub && git log -1", ReadOnly, ""},
+		{"cd evil && git status", Ordinary, ""},
+		{"cd evil/inner; git diff", Ordinary, ""},
+		{"cd \"$X\" && git status", Ordinary, ""},
+		{"XDG_CONFIG_HOME=. git status", Ordinary, ""},
+		{"export XDG_CONFIG_HOME=$PWD; git status", Ordinary, ""},
+		{"printf -v HOME %s .; git status", Ordinary, ""},
+		{"printf -v msg %s hi; echo $msg", ReadOnly, ""},
+	} {
+		if v := env.Classify(tt.cmd, ""); v.Class != tt.want {
+			t.Errorf("Classify(%q) = %v %q; want %v", tt.cmd, v.Class, v.Reason(), tt.want)
+		}
+	}
 }

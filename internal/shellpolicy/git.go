@@ -1,6 +1,8 @@
 package shellpolicy
 
 import (
+	"os"
+	"path"
 	"strings"
 	"sync"
 )
@@ -235,7 +237,7 @@ var gitInspect = sync.OnceValue(func() map[string]func([]value) bool {
 // output file.
 func (c *classifier) readOnlyGit(sub string, args []value) bool {
 	rule, ok := gitInspect()[sub]
-	if !ok || has(args, "--output", "--ext-diff") {
+	if !ok || has(args, "--output", "--ext-diff") || c.implicitGitDir() {
 		return false
 	}
 	for _, a := range args {
@@ -265,4 +267,41 @@ func joined(args []value) string {
 		parts[i] = a.s
 	}
 	return strings.Join(parts, " ")
+}
+
+// implicitGitDir reports whether git started in the classifier's directory
+// would use a repository whose configuration any File write can plant: a
+// directory laid out as a git directory (HEAD, objects/, refs/) that git
+// discovers as a bare repository before it reaches a .git entry. Only
+// .git/** is a protected write, so such a directory's core.fsmonitor or
+// diff.external would run on a "read-only" git status. A directory the
+// script made unknown (cd "$X") counts too.
+func (c *classifier) implicitGitDir() bool {
+	if c.cwd == "" {
+		return c.env.Workspace != ""
+	}
+	for d := c.cwd; path.IsAbs(d); d = path.Dir(d) {
+		if _, err := os.Lstat(path.Join(d, ".git")); err == nil {
+			return false
+		}
+		if gitDirLayout(d) {
+			return true
+		}
+		if d == "/" {
+			break
+		}
+	}
+	return false
+}
+
+// gitDirLayout is git's own test of a git directory: a HEAD file with
+// objects/ and refs/ beside it.
+func gitDirLayout(d string) bool {
+	for name, dir := range map[string]bool{"HEAD": false, "objects": true, "refs": true} {
+		fi, err := os.Stat(path.Join(d, name))
+		if err != nil || fi.IsDir() != dir {
+			return false
+		}
+	}
+	return true
 }

@@ -16,6 +16,9 @@ func (c *classifier) program(args []value, stdin *source) {
 	if c.wrapper(name, rest, stdin) {
 		return
 	}
+	if name == "printf" && len(rest) > 1 && rest[0].s == "-v" && (!rest[1].known || riskyVar(rest[1].s)) {
+		c.atLeast(Ordinary) // bash's printf -v assigns the variable
+	}
 	c.pathArgs(args, !inspector(name))
 	switch name {
 	case "eval":

@@ -342,7 +342,7 @@ func riskyVar(name string) bool {
 	switch name {
 	case "PATH", "IFS", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS4", "SHELLOPTS", "BASHOPTS", "CDPATH",
 		"PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "GCONV_PATH", "PYTHONSTARTUP",
-		"PYTHONPATH", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "HOME":
+		"PYTHONPATH", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "HOME", "XDG_CONFIG_HOME":
 		return true
 	}
 	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "GIT_")

@@ -29,21 +29,26 @@ type pendingCall struct {
 type streamResult struct {
 	thinking  strings.Builder
 	text      strings.Builder // visible text
-	textIdx   int
-	textOpen  bool
+	textOpen  bool            // a MessageStarted went out; MessageComplete follows once
+	open      openBlock       // the block hosts see streaming now
+	slots     []*toolSlot     // calls being assembled, by position; nil once finished
 	calls     []pendingCall
 	usage     *provider.Usage
 	err       error
 	cancelled bool
-
-	slots   map[int]*toolSlot
-	kinds   map[int]provider.BlockKind
-	content int // bytes of text and reasoning
+	content   int // bytes of text and reasoning
 }
 
-func newStreamResult() *streamResult {
-	return &streamResult{textIdx: -1, slots: map[int]*toolSlot{}, kinds: map[int]provider.BlockKind{}}
-}
+// openBlock is the kind of block hosts are shown streaming.
+type openBlock int
+
+const (
+	openNone openBlock = iota
+	openText
+	openThinking
+)
+
+func newStreamResult() *streamResult { return &streamResult{} }
 
 type toolSlot struct {
 	id, name string
@@ -81,45 +86,69 @@ func (t *turn) stream(ctx context.Context, req *provider.Request) *streamResult 
 	}
 }
 
-// apply folds one stream event into sr and tells the host.
+// apply folds one stream event into sr and tells the host. Hosts see a
+// block open when the stream turns from one kind of content to another: a
+// reasoning block closes when text or a tool call follows it.
 func (t *turn) apply(sr *streamResult, ev provider.StreamEvent) {
 	switch ev.Kind {
-	case provider.EvMessageStart, provider.EvMessageDelta:
+	case provider.EvMessageStart:
 		if ev.Usage.Reported() {
 			sr.usage = ev.Usage
 		}
-	case provider.EvBlockStart:
-		sr.kinds[ev.Index] = ev.Block
-		switch ev.Block {
-		case provider.BlockKindText:
-			sr.textIdx, sr.textOpen = ev.Index, true
-			t.e.emit(MessageStarted{Index: ev.Index})
-		case provider.BlockKindThinking:
-			t.e.emit(ThinkingStarted{Index: ev.Index})
-		case provider.BlockKindToolUse:
-			sr.slots[ev.Index] = &toolSlot{id: ev.ToolID, name: ev.ToolName}
+	case provider.EvMessageDelta:
+		if ev.Usage.Reported() {
+			sr.usage = ev.Usage
 		}
+		if ev.StopReason != "" {
+			t.finishCalls(sr)
+		}
+	case provider.EvMessageStop:
+		t.finishCalls(sr)
 	case provider.EvTextDelta:
+		if sr.open != openText {
+			t.openBlock(sr, openText)
+			sr.textOpen = true
+			t.e.emit(MessageStarted{})
+		}
 		sr.content += len(ev.Text)
 		sr.text.WriteString(ev.Text)
-		t.e.emit(MessageDelta{Index: ev.Index, Content: ev.Text})
+		t.e.emit(MessageDelta{Content: ev.Text})
 	case provider.EvThinkingDelta:
+		if sr.open != openThinking {
+			t.openBlock(sr, openThinking)
+			t.e.emit(ThinkingStarted{})
+		}
 		sr.content += len(ev.Text)
 		sr.thinking.WriteString(ev.Text)
-		t.e.emit(ThinkingDelta{Index: ev.Index, Content: ev.Text})
-	case provider.EvInputJSONDelta:
-		if sl := sr.slots[ev.Index]; sl != nil {
-			sl.args.WriteString(ev.Text)
+		t.e.emit(ThinkingDelta{Content: ev.Text})
+	case provider.EvToolCallDelta:
+		if ev.Call == len(sr.slots) {
+			t.openBlock(sr, openNone)
+			sr.slots = append(sr.slots, &toolSlot{id: ev.ToolID, name: ev.ToolName})
 		}
-	case provider.EvBlockStop:
-		switch sr.kinds[ev.Index] {
-		case provider.BlockKindThinking:
-			t.e.emit(ThinkingComplete{Index: ev.Index})
-		case provider.BlockKindToolUse:
-			if sl := sr.slots[ev.Index]; sl != nil {
-				sr.calls = append(sr.calls, t.finalizeCall(sr, sl))
-				delete(sr.slots, ev.Index)
-			}
+		if ev.Call < len(sr.slots) && sr.slots[ev.Call] != nil {
+			sr.slots[ev.Call].args.WriteString(ev.Text)
+		}
+	}
+}
+
+// openBlock closes the reasoning block hosts see, if it is open, and makes
+// b the open one.
+func (t *turn) openBlock(sr *streamResult, b openBlock) {
+	if sr.open == openThinking {
+		t.e.emit(ThinkingComplete{})
+	}
+	sr.open = b
+}
+
+// finishCalls ends the answer's blocks: the call arguments are complete
+// and each call is parsed and announced, in arrival order.
+func (t *turn) finishCalls(sr *streamResult) {
+	t.openBlock(sr, openNone)
+	for i, sl := range sr.slots {
+		if sl != nil {
+			sr.calls = append(sr.calls, t.finalizeCall(sr, sl))
+			sr.slots[i] = nil
 		}
 	}
 }
@@ -227,7 +256,7 @@ func (t *turn) commit(sr *streamResult) {
 		blocks = append(blocks, provider.ToolUseBlock(c.id, c.name, c.input))
 	}
 	if sr.textOpen {
-		t.e.emit(MessageComplete{Index: sr.textIdx})
+		t.e.emit(MessageComplete{})
 	}
 	if sr.text.Len() > 0 || len(sr.calls) > 0 {
 		t.e.appendMessage(provider.Message{Role: provider.RoleAssistant, Content: blocks})
@@ -238,7 +267,7 @@ func (t *turn) commit(sr *streamResult) {
 // stream as assistant_interrupted; partial tool calls are discarded.
 func (t *turn) keepInterruptedText(sr *streamResult) {
 	if sr.textOpen {
-		t.e.emit(MessageComplete{Index: sr.textIdx})
+		t.e.emit(MessageComplete{})
 	}
 	text := sr.text.String()
 	if strings.TrimSpace(text) == "" {
@@ -263,7 +292,7 @@ func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 	var se *provider.StreamError
 	errors.As(sr.err, &se)
 	if sr.textOpen {
-		t.e.emit(MessageComplete{Index: sr.textIdx})
+		t.e.emit(MessageComplete{})
 	}
 	var he *provider.HTTPError
 	if errors.As(sr.err, &he) && isContextLength(he.Message) {

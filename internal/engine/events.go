@@ -23,29 +23,25 @@ type TurnStarted struct {
 // request; it replaces the previous one.
 type ToolRequestSnapshot struct{ Snapshot *ToolSnapshot }
 
-// MessageStarted opens a visible assistant text block.
-type MessageStarted struct{ Index int }
+// MessageStarted opens a visible assistant text block: the stream turned
+// to text. A step may open several; one MessageComplete ends the step's.
+type MessageStarted struct{}
 
 // MessageDelta is visible assistant text.
-type MessageDelta struct {
-	Index   int
-	Content string
-}
+type MessageDelta struct{ Content string }
 
-// MessageComplete closes a visible assistant text block.
-type MessageComplete struct{ Index int }
+// MessageComplete closes the step's visible assistant text.
+type MessageComplete struct{}
 
 // ThinkingStarted opens a reasoning block.
-type ThinkingStarted struct{ Index int }
+type ThinkingStarted struct{}
 
 // ThinkingDelta is reasoning text.
-type ThinkingDelta struct {
-	Index   int
-	Content string
-}
+type ThinkingDelta struct{ Content string }
 
-// ThinkingComplete closes a reasoning block.
-type ThinkingComplete struct{ Index int }
+// ThinkingComplete closes a reasoning block: text or a tool call followed
+// it, or the answer ended.
+type ThinkingComplete struct{}
 
 // ToolCallStarted announces a call with its final parsed input.
 type ToolCallStarted struct {

@@ -626,3 +626,33 @@ func newHarnessWithWorkState(t *testing.T, srv *fakemodel.Server) *harness {
 	h.svc = svc
 	return h
 }
+
+// Hosts see the answer's blocks as the stream turns from one kind of
+// content to the next, straight from the provider's deltas: reasoning
+// closes when text starts, the calls are announced (in order, with their
+// whole arguments) when the answer finishes, and the text closes once.
+func TestStreamBlocksAsHostsSeeThem(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Reasoning: "Think first.", Text: "Listing now.", Calls: []fakemodel.Call{
+		{ID: "a", Name: "File", Args: `{"action":"list"}`}, {ID: "b", Name: "Git", Args: `{"action":"status"}`}}},
+		fakemodel.Text("done"))
+	h := newHarness(t, srv)
+	evs := h.turn("q")
+	var seq []string
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case engine.ThinkingStarted, engine.ThinkingComplete, engine.MessageStarted, engine.MessageComplete:
+			seq = append(seq, typeName(ev))
+		case engine.ToolCallStarted:
+			seq = append(seq, "call:"+ev.ID+":"+string(ev.Input))
+		}
+		if _, ok := ev.(engine.ToolCallComplete); ok {
+			break
+		}
+	}
+	got := strings.Join(seq, " ")
+	want := `ThinkingStarted ThinkingComplete MessageStarted call:a:{"action":"list"} call:b:{"action":"status"} MessageComplete`
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("blocks\n got %s\nwant %s…", got, want)
+	}
+}

@@ -49,16 +49,17 @@ func collect(t *testing.T, s *provider.Stream) ([]string, error) {
 		switch ev.Kind {
 		case provider.EvMessageStart:
 			out = append(out, "start")
-		case provider.EvBlockStart:
-			out = append(out, "block"+ev.ToolID+ev.ToolName)
 		case provider.EvTextDelta:
 			out = append(out, "text:"+ev.Text)
 		case provider.EvThinkingDelta:
 			out = append(out, "think:"+ev.Text)
-		case provider.EvInputJSONDelta:
-			out = append(out, "args:"+ev.Text)
-		case provider.EvBlockStop:
-			out = append(out, "stop")
+		case provider.EvToolCallDelta:
+			if ev.ToolID != "" {
+				out = append(out, fmt.Sprintf("call%d:%s%s", ev.Call, ev.ToolID, ev.ToolName))
+			}
+			if ev.Text != "" {
+				out = append(out, fmt.Sprintf("args%d:%s", ev.Call, ev.Text))
+			}
 		case provider.EvMessageDelta:
 			s := "delta:" + ev.StopReason
 			if ev.Usage != nil {
@@ -89,7 +90,7 @@ func TestStreamTextReasoningAndTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `start block think:think stop block text:hello stop blockaFile args:{"action args:":"read"} blockbGit args:{"action" args::"status"} stop stop delta:tool_calls delta: usage end`
+	want := `start think:think text:hello call0:aFile args0:{"action args0:":"read"} call1:bGit args1:{"action" args1::"status"} delta:tool_calls delta: usage end`
 	if strings.Join(got, " ") != want {
 		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}

@@ -1,16 +1,18 @@
 package provider
 
-// EventKind names a stream event. Events are Anthropic-shaped: the chat
-// adapter turns Chat Completions chunks into block starts, deltas and stops.
+// EventKind names a stream event. Events follow the Chat Completions
+// stream as it arrives: text and reasoning deltas, tool-call fragments, the
+// finish reason and usage.
 type EventKind int
 
 const (
 	EvMessageStart EventKind = iota
-	EvBlockStart
 	EvTextDelta
 	EvThinkingDelta
-	EvInputJSONDelta
-	EvBlockStop
+	// EvToolCallDelta is a piece of tool call number Call (0 for the
+	// response's first call): its first piece carries ToolID and ToolName,
+	// each piece the next part of its JSON arguments in Text.
+	EvToolCallDelta
 	EvMessageDelta
 	EvMessageStop
 	// EvRetry announces that the request failed and will be re-sent after
@@ -19,25 +21,15 @@ const (
 	EvRetry
 )
 
-// BlockKind is the kind of a content block opened by EvBlockStart.
-type BlockKind int
-
-const (
-	BlockKindText BlockKind = iota
-	BlockKindThinking
-	BlockKindToolUse
-)
-
 // StreamEvent is one event of a model stream. Fields not used by Kind are zero.
 type StreamEvent struct {
 	Kind       EventKind
-	Index      int       // block index (EvBlockStart, deltas, EvBlockStop)
-	Block      BlockKind // EvBlockStart
-	ToolID     string    // EvBlockStart of a tool block
-	ToolName   string    // EvBlockStart of a tool block (decoded)
-	Text       string    // text, thinking or partial JSON
-	StopReason string    // EvMessageDelta
-	Usage      *Usage    // EvMessageStart, EvMessageDelta (nil when not reported)
+	Call       int    // EvToolCallDelta: the call's position in the response
+	ToolID     string // EvToolCallDelta, first piece of a call
+	ToolName   string // EvToolCallDelta, first piece of a call (decoded)
+	Text       string // text, thinking or a piece of the arguments
+	StopReason string // EvMessageDelta
+	Usage      *Usage // EvMessageStart, EvMessageDelta (nil when not reported)
 	Retry      *RetryInfo
 }
 

@@ -50,27 +50,24 @@ func FuzzSSEReader(f *testing.F) {
 			a.feed(data)
 		}
 		a.finish()
-		open := map[int]bool{}
+		// Calls are numbered densely in arrival order; a call's first piece
+		// names it.
+		calls := 0
 		for _, ev := range a.queue {
-			switch ev.Kind {
-			case EvBlockStart:
-				if open[ev.Index] {
-					t.Fatalf("block %d opened twice", ev.Index)
-				}
-				open[ev.Index] = true
-			case EvBlockStop:
-				if !open[ev.Index] {
-					t.Fatalf("block %d closed but not open", ev.Index)
-				}
-				delete(open, ev.Index)
-			case EvTextDelta, EvThinkingDelta, EvInputJSONDelta:
-				if !open[ev.Index] {
-					t.Fatalf("delta for block %d that is not open", ev.Index)
-				}
+			if ev.Kind != EvToolCallDelta {
+				continue
 			}
-		}
-		if len(open) != 0 {
-			t.Fatalf("blocks left open: %v", open)
+			switch {
+			case ev.Call == calls:
+				if ev.ToolID == "" || ev.ToolName == "" {
+					t.Fatalf("call %d starts without an id or name: %+v", ev.Call, ev)
+				}
+				calls++
+			case ev.Call > calls || ev.Call < 0:
+				t.Fatalf("call %d after %d calls", ev.Call, calls)
+			case ev.ToolID != "" || ev.ToolName != "":
+				t.Fatalf("call %d named twice", ev.Call)
+			}
 		}
 		if last := a.queue[len(a.queue)-1]; last.Kind != EvMessageStop {
 			t.Fatalf("the stream does not end with MessageStop: %v", last.Kind)

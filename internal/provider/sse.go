@@ -120,44 +120,19 @@ type chunk struct {
 	Usage *wireUsage `json:"usage"`
 }
 
-// chatAdapter turns chunks into Anthropic-shaped StreamEvents.
+// chatAdapter turns chunks into StreamEvents as the chunks carry them:
+// text and reasoning deltas, and tool-call fragments keyed by the call's
+// position in the response. It invents no block structure; the engine folds
+// the deltas into the answer it stores.
 type chatAdapter struct {
-	next      int // next block index
-	textIdx   int // open text block or -1
-	thinkIdx  int // open thinking block or -1
-	tools     map[int]int
-	openTools []int
-	queue     []StreamEvent
-	finished  bool // a finish_reason arrived
+	calls    map[int]int // the wire's tool-call index → the call's position
+	queue    []StreamEvent
+	finished bool // a finish_reason arrived
 }
 
-func newChatAdapter() *chatAdapter {
-	return &chatAdapter{textIdx: -1, thinkIdx: -1, tools: map[int]int{}}
-}
+func newChatAdapter() *chatAdapter { return &chatAdapter{calls: map[int]int{}} }
 
 func (a *chatAdapter) push(ev StreamEvent) { a.queue = append(a.queue, ev) }
-
-func (a *chatAdapter) closeText() {
-	if a.textIdx >= 0 {
-		a.push(StreamEvent{Kind: EvBlockStop, Index: a.textIdx})
-		a.textIdx = -1
-	}
-}
-
-func (a *chatAdapter) closeThinking() {
-	if a.thinkIdx >= 0 {
-		a.push(StreamEvent{Kind: EvBlockStop, Index: a.thinkIdx})
-		a.thinkIdx = -1
-	}
-}
-
-func (a *chatAdapter) closeTools() {
-	for _, idx := range a.openTools {
-		a.push(StreamEvent{Kind: EvBlockStop, Index: idx})
-	}
-	a.openTools = a.openTools[:0]
-	a.tools = map[int]int{}
-}
 
 // feed parses one payload. Malformed JSON frames are skipped silently.
 func (a *chatAdapter) feed(data []byte) {
@@ -174,59 +149,35 @@ func (a *chatAdapter) feed(data []byte) {
 	ch := &c.Choices[0]
 	d := &ch.Delta
 	if r := d.ReasoningContent + d.Reasoning; r != "" {
-		a.closeText()
-		if a.thinkIdx < 0 {
-			a.thinkIdx = a.next
-			a.next++
-			a.push(StreamEvent{Kind: EvBlockStart, Index: a.thinkIdx, Block: BlockKindThinking})
-		}
-		a.push(StreamEvent{Kind: EvThinkingDelta, Index: a.thinkIdx, Text: r})
+		a.push(StreamEvent{Kind: EvThinkingDelta, Text: r})
 	}
 	if d.Content != "" {
-		a.closeThinking()
-		if a.textIdx < 0 {
-			a.textIdx = a.next
-			a.next++
-			a.push(StreamEvent{Kind: EvBlockStart, Index: a.textIdx, Block: BlockKindText})
-		}
-		a.push(StreamEvent{Kind: EvTextDelta, Index: a.textIdx, Text: d.Content})
+		a.push(StreamEvent{Kind: EvTextDelta, Text: d.Content})
 	}
 	for _, tc := range d.ToolCalls {
-		idx, ok := a.tools[tc.Index]
-		if !ok {
-			a.closeText()
-			a.closeThinking()
-			idx = a.next
-			a.next++
-			a.tools[tc.Index] = idx
-			a.openTools = append(a.openTools, idx)
-			id := tc.ID
-			if id == "" {
-				id = fmt.Sprintf("call_%d", idx)
+		ev := StreamEvent{Kind: EvToolCallDelta, Text: tc.Function.Arguments}
+		pos, seen := a.calls[tc.Index]
+		if !seen {
+			pos = len(a.calls)
+			a.calls[tc.Index] = pos
+			ev.ToolID, ev.ToolName = tc.ID, DecodeToolName(tc.Function.Name)
+			if ev.ToolID == "" {
+				ev.ToolID = fmt.Sprintf("call_%d", pos)
 			}
-			name := DecodeToolName(tc.Function.Name)
-			if name == "" {
-				name = "unknown_tool"
+			if ev.ToolName == "" {
+				ev.ToolName = "unknown_tool"
 			}
-			a.push(StreamEvent{Kind: EvBlockStart, Index: idx, Block: BlockKindToolUse, ToolID: id, ToolName: name})
+		} else if ev.Text == "" {
+			continue
 		}
-		if tc.Function.Arguments != "" {
-			a.push(StreamEvent{Kind: EvInputJSONDelta, Index: idx, Text: tc.Function.Arguments})
-		}
+		ev.Call = pos
+		a.push(ev)
 	}
 	if ch.FinishReason != nil && *ch.FinishReason != "" {
-		a.closeText()
-		a.closeThinking()
-		a.closeTools()
 		a.finished = true
 		a.push(StreamEvent{Kind: EvMessageDelta, StopReason: *ch.FinishReason, Usage: c.Usage.usage()})
 	}
 }
 
-// finish closes whatever is still open at the end of the stream.
-func (a *chatAdapter) finish() {
-	a.closeText()
-	a.closeThinking()
-	a.closeTools()
-	a.push(StreamEvent{Kind: EvMessageStop})
-}
+// finish ends the stream.
+func (a *chatAdapter) finish() { a.push(StreamEvent{Kind: EvMessageStop}) }

@@ -100,7 +100,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		m.setWorking("reasoning…")
 	case engine.ThinkingDelta:
 		if m.turn.thinking == nil {
-			m.applyEvent(engine.ThinkingStarted{Index: ev.Index})
+			m.applyEvent(engine.ThinkingStarted{})
 		}
 		m.turn.thinking.Append(ev.Content)
 		m.tr.Changed()

@@ -727,7 +727,7 @@ func TestSubAgentReportsBack(t *testing.T) {
 	if !childSaw {
 		t.Error("the child never ran its own File call")
 	}
-	agents, _ := filepath.Glob(filepath.Join(c.home, ".codewhale", "agents", "agent_*.json"))
+	agents, _ := filepath.Glob(filepath.Join(c.home, ".codewhale", "agents", "agent_*.jsonl"))
 	if len(agents) != 1 {
 		t.Errorf("saved transcripts: %v", agents)
 	}

@@ -288,8 +288,14 @@ func TestExecEndsWithItsSubAgents(t *testing.T) {
 			t.Fatalf("%v: %d agent records", tc.flags, len(entries))
 		}
 		data, _ := os.ReadFile(filepath.Join(c.home, ".codewhale", "agents", entries[0].Name()))
-		if !strings.Contains(string(data), `"status":"`+tc.status+`"`) {
-			t.Errorf("%v: record %s", tc.flags, data)
+		state := "" // the last state the journal records
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, `"agent":`) {
+				state = line
+			}
+		}
+		if !strings.Contains(state, `"status":"`+tc.status+`"`) {
+			t.Errorf("%v: last state %s in %s", tc.flags, state, data)
 		}
 	}
 	// Text mode says what it cancelled.

@@ -31,7 +31,7 @@ func (r EngineRun) Turn(ctx context.Context, prompt string, progress func(agent.
 		func(ev engine.Event) {
 			var p agent.Progress
 			if su, ok := ev.(engine.SessionUpdated); ok {
-				p.Messages = su.Messages
+				p.Start, p.Messages = su.Start, su.Messages
 			}
 			progress(p)
 		})

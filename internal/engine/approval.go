@@ -25,7 +25,7 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 		return deniedByUser(name)
 	}
 	host := policy.Host{Interactive: e.opts.Interactive, AutoApprove: t.autoApprove}
-	switch policy.Decide(t.posture, p.need, host) {
+	switch policy.Decide(t.set.Posture, p.need, host) {
 	case policy.AutoApprove:
 		return nil
 	case policy.HeldAutoReview:

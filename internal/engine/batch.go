@@ -173,7 +173,7 @@ func (t *turn) plan(c pendingCall) *planned {
 	if p.approval == tools.Explicit {
 		p.reason = tools.ApprovalReason(p.tool, in)
 	}
-	if _, mcp := t.toolset.MCP.Servers[name]; mcp && t.mode == policy.Plan && !p.readOnly {
+	if _, mcp := t.toolset.MCP.Servers[name]; mcp && t.set.Mode == policy.Plan && !p.readOnly {
 		p.blocked = tools.PermissionDenied("'%s' is not available in Plan mode - switch to Act mode (`/mode act`) to modify files or run write-capable tools.", name)
 		return p
 	}
@@ -268,7 +268,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		t.complete(p)
 		return
 	}
-	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
+	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.set.Mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
 		TurnID: t.id, CallID: p.call.id, Budget: t.budget, Progress: t.progress(p),
 		Sandbox: t.sandbox()}
 	t.checkpoint(ctx, p, false)

@@ -11,10 +11,7 @@ import (
 // host that turned it on (exec --auto, a task's trust_mode). Input that did
 // not come from the user never runs in it.
 func (t *turn) trustMode() bool {
-	t.e.mu.Lock()
-	on := t.e.opts.Trust
-	t.e.mu.Unlock()
-	return !t.untrusted && (on || t.posture == policy.FullAccess)
+	return !t.untrusted && (t.set.Trust || t.set.Posture == policy.FullAccess)
 }
 
 // trustedRoots are the roots beyond the workspace that path arguments reach
@@ -22,11 +19,8 @@ func (t *turn) trustMode() bool {
 // configured trusted_paths in trust mode too. Nothing else, in any posture:
 // trust mode widens the boundary only by what the user listed.
 func (t *turn) trustedRoots() []string {
-	trust := t.trustMode()
-	t.e.mu.Lock()
-	defer t.e.mu.Unlock()
-	roots := slices.Clip(t.e.opts.TrustedRoots)
-	if trust {
+	roots := slices.Clip(t.set.TrustedRoots)
+	if t.trustMode() {
 		roots = append(roots, t.e.opts.TrustedPaths...)
 	}
 	return roots

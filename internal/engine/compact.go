@@ -155,8 +155,7 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	before := estimateTokens(e.sess.Messages, e.sess.SystemPrompt, nil)
 	e.sess.Messages = next
 	after := estimateTokens(next, e.sess.SystemPrompt, nil)
-	ev := SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), next...),
-		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
+	ev := SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), next...)}
 	e.mu.Unlock()
 	// The summary is a new record; the replaced messages stay in the
 	// session file.

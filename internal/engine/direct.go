@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-
-	"github.com/codewhale/codewhale/internal/policy"
 )
 
 // RunToolCall runs one tool call that the host asks for itself, outside any
@@ -32,13 +30,12 @@ const directRefusedText = "A turn is running; run the command when it ends, or p
 func (e *Engine) runToolCall(ctx context.Context, op RunToolCall) (final Event) {
 	t := &turn{e: e, id: e.opts.NewID(), direct: true}
 	e.mu.Lock()
-	t.mode, t.posture, t.allowShell, t.autoApprove = e.mode, e.posture, e.opts.AllowShell, e.opts.AutoApprove
+	t.set, t.setGen, t.autoApprove = e.set, e.setGen, e.opts.AutoApprove
 	clear(e.denied) // as at a turn's start: denials answer the model's retries
 	model := e.sess.Model
 	e.mu.Unlock()
 	t.budget = t.directBudget(model)
-	t.toolset, t.cat = e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell,
-		AutoApprove: t.autoApprove, Trust: e.opts.Trust || t.posture == policy.FullAccess}, nil)
+	t.toolset, t.cat = e.surface(t.env(), nil)
 	if op.ID == "" {
 		op.ID = "host_" + e.opts.NewID()
 	}

@@ -19,7 +19,7 @@ import (
 // host) leaves the refused result as it was. Plan mode never offers it.
 func (t *turn) offerRerun(ctx context.Context, p *planned, tc *tools.Context, res tools.Result) tools.Result {
 	denied, ok := res.Metadata["sandbox_denied"].(map[string]any)
-	if !ok || res.Success || p.tool == nil || t.mode == policy.Plan || t.posture != policy.Ask ||
+	if !ok || res.Success || p.tool == nil || t.set.Mode == policy.Plan || t.set.Posture != policy.Ask ||
 		!t.e.opts.Interactive || t.autoApprove || res.Metadata["backgrounded"] == true {
 		return res
 	}

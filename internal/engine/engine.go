@@ -22,11 +22,15 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// RunState is the engine's visible state machine.
+// RunState is the engine's visible state machine. The turn slot is free
+// exactly when the state is Idle.
 type RunState int
 
 const (
 	Idle RunState = iota
+	// Preparing: the slot is taken and no request streams yet (a turn
+	// before its first request, a compaction, a host tool call).
+	Preparing
 	Streaming
 	RunningTools
 	AwaitingApproval
@@ -34,7 +38,29 @@ const (
 )
 
 func (s RunState) String() string {
-	return [...]string{"idle", "streaming", "running tools", "awaiting approval", "cancelling"}[s]
+	return [...]string{"idle", "preparing", "streaming", "running tools", "awaiting approval", "cancelling"}[s]
+}
+
+// Settings is what ops adjust: the mode, posture and flags the next request
+// runs under. The engine holds one value; only the Run goroutine writes it,
+// as it handles ChangeMode, SetReasoningEffort, SetTrust and SyncSession.
+// A turn copies it as it starts and adopts a changed value at its next step
+// boundary, so a change never lands in the middle of a step.
+type Settings struct {
+	Mode       policy.Mode
+	Posture    policy.Posture
+	AllowShell bool
+	// Effort is the reasoning-effort tier (off, low, high, max, auto, …);
+	// "" leaves the model's default.
+	Effort string
+	// Trust is trust mode (exec --auto, a task's trust_mode; Full Access
+	// implies it): TrustedPaths join the file boundary. It never removes the
+	// boundary.
+	Trust bool
+	// TrustedRoots are canonical roots file tools reach in every posture
+	// (the per-workspace trust list, `/trust add`). Never changed in place:
+	// an op replaces the slice.
+	TrustedRoots []string
 }
 
 // Session is the conversation the engine owns.
@@ -77,19 +103,17 @@ type Toolset struct {
 // other zero value is a usable default, and a nil NewClient makes each turn
 // fail with "Failed to send message: API client not configured".
 type Options struct {
-	Workspace  string
-	Session    *Session
-	Mode       policy.Mode
-	Posture    policy.Posture
-	AllowShell bool
-	// Trust is trust mode (exec --auto, a task's trust_mode; Full Access
-	// implies it): TrustedPaths join the file boundary. It never removes the
-	// boundary.
-	Trust bool
-	// TrustedRoots are canonical roots file tools reach in every posture
-	// (the per-workspace trust list, `/trust add`); TrustedPaths are the
-	// configured trusted_paths, reached in trust mode only.
-	TrustedRoots    []string
+	Workspace string
+	Session   *Session
+	// Mode, Posture, AllowShell, Trust, TrustedRoots and ReasoningEffort
+	// are the initial Settings; ops change the engine's copy, never these.
+	Mode         policy.Mode
+	Posture      policy.Posture
+	AllowShell   bool
+	Trust        bool
+	TrustedRoots []string
+	// TrustedPaths are the configured trusted_paths, reached in trust mode
+	// only.
 	TrustedPaths    []string
 	Interactive     bool // false for headless hosts (exec): no one answers prompts
 	AutoApprove     bool // exec --auto: approve every prompt
@@ -152,19 +176,19 @@ type Engine struct {
 	ops    chan Op
 	events chan Event
 
-	mu        sync.Mutex
+	mu sync.Mutex
+	// sess is the conversation; its Mode field is not kept here (set.Mode
+	// is the mode) and is filled in on every copy handed out.
 	sess      Session
-	mode      policy.Mode
-	posture   policy.Posture
-	state     RunState
+	set       Settings
+	setGen    uint64   // counts changes of set; turns compare it at step boundaries
+	state     RunState // Idle exactly when the turn slot is free
 	cancel    context.CancelFunc
-	running   bool
 	approvals map[string]chan approvalAnswer
 	approved  map[string]bool // grouping keys allowed for the session
 	denied    map[string]bool // approval keys denied in the current turn
 	steers    []string
-	pending   *ChangeMode // mode/posture change made while a turn runs
-	saved     saveState   // durability of the session file
+	saved     saveState // durability of the session file
 	done      chan struct{}
 }
 
@@ -183,7 +207,8 @@ func New(opts Options) *Engine {
 		opts.EventBuffer = 256
 	}
 	e := &Engine{opts: opts, ops: make(chan Op, 16), events: make(chan Event, opts.EventBuffer),
-		mode: opts.Mode, posture: opts.Posture, approvals: map[string]chan approvalAnswer{},
+		set: Settings{Mode: opts.Mode, Posture: opts.Posture, AllowShell: opts.AllowShell, Effort: opts.ReasoningEffort,
+			Trust: opts.Trust, TrustedRoots: opts.TrustedRoots}, approvals: map[string]chan approvalAnswer{},
 		approved: map[string]bool{}, denied: map[string]bool{}, done: make(chan struct{})}
 	if opts.Session != nil {
 		e.sess = opts.Session.clone()
@@ -198,7 +223,7 @@ func New(opts Options) *Engine {
 		e.sess.Model = provider.DefaultModel
 	}
 	e.sess.Workspace = opts.Workspace
-	e.sess.Mode = opts.Mode
+	e.sess.Mode = 0 // set.Mode is the mode
 	return e
 }
 
@@ -217,10 +242,10 @@ func (e *Engine) Submit(op Op) {
 func (e *Engine) Cancel() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.state != Idle {
+		e.state = Cancelling
+	}
 	if e.cancel != nil {
-		if e.state != Idle {
-			e.state = Cancelling
-		}
 		e.cancel()
 	}
 }
@@ -236,14 +261,29 @@ func (e *Engine) State() RunState {
 func (e *Engine) Snapshot() Session {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.clone()
+	return e.sessionLocked()
+}
+
+// sessionLocked is a copy of the session with its mode.
+func (e *Engine) sessionLocked() Session {
+	s := e.sess.clone()
+	s.Mode = e.set.Mode
+	return s
 }
 
 // Mode returns the current mode and posture.
 func (e *Engine) Mode() (policy.Mode, policy.Posture) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.mode, e.posture
+	return e.set.Mode, e.set.Posture
+}
+
+// Settings returns the current settings: what the next turn starts with
+// (a running turn adopts them at its next step).
+func (e *Engine) Settings() Settings {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.set
 }
 
 func (e *Engine) setState(s RunState) {
@@ -301,19 +341,19 @@ func (e *Engine) Run(ctx context.Context) {
 // sends its next message on TurnComplete is never refused.
 func (e *Engine) beginTurn(ctx context.Context, wg *sync.WaitGroup, work func(context.Context) Event) bool {
 	e.mu.Lock()
-	if e.running {
+	if e.state != Idle {
 		e.mu.Unlock()
 		return false
 	}
 	tctx, cancel := context.WithCancel(ctx)
-	e.running, e.cancel, e.steers = true, cancel, nil
+	e.state, e.cancel, e.steers = Preparing, cancel, nil
 	e.mu.Unlock()
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		final := work(tctx)
 		e.mu.Lock()
-		e.running, e.cancel, e.state = false, nil, Idle
+		e.cancel, e.state = nil, Idle
 		e.mu.Unlock()
 		cancel()
 		if final != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -165,15 +164,34 @@ type ErrorEnvelope struct {
 // Error is an error the host should show.
 type Error struct{ ErrorEnvelope }
 
-// SessionUpdated follows every history append.
+// SessionUpdated follows every change of the history. It carries only what
+// changed: the history from index Start on is Messages. An append has Start
+// at the old length and the new message alone; a compaction or a replaced
+// session has Start 0 and the whole new history. A host that applies every
+// SessionUpdated in order (Apply) holds the engine's history without the
+// engine copying it on each message. The messages are shared: read them,
+// never change them.
 type SessionUpdated struct {
-	SessionID    string
-	Messages     []provider.Message
-	SystemPrompt string
-	Model        string
-	Workspace    string
-	Mode         policy.Mode
+	SessionID string
+	Start     int
+	Messages  []provider.Message
 }
+
+// Apply returns hist (the history as of the previous update) with u
+// applied. An append extends hist in place; a replacement builds a new
+// slice, so a caller's earlier views of hist stay valid.
+func (u SessionUpdated) Apply(hist []provider.Message) []provider.Message {
+	if u.Start >= len(hist) {
+		return append(hist, u.Messages...)
+	}
+	out := make([]provider.Message, 0, u.Start+len(u.Messages))
+	return append(append(out, hist[:u.Start]...), u.Messages...)
+}
+
+// SettingsChanged confirms a settings op (ChangeMode, SetReasoningEffort,
+// SetTrust) or a replaced session's mode: Settings is the engine's new
+// value, which a running turn adopts at its next step.
+type SettingsChanged struct{ Settings Settings }
 
 // TurnStatus is how a turn ended.
 type TurnStatus string
@@ -215,4 +233,5 @@ func (Retry) isEvent()               {}
 func (Retract) isEvent()             {}
 func (Error) isEvent()               {}
 func (SessionUpdated) isEvent()      {}
+func (SettingsChanged) isEvent()     {}
 func (TurnComplete) isEvent()        {}

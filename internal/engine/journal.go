@@ -49,7 +49,7 @@ type saveState struct {
 }
 
 func (e *Engine) infoLocked() SessionInfo {
-	return SessionInfo{ID: e.sess.ID, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode,
+	return SessionInfo{ID: e.sess.ID, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.set.Mode,
 		SystemPrompt: e.sess.SystemPrompt, Usage: e.sess.Usage, Parent: e.sess.Parent}
 }
 

@@ -42,8 +42,8 @@ type DenyToolCall struct {
 	Abort bool // also cancel the turn
 }
 
-// ChangeMode changes mode and/or posture. While a turn runs the change is
-// applied at the next step boundary.
+// ChangeMode changes mode, posture and/or allow-shell. While a turn runs
+// the change is applied at its next step boundary.
 type ChangeMode struct {
 	Mode       *policy.Mode
 	Posture    *policy.Posture
@@ -54,7 +54,7 @@ type ChangeMode struct {
 type SetModel struct{ Model string }
 
 // SetReasoningEffort changes the reasoning-effort tier (off, low, high,
-// max, auto, …) for the next request.
+// max, auto, …) from the next request on.
 type SetReasoningEffort struct{ Effort string }
 
 // Steer adds user text to the running turn at the next step.
@@ -68,7 +68,7 @@ type SyncSession struct {
 	Persist bool
 }
 
-// SetTrust changes the file boundary from the next call on: Roots, when
+// SetTrust changes the file boundary from the next step on: Roots, when
 // non-nil, replaces the per-workspace trusted roots (`/trust add|remove`);
 // Mode, when set, turns trust mode on or off (`/trust on|off`), which adds
 // the configured trusted_paths. Neither lifts the workspace boundary.
@@ -107,43 +107,11 @@ func (e *Engine) handle(op Op) {
 		if op.Abort {
 			e.Cancel()
 		}
-	case ChangeMode:
-		e.mu.Lock()
-		if e.running {
-			p := e.pending
-			if p == nil {
-				p = &ChangeMode{}
-			}
-			if op.Mode != nil {
-				p.Mode = op.Mode
-			}
-			if op.Posture != nil {
-				p.Posture = op.Posture
-			}
-			if op.AllowShell != nil {
-				p.AllowShell = op.AllowShell
-			}
-			e.pending = p
-		} else {
-			e.applyModeLocked(op)
-		}
-		e.mu.Unlock()
+	case ChangeMode, SetReasoningEffort, SetTrust:
+		e.changeSettings(op)
 	case SetModel:
 		e.mu.Lock()
 		e.sess.Model = op.Model
-		e.mu.Unlock()
-	case SetReasoningEffort:
-		e.mu.Lock()
-		e.opts.ReasoningEffort = op.Effort
-		e.mu.Unlock()
-	case SetTrust:
-		e.mu.Lock()
-		if op.Roots != nil {
-			e.opts.TrustedRoots = append([]string(nil), op.Roots...)
-		}
-		if op.Mode != nil {
-			e.opts.Trust = *op.Mode
-		}
 		e.mu.Unlock()
 	case Steer:
 		if t := strings.TrimSpace(op.Text); t != "" {
@@ -156,44 +124,71 @@ func (e *Engine) handle(op Op) {
 	case ForkSession:
 		e.fork(op)
 	case SyncSession:
-		e.mu.Lock()
-		running := e.running
-		var info SessionInfo
-		var msgs []provider.Message
-		if !running {
-			e.sess = op.Session.clone()
-			if e.sess.ID == "" {
-				e.sess.ID = e.opts.NewID()
-			}
-			if e.sess.Workspace == "" {
-				e.sess.Workspace = e.opts.Workspace
-			}
-			e.mode = e.sess.Mode
-			info, msgs = e.infoLocked(), append([]provider.Message(nil), e.sess.Messages...)
-		}
-		e.mu.Unlock()
-		if !running && op.Persist {
-			e.rewriteHistory(info, msgs, "the repaired history of the resumed session")
-			e.reportSaveFailure()
-		}
-		if running {
-			e.emit(Error{ErrorEnvelope{Message: "Cannot replace the session while a turn is running; press Esc first.",
-				Category: "state", Severity: "warning", Recoverable: true}})
-		}
+		e.syncSession(op)
 	}
 }
 
-func (e *Engine) applyModeLocked(op ChangeMode) {
-	if op.Mode != nil {
-		e.mode = *op.Mode
-		e.sess.Mode = *op.Mode
+// changeSettings applies a settings op to the engine's one Settings value
+// and confirms it with SettingsChanged. A running turn adopts the new value
+// at its next step boundary.
+func (e *Engine) changeSettings(op Op) {
+	e.mu.Lock()
+	s := e.set
+	switch op := op.(type) {
+	case ChangeMode:
+		if op.Mode != nil {
+			s.Mode = *op.Mode
+		}
+		if op.Posture != nil {
+			s.Posture = *op.Posture
+		}
+		if op.AllowShell != nil {
+			s.AllowShell = *op.AllowShell
+		}
+	case SetReasoningEffort:
+		s.Effort = op.Effort
+	case SetTrust:
+		if op.Roots != nil {
+			s.TrustedRoots = append([]string(nil), op.Roots...)
+		}
+		if op.Mode != nil {
+			s.Trust = *op.Mode
+		}
 	}
-	if op.Posture != nil {
-		e.posture = *op.Posture
+	e.set = s
+	e.setGen++
+	e.mu.Unlock()
+	e.emit(SettingsChanged{Settings: s})
+}
+
+// syncSession replaces the session while idle and announces the new
+// history whole.
+func (e *Engine) syncSession(op SyncSession) {
+	e.mu.Lock()
+	if e.state != Idle {
+		e.mu.Unlock()
+		e.emit(Error{ErrorEnvelope{Message: "Cannot replace the session while a turn is running; press Esc first.",
+			Category: "state", Severity: "warning", Recoverable: true}})
+		return
 	}
-	if op.AllowShell != nil {
-		e.opts.AllowShell = *op.AllowShell
+	e.sess = op.Session.clone()
+	if e.sess.ID == "" {
+		e.sess.ID = e.opts.NewID()
 	}
+	if e.sess.Workspace == "" {
+		e.sess.Workspace = e.opts.Workspace
+	}
+	e.set.Mode, e.sess.Mode = e.sess.Mode, 0
+	e.setGen++
+	set := e.set
+	info, msgs := e.infoLocked(), append([]provider.Message(nil), e.sess.Messages...)
+	e.mu.Unlock()
+	if op.Persist {
+		e.rewriteHistory(info, msgs, "the repaired history of the resumed session")
+		e.reportSaveFailure()
+	}
+	e.emit(SettingsChanged{Settings: set})
+	e.emit(SessionUpdated{SessionID: info.ID, Messages: msgs})
 }
 
 // answer delivers an approval decision to the waiting call, if any.

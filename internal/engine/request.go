@@ -38,18 +38,24 @@ func DefaultSystemPrompt(env PromptEnv) string {
 	return b.String()
 }
 
+// systemPrompt is the turn's system prompt, rendered once per turn (and
+// again after a mode change the turn adopted): the host's renderer reads
+// files (project instructions, memory), and the same bytes on every step
+// keep the provider's prefix cache.
 func (t *turn) systemPrompt() string {
-	env := PromptEnv{Mode: t.mode, Model: t.client.Model(), Workspace: t.e.opts.Workspace}
-	var s string
+	if t.system != "" {
+		return t.system
+	}
+	env := PromptEnv{Mode: t.set.Mode, Model: t.client.Model(), Workspace: t.e.opts.Workspace}
 	if t.e.opts.SystemPrompt != nil {
-		s = t.e.opts.SystemPrompt(env)
+		t.system = t.e.opts.SystemPrompt(env)
 	} else {
-		s = DefaultSystemPrompt(env)
+		t.system = DefaultSystemPrompt(env)
 	}
 	t.e.mu.Lock()
-	t.e.sess.SystemPrompt = s
+	t.e.sess.SystemPrompt = t.system
 	t.e.mu.Unlock()
-	return s
+	return t.system
 }
 
 // turnMeta is the fact block appended to each user message.
@@ -57,7 +63,7 @@ func (t *turn) turnMeta(provenance string) string {
 	lines := []string{"<turn_meta>",
 		"Current local date: " + t.e.opts.Clock().Format("2006-01-02"),
 		"Current workspace: " + t.e.opts.Workspace,
-		"Current permission posture: " + t.posture.String(),
+		"Current permission posture: " + t.set.Posture.String(),
 		"Current sandbox posture: " + t.sandboxPosture(),
 		t.boundaryMeta()}
 	if provenance != "" && provenance != ProvenanceUser {
@@ -81,9 +87,7 @@ func (t *turn) buildRequest() *provider.Request {
 		}
 	}
 	info, legacyEffort := provider.ResolveModel(t.client.Model(), provider.IsFirstParty(t.client.BaseURL()))
-	t.e.mu.Lock()
-	effort := t.e.opts.ReasoningEffort
-	t.e.mu.Unlock()
+	effort := t.set.Effort
 	if effort == "" {
 		effort = legacyEffort
 	}

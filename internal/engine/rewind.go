@@ -94,7 +94,7 @@ func cutPoint(msgs []provider.Message, keep int, prompt string) (int, error) {
 func (e *Engine) rewind(op RewindHistory) {
 	e.mu.Lock()
 	at, err := cutPoint(e.sess.Messages, op.Keep, op.Prompt)
-	if e.running {
+	if e.state != Idle {
 		err = errors.New(errBusyHistory)
 	}
 	if err != nil {
@@ -126,7 +126,7 @@ func (e *Engine) fork(op ForkSession) {
 	if op.Keep >= 0 {
 		at, err = cutPoint(e.sess.Messages, op.Keep, op.Prompt)
 	}
-	if e.running {
+	if e.state != Idle {
 		err = errors.New(errBusyHistory)
 	}
 	if err != nil {

@@ -16,7 +16,7 @@ func SandboxFor(sb *sandbox.Sandbox, mode policy.Mode) *sandbox.Sandbox {
 	return sb
 }
 
-func (t *turn) sandbox() *sandbox.Sandbox { return SandboxFor(t.e.opts.Sandbox, t.mode) }
+func (t *turn) sandbox() *sandbox.Sandbox { return SandboxFor(t.e.opts.Sandbox, t.set.Mode) }
 
 // sandboxPosture is the turn's fact line about the sandbox, stated as it
 // really is (unenforced when no OS mechanism confines commands).

@@ -26,13 +26,14 @@ func (t *turn) applyScope(s *TurnScope, model *string) {
 		return
 	}
 	var notes []string
-	if s.Mode != nil && *s.Mode != t.mode {
-		if *s.Mode != policy.Plan && t.mode == policy.Plan {
+	if s.Mode != nil && *s.Mode != t.set.Mode {
+		if *s.Mode != policy.Plan && t.set.Mode == policy.Plan {
 			notes = append(notes, fmt.Sprintf("stays in Plan mode (it asks for %s; a command never widens the session's mode — /mode %s first)",
 				s.Mode.Title(), s.Mode))
 		} else {
-			t.mode = *s.Mode
-			notes = append(notes, "runs in "+t.mode.Title()+" mode")
+			t.scopeMode = s.Mode
+			t.set.Mode = *s.Mode
+			notes = append(notes, "runs in "+t.set.Mode.Title()+" mode")
 		}
 	}
 	if s.Model != "" && s.Model != *model {

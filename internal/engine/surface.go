@@ -2,7 +2,6 @@ package engine
 
 import (
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -32,9 +31,8 @@ type Surface struct {
 // lists too.
 func (e *Engine) FirstRequestSurface() Surface {
 	e.mu.Lock()
-	env := TurnEnv{Mode: e.mode, Posture: e.posture, AllowShell: e.opts.AllowShell, AutoApprove: e.opts.AutoApprove,
-		Trust: e.opts.Trust || e.posture == policy.FullAccess}
+	t := &turn{e: e, set: e.set, autoApprove: e.opts.AutoApprove}
 	e.mu.Unlock()
-	_, cat := e.surface(env, nil)
+	_, cat := e.surface(t.env(), nil)
 	return Surface{Catalog: cat, Tools: requestTools(cat, e.opts.StrictTools)}
 }

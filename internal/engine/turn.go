@@ -25,11 +25,13 @@ type turn struct {
 	toolset      Toolset
 	cat          *catalog.Catalog
 	sc           *SurfaceContext
-	mode         policy.Mode
-	posture      policy.Posture
-	allowShell   bool
+	set          Settings     // the engine's settings as this turn narrowed them (adopt)
+	setGen       uint64       // the engine's setGen when set was adopted
+	scopeMode    *policy.Mode // a user command's mode for this turn (nil: the session's)
+	system       string       // this turn's system prompt; "" until rendered
 	autoApprove  bool
 	untrusted    bool // input not from the user: no trust mode this turn
+	askOnly      bool // untrusted input that would have been auto-approved: the turn runs under Ask
 	recoveries   int  // context-length recoveries used this turn
 	digest       string
 	budget       int  // this step's per-result budget (characters)
@@ -44,19 +46,21 @@ type turn struct {
 func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	t := &turn{e: e, id: e.opts.NewID()}
 	t.outcome = TurnComplete{TurnID: t.id, Status: TurnCompleted}
+	t.untrusted = send.Provenance != "" && send.Provenance != ProvenanceUser
 	e.mu.Lock()
-	t.mode, t.posture, t.allowShell, t.autoApprove = e.mode, e.posture, e.opts.AllowShell, e.opts.AutoApprove
+	set, gen := e.set, e.setGen
+	t.autoApprove = e.opts.AutoApprove
 	// A denial answers the model's retries, not the user's next message.
 	clear(e.denied)
 	model := e.sess.Model
 	e.mu.Unlock()
 	// Input that did not come from the user (sub-agent handoffs, imported
 	// transcripts) never inherits auto-approval or Full Access.
-	if send.Provenance != "" && send.Provenance != ProvenanceUser && (t.posture == policy.FullAccess || t.autoApprove) {
-		t.posture, t.autoApprove = policy.Ask, false
+	if t.untrusted && (set.Posture == policy.FullAccess || t.autoApprove) {
+		t.autoApprove, t.askOnly = false, true
 		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit auto-approval or Full Access; this turn runs under Ask.", send.Provenance)})
 	}
-	t.untrusted = send.Provenance != "" && send.Provenance != ProvenanceUser
+	t.adopt(set, gen)
 	t.applyScope(send.Scope, &model)
 	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
 	defer func() {
@@ -97,14 +101,31 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	return nil // the deferred finish sets final
 }
 
+// adopt makes s (the engine's settings at generation gen) the turn's,
+// narrowed as the turn's start narrowed them: input that did not come from
+// the user never runs under Full Access or auto-approval, and a user
+// command's mode stands unless the session is in Plan (a command never
+// widens the mode).
+func (t *turn) adopt(s Settings, gen uint64) {
+	if t.untrusted && (t.askOnly || s.Posture == policy.FullAccess) {
+		t.askOnly, s.Posture = true, policy.Ask
+	}
+	if m := t.scopeMode; m != nil && (*m == policy.Plan || s.Mode != policy.Plan) {
+		s.Mode = *m
+	}
+	t.set, t.setGen = s, gen
+}
+
+// env is the TurnEnv the turn's tools are built for.
+func (t *turn) env() TurnEnv {
+	return TurnEnv{Mode: t.set.Mode, Posture: t.set.Posture, AllowShell: t.set.AllowShell,
+		AutoApprove: t.autoApprove, Trust: t.set.Trust || t.set.Posture == policy.FullAccess}
+}
+
 // buildSurface builds the turn's registry, catalog and /tools surface
 // context once (engine.md §2.1 step 10).
 func (t *turn) buildSurface() {
-	t.e.mu.Lock()
-	trust := t.e.opts.Trust // SetTrust changes it between turns
-	t.e.mu.Unlock()
-	t.toolset, t.cat = t.e.surface(TurnEnv{Mode: t.mode, Posture: t.posture, AllowShell: t.allowShell,
-		AutoApprove: t.autoApprove, Trust: trust || t.posture == policy.FullAccess}, t.scopeAllow)
+	t.toolset, t.cat = t.e.surface(t.env(), t.scopeAllow)
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
 	if n := t.cat.HeldByBudget(); n > 0 {
 		t.e.emit(Status{Message: fmt.Sprintf("%d MCP tools stay deferred beyond the catalog budget (%d tools, %d KiB sent from the first step); tool_search finds them.",
@@ -121,7 +142,7 @@ func (t *turn) loop(ctx context.Context) {
 		if t.saveFailed() {
 			return
 		}
-		t.applyPendingChange()
+		t.applySettings()
 		t.drainSteers()
 		if t.step >= t.e.opts.MaxSteps {
 			t.e.emit(Status{Message: "Reached maximum steps"})
@@ -208,29 +229,35 @@ func (t *turn) noToolCalls(sr *streamResult) stepOutcome {
 	return stepDone
 }
 
-func (t *turn) applyPendingChange() {
+// applySettings adopts settings changed since the turn last looked. A
+// new mode, posture or allow-shell takes effect on the next request: the
+// tools are rebuilt, keeping what this turn already loaded where it still
+// exists, and the system prompt is rendered again for a new mode.
+func (t *turn) applySettings() {
 	e := t.e
 	e.mu.Lock()
-	p := e.pending
-	e.pending = nil
-	if p != nil {
-		e.applyModeLocked(*p)
-		t.mode, t.posture, t.allowShell = e.mode, e.posture, e.opts.AllowShell
-	}
+	s, gen := e.set, e.setGen
 	e.mu.Unlock()
-	if p != nil {
-		// The new mode takes effect on the next request: rebuild the tools,
-		// keeping what this turn already loaded where it still exists.
-		var loaded []string
-		for _, en := range t.cat.Entries() {
-			if en.Deferred() && t.cat.IsActive(en.Tool.Name) {
-				loaded = append(loaded, en.Tool.Name)
-			}
-		}
-		t.buildSurface()
-		t.cat.Activate(loaded...)
-		t.e.emit(Status{Message: fmt.Sprintf("Now in %s mode (%s).", t.mode.Title(), t.posture)})
+	if gen == t.setGen {
+		return
 	}
+	old := t.set
+	t.adopt(s, gen)
+	if old.Mode != t.set.Mode {
+		t.system = ""
+	}
+	if old.Mode == t.set.Mode && old.Posture == t.set.Posture && old.AllowShell == t.set.AllowShell {
+		return
+	}
+	var loaded []string
+	for _, en := range t.cat.Entries() {
+		if en.Deferred() && t.cat.IsActive(en.Tool.Name) {
+			loaded = append(loaded, en.Tool.Name)
+		}
+	}
+	t.buildSurface()
+	t.cat.Activate(loaded...)
+	e.emit(Status{Message: fmt.Sprintf("Now in %s mode (%s).", t.set.Mode.Title(), t.set.Posture)})
 }
 
 // drainSteers appends queued steer input as user messages.
@@ -314,12 +341,12 @@ func (e *Engine) appendMessage(m provider.Message) {
 // tool result, saved when its call completed.
 func (e *Engine) addMessage(m provider.Message) { e.emit(e.add(m)) }
 
+// add appends m to the history; the update it returns carries m alone.
 func (e *Engine) add(m provider.Message) SessionUpdated {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.sess.Messages = append(e.sess.Messages, m)
-	return SessionUpdated{SessionID: e.sess.ID, Messages: append([]provider.Message(nil), e.sess.Messages...),
-		SystemPrompt: e.sess.SystemPrompt, Model: e.sess.Model, Workspace: e.sess.Workspace, Mode: e.sess.Mode}
+	return SessionUpdated{SessionID: e.sess.ID, Start: len(e.sess.Messages) - 1, Messages: []provider.Message{m}}
 }
 
 func (e *Engine) history() []provider.Message {

@@ -134,7 +134,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 			m.turn = turnState{group: m.turn.group} // the engine refused the local command
 		}
 	case engine.SessionUpdated:
-		m.session, m.undo.hist = ev.SessionID, ev.Messages
+		m.session, m.undo.hist = ev.SessionID, ev.Apply(m.undo.hist)
 	case engine.HistoryRewound:
 		return m.historyRewound(ev)
 	case engine.SessionForked:

@@ -73,7 +73,10 @@ type Child struct {
 	acts      int
 	cancelled bool
 	messages  []provider.Message
-	handle    Handle
+	histGen   int    // counts changes of messages
+	handle    Handle // of messages as of handleGen
+	handleGen int
+	fileMu    sync.Mutex // orders the appends to the transcript file
 }
 
 func newChild(m *Manager, spec Spec) *Child {
@@ -110,6 +113,9 @@ func randomHex(n int) string {
 func (c *Child) Snapshot() Snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.handleGen != c.histGen {
+		c.handle, c.handleGen = newHandle(c.ID, c.messages), c.histGen
+	}
 	return Snapshot{ID: c.ID, Name: strings.TrimPrefix(c.ID, "agent_"), Role: c.spec.Role, Status: c.status,
 		Terminal: terminal(c.status), Prompt: c.spec.Prompt, Result: c.result, Error: c.errText, Steps: c.steps,
 		Turns: c.turns, Started: c.started, Ended: c.ended, Usage: c.usage, Transcript: c.handle}
@@ -184,6 +190,7 @@ func (c *Child) acquire() bool {
 	case c.m.slots <- struct{}{}:
 		if c.ctx.Err() == nil {
 			c.setStatus(StatusRunning, nil)
+			c.saveState() // the pid and "running", for ReconcileDir after a crash
 			return true
 		}
 		c.release() // cancelled while queued: select may pick either ready case
@@ -192,7 +199,7 @@ func (c *Child) acquire() bool {
 	c.m.writes.RLock()
 	defer c.m.writes.RUnlock()
 	c.setStatus(StatusCancelled, func() { c.errText = "cancelled before it started" })
-	c.save()
+	c.saveState()
 	return false
 }
 
@@ -225,11 +232,7 @@ func (c *Child) turn(prompt string) {
 	rec := run.Turn(ctx, prompt, func(p Progress) {
 		watchdog.Reset(hb)
 		if p.Messages != nil {
-			c.mu.Lock()
-			c.messages = p.Messages
-			c.acts++
-			c.mu.Unlock()
-			c.save()
+			c.addHistory(p)
 		}
 	})
 	c.mu.Lock()
@@ -268,7 +271,7 @@ func (c *Child) record(rec Receipt) {
 		c.turns++
 		c.usage.Add(&rec.Usage)
 	})
-	c.save()
+	c.saveState()
 }
 
 // settledByDrain reports whether a closing manager already recorded this

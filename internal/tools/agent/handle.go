@@ -3,13 +3,10 @@ package agent
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/atomicfile"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools/handles"
 )
@@ -64,31 +61,6 @@ func RenderTranscript(msgs []provider.Message) string {
 	return b.String()
 }
 
-// transcriptFile is the saved form of a child's transcript.
-type transcriptFile struct {
-	SchemaVersion int                `json:"schema_version"`
-	PID           int                `json:"pid,omitempty"` // the process running the child, for ReconcileDir
-	Agent         Snapshot           `json:"agent"`
-	Messages      []provider.Message `json:"messages"`
-}
-
-// save refreshes the handle and writes the transcript atomically.
-func (c *Child) save() {
-	c.mu.Lock()
-	msgs := c.messages
-	c.handle = newHandle(c.ID, msgs)
-	c.mu.Unlock()
-	dir := c.m.opts.TranscriptDir
-	if dir == "" {
-		return
-	}
-	data, err := json.Marshal(transcriptFile{SchemaVersion: 1, PID: os.Getpid(), Agent: c.Snapshot(), Messages: msgs})
-	if err != nil {
-		return
-	}
-	_ = atomicfile.Write(filepath.Join(dir, c.ID+".json"), data, 0o600, false)
-}
-
 // Transcript returns a child's transcript text: from memory while the
 // session lives, else from its saved file.
 func (m *Manager) Transcript(id string) (string, error) {
@@ -100,13 +72,9 @@ func (m *Manager) Transcript(id string) (string, error) {
 	if m.opts.TranscriptDir == "" {
 		return "", fmt.Errorf("no transcript for %s", id)
 	}
-	data, err := os.ReadFile(filepath.Join(m.opts.TranscriptDir, filepath.Base(id)+".json"))
+	f, err := readTranscript(m.opts.TranscriptDir, filepath.Base(id))
 	if err != nil {
-		return "", fmt.Errorf("no saved transcript for %s: %w", id, err)
+		return "", err
 	}
-	var f transcriptFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return "", fmt.Errorf("transcript of %s is unreadable: %w", id, err)
-	}
-	return RenderTranscript(f.Messages), nil
+	return RenderTranscript(f.messages), nil
 }

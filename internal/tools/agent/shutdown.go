@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/codewhale/codewhale/internal/atomicfile"
 )
 
 // ExitedError is the status text of a child whose process went away before
@@ -52,7 +49,7 @@ func (m *Manager) Drain(ctx context.Context, wait, settle time.Duration) []Cance
 	for _, id := range m.liveIDs() {
 		if c, err := m.Get(id); err == nil {
 			c.setStatus(StatusInterrupted, func() { c.errText = ExitedError })
-			c.save()
+			c.saveState()
 		}
 	}
 	m.waitForWrites()
@@ -99,42 +96,27 @@ func ReconcileDir(dir string) ([]string, error) {
 	var fixed []string
 	var errs []error
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
+		name := e.Name()
+		id := strings.TrimSuffix(strings.TrimSuffix(name, transcriptExt), ".json")
+		if !e.Type().IsRegular() || id == name {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
-		ok, err := reconcileFile(path)
+		ok, err := reconcileFile(filepath.Join(dir, name))
 		if err != nil {
 			errs = append(errs, err)
 		}
 		if ok {
-			fixed = append(fixed, strings.TrimSuffix(e.Name(), ".json"))
+			fixed = append(fixed, id)
 		}
 	}
 	return fixed, errors.Join(errs...)
 }
 
 func reconcileFile(path string) (bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return false, err
+	if strings.HasSuffix(path, transcriptExt) {
+		return reconcileJournal(path)
 	}
-	var f transcriptFile
-	if json.Unmarshal(data, &f) != nil || terminal(f.Agent.Status) || processAlive(f.PID) {
-		return false, nil
-	}
-	f.Agent.Status, f.Agent.Terminal, f.Agent.Error = StatusInterrupted, true, ExitedError
-	if f.Agent.Ended.IsZero() {
-		f.Agent.Ended = time.Now().UTC()
-	}
-	out, err := json.Marshal(f)
-	if err != nil {
-		return false, err
-	}
-	if err := atomicfile.Write(path, out, 0o600, false); err != nil {
-		return false, fmt.Errorf("updating sub-agent record %s: %w", path, err)
-	}
-	return true, nil
+	return reconcileLegacy(path)
 }
 
 // processAlive reports whether pid names a running process (0: unknown,

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,19 +34,30 @@ func (r *blockingRun) Turn(ctx context.Context, _ string, progress func(agent.Pr
 
 func (r *blockingRun) Steer(string) {}
 
+// record is the last state saved for id: the last state line of its
+// journal, or an older build's document.
 func record(t *testing.T, dir, id string) map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, id+".json"))
+	data, err := os.ReadFile(filepath.Join(dir, id+".jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		data, err = os.ReadFile(filepath.Join(dir, id+".json"))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct {
-		Agent map[string]any `json:"agent"`
+	var agent map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var f struct {
+			Agent map[string]any `json:"agent"`
+		}
+		if json.Unmarshal([]byte(line), &f) == nil && f.Agent != nil {
+			agent = f.Agent
+		}
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
+	if agent == nil {
+		t.Fatalf("no state recorded for %s in %s", id, data)
 	}
-	return f.Agent
+	return agent
 }
 
 // Drain cancels what is still live, returns a receipt of it, and leaves no
@@ -104,15 +116,31 @@ func TestReconcileDir(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// journal writes a current build's record: a state line, a message
+	// and, for torn, the first half of a line a crash cut short.
+	journal := func(id string, pid int, status string, torn bool) {
+		b, _ := json.Marshal(map[string]any{"schema_version": 1, "pid": pid, "agent": map[string]any{"id": id, "status": status}})
+		text := string(b) + "\n" + `{"message":{"role":"user","content":[{"type":"text","text":"hi"}]}}` + "\n"
+		if torn {
+			text += `{"message":{"role":"assis`
+		}
+		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	write("agent_gone", 0, "running")
 	write("agent_dead", 1<<22+12345, "queued")
 	write("agent_live", os.Getpid(), "running")
 	write("agent_done", 0, "completed")
+	journal("agent_jgone", 0, "running", false)
+	journal("agent_jtorn", 0, "running", true)
+	journal("agent_jlive", os.Getpid(), "running", true)
 	fixed, err := agent.ReconcileDir(dir)
-	if err != nil || strings.Join(fixed, ",") != "agent_dead,agent_gone" {
+	if err != nil || strings.Join(fixed, ",") != "agent_dead,agent_gone,agent_jgone,agent_jtorn" {
 		t.Fatalf("fixed %v, %v", fixed, err)
 	}
-	for id, want := range map[string]string{"agent_gone": "interrupted", "agent_dead": "interrupted", "agent_live": "running", "agent_done": "completed"} {
+	for id, want := range map[string]string{"agent_gone": "interrupted", "agent_dead": "interrupted", "agent_live": "running", "agent_done": "completed",
+		"agent_jgone": "interrupted", "agent_jtorn": "interrupted", "agent_jlive": "running"} {
 		if rec := record(t, dir, id); rec["status"] != want {
 			t.Errorf("%s: %v, want %s", id, rec["status"], want)
 		}

@@ -35,8 +35,10 @@ type Run interface {
 
 // Progress is one sign of life from a running child.
 type Progress struct {
-	// Messages is the child's whole history after a change; nil when the
-	// history did not change.
+	// Messages, when non-nil, changed the child's history: from index Start
+	// on it is Messages (an append has Start at the old length). Nil when
+	// the history did not change.
+	Start    int
 	Messages []provider.Message
 }
 

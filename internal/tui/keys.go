@@ -90,14 +90,23 @@ func (m *Model) hasApproval() bool {
 	return false
 }
 
-// guardTick redraws the open approval card when its key guard ends, so
-// its hints change from waiting to the answer keys.
+// topGuard is the key guard of the card on top (nil: none).
+func (m *Model) topGuard() *views.KeyGuard {
+	if g, ok := m.top().(views.Guarder); ok {
+		return g.Guard()
+	}
+	return nil
+}
+
+// guardTick redraws the card on top (an approval card or a guarded
+// question) when its key guard ends, so its hints change from waiting to
+// the answer keys.
 func (m *Model) guardTick() tea.Cmd {
-	a := m.topApproval()
-	if a == nil {
+	g := m.topGuard()
+	if g == nil || !g.Guarded() {
 		return nil
 	}
-	return tea.Tick(max(a.ReadyAt().Sub(m.now()), time.Millisecond), func(time.Time) tea.Msg { return expireMsg{} })
+	return tea.Tick(max(g.ReadyAt().Sub(m.now()), time.Millisecond), func(time.Time) tea.Msg { return expireMsg{} })
 }
 
 // viewAction carries out what a view returned.

@@ -43,7 +43,7 @@ func (m *Model) layout() layout {
 		free--
 	}
 	if v := m.top(); v != nil && !v.FullScreen() {
-		if m.topApproval() != nil && !m.comp.Empty() {
+		if m.topGuard() != nil && !m.comp.Empty() {
 			// Keys typed while the card's guard held went to the composer:
 			// keep them in sight below the card.
 			l.composer = min(m.comp.Rows(), 3, max(free-8, 1))

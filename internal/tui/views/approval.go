@@ -31,9 +31,6 @@ const ApprovalHints = "y allow · a session · n deny · Esc abort · Alt+V para
 // SaveRuleHints is the bottom edge of a card that can save its rule.
 const SaveRuleHints = "y allow · a session · n deny · s always · Esc abort · Alt+V params"
 
-// GuardHint is the card's bottom edge while it still ignores keys.
-const GuardHint = "waiting for a deliberate answer · keys go to the composer"
-
 // ExplicitHints is the bottom edge of a card that only a yes to this one
 // call answers.
 const ExplicitHints = "y allow once · n deny · Esc abort · Alt+V params"
@@ -55,16 +52,6 @@ func (a *Approval) options() []Choice {
 	return []Choice{AllowOnce, AllowSession, Deny, Abort}
 }
 
-// The key guard (tui.md §6.5, issue 14): keys typed for the composer just
-// before a card appears are never its answer. The card ignores keys until
-// it has been open for GraceOpen and no key has arrived for GraceQuiet, so
-// a person still typing keeps typing into the composer, however long that
-// takes, and answers only after a pause.
-const (
-	GraceOpen  = 500 * time.Millisecond
-	GraceQuiet = 450 * time.Millisecond
-)
-
 // Decision is the card's answer, for the root model to send.
 type Decision struct {
 	ID     string
@@ -76,9 +63,7 @@ type Decision struct {
 type Approval struct {
 	Req       engine.ApprovalRequired
 	theme     *theme.Theme
-	now       func() time.Time
-	opened    time.Time
-	lastKey   time.Time // the last key the guard passed on
+	guard     KeyGuard
 	sel       int
 	scroll    int // first body row shown
 	collapsed bool
@@ -87,7 +72,7 @@ type Approval struct {
 
 // NewApproval opens a card for req at now().
 func NewApproval(t *theme.Theme, req engine.ApprovalRequired, now func() time.Time) *Approval {
-	a := &Approval{Req: req, theme: t, now: now, opened: now()}
+	a := &Approval{Req: req, theme: t, guard: NewKeyGuard(now)}
 	a.sel = a.index(Deny)
 	return a
 }
@@ -109,22 +94,15 @@ func (a *Approval) FullScreen() bool { return false }
 func (a *Approval) Selected() Choice { return a.options()[a.sel] }
 
 // ReadyAt is when the card starts taking answers if no further key arrives.
-func (a *Approval) ReadyAt() time.Time {
-	t := a.opened.Add(GraceOpen)
-	if q := a.lastKey.Add(GraceQuiet); q.After(t) {
-		t = q
-	}
-	return t
-}
+func (a *Approval) ReadyAt() time.Time { return a.guard.ReadyAt() }
 
 // Guarded reports whether the card still passes keys on to the composer.
-func (a *Approval) Guarded() bool { return a.now().Before(a.ReadyAt()) }
+func (a *Approval) Guarded() bool { return a.guard.Guarded() }
 
 // Update implements View. While guarded every key is passed on (and
 // extends the guard); a paste is never an answer.
 func (a *Approval) Update(k tea.KeyMsg) Action {
-	if a.Guarded() || k.Paste {
-		a.lastKey = a.now()
+	if a.guard.Holds(k) {
 		return pass()
 	}
 	switch k.String() {

@@ -189,3 +189,30 @@ func TestApprovalCanSaveItsRule(t *testing.T) {
 		t.Errorf("s = %+v", act)
 	}
 }
+
+// A guarded question (what /init asks when its survey turn ends) holds
+// every key, its answer numbers and q included, while typing goes on, and
+// answers after a pause; an unguarded one answers at once.
+func TestGuardedQuestionHoldsTypeAhead(t *testing.T) {
+	t.Parallel()
+	items := []views.Item{{Label: "Write it", Value: "write"}, {Label: "Show", Value: "show"}}
+	c := &clock{t: time.Unix(1000, 0)}
+	q := views.NewQuestion(theme.Plain(), "init", "Write AGENTS.md?", []string{"+rule"}, items, "show").Guarded(c.now)
+	for i, k := range []string{"1", "q", "enter", "2", "j", "1"} {
+		c.t = c.t.Add(100 * time.Millisecond)
+		if act := typeKeys(q, k); act.Kind != views.Pass {
+			t.Fatalf("key %d (%s) was taken: %+v", i, k, act)
+		}
+	}
+	if !strings.Contains(q.View(80, 20), views.GuardHint) {
+		t.Errorf("a guarded question does not say it is waiting:\n%s", q.View(80, 20))
+	}
+	c.t = c.t.Add(views.GraceQuiet)
+	if act := typeKeys(q, "1"); act.Kind != views.EmitAndClose || act.Event.(views.Picked).Value != "write" {
+		t.Errorf("a deliberate 1 after a pause = %+v", act)
+	}
+	plain := views.NewQuestion(theme.Plain(), "undo", "Undo?", nil, items, "show")
+	if act := typeKeys(plain, "1"); act.Kind != views.EmitAndClose {
+		t.Errorf("an unguarded question's 1 = %+v", act)
+	}
+}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"strconv"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -20,6 +21,7 @@ type Question struct {
 	Options []Item
 	theme   *theme.Theme
 	sel     int
+	guard   *KeyGuard // nil: answers from the first key
 }
 
 // NewQuestion returns a question with the answer whose value is def selected.
@@ -33,6 +35,15 @@ func NewQuestion(t *theme.Theme, name, title string, body []string, options []It
 	return c
 }
 
+// Guarded makes the question ignore keys like the approval card does
+// (KeyGuard), for a question that opens on its own while the person may be
+// typing for the composer.
+func (c *Question) Guarded(now func() time.Time) *Question {
+	g := NewKeyGuard(now)
+	c.guard = &g
+	return c
+}
+
 // FullScreen implements View.
 func (c *Question) FullScreen() bool { return false }
 
@@ -41,6 +52,9 @@ func (c *Question) Selected() string { return c.Options[c.sel].Value }
 
 // Update implements View.
 func (c *Question) Update(k tea.KeyMsg) Action {
+	if c.guard != nil && c.guard.Holds(k) {
+		return pass()
+	}
 	switch s := k.String(); s {
 	case "esc", "q", "ctrl+c":
 		return emitAndClose(Picked{Picker: c.Name})
@@ -81,5 +95,9 @@ func (c *Question) View(w, h int) string {
 		}
 	}
 	edge := func(s string) string { return c.theme.Accent.Render(s) }
-	return box(rows, w, c.Title, "↑/↓ or 1–"+strconv.Itoa(len(c.Options))+" select · Enter answer · Esc cancel", edge)
+	hints := "↑/↓ or 1–" + strconv.Itoa(len(c.Options)) + " select · Enter answer · Esc cancel"
+	if c.guard != nil && c.guard.Guarded() {
+		hints = GuardHint
+	}
+	return box(rows, w, c.Title, hints, edge)
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
@@ -39,5 +40,126 @@ func TestE2EUserCommandExpandsWithArguments(t *testing.T) {
 	p.waitFor("▎ /greet Ada 'Grace Hopper'", "● Greeted.")
 	if got := srv.Requests()[0].LastUserText(); !strings.HasPrefix(got, "Say hello to Ada and then to Grace Hopper.") {
 		t.Errorf("the model received %q", got)
+	}
+}
+
+// initReady is the /init question's bottom edge once its key guard ended.
+const initReady = "Enter answer · Esc cancel"
+
+// /init runs a Plan-mode survey turn with the read-only tools, shows the
+// proposed AGENTS.md as a diff, and writes it only after the user says so;
+// an existing file is handed to the model to improve.
+func TestE2EInitWritesAgentsMDAfterApproval(t *testing.T) {
+	t.Parallel()
+	proposal := "# Demo\n\n## Build and test\n\n```sh\ngo test ./...\n```\n\nKeep functions short.\n"
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "l", Name: "File", Args: `{"action":"list"}`}),
+		fakemodel.Text("I read go.mod and main.go.\n\n<AGENTS.md>\n"+proposal+"</AGENTS.md>\n"))
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"go.mod": "module demo\n", "main.go": "package main\n", "AGENTS.md": "# Demo\n\nOld rule.\n"})
+	p := startTUIAt(t, srv, t.TempDir(), ws)
+	p.line("/init")
+	p.waitFor("Write AGENTS.md?", "+Keep functions short.", "-Old rule.", "1. Write it", "▸ 2. Show the whole diff", initReady)
+	first := srv.Requests()[0]
+	if names := strings.Join(first.ToolNames(), ","); strings.Contains(names, "Bash") || !strings.Contains(names, "File") {
+		t.Errorf("the survey turn must be Plan mode with the read-only tools, got %s", names)
+	}
+	if got := first.LastUserText(); !strings.Contains(got, "improve it rather than replace it") || !strings.Contains(got, "Old rule.") {
+		t.Errorf("the existing AGENTS.md was not handed to the model: %q", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(ws, "AGENTS.md")); string(data) != "# Demo\n\nOld rule.\n" {
+		t.Fatalf("AGENTS.md changed before approval: %q", data)
+	}
+	p.keys("Enter") // the default shows the whole diff; it never writes
+	p.waitFor("Proposed AGENTS.md (diff)", "+++ b/AGENTS.md")
+	if data, _ := os.ReadFile(filepath.Join(ws, "AGENTS.md")); string(data) != "# Demo\n\nOld rule.\n" {
+		t.Fatalf("Enter on the default wrote AGENTS.md: %q", data)
+	}
+	p.keys("q")
+	p.waitFor("Write AGENTS.md?", initReady)
+	p.keys("1")
+	p.waitFor("Wrote " + filepath.Join(ws, "AGENTS.md"))
+	if data, _ := os.ReadFile(filepath.Join(ws, "AGENTS.md")); string(data) != proposal {
+		t.Errorf("AGENTS.md = %q, want %q", data, proposal)
+	}
+}
+
+// The proposal opens when the survey turn ends, perhaps while the person
+// types their next message: the keys they type go on into the composer,
+// none of them answers the question (1 would write, q would discard), and
+// only a deliberate answer after a pause writes the file.
+func TestE2EInitTypeAheadNeverAnswersTheProposal(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := fakemodel.New(t)
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply {
+		select {
+		case <-release:
+		case <-time.After(20 * time.Second):
+		}
+		return fakemodel.Text("Surveyed.\n<AGENTS.md>\n# Fresh\n\nRun make test.\n</AGENTS.md>")
+	})
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"Makefile": "test:\n\tgo test ./...\n"})
+	p := startTUIAt(t, srv, t.TempDir(), ws)
+	p.line("/init")
+	p.waitFor("Esc to interrupt")
+
+	const typed = "next 1 please run 2 and 3 then q quit"
+	tick := time.NewTicker(100 * time.Millisecond) // a person's typing pace, not a synchronisation wait
+	defer tick.Stop()
+	openAt := -1
+	// Two characters per tmux call: fewer processes to start on a loaded
+	// machine, so the pace stays a typist's rather than a pause.
+	for i := 0; i < len(typed); i += 2 {
+		if i == 4 {
+			close(release)
+		}
+		p.keys("-l", typed[i:min(i+2, len(typed))])
+		<-tick.C
+		if openAt < 0 && strings.Contains(p.capture(), "Write AGENTS.md?") {
+			openAt = i
+		}
+	}
+	if openAt < 0 || openAt > len(typed)-12 {
+		t.Fatalf("the proposal opened at key %d of %d; the test needs it open while typing goes on:\n%s", openAt, len(typed), p.capture())
+	}
+	t.Logf("proposal on screen from key %d; %d keys typed while it was open", openAt, len(typed)-openAt-1)
+	agents := filepath.Join(ws, "AGENTS.md")
+	if _, err := os.Stat(agents); err == nil {
+		t.Fatalf("a typed key wrote AGENTS.md:\n%s", p.capture())
+	}
+	p.waitFor("Write AGENTS.md?", "+Run make test.", "❯ "+typed, initReady)
+	if _, err := os.Stat(agents); err == nil {
+		t.Fatal("AGENTS.md was written before anyone answered")
+	}
+	p.keys("1")
+	p.waitFor("Wrote "+agents, "❯ "+typed)
+	if data, _ := os.ReadFile(agents); string(data) != "# Fresh\n\nRun make test.\n" {
+		t.Errorf("AGENTS.md = %q", data)
+	}
+}
+
+// Discarding (or Esc) leaves the file as it was and says so; an answer
+// without a proposal block writes nothing and says why.
+func TestE2EInitDiscardAndNoProposal(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Text("<AGENTS.md>\n# New\n</AGENTS.md>"),
+		fakemodel.Text("It is a Go module; I would describe the layout."))
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"CLAUDE.md": "Claude rule.\n"})
+	p := startTUIAt(t, srv, t.TempDir(), ws)
+	p.line("/init")
+	p.waitFor("Write AGENTS.md?", "improves "+filepath.Join(ws, "CLAUDE.md"), "+# New", initReady)
+	p.keys("3")
+	p.waitFor("/init: proposal discarded;")
+	p.line("/init")
+	p.waitFor("/init: the answer has no <AGENTS.md>")
+	if _, err := os.Stat(filepath.Join(ws, "AGENTS.md")); err == nil {
+		t.Error("AGENTS.md was written")
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "Claude rule.") {
+		t.Errorf("CLAUDE.md was not handed to the model: %q", got)
 	}
 }

@@ -343,19 +343,20 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	if ev.MaxStepsReached {
 		m.tr.Add(transcript.NewError("warning", "The turn stopped at the maximum number of steps; send a follow-up to continue."))
 	}
+	initCmd := m.initTurnEnded(ev)
 	if len(m.queue) > 0 && !m.quitting {
 		next := m.queue[0]
 		m.queue = m.queue[1:]
-		return m.submitText(next) // a queued user command runs as one
+		return tea.Batch(initCmd, m.submitText(next)) // a queued user command runs as one
 
 	}
 	switch ev.Status {
 	case engine.TurnFailed:
-		return m.notify("codewhale: the turn failed")
+		return tea.Batch(initCmd, m.notify("codewhale: the turn failed"))
 	case engine.TurnCompleted:
-		return m.notify("codewhale: the turn is done")
+		return tea.Batch(initCmd, m.notify("codewhale: the turn is done"))
 	}
-	return nil
+	return initCmd
 }
 
 // dropApprovals closes cards whose turn is over.

@@ -136,13 +136,14 @@ type Model struct {
 	now     func() time.Time
 	w, h    int
 
-	tr    *transcript.Transcript
-	env   *transcript.Env
-	comp  *composer.Composer
-	reg   *commands.Registry
-	ucmds userCommands
-	stack []views.View
-	sub   *subscription
+	tr      *transcript.Transcript
+	env     *transcript.Env
+	comp    *composer.Composer
+	reg     *commands.Registry
+	ucmds   userCommands
+	initRun *initState // a /init in progress (nil: none)
+	stack   []views.View
+	sub     *subscription
 
 	route    Route
 	mode     policy.Mode

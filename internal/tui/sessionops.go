@@ -42,6 +42,8 @@ func (m *Model) pickedMore(p views.Picked) tea.Cmd {
 		return m.editPicked(p.Value)
 	case archivedPicker:
 		return m.resumeSession(p.Value)
+	case initPicker:
+		return m.initPicked(p.Value)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ const (
 const maxProposal = MaxInstructionBytes
 
 // InitDraft is what /init and `codewhale init` work on (CONTRACT.md
-// §17.5): where AGENTS.md goes, what is there now, and the prompt of the
+// §17.6): where AGENTS.md goes, what is there now, and the prompt of the
 // survey turn. The model only proposes; the host writes the file, and
 // only after a person has seen the diff and said yes.
 type InitDraft struct {

@@ -163,3 +163,38 @@ func TestE2EInitDiscardAndNoProposal(t *testing.T) {
 		t.Errorf("CLAUDE.md was not handed to the model: %q", got)
 	}
 }
+
+// codewhale init in a terminal shows the diff and asks; what was typed
+// while the survey ran (here "yes" and Enter) is discarded, so only an
+// answer typed after the question appears writes the file.
+func TestE2EInitCommandAsksAndIgnoresTypeAhead(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := fakemodel.New(t)
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply {
+		select {
+		case <-release:
+		case <-time.After(20 * time.Second):
+		}
+		return fakemodel.Text("Surveyed.\n<AGENTS.md>\n# Fresh\n\nRun make test.\n</AGENTS.md>")
+	})
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"Makefile": "test:\n\tgo test ./...\n"})
+	agents := filepath.Join(ws, "AGENTS.md")
+	p := launchTUI(t, srv, launch{home: t.TempDir(), ws: ws, ready: "Surveying"}, "init")
+	p.line("yes") // typed ahead, while the model is still surveying
+	p.waitFor("\nyes\n")
+	close(release)
+	p.waitFor("+Run make test.", "Write "+agents+"? [y/N]")
+	if p.seenWithin(time.Second, "Wrote") {
+		t.Fatalf("the typed-ahead yes answered the question:\n%s", p.capture())
+	}
+	if _, err := os.Stat(agents); err == nil {
+		t.Fatal("AGENTS.md was written before anyone answered")
+	}
+	p.line("y")
+	p.waitFor("Wrote "+agents, "[codewhale exited: 0]")
+	if data, _ := os.ReadFile(agents); string(data) != "# Fresh\n\nRun make test.\n" {
+		t.Errorf("AGENTS.md = %q", data)
+	}
+}

@@ -124,6 +124,7 @@ type launch struct {
 	home, ws string
 	env      []string // extra variables
 	keepTMUX bool     // pass the pane's TMUX through, so codewhale knows it runs in tmux
+	ready    string   // what the pane shows once codewhale is up (default: the composer's ❯)
 }
 
 func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *pane {
@@ -170,7 +171,10 @@ func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *p
 		}
 		_ = tmux("kill-session", "-t", name).Run()
 	})
-	p.waitFor("❯")
+	if l.ready == "" {
+		l.ready = "❯"
+	}
+	p.waitFor(l.ready)
 	return p
 }
 

@@ -88,6 +88,8 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"resume":             {{args: []string{"resume", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
 		"tools":              {{args: []string{"tools", "--json"}, out: `"active_tool_catalog_sha256"`}},
 		"doctor":             {{args: []string{"doctor"}, out: "route"}},
+		// Its main paths: TestInitCommand, TestE2EInitCommandAsksAndIgnoresTypeAhead.
+		"init": {{args: []string{"init"}, code: 1, out: "standard input is not a terminal; pass --yes"}},
 	}
 	// Order matters where one row sets up the next (exec before sessions,
 	// auth set before status, mcp add before the rest).
@@ -95,7 +97,7 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"sessions delete", "resume", "tools", "auth", "auth set", "auth status", "automation", "automation list",
 		"automation show", "automation pause", "automation resume", "automation delete", "automation run-due", "completion",
 		"completion bash", "completion zsh", "completion fish", "completion powershell", "mcp", "mcp add", "mcp disable",
-		"mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor"}
+		"mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor", "init"}
 	for _, p := range allCommands(t, c, nil) {
 		if _, ok := rows[strings.Join(p, " ")]; !ok {
 			t.Errorf("command %q has no end-to-end row", strings.Join(p, " "))

@@ -23,7 +23,7 @@ import (
 	"github.com/codewhale/codewhale/internal/session"
 )
 
-// Exit codes of exec (engine.md §6.4).
+// Exit codes of exec (CONTRACT.md §13.4).
 const (
 	exitOK        = 0
 	exitFailure   = 1

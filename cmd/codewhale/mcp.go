@@ -17,7 +17,7 @@ import (
 )
 
 // newMCPCmd is `codewhale mcp`: inspect and edit the MCP servers of
-// mcp.json (engine.md §5.5). Edits are atomic and keep every other key;
+// mcp.json (CONTRACT.md §12.5). Edits are atomic and keep every other key;
 // running sessions pick them up with `/mcp reload`.
 func newMCPCmd(ios IO, g *globals) *cobra.Command {
 	root := &cobra.Command{Use: "mcp", Short: "List, test and edit the MCP servers in mcp.json"}

@@ -133,7 +133,7 @@ func resumeSession(ios IO, g *globals, l *session.Loaded) error {
 }
 
 // importLegacySessions copies sessions from ~/.deepseek/sessions when none
-// of the same id exists yet (engine.md §5.2). Only for the default home:
+// of the same id exists yet (CONTRACT.md §12.2). Only for the default home:
 // with CODEWHALE_HOME set, the user chose a separate store.
 func importLegacySessions(ios IO, g *globals, cfg *config.Config) {
 	if cfg.HomeFromEnv {

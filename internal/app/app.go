@@ -194,7 +194,7 @@ const agentSettle = 3 * time.Second
 
 // StopAgents ends the session's sub-agents: it waits up to wait for the
 // live ones to finish, then cancels the rest and returns them, each with
-// its record settled (engine.md §6: exec --wait-agents).
+// its record settled (CONTRACT.md §13.2, `--wait-agents`).
 func (a *App) StopAgents(ctx context.Context, wait time.Duration) []agent.Cancelled {
 	return a.Agents.Drain(ctx, wait, agentSettle)
 }
@@ -368,7 +368,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	opts.Session = &engine.Session{ID: cc.ID}
 	opts.Journal = nil // the child's transcript is saved by the agent manager
 	// The child's input is a sub-agent handoff, so the engine runs it under
-	// Ask without auto-approval (engine.md §2.1 step 3): with no one to ask,
+	// Ask without auto-approval (CONTRACT.md §9.1): with no one to ask,
 	// calls that need approval are refused and read-only work proceeds.
 	opts.Interactive = false
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil

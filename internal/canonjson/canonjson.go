@@ -1,5 +1,5 @@
 // Package canonjson writes JSON values in the canonical form the catalog
-// digest is defined over (engine.md §4.3): object keys sorted byte-wise, no
+// digest is defined over (CONTRACT.md §11.3): object keys sorted byte-wise, no
 // whitespace, strings escaped like serde_json, numbers as encoding/json
 // writes them. It also writes the encoding/json-compatible form the /tools
 // snapshot shows. encoding/json is not used for either because it escapes

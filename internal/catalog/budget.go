@@ -3,7 +3,7 @@ package catalog
 import "github.com/codewhale/codewhale/internal/provider"
 
 // The catalog budget bounds what one request carries, whatever the
-// posture. Full Access makes MCP tools eager (tools.md §2.7), but a server
+// posture. Full Access makes MCP tools eager (CONTRACT.md §4.7), but a server
 // with thousands of tools would then put hundreds of kilobytes into every
 // request (5,000 tools made 716 KB): beyond MaxEagerMCP tools or
 // MaxEagerMCPBytes of their definitions, MCP tools stay deferred, and

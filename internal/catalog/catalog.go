@@ -1,7 +1,7 @@
 // Package catalog builds the per-turn model-facing tool catalog: which tools
 // are eager (sent from the first step), which are deferred (sent only once
 // loaded), the synthetic tool_search that loads them, and the order of the
-// request's tools field (tools.md §2).
+// request's tools field (CONTRACT.md §4).
 package catalog
 
 import (
@@ -91,7 +91,7 @@ type Catalog struct {
 }
 
 // Build assembles the catalog from the registry's model-visible tools
-// (tools.md §2.1): native tools first, then the MCP adapters the pool
+// (CONTRACT.md §4.1): native tools first, then the MCP adapters the pool
 // attributed, each block sorted by name, then the synthetic tool_search.
 func Build(reg *tools.Registry, mcp MCPInfo, opts Options) *Catalog {
 	api := reg.APITools()

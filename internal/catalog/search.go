@@ -12,7 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// ToolSearchTool is the synthetic tool_search catalog entry (tools.md §2.3).
+// ToolSearchTool is the synthetic tool_search catalog entry (CONTRACT.md §4.3).
 func ToolSearchTool() provider.Tool {
 	t := provider.Tool{
 		Type:        "tool_search_20251119",
@@ -171,7 +171,7 @@ func (c *Catalog) Search(callName string, in json.RawMessage) (*SearchResult, er
 	return res, nil
 }
 
-// bm25 is the weighted term count of tools.md §2.3: +1 per query term found
+// bm25 is the weighted term count of CONTRACT.md §4.3: +1 per query term found
 // in the haystack, +2 more when it is in the name.
 func (c *Catalog) bm25(query string, limit int) []string {
 	terms := strings.Fields(strings.ToLower(query))

@@ -375,7 +375,7 @@ func (c *Config) resolveTrust() error {
 	return nil
 }
 
-// resolveKey follows engine.md §3.3: flag, config, api_key_env, the secret
+// resolveKey follows CONTRACT.md §10.3: flag, config, api_key_env, the secret
 // store, then the ambient environment.
 func (c *Config) resolveKey(flags Flags, env Env, pt ProviderTable, legacy bool) (string, string) {
 	if flags.APIKey != "" {

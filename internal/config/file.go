@@ -1,7 +1,7 @@
 // Package config loads ~/.codewhale/config.toml, the project overlay and the
 // environment, and resolves the effective settings with the precedence CLI
 // flag > environment > project overlay > user config > defaults
-// (engine.md §5.3).
+// (CONTRACT.md §12.3).
 package config
 
 import (

@@ -106,7 +106,7 @@ func deadline(path, key string, file float64, env Env, names []string, r [2]floa
 }
 
 // resolveDeadlines sets the retry policy and the provider deadlines
-// (engine.md §2.3, §2.12).
+// (CONTRACT.md §9.3, §9.12).
 func (c *Config) resolveDeadlines(env Env) error {
 	f := &c.File
 	var err error

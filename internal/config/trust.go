@@ -13,7 +13,7 @@ import (
 )
 
 // workspaceTrustFile is the per-workspace trust list `/trust add` manages
-// (engine.md §5.7): {"workspaces":{"<canonical ws>":["<canonical path>",…]}}.
+// (CONTRACT.md §5): {"workspaces":{"<canonical ws>":["<canonical path>",…]}}.
 const workspaceTrustFile = "workspace-trust.json"
 
 type workspaceTrust struct {

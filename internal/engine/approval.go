@@ -12,7 +12,7 @@ import (
 )
 
 // approve decides a call that needs approval under the turn's posture
-// (engine.md §5.6, policy.Decide) and, when someone must be asked, waits
+// (CONTRACT.md §12.6, policy.Decide) and, when someone must be asked, waits
 // for the answer. A nil result means the call may run.
 func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	name := p.call.name
@@ -80,7 +80,7 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 			if a.abort {
 				return tools.Cancelled("Request cancelled while awaiting approval")
 			}
-			// The same call again is denied without asking (tui.md §6.5).
+			// The same call again is denied without asking (CONTRACT.md §14.6).
 			e.mu.Lock()
 			e.denied[key] = true
 			e.mu.Unlock()

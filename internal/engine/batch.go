@@ -25,7 +25,7 @@ const (
 	maxParallel     = 8
 )
 
-// planned is one tool call after the gates of §2.7.
+// planned is one tool call after the gates of CONTRACT.md §9.7.
 type planned struct {
 	call      pendingCall
 	tool      tools.Tool // nil for tool_search or a blocked call
@@ -127,7 +127,7 @@ func (t *turn) runGroup(ctx context.Context, group []*planned) {
 	wg.Wait()
 }
 
-// plan resolves a call and applies the gates that need no user (§2.7).
+// plan resolves a call and applies the gates that need no user (CONTRACT.md §9.7).
 func (t *turn) plan(c pendingCall) *planned {
 	p := &planned{call: c, input: c.input}
 	name := c.name
@@ -311,7 +311,7 @@ func (p *planned) finish(o ToolOutcome, at time.Time) {
 }
 
 // complete saves a call's result at once — a kill a moment later keeps it
-// (DECISIONS #22) — and announces it. A host call (RunToolCall) has no
+// (CONTRACT.md §15.22) — and announces it. A host call (RunToolCall) has no
 // place in the history: it is neither saved nor announced here; its
 // runner emits the event as the turn slot's final one.
 func (t *turn) complete(p *planned) {

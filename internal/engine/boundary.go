@@ -15,7 +15,7 @@ func (t *turn) trustMode() bool {
 }
 
 // trustedRoots are the roots beyond the workspace that path arguments reach
-// on this turn (engine.md §5.7): the per-workspace trust list always, the
+// on this turn (CONTRACT.md §5): the per-workspace trust list always, the
 // configured trusted_paths in trust mode too. Nothing else, in any posture:
 // trust mode widens the boundary only by what the user listed.
 func (t *turn) trustedRoots() []string {

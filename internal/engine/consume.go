@@ -15,7 +15,7 @@ import (
 )
 
 // streamContentCap bounds the text and reasoning of one answer
-// (engine.md §2.3). The request's total deadline lives in the provider.
+// (CONTRACT.md §9.3). The request's total deadline lives in the provider.
 const streamContentCap = 10 << 20
 
 // pendingCall is a tool call assembled from the stream.
@@ -239,7 +239,7 @@ func cmpOr(a, b error) error {
 	return b
 }
 
-// commit stores the assistant message of a clean step (§2.5).
+// commit stores the assistant message of a clean step (CONTRACT.md §9.5).
 func (t *turn) commit(sr *streamResult) {
 	var blocks []provider.Block
 	thinking := sr.thinking.String()
@@ -285,7 +285,7 @@ func (t *turn) keepInterruptedText(sr *streamResult) {
 	t.e.appendMessage(provider.Message{Role: provider.RoleAssistantInterrupted, Content: []provider.Block{provider.TextBlock(text)}})
 }
 
-// streamFailed handles a request the provider gave up on (§2.12): its
+// streamFailed handles a request the provider gave up on (CONTRACT.md §9.12): its
 // retries already happened there, under one bound, so nothing here re-sends
 // a failed request except a context-length recovery.
 func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
@@ -324,7 +324,7 @@ func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 	return stepFailed
 }
 
-// classify maps an error onto an envelope category (engine.md §1.4).
+// classify maps an error onto an envelope category (CONTRACT.md §8.4).
 func classify(err error) string {
 	var he *provider.HTTPError
 	var se *provider.StreamError

@@ -8,7 +8,7 @@ import (
 )
 
 // ActiveToolCatalogSHA256 is the single definition of the active-tool-catalog
-// digest (engine.md §4.3, DECISIONS #7). For each tool in request order it
+// digest (CONTRACT.md §11.3, §15.7). For each tool in request order it
 // hashes name, 0x01, description, 0x01, the canonical JSON of the input
 // schema and a newline. Transport fields are not hashed. ok is false when
 // the request has no tools field (nil); a present empty array hashes the

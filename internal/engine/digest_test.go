@@ -16,7 +16,7 @@ func schema(t *testing.T, s string) map[string]any {
 	return m
 }
 
-// The vectors of engine.md §4.3, verified there with independent Python and
+// The vectors of CONTRACT.md §11.3, verified there with independent Python and
 // Go implementations.
 func TestDigestVectors(t *testing.T) {
 	t.Parallel()

@@ -10,7 +10,7 @@ import (
 )
 
 // offerRerun is the one way out of the sandbox a session has besides
-// sandbox_mode itself (engine.md §5.7's explicit escalation): when a
+// sandbox_mode itself (CONTRACT.md §12.7): when a
 // foreground command failed because the sandbox refused something, and a
 // person is there to ask (Ask, interactive, not --auto), the engine asks
 // for an explicit approval to run that same call once more outside the
@@ -58,7 +58,7 @@ func refusedWhat(denied map[string]any) string {
 	return "a network connection"
 }
 
-// readOnlyShellNote is engine.md §2.7 step 15's suffix for shell-family
+// readOnlyShellNote is the CONTRACT.md §12.7 suffix of shell-family
 // approvals under a read-only sandbox: approving cannot lift it.
 const readOnlyShellNote = " — note: the execution sandbox is read-only for this session; approving runs the " +
 	"command without write access (approval cannot lift the sandbox)"

@@ -138,7 +138,7 @@ func answerEach(h *harness, approve bool, msg string) []engine.ApprovalRequired 
 }
 
 // Under a read-only sandbox a shell-family card says approving cannot lift
-// it (engine.md §2.7 step 15).
+// it (CONTRACT.md §12.7).
 func TestReadOnlySandboxNotesItOnTheCard(t *testing.T) {
 	t.Parallel()
 	g := newGuarded(tools.Required)

@@ -121,7 +121,7 @@ type TurnUsage struct {
 type Status struct{ Message string }
 
 // Retry says the provider request failed and is re-sent after Wait
-// (engine.md §2.12). Every retry and every wait is announced.
+// (CONTRACT.md §9.12). Every retry and every wait is announced.
 type Retry struct {
 	Attempt int    // the attempt about to start; 2 is the first retry
 	Max     int    // the most attempts the request may make
@@ -153,7 +153,7 @@ type Retract struct {
 	Reason    string
 }
 
-// ErrorEnvelope describes an error (engine.md §1.4).
+// ErrorEnvelope describes an error (CONTRACT.md §8.4).
 type ErrorEnvelope struct {
 	Message     string
 	Category    string // network, authentication, authorization, rate_limit, timeout, invalid_input, parse, tool, state, internal

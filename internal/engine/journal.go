@@ -19,7 +19,7 @@ type SessionInfo struct {
 	Parent       string         // the session this one was forked from, recorded when its file is created
 }
 
-// Journal makes the history durable as it changes (DECISIONS #22): the
+// Journal makes the history durable as it changes (CONTRACT.md §15.22): the
 // engine calls it synchronously after every append, before the next request,
 // and for each tool result as soon as that call completes, so a crash loses
 // at most the message being streamed and the calls still running.

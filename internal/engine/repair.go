@@ -27,7 +27,7 @@ func (r RepairReport) Line() string {
 }
 
 // RepairHistory makes a loaded history well-formed before the next request
-// (engine.md §2.11): every tool call gets exactly one result, in call order,
+// (CONTRACT.md §9.11): every tool call gets exactly one result, in call order,
 // right after its assistant message; duplicate and orphan results are
 // dropped.
 func RepairHistory(msgs []provider.Message) ([]provider.Message, RepairReport) {

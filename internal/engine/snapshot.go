@@ -13,7 +13,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// Bounds of the /tools snapshot (engine.md §4.2).
+// Bounds of the /tools snapshot (CONTRACT.md §11.2).
 const (
 	MaxRenderedTools           = 32
 	MaxNameChars               = 256
@@ -180,7 +180,7 @@ func declaredApproval(t tools.Tool) tools.Approval {
 	return t.ApprovalFor(nil)
 }
 
-// ToolProjection is one tool of the snapshot (engine.md §4.4).
+// ToolProjection is one tool of the snapshot (CONTRACT.md §11.4).
 type ToolProjection struct {
 	Ordinal          int                      `json:"ordinal"`
 	Name             BoundedString            `json:"name"`
@@ -357,7 +357,7 @@ func boundSchema(t *provider.Tool) BoundedString {
 	return boundBytes(goSchemaJSON(t), MaxSchemaBytes)
 }
 
-// goSchemaJSON is the schema as encoding/json writes it (engine.md §4.2).
+// goSchemaJSON is the schema as encoding/json writes it (CONTRACT.md §11.2).
 // That equals the canonical form unless a string holds <, >, & or
 // U+2028/U+2029, which encoding/json escapes; only then re-serialise.
 func goSchemaJSON(t *provider.Tool) []byte {

@@ -15,7 +15,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// specTool is a registry entry built only from a Spec, for the §4.7 example.
+// specTool is a registry entry built only from a Spec, for the CONTRACT.md §11.4 example.
 type specTool struct{ tools.Spec }
 
 func (specTool) Execute(context.Context, *tools.Context, json.RawMessage) (tools.Result, error) {
@@ -44,7 +44,7 @@ func TestSnapshotMatchesSpecExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := snap.JSON(); got != strings.TrimSuffix(string(want), "\n") {
-		t.Errorf("snapshot JSON differs from engine.md §4.7:\n%s", got)
+		t.Errorf("snapshot JSON differs from CONTRACT.md §11.4:\n%s", got)
 	}
 }
 

@@ -35,7 +35,7 @@ func anyTruncated(items []BoundedString) bool {
 	return false
 }
 
-// Text renders the snapshot line by line as /tools shows it (engine.md §4.5).
+// Text renders the snapshot line by line as /tools shows it (CONTRACT.md §11.5).
 func (s *ToolSnapshot) Text() string {
 	var b strings.Builder
 	line := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }

@@ -123,7 +123,7 @@ func (t *turn) env() TurnEnv {
 }
 
 // buildSurface builds the turn's registry, catalog and /tools surface
-// context once (engine.md §2.1 step 10).
+// context once (CONTRACT.md §9.1).
 func (t *turn) buildSurface() {
 	t.toolset, t.cat = t.e.surface(t.env(), t.scopeAllow)
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
@@ -210,7 +210,7 @@ func (t *turn) runStep(ctx context.Context) stepOutcome {
 	return stepContinue
 }
 
-// noToolCalls is the ladder of a step that called no tools (§2.6).
+// noToolCalls is the ladder of a step that called no tools (CONTRACT.md §9.6).
 func (t *turn) noToolCalls(sr *streamResult) stepOutcome {
 	if t.drainSteers() {
 		t.e.emit(Status{Message: "Continuing — queued steer input"})

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Output bounds of one stream in a tool result (tools.md §4.1).
+// Output bounds of one stream in a tool result (CONTRACT.md §6.1).
 const (
 	MaxOutputBytes = 30000
 	HeadBytes      = 6000

@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
-// Status is a job's lifecycle state (tools.md §4.1).
+// Status is a job's lifecycle state (CONTRACT.md §6.1).
 type Status string
 
 const (

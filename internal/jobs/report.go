@@ -7,7 +7,7 @@ import (
 )
 
 // Finished is the once-only report of background jobs that ended since the
-// previous call (engine.md §2.6 step 3).
+// previous call (CONTRACT.md §9.6).
 type Finished struct {
 	Jobs []Snapshot
 	Text string // the runtime message for the model; "" when Jobs is empty
@@ -97,7 +97,7 @@ func StateWord(s Status) string {
 }
 
 // ExitLabel prints an exit code as a plain integer, or "-" when there is
-// none (DECISIONS #6).
+// none (CONTRACT.md §15.6).
 func ExitLabel(code *int) string {
 	if code == nil {
 		return "-"

@@ -10,7 +10,7 @@ import (
 // TailChars is the length of the stdout/stderr tails of a snapshot.
 const TailChars = 1200
 
-// Snapshot is the /jobs view of a job (engine.md §5.1).
+// Snapshot is the /jobs view of a job (CONTRACT.md §12.1).
 type Snapshot struct {
 	ID             string `json:"id"`
 	Command        string `json:"command"`

@@ -15,7 +15,7 @@ import (
 )
 
 // AmbiguousMessage is the exact refusal for a model name two (server, tool)
-// pairs produce (tools.md §2.7).
+// pairs produce (CONTRACT.md §4.7).
 func AmbiguousMessage(name string) string {
 	return fmt.Sprintf("Ambiguous MCP tool name '%s' matches more than one server/tool authority", name)
 }

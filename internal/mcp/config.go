@@ -1,4 +1,4 @@
-// Package mcp is codewhale's MCP client (engine.md §5.5, tools.md §2.7): it
+// Package mcp is codewhale's MCP client (CONTRACT.md §12.5, §4.7): it
 // reads mcp.json, starts the configured servers (stdio and Streamable HTTP,
 // on the official Go SDK), keeps each server's state, and exposes every tool
 // of a connected server as a tools.Tool named by ModelToolName.
@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// Default timeouts (engine.md §5.5).
+// Default timeouts (CONTRACT.md §12.5).
 const (
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultExecuteTimeout = 60 * time.Second

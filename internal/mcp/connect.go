@@ -9,7 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ProtocolVersion is the version offered in initialize (engine.md §5.5).
+// ProtocolVersion is the version offered in initialize (CONTRACT.md §12.5).
 const ProtocolVersion = "2024-11-05"
 
 // handshake is the outcome of one connection attempt.

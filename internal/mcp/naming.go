@@ -9,7 +9,7 @@ import (
 )
 
 // MaxModelNameLen caps a model tool name as the provider sees it (after the
-// reversible wire encoding of engine.md §3.4, which doubles '-'); providers
+// reversible wire encoding of CONTRACT.md §10.4, which doubles '-'); providers
 // refuse function names longer than 64 characters.
 const MaxModelNameLen = 64
 

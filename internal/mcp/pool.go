@@ -15,7 +15,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// ClientName is the clientInfo.name sent in initialize (engine.md §5.5).
+// ClientName is the clientInfo.name sent in initialize (CONTRACT.md §12.5).
 const ClientName = "codewhale-tui"
 
 // Options configure a Pool. The zero value works.

@@ -17,7 +17,7 @@ import (
 // successful result is cut to the call's budget by Adapter.Execute.
 const MaxResultBytes = 100 << 10
 
-// renderResult turns a tools/call result into a tool result (tools.md §2.7):
+// renderResult turns a tools/call result into a tool result (CONTRACT.md §4.7):
 // isError → failure with the text items joined by "\n" (the payload JSON
 // when there is no text); otherwise success with the payload as compact
 // JSON. Binary data (images, audio, blobs) is replaced by a note.

@@ -2,7 +2,7 @@ package policy
 
 import "testing"
 
-// Every posture × need × host, as engine.md §5.6 and issue 11 settle it:
+// Every posture × need × host, as CONTRACT.md §12.6 and issue 11 settle it:
 // --auto approves only what its posture would prompt for.
 func TestDecide(t *testing.T) {
 	t.Parallel()

@@ -1,7 +1,7 @@
 // Package policy holds the two independent controls a session has: the mode
 // (Plan, Act, Operate) and the permission posture (Ask, Auto-Review, Full
 // Access, Never), and the decision of what happens to a tool call that needs
-// approval under a posture (engine.md §5.6).
+// approval under a posture (CONTRACT.md §12.6).
 package policy
 
 import (
@@ -194,7 +194,7 @@ const (
 )
 
 // Decide returns the disposition of a call with need n under posture p on
-// host h (engine.md §5.6). --auto approves what the posture would prompt
+// host h (CONTRACT.md §12.6). --auto approves what the posture would prompt
 // for, never more: it widens neither a Never nor an Auto-Review hold, nor
 // an explicit approval, and it does not bypass a hold.
 func Decide(p Posture, n Need, h Host) Disposition {

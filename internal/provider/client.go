@@ -42,7 +42,7 @@ type Config struct {
 	OnRetry func(RetryInfo)
 }
 
-// Default deadlines (engine.md §2.3, §2.12).
+// Default deadlines (CONTRACT.md §9.3, §9.12).
 const (
 	DefaultOpenTimeout    = 45 * time.Second
 	DefaultIdleTimeout    = 120 * time.Second
@@ -267,7 +267,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 // maxResponseBody bounds a non-streaming response body.
 const maxResponseBody = 32 << 20
 
-// Complete performs one non-streaming request (engine.md §3.7), retrying
+// Complete performs one non-streaming request (CONTRACT.md §10.7), retrying
 // as a stream does; OnRetry hears each retry.
 func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) {
 	r := *req

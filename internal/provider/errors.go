@@ -8,7 +8,7 @@ import (
 )
 
 // MissingKeyMessage is the error for a hosted route without an API key
-// (engine.md §3.3); its first line is fixed.
+// (CONTRACT.md §10.3); its first line is fixed.
 const MissingKeyMessage = "DeepSeek API key not found.\n" +
 	"Fix it in one of three ways:\n" +
 	"  1. create a key at https://platform.deepseek.com/api_keys\n" +
@@ -42,7 +42,7 @@ func (e *HTTPError) Error() string {
 }
 
 // Retryable reports whether the status is one the client retries
-// (DECISIONS #24: 429, 499, 500, 502, 503, 504).
+// (CONTRACT.md §15.24: 429, 499, 500, 502, 503, 504).
 func (e *HTTPError) Retryable() bool {
 	switch e.Status {
 	case 429, 499, 500, 502, 503, 504:

@@ -33,7 +33,7 @@ type StreamEvent struct {
 	Retry      *RetryInfo
 }
 
-// Usage is token accounting for one provider call (engine.md §3.8). Optional
+// Usage is token accounting for one provider call (CONTRACT.md §10.8). Optional
 // counts are nil when the provider did not report them; they are never
 // fabricated as zero.
 type Usage struct {
@@ -118,7 +118,7 @@ func val(p *int) int {
 	return *p
 }
 
-// usage maps the wire usage onto Usage following engine.md §3.8.
+// usage maps the wire usage onto Usage following CONTRACT.md §10.8.
 func (w *wireUsage) usage() *Usage {
 	if w == nil {
 		return nil

@@ -31,7 +31,7 @@ const (
 )
 
 // Block is one content block. Only the fields of its Type are meaningful; the
-// JSON form is the session file's message format (engine.md §5.2).
+// JSON form is the session file's message format (CONTRACT.md §12.2).
 type Block struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text,omitempty"`

@@ -60,7 +60,7 @@ type ToolChoice struct {
 }
 
 // Request is one model call. Tools == nil means the request has no tools
-// field; a non-nil empty slice is a present, empty array (engine.md §2.2.1).
+// field; a non-nil empty slice is a present, empty array (CONTRACT.md §4.1).
 type Request struct {
 	Model           string
 	System          string

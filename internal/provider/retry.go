@@ -10,7 +10,7 @@ import (
 )
 
 // RetryPolicy controls how one request is re-sent after a failure that may
-// pass (engine.md §2.12, DECISIONS #24). Every wait is backed off with
+// pass (CONTRACT.md §9.12, §15.24). Every wait is backed off with
 // jitter; no retry is ever immediate.
 type RetryPolicy struct {
 	Enabled         bool

@@ -9,7 +9,7 @@ import (
 	"io"
 )
 
-// maxSSELine bounds one SSE line (engine.md §3.6).
+// maxSSELine bounds one SSE line (CONTRACT.md §10.6).
 const maxSSELine = 10 << 20
 
 var errDone = errors.New("[DONE]")

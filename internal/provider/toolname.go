@@ -12,7 +12,7 @@ func wireSafe(c rune) bool {
 }
 
 // EncodeToolName maps an internal tool name onto the characters providers
-// accept, reversibly (engine.md §3.4): [A-Za-z0-9_] stay, '-' becomes "--",
+// accept, reversibly (CONTRACT.md §10.4): [A-Za-z0-9_] stay, '-' becomes "--",
 // anything else becomes "-x" + six upper-case hex digits + "-".
 func EncodeToolName(name string) string {
 	clean := true

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// DefaultBaseURL is DeepSeek's first-party endpoint (engine.md §3.1).
+// DefaultBaseURL is DeepSeek's first-party endpoint (CONTRACT.md §10.1).
 const DefaultBaseURL = "https://api.deepseek.com/beta"
 
 // DefaultModel is the model used when nothing else is configured.
@@ -76,7 +76,7 @@ func CheckBaseURL(base string, allowInsecure bool) error {
 	return nil
 }
 
-// ChatURL returns the chat/completions URL for base (engine.md §3.1). strict
+// ChatURL returns the chat/completions URL for base (CONTRACT.md §10.1). strict
 // says whether any sent tool has strict=true; pathSuffix is the provider
 // table's override of everything after the unversioned base.
 func ChatURL(base string, strict bool, pathSuffix string) string {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// wireRequest is the Chat Completions request body (engine.md §3.4).
+// wireRequest is the Chat Completions request body (CONTRACT.md §10.4).
 type wireRequest struct {
 	Model           string         `json:"model"`
 	Messages        []wireMessage  `json:"messages"`
@@ -92,7 +92,7 @@ func reasoningTier(tier string) (effort string, off, ok bool) {
 }
 
 // requiresReasoningReplay reports whether the model wants reasoning_content
-// echoed back on assistant messages (engine.md §3.5).
+// echoed back on assistant messages (CONTRACT.md §10.5).
 func requiresReasoningReplay(model string) bool {
 	m := strings.ToLower(model)
 	if strings.Contains(m, "deepseek-v4") || strings.HasPrefix(m, "deepseek-chat") ||
@@ -108,7 +108,7 @@ func requiresReasoningReplay(model string) bool {
 }
 
 // encodeBody builds the wire JSON for req. base decides whether `strict` is
-// kept (engine.md §3.1).
+// kept (CONTRACT.md §10.1).
 func encodeBody(req *Request, base string) ([]byte, error) {
 	effort, off, hasTier := reasoningTier(req.ReasoningEffort)
 	w := wireRequest{
@@ -167,7 +167,7 @@ func wireToolChoice(tc *ToolChoice) any {
 }
 
 // wireMessages maps the internal history onto Chat Completions messages
-// (engine.md §3.5), then drops tool calls whose results never arrived.
+// (CONTRACT.md §10.5), then drops tool calls whose results never arrived.
 func wireMessages(req *Request, replay bool) []wireMessage {
 	out := make([]wireMessage, 0, len(req.Messages)+1)
 	if req.System != "" {

@@ -1,6 +1,6 @@
 // Package session stores conversations under $CODEWHALE_HOME/sessions/ so
 // they survive crashes and upgrades, lists them quickly, and loads them back
-// for resume (engine.md §5.2, DECISIONS #22 and #23).
+// for resume (CONTRACT.md §12.2, §15.22, §15.23).
 //
 // # Why an append-only journal
 //

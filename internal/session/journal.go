@@ -16,7 +16,7 @@ type Options struct {
 	Provider  string                  // model_provider recorded in the metadata
 	Secrets   []string                // exact values to redact besides sk-… keys (the resolved API key)
 	Pricing   map[string]config.Price // [pricing.<model>] overrides of the model table's prices
-	Retention *config.Retention       // nil keeps every session (DECISIONS #23)
+	Retention *config.Retention       // nil keeps every session (CONTRACT.md §15.23)
 	// OnPrune, when set, hears which sessions the retention policy deleted
 	// (and any error), so the host can say so: deletion is never silent.
 	OnPrune         func(deleted []string, err error)

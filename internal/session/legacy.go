@@ -18,7 +18,7 @@ import (
 // session the user deleted is not imported again.
 const legacyLedger = ".legacy-imported"
 
-// legacyDoc is the single-document session format of engine.md §5.2 that
+// legacyDoc is the single-document session format of CONTRACT.md §12.2 that
 // the upstream tool writes as <id>.json.
 type legacyDoc struct {
 	SchemaVersion int `json:"schema_version"`

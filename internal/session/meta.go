@@ -7,7 +7,7 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
-// Meta is a session's metadata (engine.md §5.2).
+// Meta is a session's metadata (CONTRACT.md §12.2).
 type Meta struct {
 	ID              string         `json:"id"`
 	Title           string         `json:"title"`

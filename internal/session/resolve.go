@@ -54,7 +54,7 @@ func (l *Loaded) Notices() []string {
 }
 
 // Load reads the session file at path and repairs its tool history
-// (engine.md §2.11). A newer schema is refused with a *NewerSchemaError.
+// (CONTRACT.md §9.11). A newer schema is refused with a *NewerSchemaError.
 func Load(path string) (*Loaded, error) {
 	j, err := readJournal(path)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 )
 
-// Prune applies the opt-in retention policy (DECISIONS #23): beyond the
+// Prune applies the opt-in retention policy (CONTRACT.md §15.23): beyond the
 // newest MaxSessions, and older than MaxAgeDays by last update, sessions are
 // deleted. It never deletes keep (the session being written), a session
 // another process holds open, or one written by a newer codewhale. Zero

@@ -68,7 +68,7 @@ type Env struct {
 }
 
 // BlockedPrefix starts the model-visible content of a command refused as a
-// hard block (tools.md §4.1, exact).
+// hard block (CONTRACT.md §6.1, exact).
 const BlockedPrefix = "BLOCKED: This command was blocked for safety reasons."
 
 // BlockedContent is the model-visible refusal of a Blocked verdict.

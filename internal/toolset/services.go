@@ -1,6 +1,6 @@
 // Package toolset assembles the registry of built-in tools for one turn from
 // the session's services, the mode and the features in force
-// (tools.md §1.2). It sits above the tool packages and the engine: tools
+// (CONTRACT.md §3.2). It sits above the tool packages and the engine: tools
 // never import the engine or the catalog, so their wiring lives here.
 package toolset
 

@@ -50,7 +50,7 @@ func firstRequest(s *toolset.Services, mode policy.Mode) (*tools.Registry, *cata
 	return ts.Registry, c, names
 }
 
-// tools.md §8 checks 1 and 2: the default-active sets.
+// CONTRACT.md §16, §15.1 and §15.2: the default-active sets, the first checks the contract requires.
 func TestDefaultActiveSets(t *testing.T) {
 	t.Parallel()
 	_, _, on := firstRequest(services(t, true), policy.Act)

@@ -13,7 +13,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// phase is the phase strip's state (tui.md §2.2).
+// phase is the phase strip's state (CONTRACT.md §14.2).
 type phase int
 
 const (

@@ -218,7 +218,7 @@ func TestFlowPlanModeTakesEffectOnTheNextRequest(t *testing.T) {
 }
 
 // A call the user denied, repeated exactly, is denied without a second
-// card (tui.md §6.5); a different call still asks.
+// card (CONTRACT.md §14.6); a different call still asks.
 func TestFlowRepeatedDeniedCallIsDeniedWithoutACard(t *testing.T) {
 	args := `{"command":"touch denied.txt"}`
 	again := fakemodel.Tools(fakemodel.Call{ID: "c2", Name: "Bash", Args: args})

@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// handleKey routes a key in the order of tui.md §1.8: posture chord, the
+// handleKey routes a key in the order of CONTRACT.md §14.1: posture chord, the
 // top modal, composer popups, global chords, the Esc stack, scrolling,
 // then the composer.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
@@ -159,7 +159,7 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 	return nil
 }
 
-// globalKey handles Ctrl+C and the global chords (tui.md §6.1).
+// globalKey handles Ctrl+C and the global chords (CONTRACT.md §14.6).
 func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	chord := m.ctrlX
 	m.ctrlX = false
@@ -232,7 +232,7 @@ func (m *Model) ctrlC() tea.Cmd {
 	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return expireMsg{} })
 }
 
-// escape is the Esc cancel stack (tui.md §6.1).
+// escape is the Esc cancel stack (CONTRACT.md §14.6).
 func (m *Model) escape() tea.Cmd {
 	switch {
 	case m.turn.busy && !m.turn.cancelling:
@@ -250,7 +250,7 @@ func (m *Model) escape() tea.Cmd {
 	return m.escOnEmpty()
 }
 
-// scrollKey moves the transcript (tui.md §6.3).
+// scrollKey moves the transcript.
 func (m *Model) scrollKey(k tea.KeyMsg) bool {
 	w, h := m.w, m.layout().transcript
 	switch k.String() {

@@ -1,4 +1,4 @@
-// Package tui is codewhale's interactive terminal UI (tui.md): one Bubble
+// Package tui is codewhale's interactive terminal UI (CONTRACT.md §14): one Bubble
 // Tea root model over the engine's event stream, with the transcript, the
 // composer, a stack of modal views (approval card, pagers, pickers, help)
 // and the status bar. The engine stays UI-free: the model sends ops and

@@ -18,7 +18,7 @@ func locked(setting string) string {
 	return setting + " is locked while a turn is running — press Esc to interrupt first"
 }
 
-// effortCycle is Ctrl+T's order for DeepSeek (tui.md §5.3).
+// effortCycle is Ctrl+T's order for DeepSeek (CONTRACT.md §14.5).
 var effortCycle = []string{"off", "high", "max"}
 
 // cycleEffort is Ctrl+T: off → high → max → off.
@@ -115,7 +115,7 @@ func parseModeArg(arg string) (mode policy.Mode, yolo, ok bool) {
 	return md, false, err == nil
 }
 
-// modeItems are the mode picker's rows (tui.md §5.1.1).
+// modeItems are the mode picker's rows (CONTRACT.md §14.5).
 func modeItems() []views.Item {
 	return []views.Item{
 		{Label: "Act", Hint: "Direct work in this session — edits and shell ask for approval", Value: "act"},

@@ -22,7 +22,7 @@ type slashCommand struct {
 	run handler
 }
 
-// slashCommands is the built-in command table (tui.md §7.2). Commands the
+// slashCommands is the built-in command table (CONTRACT.md §14.7). Commands the
 // port does not implement are absent, so they answer Unknown command.
 var slashCommands = []slashCommand{
 	{commands.Command{Name: "tools", Aliases: []string{"tool-studio"}, Usage: "[text|json]",
@@ -92,7 +92,7 @@ func (m *Model) commandTable() []commands.Command {
 	return out
 }
 
-// runCommand dispatches a parsed slash command (tui.md §7.1): fixed mode
+// runCommand dispatches a parsed slash command (CONTRACT.md §14.7): fixed mode
 // aliases, the registry, retired names, then unknown.
 func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 	m.tr.Bottom()
@@ -117,7 +117,7 @@ func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 	return nil
 }
 
-// Exact texts of /tools (engine.md §4.6, tui.md §9.1).
+// Exact texts of /tools (CONTRACT.md §11.6, §14.9).
 const (
 	toolsUnavailable = "Tool request snapshot unavailable — no model request has been captured for the latest turn."
 	toolsUsage       = "usage: /tools [text|json]"

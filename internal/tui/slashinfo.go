@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/usage"
 )
 
-// effortTiers are the accepted /effort values (tui.md §5.3).
+// effortTiers are the accepted /effort values (CONTRACT.md §14.5).
 var effortTiers = []string{"none", "minimal", "low", "medium", "high", "xhigh", "ultra", "max", "auto", "off"}
 
 func (m *Model) effortLabel() string {

@@ -18,7 +18,7 @@ const (
 	sevError
 )
 
-// Toast lifetimes (tui.md §2.2): info 4 s, success and warning 5 s; errors
+// Toast lifetimes: info 4 s, success and warning 5 s; errors
 // stay until the next turn.
 const (
 	infoToast = 4 * time.Second

@@ -12,7 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// submitKey is Enter (tui.md §5.4): idle sends, busy queues; on an empty
+// submitKey is Enter (CONTRACT.md §14.2): idle sends, busy queues; on an empty
 // composer while busy the oldest queued message is sent now as a steer.
 func (m *Model) submitKey() tea.Cmd {
 	if strings.TrimSpace(m.comp.Value()) == "" {

@@ -12,7 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/usage"
 )
 
-// minTranscript is the fewest transcript rows kept on screen (tui.md §2).
+// minTranscript is the fewest transcript rows kept on screen.
 const minTranscript = 3
 
 // layout is the row budget of one frame, top to bottom.
@@ -119,7 +119,7 @@ func (m *Model) transcriptRows(h int) []string {
 	return m.tr.View(m.w, h)
 }
 
-// emptyState is the brand mark and one context line (tui.md §2.4).
+// emptyState is the brand mark and one context line.
 func (m *Model) emptyState(h int) []string {
 	rows := make([]string, h)
 	mid := h / 2
@@ -149,7 +149,7 @@ func (m *Model) permissionChip() string {
 }
 
 // fsScope is the filesystem scope label of the sandbox the session's
-// commands run under in the current mode (tui.md §2.1): `files: workspace
+// commands run under in the current mode (CONTRACT.md §14.2): `files: workspace
 // (enforced)`, `(unenforced)` when no OS mechanism confines them, `files:
 // full disk` with danger-full-access. Postures never change it.
 func (m *Model) fsScope() string { return m.sandboxStatus().Scope() }
@@ -166,7 +166,7 @@ func (m *Model) sandboxStatus() sandbox.Status {
 	return engine.SandboxFor(m.o.Sandbox, m.mode).Status()
 }
 
-// header is the top bar (tui.md §2.1): brand, route, mode, effort,
+// header is the top bar (CONTRACT.md §14.2): brand, route, mode, effort,
 // permission and filesystem scope, chips, and the context meter. On narrow
 // terminals the meter goes first, then the provider name, then the
 // "(unenforced)" note, then the filesystem scope, and only then is the
@@ -239,7 +239,7 @@ func (m *Model) contextMeter() string {
 	return usage.CompactMeter(used, window)
 }
 
-// previewRows is the pending-input preview (tui.md §2.3.1).
+// previewRows is the pending-input preview (CONTRACT.md §14.2).
 func (m *Model) previewRows(n int) []string {
 	if n > 0 && len(m.queue) == 0 && len(m.attached) > 0 {
 		return []string{m.attachmentRow()}
@@ -257,7 +257,7 @@ func (m *Model) previewRows(n int) []string {
 }
 
 // phaseStrip is the one-row phase indicator with the session's usage on
-// the right (tui.md §2.2).
+// the right (CONTRACT.md §14.2).
 func (m *Model) phaseStrip() string {
 	t := m.theme
 	marker, label, style := "·", "idle", t.Dim

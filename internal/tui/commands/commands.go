@@ -1,4 +1,4 @@
-// Package commands is the slash-command registry of the TUI (tui.md §7):
+// Package commands is the slash-command registry of the TUI (CONTRACT.md §14.7):
 // the one table of names, aliases, usages and descriptions that dispatch,
 // the slash menu, /help and the unknown-command suggestions all read.
 // Handlers live with the root model; this package only parses and resolves.
@@ -143,7 +143,7 @@ func (r *Registry) Suggest(name string) []string {
 	return out
 }
 
-// MenuLimit bounds the slash menu (tui.md §7.1).
+// MenuLimit bounds the slash menu.
 const MenuLimit = 128
 
 // Match is a slash-menu row: the command and the name or alias that

@@ -1,4 +1,4 @@
-// Package composer is the TUI's multi-line input (tui.md §2.3): a bubbles
+// Package composer is the TUI's multi-line input (CONTRACT.md §14.2): a bubbles
 // textarea with the prompt glyph, soft wrapping and a height that follows
 // the content, plus what the textarea lacks: large pastes folded into
 // placeholders (so pasting a log never stalls the UI), prompt history,

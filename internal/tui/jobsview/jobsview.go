@@ -1,4 +1,4 @@
-// Package jobsview is the /jobs command of the TUI (tui.md §9.2) over the
+// Package jobsview is the /jobs command of the TUI (CONTRACT.md §14.9) over the
 // process-local job manager: it parses the arguments, performs the action
 // and renders the exact texts of the contract. Actions that wait (poll,
 // wait, stdin, cancel) block, so callers run Run off the UI goroutine.
@@ -14,7 +14,7 @@ import (
 	"github.com/codewhale/codewhale/internal/jobs"
 )
 
-// Exact texts of tui.md §9.2.
+// Exact texts of CONTRACT.md §14.9.
 const (
 	EmptyList    = "No live Bash jobs. Bash jobs are process-local; after a restart, inspect durable task artifacts for prior command output."
 	Controls     = "Controls: /jobs show <id>, /jobs poll <id>, /jobs wait <id>, /jobs stdin <id> <input>, /jobs cancel <id>, /jobs cancel-all."

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// Sanitize makes model, tool and provider text safe to draw (tui.md §1.5):
+// Sanitize makes model, tool and provider text safe to draw (CONTRACT.md §14.1):
 // it removes CSI, OSC, DCS, SOS, PM and APC escape sequences, other ESC
 // sequences, C1 controls and every C0 control byte except newline and tab.
 // A CR LF pair becomes LF; a lone CR (progress-bar redraws) is dropped.

@@ -51,7 +51,7 @@ func WrapStyled(s string, w int) []string {
 }
 
 // WrapPlain wraps one line of plain text (no escapes) to width w, the pager
-// rule of tui.md §8.1 with the port's indentation fix (§8.5): words are
+// rule of CONTRACT.md §14.8 (leading indentation kept): words are
 // packed greedily by display width, a word longer than w is broken by
 // grapheme, runs of spaces inside a line are kept, and continuation rows
 // repeat the line's leading indentation when it leaves room for text. An

@@ -1,4 +1,4 @@
-// Package theme is the table of styles of the UI's chrome (tui.md §1.9):
+// Package theme is the table of styles of the UI's chrome (CONTRACT.md §14.1):
 // text, dim and accent tones, one colour per mode and per permission
 // posture, severities, diff lines and the reasoning tint, for dark and
 // light terminals, with colour switched off under NO_COLOR. Markdown bodies

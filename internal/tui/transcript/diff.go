@@ -9,7 +9,7 @@ import (
 )
 
 // Mutation is the part of the File tool's `file.mutation` result metadata
-// the UI draws (tools.md §4.2).
+// the UI draws (CONTRACT.md §14.3).
 type Mutation struct {
 	Diff  string `json:"diff"`
 	Files []struct {

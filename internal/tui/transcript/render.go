@@ -10,7 +10,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
 
-// Glyphs of the transcript (tui.md §3).
+// Glyphs of the transcript.
 const (
 	GlyphUser      = "▎"
 	GlyphAssistant = "●"
@@ -27,7 +27,7 @@ var SpinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 // LowMotionFrame is the static running marker.
 const LowMotionFrame = "◌"
 
-// Thinking preview bounds (tui.md §3).
+// Thinking preview bounds.
 const (
 	thinkingDoneLines = 10
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 )
 
-// Tool cell bounds (tui.md §3.1).
+// Tool cell bounds.
 const (
 	summaryChars    = 72
 	shellCmdLines   = 6
@@ -53,7 +53,7 @@ func firstLine(s string) string {
 }
 
 // Summary is the one-line argument summary after a tool's name
-// (tui.md §3.1.1), at most 72 characters.
+// (CONTRACT.md §14.3), at most 72 characters.
 func Summary(name string, in json.RawMessage) string {
 	a := decodeArgs(in)
 	var s string

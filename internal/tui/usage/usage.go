@@ -118,7 +118,7 @@ func FormatCost(c float64) string {
 	return fmt.Sprintf("$%.2f", c)
 }
 
-// ContextMeter renders `<used>/<max> [■■□□□] NN%` (tui.md §2.3.3): five
+// ContextMeter renders `<used>/<max> [■■□□□] NN%` (CONTRACT.md §14.2): five
 // cells filled ceil(percent/20). It is "" when the window is unknown.
 func ContextMeter(used, window int) string {
 	if window <= 0 {

@@ -35,7 +35,7 @@ const SaveRuleHints = "y allow · a session · n deny · s always · Esc abort �
 // call answers.
 const ExplicitHints = "y allow once · n deny · Esc abort · Alt+V params"
 
-// optionText are the card's rows in order (tui.md §6.5). "Always allow
+// optionText are the card's rows in order (CONTRACT.md §14.6). "Always allow
 // this" appears only on a card whose call has an exact rule to save.
 var optionText = map[Choice]string{AllowOnce: "Allow once", AllowSession: "Allow for this session (this kind)",
 	AllowAlways: "Always allow this (save rule)", Deny: "Deny this call", Abort: "Abort the turn"}

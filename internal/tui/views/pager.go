@@ -10,18 +10,18 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
 
-// PagerHints is the pager's footer (tui.md §8.3).
+// PagerHints is the pager's footer (CONTRACT.md §14.8).
 const PagerHints = "q/Esc close · j/k scroll · Space page · Ctrl+D/U half · g/G top/bottom · / search · c copy"
 
-// defaultPage is the page height before the first render (tui.md §8.3).
+// defaultPage is the page height before the first render.
 const defaultPage = 10
 
-// Pager is the full-screen text viewer of tui.md §8: scrolling, search and
+// Pager is the full-screen text viewer of CONTRACT.md §14.8: scrolling, search and
 // copy over sanitised text. Its content never reaches the transcript.
 type Pager struct {
 	Title string
 	// Margin is subtracted from the terminal width to get the wrap width;
-	// MinWidth is the smallest wrap width (tui.md §8.1).
+	// MinWidth is the smallest wrap width.
 	Margin, MinWidth int
 	// LineStyle, when set, styles each visible line (a diff's colours).
 	LineStyle func(string) string

@@ -212,7 +212,7 @@ type HelpEntry struct {
 	Section, Key, Text string
 }
 
-// Help is the help overlay (tui.md §6.4.1): sections of slash commands and
+// Help is the help overlay: sections of slash commands and
 // key bindings; typing filters, ↑/↓ and PgUp/PgDn scroll, Esc closes.
 type Help struct {
 	entries []HelpEntry

@@ -2,7 +2,7 @@
 // transcript: the pager (/tools, /jobs show, tool details, reasoning), the
 // approval card, list pickers and the help overlay. Each is a small model
 // that takes keys and returns an Action; the root model carries out what
-// the action emits (tui.md §1.8).
+// the action emits (CONTRACT.md §14.1).
 package views
 
 import (
@@ -26,7 +26,7 @@ const (
 	// EmitAndClose: hand Event over and pop the view.
 	EmitAndClose
 	// Pass: the view declines the key; the root model routes it as if no
-	// modal were open (tui.md §1.3).
+	// modal were open (CONTRACT.md §14.1).
 	Pass
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Args is a tool's input object, read through strict helpers (tools.md §0.3):
+// Args is a tool's input object, read through strict helpers (CONTRACT.md §2.3):
 // a present value of the wrong type is always an error, never coerced; JSON
 // null counts as absent.
 type Args map[string]json.RawMessage
@@ -176,7 +176,7 @@ func (a Args) StringList(field string) ([]string, bool, error) {
 	return out, true, nil
 }
 
-// Action reads the `action` of an action family (tools.md §0.4). def is the
+// Action reads the `action` of an action family (CONTRACT.md §2.4). def is the
 // default when absent ("" = the action is required).
 func (a Args) Action(tool string, allowed []string, def string) (string, error) {
 	list := strings.Join(allowed, ", ")

@@ -18,7 +18,7 @@ type Context struct {
 	Mode      policy.Mode
 	// TrustedRoots are the canonical roots beyond the workspace that path
 	// arguments may reach on this call: the engine puts here exactly the
-	// trusted roots in force (engine.md §5.7). No flag switches the
+	// trusted roots in force (CONTRACT.md §5). No flag switches the
 	// boundary off: trust mode widens it only by the roots the user listed.
 	TrustedRoots []string
 	// Approval is the approval the call was granted under: the engine sets
@@ -30,7 +30,7 @@ type Context struct {
 	TurnID   string
 	CallID   string
 	// Budget is how many characters the result's Content may take (the
-	// engine's bound for the route, engine.md §2.9); 0 means DefaultBudget.
+	// engine's bound for the route, CONTRACT.md §9.9); 0 means DefaultBudget.
 	// A tool sizes its own result to it, stays valid JSON and says what it
 	// left out and how to get the rest: the engine's last-resort cut of a
 	// longer result is never meant to be reached by a built-in tool.
@@ -74,7 +74,7 @@ func (c *Context) Roots() []string {
 }
 
 // ResolvePath maps raw onto an absolute path inside the workspace or a
-// trusted root (tools.md §3). Relative paths join the workspace; symlinks are
+// trusted root (CONTRACT.md §5). Relative paths join the workspace; symlinks are
 // resolved, so a link that leaves the root is an escape; for a path that does
 // not exist yet the deepest existing ancestor is resolved and the rest
 // re-appended. The result is a check, not a capability: a tool that then

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// ErrorKind classifies a refusal (tools.md §0.1).
+// ErrorKind classifies a refusal (CONTRACT.md §2.1).
 type ErrorKind int
 
 const (
@@ -94,7 +94,7 @@ func containsAnyFold(s string, subs ...string) bool {
 	return false
 }
 
-// Render is the text the model sees for this error from tool (tools.md §0.2),
+// Render is the text the model sees for this error from tool (CONTRACT.md §2.2),
 // without the validation-feedback suffix.
 func (e *Error) Render(tool string) string {
 	switch e.Kind {

@@ -17,7 +17,7 @@ func NotRegistered(name string) string { return fmt.Sprintf("tool '%s' is not re
 
 // Registry maps exact names to tools, hidden aliases included. Resolution is
 // byte-for-byte: there is no case folding and no fuzzy step, so a
-// hallucinated name fails and never dispatches (DECISIONS #12).
+// hallucinated name fails and never dispatches (CONTRACT.md §15.12).
 type Registry struct {
 	mu    sync.RWMutex
 	tools map[string]Tool

@@ -12,7 +12,7 @@ import (
 )
 
 // Capability is a declared capability label (snake_case everywhere,
-// DECISIONS #25).
+// CONTRACT.md §15.25).
 type Capability string
 
 const (
@@ -69,7 +69,7 @@ func ApprovalReason(t Tool, in json.RawMessage) string {
 	return ""
 }
 
-// Tool is one executable tool (tools.md §0.1). The policy predicates never
+// Tool is one executable tool (CONTRACT.md §2.1). The policy predicates never
 // fail: on input they cannot parse they answer for the family's least
 // dangerous action.
 type Tool interface {
@@ -89,7 +89,7 @@ type Tool interface {
 // InputNormalizer is implemented by tools that fold argument aliases or give
 // exact messages for malformed input (a missing or unknown action, a missing
 // field) before the input is validated against the published schema
-// (DECISIONS #13). The returned input is what the schema sees and what
+// (CONTRACT.md §15.13). The returned input is what the schema sees and what
 // Execute receives.
 type InputNormalizer interface {
 	NormalizeInput(in json.RawMessage) (json.RawMessage, error)

@@ -1,7 +1,7 @@
 // Package agent implements the `agent` tool: it dispatches focused sub-agent
 // runs of the same engine, each with its own history, To-do and narrowed
 // tools, and returns at once with an id, a compact receipt and a transcript
-// handle (tools.md §4.5). The Manager owns every child: it admits, queues,
+// handle (CONTRACT.md §6.5). The Manager owns every child: it admits, queues,
 // runs, saves and cancels them within the configured capacity.
 package agent
 
@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// Capacity constants (tools.md §4.5, the sub-agent limits of the seed).
+// Capacity constants (CONTRACT.md §6.5).
 const (
 	DefaultMaxSubagents           = 64
 	MaxSubagents                  = 128

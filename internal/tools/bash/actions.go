@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// Wait and interact timeouts (DECISIONS #17; tools.md §4.1).
+// Wait and interact timeouts (CONTRACT.md §15.17, §6.1).
 const (
 	defaultWaitTimeout     = 5 * time.Second
 	defaultInteractTimeout = time.Second
@@ -72,7 +72,7 @@ func (t *Tool) cancel(in input) (tools.Result, error) {
 		map[string]any{"status": string(jobs.Killed), "task_id": snap.ID}), nil
 }
 
-// deltaResult renders a wait or interact (tools.md §4.1): a timing line, a
+// deltaResult renders a wait or interact (CONTRACT.md §6.1): a timing line, a
 // blank line, then the new output or a no-new-output line by status.
 func deltaResult(d jobs.Delta) tools.Result {
 	var b strings.Builder

@@ -1,4 +1,4 @@
-// Package bash implements the canonical Bash tool (tools.md §4.1): run a
+// Package bash implements the canonical Bash tool (CONTRACT.md §6.1): run a
 // command through the user's shell in the workspace, in the foreground with
 // a deadline or in the background as a job, then wait for it, send it
 // input, or cancel it. Processes are owned by a jobs.Manager, which the TUI's

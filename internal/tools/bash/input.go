@@ -26,7 +26,7 @@ type input struct {
 }
 
 // aliases lists each canonical field with the spellings folded into it
-// (tools.md §4.1); only one spelling may be sent.
+// (CONTRACT.md §6.1); only one spelling may be sent.
 var aliases = []struct {
 	field    string
 	spelling []string

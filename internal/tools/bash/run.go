@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// Model-visible refusals (tools.md §4.1, exact).
+// Model-visible refusals (CONTRACT.md §6.1, exact).
 const (
 	msgShellDisabled = "Shell tools are disabled by the active permission profile."
 	msgReadOnlyShell = "Shell command blocked by read-only shell policy. Use a non-mutating, non-background inspection command, or switch to Act mode (`/mode act`) for write-capable shell work."
@@ -30,7 +30,7 @@ const (
 		"command with background=true and send its input with Bash action=\"interact\"."
 )
 
-// Run timeouts (tools.md §4.1).
+// Run timeouts (CONTRACT.md §6.1).
 const (
 	defaultRunTimeout = 120 * time.Second
 	minRunTimeout     = time.Second
@@ -165,7 +165,7 @@ func (t *Tool) foreground(ctx context.Context, tc *tools.Context, spec jobs.Spec
 	return res, nil
 }
 
-// runContent renders a finished foreground run by outcome (tools.md §4.1).
+// runContent renders a finished foreground run by outcome (CONTRACT.md §6.1).
 func runContent(d jobs.Delta, timeout time.Duration) string {
 	out, errs := d.Stdout.Content, d.Stderr.Content
 	streams := "\n\nSTDOUT:\n" + out + "\n\nSTDERR:\n" + errs

@@ -2,7 +2,7 @@
 // step with the check that they stay there: every path is opened relative
 // to an open descriptor of the root and may not pass through a symbolic
 // link, so a directory swapped for a link between a check and a use makes
-// the use fail instead of landing outside (tools.md §3; issue 11 §4).
+// the use fail instead of landing outside (CONTRACT.md §5; issue 11 §4).
 //
 // On Linux a path is opened with a single openat2(RESOLVE_BENEATH |
 // RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS). Where openat2 is missing

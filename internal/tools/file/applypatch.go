@@ -8,7 +8,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// ApplyPatchName is the replay-only alias of File patch (tools.md §1.5).
+// ApplyPatchName is the replay-only alias of File patch (CONTRACT.md §3.5).
 const ApplyPatchName = "apply_patch"
 
 // ApplyPatch is the hidden `apply_patch` alias: the legacy schema without

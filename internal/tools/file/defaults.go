@@ -13,7 +13,7 @@ import (
 	"github.com/codewhale/codewhale/internal/gitrepo"
 )
 
-// The default excludes of the searches (tools.md §4.2), applied when a call
+// The default excludes of the searches (CONTRACT.md §6.2), applied when a call
 // gives no `exclude`: directories by name at any depth (never a file of that
 // name), files by name glob.
 var (

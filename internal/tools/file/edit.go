@@ -21,7 +21,7 @@ func parseEdit(a tools.Args) (editReq, error) {
 	return r, err
 }
 
-// edit replaces exactly one occurrence of search (tools.md §4.2 edit): the
+// edit replaces exactly one occurrence of search (CONTRACT.md §6.2 edit): the
 // file must have been read in this session and be unchanged since; the
 // result is written atomically, re-read and verified.
 func (t *Tool) edit(tc *tools.Context, r editReq) (tools.Result, error) {

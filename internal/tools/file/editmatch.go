@@ -222,7 +222,7 @@ func identicalPayload(s string) error {
 }
 
 // corruptedPayload detects edit arguments that look mangled in transit
-// (tools.md §4.2 edit step 1): the brace or bracket balance of replace
+// (CONTRACT.md §6.2, edit): the brace or bracket balance of replace
 // differs from search's, a multi-line braced block collapsed to an empty
 // `{}` or `[]`, or a long braced search shrank to a stub. It returns the
 // reason, or "" when the payload looks sound.

@@ -1,7 +1,7 @@
-// Package file implements the canonical `File` tool (tools.md §4.2): read,
+// Package file implements the canonical `File` tool (CONTRACT.md §6.2): read,
 // list, search_name and search_content on every instance; write and edit on a
 // write-capable one (Act, Operate); patch when the patch feature is on too.
-// It also provides the hidden replay-only alias `apply_patch` (§1.5).
+// It also provides the hidden replay-only alias `apply_patch` (CONTRACT.md §3.5).
 //
 // Every action goes through the workspace boundary (tools.Context.ResolvePath).
 // Edits require a fresh read recorded in a session-scoped Snapshots store, and
@@ -124,7 +124,7 @@ func (t *Tool) StartsDetachedFor(json.RawMessage) bool { return false }
 
 // NormalizeInput folds aliases, rejects unknown keys and checks every field's
 // type and presence, so the contract's exact messages win over generic schema
-// errors (DECISIONS #13). The result carries the canonical key names.
+// errors (CONTRACT.md §15.13). The result carries the canonical key names.
 func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
 	c, err := t.parseCall(in)
 	if err != nil {
@@ -182,7 +182,7 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req any) (tools.Resul
 }
 
 // actionGate refuses an action of the family this instance does not run,
-// with the contract's exact texts (tools.md §2.6, §4.2).
+// with the contract's exact texts (CONTRACT.md §4.6, §6.2).
 func (t *Tool) actionGate(action string) error {
 	if t.can(action) || !slices.Contains(allActions, action) {
 		return nil

@@ -10,7 +10,7 @@ import (
 )
 
 // credentialRefusal is the exact text of a refused read of CodeWhale's own
-// configuration or credentials (tools.md §4.2).
+// configuration or credentials (CONTRACT.md §6.2).
 const credentialRefusal = "File `read` cannot expose CodeWhale configuration or credential-store files; " +
 	"use `codewhale config list` or `codewhale auth status` for safe inspection"
 

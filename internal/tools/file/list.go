@@ -86,7 +86,7 @@ func (t *Tool) list(ctx context.Context, tc *tools.Context, r listReq) (tools.Re
 	return tools.OK(renderList(l.entries, l.total, tc.ResultBudget())), nil
 }
 
-// renderList is the bare entry list when every entry fits (tools.md §4.2),
+// renderList is the bare entry list when every entry fits (CONTRACT.md §6.2),
 // else the object form with as many entries as the 500-entry cap and the
 // result budget allow.
 func renderList(entries []listEntry, total, budget int) string {

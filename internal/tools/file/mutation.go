@@ -16,7 +16,7 @@ const (
 )
 
 // Mutation is the `mutation` object of file.mutation metadata
-// (tools.md §4.2): the workspace-relative unified diff, each touched file
+// (CONTRACT.md §6.2): the workspace-relative unified diff, each touched file
 // with its outcome, and renames detected in a patch.
 type Mutation struct {
 	Diff          string         `json:"diff"`

@@ -23,7 +23,7 @@ type alias struct{ from, to string }
 
 var pathAliases = []alias{{"file_path", "path"}, {"filePath", "path"}}
 
-// actionAliases are the per-action synonyms (tools.md §4.2 step 1).
+// actionAliases are the per-action synonyms (CONTRACT.md §6.2, aliases).
 var actionAliases = sync.OnceValue(func() map[string][]alias {
 	return map[string][]alias{
 		"edit": {{"old_string", "search"}, {"old_str", "search"}, {"oldText", "search"}, {"old_text", "search"},
@@ -36,8 +36,8 @@ var actionAliases = sync.OnceValue(func() map[string][]alias {
 	}
 })
 
-// actionParams is the parameter contract of one action (tools.md §4.2 step 2,
-// plus `depth` on list and `literal` on search_content from DECISIONS #16, and
+// actionParams is the parameter contract of one action (CONTRACT.md §6.2, unknown keys,
+// plus `depth` on list and `literal` on search_content from CONTRACT.md §15.16, and
 // `offset` on search_content to page through matches in path order).
 type actionParams struct {
 	allowed  []string

@@ -113,7 +113,7 @@ func TestRefusedInputs(t *testing.T) {
 		{"plan edit", Options{}, `{"action":"edit","path":"a","search":"x","replace":"y"}`, strings.ReplaceAll(planRefusal, "%s", "edit")},
 		{"plan patch", Options{Patch: true}, `{"action":"patch","patch":"x"}`, strings.ReplaceAll(planRefusal, "%s", "patch")},
 		// NotAvailable text that names no mode word is wrapped by the shared
-		// renderer (tools.md §0.2); the contract's message is inside, whole.
+		// renderer (CONTRACT.md §2.2); the contract's message is inside, whole.
 		{"patch disabled", Options{Writable: true}, `{"action":"patch","patch":"x"}`,
 			"File action=\"patch\" is unavailable because the patch feature is disabled; " +
 				"nothing was written. Available actions here: read, list, search_name, search_content, write, edit. When " +

@@ -16,7 +16,7 @@ import (
 
 // ApprovalFor is Auto for read/list/search, Explicit for a write, edit or
 // patch that touches a protected path, and Suggest for any other write;
-// input without a readable action counts as read (tools.md §0.4).
+// input without a readable action counts as read (CONTRACT.md §2.4).
 func (t *Tool) ApprovalFor(in json.RawMessage) tools.Approval {
 	if isReadAction(tools.PeekAction(in, "read")) {
 		return tools.Auto

@@ -20,7 +20,7 @@ func countLines(data []byte) int {
 	return n
 }
 
-// renderRead renders a read result (tools.md §4.2 read): the raw text for a
+// renderRead renders a read result (CONTRACT.md §6.2 read): the raw text for a
 // small file read without a window, else the numbered window.
 func renderRead(r readReq, data []byte) string {
 	total := countLines(data)

@@ -41,7 +41,7 @@ func replaceEntries(desc string) map[string]any {
 
 // schema is the input schema of an instance running actions: the action
 // enum lists exactly those, and fields only write/edit/patch use are left
-// out where those actions are (tools.md §2.5).
+// out where those actions are (CONTRACT.md §4.5).
 func schema(actions []string) map[string]any {
 	enum := make([]any, len(actions))
 	for i, a := range actions {

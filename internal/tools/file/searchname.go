@@ -122,7 +122,7 @@ type nameResult struct {
 }
 
 // renderNames renders the best matches within budget: the bare list of
-// tools.md §4.2 when it is the whole answer, else the object form.
+// CONTRACT.md §6.2 when it is the whole answer, else the object form.
 func renderNames(found []nameMatch, limit int, defaults *defaultsReport, budget int) string {
 	shown := found[:min(limit, len(found))]
 	if len(shown) == len(found) && defaults == nil {
@@ -157,7 +157,7 @@ func extensionOK(name string, exts []string) bool {
 }
 
 // nameScore scores a lowercased query against a lowercased path and name
-// (tools.md §4.2 search_name); ok is false when the query does not match.
+// (CONTRACT.md §6.2 search_name); ok is false when the query does not match.
 func nameScore(q, path, name string) (float64, bool) {
 	switch {
 	case name == q:

@@ -96,7 +96,7 @@ func (g *grepRun) deliver(seq int, h fileHits) {
 }
 
 // contentMatch is one result. The context fields are []string, or a single
-// string when context_lines is 1 (tools.md §4.2).
+// string when context_lines is 1 (CONTRACT.md §6.2).
 type contentMatch struct {
 	File          string `json:"file"`
 	LineNumber    int    `json:"line_number"`

@@ -117,8 +117,8 @@ func cutRunes(s string, n int) string {
 	return s
 }
 
-// Content is the engine's last-resort cut of a result for tool (engine.md
-// §2.9): content that fits is returned unchanged; JSON is cut structurally
+// Content is the engine's last-resort cut of a result for tool (CONTRACT.md
+// §9.9): content that fits is returned unchanged; JSON is cut structurally
 // and stays valid JSON with a "truncation" receipt; anything else keeps a
 // head and a tail between the contract's compaction note and receipt.
 func Content(tool, content string, budget int) string {

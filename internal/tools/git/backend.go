@@ -33,7 +33,7 @@ func (f *failure) Error() string { return f.msg }
 
 func failf(msg string) error { return &failure{msg: msg} }
 
-// cliBackend runs the git binary with the command lines of §4.3.
+// cliBackend runs the git binary with the command lines of CONTRACT.md §6.3.
 type cliBackend struct{ bin string }
 
 func (cliBackend) name() string { return "git" }

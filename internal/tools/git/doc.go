@@ -1,5 +1,5 @@
-// Package git implements the canonical read-only Git tool (tools.md §4.3,
-// DECISIONS #14): the actions status, diff, log, show and blame. Content is
+// Package git implements the canonical read-only Git tool (CONTRACT.md §6.3,
+// CONTRACT.md §15.14): the actions status, diff, log, show and blame. Content is
 // the text git itself prints for the equivalent read — status as
 // `--porcelain=v1 -b`, unified diffs, log lines in the contract's pretty
 // format, show, blame — capped at 40000 characters, with structured metadata
@@ -20,12 +20,12 @@
 //
 // Two backends produce that text behind one interface:
 //
-//   - the git CLI: runs `git` with the command lines of §4.3 (with
+//   - the git CLI: runs `git` with the command lines of CONTRACT.md §6.3 (with
 //     GIT_OPTIONAL_LOCKS=0 so a read never rewrites the index, and
 //     COLUMNS=80 so --stat does not depend on the agent's terminal). It
 //     serves status, diff, show and blame whenever a binary is present: its
 //     text is exact under the user's configuration and repository features.
-//   - go-git (always available, DECISIONS #14): reads the repository through
+//   - go-git (always available, CONTRACT.md §15.14): reads the repository through
 //     go-git and this package's own readers (index, pack indexes) and
 //     renders git's formats for what it does exactly — status (index stat
 //     cache, cache-tree, parallel lstat like git's preload-index), log (walk

@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// Defaults and limits of §4.3.
+// Defaults and limits of CONTRACT.md §6.3.
 const (
 	defaultUnified  = 3
 	maxUnified      = 50
@@ -175,7 +175,7 @@ func validateRev(rev string) (string, error) {
 	return rev, nil
 }
 
-// cliArgs is the git command line of §4.3 for the request, without "git".
+// cliArgs is the git command line of CONTRACT.md §6.3 for the request, without "git".
 func (r *request) cliArgs() []string {
 	var a []string
 	switch r.action {
@@ -230,7 +230,7 @@ func (r *request) command() string {
 	return "git -C " + r.dir + " " + strings.Join(r.cliArgs(), " ")
 }
 
-// failurePrefix starts the content of a failed read (§4.3 Non-zero exit).
+// failurePrefix starts the content of a failed read (CONTRACT.md §6.3).
 func (r *request) failurePrefix() string {
 	switch r.action {
 	case "show":

@@ -20,7 +20,7 @@ const (
 	scopeMissing                  // nothing on disk; the index or history may still know it
 )
 
-// resolveScope sets dir and pathspec from `path` (§4.3 Scope). A Git path
+// resolveScope sets dir and pathspec from `path` (CONTRACT.md §6.3). A Git path
 // is a pathspec: it is joined to the workspace and cleaned lexically, and
 // no link is followed to decide what it names — a tracked symlink is the
 // link itself (`git status -- link.txt`), never its target. git runs in the

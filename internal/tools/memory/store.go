@@ -1,5 +1,5 @@
-// Package memory implements the user's durable memory (tools.md §4.6,
-// engine.md §5.4): Markdown files under <CODEWHALE_HOME>/memory, the
+// Package memory implements the user's durable memory (CONTRACT.md §6.6,
+// CONTRACT.md §12.4): Markdown files under <CODEWHALE_HOME>/memory, the
 // `remember` tool that appends, revises and retires entries, and the bounded
 // block that carries them into the system prompt as untrusted user data.
 //

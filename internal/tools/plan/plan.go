@@ -1,5 +1,5 @@
 // Package plan implements update_plan: optional high-level strategy the model
-// may publish (tools.md §4.9). It is deferred (reachable through tool_search
+// may publish (CONTRACT.md §6.9). It is deferred (reachable through tool_search
 // only) and is never a Work surface: its state does not feed the
 // work-grounding block.
 package plan

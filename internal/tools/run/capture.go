@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// Stream caps in results (tools.md §4.4): tests keep 40000 characters per
+// Stream caps in results (CONTRACT.md §6.4): tests keep 40000 characters per
 // stream, verifier gates 16000, each with the Git-style note.
 const (
 	testStreamChars = 40000

@@ -118,7 +118,7 @@ func (t *Tool) runGate(ctx context.Context, sb *sandbox.Sandbox, g gate) gateRes
 	return r
 }
 
-// judge counts the gates and sets the verdicts and summary (tools.md §4.4).
+// judge counts the gates and sets the verdicts and summary (CONTRACT.md §6.4).
 func (e *envelope) judge() {
 	for _, g := range e.Gates {
 		switch g.Status {

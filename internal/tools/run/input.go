@@ -29,7 +29,7 @@ var (
 	levels   = []string{"quick", "full"}
 )
 
-// Custom verifier limits (tools.md §4.4).
+// Custom verifier limits (CONTRACT.md §6.4).
 const (
 	maxCustomGates        = 12
 	defaultMaxPythonFiles = 200

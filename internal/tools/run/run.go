@@ -1,5 +1,5 @@
-// Package run implements the canonical Run tool (tools.md §4.4, DECISIONS
-// #15): `tests` detects the workspace's test runner and reports counts and
+// Package run implements the canonical Run tool (CONTRACT.md §6.4,
+// §15.15): `tests` detects the workspace's test runner and reports counts and
 // failing tests; `verifiers` runs independent verification gates. Every
 // process goes through the shared jobs.Manager, under the same process-group,
 // timeout and output rules as Bash, and is visible in /jobs while it runs.

@@ -41,7 +41,7 @@ func (g gate) command() string {
 	return runner{program: g.program, args: g.args}.display()
 }
 
-// detectGates lists the gates of §4.4's table for the workspace, filtered by
+// detectGates lists the gates of CONTRACT.md §6.4's table for the workspace, filtered by
 // profile, plus the custom commands.
 func (t *Tool) detectGates(tc *tools.Context, in input) ([]gate, error) {
 	ws := tc.Workspace

@@ -1,5 +1,5 @@
-// Package tasks implements durable, restart-aware task records (tools.md
-// §4.7): a file-backed Store, the `tasks` tool with its create, list, read,
+// Package tasks implements durable, restart-aware task records (CONTRACT.md
+// §6.7): a file-backed Store, the `tasks` tool with its create, list, read,
 // cancel and gate_run actions, and the hidden task_create/task_list/task_read
 // replay aliases.
 //

@@ -138,7 +138,7 @@ func (t *Tool) NormalizeInput(raw json.RawMessage) (json.RawMessage, error) {
 	return args.Marshal(), nil
 }
 
-// ParallelSafeFor is true for search only (tools.md: only search is
+// ParallelSafeFor is true for search only (CONTRACT.md §6.10: only search is
 // parallel-safe).
 func (t *Tool) ParallelSafeFor(raw json.RawMessage) bool {
 	return tools.PeekAction(raw, "search") == "search" && t.ApprovalFor(raw) == tools.Auto

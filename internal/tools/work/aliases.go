@@ -9,8 +9,8 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// Aliases returns the hidden replay-only spellings of work_update (tools.md
-// §1.5): todo_write and checklist_write (full replace, same input), and the
+// Aliases returns the hidden replay-only spellings of work_update (CONTRACT.md
+// §3.5): todo_write and checklist_write (full replace, same input), and the
 // granular *_add, *_update and *_list. All write through ledger, the same
 // writer as work_update; any `action` in their input is ignored. They are
 // registered in every mode work_update is, Plan included.

@@ -1,6 +1,6 @@
-// Package work implements the single canonical To-do ledger (tools.md §4.8):
+// Package work implements the single canonical To-do ledger (CONTRACT.md §6.8):
 // the work_update tool, its hidden todo_*/checklist_* replay aliases, and the
-// one bounded renderer of the <codewhale:work_state> body (tools.md §5).
+// one bounded renderer of the <codewhale:work_state> body (CONTRACT.md §7).
 //
 // There is one Ledger per agent: the parent thread owns one, every sub-agent
 // owns its own. All writers, canonical and alias, go through the Ledger, so

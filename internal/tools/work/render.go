@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Bounds of the work-grounding body (tools.md §5), counted in Unicode scalars.
+// Bounds of the work-grounding body (CONTRACT.md §7), counted in Unicode scalars.
 const (
 	MaxItemLines        = 24
 	MaxBodyChars        = 2000

@@ -115,7 +115,7 @@ func TestSanitizeContent(t *testing.T) {
 	}
 }
 
-// checkBody asserts every invariant of §5 for one rendered snapshot.
+// checkBody asserts every invariant of CONTRACT.md §7 for one rendered snapshot.
 func checkBody(t *testing.T, snap Snapshot, body string) {
 	t.Helper()
 	if n := utf8.RuneCountInString(body); n > MaxBodyChars {

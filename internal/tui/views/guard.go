@@ -9,7 +9,7 @@ import (
 // GuardHint is a guarded card's bottom edge while it still ignores keys.
 const GuardHint = "waiting for a deliberate answer · keys go to the composer"
 
-// The key guard (tui.md §6.5, issue 14): keys typed for the composer just
+// The key guard (CONTRACT.md §14.6, issue 14): keys typed for the composer just
 // before a card appears are never its answer. A guarded card ignores keys
 // until it has been open for GraceOpen and no key has arrived for
 // GraceQuiet, so a person still typing keeps typing into the composer,

@@ -8,8 +8,11 @@ import (
 // bound read-only, a minimal /dev, the writable roots bound writable, the
 // protected paths bound read-only over them (and writable roots inside
 // those bound again), and with the network denied an empty network
-// namespace. --die-with-parent ties the command to bwrap, which Start ties
-// to the agent.
+// namespace. The command gets its own pid namespace and /proc: through the
+// agent's /proc/<pid>/root a command would otherwise see the file system
+// without the read-only mounts. --die-with-parent ties the command to bwrap,
+// which Start ties to the agent. Every capability is dropped (bwrap keeps
+// them for root), so a command cannot unmount what protects .git.
 func wrapBwrap(cmd *exec.Cmd, bwrap string, p Policy) error {
 	args := bwrapArgs(p.resolve(), !p.Network, cmd.Dir)
 	path := cmd.Path
@@ -19,7 +22,7 @@ func wrapBwrap(cmd *exec.Cmd, bwrap string, p Policy) error {
 }
 
 func bwrapArgs(l layout, noNet bool, dir string) []string {
-	args := []string{"--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev"}
+	args := []string{"--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
 	for _, r := range l.rw {
 		args = append(args, "--bind", r, r)
 	}

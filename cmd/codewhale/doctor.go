@@ -73,9 +73,11 @@ func doctorOptions(g *globals) doctor.Options {
 	return o
 }
 
-// sandboxStatus is what the session's sandbox would be, probed here.
+// sandboxStatus is what the session's sandbox would be, probed here with
+// this binary as the helper (so an unprivileged run probes user namespaces
+// as the session would).
 func sandboxStatus(d sandbox.Defaults) doctor.SandboxStatus {
-	st := sandbox.New(sandbox.DefaultPolicy(d), sandbox.Options{}).Status()
+	st := sandbox.New(sandbox.DefaultPolicy(d), sandbox.Options{Helper: executable()}).Status()
 	s := doctor.SandboxStatus{Enforced: st.Enforced, Mechanism: string(st.Mechanism), Reason: st.Reason}
 	switch {
 	case st.Enforced:

@@ -22,7 +22,7 @@ func TestJobsRunUnderTheSandbox(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sb := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: ws, Network: true}, sandbox.Options{})
+	sb := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: ws, Network: true}, sandbox.Options{Helper: os.Args[0]})
 	if !sb.Status().Enforced {
 		e2e.Missing(t, "neither Landlock nor bubblewrap is available")
 	}

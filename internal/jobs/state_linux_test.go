@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/sandbox"
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 // testAgentEnv makes the test binary a codewhale stand-in: it opens a
@@ -40,11 +41,17 @@ func testAgent(dir string) int {
 	if os.Getenv(testAgentWatchdog) != "" {
 		opts.Watchdog = os.Args[0]
 	}
-	if os.Getenv(testAgentSandbox) != "" {
-		// A protected .git makes Linux confinement use its mount namespace.
+	if how := os.Getenv(testAgentSandbox); how != "" {
+		// A protected .git makes Linux confinement use a mount namespace:
+		// made on a thread as root, through the helper in a user namespace
+		// otherwise ("userns" forces that way as root too).
 		_ = os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+		sbOpts := sandbox.Options{Helper: os.Args[0]}
+		if how == "userns" {
+			sbOpts.Probe = func() sandbox.Caps { return sandbox.Caps{LandlockABI: 1, UserNS: true} }
+		}
 		opts.Sandbox = sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: dir, Network: true,
-			Protected: []string{filepath.Join(dir, ".git")}}, sandbox.Options{})
+			Protected: []string{filepath.Join(dir, ".git")}}, sbOpts)
 	}
 	m, err := NewManager(opts)
 	if err != nil {
@@ -76,12 +83,13 @@ func (s Snapshot) pidForTest(m *Manager) int {
 
 // crashAgent runs the stand-in agent, waits for its job, kills it with
 // SIGKILL and returns the job leader's and the forked sleeper's pids.
-func crashAgent(t *testing.T, dir string, watchdog bool, sandboxed ...bool) (leader, sleeper int) {
+// sandboxed is "" (none), "1" (the system's way) or "userns".
+func crashAgent(t *testing.T, dir string, watchdog bool, sandboxed string) (leader, sleeper int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), testAgentEnv+"="+dir)
-	if len(sandboxed) > 0 && sandboxed[0] {
-		cmd.Env = append(cmd.Env, testAgentSandbox+"=1")
+	if sandboxed != "" {
+		cmd.Env = append(cmd.Env, testAgentSandbox+"="+sandboxed)
 	}
 	if watchdog {
 		cmd.Env = append(cmd.Env, testAgentWatchdog+"=1")
@@ -118,7 +126,7 @@ func crashAgent(t *testing.T, dir string, watchdog bool, sandboxed ...bool) (lea
 func TestNextStartStopsWhatACrashedRunLeft(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	leader, sleeper := crashAgent(t, dir, false)
+	leader, sleeper := crashAgent(t, dir, false, "")
 	if !exitsWithin(leader, 5*time.Second) {
 		t.Fatalf("job leader %d outlived the agent", leader)
 	}
@@ -152,13 +160,51 @@ func TestNextStartStopsWhatACrashedRunLeft(t *testing.T) {
 // confined jobs included.
 func TestWatchdogStopsJobsWhenTheAgentDies(t *testing.T) {
 	t.Parallel()
-	for _, sandboxed := range []bool{false, true} {
+	for _, sandboxed := range []string{"", "1", "userns"} {
+		if sandboxed == "userns" {
+			requireUserNS(t)
+		}
 		leader, sleeper := crashAgent(t, t.TempDir(), true, sandboxed)
 		for _, pid := range []int{leader, sleeper} {
 			if !exitsWithin(pid, 5*time.Second) {
-				t.Fatalf("process %d outlived the agent (sandboxed %v)", pid, sandboxed)
+				t.Fatalf("process %d outlived the agent (sandboxed %q)", pid, sandboxed)
 			}
 		}
+	}
+}
+
+// A confined job's leader dies with the agent too (Pdeathsig survives the
+// helper's user namespace and its exec of the command).
+func TestConfinedLeaderDiesWithTheAgent(t *testing.T) {
+	t.Parallel()
+	for _, sandboxed := range []string{"1", "userns"} {
+		if sandboxed == "userns" {
+			requireUserNS(t)
+		}
+		leader, _ := crashAgent(t, t.TempDir(), false, sandboxed)
+		if !exitsWithin(leader, 5*time.Second) {
+			t.Fatalf("job leader %d outlived the agent (sandboxed %q)", leader, sandboxed)
+		}
+	}
+}
+
+// requireUserNS records a missing dependency unless the helper can confine
+// a command through a user namespace here.
+func requireUserNS(t *testing.T) {
+	t.Helper()
+	ws := t.TempDir()
+	_ = os.Mkdir(filepath.Join(ws, ".git"), 0o755)
+	sb := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: ws, Network: true,
+		Protected: []string{filepath.Join(ws, ".git")}},
+		sandbox.Options{Helper: os.Args[0], Probe: func() sandbox.Caps { return sandbox.Caps{LandlockABI: 1, UserNS: true} }})
+	cmd := exec.Command("/bin/sh", "-c", "touch new && ! touch .git/x 2>/dev/null")
+	cmd.Dir = ws
+	p, err := sb.Start(cmd)
+	if err == nil {
+		err = p.Wait()
+	}
+	if err != nil {
+		e2e.Missing(t, fmt.Sprintf("commands cannot be confined through a user namespace here: %v", err))
 	}
 }
 

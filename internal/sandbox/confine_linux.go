@@ -10,8 +10,9 @@ import (
 )
 
 // prepare confines the calling (locked) thread so that cmd, started from
-// it, inherits the confinement; with bubblewrap it rewrites cmd instead.
-// tainted reports whether the thread was changed and must be discarded.
+// it, inherits the confinement; through the helper in a user namespace, or
+// with bubblewrap, it rewrites cmd instead. tainted reports whether the
+// thread was changed and must be discarded.
 func (s *Sandbox) prepare(cmd *exec.Cmd) (tainted bool, err error) {
 	if s == nil || !s.policy.Mode.confines() {
 		return false, nil
@@ -19,6 +20,12 @@ func (s *Sandbox) prepare(cmd *exec.Cmd) (tainted bool, err error) {
 	c := s.caps()
 	switch mechanismFor(c) {
 	case Landlock:
+		if s.userNS(c) && needsNamespace(s.policy, s.policy.resolve()) {
+			if err := s.wrapUserNS(cmd, c); err != nil {
+				return false, fmt.Errorf("sandbox: cannot confine the command (%w); it was not started", err)
+			}
+			return false, nil
+		}
 		if err := applyToThread(s.policy, c); err != nil {
 			return true, fmt.Errorf("sandbox: cannot confine the command (%w); it was not started. "+
 				"Set sandbox_mode = \"danger-full-access\" to run commands without the sandbox", err)
@@ -34,23 +41,35 @@ func (s *Sandbox) prepare(cmd *exec.Cmd) (tainted bool, err error) {
 // goroutine and never unlocked afterwards: with a mount namespace the
 // protected paths become read-only bind mounts (and a denied network a
 // fresh network namespace), then Landlock allows writes only beneath the
-// writable roots.
+// writable roots; without one, writes are carved around the protected
+// paths.
 func applyToThread(p Policy, c Caps) error {
 	l := p.resolve()
 	isolated := false
-	if c.MountNS && (len(l.ro) > 0 || !p.Network) {
+	if c.MountNS && needsNamespace(p, l) {
 		if err := isolate(l, !p.Network); err != nil {
 			return err
 		}
 		isolated = true
 	}
-	rules := []landlock.Rule{landlock.RODirs("/")}
-	rules = append(rules, deviceRules()...)
 	if isolated || len(l.ro) == 0 {
-		rules = append(rules, rwRules(append(l.rw, l.rwInRO...))...)
-	} else {
-		rules = append(rules, carveRules(l)...)
+		return restrict(p, rwRules(append(l.rw, l.rwInRO...)))
 	}
+	return restrict(p, carveRules(l))
+}
+
+// needsNamespace reports whether a start under p with layout l needs a
+// private mount namespace: a protected path lies inside a writable root,
+// or the network is denied (an empty network namespace blocks UDP too).
+func needsNamespace(p Policy, l layout) bool {
+	return len(l.ro) > 0 || !p.Network
+}
+
+// restrict applies Landlock to the calling thread: reads everywhere, the
+// device files, and writes as rules grant.
+func restrict(p Policy, writes []landlock.Rule) error {
+	rules := append([]landlock.Rule{landlock.RODirs("/")}, deviceRules()...)
+	rules = append(rules, writes...)
 	cfg := landlock.V11.BestEffort()
 	cfg.Scoped = 0 // jobs signal and talk to one another: each runs in its own domain
 	if p.Network {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,25 +19,43 @@ import (
 type variant struct {
 	name string
 	caps Caps
+	// helper is the executable a variant re-executes ("" for none).
+	helper string
 	// rootEntries: new entries may be created directly in the workspace.
 	rootEntries bool
 }
 
+// options builds the sandbox options of the variant.
+func (v variant) options() Options {
+	o := fixedCaps(v.caps)
+	o.Helper = v.helper
+	return o
+}
+
+// variants are the confinements this system can build: Landlock with a
+// mount namespace made on a thread (root), with one made by the helper in a
+// user namespace (unprivileged, and root too), with neither (carving),
+// and bubblewrap. The test binary serves as the helper (TestMain).
 func variants(t *testing.T) []variant {
 	t.Helper()
-	sys := probeSystem()
+	sys := probeSystem("")
 	var vs []variant
 	if sys.LandlockABI > 0 {
 		if sys.MountNS {
-			vs = append(vs, variant{"landlock+mountns", Caps{LandlockABI: sys.LandlockABI, MountNS: true}, true})
+			vs = append(vs, variant{"landlock+mountns", Caps{LandlockABI: sys.LandlockABI, MountNS: true}, "", true})
 		}
-		vs = append(vs, variant{"landlock", Caps{LandlockABI: sys.LandlockABI}, false})
+		if ok, why := probeUserNS(os.Args[0]); ok {
+			vs = append(vs, variant{"landlock+userns", Caps{LandlockABI: sys.LandlockABI, UserNS: true}, os.Args[0], true})
+		} else {
+			t.Logf("no user-namespace variant: %s", why)
+		}
+		vs = append(vs, variant{"landlock", Caps{LandlockABI: sys.LandlockABI}, "", false})
 	}
 	if bw := workingBwrap(); bw != "" {
-		vs = append(vs, variant{"bwrap", Caps{Bwrap: bw}, true})
+		vs = append(vs, variant{"bwrap", Caps{Bwrap: bw}, "", true})
 	}
-	if len(vs) < 3 {
-		t.Logf("only %d of 3 confinement variants can run here (Landlock ABI %d, mount namespaces %v)",
+	if len(vs) < 4 {
+		t.Logf("only %d of 4 confinement variants can run here (Landlock ABI %d, mount namespaces %v)",
 			len(vs), sys.LandlockABI, sys.MountNS)
 	}
 	return vs
@@ -70,6 +89,16 @@ var hostile = []string{
 	`rm -rf "$W/.codewhale"`,
 	`echo x > "$H/config.toml"`,
 	`ln -sf "$C/keep.txt" "$W/sub/link" && echo x > "$W/sub/link"`,
+	// The agent's (unconfined) view of the file system, where no read-only
+	// bind mount covers .git: Landlock denies ptrace-mode access to a
+	// process outside the command's domain.
+	`echo x > "/proc/$A/root$W/.git/config"`,
+	`echo x > "/proc/$A/root$C/keep.txt"`,
+	// Taking the read-only mounts away, directly or from a nested user
+	// namespace (whose copies of them are locked).
+	`umount -l "$W/.git"; echo x > "$W/.git/config"`,
+	`mount -o remount,rw "$W/.git"; echo x > "$W/.git/config"`,
+	`unshare -Urm sh -c 'umount -l "$W/.git"; mount -o remount,rw "$W/.git"; echo x > "$W/.git/config"'`,
 }
 
 func TestHostileCommandsChangeNothingOutside(t *testing.T) {
@@ -77,7 +106,7 @@ func TestHostileCommandsChangeNothingOutside(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
-			sb := New(w.policy(WorkspaceWrite, true), fixedCaps(v.caps))
+			sb := New(w.policy(WorkspaceWrite, true), v.options())
 			if st := sb.Status(); !st.Enforced {
 				t.Fatalf("status %+v", st)
 			}
@@ -86,7 +115,7 @@ func TestHostileCommandsChangeNothingOutside(t *testing.T) {
 			for _, d := range watched {
 				before[d] = tree(t, d)
 			}
-			env := []string{"C=" + w.canary, "W=" + w.ws, "H=" + w.home}
+			env := []string{"C=" + w.canary, "W=" + w.ws, "H=" + w.home, "A=" + strconv.Itoa(os.Getpid())}
 			for _, script := range hostile {
 				out, _ := run(t, sb, w.ws, script, env...)
 				for _, d := range watched {
@@ -104,7 +133,7 @@ func TestWritableRootsStayWritable(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
-			sb := New(w.policy(WorkspaceWrite, true), fixedCaps(v.caps))
+			sb := New(w.policy(WorkspaceWrite, true), v.options())
 			cases := []struct {
 				script string
 				ok     bool
@@ -133,7 +162,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
-			sb := New(w.policy(WorkspaceWrite, true), fixedCaps(v.caps)).WithMode(ReadOnly)
+			sb := New(w.policy(WorkspaceWrite, true), v.options()).WithMode(ReadOnly)
 			before := tree(t, w.base)
 			for _, s := range []string{`echo x > "$W/file.txt"`, `echo x > "$T/f"`, `mkdir "$W/sub/d"`, `rm "$W/sub/a.txt"`} {
 				if out, ok := run(t, sb, w.ws, s, "W="+w.ws, "T="+w.tmp); ok {
@@ -177,10 +206,10 @@ func TestNetworkDenyRefusesTCPConnect(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
-			if out, ok := run(t, New(w.policy(WorkspaceWrite, true), fixedCaps(v.caps)), w.ws, script); !ok {
+			if out, ok := run(t, New(w.policy(WorkspaceWrite, true), v.options()), w.ws, script); !ok {
 				t.Fatalf("connect failed with the network allowed: %s", out)
 			}
-			deny := New(w.policy(WorkspaceWrite, false), fixedCaps(v.caps))
+			deny := New(w.policy(WorkspaceWrite, false), v.options())
 			out, ok := run(t, deny, w.ws, script)
 			if ok {
 				t.Fatalf("connect succeeded with the network denied")
@@ -264,7 +293,7 @@ func TestHomeInsideAWritableRootIsProtected(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := DefaultPolicy(Defaults{Mode: WorkspaceWrite, Workspace: w.ws, Home: home, TempDirs: []string{w.tmp}, Network: true})
-			sb := New(p, fixedCaps(v.caps))
+			sb := New(p, v.options())
 			before := tree(t, home)
 			for _, s := range []string{`echo x > "$H/config.toml"`, `echo x > "$H/secrets/deepseek"`, `rm -rf "$H"`, `mv "$H" "$T/moved"`} {
 				run(t, sb, w.ws, s, "H="+home, "T="+w.tmp)

@@ -90,7 +90,7 @@ func (s *Sandbox) refusal(p string, l layout) *Denial {
 		return &Denial{Path: p, Reason: "outside_writable_roots", Note: head + "it is outside the writable roots (" +
 			strings.Join(l.rw, ", ") + "). Write inside the workspace instead, or ask the user to add the directory to " +
 			"writable_roots in the [sandbox] configuration, or to approve running this command outside the sandbox."}
-	case !s.caps().MountNS && len(l.ro) > 0 && carvedParent(c, l):
+	case !s.namespaced(s.caps()) && len(l.ro) > 0 && carvedParent(c, l):
 		return &Denial{Path: p, Reason: "workspace_root_entry", Note: head + "in this sandbox (Landlock without a " +
 			"mount namespace) new entries cannot be created, removed or renamed directly in " + filepath.Dir(c) +
 			", because that would also allow writing into its protected " + protectedBelow(filepath.Dir(c), l) +

@@ -16,7 +16,7 @@ func TestExplainNamesTheRefusedPath(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
-			sb := New(w.policy(WorkspaceWrite, true), fixedCaps(v.caps))
+			sb := New(w.policy(WorkspaceWrite, true), v.options())
 			cases := []struct {
 				script, reason, path string
 			}{

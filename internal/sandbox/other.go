@@ -9,7 +9,7 @@ import (
 
 // probeSystem: Seatbelt (macOS) and Windows confinement are not
 // implemented, so confining modes are reported unenforced.
-func probeSystem() Caps {
+func probeSystem(string) Caps {
 	return Caps{Why: "no OS sandbox backend is implemented for " + runtime.GOOS}
 }
 
@@ -20,3 +20,15 @@ func (s *Sandbox) prepare(*exec.Cmd) (tainted bool, err error) { return false, n
 
 // applyToThread is never reached: Wrap leaves commands alone here.
 func applyToThread(Policy, Caps) error { return nil }
+
+func confineNamespaced(Policy) error { return nil }
+
+func probeHelper() error { return nil }
+
+func (s *Sandbox) userNS(Caps) bool { return false }
+
+func (s *Sandbox) namespaced(c Caps) bool { return c.MountNS }
+
+func (s *Sandbox) wrapUserNS(*exec.Cmd, Caps) error { return nil }
+
+func needsNamespace(Policy, layout) bool { return false }

@@ -10,14 +10,18 @@ import (
 )
 
 // probeSystem asks the kernel for Landlock and whether a thread may create
-// its own mount namespace; bubblewrap is looked for (and tried once) only
-// when Landlock is missing.
-func probeSystem() Caps {
+// its own mount namespace, and if not, whether helper can make one in a new
+// user namespace; bubblewrap is looked for (and tried once) only when
+// Landlock is missing.
+func probeSystem(helper string) Caps {
 	var c Caps
 	abi, err := ll.LandlockGetABIVersion()
 	if err == nil && abi > 0 {
 		c.LandlockABI = abi
 		c.MountNS = threadCanUnshare()
+		if !c.MountNS {
+			c.UserNS, c.NoUserNS = probeUserNS(helper)
+		}
 		return c
 	}
 	c.Why = fmt.Sprintf("Landlock is not available (%v)", landlockWhy(err))

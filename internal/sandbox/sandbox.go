@@ -8,9 +8,14 @@
 // that thread (Landlock, plus a private mount namespace with read-only bind
 // mounts where the process may create one), starts the command from it and
 // waits for it there; the thread is then discarded, never returned to the Go
-// scheduler. Commands started by code that calls exec.Cmd.Start itself can be
-// rewritten with Wrap, which runs them through codewhale's hidden helper
-// entry point (HelperMain) to the same effect. Where Landlock is missing,
+// scheduler. An unprivileged process cannot create that mount namespace, so
+// there a command that needs one starts as codewhale's hidden helper entry
+// point (HelperMain) in a new user namespace, which makes the mounts and
+// applies Landlock before it executes the command (userns_linux.go); where
+// user namespaces are unavailable, protected paths are carved around with
+// Landlock alone. Commands started by code that calls exec.Cmd.Start itself
+// can be rewritten with Wrap, which runs them through the helper to the same
+// effect. Where Landlock is missing,
 // bubblewrap is used if installed; otherwise commands run unconfined and
 // Status says so.
 package sandbox
@@ -78,6 +83,11 @@ type Caps struct {
 	// MountNS: a thread can create a private mount (and network) namespace
 	// (CAP_SYS_ADMIN), so protected paths are read-only bind mounts.
 	MountNS bool
+	// UserNS: without MountNS, the helper started in a new user namespace
+	// can make those mounts (probed by running it once); NoUserNS says why
+	// not when it cannot.
+	UserNS   bool   `json:",omitempty"`
+	NoUserNS string `json:",omitempty"`
 	// Bwrap is the path of a working bubblewrap, or "".
 	Bwrap string
 	// Why explains absent capabilities, for Status.Reason.
@@ -112,7 +122,7 @@ type Sandbox struct {
 func New(p Policy, o Options) *Sandbox {
 	probe := o.Probe
 	if probe == nil {
-		probe = probeSystem
+		probe = func() Caps { return probeSystem(o.Helper) }
 	}
 	return &Sandbox{policy: p, opts: o, caps: sync.OnceValue(probe)}
 }

@@ -52,7 +52,7 @@ func TestStatusLabels(t *testing.T) {
 		{"landlock deny", Policy{Mode: WorkspaceWrite, Network: false}, Caps{LandlockABI: 7}, "files: workspace (enforced)",
 			"workspace-write (enforced: landlock; network blocked for TCP connect and bind", true, "blocked for TCP"},
 		{"landlock+ns deny", Policy{Mode: WorkspaceWrite}, Caps{LandlockABI: 7, MountNS: true}, "files: workspace (enforced)",
-			"network blocked (network namespace)", true, "blocked (network namespace)"},
+			"workspace-write (enforced: landlock + mount namespace; network blocked (network namespace))", true, "blocked (network namespace)"},
 		{"old landlock deny", Policy{Mode: WorkspaceWrite}, Caps{LandlockABI: 3}, "files: workspace (enforced)",
 			"not blocked (Landlock ABI 3", true, "not blocked"},
 		{"bwrap read-only", Policy{Mode: ReadOnly}, Caps{Bwrap: "/usr/bin/bwrap"}, "files: read-only (enforced)",

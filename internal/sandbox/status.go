@@ -36,6 +36,11 @@ type Status struct {
 	Mechanism Mechanism `json:"mechanism"`
 	// Network is "allowed", "blocked" or "not blocked (…why)".
 	Network string `json:"network"`
+	// Namespace is how Landlock keeps protected paths read-only: "mount" (a
+	// private mount namespace made on a thread, with CAP_SYS_ADMIN),
+	// "user+mount" (made by the helper in a new user namespace), or ""
+	// (carved around with Landlock alone).
+	Namespace string `json:"namespace,omitempty"`
 	// Detail names the mechanism's parts (ABI, namespaces).
 	Detail string `json:"detail,omitempty"`
 	// Reason says why a confining mode is not enforced.
@@ -67,28 +72,35 @@ func (s *Sandbox) Status() Status {
 		}
 		return st
 	}
-	describe(&st, c, s.policy)
+	describe(&st, c, s.policy, s.userNS(c))
 	return st
 }
 
-// describe fills the mechanism details and limits of an enforced status.
-func describe(st *Status, c Caps, p Policy) {
+// describe fills the mechanism details and limits of an enforced status;
+// userNS: commands that need a mount namespace get it through the helper.
+func describe(st *Status, c Caps, p Policy, userNS bool) {
 	st.Limits = append(st.Limits, "reads are not restricted (any readable file can be read)")
 	switch st.Mechanism {
 	case Landlock:
 		st.Detail = fmt.Sprintf("Landlock ABI %d", c.LandlockABI)
-		if c.MountNS {
-			st.Detail += ", private mount namespace"
-		} else if st.Mode == WorkspaceWrite {
-			st.Limits = append(st.Limits, "without a mount namespace (no CAP_SYS_ADMIN) protected paths are kept "+
-				"read-only by granting writes to their siblings only, so new entries cannot be created directly in "+
-				"the workspace root (or another writable root that holds a protected path)")
+		switch {
+		case c.MountNS:
+			st.Namespace, st.Detail = "mount", st.Detail+", private mount namespace"
+		case userNS:
+			st.Namespace, st.Detail = "user+mount", st.Detail+", user + mount namespace (through the codewhale helper)"
+		default:
+			st.Detail += ", no mount namespace (protected paths carved around)"
+			if st.Mode == WorkspaceWrite {
+				st.Limits = append(st.Limits, "without a mount namespace protected paths are kept read-only by "+
+					"granting writes to their siblings only, so new entries cannot be created directly in the "+
+					"workspace root (or another writable root that holds a protected path)"+noUserNS(c))
+			}
 		}
 		if c.LandlockABI < 3 {
 			st.Limits = append(st.Limits, "truncate(2) is not restricted below Landlock ABI 3")
 		}
 		if !p.Network {
-			st.Network = networkUnderLandlock(c)
+			st.Network = networkUnderLandlock(c, userNS)
 		}
 	case Bwrap:
 		st.Detail = "bubblewrap " + c.Bwrap
@@ -102,9 +114,18 @@ func describe(st *Status, c Caps, p Policy) {
 	}
 }
 
-func networkUnderLandlock(c Caps) string {
+// noUserNS says why the user-namespace route is closed, for the carving
+// limit.
+func noUserNS(c Caps) string {
+	if c.NoUserNS == "" {
+		return ""
+	}
+	return "; no user namespace either: " + c.NoUserNS
+}
+
+func networkUnderLandlock(c Caps, userNS bool) string {
 	switch {
-	case c.MountNS:
+	case c.MountNS || userNS:
 		return "blocked (network namespace)"
 	case c.LandlockABI >= 4:
 		return "blocked for TCP connect and bind (Landlock); UDP and MPTCP are not blocked"
@@ -116,8 +137,8 @@ func networkUnderLandlock(c Caps) string {
 func (st Status) NetworkBlocked() bool { return strings.HasPrefix(st.Network, "blocked") }
 
 // Label is the one-line posture for the turn's facts and exec's
-// sandbox_posture, e.g. `workspace-write (enforced: landlock; network
-// allowed)` or `workspace-write (unenforced: …)`.
+// sandbox_posture, e.g. `workspace-write (enforced: landlock + user
+// namespace; network allowed)` or `workspace-write (unenforced: …)`.
 func (st Status) Label() string {
 	switch {
 	case st.Mode == FullAccess:
@@ -127,7 +148,14 @@ func (st Status) Label() string {
 	case !st.Enforced:
 		return fmt.Sprintf("%s (unenforced: %s; commands run unconfined)", st.Mode, st.Reason)
 	}
-	return fmt.Sprintf("%s (enforced: %s; network %s)", st.Mode, st.Mechanism, st.Network)
+	mech := string(st.Mechanism)
+	switch st.Namespace {
+	case "mount":
+		mech += " + mount namespace"
+	case "user+mount":
+		mech += " + user namespace"
+	}
+	return fmt.Sprintf("%s (enforced: %s; network %s)", st.Mode, mech, st.Network)
 }
 
 // Scope is the header chip's filesystem scope: `files: workspace

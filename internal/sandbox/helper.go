@@ -20,8 +20,10 @@ type helperRequest struct {
 	Policy Policy `json:"policy"`
 	Caps   Caps   `json:"caps"`
 	// Namespaced: the helper was started in a new user and mount namespace
-	// and binds the protected paths itself.
-	Namespaced bool `json:"namespaced,omitempty"`
+	// and binds the protected paths itself. Outside names the agent's user
+	// and mount namespaces, which the helper refuses to mount in.
+	Namespaced bool   `json:"namespaced,omitempty"`
+	Outside    string `json:"outside,omitempty"`
 }
 
 // Wrap rewrites cmd so that it runs confined when started by code that
@@ -66,8 +68,8 @@ func (s *Sandbox) wrapHelper(cmd *exec.Cmd, req helperRequest) error {
 // executes the program in its place; it returns only on failure, with the
 // exit status to use (126, as a shell does for a command it cannot run).
 func HelperMain(args []string) int {
-	if len(args) == 1 && args[0] == helperProbe {
-		if err := probeHelper(); err != nil {
+	if len(args) == 2 && args[0] == helperProbe {
+		if err := probeHelper(args[1]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -86,7 +88,7 @@ func HelperMain(args []string) int {
 	var err error
 	switch {
 	case req.Namespaced:
-		err = confineNamespaced(req.Policy)
+		err = confineNamespaced(req.Policy, req.Outside)
 	case req.Policy.Mode.confines() && mechanismFor(req.Caps) == Landlock:
 		err = applyToThread(req.Policy, req.Caps)
 	}

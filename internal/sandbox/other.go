@@ -21,9 +21,9 @@ func (s *Sandbox) prepare(*exec.Cmd) (tainted bool, err error) { return false, n
 // applyToThread is never reached: Wrap leaves commands alone here.
 func applyToThread(Policy, Caps) error { return nil }
 
-func confineNamespaced(Policy) error { return nil }
+func confineNamespaced(Policy, string) error { return nil }
 
-func probeHelper() error { return nil }
+func probeHelper(string) error { return nil }
 
 func (s *Sandbox) userNS(Caps) bool { return false }
 

@@ -48,7 +48,11 @@ func (s *Sandbox) wrapUserNS(cmd *exec.Cmd, c Caps) error {
 	if cmd.Err != nil {
 		return cmd.Err
 	}
-	if err := s.wrapHelper(cmd, helperRequest{Policy: s.policy, Caps: c, Namespaced: true}); err != nil {
+	outside, err := namespaces()
+	if err != nil {
+		return err
+	}
+	if err := s.wrapHelper(cmd, helperRequest{Policy: s.policy, Caps: c, Namespaced: true, Outside: outside}); err != nil {
 		return err
 	}
 	userNSAttr(cmd, !s.policy.Network)
@@ -75,7 +79,10 @@ func userNSAttr(cmd *exec.Cmd, noNet bool) {
 // directory through the new mounts (it was entered before they existed, so
 // it would still reach the writable ones underneath), apply Landlock with
 // the writable roots whole, and drop every capability.
-func confineNamespaced(p Policy) error {
+func confineNamespaced(p Policy, outside string) error {
+	if err := inNewNamespaces(outside); err != nil {
+		return err
+	}
 	l := p.resolve()
 	if err := bindLayout(l); err != nil {
 		return err
@@ -126,7 +133,11 @@ func probeUserNS(helper string) (bool, string) {
 	if helper == "" {
 		return false, "no helper executable is configured"
 	}
-	cmd := exec.Command(helper, HelperArg, helperProbe)
+	outside, err := namespaces()
+	if err != nil {
+		return false, err.Error()
+	}
+	cmd := exec.Command(helper, HelperArg, helperProbe, outside)
 	cmd.Dir = os.TempDir()
 	cmd.Env = []string{}
 	var out bytes.Buffer
@@ -153,7 +164,10 @@ func probeUserNS(helper string) (bool, string) {
 }
 
 // probeHelper is the helper's side of probeUserNS.
-func probeHelper() error {
+func probeHelper(outside string) error {
+	if err := inNewNamespaces(outside); err != nil {
+		return err
+	}
 	wd, err := unix.Getwd()
 	if err != nil {
 		return err
@@ -162,4 +176,37 @@ func probeHelper() error {
 		return err
 	}
 	return dropCapabilities()
+}
+
+// namespaces names the calling thread's user and mount namespaces: the
+// thread's, not the process's (/proc/self is the main thread, which a
+// confined start may have left in a namespace of its own).
+func namespaces() (string, error) {
+	var ids []string
+	for _, ns := range []string{"user", "mnt"} {
+		id, err := os.Readlink("/proc/thread-self/ns/" + ns)
+		if err != nil {
+			return "", fmt.Errorf("reading the %s namespace: %w", ns, err)
+		}
+		ids = append(ids, id)
+	}
+	return strings.Join(ids, " "), nil
+}
+
+// inNewNamespaces refuses unless the helper runs in user and mount
+// namespaces other than outside's (the agent's): run by hand, or by a
+// command, the helper would otherwise bind paths read-only in the caller's
+// mount namespace, for every process that shares it.
+func inNewNamespaces(outside string) error {
+	own, err := namespaces()
+	if err != nil {
+		return err
+	}
+	o := strings.Fields(outside)
+	for i, id := range strings.Fields(own) {
+		if len(o) != 2 || o[i] == id {
+			return fmt.Errorf("the helper must be started in new user and mount namespaces (it runs in %s)", own)
+		}
+	}
+	return nil
 }

@@ -2,10 +2,14 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
@@ -53,7 +57,7 @@ func TestUserNamespaceCommands(t *testing.T) {
 		t.Fatalf("ids or output shape:\n%s", out)
 	}
 	for i, ns := range []string{"user", "mnt", "net"} {
-		own, err := os.Readlink("/proc/self/ns/" + ns)
+		own, err := os.Readlink("/proc/thread-self/ns/" + ns)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,5 +118,53 @@ func TestStatusSaysWhichNamespace(t *testing.T) {
 			!strings.Contains(st.Report(), c.detail) {
 			t.Errorf("%s: %+v", c.name, st)
 		}
+	}
+}
+
+// The helper run outside fresh user and mount namespaces (by hand, or by a
+// command) refuses to mount anything: in the caller's namespace its
+// read-only binds would hold for every process there. Each case gives the
+// child one new namespace only, so a helper that mounted anyway would do so
+// in a throwaway namespace, never in the test's.
+func TestHelperRefusesToMountInTheCallersNamespaces(t *testing.T) {
+	t.Parallel()
+	outside, err := namespaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	req := `{"policy":{"Mode":"workspace-write","Workspace":"` + dir + `","Protected":["` + dir + `"]},"namespaced":true,"outside":"` + outside + `"}`
+	cases := []struct {
+		name  string
+		flags uintptr
+		args  []string
+	}{
+		{"probe, same user namespace", unix.CLONE_NEWNS, []string{HelperArg, helperProbe, outside}},
+		{"request, same user namespace", unix.CLONE_NEWNS, []string{HelperArg, req, "--", "/bin/true"}},
+		{"probe, same mount namespace", unix.CLONE_NEWUSER, []string{HelperArg, helperProbe, outside}},
+		{"request, same mount namespace", unix.CLONE_NEWUSER, []string{HelperArg, req, "--", "/bin/true"}},
+	}
+	for _, c := range cases {
+		if c.flags == unix.CLONE_NEWNS && os.Getuid() != 0 {
+			continue // a mount namespace alone needs CAP_SYS_ADMIN
+		}
+		cmd := exec.Command(os.Args[0], c.args...)
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: c.flags}
+		if c.flags == unix.CLONE_NEWUSER {
+			userNSAttr(cmd, false)
+			cmd.SysProcAttr.Cloneflags = unix.CLONE_NEWUSER
+		}
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "must be started in new user and mount namespaces") {
+			t.Errorf("%s: err %v, output %s", c.name, err, out)
+		}
+	}
+	raw, err := os.ReadFile("/proc/thread-self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), dir) {
+		t.Fatalf("a mount on %s appeared in the test's namespace", dir)
 	}
 }

@@ -246,6 +246,13 @@ func (c *Config) applyProject(path string) error {
 			c.File.ApprovalPolicy = p.ApprovalPolicy
 		}
 	}
+	if p.Sandbox != nil && p.Sandbox.BuildCaches != nil && !*p.Sandbox.BuildCaches { // tightening only
+		t := SandboxTable{BuildCaches: p.Sandbox.BuildCaches}
+		if c.File.Sandbox != nil {
+			t.WritableRoots = c.File.Sandbox.WritableRoots
+		}
+		c.File.Sandbox = &t
+	}
 	if p.SandboxMode != "" {
 		next, err := sandbox.ParseMode(p.SandboxMode)
 		if err != nil {

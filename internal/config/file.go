@@ -183,7 +183,7 @@ var knownKeys = map[string][]string{
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
 		"tools", "subagents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell", "hooks"},
 	"notifications":     {"when", "method"},
-	"sandbox":           {"writable_roots"},
+	"sandbox":           {"writable_roots", "build_caches"},
 	"shell":             {"env_passthrough"},
 	"network":           {"default", "allow", "deny", "audit"},
 	"search":            {"provider", "base_url", "api_key", "fallback", "duckduckgo", "searxng", "tavily", "brave"},

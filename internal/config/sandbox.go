@@ -14,6 +14,10 @@ type SandboxTable struct {
 	// (absolute, ~/…, or relative to the workspace). The workspace's .git
 	// among them lets commands write it, except its config and hooks.
 	WritableRoots []string `toml:"writable_roots"`
+	// BuildCaches (default true) makes the build and package caches that
+	// exist writable (sandbox.BuildCaches: Go, npm, pip, cargo), so builds
+	// work in the sandbox.
+	BuildCaches *bool `toml:"build_caches"`
 }
 
 // Shell is the [shell] table.
@@ -25,8 +29,10 @@ type Shell struct {
 
 // SandboxConfig is the resolved command sandbox.
 type SandboxConfig struct {
-	Mode           sandbox.Mode
-	WritableRoots  []string
+	Mode          sandbox.Mode
+	WritableRoots []string
+	// BuildCaches are the writable build caches, from the environment.
+	BuildCaches    []string
 	Network        bool // [network] default = "allow"
 	EnvPassthrough []string
 }
@@ -54,6 +60,9 @@ func (c *Config) resolveSandbox(flags Flags, env Env) error {
 	if f.Sandbox != nil {
 		c.Sandbox.WritableRoots = f.Sandbox.WritableRoots
 	}
+	if f.Sandbox == nil || f.Sandbox.BuildCaches == nil || *f.Sandbox.BuildCaches {
+		c.Sandbox.BuildCaches = sandbox.BuildCaches(env)
+	}
 	if f.Shell != nil {
 		c.Sandbox.EnvPassthrough = f.Shell.EnvPassthrough
 	}
@@ -68,8 +77,10 @@ func tighterSandbox(a, b sandbox.Mode) bool {
 }
 
 // SandboxDefaults are the session sandbox's inputs: the workspace, the temp
-// dir, codewhale's home and config file, the configured roots.
+// dir, codewhale's home and config file, the build caches, the configured
+// roots.
 func (c *Config) SandboxDefaults() sandbox.Defaults {
 	return sandbox.Defaults{Mode: c.Sandbox.Mode, Workspace: c.Workspace, Home: c.Home, Config: c.Path,
-		TempDirs: []string{os.TempDir()}, Writable: c.Sandbox.WritableRoots, Network: c.Sandbox.Network}
+		TempDirs: []string{os.TempDir()}, Writable: c.Sandbox.WritableRoots, Caches: c.Sandbox.BuildCaches,
+		Network: c.Sandbox.Network}
 }

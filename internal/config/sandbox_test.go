@@ -83,3 +83,41 @@ func TestSandboxTables(t *testing.T) {
 		t.Fatalf("typo in [sandbox]: %v", err)
 	}
 }
+
+// Build caches are writable by default, as the environment places them;
+// build_caches = false in the user file, or in a project file (which may
+// only tighten), leaves them out, and a project cannot turn them back on.
+func TestSandboxBuildCaches(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, user, project string
+		want                bool
+	}{
+		{name: "default", want: true},
+		{name: "user off", user: "[sandbox]\nbuild_caches = false\n"},
+		{name: "project off", project: "[sandbox]\nbuild_caches = false\n"},
+		{name: "project cannot turn on", user: "[sandbox]\nbuild_caches = false\n", project: "[sandbox]\nbuild_caches = true\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			home, ws, user := t.TempDir(), t.TempDir(), t.TempDir()
+			write(t, filepath.Join(home, "config.toml"), c.user+"\n")
+			if c.project != "" {
+				write(t, filepath.Join(ws, ".codewhale", "config.toml"), c.project+"\n")
+			}
+			e := map[string]string{"CODEWHALE_HOME": home, "HOME": user, "GOCACHE": "/gc", "GOENV": "off"}
+			cfg, err := config.Load(config.Flags{Workspace: ws}, env(e))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := cfg.SandboxDefaults()
+			if got := slices.Contains(d.Caches, "/gc"); got != c.want {
+				t.Fatalf("caches %v, want GOCACHE among them: %v", d.Caches, c.want)
+			}
+			if c.want && !slices.Contains(sandbox.DefaultPolicy(d).Caches, filepath.Join(user, ".npm")) {
+				t.Fatalf("policy caches %v", sandbox.DefaultPolicy(d).Caches)
+			}
+		})
+	}
+}

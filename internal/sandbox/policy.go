@@ -21,17 +21,20 @@ type Defaults struct {
 	TempDirs  []string
 	// Writable are the configured writable_roots.
 	Writable []string
-	Network  bool
+	// Caches are the writable build caches ([sandbox] build_caches).
+	Caches  []string
+	Network bool
 }
 
 // DefaultPolicy is the session policy: the workspace, the temp dirs,
-// $CODEWHALE_HOME/tmp and the configured roots are writable; the workspace's
+// $CODEWHALE_HOME/tmp, the build caches and the configured roots are
+// writable; the workspace's
 // .git and .codewhale, codewhale's home and its config file are protected.
 // Listing the workspace's .git itself among the writable roots is the user's
 // explicit approval of git writes (commit, branch, stash): then only the
 // parts of .git that can run programs stay protected.
 func DefaultPolicy(d Defaults) Policy {
-	p := Policy{Mode: d.Mode, Workspace: d.Workspace, Network: d.Network}
+	p := Policy{Mode: d.Mode, Workspace: d.Workspace, Network: d.Network, Caches: d.Caches}
 	if d.Home != "" {
 		p.WritableRoots = append(p.WritableRoots, filepath.Join(d.Home, "tmp"))
 	}
@@ -96,7 +99,7 @@ func (p Policy) resolve() layout {
 	if p.Mode != WorkspaceWrite {
 		return l
 	}
-	roots := append([]string{p.Workspace}, p.WritableRoots...)
+	roots := append(append([]string{p.Workspace}, p.WritableRoots...), p.Caches...)
 	for _, r := range roots {
 		if c, ok := canonical(r); ok && !contains(l.rw, c) {
 			l.rw = append(l.rw, c)

@@ -67,6 +67,9 @@ type Policy struct {
 	// WritableRoots are writable besides the workspace (the temp dirs,
 	// $CODEWHALE_HOME/tmp, configured writable_roots).
 	WritableRoots []string
+	// Caches are writable build and package caches (BuildCaches), listed
+	// apart so Status can name them.
+	Caches []string `json:",omitempty"`
 	// Protected stay read-only even inside a writable root (the workspace's
 	// .git and .codewhale, codewhale's home and config file).
 	Protected []string

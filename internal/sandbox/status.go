@@ -80,6 +80,11 @@ func (s *Sandbox) Status() Status {
 // userNS: commands that need a mount namespace get it through the helper.
 func describe(st *Status, c Caps, p Policy, userNS bool) {
 	st.Limits = append(st.Limits, "reads are not restricted (any readable file can be read)")
+	if st.Mode == WorkspaceWrite && len(p.Caches) > 0 {
+		st.Limits = append(st.Limits, "the build caches that exist ("+strings.Join(p.Caches, ", ")+") are writable, "+
+			"so a command can change what a later build outside the sandbox reuses; "+
+			"[sandbox] build_caches = false keeps them read-only")
+	}
 	switch st.Mechanism {
 	case Landlock:
 		st.Detail = fmt.Sprintf("Landlock ABI %d", c.LandlockABI)

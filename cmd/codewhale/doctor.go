@@ -78,7 +78,7 @@ func doctorOptions(g *globals) doctor.Options {
 // as the session would).
 func sandboxStatus(d sandbox.Defaults) doctor.SandboxStatus {
 	st := sandbox.New(sandbox.DefaultPolicy(d), sandbox.Options{Helper: executable()}).Status()
-	s := doctor.SandboxStatus{Enforced: st.Enforced, Mechanism: string(st.Mechanism), Reason: st.Reason}
+	s := doctor.SandboxStatus{Enforced: st.Enforced, Mechanism: string(st.Mechanism), Reason: st.Reason, Degraded: st.Degraded}
 	switch {
 	case st.Enforced:
 		s.Mechanism += " (" + st.Detail + "; network " + st.Network + ")"

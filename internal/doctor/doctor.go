@@ -87,6 +87,9 @@ type SandboxStatus struct {
 	Enforced  bool
 	Mechanism string
 	Reason    string
+	// Degraded is what the enforced confinement cannot do, and why
+	// (sandbox.Status.Degraded): a warning.
+	Degraded string
 }
 
 // MCPReport is the MCP servers' states.
@@ -183,11 +186,15 @@ func keyAndEndpoint(ctx context.Context, r *Report, o Options) {
 func sandboxCheck(r *Report, s SandboxStatus) {
 	c := Check{Name: "sandbox", Status: OK, Detail: "enforced by " + s.Mechanism,
 		Data: map[string]any{"enforced": s.Enforced, "mechanism": s.Mechanism, "reason": s.Reason}}
-	if !s.Enforced {
+	switch {
+	case !s.Enforced:
 		c.Status, c.Detail = Warn, "unenforced: commands run with your full permissions"
 		if s.Reason != "" {
 			c.Detail += " (" + s.Reason + ")"
 		}
+	case s.Degraded != "":
+		c.Status, c.Detail = Warn, c.Detail+"; "+s.Degraded
+		c.Data["degraded"] = s.Degraded
 	}
 	r.add(c)
 }

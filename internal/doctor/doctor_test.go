@@ -52,3 +52,27 @@ func TestRunReportsEachFinding(t *testing.T) {
 		t.Errorf("git detail %q", d)
 	}
 }
+
+// An enforced sandbox that cannot do all it should (Landlock carving
+// around protected paths) is a warning that says what and why.
+func TestSandboxCheck(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		s      SandboxStatus
+		want   Status
+		detail string
+	}{
+		{"full", SandboxStatus{Enforced: true, Mechanism: "landlock (user + mount namespace)"}, OK, "enforced by landlock"},
+		{"degraded", SandboxStatus{Enforced: true, Mechanism: "landlock", Degraded: "new entries cannot be created directly in the workspace root"},
+			Warn, "enforced by landlock; new entries cannot be created directly in the workspace root"},
+		{"unenforced", SandboxStatus{Reason: "no backend"}, Warn, "unenforced: commands run with your full permissions (no backend)"},
+	}
+	for _, c := range cases {
+		var r Report
+		sandboxCheck(&r, c.s)
+		if got := find(r, "sandbox"); got.Status != c.want || !strings.HasPrefix(got.Detail, c.detail) {
+			t.Errorf("%s: %+v", c.name, got)
+		}
+	}
+}

@@ -47,6 +47,9 @@ type Status struct {
 	Reason string `json:"reason,omitempty"`
 	// Limits are what the mechanism does not cover.
 	Limits []string `json:"limits,omitempty"`
+	// Degraded is the limit that sets this confinement below the full one
+	// (one of Limits), for doctor's warning; "" when none does.
+	Degraded string `json:"degraded,omitempty"`
 }
 
 // Status reports the sandbox's posture. A nil sandbox reports
@@ -96,9 +99,10 @@ func describe(st *Status, c Caps, p Policy, userNS bool) {
 		default:
 			st.Detail += ", no mount namespace (protected paths carved around)"
 			if st.Mode == WorkspaceWrite {
-				st.Limits = append(st.Limits, "without a mount namespace protected paths are kept read-only by "+
-					"granting writes to their siblings only, so new entries cannot be created directly in the "+
-					"workspace root (or another writable root that holds a protected path)"+noUserNS(c))
+				st.Degraded = "without a mount namespace protected paths are kept read-only by " +
+					"granting writes to their siblings only, so new entries cannot be created directly in the " +
+					"workspace root (or another writable root that holds a protected path)" + noUserNS(c)
+				st.Limits = append(st.Limits, st.Degraded)
 			}
 		}
 		if c.LandlockABI < 3 {

@@ -26,11 +26,14 @@ import (
 )
 
 // citation matches, in one pass: an explicit planning-document citation,
-// a DECISIONS number, a citation already in CONTRACT.md form, or a bare §.
+// a DECISIONS number, a citation already in-repo (`CONTRACT.md §9.1`, also
+// wrapped onto the next comment line; `ARCHITECTURE.md §6`; `§2.3 of
+// docs/CONTRACT.md`), or a bare §. Running it twice changes nothing.
 // A citation may wrap onto the next comment line ("engine.md\n// §2.9"). An
 // issue reference ("issue 11 §5") is not a document citation and is kept.
 var citation = regexp.MustCompile(`(tools|engine|tui)\.md[\s/]*§ ?(\d+(?:\.\d+)*)|DECISIONS[\s/]*#(\d+)|` +
-	`CONTRACT\.md ?§ ?\d+(?:\.\d+)*|issues? \d+ ?§ ?\d+(?:\.\d+)*|§ ?(\d+(?:\.\d+)*)|\b(tools|engine|tui)\.md\b`)
+	`(?:CONTRACT|ARCHITECTURE)\.md[\s/]*§ ?\d+(?:\.\d+)*|§ ?\d+(?:\.\d+)*[\s/]+of[\s/]+(?:docs/)?(?:CONTRACT|ARCHITECTURE)\.md|` +
+	`issues? \d+ ?§ ?\d+(?:\.\d+)*|§ ?(\d+(?:\.\d+)*)|\b(tools|engine|tui)\.md\b`)
 
 // wrapGap captures what separates a document name from its section.
 var wrapGap = regexp.MustCompile(`^(?:\w+\.md|DECISIONS)([\s/]*)[§#]`)
@@ -98,8 +101,8 @@ func rewrite(path, src string) (string, []string) {
 		case m[6] >= 0:
 			n, _ := strconv.Atoi(src[m[6]:m[7]])
 			sec = fmt.Sprintf("15.%d", n)
-		case strings.HasPrefix(whole, "CONTRACT"):
-			doc = "contract"
+		case strings.Contains(whole, "CONTRACT.md") || strings.Contains(whole, "ARCHITECTURE.md"):
+			doc = "contract" // already in-repo; a bare § after it continues it
 		case strings.HasPrefix(whole, "issue"):
 			// kept as is
 		case m[10] >= 0:
@@ -113,7 +116,7 @@ func rewrite(path, src string) (string, []string) {
 		}
 		if sec == "" {
 			b.WriteString(whole)
-			lastWasContract = strings.HasPrefix(whole, "CONTRACT") || doc == "contract"
+			lastWasContract = doc == "contract"
 			last = m[1]
 			continue
 		}

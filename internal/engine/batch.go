@@ -31,6 +31,7 @@ type planned struct {
 	tool      tools.Tool // nil for tool_search or a blocked call
 	search    bool       // the synthetic tool_search
 	input     json.RawMessage
+	prepared  *tools.Call // the call decoded once by the registry; nil until Prepare succeeded
 	blocked   *tools.Error
 	parallel  bool
 	approval  tools.Approval
@@ -161,17 +162,16 @@ func (t *turn) plan(c pendingCall) *planned {
 		p.readOnly = true
 		return p
 	}
-	_, in, err := t.toolset.Registry.Prepare(name, c.input)
+	call, err := t.toolset.Registry.Prepare(name, c.input)
 	if err != nil {
 		p.blocked = tools.AsError(err)
 		return p
 	}
-	p.input = in
-	p.readOnly = p.tool.ReadOnlyFor(in)
-	p.approval = p.tool.ApprovalFor(in)
-	p.need = needOf(p.approval)
+	p.prepared, p.input = call, call.Input
+	pol := call.Policy
+	p.readOnly, p.approval, p.need = pol.ReadOnly, pol.Approval, needOf(pol.Approval)
 	if p.approval == tools.Explicit {
-		p.reason = tools.ApprovalReason(p.tool, in)
+		p.reason = pol.Reason
 	}
 	if _, mcp := t.toolset.MCP.Servers[name]; mcp && t.set.Mode == policy.Plan && !p.readOnly {
 		p.blocked = tools.PermissionDenied("'%s' is not available in Plan mode - switch to Act mode (`/mode act`) to modify files or run write-capable tools.", name)
@@ -184,7 +184,7 @@ func (t *turn) plan(c pendingCall) *planned {
 		t.cat.Activate(name)
 		t.e.emit(Status{Message: fmt.Sprintf("Auto-loaded deferred tool '%s' and retrying the pending call in the same turn.", name)})
 	}
-	p.parallel = (p.readOnly && p.tool.ParallelSafeFor(in) || p.tool.StartsDetachedFor(in)) && p.approval == tools.Auto
+	p.parallel = (p.readOnly && pol.Parallel || pol.Detached) && p.approval == tools.Auto
 	return p
 }
 
@@ -272,7 +272,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		TurnID: t.id, CallID: p.call.id, Budget: t.budget, Progress: t.progress(p),
 		Sandbox: t.sandbox()}
 	t.checkpoint(ctx, p, false)
-	res, err := tools.Run(ctx, p.tool, tc, p.input)
+	res, err := p.prepared.Run(ctx, tc)
 	if err == nil {
 		res = t.offerRerun(ctx, p, tc, res)
 	}

@@ -19,7 +19,7 @@ import (
 // host) leaves the refused result as it was. Plan mode never offers it.
 func (t *turn) offerRerun(ctx context.Context, p *planned, tc *tools.Context, res tools.Result) tools.Result {
 	denied, ok := res.Metadata["sandbox_denied"].(map[string]any)
-	if !ok || res.Success || p.tool == nil || t.set.Mode == policy.Plan || t.set.Posture != policy.Ask ||
+	if !ok || res.Success || p.prepared == nil || t.set.Mode == policy.Plan || t.set.Posture != policy.Ask ||
 		!t.e.opts.Interactive || t.autoApprove || res.Metadata["backgrounded"] == true {
 		return res
 	}
@@ -35,7 +35,7 @@ func (t *turn) offerRerun(ctx context.Context, p *planned, tc *tools.Context, re
 	}
 	outside := *tc
 	outside.Sandbox = tc.Sandbox.WithMode(sandbox.FullAccess)
-	again, err := tools.Run(ctx, p.tool, &outside, p.input)
+	again, err := p.prepared.Run(ctx, &outside)
 	if err != nil {
 		res.Content += "\n\n[sandbox] The approved run outside the sandbox could not run: " + tools.AsError(err).ModelText(p.call.name, nil)
 		res.Metadata["sandbox_rerun"] = "failed"

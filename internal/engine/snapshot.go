@@ -177,7 +177,7 @@ func declaredApproval(t tools.Tool) tools.Approval {
 	if d, ok := t.(interface{ DeclaredApproval() tools.Approval }); ok {
 		return d.DeclaredApproval()
 	}
-	return t.ApprovalFor(nil)
+	return tools.Required
 }
 
 // ToolProjection is one tool of the snapshot (CONTRACT.md §11.4).

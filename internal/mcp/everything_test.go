@@ -55,8 +55,8 @@ func TestEverythingStdioListsAndCalls(t *testing.T) {
 	if echo.Description() == "" || echo.Description() == echo.Name() {
 		t.Errorf("echo description = %q, want the server's own", echo.Description())
 	}
-	if echo.ApprovalFor(nil) != tools.Required || echo.ReadOnlyFor(nil) || !echo.DeferLoading() {
-		t.Errorf("echo policy: approval %v read-only %v deferred %v", echo.ApprovalFor(nil), echo.ReadOnlyFor(nil), echo.DeferLoading())
+	if c, err := tools.PrepareCall(echo, json.RawMessage(`{"message":"x"}`)); err != nil || c.Policy.Approval != tools.Required || c.Policy.ReadOnly || !echo.DeferLoading() {
+		t.Errorf("echo policy: %+v %v deferred %v", c, err, echo.DeferLoading())
 	}
 	cases := []struct {
 		tool, in, want string

@@ -31,34 +31,13 @@ func (a *ActionAlias) withAction(in json.RawMessage) json.RawMessage {
 	return args.Marshal()
 }
 
-// NormalizeInput sets the action, then normalises as the canonical tool.
-func (a *ActionAlias) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	in = a.withAction(in)
-	if n, ok := a.tool.(InputNormalizer); ok {
-		return n.NormalizeInput(in)
-	}
-	return in, nil
-}
-
-func (a *ActionAlias) ApprovalFor(in json.RawMessage) Approval {
-	return a.tool.ApprovalFor(a.withAction(in))
-}
-func (a *ActionAlias) ReadOnlyFor(in json.RawMessage) bool {
-	return a.tool.ReadOnlyFor(a.withAction(in))
-}
-func (a *ActionAlias) ParallelSafeFor(in json.RawMessage) bool {
-	return a.tool.ParallelSafeFor(a.withAction(in))
-}
-func (a *ActionAlias) StartsDetachedFor(in json.RawMessage) bool {
-	return a.tool.StartsDetachedFor(a.withAction(in))
-}
-
-// ApprovalReason is the canonical tool's reason, if it gives one.
-func (a *ActionAlias) ApprovalReason(in json.RawMessage) string {
-	return ApprovalReason(a.tool, a.withAction(in))
+// Prepare sets the action, then prepares the call as the canonical tool:
+// its decoding, policy and run, under the alias's name.
+func (a *ActionAlias) Prepare(in json.RawMessage) (*Call, error) {
+	return PrepareCall(a.tool, a.withAction(in))
 }
 
 // Execute runs the canonical tool.
 func (a *ActionAlias) Execute(ctx context.Context, tc *Context, in json.RawMessage) (Result, error) {
-	return a.tool.Execute(ctx, tc, a.withAction(in))
+	return Execute(ctx, a.tool, tc, a.withAction(in))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,70 +14,103 @@ import (
 // Params is a tool's parameter contract derived from one Go struct T
 // (docs/ARCHITECTURE.md §6): the published JSON schema comes from T's
 // fields (json names, `jsonschema` descriptions, omitempty = optional) plus
-// the enums a tag cannot state, and Decode reads an input into a T through
-// the strict helpers, so schema and decoding cannot drift apart.
+// what a tag cannot state (enums, descriptions with backquotes, the
+// per-action table), and Decode reads an input into a T through the strict
+// helpers, so schema, per-action rules and decoding cannot drift apart.
 //
-// T's fields may be string, bool, int, []string; other kinds are a
-// programming error reported by Schema.
+// T's fields may be string, bool, int, Count, []string and Raw; other kinds
+// are a programming error reported by Schema (and by each tool's schema
+// test).
 type Params[T any] struct {
-	tool  string
-	enums map[string][]string
-	check func(*Decoded[T]) error
-	once  func() (map[string]any, error)
+	tool string
+	opt  ParamOptions[T]
+	mu   sync.Mutex
+	memo map[string]schemaResult // SchemaFor's results by action list
 }
 
-// Decoded is one decoded input: the typed value and which keys were sent.
-type Decoded[T any] struct {
-	In   T
-	args Args
+type schemaResult struct {
+	schema map[string]any
+	err    error
 }
 
-// Has reports whether the input carried field (JSON null counts as absent).
-func (d *Decoded[T]) Has(field string) bool { return d.args.Has(field) }
-
-// Missing is the contract's error for an absent required field (§2.3 of
-// CONTRACT.md): MissingField from an empty input, otherwise InvalidInput
-// naming what was sent.
-func (d *Decoded[T]) Missing(field string) error { return d.args.Missing(field) }
-
-// NewParams returns T's contract for tool. enums lists, per JSON property,
-// the allowed values in published order; check applies defaults and the
-// rules with exact model-visible messages after decoding (nil: none).
-func NewParams[T any](tool string, enums map[string][]string, check func(*Decoded[T]) error) *Params[T] {
-	p := &Params[T]{tool: tool, enums: enums, check: check}
-	p.once = sync.OnceValues(p.derive)
-	return p
+// ParamOptions is what the Go type cannot say by itself.
+type ParamOptions[T any] struct {
+	// Enums lists, per JSON property, the allowed values in published order.
+	Enums map[string][]string
+	// Docs are property descriptions a struct tag cannot hold (they contain
+	// backquotes). A property described by both is a programming error.
+	Docs map[string]string
+	// Closed publishes `additionalProperties: false`, and Decode refuses a
+	// key T does not name with the schema validator's text.
+	Closed bool
+	// Actions is the per-action table of an action family (nil: none).
+	Actions *Actions
+	// Shape adjusts the inferred schema for a schema a type cannot express
+	// (an anyOf, say); actions are the instance's (nil without Actions).
+	Shape func(s *jsonschema.Schema, actions []string)
+	// Check applies defaults and the value rules with exact model-visible
+	// messages after decoding (nil: none).
+	Check func(*Decoded[T]) error
 }
 
-// Schema is the published input schema. It is built once and shared; callers
-// must not modify it. It panics if T cannot be described, which a test of
-// every tool's schema catches before release.
-func (p *Params[T]) Schema() map[string]any {
-	s, err := p.once()
-	if err != nil {
-		panic(err)
+// NewParams returns T's contract for tool.
+func NewParams[T any](tool string, opt ParamOptions[T]) *Params[T] {
+	return &Params[T]{tool: tool, opt: opt, memo: map[string]schemaResult{}}
+}
+
+// Schema is the published input schema (every action of a family). It is
+// built once and shared; callers must not modify it. It panics if T cannot
+// be described, which a test of every tool's schema catches before release.
+func (p *Params[T]) Schema() map[string]any { return p.SchemaFor(nil) }
+
+// SchemaFor is the schema of an instance that runs only actions (nil: all):
+// the action enum lists exactly those, and a property no listed action
+// allows is left out (tools.md §2.5).
+func (p *Params[T]) SchemaFor(actions []string) map[string]any {
+	if actions == nil && p.opt.Actions != nil {
+		actions = p.opt.Actions.Names()
 	}
-	return s
+	key := strings.Join(actions, ",")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.memo[key]
+	if !ok {
+		r.schema, r.err = p.derive(actions)
+		p.memo[key] = r
+	}
+	if r.err != nil {
+		panic(r.err)
+	}
+	return r.schema
+}
+
+// typeSchemas are the schemas of the field kinds the decoder reads where
+// jsonschema-go's inference differs from what the registry publishes (a
+// slice infers ["null","array"]; Count is a plain integer; Raw is shaped by
+// the tool).
+var typeSchemas = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[[]string](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
+	reflect.TypeFor[Count]():    {Type: "integer"},
+	reflect.TypeFor[Raw]():      {},
 }
 
 // derive infers the schema from T with jsonschema-go and shapes it as the
 // registry publishes schemas: a plain JSON object, with no
-// additionalProperties (unknown keys are the tool's to refuse or ignore).
-func (p *Params[T]) derive() (map[string]any, error) {
-	s, err := jsonschema.For[T](nil)
+// additionalProperties unless Closed (unknown keys are otherwise the tool's
+// to refuse or ignore).
+func (p *Params[T]) derive(actions []string) (map[string]any, error) {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
 	if err != nil {
 		return nil, fmt.Errorf("%s parameters: %w", p.tool, err)
 	}
-	s.AdditionalProperties = nil
-	for prop, values := range p.enums {
-		ps, ok := s.Properties[prop]
-		if !ok {
-			return nil, fmt.Errorf("%s parameters: enum for unknown property %q", p.tool, prop)
-		}
-		ps.Enum = make([]any, len(values))
-		for i, v := range values {
-			ps.Enum[i] = v
-		}
+	if !p.opt.Closed {
+		s.AdditionalProperties = nil
+	}
+	if err := p.describe(s, actions); err != nil {
+		return nil, err
+	}
+	if p.opt.Shape != nil {
+		p.opt.Shape(s, actions)
 	}
 	raw, err := json.Marshal(s)
 	if err != nil {
@@ -89,70 +123,48 @@ func (p *Params[T]) derive() (map[string]any, error) {
 	return m, nil
 }
 
-// Decode parses raw once: a JSON object (null fields absent), each known
-// field read strictly by its Go type (a wrong type is refused, never
-// coerced), then check. Every failure is a *Error with the contract's text;
-// keys T does not name are left to the schema and the tool.
-func (p *Params[T]) Decode(raw json.RawMessage) (*Decoded[T], error) {
-	args, err := ParseArgs(raw)
-	if err != nil {
-		return nil, err
-	}
-	d := &Decoded[T]{args: args}
-	v := reflect.ValueOf(&d.In).Elem()
-	for _, f := range reflect.VisibleFields(v.Type()) {
-		name := jsonName(f)
-		if name == "" || !args.Has(name) {
-			continue
+// describe adds the docs and enums and narrows the properties to actions.
+func (p *Params[T]) describe(s *jsonschema.Schema, actions []string) error {
+	for prop, doc := range p.opt.Docs {
+		ps, ok := s.Properties[prop]
+		if !ok || ps.Description != "" {
+			return fmt.Errorf("%s parameters: doc for unknown or tag-described property %q", p.tool, prop)
 		}
-		if err := setField(v.FieldByIndex(f.Index), args, name); err != nil {
-			return nil, err
-		}
+		ps.Description = doc
 	}
-	if p.check != nil {
-		if err := p.check(d); err != nil {
-			return nil, err
+	enums := p.opt.Enums
+	if a := p.opt.Actions; a != nil {
+		enums = map[string][]string{a.Field: actions}
+		for k, v := range p.opt.Enums {
+			enums[k] = v
+		}
+		for prop := range s.Properties {
+			if prop != a.Field && !a.allowedByAny(prop, actions) {
+				delete(s.Properties, prop)
+				s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == prop })
+			}
 		}
 	}
-	return d, nil
+	for prop, values := range enums {
+		ps, ok := s.Properties[prop]
+		if !ok {
+			return fmt.Errorf("%s parameters: enum for unknown property %q", p.tool, prop)
+		}
+		ps.Enum = make([]any, len(values))
+		for i, v := range values {
+			ps.Enum[i] = v
+		}
+	}
+	return nil
 }
 
-// jsonName is a field's JSON key ("" for unexported or `json:"-"` fields).
-func jsonName(f reflect.StructField) string {
-	if !f.IsExported() {
-		return ""
-	}
-	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	switch tag {
-	case "-":
-		return ""
-	case "":
-		return f.Name
-	}
-	return tag
-}
+// Count is a non-negative integer parameter (a line number, a limit, a
+// depth): a negative, fractional or non-number value is refused with the
+// contract's "must be a non-negative integer" text. Its schema is a plain
+// integer.
+type Count int
 
-// setField reads args[name] with the strict helper for dst's kind.
-func setField(dst reflect.Value, args Args, name string) error {
-	switch dst.Kind() {
-	case reflect.String:
-		s, _, err := args.String(name)
-		dst.SetString(s)
-		return err
-	case reflect.Bool:
-		b, _, err := args.Bool(name)
-		dst.SetBool(b)
-		return err
-	case reflect.Int:
-		n, _, err := args.Int(name)
-		dst.SetInt(int64(n))
-		return err
-	case reflect.Slice:
-		if dst.Type().Elem().Kind() == reflect.String {
-			ss, _, err := args.StringList(name)
-			dst.Set(reflect.ValueOf(ss))
-			return err
-		}
-	}
-	return ExecutionFailed("parameter %q has a Go type (%s) the decoder does not read", name, dst.Type())
-}
+// Raw is a parameter whose JSON shape depends on the action (File's
+// `replace`: a string for edit, entries for patch). Decode keeps it as sent
+// and the tool reads it; Shape publishes its schema.
+type Raw json.RawMessage

@@ -17,7 +17,7 @@ type sampleIn struct {
 	Mode    string   `json:"mode,omitempty"`
 }
 
-var sample = tools.NewParams[sampleIn]("Sample", map[string][]string{"mode": {"fast", "slow"}}, nil)
+var sample = tools.NewParams[sampleIn]("Sample", tools.ParamOptions[sampleIn]{Enums: map[string][]string{"mode": {"fast", "slow"}}})
 
 func TestParamsSchemaFromTheType(t *testing.T) {
 	t.Parallel()
@@ -71,5 +71,5 @@ func TestParamsEnumForAnUnknownFieldPanics(t *testing.T) {
 			t.Error("an enum for a field the type lacks must be caught")
 		}
 	}()
-	tools.NewParams[sampleIn]("Bad", map[string][]string{"nope": {"x"}}, nil).Schema()
+	tools.NewParams[sampleIn]("Bad", tools.ParamOptions[sampleIn]{Enums: map[string][]string{"nope": {"x"}}}).Schema()
 }

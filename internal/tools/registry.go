@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sort"
 	"sync"
 
@@ -130,49 +129,33 @@ func (r *Registry) APITools() []provider.Tool {
 	return api
 }
 
-// Prepare resolves name and normalises and validates in against the tool's
-// schema, without running anything. The returned input is what Execute
-// should receive.
-func (r *Registry) Prepare(name string, in json.RawMessage) (Tool, json.RawMessage, error) {
+// Prepare resolves name and decodes in once for the tool (PrepareCall),
+// without running anything. An unknown name is NotAvailable with the exact
+// text `tool '<name>' is not registered`; malformed input is refused here
+// with the contract's text.
+func (r *Registry) Prepare(name string, in json.RawMessage) (*Call, error) {
 	t, ok := r.Get(name)
 	if !ok {
-		return nil, nil, NotAvailable("%s", NotRegistered(name))
+		return nil, NotAvailable("%s", NotRegistered(name))
 	}
-	if len(in) == 0 {
-		in = json.RawMessage("{}")
-	}
-	if n, ok := t.(InputNormalizer); ok {
-		out, err := n.NormalizeInput(in)
-		if err != nil {
-			return t, in, err
-		}
-		in = out
-	}
-	if err := Validate(t.Name(), t.InputSchema(), in); err != nil {
-		return t, in, err
-	}
-	return t, in, nil
+	return PrepareCall(t, in)
 }
 
-// Execute runs the tool registered under exactly name. An unknown name is
-// NotAvailable with the exact text `tool '<name>' is not registered` and
-// runs nothing; invalid input is refused before the tool runs; a panicking
-// tool becomes ExecutionFailed.
+// Execute prepares and runs the tool registered under exactly name; invalid
+// input is refused before the tool runs; a panicking tool becomes
+// ExecutionFailed.
 func (r *Registry) Execute(ctx context.Context, tc *Context, name string, in json.RawMessage) (Result, error) {
-	t, in, err := r.Prepare(name, in)
+	c, err := r.Prepare(name, in)
 	if err != nil {
 		return Result{}, err
 	}
-	return Run(ctx, t, tc, in)
+	return c.Run(ctx, tc)
 }
 
-// Run executes t, converting a panic into ExecutionFailed.
+// Run executes t on input that was already prepared (an untyped tool's
+// normalised input), converting a panic into ExecutionFailed.
 func Run(ctx context.Context, t Tool, tc *Context, in json.RawMessage) (res Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			slog.Error("tool panicked", "tool", t.Name(), "panic", p, "stack", string(debug.Stack()))
-			res, err = Result{}, ExecutionFailed("tool '%s' failed with an internal error: %v", t.Name(), p)
-		}
-	}()
-	return t.Execute(ctx, tc, in)
+	return (&Call{Tool: t, run: func(ctx context.Context, tc *Context) (Result, error) {
+		return t.Execute(ctx, tc, in)
+	}}).Run(ctx, tc)
 }

@@ -101,7 +101,7 @@ func TestSchemaFuncIsReadOnDemand(t *testing.T) {
 	if api := reg.APITools(); len(api) != 1 || api[0].Name != "update_plan" || reads != 0 {
 		t.Fatalf("APITools = %d tools, alias schema read %d times", len(api), reads)
 	}
-	if _, _, err := reg.Prepare("legacy_alias", json.RawMessage(`{"n":"one"}`)); err == nil || reads == 0 {
+	if _, err := reg.Prepare("legacy_alias", json.RawMessage(`{"n":"one"}`)); err == nil || reads == 0 {
 		t.Fatalf("Prepare with a bad argument: %v (schema read %d times)", err, reads)
 	}
 	if tl, _ := reg.Get("legacy_alias"); tl.InputSchema()["required"].([]any)[0] != "n" {

@@ -52,26 +52,19 @@ func (a Approval) String() string {
 	}
 }
 
-// ApprovalReasoner is implemented by tools whose calls can need Explicit
-// approval. The reason is one model-readable sentence fragment ("writes
-// .git/config, which decides what git runs"); the engine puts it into the
-// refusal and the approval card. It is read only for inputs whose approval
-// is Explicit and, like the other policy predicates, never fails.
+// ApprovalReasoner is implemented by untyped tools whose calls can need
+// Explicit approval (a typed tool sets Policy.Reason). The reason is one
+// model-readable sentence fragment; it is read only for inputs whose
+// approval is Explicit and, like the other policy predicates, never fails.
 type ApprovalReasoner interface {
 	ApprovalReason(in json.RawMessage) string
 }
 
-// ApprovalReason returns t's reason for in, or "" when t gives none.
-func ApprovalReason(t Tool, in json.RawMessage) string {
-	if r, ok := t.(ApprovalReasoner); ok {
-		return r.ApprovalReason(in)
-	}
-	return ""
-}
-
-// Tool is one executable tool (CONTRACT.md §2.1). The policy predicates never
-// fail: on input they cannot parse they answer for the family's least
-// dangerous action.
+// Tool is one executable tool (CONTRACT.md §2.1): its static facts and a way
+// to run an input. How the engine treats a call (approval, read-only,
+// parallel) is decided per call: by Prepare for a typed tool (Preparer), by
+// the RawPolicy methods for the others; PrepareCall is the one entry.
+// Execute decodes and runs one input (typed tools: Prepare, then Run).
 type Tool interface {
 	Name() string
 	Description() string
@@ -79,10 +72,6 @@ type Tool interface {
 	Capabilities() []Capability
 	ModelVisible() bool
 	DeferLoading() bool
-	ApprovalFor(in json.RawMessage) Approval
-	ReadOnlyFor(in json.RawMessage) bool
-	ParallelSafeFor(in json.RawMessage) bool
-	StartsDetachedFor(in json.RawMessage) bool
 	Execute(ctx context.Context, tc *Context, in json.RawMessage) (Result, error)
 }
 
@@ -112,8 +101,9 @@ func OK(content string) Result { return Result{Content: content, Success: true} 
 // Failed returns a result for an operation that ran and failed.
 func Failed(content string) Result { return Result{Content: content} }
 
-// Spec is the static part of a tool. Tools embed it and add Execute and any
-// input-dependent policy.
+// Spec is the static part of a tool. Tools embed it and add Execute (and
+// Prepare, or any input-dependent RawPolicy method). Its policy methods are
+// the static values.
 type Spec struct {
 	ToolName string
 	Desc     string
@@ -140,9 +130,16 @@ func (s *Spec) InputSchema() map[string]any {
 	}
 	return s.Schema
 }
-func (s *Spec) Capabilities() []Capability             { return s.Caps }
-func (s *Spec) ModelVisible() bool                     { return !s.Hidden }
-func (s *Spec) DeferLoading() bool                     { return s.Deferred }
+func (s *Spec) Capabilities() []Capability { return s.Caps }
+func (s *Spec) ModelVisible() bool         { return !s.Hidden }
+func (s *Spec) DeferLoading() bool         { return s.Deferred }
+
+// StaticPolicy is the policy of every call of a tool whose policy does not
+// depend on its input.
+func (s *Spec) StaticPolicy() Policy {
+	return Policy{Approval: s.Approve, ReadOnly: s.ReadOnly, Parallel: s.Parallel, Detached: s.StartDetach}
+}
+
 func (s *Spec) ApprovalFor(json.RawMessage) Approval   { return s.Approve }
 func (s *Spec) ReadOnlyFor(json.RawMessage) bool       { return s.ReadOnly }
 func (s *Spec) ParallelSafeFor(json.RawMessage) bool   { return s.Parallel }

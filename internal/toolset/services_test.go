@@ -159,7 +159,7 @@ func TestReplayAliases(t *testing.T) {
 		"apply_patch": `{"path": "a.txt", "patch": "@@ -1 +1 @@\n-a\n+b\n", "fuzz": "three"}`,
 		"update_plan": `{"objective": ["not", "a", "string"]}`,
 	} {
-		if _, _, err := reg.Prepare(name, json.RawMessage(in)); err == nil || tools.AsError(err).Kind != tools.KindInvalidInput {
+		if _, err := reg.Prepare(name, json.RawMessage(in)); err == nil || tools.AsError(err).Kind != tools.KindInvalidInput {
 			t.Errorf("%s %s: want a schema refusal, got %v", name, in, err)
 		}
 	}

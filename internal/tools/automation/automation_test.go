@@ -39,11 +39,11 @@ func (h *harness) call(t *testing.T, tool tools.Tool, in string) (map[string]any
 	t.Helper()
 	reg := tools.NewRegistry()
 	reg.Register(tool)
-	_, prepared, err := reg.Prepare(tool.Name(), json.RawMessage(in))
+	c, err := reg.Prepare(tool.Name(), json.RawMessage(in))
 	if err != nil {
 		return nil, err
 	}
-	res, err := tools.Run(context.Background(), tool, &tools.Context{Workspace: "/ws"}, prepared)
+	res, err := c.Run(context.Background(), &tools.Context{Workspace: "/ws"})
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +173,9 @@ func TestAliasesBehaveLikeTheCanonicalTool(t *testing.T) {
 	if string(a) != string(b) {
 		t.Errorf("alias %s\ncanonical %s", a, b)
 	}
-	if aliases["automation_delete"].ApprovalFor(json.RawMessage(`{"automation_id":"x"}`)) != tools.Required ||
-		aliases["automation_list"].ApprovalFor(json.RawMessage(`{}`)) != tools.Auto {
+	del, derr := tools.PrepareCall(aliases["automation_delete"], json.RawMessage(`{"automation_id":"x"}`))
+	list, lerr := tools.PrepareCall(aliases["automation_list"], json.RawMessage(`{}`))
+	if derr != nil || lerr != nil || del.Policy.Approval != tools.Required || list.Policy.Approval != tools.Auto {
 		t.Error("alias approvals differ from the canonical actions'")
 	}
 }

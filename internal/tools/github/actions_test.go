@@ -210,8 +210,11 @@ func TestLongThreadFitsTheBudget(t *testing.T) {
 	tool, store := newGH(t, f, true)
 	reg := tools.NewRegistry()
 	reg.Register(tool)
-	_, in, _ := reg.Prepare(ToolName, []byte(`{"action":"issue_context","number":3,"repo":"octo/widgets"}`))
-	res, err := tools.Run(context.Background(), tool, &tools.Context{Budget: 48000}, in)
+	call, err := reg.Prepare(ToolName, []byte(`{"action":"issue_context","number":3,"repo":"octo/widgets"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := call.Run(context.Background(), &tools.Context{Budget: 48000})
 	if err != nil {
 		t.Fatal(err)
 	}

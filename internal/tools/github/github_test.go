@@ -30,10 +30,10 @@ func run(t *testing.T, tool tools.Tool, in string) (tools.Result, tools.Approval
 	t.Helper()
 	reg := tools.NewRegistry()
 	reg.Register(tool)
-	_, prepared, err := reg.Prepare(tool.Name(), json.RawMessage(in))
+	c, err := reg.Prepare(tool.Name(), json.RawMessage(in))
 	if err != nil {
 		return tools.Result{}, tools.Auto, err
 	}
-	res, err := tools.Run(context.Background(), tool, &tools.Context{Workspace: t.TempDir()}, prepared)
-	return res, tool.ApprovalFor(prepared), err
+	res, err := c.Run(context.Background(), &tools.Context{Workspace: t.TempDir()})
+	return res, c.Policy.Approval, err
 }

@@ -13,9 +13,10 @@ type input struct {
 	Evidence string `json:"evidence,omitempty" jsonschema:"Why the entry changes (revise, retire)."`
 }
 
-var params = tools.NewParams[input]("remember",
-	map[string][]string{"scope": {string(Global), string(Workspace)}, "action": {"append", "revise", "retire"}},
-	checkInput)
+var params = tools.NewParams[input]("remember", tools.ParamOptions[input]{
+	Enums: map[string][]string{"scope": {string(Global), string(Workspace)}, "action": {"append", "revise", "retire"}},
+	Check: checkInput,
+})
 
 // checkInput applies the defaults and gives the contract's exact messages
 // for a bad scope or action, before schema validation would word them.

@@ -69,8 +69,8 @@ func TestDecodingKeepsTheExactErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", in, err, want)
 		}
 		if in != `{}` && !strings.Contains(in, `"action":"re`) {
-			if _, nerr := tool.NormalizeInput(json.RawMessage(in)); (nerr == nil) != strings.Contains(want, "missing required") {
-				t.Errorf("NormalizeInput(%s) = %v", in, nerr)
+			if _, nerr := tool.Prepare(json.RawMessage(in)); (nerr == nil) != strings.Contains(want, "missing required") {
+				t.Errorf("Prepare(%s) = %v", in, nerr)
 			}
 		}
 	}

@@ -40,29 +40,31 @@ func New(o Options) *Tool {
 	}}
 }
 
-// NormalizeInput gives the exact scope and action errors before schema
-// validation would.
-func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	if _, err := params.Decode(in); err != nil {
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3): the exact
+// scope and action errors come from the decoder; the bound call runs it.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := params.Decode(raw)
+	if err != nil {
 		return nil, err
 	}
-	return in, nil
+	return tools.NewCall(raw, t.StaticPolicy(), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := t.run(ctx, tc, d)
+		return tools.Sized(res, err, tc, "the memory file is in the system prompt")
+	}), nil
 }
 
-// Execute runs the call and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
+// Execute decodes and runs one call (tools.Execute), sizing its result to
+// the call's budget (tools.Sized).
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "the memory file is in the system prompt")
-}
-
-func (t *Tool) execute(_ context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
 	if t.opts.Root == "" {
 		return tools.Result{}, tools.ExecutionFailed(DisabledMessage)
 	}
-	d, err := params.Decode(raw)
-	if err != nil {
-		return tools.Result{}, err
+	return tools.Execute(ctx, t, tc, in)
+}
+
+func (t *Tool) run(_ context.Context, tc *tools.Context, d *tools.Decoded[input]) (tools.Result, error) {
+	if t.opts.Root == "" {
+		return tools.Result{}, tools.ExecutionFailed(DisabledMessage)
 	}
 	ws := t.opts.Workspace
 	if tc != nil && tc.Workspace != "" {

@@ -54,11 +54,11 @@ func (e *env) callCtx(ctx context.Context, in string) (map[string]any, tools.Res
 	e.t.Helper()
 	reg := tools.NewRegistry()
 	reg.Register(e.tool)
-	_, prepared, err := reg.Prepare(ToolName, json.RawMessage(in))
+	c, err := reg.Prepare(ToolName, json.RawMessage(in))
 	if err != nil {
 		return nil, tools.Result{}, err
 	}
-	res, err := tools.Run(ctx, e.tool, &tools.Context{Workspace: e.ws}, prepared)
+	res, err := c.Run(ctx, &tools.Context{Workspace: e.ws})
 	if err != nil {
 		return nil, res, err
 	}

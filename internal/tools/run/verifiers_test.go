@@ -224,7 +224,7 @@ func TestBackgroundGatesAreBashJobs(t *testing.T) {
 		} `json:"jobs"`
 	}
 	in := `{"action":"verifiers","background":true,"commands":[{"name":"a","program":"echo","args":["gate a"]},{"name":"b","program":"no-such-program-xyz"}]}`
-	if tool, _ := f.reg.Get("Run"); !tool.StartsDetachedFor(json.RawMessage(in)) {
+	if c, err := f.reg.Prepare("Run", json.RawMessage(in)); err != nil || !c.Policy.Detached {
 		t.Fatal("background verifiers must be a detached start")
 	}
 	f.decode(in, &env)
@@ -270,16 +270,19 @@ func TestVerifierRefusals(t *testing.T) {
 func TestRunPolicy(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{}, nil)
-	tool, _ := f.reg.Get("Run")
-	for _, in := range []string{`{"action":"tests"}`, `{"action":"verifiers"}`, `{"action":"verifiers","background":true}`, `{}`} {
-		raw := json.RawMessage(in)
-		if tool.ApprovalFor(raw) != tools.Required || tool.ReadOnlyFor(raw) || tool.ParallelSafeFor(raw) {
+	for _, in := range []string{`{"action":"tests"}`, `{"action":"verifiers"}`, `{"action":"verifiers","background":true}`} {
+		c, err := f.reg.Prepare("Run", json.RawMessage(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if p := c.Policy; p.Approval != tools.Required || p.ReadOnly || p.Parallel {
 			t.Errorf("%s: Run must need approval and be neither read-only nor parallel", in)
 		}
-		if got := tool.StartsDetachedFor(raw); got != (in == `{"action":"verifiers","background":true}`) {
+		if got := c.Policy.Detached; got != (in == `{"action":"verifiers","background":true}`) {
 			t.Errorf("%s: detached=%v", in, got)
 		}
 	}
+	tool, _ := f.reg.Get("Run")
 	caps := tool.Capabilities()
 	if !slices.Equal(caps, []tools.Capability{tools.CapExecutesCode, tools.CapSandboxable}) {
 		t.Errorf("capabilities %v", caps)

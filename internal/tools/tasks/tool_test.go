@@ -237,7 +237,7 @@ func TestApprovalPerAction(t *testing.T) {
 		}
 	}
 	aliases := Aliases(Options{})
-	if aliases[0].ApprovalFor(nil) != tools.Required || aliases[1].ApprovalFor(nil) != tools.Auto || !aliases[2].ReadOnlyFor(nil) {
+	if aliases[0].(*Tool).ApprovalFor(nil) != tools.Required || aliases[1].(*Tool).ApprovalFor(nil) != tools.Auto || !aliases[2].(*Tool).ReadOnlyFor(nil) {
 		t.Error("alias approvals do not match their canonical actions")
 	}
 }

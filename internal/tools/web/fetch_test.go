@@ -279,8 +279,11 @@ func TestFetchFitsTheBudgetAndHandleReadsTheRest(t *testing.T) {
 	tool := New(Options{Policy: loopbackAllowed(), Handles: store})
 	reg := tools.NewRegistry()
 	reg.Register(tool)
-	_, in, _ := reg.Prepare(ToolName, []byte(`{"action":"fetch","url":"`+srv.URL+`"}`))
-	res, err := tools.Run(context.Background(), tool, &tools.Context{Budget: 12000}, in)
+	c, err := reg.Prepare(ToolName, []byte(`{"action":"fetch","url":"`+srv.URL+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(context.Background(), &tools.Context{Budget: 12000})
 	if err != nil {
 		t.Fatal(err)
 	}

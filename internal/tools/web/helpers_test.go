@@ -21,12 +21,12 @@ func call(t *testing.T, tool *Tool, in string) (tools.Result, tools.Approval, er
 	t.Helper()
 	reg := tools.NewRegistry()
 	reg.Register(tool)
-	_, prepared, err := reg.Prepare(ToolName, json.RawMessage(in))
+	c, err := reg.Prepare(ToolName, json.RawMessage(in))
 	if err != nil {
 		return tools.Result{}, tools.Auto, err
 	}
-	approval := tool.ApprovalFor(prepared)
-	res, err := tools.Run(context.Background(), tool, &tools.Context{Workspace: t.TempDir()}, prepared)
+	approval := c.Policy.Approval
+	res, err := c.Run(context.Background(), &tools.Context{Workspace: t.TempDir()})
 	return res, approval, err
 }
 

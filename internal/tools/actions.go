@@ -1,0 +1,138 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+)
+
+// Actions is an action family's per-action table (CONTRACT.md §2.4): which
+// keys each action allows and requires, and the aliases folded onto them.
+// The schema publishes the union of what an instance's actions allow; the
+// decoder applies the same table, so the two cannot disagree. The texts of
+// the refusals are the family's own (the contract fixes them per family).
+type Actions struct {
+	Field   string // the action key, normally "action"
+	Default string // the action when none is sent ("": one is required)
+	Rules   []Rule // in published order
+	Aliases []Alias
+	// NotObject replaces the generic text for an input that is not a JSON
+	// object ("": the generic one).
+	NotObject string
+	// Unavailable refuses an action of the family the instance does not run
+	// (Plan's File write); nil gives the unknown-action text.
+	Unavailable func(action string, actions []string) error
+	// Ambiguous refuses an alias sent beside its canonical key with a
+	// different value (the same value is folded silently).
+	Ambiguous func(action, field, alias string) error
+	// Unexpected refuses keys the action does not allow (nil: such keys are
+	// left to the schema and the tool).
+	Unexpected func(action string, extra []string, r Rule) error
+}
+
+// Rule is one action's keys.
+type Rule struct {
+	Action  string
+	Allowed []string
+	// Required fields are checked in this order before any other field is
+	// read; a OneOf rule's (exactly one of them) are the tool's to check.
+	Required []string
+	OneOf    bool
+}
+
+// Alias is a spelling folded onto a canonical key, for the listed actions
+// (nil: every action).
+type Alias struct {
+	From, To string
+	Actions  []string
+}
+
+// Names are the family's actions in published order.
+func (a *Actions) Names() []string {
+	out := make([]string, len(a.Rules))
+	for i, r := range a.Rules {
+		out[i] = r.Action
+	}
+	return out
+}
+
+func (a *Actions) rule(action string) Rule {
+	for _, r := range a.Rules {
+		if r.Action == action {
+			return r
+		}
+	}
+	return Rule{}
+}
+
+func (a *Actions) allowedByAny(prop string, actions []string) bool {
+	for _, name := range actions {
+		if slices.Contains(a.rule(name).Allowed, prop) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply selects the action among actions, removes the action key from args,
+// folds the action's aliases and refuses keys it does not allow.
+func (a *Actions) apply(tool string, args Args, actions []string) (string, error) {
+	if s, ok, _ := args.String(a.Field); ok && a.Unavailable != nil &&
+		!slices.Contains(actions, s) && slices.Contains(a.Names(), s) {
+		return "", a.Unavailable(s, actions)
+	}
+	action, err := args.Action(tool, actions, a.Default)
+	if err != nil {
+		return "", err
+	}
+	delete(args, a.Field)
+	for _, al := range a.Aliases {
+		if al.Actions != nil && !slices.Contains(al.Actions, action) {
+			continue
+		}
+		if err := a.fold(args, action, al); err != nil {
+			return "", err
+		}
+	}
+	if a.Unexpected == nil {
+		return action, nil
+	}
+	r := a.rule(action)
+	var extra []string
+	for _, k := range args.Keys() {
+		if !slices.Contains(r.Allowed, k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		return "", a.Unexpected(action, extra, r)
+	}
+	return action, nil
+}
+
+// fold moves an alias onto its canonical key; an alias that disagrees with
+// the canonical key is refused rather than guessed.
+func (a *Actions) fold(args Args, action string, al Alias) error {
+	v, ok := args[al.From]
+	if !ok {
+		return nil
+	}
+	delete(args, al.From)
+	cur, has := args[al.To]
+	if !has {
+		args[al.To] = v
+		return nil
+	}
+	if sameJSON(cur, v) || a.Ambiguous == nil {
+		return nil
+	}
+	return a.Ambiguous(action, al.To, al.From)
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return bytes.Equal(a, b)
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
+}

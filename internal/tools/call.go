@@ -1,0 +1,129 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"runtime/debug"
+)
+
+// Policy is how the engine treats one call, decided once from its decoded
+// input. Deciding it never fails: input a tool cannot decode is refused
+// before any policy is asked for.
+type Policy struct {
+	Approval Approval
+	// Reason says why an Explicit approval is needed ("writes .git/config,
+	// which decides what git runs"); the engine puts it into the refusal and
+	// the approval card. Empty for other approvals.
+	Reason   string
+	ReadOnly bool
+	// Parallel: a read-only call that may run beside other calls.
+	Parallel bool
+	// Detached: the call returns before its work finishes (agent start), so
+	// it may run beside others too.
+	Detached bool
+}
+
+// Call is one call the registry prepared: its tool resolved by exact name,
+// its input decoded once and refused there if malformed, its policy decided
+// from the decoded value. The engine plans, gates, approves and runs the
+// Call; nothing after Prepare reads the raw arguments again.
+type Call struct {
+	Tool Tool
+	// Input is the canonical input (aliases folded, the action set): what
+	// the schema describes and what permission rules, hooks, checkpoints and
+	// the journal read.
+	Input  json.RawMessage
+	Policy Policy
+	run    func(ctx context.Context, tc *Context) (Result, error)
+}
+
+// NewCall binds a decoded call: run executes it with the value it closed
+// over, never re-reading input.
+func NewCall(input json.RawMessage, p Policy, run func(ctx context.Context, tc *Context) (Result, error)) *Call {
+	return &Call{Input: input, Policy: p, run: run}
+}
+
+// Run executes the call, converting a panic into ExecutionFailed. It may run
+// more than once (a re-run outside the sandbox after approval).
+func (c *Call) Run(ctx context.Context, tc *Context) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			slog.Error("tool panicked", "tool", c.Tool.Name(), "panic", p, "stack", string(debug.Stack()))
+			res, err = Result{}, ExecutionFailed("tool '%s' failed with an internal error: %v", c.Tool.Name(), p)
+		}
+	}()
+	return c.run(ctx, tc)
+}
+
+// Preparer is implemented by typed tools (docs/ARCHITECTURE.md §6): Prepare
+// decodes the input once and returns the bound call, or the refusal with the
+// contract's text. The registry does not validate a typed tool's input
+// against its schema again: the decoder is at least as strict as the
+// schema, which each tool's agreement test proves.
+type Preparer interface {
+	Prepare(in json.RawMessage) (*Call, error)
+}
+
+// RawPolicy is the policy of a tool that decides it from raw input: the MCP
+// adapters (schemas from servers) and the built-in tools not yet typed.
+// Spec implements it with the tool's static values; a tool overrides what
+// depends on the input. Each method parses the input again, which is what
+// Preparer exists to end.
+type RawPolicy interface {
+	ApprovalFor(in json.RawMessage) Approval
+	ReadOnlyFor(in json.RawMessage) bool
+	ParallelSafeFor(in json.RawMessage) bool
+	StartsDetachedFor(in json.RawMessage) bool
+}
+
+// PrepareCall decodes in for t: through Prepare for a typed tool; for
+// another, by NormalizeInput (if any), schema validation and the RawPolicy
+// methods.
+func PrepareCall(t Tool, in json.RawMessage) (*Call, error) {
+	if len(in) == 0 {
+		in = json.RawMessage("{}")
+	}
+	if p, ok := t.(Preparer); ok {
+		c, err := p.Prepare(in)
+		if err != nil {
+			return nil, err
+		}
+		c.Tool = t
+		return c, nil
+	}
+	if n, ok := t.(InputNormalizer); ok {
+		out, err := n.NormalizeInput(in)
+		if err != nil {
+			return nil, err
+		}
+		in = out
+	}
+	if err := Validate(t.Name(), t.InputSchema(), in); err != nil {
+		return nil, err
+	}
+	c := &Call{Tool: t, Input: in, run: func(ctx context.Context, tc *Context) (Result, error) {
+		return t.Execute(ctx, tc, in)
+	}}
+	if rp, ok := t.(RawPolicy); ok {
+		c.Policy = Policy{Approval: rp.ApprovalFor(in), ReadOnly: rp.ReadOnlyFor(in),
+			Parallel: rp.ParallelSafeFor(in), Detached: rp.StartsDetachedFor(in)}
+	} else {
+		c.Policy.Approval = Required
+	}
+	if r, ok := t.(ApprovalReasoner); ok && c.Policy.Approval == Explicit {
+		c.Policy.Reason = r.ApprovalReason(in)
+	}
+	return c, nil
+}
+
+// Execute prepares and runs one call of t: the path of hosts that run a
+// tool directly (tests, rlm's fetch), with the same decoding, refusals and
+// panic recovery as the engine's.
+func Execute(ctx context.Context, t Tool, tc *Context, in json.RawMessage) (Result, error) {
+	c, err := PrepareCall(t, in)
+	if err != nil {
+		return Result{}, err
+	}
+	return c.Run(ctx, tc)
+}

@@ -1,0 +1,198 @@
+package tools
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// Decoded is one decoded input: the typed value, the action (action
+// families) and which keys were sent, under their canonical names.
+type Decoded[T any] struct {
+	In     T
+	Action string
+	args   Args // canonical keys; without the action field in an action family
+	field  string
+}
+
+// Has reports whether the input carried field (JSON null counts as absent;
+// an alias counts as its canonical field).
+func (d *Decoded[T]) Has(field string) bool { return d.args.Has(field) }
+
+// Missing is the contract's error for an absent required field (CONTRACT.md
+// §2.3): MissingField from an otherwise empty input, InvalidInput naming
+// what was sent otherwise (an action family's action not counted).
+func (d *Decoded[T]) Missing(field string) error { return d.args.Missing(field) }
+
+// Raw is field as sent (nil when absent), for a Raw field's tool-side read.
+func (d *Decoded[T]) Raw(field string) json.RawMessage { return d.args[field] }
+
+// Input is the canonical input: aliases folded, nulls dropped, keys sorted,
+// the action set. It is what the schema describes, what permission rules,
+// hooks and the journal see, and what a replay would send.
+func (d *Decoded[T]) Input() json.RawMessage {
+	if d.field == "" {
+		return d.args.Marshal()
+	}
+	out := make(Args, len(d.args)+1)
+	for k, v := range d.args {
+		out[k] = v
+	}
+	out[d.field], _ = json.Marshal(d.Action)
+	return out.Marshal()
+}
+
+// Decode is DecodeFor every action (a tool without actions has none).
+func (p *Params[T]) Decode(raw json.RawMessage) (*Decoded[T], error) { return p.DecodeFor(raw, nil) }
+
+// DecodeFor parses raw once: a JSON object (null fields absent); for an action
+// family, the action among actions (nil: all of the table), its aliases
+// folded, its unknown keys refused and its required fields checked; then
+// each known field read strictly by its Go type (a wrong type is refused,
+// never coerced), required fields first; then Check. Every failure is a
+// *Error with the contract's text.
+func (p *Params[T]) DecodeFor(raw json.RawMessage, actions []string) (*Decoded[T], error) {
+	args, err := ParseArgs(raw)
+	if err != nil {
+		if a := p.opt.Actions; a != nil && a.NotObject != "" {
+			return nil, InvalidInput("%s", a.NotObject)
+		}
+		return nil, err
+	}
+	d := &Decoded[T]{args: args}
+	var required []string
+	if a := p.opt.Actions; a != nil {
+		if actions == nil {
+			actions = a.Names()
+		}
+		if d.Action, err = a.apply(p.tool, args, actions); err != nil {
+			return nil, err
+		}
+		d.field = a.Field
+		required = a.rule(d.Action).Required
+	}
+	if err := p.readFields(d, required); err != nil {
+		return nil, err
+	}
+	if p.opt.Check != nil {
+		if err := p.opt.Check(d); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// readFields decodes the sent fields into d.In: required ones first, in the
+// rule's order (absent: Missing), so the first fault reported is the one
+// the contract names first; then the rest in T's field order.
+func (p *Params[T]) readFields(d *Decoded[T], required []string) error {
+	v := reflect.ValueOf(&d.In).Elem()
+	fields := fieldIndex(v.Type())
+	for _, name := range required {
+		if !d.args.Has(name) {
+			return d.args.Missing(name)
+		}
+		if f, ok := fields[name]; ok {
+			if err := setField(v.FieldByIndex(f), d.args, name); err != nil {
+				return err
+			}
+		}
+	}
+	known := 0
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		name := jsonName(f)
+		if name == "" || !d.args.Has(name) {
+			continue
+		}
+		known++
+		if slices.Contains(required, name) {
+			continue
+		}
+		if err := setField(v.FieldByIndex(f.Index), d.args, name); err != nil {
+			return err
+		}
+	}
+	if p.opt.Closed && known < len(d.args) {
+		return p.unknownKey(d, fields)
+	}
+	return nil
+}
+
+// unknownKey refuses a key a Closed contract does not name, in the schema
+// validator's words (the text calls refused before the type existed got).
+func (p *Params[T]) unknownKey(d *Decoded[T], fields map[string][]int) error {
+	if err := Validate(p.tool, p.SchemaFor(nil), d.Input()); err != nil {
+		return err
+	}
+	for _, k := range d.args.Keys() {
+		if _, ok := fields[k]; !ok {
+			return InvalidInput("unexpected parameter `%s`", k)
+		}
+	}
+	return nil
+}
+
+func fieldIndex(t reflect.Type) map[string][]int {
+	out := map[string][]int{}
+	for _, f := range reflect.VisibleFields(t) {
+		if name := jsonName(f); name != "" {
+			out[name] = f.Index
+		}
+	}
+	return out
+}
+
+// jsonName is a field's JSON key ("" for unexported or `json:"-"` fields).
+func jsonName(f reflect.StructField) string {
+	if !f.IsExported() {
+		return ""
+	}
+	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	switch tag {
+	case "-":
+		return ""
+	case "":
+		return f.Name
+	}
+	return tag
+}
+
+var (
+	countType = reflect.TypeFor[Count]()
+	rawType   = reflect.TypeFor[Raw]()
+)
+
+// setField reads args[name] with the strict helper for dst's kind.
+func setField(dst reflect.Value, args Args, name string) error {
+	switch {
+	case dst.Type() == countType:
+		n, _, err := args.Uint(name)
+		dst.SetInt(int64(n))
+		return err
+	case dst.Type() == rawType:
+		dst.SetBytes(args[name])
+		return nil
+	}
+	switch dst.Kind() {
+	case reflect.String:
+		s, _, err := args.String(name)
+		dst.SetString(s)
+		return err
+	case reflect.Bool:
+		b, _, err := args.Bool(name)
+		dst.SetBool(b)
+		return err
+	case reflect.Int:
+		n, _, err := args.Int(name)
+		dst.SetInt(int64(n))
+		return err
+	case reflect.Slice:
+		if dst.Type().Elem().Kind() == reflect.String {
+			ss, _, err := args.StringList(name)
+			dst.Set(reflect.ValueOf(ss))
+			return err
+		}
+	}
+	return ExecutionFailed("parameter %q has a Go type (%s) the decoder does not read", name, dst.Type())
+}

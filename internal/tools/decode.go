@@ -28,6 +28,13 @@ func (d *Decoded[T]) Missing(field string) error { return d.args.Missing(field) 
 // Raw is field as sent (nil when absent), for a Raw field's tool-side read.
 func (d *Decoded[T]) Raw(field string) json.RawMessage { return d.args[field] }
 
+// RawString reads a Raw field as a string, strictly (the contract's type
+// error otherwise): for an action whose shape of the field is a string.
+func (d *Decoded[T]) RawString(field string) (string, error) {
+	s, _, err := d.args.String(field)
+	return s, err
+}
+
 // Input is the canonical input: aliases folded, nulls dropped, keys sorted,
 // the action set. It is what the schema describes, what permission rules,
 // hooks and the journal see, and what a replay would send.
@@ -53,13 +60,27 @@ func (p *Params[T]) Decode(raw json.RawMessage) (*Decoded[T], error) { return p.
 // never coerced), required fields first; then Check. Every failure is a
 // *Error with the contract's text.
 func (p *Params[T]) DecodeFor(raw json.RawMessage, actions []string) (*Decoded[T], error) {
-	args, err := ParseArgs(raw)
+	args, err := p.ParseArgs(raw)
 	if err != nil {
-		if a := p.opt.Actions; a != nil && a.NotObject != "" {
-			return nil, InvalidInput("%s", a.NotObject)
-		}
 		return nil, err
 	}
+	return p.DecodeArgs(args, actions)
+}
+
+// ParseArgs is the one parse of a call's input: a JSON object, nulls
+// dropped, refused with the family's text (Actions.NotObject) otherwise.
+func (p *Params[T]) ParseArgs(raw json.RawMessage) (Args, error) {
+	args, err := ParseArgs(raw)
+	if err != nil && p.opt.Actions != nil && p.opt.Actions.NotObject != "" {
+		return nil, InvalidInput("%s", p.opt.Actions.NotObject)
+	}
+	return args, err
+}
+
+// DecodeArgs is DecodeFor on input already parsed (a replay alias that sets
+// the action first). It takes ownership of args.
+func (p *Params[T]) DecodeArgs(args Args, actions []string) (*Decoded[T], error) {
+	var err error
 	d := &Decoded[T]{args: args}
 	var required []string
 	if a := p.opt.Actions; a != nil {
@@ -70,7 +91,9 @@ func (p *Params[T]) DecodeFor(raw json.RawMessage, actions []string) (*Decoded[T
 			return nil, err
 		}
 		d.field = a.Field
-		required = a.rule(d.Action).Required
+		if r := a.rule(d.Action); !r.OneOf {
+			required = r.Required
+		}
 	}
 	if err := p.readFields(d, required); err != nil {
 		return nil, err
@@ -88,59 +111,50 @@ func (p *Params[T]) DecodeFor(raw json.RawMessage, actions []string) (*Decoded[T
 // the contract names first; then the rest in T's field order.
 func (p *Params[T]) readFields(d *Decoded[T], required []string) error {
 	v := reflect.ValueOf(&d.In).Elem()
-	fields := fieldIndex(v.Type())
+	fields := p.fields()
 	for _, name := range required {
 		if !d.args.Has(name) {
 			return d.args.Missing(name)
 		}
-		if f, ok := fields[name]; ok {
-			if err := setField(v.FieldByIndex(f), d.args, name); err != nil {
-				return err
+		for _, f := range fields {
+			if f.name == name {
+				if err := setField(v.FieldByIndex(f.index), d.args, name); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	known := 0
-	for _, f := range reflect.VisibleFields(v.Type()) {
-		name := jsonName(f)
-		if name == "" || !d.args.Has(name) {
+	for _, f := range fields {
+		if !d.args.Has(f.name) {
 			continue
 		}
 		known++
-		if slices.Contains(required, name) {
+		if slices.Contains(required, f.name) {
 			continue
 		}
-		if err := setField(v.FieldByIndex(f.Index), d.args, name); err != nil {
+		if err := setField(v.FieldByIndex(f.index), d.args, f.name); err != nil {
 			return err
 		}
 	}
 	if p.opt.Closed && known < len(d.args) {
-		return p.unknownKey(d, fields)
+		return p.unknownKey(d)
 	}
 	return nil
 }
 
 // unknownKey refuses a key a Closed contract does not name, in the schema
 // validator's words (the text calls refused before the type existed got).
-func (p *Params[T]) unknownKey(d *Decoded[T], fields map[string][]int) error {
+func (p *Params[T]) unknownKey(d *Decoded[T]) error {
 	if err := Validate(p.tool, p.SchemaFor(nil), d.Input()); err != nil {
 		return err
 	}
 	for _, k := range d.args.Keys() {
-		if _, ok := fields[k]; !ok {
+		if !slices.ContainsFunc(p.fields(), func(f paramField) bool { return f.name == k }) {
 			return InvalidInput("unexpected parameter `%s`", k)
 		}
 	}
 	return nil
-}
-
-func fieldIndex(t reflect.Type) map[string][]int {
-	out := map[string][]int{}
-	for _, f := range reflect.VisibleFields(t) {
-		if name := jsonName(f); name != "" {
-			out[name] = f.Index
-		}
-	}
-	return out
 }
 
 // jsonName is a field's JSON key ("" for unexported or `json:"-"` fields).

@@ -22,10 +22,17 @@ import (
 // are a programming error reported by Schema (and by each tool's schema
 // test).
 type Params[T any] struct {
-	tool string
-	opt  ParamOptions[T]
-	mu   sync.Mutex
-	memo map[string]schemaResult // SchemaFor's results by action list
+	tool   string
+	opt    ParamOptions[T]
+	fields func() []paramField // T's JSON fields in order, found once
+	mu     sync.Mutex
+	memo   map[string]schemaResult // SchemaFor's results by action list
+}
+
+// paramField is one JSON field of T.
+type paramField struct {
+	name  string
+	index []int
 }
 
 type schemaResult struct {
@@ -55,7 +62,15 @@ type ParamOptions[T any] struct {
 
 // NewParams returns T's contract for tool.
 func NewParams[T any](tool string, opt ParamOptions[T]) *Params[T] {
-	return &Params[T]{tool: tool, opt: opt, memo: map[string]schemaResult{}}
+	return &Params[T]{tool: tool, opt: opt, memo: map[string]schemaResult{}, fields: sync.OnceValue(func() []paramField {
+		var out []paramField
+		for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
+			if name := jsonName(f); name != "" {
+				out = append(out, paramField{name: name, index: f.Index})
+			}
+		}
+		return out
+	})}
 }
 
 // Schema is the published input schema (every action of a family). It is
@@ -168,3 +183,7 @@ type Count int
 // `replace`: a string for edit, entries for patch). Decode keeps it as sent
 // and the tool reads it; Shape publishes its schema.
 type Raw json.RawMessage
+
+// Actions is the per-action table (nil for a tool without actions), for
+// the agreement tests.
+func (p *Params[T]) Actions() *Actions { return p.opt.Actions }

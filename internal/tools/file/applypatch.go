@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -26,7 +27,8 @@ type ApplyPatch struct {
 func NewApplyPatch(opts Options) *ApplyPatch { return NewApplyPatchOver(New(opts)) }
 
 // NewApplyPatchOver returns the alias over an existing File tool, the one
-// registered beside it.
+// registered beside it. Its schema is File's patch schema without `action`:
+// one definition, not a second hand-written one.
 func NewApplyPatchOver(f *Tool) *ApplyPatch {
 	return &ApplyPatch{file: f, Spec: tools.Spec{
 		ToolName:   ApplyPatchName,
@@ -40,63 +42,53 @@ func NewApplyPatchOver(f *Tool) *ApplyPatch {
 
 // applyPatchSchema is built once, when a replayed call first reads it.
 var applyPatchSchema = sync.OnceValue(func() map[string]any {
-	props := map[string]any{
-		"path":              prop("string", "The single file the hunks apply to (relative to the workspace)."),
-		"patch":             prop("string", "Unified diff content."),
-		"replace":           replaceEntries("Full-file replacements, each {path, content}."),
-		"changes":           replaceEntries("Deprecated alias of `replace`."),
-		"fuzz":              prop("integer", "Lines a hunk may be moved from its stated position (default 3, max 50)."),
-		"create_if_missing": prop("boolean", "Create the target file if it does not exist (default false)."),
-	}
-	return map[string]any{"type": "object", "properties": props}
+	s := maps.Clone(params.SchemaFor([]string{"patch"}))
+	props := maps.Clone(s["properties"].(map[string]any))
+	delete(props, "action")
+	s["properties"] = props
+	delete(s, "required")
+	return s
 })
 
-// parse strips `action`, folds path aliases, rejects unknown keys and reads
-// the patch request, refusing when the instance cannot patch.
-func (a *ApplyPatch) parse(in json.RawMessage) (tools.Args, patchReq, error) {
-	if !isObject(in) {
-		return nil, patchReq{}, tools.InvalidInput("File tool input must be an object")
-	}
-	args, err := tools.ParseArgs(in)
-	if err != nil {
-		return nil, patchReq{}, tools.InvalidInput("File tool input must be an object")
-	}
-	if err := a.file.actionGate("patch"); err != nil {
-		return nil, patchReq{}, err
-	}
-	delete(args, "action")
-	if err := foldAliases(args, "patch"); err != nil {
-		return nil, patchReq{}, err
-	}
-	if err := rejectUnknown(args, "patch"); err != nil {
-		return nil, patchReq{}, err
-	}
-	r, err := parsePatch(args)
-	return args, r, err
-}
-
-// NormalizeInput returns the canonical input (no action, aliases folded).
-func (a *ApplyPatch) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	args, _, err := a.parse(in)
+// Prepare decodes the call as File patch: any `action` in the input is
+// ignored, the instance's gate applies (a File that cannot patch refuses
+// it as File would), and the bound call records the alias it ran as.
+func (a *ApplyPatch) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, r, err := decodePatch(raw, a.file.actions)
 	if err != nil {
 		return nil, err
 	}
-	return args.Marshal(), nil
+	policy := a.file.policyOf(r)
+	return tools.NewCall(d.Input(), policy, func(_ context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := a.file.patch(tc, r)
+		if err != nil {
+			return res, err
+		}
+		if res.Metadata == nil {
+			res.Metadata = map[string]any{}
+		}
+		res.Metadata["invoked_as"] = ApplyPatchName
+		return res, nil
+	}), nil
 }
 
-// Execute runs File patch and records the alias it was invoked as.
-func (a *ApplyPatch) Execute(_ context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	_, r, err := a.parse(in)
+// Execute decodes and runs one call (tools.Execute).
+func (a *ApplyPatch) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, a, tc, in)
+}
+
+// decodePatch reads raw as a File patch call among actions, whatever
+// `action` it carries.
+func decodePatch(raw json.RawMessage, actions []string) (*tools.Decoded[input], patchReq, error) {
+	args, err := params.ParseArgs(raw)
 	if err != nil {
-		return tools.Result{}, err
+		return nil, patchReq{}, err
 	}
-	res, err := a.file.patch(tc, r)
+	args["action"] = json.RawMessage(`"patch"`)
+	d, err := params.DecodeArgs(args, actions)
 	if err != nil {
-		return res, err
+		return nil, patchReq{}, err
 	}
-	if res.Metadata == nil {
-		res.Metadata = map[string]any{}
-	}
-	res.Metadata["invoked_as"] = ApplyPatchName
-	return res, nil
+	r, err := parsePatch(d)
+	return d, r, err
 }

@@ -8,16 +8,10 @@ import (
 
 type editReq struct{ path, search, replace string }
 
-func parseEdit(a tools.Args) (editReq, error) {
-	var r editReq
+func parseEdit(d *tools.Decoded[input]) (editReq, error) {
+	r := editReq{path: d.In.Path, search: d.In.Search}
 	var err error
-	if r.path, err = a.RequireString("path"); err != nil {
-		return r, err
-	}
-	if r.search, err = a.RequireString("search"); err != nil {
-		return r, err
-	}
-	r.replace, err = a.RequireString("replace")
+	r.replace, err = d.RawString("replace")
 	return r, err
 }
 

@@ -10,11 +10,9 @@
 package file
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/codewhale/codewhale/internal/secrets"
@@ -26,9 +24,6 @@ const Name = "File"
 
 // readActions are the actions every instance runs, in schema order.
 var readActions = []string{"read", "list", "search_name", "search_content"}
-
-// allActions is the full family, in schema order.
-var allActions = []string{"read", "list", "search_name", "search_content", "write", "edit", "patch"}
 
 // Options configure a File tool instance.
 type Options struct {
@@ -91,7 +86,7 @@ func New(opts Options) *Tool {
 	t.Spec = tools.Spec{
 		ToolName: Name,
 		Desc:     description(opts.Writable, t.can("patch")),
-		Schema:   schema(actions),
+		Schema:   params.SchemaFor(actions),
 		Caps:     caps,
 		Approve:  approve,
 		ReadOnly: !opts.Writable,
@@ -110,54 +105,32 @@ func (t *Tool) can(action string) bool { return slices.Contains(t.actions, actio
 
 func isReadAction(action string) bool { return slices.Contains(readActions, action) }
 
-// ReadOnlyFor reports whether the call only reads.
-func (t *Tool) ReadOnlyFor(in json.RawMessage) bool {
-	return isReadAction(tools.PeekAction(in, "read"))
-}
-
-// ParallelSafeFor reports whether the call may run beside other calls: the
-// read-only actions may.
-func (t *Tool) ParallelSafeFor(in json.RawMessage) bool { return t.ReadOnlyFor(in) }
-
-// StartsDetachedFor is always false: File never starts background work.
-func (t *Tool) StartsDetachedFor(json.RawMessage) bool { return false }
-
-// NormalizeInput folds aliases, rejects unknown keys and checks every field's
-// type and presence, so the contract's exact messages win over generic schema
-// errors (CONTRACT.md §15.13). The result carries the canonical key names.
-func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	c, err := t.parseCall(in)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3): the action
+// among this instance's, aliases folded, unknown keys refused, every field's
+// type and presence checked, the action's request built; the contract's
+// exact messages win over generic schema errors (CONTRACT.md §15.13). The policy
+// comes from the request: the read actions are Auto and may run in
+// parallel; a write, edit or patch is Suggest, or Explicit when it touches
+// a protected path.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := params.DecodeFor(raw, t.actions)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.request(); err != nil {
+	req, err := request(d)
+	if err != nil {
 		return nil, err
 	}
-	out := tools.Args{}
-	for k, v := range c.args {
-		out[k] = v
-	}
-	out["action"], _ = json.Marshal(c.action)
-	return out.Marshal(), nil
+	return tools.NewCall(d.Input(), t.policyOf(req), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := t.run(ctx, tc, req)
+		return tools.Sized(res, err, tc, "read a narrower window (start_line, max_lines), or search_content for the part you need")
+	}), nil
 }
 
-// Execute runs one File call and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
+// Execute decodes and runs one File call (tools.Execute), its result sized
+// to the call's budget (tools.Sized), saying how to get what was cut.
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "read a narrower window (start_line, max_lines), or search_content for the part you need")
-}
-
-func (t *Tool) execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	c, err := t.parseCall(in)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	req, err := c.request()
-	if err != nil {
-		return tools.Result{}, err
-	}
-	return t.run(ctx, tc, req)
+	return tools.Execute(ctx, t, tc, in)
 }
 
 // run dispatches a parsed request.
@@ -179,26 +152,4 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req any) (tools.Resul
 		return t.patch(tc, r)
 	}
 	return tools.Result{}, tools.ExecutionFailed("File: unhandled request %T", req)
-}
-
-// actionGate refuses an action of the family this instance does not run,
-// with the contract's exact texts (CONTRACT.md §4.6, §6.2).
-func (t *Tool) actionGate(action string) error {
-	if t.can(action) || !slices.Contains(allActions, action) {
-		return nil
-	}
-	avail := strings.Join(t.actions, ", ")
-	if action == "patch" && t.can("write") {
-		return tools.NotAvailable("File action=\"patch\" is unavailable because the patch feature is disabled; "+
-			"nothing was written. Available actions here: %s. When writes are available in this mode, "+
-			"action=\"edit\" replaces a single exact match and action=\"write\" replaces the whole file.", avail)
-	}
-	return tools.NotAvailable("File action=\"%s\" is unavailable in the current mode; nothing was written. "+
-		"Available actions here: %s. Switch to Act mode (`/mode act`) for write-capable file work.", action, avail)
-}
-
-// isObject reports whether raw JSON (after whitespace) is an object or empty.
-func isObject(in json.RawMessage) bool {
-	in = bytes.TrimSpace(in)
-	return len(in) == 0 || in[0] == '{'
 }

@@ -131,16 +131,17 @@ func TestProtectedWritesNeedExplicitApproval(t *testing.T) {
 	}
 	for _, c := range cases {
 		in := json.RawMessage(js(c.in))
-		if got := e.tool.ApprovalFor(in); got != c.want {
+		pol := policyOf(t, e.tool, in)
+		if got := pol.Approval; got != c.want {
 			t.Errorf("%s: approval %v, want %v", in, got, c.want)
 		}
-		why := e.tool.ApprovalReason(in)
+		why := pol.Reason
 		if c.path != "" && (!strings.Contains(why, c.path) || !strings.Contains(why, "writes ")) {
 			t.Errorf("%s: reason %q does not name %s and why", in, why, c.path)
 		}
 	}
 	alias := NewApplyPatchOver(e.tool)
-	if got := alias.ApprovalFor(json.RawMessage(`{"patch":"--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-a\n+b\n"}`)); got != tools.Explicit {
+	if got := policyOf(t, alias, json.RawMessage(`{"patch":"--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-a\n+b\n"}`)).Approval; got != tools.Explicit {
 		t.Errorf("apply_patch onto .git/config: %v, want Explicit", got)
 	}
 	// A protected write runs once granted an explicit approval (the engine
@@ -162,7 +163,7 @@ func TestProtectedPathAppearingAfterApproval(t *testing.T) {
 	e := secretEnv(t)
 	e.put("tools/readme.txt", "x")
 	in := `{"action":"write","path":"tools/pre-commit","content":"#!/bin/sh\ntouch /tmp/pwned\n"}`
-	if got := e.tool.ApprovalFor(json.RawMessage(in)); got != tools.Suggest {
+	if got := policyOf(t, e.tool, json.RawMessage(in)).Approval; got != tools.Suggest {
 		t.Fatalf("approval %v before the swap", got)
 	}
 	if err := os.MkdirAll(e.path(".git/hooks"), 0o755); err != nil {
@@ -174,7 +175,7 @@ func TestProtectedPathAppearingAfterApproval(t *testing.T) {
 	if err := os.Symlink(".git/hooks", e.path("tools")); err != nil {
 		t.Fatal(err)
 	}
-	// The engine granted what ApprovalFor said before the swap.
+	// The engine granted what the call's policy said before the swap.
 	e.tc.Approval = tools.Suggest
 	mustContain(t, e.callErr(in), "now resolves to", "nothing was written")
 	if _, err := os.Stat(e.path(".git/hooks/pre-commit")); err == nil {

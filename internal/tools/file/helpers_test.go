@@ -12,8 +12,8 @@ import (
 )
 
 // env is a workspace in a temp dir with a File tool registered the way the
-// engine registers it, so calls go through NormalizeInput, schema validation
-// and Execute.
+// engine registers it, so calls go through the registry's Prepare (one
+// decode) and the prepared call's Run.
 type env struct {
 	t    *testing.T
 	ws   string
@@ -119,4 +119,14 @@ func mustContain(t *testing.T, got string, wants ...string) {
 			t.Errorf("missing %q in:\n%s", w, got)
 		}
 	}
+}
+
+// policyOf is the policy the registry decides for in.
+func policyOf(t *testing.T, tool tools.Tool, in json.RawMessage) tools.Policy {
+	t.Helper()
+	c, err := tools.PrepareCall(tool, in)
+	if err != nil {
+		t.Fatalf("prepare %s: %v", in, err)
+	}
+	return c.Policy
 }

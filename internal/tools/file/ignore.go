@@ -76,10 +76,9 @@ func ignoreRoot(base, workspace string) string {
 type globSet []string
 
 // parseGlobs reads an optional glob list and validates every pattern.
-func parseGlobs(a tools.Args, field string) (globSet, bool, error) {
-	list, ok, err := a.StringList(field)
-	if err != nil || !ok {
-		return nil, ok, err
+func parseGlobs(list []string, field string) (globSet, error) {
+	if list == nil {
+		return nil, nil
 	}
 	out := globSet{}
 	for _, p := range list {
@@ -88,11 +87,11 @@ func parseGlobs(a tools.Args, field string) (globSet, bool, error) {
 			continue
 		}
 		if !doublestar.ValidatePattern(p) {
-			return nil, true, tools.InvalidInput("invalid glob pattern `%s` in `%s`", p, field)
+			return nil, tools.InvalidInput("invalid glob pattern `%s` in `%s`", p, field)
 		}
 		out = append(out, p)
 	}
-	return out, true, nil
+	return out, nil
 }
 
 func (g globSet) match(rel, name string, isDir bool) bool {

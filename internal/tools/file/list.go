@@ -21,16 +21,10 @@ type listReq struct {
 	depth int
 }
 
-func parseList(a tools.Args) (listReq, error) {
-	var r listReq
-	var err error
-	if r.path, err = optPath(a); err != nil {
-		return r, err
-	}
+func parseList(d *tools.Decoded[input]) (listReq, error) {
+	r := listReq{path: optPath(d)}
 	var has bool
-	if r.depth, has, err = uintOr(a, "depth", 1); err != nil {
-		return r, err
-	}
+	r.depth, has = countOr(d, "depth", d.In.Depth, 1)
 	if has && r.depth == 0 {
 		return r, tools.InvalidInput("depth must be between 1 and %d (1 lists the directory's own entries)", maxListDepth)
 	}

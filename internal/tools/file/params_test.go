@@ -67,26 +67,19 @@ func TestCapabilitiesAndPolicy(t *testing.T) {
 		{`{"action":"search_name","query":"x"}`, tools.Auto, true},
 		{`{"action":"search_content","pattern":"x"}`, tools.Auto, true},
 		{`{"action":"write","path":"a","content":""}`, tools.Suggest, false},
-		{`{"action":"edit"}`, tools.Suggest, false},
-		{`{"action":"patch"}`, tools.Suggest, false},
-		{`{"path":"a"}`, tools.Auto, true},  // no action: assume read
-		{`not json`, tools.Auto, true},      // unparsable: assume read
-		{`{"action":42}`, tools.Auto, true}, // non-string action: assume read
-		{`{"action":"nuke"}`, tools.Suggest, false},
+		{`{"action":"edit","path":"a","search":"x","replace":"y"}`, tools.Suggest, false},
+		{`{"action":"patch","replace":[{"path":"a","content":""}]}`, tools.Suggest, false},
 	}
 	for _, c := range cases {
-		in := json.RawMessage(c.in)
-		if got := rw.ApprovalFor(in); got != c.approval {
-			t.Errorf("ApprovalFor(%s) = %v, want %v", c.in, got, c.approval)
+		p := policyOf(t, rw, json.RawMessage(c.in))
+		if p.Approval != c.approval || p.ReadOnly != c.readOnly || p.Parallel != c.readOnly || p.Detached {
+			t.Errorf("policy(%s) = %+v, want approval %v read-only %v", c.in, p, c.approval, c.readOnly)
 		}
-		if got := rw.ReadOnlyFor(in); got != c.readOnly {
-			t.Errorf("ReadOnlyFor(%s) = %v", c.in, got)
-		}
-		if got := rw.ParallelSafeFor(in); got != c.readOnly {
-			t.Errorf("ParallelSafeFor(%s) = %v", c.in, got)
-		}
-		if rw.StartsDetachedFor(in) {
-			t.Errorf("StartsDetachedFor(%s) = true", c.in)
+	}
+	// Input the decoder refuses has no policy: it never reaches approval.
+	for _, in := range []string{`{"path":"a"}`, `not json`, `{"action":42}`, `{"action":"nuke"}`, `{"action":"edit"}`} {
+		if c, err := tools.PrepareCall(rw, json.RawMessage(in)); err == nil {
+			t.Errorf("%s prepared: %+v", in, c.Policy)
 		}
 	}
 }
@@ -196,10 +189,11 @@ func TestAliasesFold(t *testing.T) {
 		res := e.callOK(c.in)
 		mustContain(t, res.Content, c.want)
 	}
-	out, err := e.tool.NormalizeInput(json.RawMessage(`{"action":"edit","file_path":"a","old_string":"x","new_string":"y"}`))
+	c, err := e.tool.Prepare(json.RawMessage(`{"action":"edit","file_path":"a","old_string":"x","new_string":"y"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := c.Input
 	var got map[string]string
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)

@@ -20,15 +20,12 @@ type patchReq struct {
 	create  bool
 }
 
-func parsePatch(a tools.Args) (patchReq, error) {
-	var r patchReq
+func parsePatch(d *tools.Decoded[input]) (patchReq, error) {
+	r := patchReq{path: d.In.Path, hasPath: d.Has("path"), create: d.In.CreateIfMissing}
 	var err error
-	if r.path, r.hasPath, err = a.String("path"); err != nil {
-		return r, err
-	}
 	var given []string
 	for _, f := range []string{"patch", "replace", "changes"} {
-		if a.Has(f) {
+		if d.Has(f) {
 			given = append(given, "`"+f+"`")
 		}
 	}
@@ -41,18 +38,13 @@ func parsePatch(a tools.Args) (patchReq, error) {
 	}
 	r.form = strings.Trim(given[0], "`")
 	if r.form == "patch" {
-		if r.text, _, err = a.String("patch"); err != nil {
-			return r, err
-		}
-	} else if r.entries, err = parseEntries(a[r.form], r.form); err != nil {
+		r.text = d.In.Patch
+	} else if r.entries, err = parseEntries(d.Raw(r.form), r.form); err != nil {
 		return r, err
 	}
-	if r.fuzz, _, err = uintOr(a, "fuzz", defaultFuzz); err != nil {
-		return r, err
-	}
+	r.fuzz, _ = countOr(d, "fuzz", d.In.Fuzz, defaultFuzz)
 	r.fuzz = min(r.fuzz, maxFuzz)
-	r.create, _, err = a.Bool("create_if_missing")
-	return r, err
+	return r, nil
 }
 
 // parseEntries reads a non-empty [{path, content}] array.
@@ -205,15 +197,7 @@ type PatchPreflight struct {
 // Deletes lists deletions and rename sources. Whether a replace entry
 // creates a file depends on the disk and is not reported.
 func Preflight(in json.RawMessage) (PatchPreflight, error) {
-	args, err := tools.ParseArgs(in)
-	if err != nil {
-		return PatchPreflight{}, err
-	}
-	delete(args, "action")
-	if err := foldAliases(args, "patch"); err != nil {
-		return PatchPreflight{}, err
-	}
-	r, err := parsePatch(args)
+	_, r, err := decodePatch(in, nil)
 	if err != nil {
 		return PatchPreflight{}, err
 	}

@@ -1,7 +1,6 @@
 package file
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 
@@ -14,53 +13,27 @@ import (
 // execution. Such a call needs an explicit approval (tools.Explicit) in
 // every posture but Full Access, and the card says which path and why.
 
-// ApprovalFor is Auto for read/list/search, Explicit for a write, edit or
-// patch that touches a protected path, and Suggest for any other write;
-// input without a readable action counts as read (CONTRACT.md §2.4).
-func (t *Tool) ApprovalFor(in json.RawMessage) tools.Approval {
-	if isReadAction(tools.PeekAction(in, "read")) {
-		return tools.Auto
-	}
-	if t.protectedWrite(in) != "" {
-		return tools.Explicit
-	}
-	return tools.Suggest
-}
-
-// ApprovalReason names the protected path a write touches and why it is
-// protected ("" for other calls).
-func (t *Tool) ApprovalReason(in json.RawMessage) string { return t.protectedWrite(in) }
-
-// protectedWrite is the reason of the first protected path the call writes.
-func (t *Tool) protectedWrite(in json.RawMessage) string {
-	for _, p := range t.writePaths(in) {
-		if why := t.protectedReason(p); why != "" {
-			return why
-		}
-	}
-	return ""
-}
-
-// writePaths are the paths a write, edit or patch call names, as given.
-// Input that does not parse names none: it fails before writing anything.
-func (t *Tool) writePaths(in json.RawMessage) []string {
-	c, err := t.parseCall(in)
-	if err != nil {
-		return nil
-	}
-	req, err := c.request()
-	if err != nil {
-		return nil
-	}
+// policyOf is a decoded request's policy: Auto and parallel for the read
+// actions, Explicit (with the reason) for a write, edit or patch that
+// touches a protected path, Suggest for any other write.
+func (t *Tool) policyOf(req any) tools.Policy {
+	var paths []string
 	switch r := req.(type) {
 	case writeReq:
-		return []string{r.path}
+		paths = []string{r.path}
 	case editReq:
-		return []string{r.path}
+		paths = []string{r.path}
 	case patchReq:
-		return patchPaths(r)
+		paths = patchPaths(r)
+	default:
+		return tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: true}
 	}
-	return nil
+	for _, p := range paths {
+		if why := t.protectedReason(p); why != "" {
+			return tools.Policy{Approval: tools.Explicit, Reason: why}
+		}
+	}
+	return tools.Policy{Approval: tools.Suggest}
 }
 
 func patchPaths(r patchReq) []string {
@@ -114,27 +87,4 @@ func (t *Tool) checkWrite(action string, tc *tools.Context, raw, abs string) err
 			action, raw, abs, why)
 	}
 	return nil
-}
-
-// ApprovalFor is Explicit when the replayed patch touches a protected path,
-// Suggest otherwise, exactly as File patch.
-func (a *ApplyPatch) ApprovalFor(in json.RawMessage) tools.Approval {
-	if a.ApprovalReason(in) != "" {
-		return tools.Explicit
-	}
-	return tools.Suggest
-}
-
-// ApprovalReason names the protected path the patch touches, or "".
-func (a *ApplyPatch) ApprovalReason(in json.RawMessage) string {
-	_, r, err := a.parse(in)
-	if err != nil {
-		return ""
-	}
-	for _, p := range patchPaths(r) {
-		if why := a.file.protectedReason(p); why != "" {
-			return why
-		}
-	}
-	return ""
 }

@@ -37,30 +37,21 @@ type readReq struct {
 	pageFrom, pageTo int
 }
 
-func parseRead(a tools.Args) (readReq, error) {
-	var r readReq
+func parseRead(d *tools.Decoded[input]) (readReq, error) {
+	r := readReq{path: d.In.Path}
 	var err error
-	if r.path, err = a.RequireString("path"); err != nil {
-		return r, err
-	}
 	var hasStart, hasMax bool
-	if r.start, hasStart, err = uintOr(a, "start_line", 1); err != nil {
-		return r, err
-	}
+	r.start, hasStart = countOr(d, "start_line", d.In.StartLine, 1)
 	if hasStart && r.start == 0 {
 		return r, tools.InvalidInput("start_line must be 1-based and greater than 0")
 	}
-	if r.max, hasMax, err = uintOr(a, "max_lines", defaultMaxLines); err != nil {
-		return r, err
-	}
+	r.max, hasMax = countOr(d, "max_lines", d.In.MaxLines, defaultMaxLines)
 	if hasMax && r.max == 0 {
 		return r, tools.InvalidInput("max_lines must be greater than 0")
 	}
 	r.max = min(r.max, defaultMaxLines)
 	r.windowed = hasStart || hasMax
-	if r.pages, r.hasPages, err = a.String("pages"); err != nil {
-		return r, err
-	}
+	r.pages, r.hasPages = d.In.Pages, d.Has("pages")
 	if r.hasPages {
 		if r.pageFrom, r.pageTo, err = parsePages(r.pages); err != nil {
 			return r, err

@@ -35,40 +35,22 @@ type contentReq struct {
 	literal          bool
 }
 
-func parseSearchContent(a tools.Args) (contentReq, error) {
-	var r contentReq
+func parseSearchContent(d *tools.Decoded[input]) (contentReq, error) {
+	in := &d.In
+	r := contentReq{pattern: in.Pattern, path: optPath(d), caseInsensitive: in.CaseInsensitive, literal: in.Literal}
 	var err error
-	if r.pattern, err = a.RequireString("pattern"); err != nil {
+	if r.include, err = parseGlobs(in.Include, "include"); err != nil {
 		return r, err
 	}
-	if r.path, err = optPath(a); err != nil {
+	if r.exclude, err = parseGlobs(in.Exclude, "exclude"); err != nil {
 		return r, err
 	}
-	if r.include, _, err = parseGlobs(a, "include"); err != nil {
-		return r, err
-	}
-	var hasExclude bool
-	if r.exclude, hasExclude, err = parseGlobs(a, "exclude"); err != nil {
-		return r, err
-	}
-	r.defaults = !hasExclude
-	if r.context, _, err = uintOr(a, "context_lines", 2); err != nil {
-		return r, err
-	}
+	r.defaults = !d.Has("exclude")
+	r.context, _ = countOr(d, "context_lines", in.ContextLines, 2)
 	r.context = min(r.context, maxContextLines)
-	if r.maxResults, _, err = uintOr(a, "max_results", defaultMaxResults); err != nil {
-		return r, err
-	}
+	r.maxResults, _ = countOr(d, "max_results", in.MaxResults, defaultMaxResults)
 	r.maxResults = max(r.maxResults, 1)
-	if r.offset, _, err = uintOr(a, "offset", 0); err != nil {
-		return r, err
-	}
-	if r.caseInsensitive, _, err = a.Bool("case_insensitive"); err != nil {
-		return r, err
-	}
-	if r.literal, _, err = a.Bool("literal"); err != nil {
-		return r, err
-	}
+	r.offset = int(in.Offset)
 	return r, nil
 }
 

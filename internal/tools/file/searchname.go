@@ -20,36 +20,24 @@ type nameReq struct {
 	defaults    bool // no `exclude` given: the default excludes apply
 }
 
-func parseSearchName(a tools.Args) (nameReq, error) {
-	var r nameReq
+func parseSearchName(d *tools.Decoded[input]) (nameReq, error) {
+	r := nameReq{query: strings.TrimSpace(d.In.Query)}
 	var err error
-	if r.query, err = a.RequireString("query"); err != nil {
-		return r, err
-	}
-	if r.query = strings.TrimSpace(r.query); r.query == "" {
+	if r.query == "" {
 		return r, tools.InvalidInput("query cannot be empty")
 	}
-	if r.path, err = optPath(a); err != nil {
-		return r, err
-	}
-	if r.limit, _, err = uintOr(a, "limit", 20); err != nil {
-		return r, err
-	}
+	r.path = optPath(d)
+	r.limit, _ = countOr(d, "limit", d.In.Limit, 20)
 	r.limit = clamp(r.limit, 1, 200)
-	exts, _, err := a.StringList("extensions")
-	if err != nil {
-		return r, err
-	}
-	for _, e := range exts {
+	for _, e := range d.In.Extensions {
 		if e = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(e), ".")); e != "" {
 			r.extensions = append(r.extensions, e)
 		}
 	}
-	var hasExclude bool
-	if r.exclude, hasExclude, err = parseGlobs(a, "exclude"); err != nil {
+	if r.exclude, err = parseGlobs(d.In.Exclude, "exclude"); err != nil {
 		return r, err
 	}
-	r.defaults = !hasExclude
+	r.defaults = !d.Has("exclude")
 	return r, nil
 }
 

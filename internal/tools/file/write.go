@@ -9,16 +9,6 @@ import (
 
 type writeReq struct{ path, content string }
 
-func parseWrite(a tools.Args) (writeReq, error) {
-	var r writeReq
-	var err error
-	if r.path, err = a.RequireString("path"); err != nil {
-		return r, err
-	}
-	r.content, err = a.RequireString("content")
-	return r, err
-}
-
 // write replaces or creates a file atomically. It needs no prior read and
 // records a fresh snapshot, so an edit may follow.
 func (t *Tool) write(tc *tools.Context, r writeReq) (tools.Result, error) {

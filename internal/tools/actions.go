@@ -14,8 +14,11 @@ import (
 type Actions struct {
 	Field   string // the action key, normally "action"
 	Default string // the action when none is sent ("": one is required)
-	Rules   []Rule // in published order
-	Aliases []Alias
+	// KeepField keeps the action among the keys sent, so a missing field's
+	// "Input provided: …" lists it (Git's wording); otherwise it is not.
+	KeepField bool
+	Rules     []Rule // in published order
+	Aliases   []Alias
 	// NotObject replaces the generic text for an input that is not a JSON
 	// object ("": the generic one).
 	NotObject string
@@ -85,7 +88,9 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 	if err != nil {
 		return "", err
 	}
-	delete(args, a.Field)
+	if !a.KeepField {
+		delete(args, a.Field)
+	}
 	for _, al := range a.Aliases {
 		if al.Actions != nil && !slices.Contains(al.Actions, action) {
 			continue
@@ -100,7 +105,7 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 	r := a.rule(action)
 	var extra []string
 	for _, k := range args.Keys() {
-		if !slices.Contains(r.Allowed, k) {
+		if k != a.Field && !slices.Contains(r.Allowed, k) {
 			extra = append(extra, k)
 		}
 	}

@@ -39,7 +39,7 @@ func (d *Decoded[T]) RawString(field string) (string, error) {
 // the action set. It is what the schema describes, what permission rules,
 // hooks and the journal see, and what a replay would send.
 func (d *Decoded[T]) Input() json.RawMessage {
-	if d.field == "" {
+	if d.field == "" || d.args.Has(d.field) {
 		return d.args.Marshal()
 	}
 	out := make(Args, len(d.args)+1)

@@ -80,7 +80,7 @@ func (p *Params[T]) Schema() map[string]any { return p.SchemaFor(nil) }
 
 // SchemaFor is the schema of an instance that runs only actions (nil: all):
 // the action enum lists exactly those, and a property no listed action
-// allows is left out (tools.md §2.5).
+// allows is left out (CONTRACT.md §4.5).
 func (p *Params[T]) SchemaFor(actions []string) map[string]any {
 	if actions == nil && p.opt.Actions != nil {
 		actions = p.opt.Actions.Names()

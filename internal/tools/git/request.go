@@ -40,125 +40,63 @@ type request struct {
 	porcelain           bool
 }
 
-// parseRequest reads and validates the action's parameters and resolves the
-// scope through the workspace boundary.
-func parseRequest(tc *tools.Context, action string, args tools.Args) (*request, error) {
-	r := &request{action: action, unified: defaultUnified, maxCount: defaultMaxCount,
+// newRequest applies the action's defaults, clamps and value rules to a
+// decoded call. The scope is resolved when the call runs (resolve), through
+// the workspace boundary of that run's context.
+func newRequest(d *tools.Decoded[input]) (*request, error) {
+	in := &d.In
+	r := &request{action: d.Action, rawPath: in.Path, unified: defaultUnified, maxCount: defaultMaxCount,
 		patch: true, stat: true, startLine: 1, maxLines: defaultMaxLines, rev: "HEAD"}
 	var err error
-	if r.rawPath, _, err = args.String("path"); err != nil {
-		return nil, err
+	if d.Has("unified") && (r.action == "diff" || r.action == "show") {
+		r.unified = min(int(in.Unified), maxUnified)
 	}
-	switch action {
+	switch r.action {
 	case "diff":
-		err = r.parseDiff(args)
+		r.cached = in.Cached
 	case "log":
-		err = r.parseLog(args)
+		if d.Has("max_count") {
+			r.maxCount = max(1, min(in.MaxCount, maxMaxCount))
+		}
+		r.author, r.since, r.till = in.Author, in.Since, in.Until
 	case "show":
-		err = r.parseShow(args)
+		if r.rev, err = validateRev(in.Rev); err != nil {
+			return nil, err
+		}
+		r.patch = in.Patch || !d.Has("patch")
+		r.stat = in.Stat || !d.Has("stat")
 	case "blame":
-		err = r.parseBlame(args)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := r.resolveScope(tc); err != nil {
-		return nil, err
-	}
-	if action == "blame" {
-		if r.rawPath == "" {
-			return nil, args.Missing("path")
+		if d.Has("rev") {
+			if r.rev, err = validateRev(in.Rev); err != nil {
+				return nil, err
+			}
 		}
-		if r.kind == scopeDir {
-			return nil, tools.InvalidInput("Git blame needs a file path, but '%s' is a directory; nothing was run. Pass a file inside it.", r.rawPath)
+		if d.Has("start_line") {
+			r.startLine = max(1, in.StartLine)
 		}
+		if d.Has("max_lines") {
+			r.maxLines = max(1, min(in.MaxLines, maxMaxLines))
+		}
+		r.porcelain = in.Porcelain
 	}
 	return r, nil
 }
 
-func (r *request) parseDiff(args tools.Args) error {
-	var err error
-	if r.cached, _, err = args.Bool("cached"); err != nil {
+// resolve resolves the request's scope through tc's workspace boundary and
+// checks what needs it: blame needs a file.
+func (r *request) resolve(tc *tools.Context, d *tools.Decoded[input]) error {
+	if err := r.resolveScope(tc); err != nil {
 		return err
 	}
-	return r.parseUnified(args)
-}
-
-func (r *request) parseUnified(args tools.Args) error {
-	n, ok, err := args.Uint("unified")
-	if err != nil {
-		return err
-	}
-	if ok {
-		r.unified = min(n, maxUnified)
-	}
-	return nil
-}
-
-func (r *request) parseLog(args tools.Args) error {
-	n, ok, err := args.Int("max_count")
-	if err != nil {
-		return err
-	}
-	if ok {
-		r.maxCount = max(1, min(n, maxMaxCount))
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"author", &r.author}, {"since", &r.since}, {"until", &r.till}} {
-		if *f.dst, _, err = args.String(f.name); err != nil {
-			return err
+	if r.action == "blame" {
+		if r.rawPath == "" {
+			return d.Missing("path")
+		}
+		if r.kind == scopeDir {
+			return tools.InvalidInput("Git blame needs a file path, but '%s' is a directory; nothing was run. Pass a file inside it.", r.rawPath)
 		}
 	}
 	return nil
-}
-
-func (r *request) parseShow(args tools.Args) error {
-	rev, err := args.RequireString("rev")
-	if err != nil {
-		return err
-	}
-	if r.rev, err = validateRev(rev); err != nil {
-		return err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *bool
-	}{{"patch", &r.patch}, {"stat", &r.stat}} {
-		v, ok, err := args.Bool(f.name)
-		if err != nil {
-			return err
-		}
-		if ok {
-			*f.dst = v
-		}
-	}
-	return r.parseUnified(args)
-}
-
-func (r *request) parseBlame(args tools.Args) error {
-	rev, ok, err := args.String("rev")
-	if err != nil {
-		return err
-	}
-	if ok {
-		if r.rev, err = validateRev(rev); err != nil {
-			return err
-		}
-	}
-	if n, ok, err := args.Int("start_line"); err != nil {
-		return err
-	} else if ok {
-		r.startLine = max(1, n)
-	}
-	if n, ok, err := args.Int("max_lines"); err != nil {
-		return err
-	} else if ok {
-		r.maxLines = max(1, min(n, maxMaxLines))
-	}
-	r.porcelain, _, err = args.Bool("porcelain")
-	return err
 }
 
 // validateRev refuses revisions that git would read as an option or that

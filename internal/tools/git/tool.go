@@ -47,11 +47,11 @@ func New(opts ...Options) *Tool {
 			"(porcelain v1 with branch line), diff (unstaged, or staged with cached), log (recent commits), " +
 			"show (one commit, tag, tree or blob), blame (a file's lines with their commits). Read-only. " +
 			"`path` scopes the action to a directory or file inside the workspace.",
-		Schema:   schema(),
-		Caps:     []tools.Capability{tools.CapReadOnly, tools.CapSandboxable},
-		Approve:  tools.Auto,
-		ReadOnly: true,
-		Parallel: true,
+		SchemaFunc: params.Schema,
+		Caps:       []tools.Capability{tools.CapReadOnly, tools.CapSandboxable},
+		Approve:    tools.Auto,
+		ReadOnly:   true,
+		Parallel:   true,
 	}}
 	switch {
 	case o.DisableCLI:
@@ -76,62 +76,36 @@ func lookupCLI(name string) backend {
 	return cliBackend{bin: bin}
 }
 
-func schema() map[string]any {
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	integer := func(desc string) map[string]any { return map[string]any{"type": "integer", "description": desc} }
-	boolean := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"action": map[string]any{"type": "string", "enum": Actions,
-				"description": "What to read: status, diff, log, show or blame."},
-			"path":       str("Optional directory or file (inside the workspace) to scope the action to; blame requires a file."),
-			"cached":     boolean("diff: show staged changes (index against HEAD) instead of unstaged ones. Default false."),
-			"unified":    integer("diff, show: context lines around each change. Default 3, at most 50."),
-			"max_count":  integer("log: number of commits. Default 20, clamped to 1..200."),
-			"author":     str("log: only commits whose author matches this pattern (git --author)."),
-			"since":      str("log: only commits more recent than this date (git --since, e.g. 2024-01-31 or '2 weeks ago')."),
-			"until":      str("log: only commits older than this date (git --until)."),
-			"rev":        str("show: the revision to show (required). blame: the revision to blame at (default HEAD)."),
-			"patch":      boolean("show: include the patch. Default true."),
-			"stat":       boolean("show: include the diffstat. Default true."),
-			"start_line": integer("blame: first line to blame. Default 1."),
-			"max_lines":  integer("blame: number of lines to blame. Default 200, clamped to 1..2000."),
-			"porcelain":  boolean("blame: machine-readable --line-porcelain output instead of the default format. Default false."),
-		},
-		"required":             []string{"action"},
-		"additionalProperties": false,
-	}
-}
-
-// NormalizeInput gives the contract's exact messages for a missing,
-// non-string or unknown action before the schema would.
-func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	args, err := tools.ParseArgs(in)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3): the exact
+// action messages, the closed schema's refusals, the value rules. Every Git
+// call is Auto, read-only and parallel-safe.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := params.Decode(raw)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := args.Action(ToolName, Actions, ""); err != nil {
+	req, err := newRequest(d)
+	if err != nil {
 		return nil, err
 	}
-	return in, nil
+	return tools.NewCall(d.Input(), t.StaticPolicy(), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		r := *req // a call may run twice (a re-run outside the sandbox); each run resolves afresh
+		if err := r.resolve(tc, d); err != nil {
+			return tools.Result{}, err
+		}
+		return t.run(ctx, tc, &r)
+	}), nil
 }
 
-// Execute runs one Git action. A refused call (bad input, a path outside the
-// workspace) is an error; a git read that ran and failed is a failed Result.
+// Execute decodes and runs one Git call (tools.Execute).
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	args, err := tools.ParseArgs(in)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	action, err := args.Action(ToolName, Actions, "")
-	if err != nil {
-		return tools.Result{}, err
-	}
-	req, err := parseRequest(tc, action, args)
-	if err != nil {
-		return tools.Result{}, err
-	}
+	return tools.Execute(ctx, t, tc, in)
+}
+
+// run runs one Git action. A refused call (bad input, a path outside the
+// workspace) is an error; a git read that ran and failed is a failed Result.
+func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.Result, error) {
+	action := req.action
 	b := t.backendFor(req)
 	text, err := b.run(ctx, req)
 	var fe *failure

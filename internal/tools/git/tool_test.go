@@ -91,17 +91,30 @@ func TestRefusals(t *testing.T) {
 
 func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
-// TestNormalizeInputGivesActionMessages checks that the exact action
-// messages win over schema validation.
-func TestNormalizeInputGivesActionMessages(t *testing.T) {
+// TestPrepareGivesTheContractsMessages checks that the exact action
+// messages win over schema validation, that a wrong type gets the strict
+// reader's text (CONTRACT.md §2.3) whichever action reads the field, that an
+// unknown key gets the closed schema's refusal, and that a show without rev
+// lists the keys sent (the action among them).
+func TestPrepareGivesTheContractsMessages(t *testing.T) {
 	t.Parallel()
-	_, err := New().NormalizeInput(json.RawMessage(`{"action":"commit"}`))
-	var te *tools.Error
-	if !errors.As(err, &te) || !strings.HasPrefix(te.Msg, `Unknown Git action "commit"`) {
-		t.Fatalf("NormalizeInput: %v", err)
+	for in, want := range map[string]string{
+		`{"action":"commit"}`:                  `Unknown Git action "commit"`,
+		`{"action":"diff","cached":"yes"}`:     `field 'cached' must be a boolean; got string. Received: "yes"`,
+		`{"action":"log","bogus":1}`:           "arguments do not match the tool's schema: at /:",
+		`{"action":"show"}`:                    "missing required field 'rev'. Input provided: action",
+		`{"action":"show","rev":"-p"}`:         "git revision must not start with '-'",
+		`{"action":"blame","unified":-1}`:      "field 'unified' must be a non-negative integer",
+		`{"action":"show","rev":"a","stat":1}`: "field 'stat' must be a boolean; got number. Received: 1",
+	} {
+		_, err := New().Prepare(json.RawMessage(in))
+		var te *tools.Error
+		if !errors.As(err, &te) || !strings.Contains(te.Msg, want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
 	}
-	if in, err := New().NormalizeInput(json.RawMessage(`{"action":"log"}`)); err != nil || string(in) != `{"action":"log"}` {
-		t.Fatalf("valid input changed: %s %v", in, err)
+	if c, err := New().Prepare(json.RawMessage(`{"action":"log"}`)); err != nil || string(c.Input) != `{"action":"log"}` {
+		t.Fatalf("valid input changed: %+v %v", c, err)
 	}
 }
 

@@ -117,7 +117,7 @@ func agreeAction(t *testing.T, c Case, schema, props map[string]any, action stri
 		return
 	}
 	agreeAliases(t, c, props, action, base)
-	if c.Actions.Unexpected != nil {
+	if c.Actions.Unexpected != nil || schema["additionalProperties"] == false {
 		in := maps.Clone(base)
 		in["no_such_parameter"] = "x"
 		if _, err := tools.PrepareCall(c.Tool, encode(in)); err == nil {

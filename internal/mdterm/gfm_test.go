@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/muesli/termenv"
+
+	"github.com/codewhale/codewhale/internal/testutil/cputime"
 )
 
 var sgr = regexp.MustCompile(`\x1b\[([0-9;]*)m`)
@@ -96,12 +98,33 @@ func bigGo(n int) string {
 	return b.String()
 }
 
+// The first iteration in a process is the cold one (lexers built and
+// compiled on first use): run with -benchtime 1x in fresh processes for it.
 func BenchmarkHighlight2000Lines(b *testing.B) {
-	src := "```go\n" + bigGo(2000) + "```\n"
+	benchHighlight(b, "go", bigGo(2000))
+}
+
+// The same through one of chroma's regexp lexers.
+func BenchmarkHighlight2000LinesPython(b *testing.B) {
+	benchHighlight(b, "python", bigPython(2000))
+}
+
+func benchHighlight(b *testing.B, lang, code string) {
+	src := "```" + lang + "\n" + code + "```\n"
+	b.ReportAllocs()
+	defer cputime.PerOp(b)()
 	for i := 0; i < b.N; i++ {
 		r := New(termenv.TrueColor, true, true) // a fresh cache: the highlighting itself
 		r.Render(src, 100)
 	}
+}
+
+func bigPython(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "    x%d = \"%%d\" %% (%d,)  # line %d\n", i, i, i)
+	}
+	return b.String()
 }
 
 func BenchmarkRender2000LinesCached(b *testing.B) {
@@ -111,5 +134,28 @@ func BenchmarkRender2000LinesCached(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r.Render(src, 100)
+	}
+}
+
+// With a notifier (the TUI), a 2,000-line Go block is highlighted in place
+// (go/scanner is fast enough), while a longer one and a long block for a
+// chroma lexer are drawn plain first and coloured off the caller's
+// goroutine, which notifies when they are ready.
+func TestLongBlocksHighlightOffTheCaller(t *testing.T) {
+	t.Parallel()
+	r := New(termenv.TrueColor, true, true)
+	ready := make(chan struct{}, 4)
+	r.SetNotify(func() { ready <- struct{}{} })
+	if out := strings.Join(r.Render("```go\n"+bigGo(2000)+"```\n", 100), "\n"); len(colours(out)) < 3 {
+		t.Fatal("a 2,000-line Go block was not highlighted in place")
+	}
+	for _, src := range []string{"```go\n" + bigGo(syncGoLines+1) + "```\n", "```python\n" + bigPython(syncLines+1) + "```\n"} {
+		if out := strings.Join(r.Render(src, 100), "\n"); len(colours(out)) > 2 { // the fence colour and the language label
+			t.Fatalf("%.10q: highlighted in place", src)
+		}
+		<-ready
+		if out := strings.Join(r.Render(src, 100), "\n"); len(colours(out)) < 3 {
+			t.Fatalf("%.10q: not highlighted after the notification", src)
+		}
 	}
 }

@@ -56,28 +56,45 @@ func (s *syntaxStyles) style(t chroma.TokenType) termenv.Style {
 	return s.plain
 }
 
-// seg is a run of one style on a code line.
+// seg is a run of one style on a code line: on + text + off.
 type seg struct {
-	text  string
-	style termenv.Style
+	text, on, off string
+}
+
+// sgrOf splits a style into the sequences termenv writes before and after
+// a text, so a code block formats each style once, not once per token.
+func sgrOf(st termenv.Style) (on, off string) {
+	full := st.Styled("\x00")
+	i := strings.IndexByte(full, 0)
+	return full[:i], full[i+1:]
 }
 
 // highlighted draws code lines of width cells: highlighted when the
 // language has a lexer (once per block, cached), else in the code colour.
 func (w *walker) highlighted(lang, src string, width int) []string {
-	var lexer chroma.Lexer
-	if w.highlight && w.st.color {
-		lexer = chromalexers.Get(lang)
+	if !w.highlight || !w.st.color {
+		return w.plainCode(src, width)
 	}
-	if lexer == nil {
+	lex, slow := lexerFor(lang)
+	if lex == nil {
 		return w.plainCode(src, width)
 	}
 	key := lang + "\x00" + strconv.Itoa(width) + "\x00" + src
 	if lines, ok := w.hl.get(key); ok {
 		return lines
 	}
-	work := func() []string { return w.tokens(lexer, src, width) }
-	if strings.Count(src, "\n") >= syncLines && w.hl.notifies() {
+	work := func() []string {
+		toks, ok := lex(src)
+		if !ok {
+			return w.plainCode(src, width)
+		}
+		return w.tokens(toks, width)
+	}
+	limit := syncGoLines
+	if slow {
+		limit = syncLines
+	}
+	if strings.Count(src, "\n") >= limit && w.hl.notifies() {
 		w.hl.later(key, work)
 		return w.plainCode(src, width)
 	}
@@ -86,25 +103,58 @@ func (w *walker) highlighted(lang, src string, width int) []string {
 	return out
 }
 
-// tokens highlights src with lexer into rows of width cells.
-func (w *walker) tokens(lexer chroma.Lexer, src string, width int) []string {
+// lexFunc tokenises a code block; false when it cannot.
+type lexFunc func(src string) ([]chroma.Token, bool)
+
+// lexerFor is the tokeniser of a fence's language, or nil when there is
+// none: Go's own scanner for Go, chroma's lexers (slow true) for the rest.
+func lexerFor(lang string) (lex lexFunc, slow bool) {
+	switch chromalexers.Normalize(lang) {
+	case "go", "golang":
+		return func(src string) ([]chroma.Token, bool) {
+			if toks, ok := goTokens(src); ok {
+				return toks, true
+			}
+			return chromaTokens(chromalexers.Get("go"), src)
+		}, false
+	}
+	lexer := chromalexers.Get(lang)
+	if lexer == nil {
+		return nil, false
+	}
+	return func(src string) ([]chroma.Token, bool) { return chromaTokens(lexer, src) }, true
+}
+
+func chromaTokens(lexer chroma.Lexer, src string) ([]chroma.Token, bool) {
 	it, err := lexer.Tokenise(nil, src)
 	if err != nil {
-		return w.plainCode(src, width)
+		return nil, false
 	}
+	return it.Tokens(), true
+}
+
+// tokens draws highlighted tokens as rows of width cells.
+func (w *walker) tokens(toks []chroma.Token, width int) []string {
 	var out []string
 	var line []seg
-	for tok := it(); tok != chroma.EOF; tok = it() {
-		st := w.st.syntax.style(tok.Type)
-		parts := strings.Split(tok.Value, "\n")
-		for i, p := range parts {
-			if i > 0 {
-				out = append(out, wrapSegs(line, width)...)
-				line = nil
+	sgr := map[chroma.TokenType][2]string{}
+	for _, tok := range toks {
+		wrap, ok := sgr[tok.Type]
+		if !ok {
+			wrap[0], wrap[1] = sgrOf(w.st.syntax.style(tok.Type))
+			sgr[tok.Type] = wrap
+		}
+		for text := tok.Value; ; {
+			part, rest, more := strings.Cut(text, "\n")
+			if part != "" {
+				line = append(line, seg{text: part, on: wrap[0], off: wrap[1]})
 			}
-			if p != "" {
-				line = append(line, seg{text: p, style: st})
+			if !more {
+				break
 			}
+			out = append(out, wrapSegs(line, width)...)
+			line = line[:0]
+			text = rest
 		}
 	}
 	if len(line) > 0 {
@@ -139,14 +189,17 @@ func wrapSegs(segs []seg, width int) []string {
 				used = 0
 			}
 			head, tail := cut(text, width-used)
-			if Width(head) > width-used && used > 0 {
+			hw := Width(head)
+			if hw > width-used && used > 0 {
 				rows = append(rows, b.String())
 				b.Reset()
 				used = 0
 				continue
 			}
-			b.WriteString(s.style.Styled(head))
-			used += Width(head)
+			b.WriteString(s.on)
+			b.WriteString(head)
+			b.WriteString(s.off)
+			used += hw
 			text = tail
 		}
 	}

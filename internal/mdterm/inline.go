@@ -17,7 +17,28 @@ type span struct {
 // Width is the display width of plain text in terminal cells, by grapheme
 // cluster: a flag (two regional indicators) or an emoji sequence is one
 // wide character, as terminals draw it.
-func Width(s string) int { return uniseg.StringWidth(s) }
+func Width(s string) int {
+	if w, ok := asciiWidth(s); ok {
+		return w
+	}
+	return uniseg.StringWidth(s)
+}
+
+// asciiWidth is the width of a string of printable ASCII and tabs, which
+// is what uniseg gives (one cell a byte, a tab none) without its grapheme
+// segmentation; false for any other byte.
+func asciiWidth(s string) (int, bool) {
+	w := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			w++
+		case c != '\t':
+			return 0, false
+		}
+	}
+	return w, true
+}
 
 // wrapSpans word-wraps spans to width; first and rest prefix the lines
 // (hanging indents) and count toward the width. Consecutive words of one
@@ -149,6 +170,9 @@ func splitWords(s string) []string {
 // cut splits s after at most n display cells (at least one grapheme),
 // never inside a grapheme cluster.
 func cut(s string, n int) (string, string) {
+	if _, ok := asciiWidth(s); ok {
+		return cutASCII(s, n)
+	}
 	w, i := 0, 0
 	state := -1
 	for i < len(s) {
@@ -157,6 +181,23 @@ func cut(s string, n int) (string, string) {
 			return s[:i], s[i:]
 		}
 		w, i, state = w+cw, i+len(cluster), st
+	}
+	return s, ""
+}
+
+// cutASCII is cut for a string asciiWidth accepts: every byte is a
+// grapheme cluster there.
+func cutASCII(s string, n int) (string, string) {
+	w := 0
+	for i := 0; i < len(s); i++ {
+		cw := 0
+		if s[i] != '\t' {
+			cw = 1
+		}
+		if w+cw > n && i > 0 {
+			return s[:i], s[i:]
+		}
+		w += cw
 	}
 	return s, ""
 }

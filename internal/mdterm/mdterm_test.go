@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/muesli/termenv"
+	"github.com/rivo/uniseg"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -101,4 +102,43 @@ func TestWidthsAreByGraphemeCluster(t *testing.T) {
 			t.Errorf("row %q is %d cells", r, Width(r))
 		}
 	}
+}
+
+// The ASCII fast paths of Width and cut agree with uniseg's segmentation.
+func TestASCIIWidthMatchesUniseg(t *testing.T) {
+	t.Parallel()
+	var all strings.Builder
+	for c := 0x20; c < 0x7f; c++ {
+		all.WriteByte(byte(c))
+		if c%7 == 0 {
+			all.WriteByte('\t')
+		}
+	}
+	s := all.String()
+	for i := 0; i < len(s); i += 5 {
+		sub := s[i:]
+		if w := Width(sub); w != uniseg.StringWidth(sub) {
+			t.Errorf("Width(%q) = %d, uniseg %d", sub, w, uniseg.StringWidth(sub))
+		}
+		for n := 0; n < 12; n++ {
+			h, tl := cut(sub, n)
+			uh, ut := cutClusters(sub, n)
+			if h != uh || tl != ut {
+				t.Errorf("cut(%q, %d) = %q %q, by clusters %q %q", sub, n, h, tl, uh, ut)
+			}
+		}
+	}
+}
+
+// cutClusters is cut without the ASCII fast path.
+func cutClusters(s string, n int) (string, string) {
+	w, i, state := 0, 0, -1
+	for i < len(s) {
+		cluster, _, cw, st := uniseg.FirstGraphemeClusterInString(s[i:], state)
+		if w+cw > n && i > 0 {
+			return s[:i], s[i:]
+		}
+		w, i, state = w+cw, i+len(cluster), st
+	}
+	return s, ""
 }

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/testutil/cputime"
 )
 
 func TestCommandsFromEverySourceWithNamespacesAndFrontmatter(t *testing.T) {
@@ -116,7 +117,7 @@ func TestRefreshNoticesCommandsAndSkills(t *testing.T) {
 // under 5 ms).
 func BenchmarkLoad50(b *testing.B) {
 	ws, home := fixture50(b)
-	defer cpuPerOp(b)()
+	defer cputime.PerOp(b)()
 	for range b.N {
 		s := Load(Options{Home: home, Workspace: ws}).State()
 		if len(s.Commands) != 50 || len(s.Skills) != 50 || len(s.Instructions) != 51 {
@@ -129,7 +130,7 @@ func BenchmarkLoad50(b *testing.B) {
 func BenchmarkRefreshUnchanged(b *testing.B) {
 	ws, home := fixture50(b)
 	c := Load(Options{Home: home, Workspace: ws})
-	defer cpuPerOp(b)()
+	defer cputime.PerOp(b)()
 	for range b.N {
 		if c.Refresh() != nil {
 			b.Fatal("reported a change")
@@ -181,7 +182,7 @@ func BenchmarkLoad50Reference(b *testing.B) {
 		files = append(files, sk.Path)
 	}
 	dirs := []string{filepath.Join(ws, ".codewhale", "commands"), filepath.Join(ws, ".codewhale", "skills")}
-	defer cpuPerOp(b)()
+	defer cputime.PerOp(b)()
 	for range b.N {
 		for _, d := range dirs {
 			if _, err := os.ReadDir(d); err != nil {
@@ -193,18 +194,6 @@ func BenchmarkLoad50Reference(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-	}
-}
-
-// cpuPerOp resets the timer and returns a func that reports the process's
-// CPU time (user + system) per op: on a VM shared by many processes the
-// wall-clock ns/op mostly measures the wait for a core.
-func cpuPerOp(b *testing.B) func() {
-	before := cpuTime()
-	b.ResetTimer()
-	return func() {
-		b.StopTimer()
-		b.ReportMetric(float64((cpuTime()-before).Microseconds())/float64(b.N), "cpu-µs/op")
 	}
 }
 

@@ -40,10 +40,7 @@ func build() *chroma.LexerRegistry {
 // Get returns the lexer for a fence's info string ("go", "py", "sh",
 // "tsx" …), or nil when the language is not one of ours.
 func Get(lang string) chroma.Lexer {
-	lang = strings.ToLower(strings.TrimSpace(lang))
-	if i := strings.IndexAny(lang, " {,"); i >= 0 {
-		lang = lang[:i]
-	}
+	lang = Normalize(lang)
 	if lang == "" {
 		return nil
 	}
@@ -51,4 +48,14 @@ func Get(lang string) chroma.Lexer {
 		return chroma.Coalesce(l)
 	}
 	return nil
+}
+
+// Normalize is the language name of a fence's info string: lower case,
+// without attributes ("Go {linenos=true}" is "go").
+func Normalize(lang string) string {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	if i := strings.IndexAny(lang, " {,"); i >= 0 {
+		lang = lang[:i]
+	}
+	return lang
 }

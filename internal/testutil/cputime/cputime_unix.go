@@ -1,14 +1,15 @@
 //go:build unix
 
-package projectctx
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the process's user plus system CPU time.
-func cpuTime() time.Duration {
+// Process is the process's user plus system CPU time (every thread,
+// the garbage collector's too); 0 when it cannot be read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

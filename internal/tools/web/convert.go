@@ -27,6 +27,11 @@ import (
 // decodeText converts body to UTF-8 using the Content-Type charset, a BOM or
 // (for HTML) a <meta charset>; invalid bytes become U+FFFD.
 func decodeText(body []byte, ctype string) string {
+	// Most pages are UTF-8 already: then the decoder would copy 1 MB
+	// through a transformer only to give the same bytes back.
+	if _, name, _ := charset.DetermineEncoding(body[:min(len(body), 1024)], ctype); name == "utf-8" && utf8.Valid(body) {
+		return string(body)
+	}
 	r, err := charset.NewReader(bytes.NewReader(body), ctype)
 	if err != nil {
 		return strings.ToValidUTF8(string(body), "\uFFFD")

@@ -1,0 +1,49 @@
+package web
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/net/html/charset"
+)
+
+// decodeText's UTF-8 shortcut gives what the charset decoder gives.
+func TestDecodeTextShortcutMatchesTheDecoder(t *testing.T) {
+	t.Parallel()
+	article, err := os.ReadFile(filepath.Join("testdata", "article.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	latin1, err := os.ReadFile(filepath.Join("testdata", "latin1.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, ctype string
+		body        []byte
+	}{
+		{"article", "text/html; charset=utf-8", article},
+		{"article, no charset", "text/html", article},
+		{"BOM", "text/html", append([]byte("\xef\xbb\xbf"), "<p>héllo</p>"...)},
+		{"meta utf-8", "", []byte(`<meta charset="utf-8"><p>日本語</p>`)},
+		{"latin1 by header", "text/html; charset=iso-8859-1", latin1},
+		{"latin1 by meta", "text/html", latin1},
+		{"invalid UTF-8", "text/html; charset=utf-8", []byte("<p>a\xffb</p>")},
+		{"windows-1252 declared, ASCII body", "text/html; charset=windows-1252", []byte("<p>plain</p>")},
+	} {
+		r, err := charset.NewReader(bytes.NewReader(c.body), c.ctype)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := decodeText(c.body, c.ctype); got != string(bytes.ToValidUTF8(want, []byte("\uFFFD"))) {
+			t.Errorf("%s: %q, the decoder gives %q", c.name, got, want)
+		}
+	}
+}

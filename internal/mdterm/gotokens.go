@@ -126,13 +126,16 @@ func tokenEnd(src string, off int, tok token.Token, lit string) int {
 	return off + len(lit)
 }
 
-// chromaOperators are the operators chroma's Go lexer calls Operator; the
-// rest (=, |, ^, <, !, brackets, ^= as '^' '=' …) are Punctuation there.
-var chromaOperators = map[string]bool{
-	"<<=": true, ">>=": true, "<<": true, ">>": true, "<=": true, ">=": true, "&^=": true, "&^": true,
-	"+=": true, "-=": true, "*=": true, "/=": true, "%=": true, "&=": true, "|=": true, "&&": true,
-	"||": true, "<-": true, "++": true, "--": true, "==": true, "!=": true, ":=": true, "...": true,
-	"+": true, "-": true, "*": true, "/": true, "%": true, "&": true,
+// isChromaOperator reports whether chroma's Go lexer calls op an
+// Operator; the rest (=, |, ^, <, !, brackets, ^= as '^' '=' …) are
+// Punctuation there. (A switch, not a map: no work at start-up.)
+func isChromaOperator(op string) bool {
+	switch op {
+	case "<<=", ">>=", "<<", ">>", "<=", ">=", "&^=", "&^", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "&&",
+		"||", "<-", "++", "--", "==", "!=", ":=", "...", "+", "-", "*", "/", "%", "&":
+		return true
+	}
+	return false
 }
 
 // goType is the chroma token type of raw[i], as chroma's Go lexer types it.
@@ -161,7 +164,7 @@ func goType(src string, raw []goTok, i int) chroma.TokenType {
 		return chroma.LiteralStringChar
 	case t.tok == token.STRING:
 		return chroma.LiteralString
-	case t.tok.IsOperator() && chromaOperators[text]:
+	case t.tok.IsOperator() && isChromaOperator(text):
 		return chroma.Operator
 	case t.tok.IsOperator():
 		return chroma.Punctuation
@@ -180,25 +183,27 @@ func commentType(text string) chroma.TokenType {
 	return chroma.CommentSingle
 }
 
-var (
-	goConstants = map[string]bool{"true": true, "false": true, "iota": true, "nil": true}
-	// goCallBuiltins are typed NameBuiltin when a '(' follows at once.
-	goCallBuiltins = map[string]bool{
-		"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "int": true,
-		"int8": true, "int16": true, "int32": true, "int64": true, "float": true, "float32": true,
-		"float64": true, "complex64": true, "complex128": true, "byte": true, "rune": true, "string": true,
-		"bool": true, "error": true, "uintptr": true, "print": true, "println": true, "panic": true,
-		"recover": true, "close": true, "complex": true, "real": true, "imag": true, "len": true,
-		"cap": true, "append": true, "copy": true, "delete": true, "new": true, "make": true,
-		"clear": true, "min": true, "max": true,
+// isGoType reports whether chroma's Go lexer types name as KeywordType;
+// isGoCallBuiltin whether it is NameBuiltin when a '(' follows at once.
+func isGoType(name string) bool {
+	switch name {
+	case "uint", "uint8", "uint16", "uint32", "uint64", "int", "int8", "int16", "int32", "int64", "float",
+		"float32", "float64", "complex64", "complex128", "byte", "rune", "string", "bool", "error", "uintptr", "any":
+		return true
 	}
-	goTypes = map[string]bool{
-		"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "int": true,
-		"int8": true, "int16": true, "int32": true, "int64": true, "float": true, "float32": true,
-		"float64": true, "complex64": true, "complex128": true, "byte": true, "rune": true, "string": true,
-		"bool": true, "error": true, "uintptr": true, "any": true,
+	return false
+}
+
+func isGoCallBuiltin(name string) bool {
+	switch name {
+	case "any":
+		return false
+	case "print", "println", "panic", "recover", "close", "complex", "real", "imag", "len", "cap", "append",
+		"copy", "delete", "new", "make", "clear", "min", "max":
+		return true
 	}
-)
+	return isGoType(name)
+}
 
 // identType follows the order of chroma's Go rules: constants, builtins
 // called at once, type names, then `name\s*(` is a function.
@@ -210,11 +215,11 @@ func identType(src string, raw []goTok, i int) chroma.TokenType {
 		next = raw[i+1].tok
 	}
 	switch {
-	case goConstants[name]:
+	case name == "true" || name == "false" || name == "iota" || name == "nil":
 		return chroma.KeywordConstant
-	case goCallBuiltins[name] && next == token.LPAREN && raw[i+1].off == t.end:
+	case isGoCallBuiltin(name) && next == token.LPAREN && raw[i+1].off == t.end:
 		return chroma.NameBuiltin
-	case goTypes[name]:
+	case isGoType(name):
 		return chroma.KeywordType
 	case next == token.LPAREN && isASCIIStart(name[0]):
 		return chroma.NameFunction // the gap to '(' is whitespace: scanGo checked

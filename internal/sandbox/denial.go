@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -86,6 +87,12 @@ func (s *Sandbox) refusal(p string, l layout) *Denial {
 		return nil
 	case under(c, l.ro):
 		return &Denial{Path: p, Reason: "protected_path", Note: head + protectedWhy(c, s.policy)}
+	case !under(c, l.rw) && missingCache(p, c, s.policy.Caches) != "":
+		m := missingCache(p, c, s.policy.Caches)
+		return &Denial{Path: p, Reason: "outside_writable_roots", Note: head + "it is on the way to the build cache " + m +
+			", which did not exist when the command started: only existing caches are writable, and a sandboxed " +
+			"command does not create one. Ask the user to create " + m + " (or to run the tool once outside " +
+			"codewhale), then run the command again."}
 	case !under(c, l.rw):
 		return &Denial{Path: p, Reason: "outside_writable_roots", Note: head + "it is outside the writable roots (" +
 			strings.Join(l.rw, ", ") + "). Write inside the workspace instead, or ask the user to add the directory to " +
@@ -97,6 +104,24 @@ func (s *Sandbox) refusal(p string, l layout) *Denial {
 			". Create the file with the File tool first (the command may then write to it), or work in a subdirectory."}
 	}
 	return nil
+}
+
+// missingCache is the policy's build cache that does not exist and holds
+// the refused path (as written, p, or resolved, c), or lies beneath it when
+// p does not exist (a tool creating the cache fails on its first missing
+// ancestor), or "".
+func missingCache(p, c string, caches []string) string {
+	_, err := os.Lstat(p)
+	creating := err != nil // an existing ancestor (rm -rf ~) is not on the way to a cache
+	for _, m := range caches {
+		if _, ok := canonical(m); ok {
+			continue
+		}
+		if within(p, m) || within(c, m) || creating && (within(m, p) || within(m, c)) {
+			return m
+		}
+	}
+	return ""
 }
 
 func protectedWhy(c string, p Policy) string {

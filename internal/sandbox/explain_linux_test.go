@@ -94,3 +94,32 @@ func TestUnenforcedSaysSoAndBlocksNothing(t *testing.T) {
 		t.Fatalf("an unenforced sandbox explained a denial: %+v", d)
 	}
 }
+
+// A write refused in a build cache that does not exist yet says so (and
+// what to do), rather than only that it is outside the writable roots.
+func TestExplainNamesAMissingCache(t *testing.T) {
+	for _, v := range variants(t) {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			p := w.policy(WorkspaceWrite, true)
+			cache := filepath.Join(w.base, "user", ".cache", "go-build")
+			p.Caches = []string{cache}
+			sb := New(p, v.options())
+			out, ok := run(t, sb, w.ws, `mkdir -p "$G/00"`, "G="+cache)
+			if ok {
+				t.Fatalf("a missing cache was created: %s", out)
+			}
+			d := sb.Explain(out, w.ws)
+			if d == nil || d.Reason != "outside_writable_roots" || !strings.Contains(d.Note, "on the way to the build cache "+cache+
+				", which did not exist when the command started") {
+				t.Fatalf("output %q explained as %+v", out, d)
+			}
+			// An existing directory above the cache is not "on the way".
+			out, _ = run(t, sb, w.ws, `rm -rf "$B/outside"`, "B="+w.base)
+			if d := sb.Explain(out, w.ws); d == nil || strings.Contains(d.Note, "build cache") {
+				t.Fatalf("output %q explained as %+v", out, d)
+			}
+		})
+	}
+}

@@ -105,15 +105,3 @@ func oneShotMessage(ctx context.Context, cfg *config.Config, o *execOptions) (st
 	}
 	return o.prompt, v.Notices, nil
 }
-
-// extensionStatus reports the engine statuses about hooks, user commands
-// and the project context, which a headless run prints on stderr.
-func extensionStatus(s string) bool {
-	for _, p := range []string{"Hook ", "A message_submit hook", "turn_end hook:", "Project instructions changed",
-		"User commands changed", "Skills changed"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return strings.HasPrefix(s, "/") && strings.HasSuffix(s, " for this turn.")
-}

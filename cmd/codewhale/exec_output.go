@@ -144,15 +144,18 @@ func (p *execPrinter) event(ev engine.Event) {
 			fmt.Fprintln(p.ios.Err, "error:", ev.Message)
 		}
 	case engine.Status:
-		if !p.streamJSON() && notableStatus(ev.Message) {
+		if !p.streamJSON() && notableStatus(ev) {
 			p.newline()
 			fmt.Fprintln(p.ios.Err, ev.Message)
 		}
 	}
 }
 
-func notableStatus(s string) bool {
-	return s == "Reached maximum steps" || strings.HasPrefix(s, "Auto-loaded") || extensionStatus(s)
+// notableStatus is a status a headless run prints on stderr: every notice
+// the engine marks Keep (hooks, user commands, the project context) and a
+// few transient ones worth a line.
+func notableStatus(ev engine.Status) bool {
+	return ev.Keep || ev.Message == "Reached maximum steps" || strings.HasPrefix(ev.Message, "Auto-loaded")
 }
 
 // flushText prints a completed assistant message (text mode).

@@ -116,3 +116,56 @@ func TestProjectHooksNeedTrustInExec(t *testing.T) {
 		t.Errorf("--no-hooks: code %d stderr %s", code, errOut)
 	}
 }
+
+// Every other event reaches its seam in a real run: session_start's
+// message is shown, shell_env's variables are in a Bash command's
+// environment, tool_call_after's note is what the model reads after the
+// result, turn_end's message is a status and the turn_done notification
+// runs (waited for at exit) with its payload on stdin.
+func TestHookEventsReachTheirSeams(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "b", Name: "Bash", Args: `{"command":"echo mode=$PROJECT_MODE"}`}),
+		fakemodel.Text("Done."))
+	c := newCLI(t, srv)
+	c.config(`[[hooks]]
+name = "hello"
+event = "session_start"
+command = "echo '{\"message\": \"branch policy: main is protected\"}'"
+
+[[hooks]]
+event = "shell_env"
+command = "echo '{\"env\": {\"PROJECT_MODE\": \"staging\"}}'"
+
+[[hooks]]
+event = "tool_call_after"
+matcher = "Bash"
+command = "echo '{\"message\": \"lint found 2 warnings\"}'"
+
+[[hooks]]
+event = "turn_end"
+command = "echo '{\"message\": \"remember to push\"}'"
+
+[[hooks]]
+event = "notification"
+matcher = "turn_done"
+command = "cat > notified.json"
+`)
+	out, errOut, code := c.run("exec", "--auto", "what mode is this?")
+	if code != 0 || out != "Done.\n" {
+		t.Fatalf("code %d out %q stderr %s", code, out, errOut)
+	}
+	for _, want := range []string{"session_start hook hello: branch policy: main is protected", "turn_end hook: remember to push"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	result := toolMessages(srv.Requests()[1])
+	if !strings.Contains(result, "mode=staging") || !strings.Contains(result, "[tool_call_after hook] lint found 2 warnings") {
+		t.Errorf("the Bash result the model read:\n%s", result)
+	}
+	note, err := os.ReadFile(filepath.Join(c.ws, "notified.json"))
+	if err != nil || !strings.Contains(string(note), `"event":"notification"`) || !strings.Contains(string(note), `"kind":"turn_done"`) {
+		t.Errorf("notification payload %q, %v", note, err)
+	}
+}

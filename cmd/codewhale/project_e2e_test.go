@@ -179,3 +179,22 @@ func TestSkillIsListedAndLoadSkillReturnsItsBody(t *testing.T) {
 		t.Errorf("load_skill file result:\n%s", file)
 	}
 }
+
+// A command's model: frontmatter is the model of its turn's requests, and
+// the run says so.
+func TestExecUserCommandUsesItsModel(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("Summarised."))
+	c := newCLI(t, srv)
+	writeFiles(t, c.ws, map[string]string{".codewhale/commands/sum.md": "---\nmodel: deepseek-v4-flash\n---\nSummarise $ARGUMENTS.\n"})
+	_, errOut, code := c.run("exec", "--auto", "--model", "deepseek-v4-pro", "/sum the README")
+	if code != 0 {
+		t.Fatalf("code %d stderr %s", code, errOut)
+	}
+	if got := srv.Requests()[0].Body["model"]; got != "deepseek-v4-flash" {
+		t.Errorf("the command's turn asked model %v, want deepseek-v4-flash", got)
+	}
+	if !strings.Contains(errOut, "/sum uses model deepseek-v4-flash for this turn.") {
+		t.Errorf("stderr %q", errOut)
+	}
+}

@@ -117,8 +117,14 @@ type TurnUsage struct {
 	Child      bool
 }
 
-// Status is transient status-line text.
-type Status struct{ Message string }
+// Status is status-line text. Keep marks a notice the user must still be
+// able to read after the turn (hooks, a command's scope, project files
+// changed on disk — CONTRACT.md §17): the TUI writes it into the
+// transcript and headless runs print it; the rest is transient.
+type Status struct {
+	Message string
+	Keep    bool
+}
 
 // Retry says the provider request failed and is re-sent after Wait
 // (CONTRACT.md §9.12). Every retry and every wait is announced.

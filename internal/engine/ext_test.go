@@ -85,16 +85,20 @@ func TestTurnScopeNarrowsAndNeverWidens(t *testing.T) {
 	h := newHarness(t, srv)
 	plan := policy.Plan
 	evs := h.collectAfter(engine.SendMessage{Content: "x", Scope: &engine.TurnScope{Command: "survey", Mode: &plan,
-		AllowTools: []string{"File", "Git"}}}, nil)
+		Model: "deepseek-v4-flash", AllowTools: []string{"File", "Git"}}}, nil)
 	if got := strings.Join(srv.Requests()[0].ToolNames(), ","); got != "File,Git" {
 		t.Errorf("scoped tools %s", got)
 	}
-	if !strings.Contains(strings.Join(describe(evs), "\n"), "status:/survey runs in Plan mode; may use only File, Git for this turn.") {
+	if !strings.Contains(strings.Join(describe(evs), "\n"),
+		"status:/survey runs in Plan mode; uses model deepseek-v4-flash; may use only File, Git for this turn.") {
 		t.Errorf("events %v", describe(evs))
 	}
 	h.turn("y")
 	if got := srv.Requests()[1].ToolNames(); strings.Join(got, ",") != "File,Git,work_update,tool_search" {
 		t.Errorf("the next turn must have the session's tools again: %v", got)
+	}
+	if a, b := srv.Requests()[0].Body["model"], srv.Requests()[1].Body["model"]; a != "deepseek-v4-flash" || b != "deepseek-v4-pro" {
+		t.Errorf("models %v then %v, want the command's for its turn and the session's after", a, b)
 	}
 	hp := newHarness(t, fakemodel.New(t, fakemodel.Text("a")), func(o *engine.Options) { o.Mode = policy.Plan })
 	act := policy.Act

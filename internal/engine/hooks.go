@@ -79,7 +79,7 @@ func (e *Engine) hooks(event string) Hooks {
 
 func (e *Engine) hookNotices(v HookVerdict) {
 	for _, n := range v.Notices {
-		e.emit(Status{Message: n})
+		e.emit(Status{Message: n, Keep: true})
 	}
 }
 
@@ -99,7 +99,7 @@ func (t *turn) submitHooks(ctx context.Context, send SendMessage) (content strin
 		return "", false
 	}
 	if v.Message != "" && v.Message != send.Content {
-		t.e.emit(Status{Message: "A message_submit hook rewrote the message; the model receives its text."})
+		t.e.emit(Status{Message: "A message_submit hook rewrote the message; the model receives its text.", Keep: true})
 		return v.Message, true
 	}
 	return send.Content, true
@@ -159,7 +159,7 @@ func (t *turn) endHooks() {
 		cancel()
 		t.e.hookNotices(v)
 		if v.Message != "" {
-			t.e.emit(Status{Message: "turn_end hook: " + v.Message})
+			t.e.emit(Status{Message: "turn_end hook: " + v.Message, Keep: true})
 		}
 	}
 	t.notify(NotifyTurnDone, "codewhale: the turn "+string(done.Status))

@@ -50,7 +50,7 @@ func (t *turn) applyScope(s *TurnScope, model *string) {
 		}
 	}
 	if len(notes) > 0 && s.Command != "" {
-		t.e.emit(Status{Message: "/" + s.Command + " " + strings.Join(notes, "; ") + " for this turn."})
+		t.e.emit(Status{Message: "/" + s.Command + " " + strings.Join(notes, "; ") + " for this turn.", Keep: true})
 	}
 }
 

@@ -80,7 +80,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	t.client = client
 	if e.opts.TurnStart != nil {
 		for _, line := range e.opts.TurnStart() {
-			e.emit(Status{Message: line})
+			e.emit(Status{Message: line, Keep: true})
 		}
 	}
 	if notice := e.backgroundNotices(); notice != "" {

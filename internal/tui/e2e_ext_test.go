@@ -198,3 +198,35 @@ func TestE2EInitCommandAsksAndIgnoresTypeAhead(t *testing.T) {
 		t.Errorf("AGENTS.md = %q", data)
 	}
 }
+
+func systemPrompt(t *testing.T, r *fakemodel.Request) string {
+	t.Helper()
+	ms := r.Messages()
+	if len(ms) == 0 || ms[0]["role"] != "system" {
+		t.Fatalf("the request has no system message: %v", ms)
+	}
+	s, _ := ms[0]["content"].(string)
+	return s
+}
+
+// An AGENTS.md edited between two turns of a running session is read again
+// as the next turn starts: the UI says so and that turn's system prompt
+// carries the new text (and no longer the old).
+func TestE2EInstructionsEditedBetweenTurnsApplyToTheNextTurn(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("First."), fakemodel.Text("Second."))
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"AGENTS.md": "OLD-RULE: tabs.\n"})
+	p := startTUIAt(t, srv, t.TempDir(), ws)
+	p.line("one")
+	p.waitFor("● First.")
+	writeTree(t, ws, map[string]string{"AGENTS.md": "NEW-RULE: spaces.\n"})
+	p.line("two")
+	p.waitFor("Project instructions changed on disk (AGENTS.md edited)", "● Second.")
+	reqs := srv.Requests()
+	first, second := systemPrompt(t, reqs[0]), systemPrompt(t, reqs[1])
+	if !strings.Contains(first, "OLD-RULE: tabs.") || !strings.Contains(second, "NEW-RULE: spaces.") || strings.Contains(second, "OLD-RULE") {
+		t.Errorf("first turn's prompt has OLD-RULE: %v; second's has NEW-RULE: %v, OLD-RULE: %v",
+			strings.Contains(first, "OLD-RULE"), strings.Contains(second, "NEW-RULE"), strings.Contains(second, "OLD-RULE"))
+	}
+}

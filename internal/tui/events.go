@@ -123,6 +123,10 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.TurnUsage:
 		m.meter.Add(ev.Usage, m.route.Model)
 	case engine.Status:
+		if ev.Keep { // a hook's or the project's notice outlives the status line
+			m.system(termtext.Sanitize(ev.Message))
+			return nil
+		}
 		return m.setStatus(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
 	case engine.Retract:
 		m.retract(ev)

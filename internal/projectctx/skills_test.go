@@ -1,0 +1,76 @@
+package projectctx
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func skill(name, desc string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\n---\nSteps for " + name + ".\n"
+}
+
+// Skills come from the project's .codewhale/skills, then .claude/skills,
+// then the user's home, each marked with its source; a name found earlier
+// shadows a later one, which is reported.
+func TestSkillsFromEverySourceWithShadowing(t *testing.T) {
+	t.Parallel()
+	home := canonical(t.TempDir())
+	write(t, home, map[string]string{
+		"skills/release/SKILL.md": skill("release", "the user's release, shadowed"),
+		"skills/notes/SKILL.md":   skill("notes", "Write release notes"),
+	})
+	ws := repo(t, map[string]string{
+		".codewhale/skills/release/SKILL.md": skill("release", "Cut a release"),
+		".claude/skills/pdf/SKILL.md":        skill("pdf", "Read PDF files"),
+		".claude/skills/dup/SKILL.md":        skill("release", "a Claude release, shadowed"),
+	})
+	s := Load(Options{Home: home, Workspace: ws}).State()
+	var got []string
+	for _, sk := range s.Skills {
+		got = append(got, sk.Name+"="+sk.Source)
+	}
+	want := "release=project .codewhale/skills|pdf=project .claude/skills|notes=user $CODEWHALE_HOME/skills"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("skills:\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	problems := strings.Join(s.Problems, "\n")
+	for _, shadowed := range []string{filepath.Join(ws, ".claude", "skills", "dup", "SKILL.md"), filepath.Join(home, "skills", "release", "SKILL.md")} {
+		if !strings.Contains(problems, "skill release in "+shadowed+" is shadowed by the one in "+filepath.Join(ws, ".codewhale", "skills", "release", "SKILL.md")) {
+			t.Errorf("no shadowing report for %s:\n%s", shadowed, problems)
+		}
+	}
+	block := s.PromptBlock()
+	if !strings.Contains(block, "- release: Cut a release\n") || strings.Contains(block, "shadowed") {
+		t.Errorf("skills block:\n%s", block)
+	}
+}
+
+// The prompt lists at most 100 skills, each description cut at 300
+// characters, and counts the rest.
+func TestSkillsBlockIsBounded(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 120 {
+		files[fmt.Sprintf(".codewhale/skills/s%03d/SKILL.md", i)] = skill(fmt.Sprintf("s%03d", i), "ø"+strings.Repeat("d", 400))
+	}
+	ws := repo(t, files)
+	block := Load(Options{Workspace: ws}).State().PromptBlock()
+	start := strings.Index(block, "<skills>")
+	if start < 0 {
+		t.Fatalf("no skills block:\n%.400s", block)
+	}
+	skills := block[start:]
+	lines := strings.Count(skills, "\n- s")
+	if lines > maxSkillsListed || !strings.Contains(skills, fmt.Sprintf("(%d more skills are not listed here", 120-lines)) {
+		t.Errorf("%d skills listed; block tail:\n%s", lines, skills[max(0, len(skills)-300):])
+	}
+	if len(skills) > maxSkillsBlock+512 {
+		t.Errorf("the skills block is %d bytes", len(skills))
+	}
+	first := strings.SplitN(skills[strings.Index(skills, "- s000"):], "\n", 2)[0]
+	if desc := strings.TrimPrefix(first, "- s000: "); len([]rune(desc)) != maxSkillDescLen || !strings.HasSuffix(desc, "…") {
+		t.Errorf("description is %d characters: %q", len([]rune(desc)), desc)
+	}
+}

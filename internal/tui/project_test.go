@@ -2,7 +2,9 @@ package tui
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/config"
@@ -145,4 +147,29 @@ func TestHooksCommandListsAndTrusts(t *testing.T) {
 	d.mustShow("Hooks (2):", "guard · tool_call_before · matcher Bash(rm *)")
 	d.submit("/hooks events")
 	d.mustShow("tool_call_before — before a call runs")
+}
+
+// /context says how much of a cut file reached the prompt and /status
+// marks it cut; a skipped file says why.
+func TestContextShowsCutAndSkippedInstructions(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("keep this line of guidance\n", 1500) // 40 500 bytes, over the 32 KiB per file
+	ws := projectDir(t, map[string]string{"AGENTS.md": big})
+	outside := filepath.Join(projectDir(t, map[string]string{"notes.md": "not this repository's\n"}), "notes.md")
+	sub := filepath.Join(ws, "svc")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(sub, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	d := newDirect(t, 200, 50, withProject(sub))
+	d.submit("/context")
+	d.mustShow(filepath.Join(ws, "AGENTS.md")+" (repository root) — cut: 32.0 KiB of 39.6 KiB kept",
+		filepath.Join(sub, "AGENTS.md")+" (svc) — not read: it resolves to "+outside+", outside "+ws)
+	d.submit("/status")
+	d.mustShow("AGENTS.md (cut)", "svc/AGENTS.md (skipped)")
 }

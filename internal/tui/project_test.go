@@ -166,7 +166,7 @@ func TestContextShowsCutAndSkippedInstructions(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	d := newDirect(t, 200, 50, withProject(sub))
+	d := newDirect(t, 300, 50, withProject(sub))
 	d.submit("/context")
 	d.mustShow(filepath.Join(ws, "AGENTS.md")+" (repository root) — cut: 32.0 KiB of 39.6 KiB kept",
 		filepath.Join(sub, "AGENTS.md")+" (svc) — not read: it resolves to "+outside+", outside "+ws)

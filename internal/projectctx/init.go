@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aymanbagabas/go-udiff"
 
@@ -142,11 +143,37 @@ func (d *InitDraft) Proposal(reply string) (string, error) {
 		return "", errors.New("the proposed AGENTS.md is empty; nothing to write")
 	}
 	body += "\n"
+	if bad := hiddenControl(body); bad != "" {
+		return "", fmt.Errorf("the proposed AGENTS.md contains %s, which a diff on screen would not show; nothing to write; run /init again", bad)
+	}
 	if len(body) > maxProposal {
 		return "", fmt.Errorf("the proposed AGENTS.md is %d bytes, more than the %d KiB an instructions file keeps; run /init again",
 			len(body), maxProposal>>10)
 	}
 	return body, nil
+}
+
+// hiddenControl names what in text a terminal would not show as it is:
+// invalid UTF-8, escape sequences and other control characters (tab, CR
+// and newline are text), and the bidirectional overrides that make a line
+// read differently from its bytes. "" when there is none. The person approves the
+// diff they see, so the file must be exactly that.
+func hiddenControl(text string) string {
+	if !utf8.ValidString(text) {
+		return "bytes that are not UTF-8"
+	}
+	for _, r := range text {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+		case r == 0x1b:
+			return "an escape sequence (ESC)"
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+			return fmt.Sprintf("a control character (U+%04X)", r)
+		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			return fmt.Sprintf("a bidirectional override (U+%04X) that reorders what the diff shows", r)
+		}
+	}
+	return ""
 }
 
 // Diff is the proposed change as a unified diff against the file there is

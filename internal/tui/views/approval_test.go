@@ -216,3 +216,15 @@ func TestGuardedQuestionHoldsTypeAhead(t *testing.T) {
 		t.Errorf("an unguarded question's 1 = %+v", act)
 	}
 }
+
+// A question's body (a diff of model text, file paths) is drawn safely:
+// escape sequences removed, tabs expanded so the box keeps its edges.
+func TestQuestionBodyIsSanitised(t *testing.T) {
+	t.Parallel()
+	q := views.NewQuestion(theme.Plain(), "init", "Write AGENTS.md?", []string{"+\tgo test\x1b[2J ./..."},
+		[]views.Item{{Label: "Write it", Value: "write"}}, "")
+	out := q.View(60, 10)
+	if strings.Contains(out, "\x1b[2J") || strings.Contains(out, "\t") || !strings.Contains(out, "go test ./...") {
+		t.Errorf("question:\n%q", out)
+	}
+}

@@ -83,7 +83,7 @@ func (c *Question) View(w, h int) string {
 			rows = append(rows, c.theme.Dim.Render("…"))
 			break
 		}
-		rows = append(rows, termtext.Truncate(line, inner, "…"))
+		rows = append(rows, termtext.Truncate(termtext.ExpandTabs(termtext.Sanitize(line)), inner, "…"))
 	}
 	rows = append(rows, "")
 	for i, o := range c.Options {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 )
 
 // Actions is an action family's per-action table (CONTRACT.md §2.4): which
@@ -28,6 +29,16 @@ type Actions struct {
 	// Ambiguous refuses an alias sent beside its canonical key with a
 	// different value (the same value is folded silently).
 	Ambiguous func(action, field, alias string) error
+	// Exclusive, when set, makes a field's spellings exclusive: sending more
+	// than one of the canonical key and its aliases is refused, even with
+	// equal values; present lists them, canonical first, in table order.
+	// Nil: an alias equal to its canonical key is folded silently.
+	Exclusive func(field string, present []string) error
+	// Missing words an absent required field; sent are the keys as the
+	// call sent them (before folding, the action included). Nil: the
+	// contract's MissingField / "Input provided: …" texts over the folded
+	// keys.
+	Missing func(action, field string, sent []string) error
 	// Unexpected refuses keys the action does not allow (nil: such keys are
 	// left to the schema and the tool).
 	Unexpected func(action string, extra []string, r Rule) error
@@ -44,10 +55,12 @@ type Rule struct {
 }
 
 // Alias is a spelling folded onto a canonical key, for the listed actions
-// (nil: every action).
+// (nil: every action). Scale > 0 makes it the same quantity in other units:
+// a non-negative integer multiplied by Scale (Bash's timeout_secs).
 type Alias struct {
 	From, To string
 	Actions  []string
+	Scale    int
 }
 
 // Names are the family's actions in published order.
@@ -91,13 +104,8 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 	if !a.KeepField {
 		delete(args, a.Field)
 	}
-	for _, al := range a.Aliases {
-		if al.Actions != nil && !slices.Contains(al.Actions, action) {
-			continue
-		}
-		if err := a.fold(args, action, al); err != nil {
-			return "", err
-		}
+	if err := a.foldAll(args, action); err != nil {
+		return "", err
 	}
 	if a.Unexpected == nil {
 		return action, nil
@@ -113,6 +121,63 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 		return "", a.Unexpected(action, extra, r)
 	}
 	return action, nil
+}
+
+// foldAll folds the action's aliases onto their canonical keys.
+func (a *Actions) foldAll(args Args, action string) error {
+	applies := func(al Alias) bool { return al.Actions == nil || slices.Contains(al.Actions, action) }
+	var done []string
+	for _, al := range a.Aliases {
+		if !applies(al) {
+			continue
+		}
+		if a.Exclusive == nil {
+			if err := a.fold(args, action, al); err != nil {
+				return err
+			}
+			continue
+		}
+		if slices.Contains(done, al.To) {
+			continue
+		}
+		done = append(done, al.To)
+		var present []string
+		if args.Has(al.To) {
+			present = append(present, al.To)
+		}
+		for _, o := range a.Aliases {
+			if o.To == al.To && applies(o) && args.Has(o.From) {
+				present = append(present, o.From)
+			}
+		}
+		if len(present) > 1 {
+			return a.Exclusive(al.To, present)
+		}
+		if len(present) == 1 && present[0] != al.To {
+			if err := a.move(args, present[0], al.To); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// move renames an exclusive alias, converting its units.
+func (a *Actions) move(args Args, from, to string) error {
+	for _, al := range a.Aliases {
+		if al.From == from && al.To == to && al.Scale > 0 {
+			n, _, err := args.Uint(from)
+			if err != nil {
+				return err
+			}
+			args[to] = json.RawMessage(strconv.Itoa(n * al.Scale))
+			delete(args, from)
+			return nil
+		}
+	}
+	args[to] = args[from]
+	delete(args, from)
+	return nil
 }
 
 // fold moves an alias onto its canonical key; an alias that disagrees with

@@ -83,6 +83,11 @@ func (p *Params[T]) DecodeArgs(args Args, actions []string) (*Decoded[T], error)
 	var err error
 	d := &Decoded[T]{args: args}
 	var required []string
+	var missing func(field string) error
+	if a := p.opt.Actions; a != nil && a.Missing != nil {
+		sent := args.Keys()
+		missing = func(field string) error { return a.Missing(d.Action, field, sent) }
+	}
 	if a := p.opt.Actions; a != nil {
 		if actions == nil {
 			actions = a.Names()
@@ -95,7 +100,7 @@ func (p *Params[T]) DecodeArgs(args Args, actions []string) (*Decoded[T], error)
 			required = r.Required
 		}
 	}
-	if err := p.readFields(d, required); err != nil {
+	if err := p.readFields(d, required, missing); err != nil {
 		return nil, err
 	}
 	if p.opt.Check != nil {
@@ -107,12 +112,15 @@ func (p *Params[T]) DecodeArgs(args Args, actions []string) (*Decoded[T], error)
 }
 
 // readFields decodes the sent fields into d.In: required ones first, in the
-// rule's order (absent: Missing), so the first fault reported is the one
+// rule's order (absent: missing, or the contract's Missing), so the first fault reported is the one
 // the contract names first; then the rest in T's field order.
-func (p *Params[T]) readFields(d *Decoded[T], required []string) error {
+func (p *Params[T]) readFields(d *Decoded[T], required []string, missing func(string) error) error {
 	v := reflect.ValueOf(&d.In).Elem()
 	fields := p.fields()
 	for _, name := range required {
+		if !d.args.Has(name) && missing != nil {
+			return missing(name)
+		}
 		if !d.args.Has(name) {
 			return d.args.Missing(name)
 		}
@@ -200,6 +208,10 @@ func setField(dst reflect.Value, args Args, name string) error {
 	case reflect.Int:
 		n, _, err := args.Int(name)
 		dst.SetInt(int64(n))
+		return err
+	case reflect.Uint:
+		n, _, err := args.Uint(name)
+		dst.SetUint(uint64(n))
 		return err
 	case reflect.Slice:
 		if dst.Type().Elem().Kind() == reflect.String {

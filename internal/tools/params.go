@@ -18,7 +18,8 @@ import (
 // per-action table), and Decode reads an input into a T through the strict
 // helpers, so schema, per-action rules and decoding cannot drift apart.
 //
-// T's fields may be string, bool, int, Count, []string and Raw; other kinds
+// T's fields may be string, bool, int, uint (published with minimum 0),
+// Count, []string and Raw; other kinds
 // are a programming error reported by Schema (and by each tool's schema
 // test).
 type Params[T any] struct {

@@ -74,103 +74,51 @@ func New(opts Options) *Tool {
 			"timeout_ms passes (default 5000; 0 polls). action=\"interact\" writes stdin to a background job and " +
 			"returns what it prints next. action=\"cancel\" stops one job (task_id) or all (all=true). Output over " +
 			"30000 bytes per stream keeps its head and tail.",
-		Schema:  schema(),
-		Caps:    []tools.Capability{tools.CapExecutesCode, tools.CapSandboxable, tools.CapRequiresApproval},
-		Approve: tools.Required,
+		SchemaFunc: params.Schema,
+		Caps:       []tools.Capability{tools.CapExecutesCode, tools.CapSandboxable, tools.CapRequiresApproval},
+		Approve:    tools.Required,
 	}}
 }
 
-func schema() map[string]any {
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	boolean := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"action":          map[string]any{"type": "string", "enum": actions, "description": "Operation; default run."},
-			"command":         str("Shell command to run (run)."),
-			"timeout_ms":      map[string]any{"type": "integer", "minimum": 0, "description": "run: deadline, default 120000, 1000..600000. wait: how long to block, default 5000, 0 polls. interact: how long to wait for output, default 1000."},
-			"background":      boolean("run: start as a background job and return its task id at once."),
-			"interactive":     boolean("run: attach the command to a terminal (not supported in this build)."),
-			"tty":             boolean("run: allocate a pseudo-terminal (not supported in this build)."),
-			"combined_output": boolean("run: capture stdout and stderr as one merged stream."),
-			"stdin":           str("run: data written to the command's stdin; interact: input to send. Aliases: input, data."),
-			"cwd":             str("run: working directory inside the workspace (alias working_dir)."),
-			"task_id":         str("wait, interact, cancel: the job id, shell_<8 hex> (alias id)."),
-			"wait":            boolean("wait: false polls without blocking (alias block)."),
-			"close_stdin":     boolean("interact: close the job's stdin after writing."),
-			"all":             boolean("cancel: stop every running job."),
-		},
-		"anyOf": []any{
-			map[string]any{"required": []any{"command"}},
-			map[string]any{"required": []any{"task_id"}},
-			map[string]any{"required": []any{"id"}},
-			map[string]any{"required": []any{"all"}},
-		},
-	}
-}
-
-// NormalizeInput folds aliases and gives the contract's messages for a
-// missing or unknown action and missing fields before schema validation.
-func (t *Tool) NormalizeInput(raw json.RawMessage) (json.RawMessage, error) {
-	_, args, err := parseInput(raw)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and decides its
+// policy from the decoded call, classifying a run's command once:
+// waits and cancels are Auto, and so are read-only foreground commands
+// without stdin and hard-blocked commands (the run refuses them in every
+// posture, so there is nothing to approve); commands the classifier says a
+// person must approve are Explicit with its reason; the rest Required.
+// Waits and read-only foreground runs are read-only; only the latter may
+// run in parallel; background runs start detached.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	in, canonical, err := parseInput(raw)
 	if err != nil {
 		return nil, err
 	}
-	return args.Marshal(), nil
+	return tools.NewCall(canonical, t.policyOf(in), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := t.execute(ctx, tc, in)
+		return tools.Sized(res, err, tc, "redirect the command's output to a file and read it with File action=\"read\", or filter it (grep, head, tail)")
+	}), nil
 }
 
-// ApprovalFor is Auto for waits, cancels and read-only foreground commands
-// without stdin, and for hard-blocked commands (Execute refuses them in
-// every posture, so there is nothing to approve); Explicit for commands the
-// classifier says a person must approve; Required for everything else.
-func (t *Tool) ApprovalFor(raw json.RawMessage) tools.Approval {
-	switch tools.PeekAction(raw, "run") {
-	case "wait", "cancel":
-		return tools.Auto
-	case "run":
-		in, v, ok := t.classify(raw)
-		switch {
-		case !ok:
-		case v.Class == shellpolicy.Blocked:
-			return tools.Auto
-		case v.Class == shellpolicy.Explicit:
-			return tools.Explicit
-		case v.Class == shellpolicy.ReadOnly && inspectsOnly(in):
-			return tools.Auto
-		}
-	}
-	return tools.Required
-}
-
-// ApprovalReason is why a command needs explicit approval.
-func (t *Tool) ApprovalReason(raw json.RawMessage) string {
-	if _, v, ok := t.classify(raw); ok {
-		return v.Reason()
-	}
-	return ""
-}
-
-// ReadOnlyFor is true for waits and read-only foreground commands.
-func (t *Tool) ReadOnlyFor(raw json.RawMessage) bool {
-	switch tools.PeekAction(raw, "run") {
+func (t *Tool) policyOf(in input) tools.Policy {
+	switch in.action {
 	case "wait":
-		return true
-	case "run":
-		in, v, ok := t.classify(raw)
-		return ok && v.Class == shellpolicy.ReadOnly && inspectsOnly(in)
+		return tools.Policy{Approval: tools.Auto, ReadOnly: true}
+	case "cancel":
+		return tools.Policy{Approval: tools.Auto}
+	case "interact":
+		return tools.Policy{Approval: tools.Required}
 	}
-	return false
-}
-
-// ParallelSafeFor is true only for read-only foreground commands.
-func (t *Tool) ParallelSafeFor(raw json.RawMessage) bool {
-	return tools.PeekAction(raw, "run") == "run" && t.ReadOnlyFor(raw)
-}
-
-// StartsDetachedFor is true for background runs.
-func (t *Tool) StartsDetachedFor(raw json.RawMessage) bool {
-	in, _, err := parseInput(raw)
-	return err == nil && in.action == "run" && (in.background || in.tty)
+	p := tools.Policy{Approval: tools.Required, Detached: in.background || in.tty}
+	v := t.verdict(in.command, in.cwd)
+	switch {
+	case v.Class == shellpolicy.Blocked:
+		p.Approval = tools.Auto
+	case v.Class == shellpolicy.Explicit:
+		p.Approval, p.Reason = tools.Explicit, v.Reason()
+	case v.Class == shellpolicy.ReadOnly && inspectsOnly(in):
+		p.Approval, p.ReadOnly, p.Parallel = tools.Auto, true, true
+	}
+	return p
 }
 
 // inspectsOnly is the rest of the auto-approval rule: a foreground run
@@ -179,17 +127,9 @@ func inspectsOnly(in input) bool {
 	return in.action == "run" && !in.background && !in.tty && !in.interactive && !in.combined && !in.hasStdin
 }
 
-// classify parses a run input and classifies its command in its working
-// directory. The predicates ask several times per call; the last answer
-// is kept.
-func (t *Tool) classify(raw json.RawMessage) (input, shellpolicy.Verdict, bool) {
-	in, _, err := parseInput(raw)
-	if err != nil || in.action != "run" {
-		return in, shellpolicy.Verdict{}, false
-	}
-	return in, t.verdict(in.command, in.cwd), true
-}
-
+// verdict classifies command in its working directory. Prepare asks for
+// the policy and the run asks again before starting it; the last answer is
+// kept.
 func (t *Tool) verdict(command, cwd string) shellpolicy.Verdict {
 	dir := t.opts.Commands.Workspace
 	if cwd != "" {
@@ -208,18 +148,13 @@ func (t *Tool) verdict(command, cwd string) shellpolicy.Verdict {
 	return v
 }
 
-// Execute runs one Bash action and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
+// Execute decodes and runs one Bash action (tools.Execute), its result
+// sized to the call's budget (tools.Sized), saying how to get what was cut.
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "redirect the command's output to a file and read it with File action=\"read\", or filter it (grep, head, tail)")
+	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
-	in, _, err := parseInput(raw)
-	if err != nil {
-		return tools.Result{}, err
-	}
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, in input) (tools.Result, error) {
 	switch in.action {
 	case "wait":
 		return t.wait(ctx, in)

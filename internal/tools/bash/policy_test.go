@@ -34,30 +34,32 @@ func TestPolicyPredicates(t *testing.T) {
 		{`{"action":"wait","task_id":"shell_1"}`, tools.Auto, true, false, false},
 		{`{"action":"cancel","all":true}`, tools.Auto, false, false, false},
 		{`{"action":"interact","task_id":"shell_1","stdin":"y"}`, tools.Required, false, false, false},
-		{`{"action":"kill","command":"ls"}`, tools.Required, false, false, false},
-		{`not json`, tools.Required, false, false, false},
 		{`{"command":"rm -rf /"}`, tools.Auto, false, false, false},
 		{`{"command":"git push --force"}`, tools.Explicit, false, false, false},
 		{`{"command":"printenv DEEPSEEK_API_KEY"}`, tools.Explicit, false, false, false},
 		{`{"command":"eval \"$X\""}`, tools.Explicit, false, false, false},
 	}
 	for _, tc := range tests {
-		in := json.RawMessage(tc.in)
-		if got := tool.ApprovalFor(in); got != tc.approval {
-			t.Errorf("ApprovalFor(%s) = %v, want %v", tc.in, got, tc.approval)
+		c, err := tools.PrepareCall(tool, json.RawMessage(tc.in))
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
 		}
-		if got := tool.ReadOnlyFor(in); got != tc.readOnly {
-			t.Errorf("ReadOnlyFor(%s) = %v", tc.in, got)
-		}
-		if got := tool.ParallelSafeFor(in); got != tc.parallel {
-			t.Errorf("ParallelSafeFor(%s) = %v", tc.in, got)
-		}
-		if got := tool.StartsDetachedFor(in); got != tc.detached {
-			t.Errorf("StartsDetachedFor(%s) = %v", tc.in, got)
+		if p := c.Policy; p.Approval != tc.approval || p.ReadOnly != tc.readOnly || p.Parallel != tc.parallel ||
+			p.Detached != tc.detached {
+			t.Errorf("policy(%s) = %+v, want approval %v read-only %v parallel %v detached %v", tc.in, p,
+				tc.approval, tc.readOnly, tc.parallel, tc.detached)
 		}
 	}
-	if r := tool.ApprovalReason(json.RawMessage(`{"command":"git clean -fdx"}`)); !strings.Contains(r, "deletes untracked files") {
-		t.Errorf("reason = %q", r)
+	// Input the decoder refuses has no policy: it never reaches approval.
+	for _, in := range []string{`{"action":"kill","command":"ls"}`, `not json`} {
+		if c, err := tools.PrepareCall(tool, json.RawMessage(in)); err == nil {
+			t.Errorf("%s prepared: %+v", in, c.Policy)
+		}
+	}
+	if c, err := tools.PrepareCall(tool, json.RawMessage(`{"command":"git clean -fdx"}`)); err != nil ||
+		!strings.Contains(c.Policy.Reason, "deletes untracked files") {
+		t.Errorf("reason = %+v %v", c, err)
 	}
 	if tool.Name() != "Bash" || !tool.ModelVisible() || tool.DeferLoading() {
 		t.Fatal("Bash must be a model-visible eager tool named Bash")

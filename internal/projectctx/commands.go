@@ -46,16 +46,17 @@ type source struct {
 	area  area
 }
 
-// commandSources are the folders commands come from, in precedence order;
+// sources are the folders of one kind ("commands" or "skills") in
+// precedence order: the project's .codewhale, its .claude, then the home;
 // home and ws are canonical.
-func commandSources(home, ws string) []source {
+func sources(home, ws, kind string) []source {
 	out := []source{
-		{under(ws, ".codewhale", "commands"), "project .codewhale/commands", projectArea(ws)},
-		{under(ws, ".claude", "commands"), "project .claude/commands", projectArea(ws)},
+		{under(ws, ".codewhale", kind), "project .codewhale/" + kind, projectArea(ws)},
+		{under(ws, ".claude", kind), "project .claude/" + kind, projectArea(ws)},
 	}
 	if home != "" {
-		ha := homeArea(home, "commands")
-		out = append(out, source{ha.root, "user $CODEWHALE_HOME/commands", ha})
+		ha := homeArea(home, kind)
+		out = append(out, source{ha.root, "user $CODEWHALE_HOME/" + kind, ha})
 	}
 	return out
 }

@@ -68,8 +68,8 @@ func load(o Options, gen int) *State {
 	}
 	s.Root, s.Instructions = loadInstructions(home, ws, w)
 	var p1, p2 []string
-	s.Commands, p1 = loadCommands(commandSources(home, ws), w)
-	s.Skills, p2 = loadSkills(skillSources(home, ws), w)
+	s.Commands, p1 = loadCommands(sources(home, ws, "commands"), w)
+	s.Skills, p2 = loadSkills(sources(home, ws, "skills"), w)
 	s.Problems = append(p1, p2...)
 	s.prompt = joinBlocks(instructionsBlock(s.Instructions), skillsBlock(s.Skills))
 	s.Took = time.Since(start)

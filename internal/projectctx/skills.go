@@ -40,20 +40,6 @@ type Skill struct {
 	area        area
 }
 
-// skillSources are the folders skills come from, in precedence order;
-// home and ws are canonical.
-func skillSources(home, ws string) []source {
-	out := []source{
-		{under(ws, ".codewhale", "skills"), "project .codewhale/skills", projectArea(ws)},
-		{under(ws, ".claude", "skills"), "project .claude/skills", projectArea(ws)},
-	}
-	if home != "" {
-		ha := homeArea(home, "skills")
-		out = append(out, source{ha.root, "user $CODEWHALE_HOME/skills", ha})
-	}
-	return out
-}
-
 // loadSkills reads each source's immediate subfolders; a name found in an
 // earlier source shadows later ones, which are reported.
 func loadSkills(srcs []source, w *watch) (skills []Skill, problems []string) {

@@ -35,15 +35,22 @@ func Git(t testing.TB) string {
 	return bin
 }
 
-// New initialises an empty repository on branch main with a fixed
-// identity and no user or system configuration.
-func New(t testing.TB) *Repo {
+// TempDir is t.TempDir with symbolic links resolved, as the workspace
+// boundary sees it.
+func TempDir(t testing.TB) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Repo{T: t, Dir: dir, Bin: Git(t)}
+	return dir
+}
+
+// New initialises an empty repository on branch main with a fixed
+// identity and no user or system configuration.
+func New(t testing.TB) *Repo {
+	t.Helper()
+	r := &Repo{T: t, Dir: TempDir(t), Bin: Git(t)}
 	r.Run("init", "-q", "-b", "main")
 	for _, kv := range [][2]string{{"user.name", "Ada Lovelace"}, {"user.email", "ada@example.com"},
 		{"core.autocrlf", "false"}, {"commit.gpgsign", "false"}} {
@@ -142,6 +149,25 @@ func (r *Repo) CommitStaged(msg string) string {
 // Tick advances the fixture's clock (for a merge or tag made by hand).
 func (r *Repo) Tick() { r.clock++ }
 
+// As runs fn with a different author for the commits it makes, then
+// restores the fixture's identity.
+func (r *Repo) As(name, email string, fn func()) {
+	r.T.Helper()
+	r.Run("config", "user.name", name)
+	r.Run("config", "user.email", email)
+	fn()
+	r.Run("config", "user.name", "Ada Lovelace")
+	r.Run("config", "user.email", "ada@example.com")
+}
+
+// At is the fixture working in dir (a linked worktree of it) for test t,
+// with the same git binary and the clock where it stands now.
+func (r *Repo) At(t testing.TB, dir string) *Repo {
+	c := *r
+	c.T, c.Dir = t, dir
+	return &c
+}
+
 // Commits lists the commits reachable from rev, oldest first, following
 // first parents only (so consecutive entries are a commit and its first
 // parent); max > 0 keeps the newest max.
@@ -176,10 +202,7 @@ func (r *Repo) AllCommits(rev string, max int) []string {
 // snapshot: copying object files races a gc running in the source.
 func Clone(t testing.TB, src string) *Repo {
 	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := TempDir(t)
 	r := &Repo{T: t, Dir: filepath.Join(dir, "clone"), Bin: Git(t)}
 	if _, err := r.RunIn(dir, "clone", "-q", "--no-local", src, r.Dir); err != nil {
 		t.Fatalf("clone %s: %v", src, err)
@@ -194,11 +217,7 @@ func Clone(t testing.TB, src string) *Repo {
 // Worktree adds a detached linked worktree at rev and returns its path.
 func (r *Repo) Worktree(rev string) string {
 	r.T.Helper()
-	dir, err := filepath.EvalSymlinks(r.T.TempDir())
-	if err != nil {
-		r.T.Fatal(err)
-	}
-	wt := filepath.Join(dir, "wt")
+	wt := filepath.Join(TempDir(r.T), "wt")
 	r.Run("worktree", "add", "-q", "--detach", wt, rev)
 	return wt
 }

@@ -124,12 +124,10 @@ func History(t testing.TB) *Repo {
 	r.Run("tag", "-a", "v1.0", "-m", "Release 1.0")
 
 	r.Run("checkout", "-q", "-b", "side")
-	r.Run("config", "user.name", "Grace Hopper")
-	r.Run("config", "user.email", "grace@example.com")
-	r.Write("docs/guide.md", "# Guide\n\nStep one.\nStep two.\nStep three.\n")
-	r.Commit("Side: extend the guide")
-	r.Run("config", "user.name", "Ada Lovelace")
-	r.Run("config", "user.email", "ada@example.com")
+	r.As("Grace Hopper", "grace@example.com", func() {
+		r.Write("docs/guide.md", "# Guide\n\nStep one.\nStep two.\nStep three.\n")
+		r.Commit("Side: extend the guide")
+	})
 	r.Run("checkout", "-q", "main")
 	r.Write("demo.go", strings.Replace(strings.Replace(GoSource, "total += i", "total += i * 2", 1),
 		`msg := "hello"`, `msg := "hi"`, 1))

@@ -183,7 +183,7 @@ func BenchmarkStatusGitCLI(b *testing.B) {
 func BenchmarkActions(b *testing.B) {
 	f := historyFixture(b)
 	f.dirtyWorktree()
-	tc := &tools.Context{Workspace: f.dir}
+	tc := &tools.Context{Workspace: f.Dir}
 	cli := New()
 	cli.native = cli.cli() // log normally runs natively; force the binary here
 	inputs := map[string]string{

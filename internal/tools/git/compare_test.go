@@ -32,9 +32,9 @@ func backends() map[string]*Tool {
 // runCases checks every case against every backend.
 func runCases(t *testing.T, f *fixture, cases []gitCase) {
 	t.Helper()
-	tc := &tools.Context{Workspace: f.dir}
+	tc := &tools.Context{Workspace: f.Dir}
 	for _, c := range cases {
-		want, err := f.gitIn(filepath.Join(f.dir, filepath.FromSlash(c.dir)), c.args...)
+		want, err := f.RunIn(filepath.Join(f.Dir, filepath.FromSlash(c.dir)), c.args...)
 		if err != nil {
 			t.Fatalf("%s: reference git %v: %v", c.name, c.args, err)
 		}
@@ -111,16 +111,16 @@ func TestStatusMatchesGit(t *testing.T) {
 func TestStatusUnmerged(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	f.git("checkout", "-q", "-b", "theirs", "HEAD~3")
-	f.write("demo.go", "package demo\n// theirs\n")
-	f.remove("run.sh")
-	f.write("both-added.txt", "theirs\n")
-	f.commit("Theirs")
-	f.git("checkout", "-q", "main")
-	f.write("both-added.txt", "ours\n")
-	f.write("run.sh", "#!/bin/sh\necho changed\n")
-	f.commit("Ours")
-	if _, err := f.gitIn(f.dir, "merge", "-q", "--no-edit", "theirs"); err == nil {
+	f.Run("checkout", "-q", "-b", "theirs", "HEAD~3")
+	f.Write("demo.go", "package demo\n// theirs\n")
+	f.Remove("run.sh")
+	f.Write("both-added.txt", "theirs\n")
+	f.Commit("Theirs")
+	f.Run("checkout", "-q", "main")
+	f.Write("both-added.txt", "ours\n")
+	f.Write("run.sh", "#!/bin/sh\necho changed\n")
+	f.Commit("Ours")
+	if _, err := f.RunIn(f.Dir, "merge", "-q", "--no-edit", "theirs"); err == nil {
 		t.Fatal("expected conflicts")
 	}
 	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
@@ -131,23 +131,23 @@ func TestStatusBranchLines(t *testing.T) {
 	t.Parallel()
 	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
 	unborn := newFixture(t)
-	unborn.write("a.txt", "a\n")
+	unborn.Write("a.txt", "a\n")
 	runCases(t, unborn, []gitCase{{name: "unborn branch", in: `{"action":"status"}`, args: status}})
-	unborn.git("add", "a.txt")
+	unborn.Run("add", "a.txt")
 	runCases(t, unborn, []gitCase{{name: "unborn branch, staged", in: `{"action":"status"}`, args: status},
 		{name: "unborn branch, staged diff", in: `{"action":"diff","cached":true}`,
 			args: []string{"-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff", "--unified=3", "--cached"}}})
 
 	detached := historyFixture(t)
-	detached.git("checkout", "-q", "--detach", "HEAD~1")
+	detached.Run("checkout", "-q", "--detach", "HEAD~1")
 	runCases(t, detached, []gitCase{{name: "detached HEAD", in: `{"action":"status"}`, args: status}})
 
 	gone := historyFixture(t)
-	gone.git("update-ref", "-d", "refs/remotes/origin/main")
+	gone.Run("update-ref", "-d", "refs/remotes/origin/main")
 	runCases(t, gone, []gitCase{{name: "upstream gone", in: `{"action":"status"}`, args: status}})
 
 	behind := historyFixture(t)
-	behind.git("reset", "-q", "--hard", "HEAD~2")
+	behind.Run("reset", "-q", "--hard", "HEAD~2")
 	runCases(t, behind, []gitCase{{name: "behind only", in: `{"action":"status"}`, args: status}})
 }
 
@@ -155,9 +155,9 @@ func TestDiffMatchesGit(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
 	f.dirtyWorktree()
-	f.write("data.bin", "\x00changed binary\x00")
-	f.git("add", "data.bin")
-	f.write("data.bin", "\x00changed binary again\x00")
+	f.Write("data.bin", "\x00changed binary\x00")
+	f.Run("add", "data.bin")
+	f.Write("data.bin", "\x00changed binary again\x00")
 	diff := func(extra ...string) []string {
 		return append([]string{"-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff"}, extra...)
 	}
@@ -198,7 +198,7 @@ func TestLogMatchesGit(t *testing.T) {
 func TestShowMatchesGit(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	f.git("tag", "-a", "tree-tag", "-m", "A tag on a tree", "HEAD^{tree}")
+	f.Run("tag", "-a", "tree-tag", "-m", "A tag on a tree", "HEAD^{tree}")
 	show := func(extra ...string) []string {
 		return append([]string{"show", "--no-color", "--no-ext-diff"}, extra...)
 	}
@@ -248,9 +248,9 @@ func TestBlameMatchesGit(t *testing.T) {
 func TestIndexVersionsAndPacks(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	f.git("gc", "-q")
+	f.Run("gc", "-q")
 	f.dirtyWorktree()
-	f.git("update-index", "--index-version", "4")
+	f.Run("update-index", "--index-version", "4")
 	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
 	runCases(t, f, []gitCase{
 		{name: "index v4 status", in: `{"action":"status"}`, args: status},
@@ -268,10 +268,10 @@ func TestLinkedWorktree(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
 	wt := filepath.Join(canonicalTemp(t), "wt")
-	f.git("worktree", "add", "-q", "-b", "feature", wt, "HEAD~2")
-	g := &fixture{t: t, dir: wt, bin: f.bin, clock: f.clock}
-	g.write("demo.go", "changed in worktree\n")
-	g.write("new-in-wt.txt", "x\n")
+	f.Run("worktree", "add", "-q", "-b", "feature", wt, "HEAD~2")
+	g := &fixture{f.At(t, wt)}
+	g.Write("demo.go", "changed in worktree\n")
+	g.Write("new-in-wt.txt", "x\n")
 	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
 	runCases(t, g, []gitCase{
 		{name: "linked worktree status", in: `{"action":"status"}`, args: status},
@@ -286,12 +286,12 @@ func TestLinkedWorktree(t *testing.T) {
 func TestLinkedWorktreeMatchesGit(t *testing.T) {
 	t.Parallel()
 	main := historyFixture(t)
-	wt := &fixture{t: t, dir: filepath.Join(canonicalTemp(t), "wt"), bin: main.bin, clock: main.clock}
-	main.git("worktree", "add", "-q", "-b", "side-wt", wt.dir)
-	main.write(".git/info/exclude", "*.log\n")
-	wt.write("scratch.log", "ignored through the common info/exclude\n")
-	wt.write("new.txt", "untracked\n")
-	wt.write("demo.go", "package main // edited in the worktree\n")
+	wt := &fixture{main.At(t, filepath.Join(canonicalTemp(t), "wt"))}
+	main.Run("worktree", "add", "-q", "-b", "side-wt", wt.Dir)
+	main.Write(".git/info/exclude", "*.log\n")
+	wt.Write("scratch.log", "ignored through the common info/exclude\n")
+	wt.Write("new.txt", "untracked\n")
+	wt.Write("demo.go", "package main // edited in the worktree\n")
 	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
 	runCases(t, wt, []gitCase{
 		{name: "worktree status", in: `{"action":"status"}`, args: status},

@@ -18,25 +18,25 @@ import (
 func TestPathspecs(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	f.write("target.txt", "target\n")
-	f.write("plain.txt", "plain\n")
-	f.write("gone/inner/a.txt", "a\n")
-	f.write("star*.txt", "a file whose name has a glob character\n")
-	f.write("starX.txt", "matched by the glob, not by the name\n")
-	if err := os.Symlink("target.txt", filepath.Join(f.dir, "link.txt")); err != nil {
+	f.Write("target.txt", "target\n")
+	f.Write("plain.txt", "plain\n")
+	f.Write("gone/inner/a.txt", "a\n")
+	f.Write("star*.txt", "a file whose name has a glob character\n")
+	f.Write("starX.txt", "matched by the glob, not by the name\n")
+	if err := os.Symlink("target.txt", filepath.Join(f.Dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	f.commit("Links, a folder to delete, glob-like names")
-	f.remove("gone")
-	f.commit("Delete the folder")
-	if err := os.Remove(filepath.Join(f.dir, "link.txt")); err != nil {
+	f.Commit("Links, a folder to delete, glob-like names")
+	f.Remove("gone")
+	f.Commit("Delete the folder")
+	if err := os.Remove(filepath.Join(f.Dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("plain.txt", filepath.Join(f.dir, "link.txt")); err != nil {
+	if err := os.Symlink("plain.txt", filepath.Join(f.Dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	f.write("star*.txt", "changed\n")
-	f.write("starX.txt", "changed too\n")
+	f.Write("star*.txt", "changed\n")
+	f.Write("starX.txt", "changed too\n")
 	lit := func(args ...string) []string { return append([]string{"--literal-pathspecs"}, args...) }
 	status := func(p string) []string {
 		return lit("-c", "core.quotepath=false", "status", "--porcelain=v1", "-b", "--", p)
@@ -58,7 +58,7 @@ func TestPathspecs(t *testing.T) {
 			args: lit("show", "--no-color", "--no-ext-diff", "--no-patch", "HEAD~1", "--", "gone/inner/a.txt")},
 		{name: "glob characters are literal", in: `{"action":"status","path":"star*.txt"}`, args: status("star*.txt")},
 	})
-	tc := &tools.Context{Workspace: f.dir}
+	tc := &tools.Context{Workspace: f.Dir}
 	for name, tool := range backends() {
 		_, err := tool.Execute(context.Background(), tc, json.RawMessage(`{"action":"log","path":"never/was.txt"}`))
 		if err == nil || !strings.Contains(err.Error(), "not in the workspace, the index, or any commit") {

@@ -42,7 +42,7 @@ func TestToolDeclaration(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	tc := &tools.Context{Workspace: f.dir}
+	tc := &tools.Context{Workspace: f.Dir}
 	outside := canonicalTemp(t)
 	cases := []struct {
 		name, in string
@@ -123,11 +123,11 @@ func TestPrepareGivesTheContractsMessages(t *testing.T) {
 func TestFailures(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	f.write("untracked.txt", "u\n")
+	f.Write("untracked.txt", "u\n")
 	notRepo := canonicalTemp(t)
 	unborn := newFixture(t)
-	unborn.write("a.txt", "a\n")
-	unborn.git("add", "a.txt")
+	unborn.Write("a.txt", "a\n")
+	unborn.Run("add", "a.txt")
 	cases := []struct {
 		name, workspace, in, want string
 	}{
@@ -135,25 +135,25 @@ func TestFailures(t *testing.T) {
 			"git status failed: fatal: not a git repository (or any of the parent directories): .git"},
 		{"log outside a repository", notRepo, `{"action":"log"}`,
 			"git log failed: fatal: not a git repository (or any of the parent directories): .git"},
-		{"unknown revision", f.dir, `{"action":"show","rev":"no-such-branch"}`,
+		{"unknown revision", f.Dir, `{"action":"show","rev":"no-such-branch"}`,
 			"git show failed for 'no-such-branch': fatal: ambiguous argument 'no-such-branch': unknown revision or path not in the working tree.\n" +
 				"Use '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'"},
-		{"unknown revision with a path", f.dir, `{"action":"show","rev":"no-such-branch","path":"demo.go"}`,
+		{"unknown revision with a path", f.Dir, `{"action":"show","rev":"no-such-branch","path":"demo.go"}`,
 			"git show failed for 'no-such-branch': fatal: bad revision 'no-such-branch'"},
-		{"missing path in a revision", f.dir, `{"action":"show","rev":"HEAD:nope.txt"}`,
+		{"missing path in a revision", f.Dir, `{"action":"show","rev":"HEAD:nope.txt"}`,
 			"git show failed for 'HEAD:nope.txt': fatal: path 'nope.txt' does not exist in 'HEAD'"},
-		{"blame of an untracked file", f.dir, `{"action":"blame","path":"untracked.txt"}`,
+		{"blame of an untracked file", f.Dir, `{"action":"blame","path":"untracked.txt"}`,
 			"git blame failed for 'untracked.txt' at 'HEAD': fatal: no such path untracked.txt in HEAD"},
-		{"blame past the end", f.dir, `{"action":"blame","path":"run.sh","start_line":50}`,
+		{"blame past the end", f.Dir, `{"action":"blame","path":"run.sh","start_line":50}`,
 			"git blame failed for 'run.sh' at 'HEAD': fatal: file run.sh has only 2 lines"},
-		{"blame at an unknown revision", f.dir, `{"action":"blame","path":"run.sh","rev":"nope"}`,
+		{"blame at an unknown revision", f.Dir, `{"action":"blame","path":"run.sh","rev":"nope"}`,
 			"git blame failed for 'run.sh' at 'nope': fatal: bad revision 'nope'"},
-		{"log on an unborn branch", unborn.dir, `{"action":"log"}`,
+		{"log on an unborn branch", unborn.Dir, `{"action":"log"}`,
 			"git log failed: fatal: your current branch 'main' does not have any commits yet"},
-		{"show on an unborn branch", unborn.dir, `{"action":"show","rev":"HEAD"}`,
+		{"show on an unborn branch", unborn.Dir, `{"action":"show","rev":"HEAD"}`,
 			"git show failed for 'HEAD': fatal: ambiguous argument 'HEAD': unknown revision or path not in the working tree.\n" +
 				"Use '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'"},
-		{"blame on an unborn branch", unborn.dir, `{"action":"blame","path":"a.txt"}`,
+		{"blame on an unborn branch", unborn.Dir, `{"action":"blame","path":"a.txt"}`,
 			"git blame failed for 'a.txt' at 'HEAD': fatal: bad revision 'HEAD'"},
 	}
 	for _, c := range cases {
@@ -176,24 +176,24 @@ func TestFailures(t *testing.T) {
 func TestMetadata(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	tc := &tools.Context{Workspace: f.dir}
-	docs := filepath.Join(f.dir, "docs")
+	tc := &tools.Context{Workspace: f.Dir}
+	docs := filepath.Join(f.Dir, "docs")
 	cases := []struct {
 		in   string
 		want map[string]any
 	}{
-		{`{"action":"status"}`, map[string]any{"command": "git -C " + f.dir + " -c core.quotepath=false status --porcelain=v1 -b",
-			"working_dir": f.dir, "pathspec": nil}},
+		{`{"action":"status"}`, map[string]any{"command": "git -C " + f.Dir + " -c core.quotepath=false status --porcelain=v1 -b",
+			"working_dir": f.Dir, "pathspec": nil}},
 		{`{"action":"diff","path":"docs","cached":true,"unified":7}`, map[string]any{"working_dir": docs, "pathspec": ".",
 			"cached": true, "unified": 7,
 			"command": "git -C " + docs + " -c core.quotepath=false diff --no-color --no-ext-diff --unified=7 --cached -- ."}},
 		{`{"action":"log","max_count":500,"author":"Ada","path":"demo.go"}`, map[string]any{"max_count": 200, "author": "Ada",
-			"pathspec": "demo.go", "command": "git -C " + f.dir + " log --no-color --max-count=200 --date=iso-strict " +
+			"pathspec": "demo.go", "command": "git -C " + f.Dir + " log --no-color --max-count=200 --date=iso-strict " +
 				"--pretty=format:%H%nAuthor: %an <%ae>%nDate: %ad%nSubject: %s%n --author=Ada -- demo.go"}},
 		{`{"action":"show","rev":"HEAD","patch":false}`, map[string]any{"rev": "HEAD", "patch": false, "stat": true, "unified": 3,
-			"command": "git -C " + f.dir + " show --no-color --no-ext-diff --stat HEAD"}},
+			"command": "git -C " + f.Dir + " show --no-color --no-ext-diff --stat HEAD"}},
 		{`{"action":"show","rev":"HEAD","patch":false,"stat":false}`, map[string]any{
-			"command": "git -C " + f.dir + " show --no-color --no-ext-diff --no-patch HEAD"}},
+			"command": "git -C " + f.Dir + " show --no-color --no-ext-diff --no-patch HEAD"}},
 		{`{"action":"blame","path":"docs/guide.md","start_line":2,"max_lines":3,"porcelain":true}`, map[string]any{
 			"rev": "HEAD", "start_line": 2, "max_lines": 3, "porcelain": true, "pathspec": "guide.md", "working_dir": docs,
 			"command": "git -C " + docs + " blame --date=iso -L2,4 --line-porcelain HEAD -- guide.md"}},
@@ -230,11 +230,11 @@ func TestTruncation(t *testing.T) {
 	for i := range 3000 {
 		big.WriteString(strings.Repeat("é", 9) + " line " + itoaPad(i) + "\n")
 	}
-	f.write("big.txt", big.String())
+	f.Write("big.txt", big.String())
 	for i := range 40 {
-		f.write("many/file"+itoaPad(i)+".txt", strings.Repeat("x\n", 30))
+		f.Write("many/file"+itoaPad(i)+".txt", strings.Repeat("x\n", 30))
 	}
-	f.git("add", "big.txt", "many")
+	f.Run("add", "big.txt", "many")
 	cases := []struct {
 		in     string
 		budget int
@@ -255,9 +255,9 @@ func TestTruncation(t *testing.T) {
 			"continue with `start_line: "},
 	}
 	for _, c := range cases {
-		want := strings.ToValidUTF8(f.git(c.args...), "\uFFFD")
+		want := strings.ToValidUTF8(f.Run(c.args...), "\uFFFD")
 		for name, tool := range backends() {
-			tc := &tools.Context{Workspace: f.dir, Budget: c.budget}
+			tc := &tools.Context{Workspace: f.Dir, Budget: c.budget}
 			res, err := tool.Execute(context.Background(), tc, json.RawMessage(c.in))
 			if name == "go-git" && needsBinaryInput(c.in) && strings.HasPrefix(res.Content, needsBinaryText(c.in)) {
 				continue
@@ -299,7 +299,7 @@ func itoaPad(n int) string { b, _ := json.Marshal(n); return string(b) }
 func TestBackendChoice(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	tc := &tools.Context{Workspace: f.dir}
+	tc := &tools.Context{Workspace: f.Dir}
 	want := map[string]string{"status": "git", "diff": "git", "log": "go-git", "show": "git", "blame": "git"}
 	noBinary := New(Options{GitPath: filepath.Join(t.TempDir(), "no-such-git")})
 	for action, backend := range want {
@@ -334,18 +334,18 @@ func TestBackendChoice(t *testing.T) {
 func TestNativeLimitsFallBackToGit(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
-	f.git("checkout", "-q", "-b", "conflict", "HEAD~3")
-	f.write("demo.go", "package demo\n// theirs\n")
-	f.commit("Theirs")
-	f.git("checkout", "-q", "main")
-	f.clock++
-	if _, err := f.gitIn(f.dir, "merge", "-q", "--no-edit", "conflict"); err == nil {
+	f.Run("checkout", "-q", "-b", "conflict", "HEAD~3")
+	f.Write("demo.go", "package demo\n// theirs\n")
+	f.Commit("Theirs")
+	f.Run("checkout", "-q", "main")
+	f.Tick()
+	if _, err := f.RunIn(f.Dir, "merge", "-q", "--no-edit", "conflict"); err == nil {
 		t.Fatal("expected a conflicting merge")
 	}
-	f.write("demo.go", "package demo\n// resolved by hand\n")
-	f.git("add", "demo.go")
-	f.commitStaged("Merge with a hand-made resolution")
-	tc := &tools.Context{Workspace: f.dir}
+	f.Write("demo.go", "package demo\n// resolved by hand\n")
+	f.Run("add", "demo.go")
+	f.CommitStaged("Merge with a hand-made resolution")
+	tc := &tools.Context{Workspace: f.Dir}
 	cases := []struct{ in, native string }{
 		{`{"action":"log","since":"last tuesday"}`, `cannot read since date "last tuesday" without the git binary`},
 		{`{"action":"log","author":"\\<Ada"}`, "uses regular-expression syntax this build cannot evaluate"},
@@ -373,7 +373,7 @@ func TestCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for name, tool := range backends() {
-		_, err := tool.Execute(ctx, &tools.Context{Workspace: f.dir}, json.RawMessage(`{"action":"status"}`))
+		_, err := tool.Execute(ctx, &tools.Context{Workspace: f.Dir}, json.RawMessage(`{"action":"status"}`))
 		var te *tools.Error
 		if !errors.As(err, &te) || te.Kind != tools.KindCancelled {
 			t.Errorf("[%s] error %v, want Cancelled", name, err)
@@ -387,11 +387,11 @@ func TestWorkspaceInsideRepository(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
 	f.dirtyWorktree()
-	sub := filepath.Join(f.dir, "docs")
+	sub := filepath.Join(f.Dir, "docs")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	want := f.git("-c", "core.quotepath=false", "status", "--porcelain=v1", "-b")
+	want := f.Run("-c", "core.quotepath=false", "status", "--porcelain=v1", "-b")
 	for name, tool := range backends() {
 		res, err := tool.Execute(context.Background(), &tools.Context{Workspace: sub}, json.RawMessage(`{"action":"status"}`))
 		if err != nil || res.Content != want {

@@ -88,29 +88,7 @@ func (f *fixture) git(args ...string) {
 	}
 }
 
-// report mirrors testReport for decoding, with pointer counts so absence is
-// visible.
-type report struct {
-	Success         bool      `json:"success"`
-	ExitCode        *int      `json:"exit_code"`
-	Status          string    `json:"status"`
-	Command         string    `json:"command"`
-	Ecosystem       string    `json:"ecosystem"`
-	Passed          *int      `json:"passed"`
-	Failed          *int      `json:"failed"`
-	Skipped         *int      `json:"skipped"`
-	Failures        []failure `json:"failures"`
-	Omitted         int       `json:"failures_omitted"`
-	Unlisted        int       `json:"failures_unlisted"`
-	DurationMS      int64     `json:"duration_ms"`
-	TaskID          string    `json:"task_id"`
-	Error           string    `json:"error"`
-	Stdout          string    `json:"stdout"`
-	Stderr          string    `json:"stderr"`
-	StdoutTruncated bool      `json:"stdout_truncated"`
-}
-
-func (r report) failureNames() []string {
+func (r testReport) failureNames() []string {
 	var out []string
 	for _, f := range r.Failures {
 		out = append(out, f.Name)
@@ -118,7 +96,7 @@ func (r report) failureNames() []string {
 	return out
 }
 
-func (r report) failureOutput(name string) string {
+func (r testReport) failureOutput(name string) string {
 	for _, f := range r.Failures {
 		if f.Name == name {
 			return f.Output
@@ -129,14 +107,14 @@ func (r report) failureOutput(name string) string {
 
 // agree checks the contract between the counts and the list: failed is the
 // failures listed plus those omitted past the cap plus those unlisted.
-func agree(t *testing.T, r report) {
+func agree(t *testing.T, r testReport) {
 	t.Helper()
-	if r.Failed != nil && *r.Failed != len(r.Failures)+r.Omitted+r.Unlisted {
-		t.Errorf("failed=%d but %d listed, %d omitted, %d unlisted", *r.Failed, len(r.Failures), r.Omitted, r.Unlisted)
+	if r.Failed != nil && *r.Failed != len(r.Failures)+r.FailuresOmitted+r.FailuresUnlisted {
+		t.Errorf("failed=%d but %d listed, %d omitted, %d unlisted", *r.Failed, len(r.Failures), r.FailuresOmitted, r.FailuresUnlisted)
 	}
 }
 
-func countsOf(r report) [3]int {
+func countsOf(r testReport) [3]int {
 	if r.Passed == nil || r.Failed == nil || r.Skipped == nil {
 		return [3]int{-1, -1, -1}
 	}

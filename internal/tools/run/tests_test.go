@@ -41,7 +41,7 @@ func TestSubs(t *testing.T) {
 func TestGoTestsReportCountsAndFailures(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{}, goFailing)
-	var r report
+	var r testReport
 	res := f.decode(`{"action":"tests"}`, &r)
 	if res.Success || r.Success || r.ExitCode == nil || *r.ExitCode != 1 || r.Status != "Failed" || r.Ecosystem != "go" {
 		t.Fatalf("outcome %+v", r)
@@ -75,7 +75,7 @@ func TestGoTestsPassAndArgs(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{}, map[string]string{"go.mod": goMod,
 		"a_test.go": "package fx\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {}\nfunc TestTwo(t *testing.T) {}\n"})
-	var r report
+	var r testReport
 	f.decode(`{"action":"tests"}`, &r)
 	if !r.Success || *r.ExitCode != 0 || countsOf(r) != [3]int{2, 0, 0} || len(r.Failures) != 0 {
 		t.Fatalf("%+v", r)
@@ -108,7 +108,7 @@ test('suite', async (t) => {
 const { describe, it } = require('node:test');
 describe('desc', () => { it('it ok', () => {}); it('it bad', () => { assert.ok(false); }); });
 `})
-	var r report
+	var r testReport
 	f.decode(`{"action":"tests"}`, &r)
 	if r.Success || r.Ecosystem != "node" || !strings.HasSuffix(r.Command, "&& npm test)") {
 		t.Fatalf("%+v", r)
@@ -166,7 +166,7 @@ def test_xpass():
 def test_param(n):
     assert n == 1
 `, "tests/test_collect.py": "import nope_missing_module\n"})
-	var r report
+	var r testReport
 	f.decode(`{"action":"tests","args":"-p no:cacheprovider --continue-on-collection-errors"}`, &r)
 	// passed: adds, xpass, param[1]; failed: 4 failures and 3 errors
 	// (setup, teardown, collection); skipped: skipped and xfail.
@@ -223,7 +223,7 @@ mod tests {
     fn ignored() {}
 }
 `})
-	var r report
+	var r testReport
 	f.decode(`{"action":"tests","args":"--lib"}`, &r)
 	if r.Success || r.Ecosystem != "cargo" || countsOf(r) != [3]int{1, 1, 1} || !strings.HasSuffix(r.Command, "cargo test --lib)") {
 		t.Fatalf("%+v\n%s", r, r.Stderr)
@@ -246,7 +246,7 @@ mod tests {
 func TestMakeAndConfiguredCommands(t *testing.T) {
 	t.Parallel()
 	mk := newFixture(t, Options{}, map[string]string{"Makefile": ".PHONY: test\ntest:\n\t@echo '# pass 3'\n\t@echo '# fail 0'\n"})
-	var r report
+	var r testReport
 	mk.decode(`{"action":"tests"}`, &r)
 	if !r.Success || r.Ecosystem != "make" || countsOf(r) != [3]int{3, 0, 0} || !strings.HasSuffix(r.Command, "&& make test)") {
 		t.Fatalf("make: %+v", r)
@@ -266,7 +266,7 @@ func TestMakeAndConfiguredCommands(t *testing.T) {
 func TestTestOutputIsCappedAndTimedOut(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{TestCommand: "head -c 50000 /dev/zero | tr '\\0' x"}, nil)
-	var r report
+	var r testReport
 	f.decode(`{"action":"tests"}`, &r)
 	if !r.StdoutTruncated || !strings.HasSuffix(r.Stdout, "\n\n[output truncated to 40000 characters; 10000 characters omitted]") ||
 		countsOf(r) != [3]int{-1, -1, -1} {
@@ -319,12 +319,12 @@ func TestManyFailuresFitTheBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r report
+	var r testReport
 	if err := json.Unmarshal([]byte(res.Content), &r); err != nil || len([]rune(res.Content)) > 12000 {
 		t.Fatalf("%v, %d chars", err, len([]rune(res.Content)))
 	}
 	agree(t, r)
-	if *r.Failed != 120 || len(r.Failures) == 0 || r.Omitted == 0 || r.Failures[0].Name != "TestF000" {
-		t.Fatalf("failed %d, listed %d, omitted %d", *r.Failed, len(r.Failures), r.Omitted)
+	if *r.Failed != 120 || len(r.Failures) == 0 || r.FailuresOmitted == 0 || r.Failures[0].Name != "TestF000" {
+		t.Fatalf("failed %d, listed %d, omitted %d", *r.Failed, len(r.Failures), r.FailuresOmitted)
 	}
 }

@@ -5,10 +5,8 @@ package confine
 import (
 	"errors"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 )
 
@@ -126,7 +124,7 @@ func (d dirHandle) writeAtomic(name string, data []byte, mode fs.FileMode) (fs.F
 	var f *os.File
 	var err error
 	for range 100 {
-		tmp = filepath.Join(dir, "."+base+".cw-tmp-"+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		tmp = filepath.Join(dir, tempName(base))
 		f, err = d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if !errors.Is(err, fs.ErrExist) {
 			break
@@ -144,22 +142,4 @@ func (d dirHandle) writeAtomic(name string, data []byte, mode fs.FileMode) (fs.F
 		return nil, err
 	}
 	return fi, nil
-}
-
-func fill(f *os.File, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	var fi fs.FileInfo
-	if err == nil {
-		fi, err = f.Stat()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return fi, err
 }

@@ -5,10 +5,8 @@ package confine
 import (
 	"errors"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
@@ -271,29 +269,9 @@ func (d dirHandle) chtimes(name string, atime, mtime time.Time) error {
 	return unix.UtimesNanoAt(d.fd, name, ts, unix.AT_SYMLINK_NOFOLLOW)
 }
 
-// fill writes data to f, sets mode, syncs and closes it, and returns its
-// state as written.
-func fill(f *os.File, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	var fi fs.FileInfo
-	if err == nil {
-		fi, err = f.Stat()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return fi, err
-}
-
 func createTemp(dirfd int, base string) (string, int, error) {
 	for range 100 {
-		name := "." + base + ".cw-tmp-" + strconv.FormatUint(uint64(rand.Uint32()), 36)
+		name := tempName(base)
 		fd, err := retryEINTR(func() (int, error) {
 			return unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 		})

@@ -103,7 +103,7 @@ func (m *Model) initTurnEnded(ev engine.TurnComplete) tea.Cmd {
 // the diff, and only "Write it" writes.
 func (m *Model) askInit() {
 	st := m.initRun
-	added, removed := diffCounts(st.diff)
+	added, removed := transcript.DiffStats(st.diff)
 	d := st.draft
 	body := []string{fmt.Sprintf("%s: +%d −%d lines", d.Path, added, removed)}
 	if d.Target != d.Path {
@@ -119,19 +119,6 @@ func (m *Model) askInit() {
 		{Label: "Show the whole diff", Value: "show"},
 		{Label: "Discard the proposal", Value: "discard"},
 	}, "show").Guarded(m.now))
-}
-
-func diffCounts(diff string) (added, removed int) {
-	for _, l := range strings.Split(diff, "\n") {
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		case strings.HasPrefix(l, "+"):
-			added++
-		case strings.HasPrefix(l, "-"):
-			removed++
-		}
-	}
-	return added, removed
 }
 
 // initPicked carries out the answer.

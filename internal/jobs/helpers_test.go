@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 )
@@ -39,22 +38,4 @@ func run(t *testing.T, m *Manager, spec Spec) (*Job, Delta) {
 		t.Fatal(err)
 	}
 	return j, d
-}
-
-// fakeClock is a settable clock for silence and eviction tests.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
 }

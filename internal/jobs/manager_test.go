@@ -5,11 +5,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakeclock"
 )
 
 func TestListOrderSilenceAndEviction(t *testing.T) {
 	t.Parallel()
-	clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+	clock := fakeclock.At(time.Unix(1_700_000_000, 0))
 	m := newTestManager(t, Options{Clock: clock.Now})
 	dir := t.TempDir()
 	start := func(cmd string) *Job {

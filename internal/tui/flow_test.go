@@ -15,6 +15,7 @@ import (
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/testutil/fakeclock"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 	"github.com/codewhale/codewhale/internal/toolset"
@@ -28,7 +29,7 @@ import (
 type flow struct {
 	t     *testing.T
 	tm    *teatest.TestModel
-	clock *testClock
+	clock *fakeclock.Clock
 	srv   *fakemodel.Server
 	eng   *engine.Engine
 	ws    string
@@ -49,7 +50,7 @@ func newFlow(t *testing.T, srv *fakemodel.Server, opts ...func(*engine.Options))
 	}
 	t.Cleanup(jm.Close)
 	svc.Tasks, svc.Jobs = store, jm
-	clock := &testClock{t: t0}
+	clock := fakeclock.At(t0)
 	eo := engine.Options{Workspace: ws, Model: "deepseek-v4-pro", Interactive: true, Posture: policy.Ask,
 		Mode: policy.Act, AllowShell: true, Tools: svc.Toolset, Clock: clock.Now,
 		NewClient: func(model string) (*provider.Client, error) {

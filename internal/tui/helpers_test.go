@@ -11,29 +11,12 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/testutil/fakeclock"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// testClock is a settable clock.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // fakeEngine records ops and cancels; tests push events themselves.
 type fakeEngine struct {
@@ -79,10 +62,10 @@ type direct struct {
 	t     testing.TB
 	m     *Model
 	eng   *fakeEngine
-	clock *testClock
+	clock *fakeclock.Clock
 }
 
-func baseOptions(eng Engine, clock *testClock) Options {
+func baseOptions(eng Engine, clock *fakeclock.Clock) Options {
 	return Options{Engine: eng, Route: Route{Provider: "deepseek", Model: "deepseek-v4-pro", HasKey: true,
 		BaseURL: "http://127.0.0.1:1"}, Workspace: "/work/demo", Mode: policy.Act, Posture: policy.Ask,
 		Theme: theme.Plain(), Clock: clock.Now, Version: "0.1.0", NewID: func() string { return "session-2" },
@@ -94,7 +77,7 @@ func baseOptions(eng Engine, clock *testClock) Options {
 func newDirect(t testing.TB, w, h int, mut ...func(*Options)) *direct {
 	t.Helper()
 	eng := newFakeEngine()
-	clock := &testClock{t: t0}
+	clock := fakeclock.At(t0)
 	o := baseOptions(eng, clock)
 	for _, f := range mut {
 		f(&o)

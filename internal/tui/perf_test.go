@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/testutil/fakeclock"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
 
@@ -79,7 +80,7 @@ func streamDeltas(ch chan<- engine.Event, rate, total int) {
 // the share of wall time the UI goroutine spent in Update and View.
 func streamThroughModel(tb testing.TB, total int) (frames int, reply string, uiShare float64) {
 	eng := newFakeEngine()
-	clock := &testClock{t: t0}
+	clock := fakeclock.At(t0)
 	m := New(baseOptions(eng, clock))
 	m.Update(teaSize(120, 40))
 	m.sub.ch = eng.ch

@@ -1,31 +1,20 @@
 package jobs
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/sandbox"
-	"github.com/codewhale/codewhale/internal/testutil/e2e"
+	"github.com/codewhale/codewhale/internal/testutil/sandboxtest"
 )
 
 // Jobs run under the manager's sandbox unless their spec names another; a
 // refused write is explained in the snapshot.
 func TestJobsRunUnderTheSandbox(t *testing.T) {
 	t.Parallel()
-	base := t.TempDir()
-	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	for _, d := range []string{ws, outside} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sb := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: ws, Network: true}, sandbox.Options{Helper: os.Args[0]})
-	if !sb.Status().Enforced {
-		e2e.Missing(t, "neither Landlock nor bubblewrap is available")
-	}
+	sb, ws, outside := sandboxtest.WorkspaceWrite(t, sandbox.Options{Helper: os.Args[0]})
 	m := newTestManager(t, Options{Sandbox: sb})
 	script := "echo in > inside.txt && echo out > " + filepath.Join(outside, "x")
 	_, d := runIn(t, m, Spec{Command: script, Dir: ws})
@@ -63,18 +52,4 @@ func TestJobEnvironmentIsScrubbed(t *testing.T) {
 	if _, d = runIn(t, m, Spec{Command: "env", Dir: t.TempDir()}); strings.Contains(d.Stdout.Content, "sk-agent-key") {
 		t.Fatal("the key reached an unsandboxed child")
 	}
-}
-
-func runIn(t *testing.T, m *Manager, spec Spec) (*Job, Delta) {
-	t.Helper()
-	j, err := m.Start(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Await(context.Background(), j)
-	d, err := m.Wait(context.Background(), j.ID(), 0, ModelReader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return j, d
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/sandbox"
-	"github.com/codewhale/codewhale/internal/testutil/e2e"
+	"github.com/codewhale/codewhale/internal/testutil/sandboxtest"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -17,17 +17,7 @@ import (
 // workspace, and the record says why it failed.
 func TestGateRunsUnderTheSandbox(t *testing.T) {
 	t.Parallel()
-	base := t.TempDir()
-	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	for _, d := range []string{ws, outside} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sb := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: ws, Network: true}, sandbox.Options{})
-	if !sb.Status().Enforced {
-		e2e.Missing(t, "neither Landlock nor bubblewrap is available")
-	}
+	sb, ws, outside := sandboxtest.WorkspaceWrite(t, sandbox.Options{})
 	store, _ := openStore(t, t.TempDir())
 	reg := taskRegistry(Options{Store: store})
 	in, _ := json.Marshal(map[string]any{"action": "gate_run", "gate": "custom", "command": "echo x > " + filepath.Join(outside, "f")})

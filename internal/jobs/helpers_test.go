@@ -24,10 +24,16 @@ func newTestManager(t *testing.T, opts Options) *Manager {
 	return m
 }
 
-// run starts spec and waits for it to finish.
+// run starts spec in a fresh temp dir and waits for it to finish.
 func run(t *testing.T, m *Manager, spec Spec) (*Job, Delta) {
 	t.Helper()
 	spec.Dir = t.TempDir()
+	return runIn(t, m, spec)
+}
+
+// runIn starts spec as it is and waits for it to finish.
+func runIn(t *testing.T, m *Manager, spec Spec) (*Job, Delta) {
+	t.Helper()
 	j, err := m.Start(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -11,19 +11,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-var actions = []string{"tests", "verifiers"}
-
-// Fields each action accepts; anything else is rejected.
-func fieldsOf(action string) []string {
-	switch action {
-	case "tests":
-		return []string{"action", "args", "all_features"}
-	case "verifiers":
-		return []string{"action", "profile", "level", "max_python_files", "commands", "background"}
-	}
-	return nil
-}
-
 var (
 	profiles = []string{"auto", "rust", "node", "python", "go"}
 	levels   = []string{"quick", "full"}
@@ -35,12 +22,13 @@ const (
 	defaultMaxPythonFiles = 200
 )
 
-// customGate is one entry of `commands`.
+// customGate is one entry of `commands`; its schema is published from
+// this type (shape).
 type customGate struct {
 	Name    string   `json:"name"`
 	Program string   `json:"program"`
-	Args    []string `json:"args"`
-	Cwd     string   `json:"cwd"`
+	Args    []string `json:"args,omitempty"`
+	Cwd     string   `json:"cwd,omitempty" jsonschema:"inside the workspace"`
 }
 
 // input is a checked Run call.
@@ -54,80 +42,52 @@ type input struct {
 	background     bool
 }
 
-// parseInput checks the action, rejects unknown fields and validates every
-// field with the contract's messages.
+// parseInput is the one decode of a Run call: the action, unknown fields
+// refused, every field's type, then the contract's value rules.
 func parseInput(raw json.RawMessage) (input, error) {
 	in := input{profile: "auto", level: "quick", maxPythonFiles: defaultMaxPythonFiles}
-	args, err := tools.ParseArgs(raw)
+	d, err := params.Decode(raw)
 	if err != nil {
 		return in, err
 	}
-	if in.action, err = args.Action("Run", actions, ""); err != nil {
-		return in, err
-	}
-	if err := rejectUnknown(args, in.action); err != nil {
-		return in, err
-	}
+	in.action = d.Action
 	if in.action == "tests" {
-		return in, parseTests(args, &in)
+		return in, parseTests(d, &in)
 	}
-	return in, parseVerifiers(args, &in)
+	return in, parseVerifiers(d, &in)
 }
 
-func rejectUnknown(args tools.Args, action string) error {
-	allowed := fieldsOf(action)
-	for _, k := range args.Keys() {
-		if !contains(allowed, k) {
-			return &tools.Error{Kind: tools.KindInvalidInput, Field: k,
-				Msg: fmt.Sprintf("unknown field '%s' for action %q; accepted fields: %s", k, action, strings.Join(allowed, ", "))}
-		}
-	}
-	return nil
-}
-
-func parseTests(args tools.Args, in *input) error {
-	raw, _, err := args.String("args")
-	if err != nil {
-		return err
-	}
-	if in.args, err = splitArgs(raw); err != nil {
-		return err
-	}
-	in.allFeatures, _, err = args.Bool("all_features")
+func parseTests(d *tools.Decoded[contract], in *input) error {
+	var err error
+	in.args, err = splitArgs(d.In.Args)
+	in.allFeatures = d.In.AllFeatures
 	return err
 }
 
-func parseVerifiers(args tools.Args, in *input) error {
-	if p, ok, err := args.String("profile"); err != nil {
-		return err
-	} else if ok {
-		if !contains(profiles, p) {
-			return tools.InvalidInput("Unsupported profile '%s'. Expected one of: %s", p, strings.Join(profiles, ", "))
+func parseVerifiers(d *tools.Decoded[contract], in *input) error {
+	c := &d.In
+	if d.Has("profile") {
+		if !contains(profiles, c.Profile) {
+			return tools.InvalidInput("Unsupported profile '%s'. Expected one of: %s", c.Profile, strings.Join(profiles, ", "))
 		}
-		in.profile = p
+		in.profile = c.Profile
 	}
-	if l, ok, err := args.String("level"); err != nil {
-		return err
-	} else if ok {
-		if !contains(levels, l) {
-			return tools.InvalidInput("Unsupported level '%s'. Expected one of: %s", l, strings.Join(levels, ", "))
+	if d.Has("level") {
+		if !contains(levels, c.Level) {
+			return tools.InvalidInput("Unsupported level '%s'. Expected one of: %s", c.Level, strings.Join(levels, ", "))
 		}
-		in.level = l
+		in.level = c.Level
 	}
-	if n, ok, err := args.Int("max_python_files"); err != nil {
-		return err
-	} else if ok {
-		if n < 1 || n > 1000 {
+	if d.Has("max_python_files") {
+		if n := c.MaxPythonFiles; n < 1 || n > 1000 {
 			return tools.InvalidInput("max_python_files must be between 1 and 1000")
 		}
-		in.maxPythonFiles = n
+		in.maxPythonFiles = c.MaxPythonFiles
 	}
+	in.background = c.Background
 	var err error
-	if in.background, _, err = args.Bool("background"); err != nil {
-		return err
-	}
-	if raw, ok := args["commands"]; ok {
-		in.commands, err = parseCommands(raw)
+	if d.Has("commands") {
+		in.commands, err = parseCommands(d.Raw("commands"))
 	}
 	return err
 }

@@ -59,9 +59,9 @@ func New(opts Options) *Tool {
 			"action=\"verifiers\" runs the detected quality gates (git whitespace, rust fmt/check/clippy/test, " +
 			"package.json check/lint/typecheck scripts, Python syntax/pytest, go test/vet) and custom `commands` " +
 			"in parallel and returns a verdict; background=true starts each gate as a Bash background job.",
-		Schema:  schema(),
-		Caps:    []tools.Capability{tools.CapExecutesCode, tools.CapSandboxable},
-		Approve: tools.Required,
+		SchemaFunc: params.Schema,
+		Caps:       []tools.Capability{tools.CapExecutesCode, tools.CapSandboxable},
+		Approve:    tools.Required,
 	}}
 }
 
@@ -72,58 +72,29 @@ func (t *Tool) python() string {
 	return "python3"
 }
 
-func schema() map[string]any {
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"action":           map[string]any{"type": "string", "enum": actions},
-			"args":             map[string]any{"type": "string", "description": "tests: extra arguments for the test runner, shell-quoted (e.g. \"-run TestParse ./internal/...\" or \"-k slow\")."},
-			"all_features":     map[string]any{"type": "boolean", "description": "tests: pass --all-features (Cargo only)."},
-			"profile":          map[string]any{"type": "string", "enum": profiles, "description": "verifiers: which ecosystem's gates; default auto (all detected)."},
-			"level":            map[string]any{"type": "string", "enum": levels, "description": "verifiers: quick (default) or full (adds tests, clippy, vet)."},
-			"max_python_files": map[string]any{"type": "integer", "description": "verifiers: most Python files the syntax gate checks; default 200, 1..1000."},
-			"commands": map[string]any{"type": "array", "maxItems": maxCustomGates, "description": "verifiers: custom gates, run as program + args with no shell.",
-				"items": map[string]any{"type": "object", "additionalProperties": false, "required": []any{"name", "program"},
-					"properties": map[string]any{
-						"name": map[string]any{"type": "string"}, "program": map[string]any{"type": "string"},
-						"args": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-						"cwd":  map[string]any{"type": "string", "description": "inside the workspace"},
-					}}},
-			"background": map[string]any{"type": "boolean", "description": "verifiers: start each gate as a Bash background job and return at once."},
-		},
-		"required":             []any{"action"},
-		"additionalProperties": false,
-	}
-}
-
-// NormalizeInput gives the contract's messages (missing or unknown action,
-// bad profile, level, limits, custom gates, unparsable args) before schema
-// validation.
-func (t *Tool) NormalizeInput(raw json.RawMessage) (json.RawMessage, error) {
-	if _, err := parseInput(raw); err != nil {
-		return nil, err
-	}
-	return raw, nil
-}
-
-// StartsDetachedFor is true for verifiers started in the background.
-func (t *Tool) StartsDetachedFor(raw json.RawMessage) bool {
-	in, err := parseInput(raw)
-	return err == nil && in.action == "verifiers" && in.background
-}
-
-// Execute runs one Run action and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
-func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "narrow the run with `args` (a test filter such as -run/-k, or one package) to see more of its output and excerpts")
-}
-
-func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3): the
+// contract's messages for a missing or unknown action, unknown fields, bad
+// profile, level, limits, custom gates and unparsable args. Every Run call
+// needs approval; verifiers started in the background are detached.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	in, err := parseInput(raw)
 	if err != nil {
-		return tools.Result{}, err
+		return nil, err
 	}
+	p := t.StaticPolicy()
+	p.Detached = in.action == "verifiers" && in.background
+	return tools.NewCall(raw, p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := t.execute(ctx, tc, in)
+		return tools.Sized(res, err, tc, "narrow the run with `args` (a test filter such as -run/-k, or one package) to see more of its output and excerpts")
+	}), nil
+}
+
+// Execute decodes and runs one Run action (tools.Execute).
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, t, tc, in)
+}
+
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, in input) (tools.Result, error) {
 	if in.action == "verifiers" {
 		return t.verifiers(ctx, tc, in)
 	}

@@ -57,3 +57,60 @@ func mustOpen(t *testing.T, home, ws string) *Store {
 	}
 	return s
 }
+
+// A limited snapshot looks only at the paths it is given, literally: a
+// name with glob characters matches only itself, and a file changed
+// elsewhere keeps its last recorded state.
+func TestSnapshotPathsLooksOnlyAtItsPaths(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	ws, home := t.TempDir(), t.TempDir()
+	write(t, ws, "a.txt", "a0\n", 0o644)
+	write(t, ws, "b.txt", "b0\n", 0o644)
+	s := mustOpen(t, home, ws)
+	base, _ := s.Snapshot(ctx)
+	write(t, ws, "[ab].txt", "glob\n", 0o644)
+	write(t, ws, "a.txt", "a1\n", 0o644)
+	write(t, ws, "b.txt", "b1\n", 0o644)
+	snap, err := s.SnapshotPaths(ctx, []string{"[ab].txt", "gone/never.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, _ := s.Changes(ctx, base.Tree, snap.Tree)
+	if len(changes) != 1 || changes[0].Path != "[ab].txt" || changes[0].Kind != "added" {
+		t.Fatalf("changes %+v", changes)
+	}
+	full, _ := s.Snapshot(ctx)
+	if changes, _ := s.Changes(ctx, snap.Tree, full.Tree); len(changes) != 2 {
+		t.Fatalf("the full snapshot after it: %+v", changes)
+	}
+}
+
+// Restoring looks again only at the paths it writes, and taking the
+// restore back writes only those: a file changed outside codewhale in
+// between is left as it is.
+func TestUndoingARestoreLeavesOtherFilesAlone(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	ws, home := t.TempDir(), t.TempDir()
+	write(t, ws, "a.txt", "a0\n", 0o644)
+	write(t, ws, "other.txt", "o0\n", 0o644)
+	r := NewRecorder(mustOpen(t, home, ws))
+	r.Begin(ctx, "sess", "t1", "edit a", 0)
+	write(t, ws, "a.txt", "a1\n", 0o644)
+	r.CallChanged(ctx, "t1", "c1", "File", []string{"a.txt"})
+	r.Finish("t1")
+	write(t, ws, "other.txt", "o1 by the user\n", 0o644)
+	if u, err := r.RestoreBefore(ctx, "sess", "t1", false); err != nil || !u.Applied || len(u.Restored) != 1 {
+		t.Fatalf("restore: %v %+v", err, u)
+	}
+	write(t, ws, "other.txt", "o2 by the user\n", 0o644)
+	if u, err := r.Undo(ctx, "sess", 1, false); err != nil || !u.Applied || len(u.Restored) != 1 || u.Restored[0].Path != "a.txt" {
+		t.Fatalf("undo of the restore: %v %+v", err, u)
+	}
+	for name, want := range map[string]string{"a.txt": "a1\n", "other.txt": "o2 by the user\n"} {
+		if b, _ := os.ReadFile(filepath.Join(ws, name)); string(b) != want {
+			t.Errorf("%s = %q, want %q", name, b, want)
+		}
+	}
+}

@@ -115,15 +115,30 @@ func (r *Recorder) Begin(ctx context.Context, sessionID, turnID, prompt string, 
 	r.last = snap
 }
 
-// Call records what one call changed.
+// Call records what one call changed, looking at the whole workspace (a
+// shell command may change anything).
 func (r *Recorder) Call(ctx context.Context, turnID, callID, tool string) {
+	r.call(ctx, turnID, callID, tool, nil)
+}
+
+// CallChanged records a call that says exactly which files it changed
+// (workspace-relative paths, as a File write, edit or patch reports them):
+// only those are looked at again; none means it changed nothing.
+func (r *Recorder) CallChanged(ctx context.Context, turnID, callID, tool string, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	r.call(ctx, turnID, callID, tool, paths)
+}
+
+func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths []string) {
 	r.mu.Lock()
 	cur := r.cur
 	r.mu.Unlock()
 	if cur == nil || cur.TurnID != turnID {
 		return
 	}
-	snap, err := r.Store.Snapshot(ctx)
+	snap, err := r.Store.SnapshotPaths(ctx, paths)
 	if err != nil {
 		r.fail(fmt.Errorf("checkpoint after %s: %w", tool, err))
 		return

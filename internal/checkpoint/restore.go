@@ -24,19 +24,31 @@ type Conflict struct {
 type Plan struct {
 	Restore   []Change   `json:"restore"` // the change the restore makes
 	Conflicts []Conflict `json:"conflicts,omitempty"`
-	Now       Snap       `json:"now"` // the workspace before the restore (so it can be undone)
+	// Now is the workspace before the restore, so it can be undone: the
+	// restore's paths as they are now, the rest as last recorded.
+	Now Snap `json:"now"`
 }
 
 // PlanRestore compares the workspace with from and to without changing it.
-// Taking the "now" snapshot first also makes the restore itself undoable.
+// Taking the "now" snapshot also makes the restore itself undoable; it
+// looks again only at the paths the restore would write (they are the
+// only ones that can conflict), so its cost follows the turn, not the
+// tree.
 func (s *Store) PlanRestore(ctx context.Context, to, from string) (Plan, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now, err := s.snapshot(ctx)
+	turn, err := s.changes(ctx, to, from)
 	if err != nil {
 		return Plan{}, err
 	}
-	turn, err := s.changes(ctx, to, from)
+	paths := make([]string, len(turn))
+	for i, c := range turn {
+		paths[i] = c.Path
+	}
+	if len(paths) > maxPaths {
+		paths = nil
+	}
+	now, err := s.snapshot(ctx, paths)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -89,23 +101,18 @@ func (s *Store) Apply(ctx context.Context, p Plan, to string, force bool) ([]Cha
 			changes = append(changes, Change{Path: c.Path})
 		}
 	}
-	// A temporary index holds tree `to`: it says which paths exist there,
-	// and checkout-index writes them back exactly (content, mode bits,
-	// symlinks); the side index is refreshed by the next snapshot.
+	// A temporary index holds tree `to`'s entries for these paths (only
+	// them, so the cost follows the restore, not the tree): it says which
+	// exist there, and checkout-index writes them back exactly (content,
+	// mode bits, symlinks); the side index is refreshed by the next
+	// snapshot.
 	tmp := s.index + ".restore"
 	saved := s.env
 	s.env = append(append([]string(nil), saved...), "GIT_INDEX_FILE="+tmp)
 	defer func() { s.env = saved; os.Remove(tmp) }()
-	if _, err := s.run(ctx, nil, "read-tree", to); err != nil {
-		return nil, err
-	}
-	listed, err := s.run(ctx, nil, "ls-files", "-z")
+	inTo, err := s.stage(ctx, to, changes)
 	if err != nil {
 		return nil, err
-	}
-	inTo := map[string]bool{}
-	for _, p := range bytes.Split(listed, []byte{0}) {
-		inTo[string(p)] = true
 	}
 	var checkout bytes.Buffer
 	var done []Change
@@ -132,11 +139,55 @@ func (s *Store) Apply(ctx context.Context, p Plan, to string, force bool) ([]Cha
 		done = append(done, c)
 	}
 	if checkout.Len() > 0 {
-		if _, err := s.run(ctx, checkout.Bytes(), "checkout-index", "--force", "-z", "--stdin"); err != nil {
+		if _, err := s.run(ctx, checkout.Bytes(), noSplit("checkout-index", "--force", "-z", "--stdin")...); err != nil {
 			return done, err
 		}
 	}
 	return done, nil
+}
+
+// stage puts tree's entries for the changes' paths in the (temporary)
+// index and returns which paths tree has.
+func (s *Store) stage(ctx context.Context, tree string, changes []Change) (map[string]bool, error) {
+	inTo := map[string]bool{}
+	if len(changes) == 0 {
+		return inTo, nil
+	}
+	want := map[string]bool{}
+	args := []string{"ls-tree", "-r", "-z", tree}
+	for _, c := range changes {
+		want[c.Path] = true
+	}
+	if len(changes) <= maxPaths { // else the whole tree is listed and filtered
+		args = append(args, "--")
+		for _, c := range changes {
+			args = append(args, c.Path)
+		}
+	}
+	listed, err := s.run(ctx, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	var entries bytes.Buffer
+	for _, rec := range bytes.Split(bytes.TrimRight(listed, "\x00"), []byte{0}) {
+		if _, path, ok := bytes.Cut(rec, []byte{'\t'}); ok && want[string(path)] {
+			inTo[string(path)] = true
+			entries.Write(rec)
+			entries.WriteByte(0)
+		}
+	}
+	if entries.Len() > 0 {
+		if _, err := s.run(ctx, entries.Bytes(), noSplit("update-index", "-z", "--index-info")...); err != nil {
+			return nil, err
+		}
+	}
+	return inTo, nil
+}
+
+// noSplit runs a command on the restore's temporary index whole: split,
+// it would leave a shared index file of its own behind in the store.
+func noSplit(args ...string) []string {
+	return append([]string{"-c", "core.splitIndex=false"}, args...)
 }
 
 func inside(root, p string) bool {

@@ -29,53 +29,64 @@ type Snap struct {
 func (s *Store) Snapshot(ctx context.Context) (Snap, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.snapshot(ctx)
+	return s.snapshot(ctx, nil)
 }
 
-func (s *Store) snapshot(ctx context.Context) (Snap, error) {
+// maxPaths is the most paths a limited snapshot names on git's command
+// line; more are snapshotted whole.
+const maxPaths = 1000
+
+// SnapshotPaths records the workspace with only paths (workspace-relative,
+// literal) looked at again — for a call that says exactly which files it
+// changed (a File write, edit or patch), so a large tree is not walked. Every
+// other path keeps its state from the last snapshot; the ignore rules and
+// the size limit apply as in Snapshot.
+func (s *Store) SnapshotPaths(ctx context.Context, paths []string) (Snap, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(paths) == 0 || len(paths) > maxPaths {
+		return s.snapshot(ctx, nil)
+	}
+	return s.snapshot(ctx, paths)
+}
+
+// snapshot records the workspace; with paths, only those are looked at.
+func (s *Store) snapshot(ctx context.Context, paths []string) (Snap, error) {
 	if err := s.init(ctx); err != nil {
 		return Snap{}, err
 	}
 	// Index against work tree only (there is no HEAD): modified, deleted and
 	// untracked-not-ignored paths, each tagged — output in proportion to
-	// what changed, not to the tree.
-	out, err := s.run(ctx, nil, "ls-files", "-z", "-t", "--modified", "--deleted", "--others", "--exclude-standard")
+	// what changed, not to the tree. Pathspecs are literal (the store's
+	// environment), so a name with glob characters matches only itself.
+	args := []string{"ls-files", "-z", "-t", "--modified", "--deleted", "--others", "--exclude-standard"}
+	if paths != nil {
+		args = append(append(args, "--"), paths...)
+	}
+	out, err := s.run(ctx, nil, args...)
 	if err != nil {
 		return Snap{}, err
 	}
-	var add bytes.Buffer
-	var snap Snap
-	var newSkips []string
-	seen := map[string]bool{}
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) < 3 {
-			continue
-		}
-		tag, path := rec[0], string(rec[2:])
-		if seen[path] {
-			continue // a deleted file is listed as changed and removed
-		}
-		seen[path] = true
-		if fi, err := os.Lstat(filepath.Join(s.ws, path)); err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxFile {
-			snap.Skipped = append(snap.Skipped, Skip{Path: path, Reason: fmt.Sprintf("%d bytes, over the %d-byte limit", fi.Size(), s.maxFile)})
-			if tag == '?' {
-				newSkips = append(newSkips, "/"+escapeGlob(path))
-			}
-			continue
-		}
-		add.WriteString(path)
-		add.WriteByte(0)
-	}
+	snap, list, newSkips := s.classify(out)
 	if len(newSkips) > 0 {
 		if err := s.addSkips(newSkips); err != nil {
 			return Snap{}, err
 		}
 	}
-	if add.Len() > 0 {
-		if _, err := s.run(ctx, add.Bytes(), "add", "--all", "--force", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			// --force: the paths came from status, which already applied the
-			// ignore rules; a path ignored now (a .gitignore added this turn)
-			// is still recorded so it can be restored.
+	// The exact paths ls-files listed, so nothing is walked again; the
+	// ignore rules were applied there (a path ignored now, say by a
+	// .gitignore added this turn, is still recorded so it can be restored).
+	// Entries that are gone go first, so a file that became a directory, or
+	// a directory that became a file, is replaced in the index, not added
+	// beside its old self.
+	for _, step := range []struct {
+		paths []byte
+		args  []string
+	}{{list.gone, []string{"--force-remove"}}, {list.add, []string{"--add", "--remove", "--replace"}}} {
+		if len(step.paths) == 0 {
+			continue
+		}
+		if _, err := s.run(ctx, step.paths, append(append([]string{"update-index"}, step.args...), "-z", "--stdin")...); err != nil {
 			return Snap{}, err
 		}
 	}
@@ -85,6 +96,48 @@ func (s *Store) snapshot(ctx context.Context) (Snap, error) {
 	}
 	snap.Tree = strings.TrimSpace(string(tree))
 	return snap, nil
+}
+
+// updates are the NUL-separated paths a snapshot removes from the side
+// index and adds (or refreshes) in it.
+type updates struct{ gone, add []byte }
+
+// classify splits ls-files' tagged listing into the updates to make, the files
+// skipped (over the size limit, nested repositories) and the ignore
+// patterns that keep untracked skipped ones out of later listings.
+func (s *Store) classify(listing []byte) (Snap, updates, []string) {
+	var snap Snap
+	var u updates
+	var newSkips []string
+	seen := map[string]bool{}
+	for _, rec := range bytes.Split(listing, []byte{0}) {
+		if len(rec) < 3 {
+			continue
+		}
+		tag, path := rec[0], string(rec[2:])
+		if seen[path] {
+			continue // a deleted file is listed as changed and removed
+		}
+		seen[path] = true
+		if strings.HasSuffix(path, "/") { // an untracked nested repository
+			snap.Skipped = append(snap.Skipped, Skip{Path: path, Reason: "a git repository of its own, not recorded"})
+			newSkips = append(newSkips, "/"+escapeGlob(strings.TrimSuffix(path, "/"))+"/")
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(s.ws, path))
+		switch {
+		case err != nil || fi.IsDir(): // deleted, or a file that is a directory now
+			u.gone = append(append(u.gone, path...), 0)
+		case fi.Mode().IsRegular() && fi.Size() > s.maxFile:
+			snap.Skipped = append(snap.Skipped, Skip{Path: path, Reason: fmt.Sprintf("%d bytes, over the %d-byte limit", fi.Size(), s.maxFile)})
+			if tag == '?' {
+				newSkips = append(newSkips, "/"+escapeGlob(path))
+			}
+		default:
+			u.add = append(append(u.add, path...), 0)
+		}
+	}
+	return snap, u, newSkips
 }
 
 func (s *Store) addSkips(globs []string) error {

@@ -4,8 +4,12 @@
 // turn's file changes can be listed, diffed and taken back in any folder,
 // git or not, without touching the user's repository (its objects, refs,
 // index and config are never read or written). Snapshots are incremental:
-// git's index caches stat information, so a large tree where a turn touched
-// a few files costs little.
+// the side index caches each file's stat information, so a full snapshot
+// reads only files whose size, times or inode changed (it still stats the
+// whole tree), and a snapshot limited to the paths a call says it wrote
+// (SnapshotPaths) looks at nothing else, carrying every other path from the
+// last snapshot. Only a call that names what it wrote may be recorded that
+// way; a shell command may have changed anything.
 package checkpoint
 
 import (
@@ -109,7 +113,8 @@ func (s *Store) init(ctx context.Context) error {
 	env = append(env, gitsafe.ConfigEnv(ctx, s.git, os.TempDir())...)
 	env = append(env, "GIT_DIR="+s.gitDir, "GIT_WORK_TREE="+s.ws, "GIT_INDEX_FILE="+s.index,
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(s.ws), "GIT_AUTHOR_NAME=codewhale", "GIT_AUTHOR_EMAIL=codewhale@localhost",
-		"GIT_COMMITTER_NAME=codewhale", "GIT_COMMITTER_EMAIL=codewhale@localhost", "GIT_OPTIONAL_LOCKS=1")
+		"GIT_COMMITTER_NAME=codewhale", "GIT_COMMITTER_EMAIL=codewhale@localhost", "GIT_OPTIONAL_LOCKS=1",
+		"GIT_LITERAL_PATHSPECS=1")
 	s.env = env
 	if _, err := os.Stat(filepath.Join(s.gitDir, "HEAD")); err != nil {
 		if err := os.MkdirAll(filepath.Dir(s.gitDir), 0o700); err != nil {
@@ -119,7 +124,7 @@ func (s *Store) init(ctx context.Context) error {
 			return err
 		}
 		for _, kv := range [][2]string{{"core.autocrlf", "false"}, {"core.safecrlf", "false"}, {"core.filemode", "true"},
-			{"core.symlinks", "true"}, {"core.untrackedCache", "true"}, {"gc.auto", "0"}, {"core.quotePath", "false"},
+			{"core.symlinks", "true"}, {"core.untrackedCache", "true"}, {"index.version", "4"}, {"core.splitIndex", "true"}, {"gc.auto", "0"}, {"core.quotePath", "false"},
 			{"core.bare", "false"}, {"core.worktree", s.ws}} {
 			if _, err := s.run(ctx, nil, "config", kv[0], kv[1]); err != nil {
 				return err

@@ -134,8 +134,14 @@ func (r *Recorder) Carry(ctx context.Context, p Pending, overwrite bool) (Undone
 	if !p.restore {
 		return out, nil
 	}
-	// The restore itself is a turn, so it can be taken back.
-	after, err := r.Store.Snapshot(ctx)
+	// The restore itself is a turn, so it can be taken back. Its before
+	// (plan.Now) looked again only at the restored paths, so its after does
+	// the same: the two differ in exactly what the restore wrote.
+	paths := make([]string, len(out.Restored))
+	for i, c := range out.Restored {
+		paths[i] = c.Path
+	}
+	after, err := r.Store.SnapshotPaths(ctx, paths)
 	if err != nil {
 		return out, err
 	}

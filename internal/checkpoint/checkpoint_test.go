@@ -2,18 +2,15 @@ package checkpoint
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
+	"github.com/codewhale/codewhale/internal/testutil/treestate"
 )
 
 var ctx = context.Background()
@@ -25,40 +22,8 @@ func needGit(t *testing.T) {
 	}
 }
 
-// fingerprint is every entry under root (but skip) with its type, mode bits
-// and content hash (or link target), so two states compare byte for byte.
 func fingerprint(t *testing.T, root string, skip ...string) string {
-	t.Helper()
-	var lines []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		for _, s := range skip {
-			if rel == s || strings.HasPrefix(rel, s+string(filepath.Separator)) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-		}
-		fi, _ := os.Lstat(p)
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			lines = append(lines, fmt.Sprintf("%s link %s", rel, target))
-		case fi.IsDir():
-			lines = append(lines, rel+" dir")
-		default:
-			data, _ := os.ReadFile(p)
-			sum := sha256.Sum256(data)
-			lines = append(lines, fmt.Sprintf("%s %o %s", rel, fi.Mode().Perm(), hex.EncodeToString(sum[:8])))
-		}
-		return nil
-	})
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
+	return treestate.Fingerprint(t, root, skip...)
 }
 
 func write(t *testing.T, root, rel, body string, mode os.FileMode) {
@@ -106,7 +71,10 @@ func TestUndoRevertsEverythingATurnChanged(t *testing.T) {
 			if repo {
 				sh(t, ws, "git init -q && git add -A && git -c user.name=u -c user.email=u@x commit -qm init && git config core.bare false")
 			}
-			gitBefore := fingerprint(t, filepath.Join(ws, ".git"))
+			var gitBefore string
+			if repo {
+				gitBefore = fingerprint(t, filepath.Join(ws, ".git"))
+			}
 			s, err := Open(home, ws, Options{})
 			if err != nil {
 				t.Fatal(err)

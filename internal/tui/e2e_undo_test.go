@@ -1,14 +1,11 @@
 package tui_test
 
 import (
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +13,7 @@ import (
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/testutil/treestate"
 )
 
 // A turn's Bash changes (an edit, a new file, a deleted file) are taken back
@@ -70,43 +68,8 @@ func TestE2EUndoAndDiff(t *testing.T) {
 	p.waitFor("Nothing to undo")
 }
 
-// fingerprint is every entry under root (except skip) with its type, mode
-// bits and content hash or link target, so two states compare byte for
-// byte.
 func fingerprint(t *testing.T, root string, skip ...string) string {
-	t.Helper()
-	var rows []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		for _, s := range skip {
-			if rel == s {
-				return filepath.SkipDir
-			}
-		}
-		info, err := os.Lstat(path)
-		if err != nil {
-			return err
-		}
-		row := fmt.Sprintf("%s %v", rel, info.Mode())
-		switch {
-		case info.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(path)
-			row += " -> " + target
-		case info.Mode().IsRegular():
-			data, _ := os.ReadFile(path)
-			row += fmt.Sprintf(" %x", sha256.Sum256(data))
-		}
-		rows = append(rows, row)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(rows)
-	return strings.Join(rows, "\n")
+	return treestate.Fingerprint(t, root, skip...)
 }
 
 func fileCall(id string, args map[string]any) fakemodel.Reply {

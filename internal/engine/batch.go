@@ -271,12 +271,12 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.set.Mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
 		TurnID: t.id, CallID: p.call.id, Budget: t.budget, Progress: t.progress(p),
 		Sandbox: t.sandbox()}
-	t.checkpoint(ctx, p, false)
+	t.checkpointBefore(ctx, p)
 	res, err := p.prepared.Run(ctx, tc)
 	if err == nil {
 		res = t.offerRerun(ctx, p, tc, res)
 	}
-	t.checkpoint(ctx, p, true)
+	t.checkpointAfter(ctx, p, res.Metadata, err)
 	if res.ChildUsage.Reported() {
 		t.usageMu.Lock()
 		t.usage.Add(&res.ChildUsage)

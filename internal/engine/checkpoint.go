@@ -16,11 +16,16 @@ type TurnInfo struct {
 	MessageIndex int
 }
 
-// CallInfo names a tool call for a Checkpointer.
+// CallInfo names a tool call for a Checkpointer. Metadata is its result's
+// metadata: a File call's file.mutation names exactly the files it
+// changed, so a recorder need not look at the rest. It is nil when the
+// call failed or a tool_call_before hook ran ahead of it (a hook's command
+// may have changed anything), and then the whole workspace is looked at.
 type CallInfo struct {
-	ID    string
-	Tool  string
-	Input json.RawMessage
+	ID       string
+	Tool     string
+	Input    json.RawMessage
+	Metadata map[string]any
 }
 
 // Checkpointer records the workspace around a turn's changes: Before ahead
@@ -38,23 +43,32 @@ type Checkpointer interface {
 // records what its calls changed.
 const checkpointTimeout = 30 * time.Second
 
-func (t *turn) checkpoint(ctx context.Context, p *planned, after bool) {
+// checkpointBefore runs ahead of a turn's first call that may change the
+// workspace. A host call (RunToolCall) belongs to no turn of the
+// conversation, so there is nothing to take it back to.
+func (t *turn) checkpointBefore(ctx context.Context, p *planned) {
 	cp := t.e.opts.Checkpoints
-	// A host call belongs to no turn of the conversation, so there is
-	// nothing to take it back to.
+	if cp == nil || p.readOnly || p.search || t.direct || t.checkpointed {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkpointTimeout)
+	defer cancel()
+	t.checkpointed = true
+	cp.Before(ctx, t.info)
+}
+
+// checkpointAfter runs after such a call, with its result's metadata.
+func (t *turn) checkpointAfter(ctx context.Context, p *planned, meta map[string]any, err error) {
+	cp := t.e.opts.Checkpoints
 	if cp == nil || p.readOnly || p.search || t.direct {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkpointTimeout)
 	defer cancel()
-	if !after {
-		if !t.checkpointed {
-			t.checkpointed = true
-			cp.Before(ctx, t.info)
-		}
-		return
+	if err != nil || t.e.hooks(HookToolBefore) != nil {
+		meta = nil
 	}
-	cp.After(ctx, t.info, CallInfo{ID: p.call.id, Tool: p.call.name, Input: p.input})
+	cp.After(ctx, t.info, CallInfo{ID: p.call.id, Tool: p.call.name, Input: p.input, Metadata: meta})
 }
 
 func (t *turn) checkpointEnd() {

@@ -2,10 +2,14 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/codewhale/codewhale/internal/checkpoint"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/file"
 )
 
 // openCheckpoints starts recording the workspace around every turn's
@@ -41,7 +45,56 @@ func (c checkpointer) Before(ctx context.Context, t engine.TurnInfo) {
 }
 
 func (c checkpointer) After(ctx context.Context, t engine.TurnInfo, call engine.CallInfo) {
+	if paths, ok := mutationPaths(call.Metadata, c.r.Store.Workspace()); ok {
+		c.r.CallChanged(ctx, t.TurnID, call.ID, call.Tool, paths)
+		return
+	}
 	c.r.Call(ctx, t.TurnID, call.ID, call.Tool)
+}
+
+// mutationPaths are the workspace-relative files a File call's
+// file.mutation says it changed; ok is false when the result does not say
+// (any other tool, a failed call) or a path may have reached another file
+// than it names (outside the workspace, through a symlink), and then the
+// whole workspace is looked at.
+func mutationPaths(meta map[string]any, ws string) (paths []string, ok bool) {
+	m, isMutation := meta["mutation"].(file.Mutation)
+	if meta["event"] != file.MutationEvent || !isMutation {
+		return nil, false
+	}
+	var raws []string
+	for _, f := range m.Files {
+		raws = append(raws, f.Path)
+	}
+	for _, r := range m.Renames {
+		raws = append(raws, r.From, r.To)
+	}
+	for _, raw := range raws {
+		rel, ok := plainPath(raw, ws)
+		if !ok {
+			return nil, false
+		}
+		paths = append(paths, rel)
+	}
+	return paths, true
+}
+
+// plainPath is raw (as the File call gave it, resolved as the File tool
+// resolves it) relative to ws, when it lies inside ws and names itself:
+// no symlink on the way and none at the end.
+func plainPath(raw, ws string) (string, bool) {
+	lexical, _, err := (&tools.Context{Workspace: ws}).LexicalPath(raw)
+	if err != nil || lexical == ws || tools.CanonicalPath(raw, ws) != lexical {
+		return "", false
+	}
+	if fi, err := os.Lstat(lexical); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return "", false
+	}
+	rel, err := filepath.Rel(ws, lexical)
+	if err != nil {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 func (c checkpointer) End(_ context.Context, t engine.TurnInfo) { c.r.Finish(t.TurnID) }

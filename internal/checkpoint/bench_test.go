@@ -46,51 +46,61 @@ func BenchmarkSnapshotAfterSmallTurn(b *testing.B) {
 	for j := range paths {
 		paths[j] = fmt.Sprintf("d010/f%05d.go", 1000+j)
 	}
-	var changed int64
-	touch := func(i int, what string) {
+	var changed, seq int64
+	touch := func(what string) { // content never seen before, so every op stores something new
+		seq++
 		for _, p := range paths {
-			body := strings.Repeat(fmt.Sprintf("// %s %d of %s\n", what, i, p), 128)[:2048]
+			body := strings.Repeat(fmt.Sprintf("// %s %d of %s\n", what, seq, p), 128)[:2048]
 			os.WriteFile(filepath.Join(ws, p), []byte(body), 0o644)
 			changed += int64(len(body))
 		}
 	}
-	snapshot := func(name string, limited []string) {
+	r := NewRecorder(s)
+	r.OnError = func(err error) { b.Fatal(err) }
+	// A checkpoint as the engine takes it after a call: a File call's
+	// names its paths (CallChanged), a shell command's looks at the whole
+	// tree (Call); either also lists what the call changed.
+	checkpoint := func(name string, limited []string) {
 		b.Run(name, func(b *testing.B) {
 			size, changed0 := storeSize(s.Dir()), changed
 			var cpu cpuMeter
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				touch(i, name)
+				id := fmt.Sprintf("%s-%d-%d", name, b.N, i)
+				r.Begin(ctx, "sess", id, "edit five files", 0)
+				touch(name)
 				b.StartTimer()
 				cpu.start()
-				_, err := s.SnapshotPaths(ctx, limited)
-				cpu.stop()
-				if err != nil {
-					b.Fatal(err)
+				if limited != nil {
+					r.CallChanged(ctx, id, "c", "File", limited)
+				} else {
+					r.Call(ctx, id, "c", "Bash")
 				}
+				cpu.stop()
+				b.StopTimer()
+				r.Finish(id)
+				b.StartTimer()
 			}
 			cpu.report(b)
 			b.ReportMetric(float64(storeSize(s.Dir())-size)/float64(b.N), "store-B/op")
 			b.ReportMetric(float64(changed-changed0)/float64(b.N), "changed-B/op")
 		})
 	}
-	snapshot("full", nil)
-	snapshot("paths", paths)
-	b.Run("undo", func(b *testing.B) { benchUndo(b, s, paths, touch) })
+	checkpoint("full", nil)
+	checkpoint("paths", paths)
+	b.Run("undo", func(b *testing.B) { benchUndo(b, r, paths, touch) })
 	gitReferences(b, ws, touch)
 }
 
 // benchUndo records a turn as the engine does (a full checkpoint before,
 // one File call that names its five files after) and times its /undo.
-func benchUndo(b *testing.B, s *Store, paths []string, touch func(int, string)) {
-	r := NewRecorder(s)
-	r.OnError = func(err error) { b.Fatal(err) }
+func benchUndo(b *testing.B, r *Recorder, paths []string, touch func(string)) {
 	var cpu cpuMeter
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		id := fmt.Sprintf("t%d", i)
+		id := fmt.Sprintf("undo-%d-%d", b.N, i)
 		r.Begin(ctx, "sess", id, "edit five files", 0)
-		touch(i, "turn")
+		touch("turn")
 		r.CallChanged(ctx, id, "c", "File", paths)
 		r.Finish(id)
 		b.StartTimer()
@@ -107,7 +117,7 @@ func benchUndo(b *testing.B, s *Store, paths []string, touch func(int, string)) 
 // gitReferences times `git diff-files` (the stat walk of the tracked
 // files alone) and `git status` (that, and the walk for untracked files)
 // of the tree as the user's own repository, after the same 5-file change.
-func gitReferences(b *testing.B, ws string, touch func(int, string)) {
+func gitReferences(b *testing.B, ws string, touch func(string)) {
 	gitDir := filepath.Join(b.TempDir(), "user.git")
 	run := func(args ...string) { // diff-files and a refresh exit 1 when files differ
 		cmd := exec.Command("git", append([]string{"-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)...)
@@ -126,7 +136,7 @@ func gitReferences(b *testing.B, ws string, touch func(int, string)) {
 			var cpu cpuMeter
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				touch(i, args[0])
+				touch(args[0])
 				b.StartTimer()
 				cpu.start()
 				run(args...)

@@ -133,7 +133,7 @@ func (r *Recorder) CallChanged(ctx context.Context, turnID, callID, tool string,
 
 func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths []string) {
 	r.mu.Lock()
-	cur := r.cur
+	cur, last := r.cur, r.last
 	r.mu.Unlock()
 	if cur == nil || cur.TurnID != turnID {
 		return
@@ -143,7 +143,7 @@ func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths 
 		r.fail(fmt.Errorf("checkpoint after %s: %w", tool, err))
 		return
 	}
-	changes, err := r.Store.Changes(ctx, r.last.Tree, snap.Tree)
+	changes, err := r.Store.Changes(ctx, last.Tree, snap.Tree)
 	if err != nil {
 		r.fail(err)
 		return

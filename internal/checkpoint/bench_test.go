@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/cputime"
 )
 
 // BenchmarkSnapshotAfterSmallTurn: a 20,000-file tree (200 directories of
@@ -164,8 +166,8 @@ func storeSize(dir string) int64 {
 // (git) use between start and stop, and reports it per op.
 type cpuMeter struct{ total, at int64 }
 
-func (c *cpuMeter) start() { c.at = cpuTime() }
-func (c *cpuMeter) stop()  { c.total += cpuTime() - c.at }
+func (c *cpuMeter) start() { c.at = int64(cputime.Process() + cputime.Children()) }
+func (c *cpuMeter) stop()  { c.total += int64(cputime.Process()+cputime.Children()) - c.at }
 func (c *cpuMeter) report(b *testing.B) {
 	b.ReportMetric(float64(c.total)/1e6/float64(b.N), "cpu-ms/op")
 }

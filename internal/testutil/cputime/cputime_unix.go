@@ -16,3 +16,14 @@ func Process() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// Children is the user plus system CPU time of the process's child
+// processes that have been waited for (git, a shell); 0 when it cannot be
+// read.
+func Children() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

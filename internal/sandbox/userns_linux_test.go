@@ -143,6 +143,9 @@ func TestHelperRefusesToMountInTheCallersNamespaces(t *testing.T) {
 		{"request, same user namespace", unix.CLONE_NEWNS, []string{HelperArg, req, "--", "/bin/true"}},
 		{"probe, same mount namespace", unix.CLONE_NEWUSER, []string{HelperArg, helperProbe, outside}},
 		{"request, same mount namespace", unix.CLONE_NEWUSER, []string{HelperArg, req, "--", "/bin/true"}},
+		// Namespace ids made up on the command line do not fool it.
+		{"probe, forged ids", unix.CLONE_NEWNS, []string{HelperArg, helperProbe, "user:[1] mnt:[2]"}},
+		{"request, forged ids", unix.CLONE_NEWNS, []string{HelperArg, strings.Replace(req, outside, "user:[1] mnt:[2]", 1), "--", "/bin/true"}},
 	}
 	for _, c := range cases {
 		if c.flags == unix.CLONE_NEWNS && os.Getuid() != 0 {

@@ -84,3 +84,7 @@ replace github.com/yuin/goldmark => ./third_party/goldmark
 replace github.com/atotto/clipboard => ./third_party/clipboard
 
 replace golang.org/x/net => ./third_party/xnet
+
+// A copy of v0.4.3 whose field tables are built on first use instead of in
+// init(); see third_party/jsonschema-go/PATCHES.md.
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go

@@ -202,7 +202,11 @@ func TestCompleteRetriesAndGivesUp(t *testing.T) {
 	if !errors.As(err, &ne) || !ne.Timeout || !errors.As(err, &gu) || gu.Attempts != 3 {
 		t.Fatalf("err = %v", err)
 	}
-	if len(infos) != 2 || infos[0].Attempt != 2 || infos[1].Attempt != 3 || len(srv.Requests()) != 3 {
+	// The server counts what reached its handler: an attempt the client
+	// gave up on within 100 ms may never get there on a loaded machine, so
+	// the server's count bounds the attempts from above (no fourth) and the
+	// client's GaveUpError and OnRetry calls count them exactly.
+	if len(infos) != 2 || infos[0].Attempt != 2 || infos[1].Attempt != 3 || len(srv.Requests()) > 3 {
 		t.Errorf("retries %+v, requests %d", infos, len(srv.Requests()))
 	}
 }

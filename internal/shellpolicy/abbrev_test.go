@@ -87,3 +87,47 @@ func TestGitWithAPlantableConfigIsNotReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// A program PATH finds in the workspace is the workspace's (a File patch
+// can create an executable there), so it is never read-only.
+func TestProgramsOnAWorkspacePathAreNotReadOnly(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	for _, f := range []string{".venv/bin/git", "bin/cat", "here/head"} {
+		p := filepath.Join(ws, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "bin", "wc"), []byte("not executable\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path, cmd string
+		want      Class
+	}{
+		{ws + "/.venv/bin:/usr/bin:/bin", "git status", Ordinary},
+		{ws + "/.venv/bin:/usr/bin:/bin", "ls -la", ReadOnly},
+		{"/usr/bin:/bin:" + ws + "/.venv/bin", "git status", ReadOnly},
+		{"bin:/usr/bin:/bin", "cat notes.txt", Ordinary},
+		{"bin:/usr/bin:/bin", "wc -l notes.txt", ReadOnly},
+		{"bin:/usr/bin:/bin", "cd here && cat notes.txt", ReadOnly},
+		{":/usr/bin:/bin", "cd here && head notes.txt", Ordinary},
+		{"/usr/bin:/bin", "git status", ReadOnly},
+	} {
+		env := testEnv()
+		env.Workspace = ws
+		env.Getenv = func(k string) string {
+			if k == "PATH" {
+				return tt.path
+			}
+			return ""
+		}
+		if v := env.Classify(tt.cmd, ""); v.Class != tt.want {
+			t.Errorf("PATH=%s: Classify(%q) = %v %q; want %v", tt.path, tt.cmd, v.Class, v.Reason(), tt.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package shellpolicy
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -78,4 +79,16 @@ func FuzzClassify(f *testing.F) {
 			t.Fatalf("%v without a reason for %q", v.Class, s)
 		}
 	})
+}
+
+// BenchmarkClassifyShortPath is BenchmarkClassifyShort with this process's
+// PATH and a workspace, so every command name is looked up on PATH (the
+// check for programs a workspace directory on PATH would run).
+func BenchmarkClassifyShortPath(b *testing.B) {
+	env := testEnv()
+	env.Workspace = b.TempDir()
+	env.Getenv = os.Getenv
+	for b.Loop() {
+		env.Classify("git status --short && rg -n TODO internal | head -20", "")
+	}
 }

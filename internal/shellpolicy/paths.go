@@ -191,3 +191,42 @@ func (c *classifier) treeHoldsSecrets(abs string) bool {
 	home := c.env.Home
 	return abs == "/" || home != "" && (abs == home || strings.HasPrefix(home, abs+"/"))
 }
+
+// workspaceProgram reports whether the shell would find name through a PATH
+// entry inside the workspace (an activated .venv/bin, direnv's bin, a
+// relative entry such as ./node_modules/.bin, or an empty one, which means
+// the current directory). A File patch can create an executable there, so
+// such a program is the workspace's, like ./ls. The first executable on
+// PATH decides, as for the shell; a builtin the shell runs instead only
+// makes the verdict stricter.
+func (c *classifier) workspaceProgram(name string) bool {
+	ws := c.env.Workspace
+	if ws == "" || c.env.Getenv == nil || name == "" {
+		return false
+	}
+	// Only the entries up to the last one in the workspace can decide, so a
+	// PATH without such an entry (the usual case) costs no lookup at all.
+	dirs := filepath.SplitList(c.env.Getenv("PATH"))
+	last := -1
+	for i, dir := range dirs {
+		if !path.IsAbs(dir) {
+			if c.cwd == "" {
+				return true // relative to a directory the script made unknown
+			}
+			dir = path.Join(c.cwd, dir)
+		}
+		dirs[i] = path.Clean(dir)
+		if within(dirs[i], ws) {
+			last = i
+		}
+	}
+	for _, dir := range dirs[:last+1] {
+		fi, err := os.Stat(path.Join(dir, name))
+		if err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return within(dir, ws)
+		}
+	}
+	return false
+}
+
+func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }

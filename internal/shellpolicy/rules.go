@@ -12,6 +12,8 @@ func (c *classifier) program(args []value, stdin *source) {
 		// ./ls is whatever the workspace put there; the rules of ls still
 		// apply to what it is named after, but it is never read-only.
 		c.atLeast(Ordinary)
+	} else if !strings.Contains(args[0].s, "/") && c.workspaceProgram(name) {
+		c.atLeast(Ordinary) // the same, found through a PATH entry in the workspace
 	}
 	if c.wrapper(name, rest, stdin) {
 		return

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+)
+
+// A directory of the workspace on PATH (an activated .venv, direnv's
+// PATH_add bin, ./node_modules/.bin) lets a File patch — which can create
+// an executable — put a program in front of the system's. Under
+// Auto-Review the patch is approved without a person, so the "read-only"
+// git status that followed ran the planted git. A command PATH finds in
+// the workspace is the workspace's program, never read-only.
+func TestPlantedProgramOnPathDoesNotRunUnderAutoReview(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	c := newCLI(t, srv)
+	c.config("approval_policy = \"auto\"\n[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n")
+	venv := filepath.Join(c.ws, ".venv", "bin")
+	c.env = replaceEnv(c.env, "PATH", venv+string(os.PathListSeparator)+os.Getenv("PATH"))
+	marker := filepath.Join(c.ws, "PWNED")
+	patch := "diff --git a/.venv/bin/git b/.venv/bin/git\nnew file mode 100755\n--- /dev/null\n+++ b/.venv/bin/git\n" +
+		"@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch " + marker + "\n"
+	args, _ := json.Marshal(map[string]string{"action": "patch", "patch": patch})
+	srv.Push(fakemodel.Tools(fakemodel.Call{ID: "p1", Name: "File", Args: string(args)}),
+		fakemodel.Tools(fakemodel.Call{ID: "sh", Name: "Bash", Args: jsonCommand("git status")}), fakemodel.Text("done"))
+	out, errOut, code := c.run("exec", "--max-turns", "4", "look around")
+	reqs := srv.Requests()
+	if len(reqs) < 3 {
+		t.Fatalf("exit %d, %d requests: %s\n%s", code, len(reqs), out, errOut)
+	}
+	if fi, err := os.Stat(filepath.Join(venv, "git")); err != nil || fi.Mode()&0o111 == 0 {
+		t.Fatalf("the patch did not create an executable, so the test shows nothing: %v %v; %q", fi, err, toolResults(reqs[1])["p1"])
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("git status ran the git planted on PATH under Auto-Review")
+	}
+	if res := toolResults(reqs[2])["sh"]; !strings.Contains(res, "Auto-Review held tool 'Bash'") {
+		t.Errorf("git status was not held for review: %q", res)
+	}
+}

@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -18,6 +20,31 @@ import (
 // the workspace is the workspace's program, never read-only.
 func TestPlantedProgramOnPathDoesNotRunUnderAutoReview(t *testing.T) {
 	t.Parallel()
+	t.Run("Bash", func(t *testing.T) {
+		t.Parallel()
+		res := runPlantedGit(t, "Bash", jsonCommand("git status"))
+		if !strings.Contains(res, "Auto-Review held tool 'Bash'") {
+			t.Errorf("git status was not held for review: %q", res)
+		}
+	})
+	// The Git tool is read-only and Auto in every posture; it looks git up
+	// on PATH past the workspace's entries.
+	t.Run("Git tool", func(t *testing.T) {
+		t.Parallel()
+		if _, err := exec.LookPath("git"); err != nil {
+			e2e.Missing(t, "the Git tool needs the git binary here")
+		}
+		res := runPlantedGit(t, "Git", `{"action":"status"}`)
+		if !strings.Contains(res, "## ") {
+			t.Errorf("the Git tool did not run the real git: %q", res)
+		}
+	})
+}
+
+// runPlantedGit has the model create an executable .venv/bin/git (first on
+// PATH) with a File patch under Auto-Review, then call tool with args; it
+// fails when the planted git ran and returns the call's result.
+func runPlantedGit(t *testing.T, tool, args string) string {
 	srv := fakemodel.New(t)
 	c := newCLI(t, srv)
 	c.config("approval_policy = \"auto\"\n[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n")
@@ -26,9 +53,12 @@ func TestPlantedProgramOnPathDoesNotRunUnderAutoReview(t *testing.T) {
 	marker := filepath.Join(c.ws, "PWNED")
 	patch := "diff --git a/.venv/bin/git b/.venv/bin/git\nnew file mode 100755\n--- /dev/null\n+++ b/.venv/bin/git\n" +
 		"@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch " + marker + "\n"
-	args, _ := json.Marshal(map[string]string{"action": "patch", "patch": patch})
-	srv.Push(fakemodel.Tools(fakemodel.Call{ID: "p1", Name: "File", Args: string(args)}),
-		fakemodel.Tools(fakemodel.Call{ID: "sh", Name: "Bash", Args: jsonCommand("git status")}), fakemodel.Text("done"))
+	patchArgs, _ := json.Marshal(map[string]string{"action": "patch", "patch": patch})
+	if out, err := exec.Command("git", "init", "-q", c.ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	srv.Push(fakemodel.Tools(fakemodel.Call{ID: "p1", Name: "File", Args: string(patchArgs)}),
+		fakemodel.Tools(fakemodel.Call{ID: "sh", Name: tool, Args: args}), fakemodel.Text("done"))
 	out, errOut, code := c.run("exec", "--max-turns", "4", "look around")
 	reqs := srv.Requests()
 	if len(reqs) < 3 {
@@ -38,9 +68,7 @@ func TestPlantedProgramOnPathDoesNotRunUnderAutoReview(t *testing.T) {
 		t.Fatalf("the patch did not create an executable, so the test shows nothing: %v %v; %q", fi, err, toolResults(reqs[1])["p1"])
 	}
 	if _, err := os.Stat(marker); err == nil {
-		t.Error("git status ran the git planted on PATH under Auto-Review")
+		t.Errorf("%s ran the git planted on PATH under Auto-Review", tool)
 	}
-	if res := toolResults(reqs[2])["sh"]; !strings.Contains(res, "Auto-Review held tool 'Bash'") {
-		t.Errorf("git status was not held for review: %q", res)
-	}
+	return toolResults(reqs[2])["sh"]
 }

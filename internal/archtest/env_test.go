@@ -17,6 +17,7 @@ var envReaders = map[string]string{
 	"internal/config":       "the one reader: snapshots the environment and resolves every setting",
 	"internal/ignore":       "git's own variables (XDG_CONFIG_HOME, GIT_CONFIG_*), as git reads them",
 	"internal/gitsafe":      "git's own GIT_CONFIG_COUNT, as git reads it",
+	"internal/binpath":      "PATH, as the exec.LookPath it stands in for reads it",
 	"internal/tools/git":    "git's own XDG_CONFIG_HOME for attributes, as git reads it",
 	"internal/jobs":         "$SHELL picks the child shell when none is configured",
 	"internal/mcp":          "a server's config names the variables its env and bearer token come from",

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -21,7 +22,7 @@ const mediaTimeout = 30 * time.Second
 // a clear error; it never pretends. The backend reads data, the bytes File
 // already read through the boundary, on its stdin: handing it the path would
 // let it open whatever the path names by then.
-func (t *Tool) readMedia(ctx context.Context, abs string, data []byte, kind string, r readReq) (tools.Result, error) {
+func (t *Tool) readMedia(ctx context.Context, workspace, abs string, data []byte, kind string, r readReq) (tools.Result, error) {
 	var args []string
 	var bin string
 	switch kind {
@@ -39,7 +40,8 @@ func (t *Tool) readMedia(ctx context.Context, abs string, data []byte, kind stri
 		bin = "tesseract"
 		args = []string{"stdin", "stdout"}
 	}
-	path, err := exec.LookPath(bin)
+	// Not from a workspace directory on PATH: a read runs without asking.
+	path, err := binpath.LookPath(bin, workspace)
 	if err != nil {
 		return tools.Result{}, noBackend(abs, kind, bin)
 	}

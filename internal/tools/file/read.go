@@ -118,7 +118,7 @@ func (t *Tool) read(ctx context.Context, tc *tools.Context, r readReq) (tools.Re
 	}
 	defer release()
 	if kind := mediaKind(abs, data); kind != "" {
-		return t.readMedia(ctx, abs, data, kind, r)
+		return t.readMedia(ctx, tc.Workspace, abs, data, kind, r)
 	}
 	if r.hasPages {
 		return tools.Result{}, tools.InvalidInput("`pages` applies only to PDF files and %s is not a PDF; "+

@@ -246,3 +246,24 @@ func minimalPDF(text string) string {
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
 	return b.String()
 }
+
+// A read runs without asking, so its extractor never comes from a
+// workspace directory on PATH (a patch can create an executable there).
+func TestReadMediaIgnoresAWorkspaceExtractor(t *testing.T) {
+	// Not parallel: PATH is process-wide.
+	e := newEnv(t, Options{})
+	e.put("doc.pdf", minimalPDF("x"))
+	bin := filepath.Join(e.ws, ".venv", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "pdftotext"), []byte("#!/bin/sh\necho planted-extractor\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	got := e.callErr(`{"action":"read","path":"doc.pdf"}`)
+	mustContain(t, got, "no PDF text extractor is installed")
+	if strings.Contains(got, "planted-extractor") {
+		t.Errorf("the workspace's pdftotext ran: %q", got)
+	}
+}

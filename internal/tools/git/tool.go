@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 	"sync"
 
+	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/fit"
 )
@@ -32,7 +32,7 @@ type Options struct {
 type Tool struct {
 	tools.Spec
 	native backend
-	cli    func() backend // the git binary's backend, found on first use; nil when there is none
+	cli    func(workspace string) backend // the git binary's backend, found on first use; nil when there is none
 }
 
 // New returns the Git tool. At most one Options value is used.
@@ -55,21 +55,33 @@ func New(opts ...Options) *Tool {
 	}}
 	switch {
 	case o.DisableCLI:
-		t.cli = func() backend { return nil }
+		t.cli = func(string) backend { return nil }
 	case o.GitPath == "":
 		t.cli = gitOnPath
 	default:
-		t.cli = sync.OnceValue(func() backend { return lookupCLI(o.GitPath) })
+		found := sync.OnceValue(func() backend { return lookupCLI(o.GitPath, "") })
+		t.cli = func(string) backend { return found() }
 	}
 	return t
 }
 
-// gitOnPath is looked up once per process, on the first call that needs it:
-// the registry is rebuilt every turn and a PATH search is not free.
-var gitOnPath = sync.OnceValue(func() backend { return lookupCLI("git") })
+// gitOnPath is looked up once per workspace, on the first call that needs
+// it: the registry is rebuilt every turn and a PATH search is not free. A
+// PATH entry inside the workspace is skipped (binpath): a File patch could
+// have put a git there, and this tool runs it without asking.
+func gitOnPath(workspace string) backend {
+	v, ok := gitOnPathCache.Load(workspace)
+	if !ok {
+		v, _ = gitOnPathCache.LoadOrStore(workspace, lookupCLI("git", workspace))
+	}
+	b, _ := v.(backend) // nil when there is no git
+	return b
+}
 
-func lookupCLI(name string) backend {
-	bin, err := exec.LookPath(name)
+var gitOnPathCache sync.Map // workspace → backend, or nil when there is no git
+
+func lookupCLI(name, workspace string) backend {
+	bin, err := binpath.LookPath(name, workspace)
 	if err != nil {
 		return nil
 	}
@@ -106,11 +118,11 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 // workspace) is an error; a git read that ran and failed is a failed Result.
 func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.Result, error) {
 	action := req.action
-	b := t.backendFor(req)
+	b := t.backendFor(tc, req)
 	text, err := b.run(ctx, req)
 	var fe *failure
 	if errors.As(err, &fe) && fe.needsCLI {
-		cli := t.cli()
+		cli := t.cli(tc.Workspace)
 		if cli == nil {
 			res := tools.Failed(fe.msg + "; git is not installed or not in PATH, so nothing was run. Without it, Git " +
 				"status, log and show (commits with patch:false and stat:false, tags, trees, blobs) still work.")
@@ -148,8 +160,8 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.
 }
 
 // backendFor picks the backend for a request (see the package doc).
-func (t *Tool) backendFor(r *request) backend {
-	cli := t.cli()
+func (t *Tool) backendFor(tc *tools.Context, r *request) backend {
+	cli := t.cli(tc.Workspace)
 	if cli == nil || r.action == "log" {
 		return t.native
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -122,7 +123,7 @@ func (t *Tool) runner(workspace string) *gh {
 	if g.bin == "" {
 		g.bin = "gh"
 	}
-	p, err := exec.LookPath(g.bin)
+	p, err := binpath.LookPath(g.bin, workspace) // not one a workspace directory on PATH holds
 	if err != nil {
 		g.err = tools.NotAvailable("github: the GitHub CLI `gh` is not installed; install it (https://cli.github.com, " +
 			"or `apt install gh`), run `gh auth login`, and try again")

@@ -118,6 +118,9 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 // workspace) is an error; a git read that ran and failed is a failed Result.
 func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.Result, error) {
 	action := req.action
+	if err := refuseSecret(req); err != nil {
+		return tools.Result{}, err
+	}
 	b := t.backendFor(tc, req)
 	text, err := b.run(ctx, req)
 	var fe *failure
@@ -152,7 +155,7 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.
 		}
 		return tools.Result{}, tools.AsError(err)
 	}
-	content, truncated, omitted := fitOutput(req, text, min(maxOutputChars, tc.ResultBudget()))
+	content, truncated, omitted := fitOutput(req, hideSecretFiles(req, text), min(maxOutputChars, tc.ResultBudget()))
 	meta["truncated"], meta["omitted_chars"] = truncated, omitted
 	res := tools.OK(content)
 	res.Metadata = meta

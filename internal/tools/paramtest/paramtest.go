@@ -31,7 +31,8 @@ func Agree(t *testing.T, c Case) {
 	schema := c.Tool.InputSchema()
 	props, _ := schema["properties"].(map[string]any)
 	if c.Actions == nil {
-		agreeAction(t, c, schema, props, "", tools.Rule{Allowed: slices.Sorted(maps.Keys(props))})
+		agreeAction(t, c, schema, props, "", tools.Rule{Allowed: slices.Sorted(maps.Keys(props)),
+			Required: asList(schema["required"])})
 		return
 	}
 	actions := enumOf(t, props[c.Actions.Field])
@@ -209,6 +210,23 @@ func enumOf(t *testing.T, prop any) []string {
 		t.Fatal("the action property publishes no enum")
 	}
 	return out
+}
+
+// asList reads a JSON string list ([]any after a round trip, or []string).
+func asList(v any) []string {
+	switch l := v.(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 func rule(a *tools.Actions, action string) tools.Rule {

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -15,28 +16,33 @@ const description = "Replace the To-do list of the current thread or task: the c
 	"an item in_progress before starting it (exactly one at a time) and call work_update again the moment an " +
 	"item finishes so it shows completed; never batch completions at the end."
 
-// updateSchema is built once per process and shared, read-only, by
-// work_update and its full-replace aliases in every turn's registry.
-var updateSchema = sync.OnceValue(func() map[string]any {
-	return map[string]any{
-		"type":     "object",
-		"required": []any{"todos"},
-		"properties": map[string]any{
-			"todos": map[string]any{
-				"type":        "array",
-				"description": "The complete list of To-do items. This replaces the existing list.",
-				"items": map[string]any{
-					"type":     "object",
-					"required": []any{"content", "status"},
-					"properties": map[string]any{
-						"content": map[string]any{"type": "string", "description": "What the item is about, in a few words."},
-						"status":  statusSchema(),
-					},
-				},
-			},
-		},
-	}
-})
+// contract is work_update's parameter contract (docs/ARCHITECTURE.md §6):
+// the published schema and the decoding come from this type and entry. Its
+// items are read by parseTodos, which gives the contract's messages and
+// folds status synonyms ("done") onto the published enum.
+type contract struct {
+	Todos tools.Raw `json:"todos" jsonschema:"The complete list of To-do items. This replaces the existing list."`
+}
+
+// entry is one published To-do item.
+type entry struct {
+	Content string `json:"content" jsonschema:"What the item is about, in a few words."`
+	Status  string `json:"status"`
+}
+
+// params is shared, read-only, by work_update and its full-replace aliases
+// in every turn's registry; the schema is built once per process.
+var params = tools.NewParams[contract]("work_update", tools.ParamOptions[contract]{
+	Shape: func(s *jsonschema.Schema, _ []string) {
+		items, err := jsonschema.For[entry](nil)
+		if err != nil {
+			panic(err) // two strings; every tool's schema is derived in a test
+		}
+		items.AdditionalProperties = nil
+		items.Properties["status"].Enum = statusSchema()["enum"].([]any)
+		t := s.Properties["todos"]
+		t.Type, t.Items = "array", items
+	}})
 
 func statusSchema() map[string]any {
 	return map[string]any{"type": "string", "enum": []any{"pending", "in_progress", "completed", "cancelled"}}
@@ -56,17 +62,22 @@ func New(ledger *Ledger) *Update {
 	return &Update{ledger: ledger, Spec: tools.Spec{
 		ToolName:   "work_update",
 		Desc:       description,
-		SchemaFunc: updateSchema,
+		SchemaFunc: params.Schema,
 		Caps:       []tools.Capability{tools.CapWritesFiles},
 		Approve:    tools.Auto,
 	}}
 }
 
-// NormalizeInput gives the contract's exact messages for a malformed list
-// and rewrites statuses to their canonical spelling (so "done" passes the
-// schema as "completed"). An alias drops any `action` it was given.
-func (t *Update) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	entries, err := parseTodos(in)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3): the
+// contract's exact messages for a malformed list, statuses rewritten to
+// their canonical spelling (so "done" is "completed" in the canonical
+// input). An alias drops any `action` it was given.
+func (t *Update) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := params.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := parseTodos(d)
 	if err != nil {
 		return nil, err
 	}
@@ -74,35 +85,27 @@ func (t *Update) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
 	for i, e := range entries {
 		todos[i] = map[string]string{"content": e.Content, "status": string(e.Status)}
 	}
-	return json.Marshal(map[string]any{"todos": todos})
-}
-
-// Execute runs the call and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
-func (t *Update) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "the full To-do is in <codewhale:work_state>; shorten item texts")
-}
-
-func (t *Update) execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
-	entries, err := parseTodos(in)
+	canonical, err := json.Marshal(map[string]any{"todos": todos})
 	if err != nil {
-		return tools.Result{}, err
+		return nil, tools.ExecutionFailed("work_update: %v", err)
 	}
-	snap := t.ledger.Replace(entries)
-	header := fmt.Sprintf("Todo list updated (%d items, %d%% settled)", len(snap.Items), snap.CompletionPct)
-	return result(header, snap, t.invokedAs), nil
+	return tools.NewCall(canonical, t.StaticPolicy(), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		snap := t.ledger.Replace(entries)
+		header := fmt.Sprintf("Todo list updated (%d items, %d%% settled)", len(snap.Items), snap.CompletionPct)
+		return tools.Sized(result(header, snap, t.invokedAs), nil, tc, "the full To-do is in <codewhale:work_state>; shorten item texts")
+	}), nil
+}
+
+// Execute decodes and runs one call (tools.Execute).
+func (t *Update) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, t, tc, in)
 }
 
 // parseTodos reads the `todos` array. An item without a status is pending;
 // an unknown status is an error, never coerced.
-func parseTodos(in json.RawMessage) ([]Entry, error) {
-	args, err := tools.ParseArgs(in)
-	if err != nil {
-		return nil, err
-	}
+func parseTodos(d *tools.Decoded[contract]) ([]Entry, error) {
 	var raw []json.RawMessage
-	if v, ok := args["todos"]; !ok || tools.JSONType(v) != "array" || json.Unmarshal(v, &raw) != nil {
+	if v := d.Raw("todos"); v == nil || tools.JSONType(v) != "array" || json.Unmarshal(v, &raw) != nil {
 		return nil, tools.InvalidInput("Missing or invalid 'todos' array")
 	}
 	entries := make([]Entry, 0, len(raw))

@@ -25,6 +25,19 @@ func (m *Manager) Await(ctx context.Context, j *Job) (moved bool) {
 	}
 }
 
+// AwaitEnd blocks until j finishes, waiting on past a move to /jobs: for
+// a caller whose answer needs the job's verdict (a verification gate).
+// When ctx ends first the job is cancelled.
+func (m *Manager) AwaitEnd(ctx context.Context, j *Job) {
+	if m.Await(ctx, j) {
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			_, _, _ = m.Cancel(j.ID())
+		}
+	}
+}
+
 // MoveToBackground turns a running foreground job into a background one: its
 // foreground wait returns at once and its completion is reported later.
 func (m *Manager) MoveToBackground(id string) error {

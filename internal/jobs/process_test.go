@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +147,40 @@ func TestMoveToBackgroundReleasesForegroundWait(t *testing.T) {
 	f := m.FinishedSinceLastAsked()
 	if len(f.Jobs) != 1 || f.Jobs[0].ID != j.ID() {
 		t.Fatalf("moved job not reported: %+v", f.Jobs)
+	}
+}
+
+// AwaitEnd waits on past a move to /jobs until the job finishes, and a
+// context that ends first cancels the job.
+func TestAwaitEndWaitsPastAMoveToBackground(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, Options{})
+	dir := t.TempDir()
+	j, err := m.Start(Spec{Command: "while [ ! -e gate ]; do sleep 0.01; done; echo finished", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.MoveToBackground(j.ID()); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = os.WriteFile(filepath.Join(dir, "gate"), nil, 0o644) }()
+	m.AwaitEnd(context.Background(), j)
+	if s := j.Status(); s != Completed {
+		t.Fatalf("AwaitEnd returned with the job %s", s)
+	}
+
+	k, err := m.Start(Spec{Command: "sleep 300", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.MoveToBackground(k.ID()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m.AwaitEnd(ctx, k)
+	<-k.Done()
+	if s := k.Status(); s == Running || s == Completed {
+		t.Fatalf("a cancelled wait left the job %s", s)
 	}
 }

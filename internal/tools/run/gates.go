@@ -92,15 +92,9 @@ func (t *Tool) runGate(ctx context.Context, sb *sandbox.Sandbox, g gate) gateRes
 		r.Status, r.Stderr = "failed", fmt.Sprintf("failed to start: %v", err)
 		return r
 	}
-	if m.Await(ctx, j) {
-		// The user moved the wait to /jobs, but the envelope needs every
-		// gate's verdict, so keep waiting unless the turn ends.
-		select {
-		case <-j.Done():
-		case <-ctx.Done():
-			_, _, _ = m.Cancel(j.ID())
-		}
-	}
+	// The envelope needs every gate's verdict, even one the user moved to
+	// /jobs, so keep waiting unless the turn ends.
+	m.AwaitEnd(ctx, j)
 	snap, _ := m.Snapshot(j.ID())
 	r.ExitCode, r.DurationMS = snap.ExitCode, snap.ElapsedMS
 	r.Status = "failed"

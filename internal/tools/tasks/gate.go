@@ -43,14 +43,7 @@ func runGate(ctx context.Context, m *jobs.Manager, sb *sandbox.Sandbox, command,
 	if err != nil {
 		return gateRun{spawnErr: err, duration: time.Since(start)}
 	}
-	if m.Await(ctx, j) {
-		// Moved to /jobs, but the gate record needs the verdict.
-		select {
-		case <-j.Done():
-		case <-ctx.Done():
-			_, _, _ = m.Cancel(j.ID())
-		}
-	}
+	m.AwaitEnd(ctx, j) // the gate record needs the verdict, even if moved to /jobs
 	snap, _ := m.Snapshot(j.ID())
 	r := gateRun{stdout: stdout.String(), stderr: stderr.String(), duration: time.Since(start),
 		timedOut: snap.Status == jobs.TimedOut}

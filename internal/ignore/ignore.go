@@ -87,7 +87,7 @@ type Dir struct {
 func New(root string, opts Options) *Matcher {
 	m := &Matcher{root: root, opts: opts}
 	if p := GlobalExcludesFile(root); p != "" {
-		if data := readRegular(p); data != nil {
+		if data := ReadRegular(p); data != nil {
 			m.global = Parse(data, "")
 		}
 	}
@@ -106,7 +106,7 @@ func (m *Matcher) Enter(parent *Dir, rel string, has Present) *Dir {
 	abs := m.abs(rel)
 	d := &Dir{parent: parent, rel: rel, gitTop: has&HasGit != 0}
 	read := func(src int, name string) {
-		if data := readRegular(filepath.Join(abs, name)); data != nil {
+		if data := ReadRegular(filepath.Join(abs, name)); data != nil {
 			d.files[src] = Parse(data, rel)
 		}
 	}
@@ -121,7 +121,7 @@ func (m *Matcher) Enter(parent *Dir, rel string, has Present) *Dir {
 	}
 	if d.gitTop {
 		if p := excludePath(abs); p != "" {
-			if data := readRegular(p); data != nil {
+			if data := ReadRegular(p); data != nil {
 				d.files[srcExclude] = Parse(data, rel)
 			}
 		}
@@ -200,13 +200,17 @@ func (m *Matcher) DirFor(rel string) (*Dir, bool) {
 	return d, ignored
 }
 
-// maxIgnoreFile bounds what is read of one ignore file.
-const maxIgnoreFile = 16 << 20
+// MaxFile bounds what is read of one ignore file or of any file git's
+// configuration names.
+const MaxFile = 16 << 20
 
-// readRegular reads an ignore file only if it is a regular file (checked on
-// the open descriptor): a FIFO or device planted as .gitignore, or named by
-// core.excludesFile, must not hang or flood a walk. nil when it cannot.
-func readRegular(p string) []byte {
+// ReadRegular reads a file git reads by convention or because its
+// configuration names it (.gitignore, core.excludesFile,
+// core.attributesFile) only if it is a regular file (checked on the open
+// descriptor), and at most MaxFile bytes: the repository may be planted,
+// and a FIFO (opening one blocks) or /dev/zero named there must not hang
+// or flood a walk. nil when it cannot, as for a missing file.
+func ReadRegular(p string) []byte {
 	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 		return nil // before opening: opening a FIFO blocks
 	}
@@ -218,7 +222,7 @@ func readRegular(p string) []byte {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile))
+	b, err := io.ReadAll(io.LimitReader(f, MaxFile))
 	if err != nil {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/ignore"
 )
 
 // attrState is one attribute's value for a path: set, unset ("-a"),
@@ -52,9 +54,9 @@ func newAttributes(rp *repo, idx *gitIndex) *attributes {
 		macros: map[string][]attrAssign{"binary": {{"diff", attrState{unset: true}}, {"merge", attrState{unset: true}},
 			{"text", attrState{unset: true}}}}}
 	if p := attributesFile(rp); p != "" {
-		a.low = a.parse(readFileOrNil(p), "", true)
+		a.low = a.parse(ignore.ReadRegular(p), "", true)
 	}
-	a.high = a.parse(readFileOrNil(filepath.Join(rp.commonDir, "info", "attributes")), "", true)
+	a.high = a.parse(ignore.ReadRegular(filepath.Join(rp.commonDir, "info", "attributes")), "", true)
 	return a
 }
 
@@ -72,8 +74,6 @@ func attributesFile(rp *repo) string {
 	}
 	return ""
 }
-
-func readFileOrNil(p string) []byte { return readConfigNamedFile(p) }
 
 // lookup returns the states of the named attributes for a repository
 // path.

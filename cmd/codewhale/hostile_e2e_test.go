@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/testutil/fstree"
 )
 
 // standIns are the programs a hostile command would use to do harm; in
@@ -182,17 +183,10 @@ func standInBin(t *testing.T) (dir, log string) {
 	return dir, log
 }
 
+// writeFiles writes files below root, readable by their owner only.
 func writeFiles(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fstree.WriteMode(t, root, files, 0o600)
 }
 
 func replaceEnv(env []string, key, value string) []string {

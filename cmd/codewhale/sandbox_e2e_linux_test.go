@@ -20,6 +20,7 @@ import (
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/testutil/fstree"
 )
 
 // sandboxedCLI is a cli whose system temp dir is private, so that the
@@ -37,15 +38,7 @@ func sandboxedCLI(t *testing.T, srv *fakemodel.Server) (*cli, string) {
 	}
 	c.env = append(c.env, "TMPDIR="+tmp)
 	canary := t.TempDir()
-	for name, body := range map[string]string{"keep.txt": "canary\n", "dir/deep.txt": "deep\n"} {
-		p := filepath.Join(canary, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fstree.Write(t, canary, map[string]string{"keep.txt": "canary\n", "dir/deep.txt": "deep\n"})
 	return c, canary
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
+	"github.com/codewhale/codewhale/internal/testutil/fstree"
 )
 
 // fixture is a tree with every kind of ignore rule: nested .gitignore files
@@ -29,19 +30,6 @@ var fixture = map[string]string{
 	"dot/.ignore": "*.dot\n!keep.dot\n", "dot/a.dot": "", "dot/keep.dot": "", "dot/.rgignore": "keep.dot\n",
 	"dot/sub/b.dot": "", "dot/sub/.gitignore": "!b.dot\n",
 	"inner/.gitignore": "inner.tmp\n", "inner/inner.tmp": "", "inner/m.o": "", "inner/ok.go": "",
-}
-
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 func run(t *testing.T, dir, stdin string, name string, args ...string) string {
@@ -69,12 +57,12 @@ func setup(t *testing.T) string {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	writeTree(t, home, map[string]string{".gitconfig": "[core]\n\texcludesFile = ~/global-ignore\n", "global-ignore": "*.globalign\n"})
+	fstree.Write(t, home, map[string]string{".gitconfig": "[core]\n\texcludesFile = ~/global-ignore\n", "global-ignore": "*.globalign\n"})
 	root := t.TempDir()
-	writeTree(t, root, fixture)
+	fstree.Write(t, root, fixture)
 	run(t, root, "", "git", "init", "-q")
 	run(t, filepath.Join(root, "inner"), "", "git", "init", "-q")
-	writeTree(t, root, map[string]string{".git/info/exclude": "info.txt\n*.tmp\n!cx.tmp\n"})
+	fstree.Write(t, root, map[string]string{".git/info/exclude": "info.txt\n*.tmp\n!cx.tmp\n"})
 	return root
 }
 
@@ -175,7 +163,7 @@ func TestLinkedWorktreeReadsTheCommonExclude(t *testing.T) {
 	run(t, root, "", "git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "c")
 	wt := filepath.Join(t.TempDir(), "wt")
 	run(t, root, "", "git", "worktree", "add", "-q", wt)
-	writeTree(t, wt, map[string]string{"info.txt": "", "x.tmp": "", "cx.tmp": ""})
+	fstree.Write(t, wt, map[string]string{"info.txt": "", "x.tmp": "", "cx.tmp": ""})
 	m := New(wt, Options{})
 	for p, want := range map[string]bool{"info.txt": true, "x.tmp": true, "cx.tmp": false} {
 		if got := m.Check(p, false); got != want {
@@ -195,8 +183,8 @@ func TestIgnoreFilesThatAreNotRegularAreSkipped(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	root := t.TempDir()
-	writeTree(t, home, map[string]string{".gitconfig": "[core]\n\texcludesFile = ~/fifo\n"})
-	writeTree(t, root, map[string]string{"a.txt": ""})
+	fstree.Write(t, home, map[string]string{".gitconfig": "[core]\n\texcludesFile = ~/fifo\n"})
+	fstree.Write(t, root, map[string]string{"a.txt": ""})
 	for _, p := range []string{filepath.Join(home, "fifo"), filepath.Join(root, ".gitignore")} {
 		if err := mkfifo(p); err != nil {
 			t.Skipf("mkfifo: %v", err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/secrets"
+	"github.com/codewhale/codewhale/internal/testutil/fstree"
 )
 
 // repo makes a git repository with files (path → content) and returns its
@@ -24,15 +25,7 @@ func repo(t *testing.T, files map[string]string) string {
 
 func write(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	for p, body := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fstree.Write(t, root, files)
 }
 
 func TestInstructionsChainFromRootToWorkspace(t *testing.T) {

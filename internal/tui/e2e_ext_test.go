@@ -8,20 +8,8 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/testutil/fstree"
 )
-
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, body := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // A user command typed in the TUI is offered by the / menu as a user
 // command, and its expansion with the typed arguments is what the model
@@ -30,7 +18,7 @@ func TestE2EUserCommandExpandsWithArguments(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("Greeted."))
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{".codewhale/commands/greet.md": "---\ndescription: Greet two people\n" +
+	fstree.Write(t, ws, map[string]string{".codewhale/commands/greet.md": "---\ndescription: Greet two people\n" +
 		"argument-hint: <a> <b>\n---\nSay hello to $1 and then to $2.\n"})
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.keys("-l", "/gre")
@@ -56,7 +44,7 @@ func TestE2EInitWritesAgentsMDAfterApproval(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "l", Name: "File", Args: `{"action":"list"}`}),
 		fakemodel.Text("I read go.mod and main.go.\n\n<AGENTS.md>\n"+proposal+"</AGENTS.md>\n"))
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{"go.mod": "module demo\n", "main.go": "package main\n", "AGENTS.md": "# Demo\n\nOld rule.\n"})
+	fstree.Write(t, ws, map[string]string{"go.mod": "module demo\n", "main.go": "package main\n", "AGENTS.md": "# Demo\n\nOld rule.\n"})
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.line("/init")
 	p.waitFor("Write AGENTS.md?", "+Keep functions short.", "-Old rule.", "1. Write it", "▸ 2. Show the whole diff", initReady)
@@ -100,7 +88,7 @@ func TestE2EInitTypeAheadNeverAnswersTheProposal(t *testing.T) {
 		return fakemodel.Text("Surveyed.\n<AGENTS.md>\n# Fresh\n\nRun make test.\n</AGENTS.md>")
 	})
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{"Makefile": "test:\n\tgo test ./...\n"})
+	fstree.Write(t, ws, map[string]string{"Makefile": "test:\n\tgo test ./...\n"})
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.line("/init")
 	p.waitFor("Esc to interrupt")
@@ -148,7 +136,7 @@ func TestE2EInitDiscardAndNoProposal(t *testing.T) {
 		fakemodel.Text("<AGENTS.md>\n# New\n</AGENTS.md>"),
 		fakemodel.Text("It is a Go module; I would describe the layout."))
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{"CLAUDE.md": "Claude rule.\n"})
+	fstree.Write(t, ws, map[string]string{"CLAUDE.md": "Claude rule.\n"})
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.line("/init")
 	p.waitFor("Write AGENTS.md?", "improves "+filepath.Join(ws, "CLAUDE.md"), "+# New", initReady)
@@ -179,7 +167,7 @@ func TestE2EInitCommandAsksAndIgnoresTypeAhead(t *testing.T) {
 		return fakemodel.Text("Surveyed.\n<AGENTS.md>\n# Fresh\n\nRun make test.\n</AGENTS.md>")
 	})
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{"Makefile": "test:\n\tgo test ./...\n"})
+	fstree.Write(t, ws, map[string]string{"Makefile": "test:\n\tgo test ./...\n"})
 	agents := filepath.Join(ws, "AGENTS.md")
 	p := launchTUI(t, srv, launch{home: t.TempDir(), ws: ws, ready: "Surveying"}, "init")
 	p.line("yes") // typed ahead, while the model is still surveying
@@ -216,11 +204,11 @@ func TestE2EInstructionsEditedBetweenTurnsApplyToTheNextTurn(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("First."), fakemodel.Text("Second."))
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{"AGENTS.md": "OLD-RULE: tabs.\n"})
+	fstree.Write(t, ws, map[string]string{"AGENTS.md": "OLD-RULE: tabs.\n"})
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.line("one")
 	p.waitFor("● First.")
-	writeTree(t, ws, map[string]string{"AGENTS.md": "NEW-RULE: spaces.\n"})
+	fstree.Write(t, ws, map[string]string{"AGENTS.md": "NEW-RULE: spaces.\n"})
 	p.line("two")
 	p.waitFor("Project instructions changed on disk (AGENTS.md edited)", "● Second.")
 	reqs := srv.Requests()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/testutil/fstree"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -38,19 +39,15 @@ func newFixture(t *testing.T, opts Options, files map[string]string) *fixture {
 	return &fixture{t: t, m: m, reg: reg, tc: &tools.Context{Workspace: ws}}
 }
 
+// writeTree writes files below root; scripts (*.sh) are executable.
 func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
+	fstree.Write(t, root, files)
+	for name := range files {
 		if strings.HasSuffix(name, ".sh") {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(body), mode); err != nil {
-			t.Fatal(err)
+			if err := os.Chmod(filepath.Join(root, name), 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

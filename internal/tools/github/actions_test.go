@@ -137,7 +137,8 @@ func TestCloseRefusesWithoutEvidence(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"action":"close_issue","number":1,"repo":"octo/widgets"}`:                       "closing needs `final_status`",
 		`{"action":"close_issue","number":1,"repo":"octo/widgets","final_status":"done"}`: "needs evidence: files_changed, tests_run, acceptance_criteria",
-		`{"action":"close_issue","number":1,"repo":"octo/widgets","final_status":"done","files_changed":[],"tests_run":[],"acceptance_criteria":[{"criterion":"works","met":false}]}`: `acceptance criterion "works" is not met`,
+		`{"action":"close_issue","number":1,"repo":"octo/widgets","final_status":"done","files_changed":[],"tests_run":[" "],"acceptance_criteria":[{"criterion":"works","met":true}]}`:                     "needs evidence: files_changed, tests_run",
+		`{"action":"close_issue","number":1,"repo":"octo/widgets","final_status":"done","files_changed":["a.go"],"tests_run":["go test (pass)"],"acceptance_criteria":[{"criterion":"works","met":false}]}`: `acceptance criterion "works" is not met`,
 	} {
 		_, _, err := run(t, tool, in)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -64,11 +64,13 @@ func (e *evidence) check(pr bool) error {
 	if pr || e.Reason == "wont_do" {
 		return nil
 	}
+	// An empty list, or one of blank entries, is no evidence: a completed
+	// issue names at least one changed file and one test or check run.
 	var missing []string
-	if e.FilesChanged == nil {
+	if !anyText(e.FilesChanged) {
 		missing = append(missing, "files_changed")
 	}
-	if e.TestsRun == nil {
+	if !anyText(e.TestsRun) {
 		missing = append(missing, "tests_run")
 	}
 	if len(e.Criteria) == 0 {
@@ -86,6 +88,16 @@ func (e *evidence) check(pr bool) error {
 		}
 	}
 	return nil
+}
+
+// anyText reports whether list holds an entry that is not blank.
+func anyText(list []string) bool {
+	for _, s := range list {
+		if strings.TrimSpace(s) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *evidence) markdown(pr bool) string {

@@ -31,29 +31,50 @@ func New(state func() *projectctx.State, workspace string) *Tool {
 		ToolName: Name,
 		Desc: "Load a skill listed in the system prompt's <skills> block: its instructions and the files beside " +
 			"them. With file, return one of those files instead.",
-		Schema: map[string]any{"type": "object", "properties": map[string]any{
-			"name": map[string]any{"type": "string", "description": "The skill's name, as listed."},
-			"file": map[string]any{"type": "string", "description": "A file of the skill's folder, as load_skill lists them."},
-		}, "required": []any{"name"}},
-		Caps:     []tools.Capability{tools.CapReadOnly},
-		Deferred: true, Approve: tools.Auto, ReadOnly: true, Parallel: true,
+		SchemaFunc: params.Schema,
+		Caps:       []tools.Capability{tools.CapReadOnly},
+		Deferred:   true,
+		Approve:    tools.Auto,
+		ReadOnly:   true,
+		Parallel:   true,
 	}}
 }
 
-// Execute returns the skill, or the one file asked for.
-func (t *Tool) Execute(_ context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	args, err := tools.ParseArgs(in)
-	if err != nil {
-		return tools.Result{}, err
+// input is load_skill's parameter contract (docs/ARCHITECTURE.md §6): the
+// published schema and the decoding come from this type.
+type input struct {
+	Name string `json:"name" jsonschema:"The skill's name, as listed."`
+	File string `json:"file,omitempty" jsonschema:"A file of the skill's folder, as load_skill lists them."`
+}
+
+// params is shared, read-only, by every registry; the schema is built once.
+var params = tools.NewParams[input](Name, tools.ParamOptions[input]{Check: func(d *tools.Decoded[input]) error {
+	if !d.Has("name") {
+		return d.Missing("name")
 	}
-	name, err := args.RequireString("name")
+	return nil
+}})
+
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3); the bound call
+// never reads the raw input again.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := params.Decode(raw)
 	if err != nil {
-		return tools.Result{}, err
+		return nil, err
 	}
-	file, _, err := args.String("file")
-	if err != nil {
-		return tools.Result{}, err
-	}
+	return tools.NewCall(raw, t.StaticPolicy(), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		return t.run(ctx, tc, d.In)
+	}), nil
+}
+
+// Execute decodes and runs one call (tools.Execute).
+func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, t, tc, in)
+}
+
+// run returns the skill, or the one file asked for.
+func (t *Tool) run(_ context.Context, tc *tools.Context, in input) (tools.Result, error) {
+	name, file := in.Name, in.File
 	st := t.state()
 	sk, ok := st.Skill(name)
 	if !ok {

@@ -103,6 +103,9 @@ func (p *Params[T]) DecodeArgs(args Args, actions []string) (*Decoded[T], error)
 	if err := p.readFields(d, required, missing); err != nil {
 		return nil, err
 	}
+	if err := p.checkBounds(d); err != nil {
+		return nil, err
+	}
 	if p.opt.Check != nil {
 		if err := p.opt.Check(d); err != nil {
 			return nil, err
@@ -147,6 +150,21 @@ func (p *Params[T]) readFields(d *Decoded[T], required []string, missing func(st
 	}
 	if p.opt.Closed && known < len(d.args) {
 		return p.unknownKey(d)
+	}
+	return nil
+}
+
+// checkBounds refuses an integer outside its Bound in the schema
+// validator's words.
+func (p *Params[T]) checkBounds(d *Decoded[T]) error {
+	for prop, b := range p.opt.Bounds {
+		n, ok, err := d.args.Int(prop)
+		if err != nil {
+			return err
+		}
+		if ok && (n < b.Min || b.Max > 0 && n > b.Max) {
+			return Validate(p.tool, p.SchemaFor(nil), d.Input())
+		}
 	}
 	return nil
 }

@@ -48,6 +48,10 @@ type ParamOptions[T any] struct {
 	// Docs are property descriptions a struct tag cannot hold (they contain
 	// backquotes). A property described by both is a programming error.
 	Docs map[string]string
+	// Bounds are integer ranges the schema publishes (minimum, maximum)
+	// and the decoder enforces, refusing a value outside with the schema
+	// validator's text (what such a call got before the type existed).
+	Bounds map[string]Bound
 	// Closed publishes `additionalProperties: false`, and Decode refuses a
 	// key T does not name with the schema validator's text.
 	Closed bool
@@ -60,6 +64,9 @@ type ParamOptions[T any] struct {
 	// messages after decoding (nil: none).
 	Check func(*Decoded[T]) error
 }
+
+// Bound is an integer property's inclusive range; Max 0 means no maximum.
+type Bound struct{ Min, Max int }
 
 // NewParams returns T's contract for tool.
 func NewParams[T any](tool string, opt ParamOptions[T]) *Params[T] {
@@ -147,6 +154,18 @@ func (p *Params[T]) describe(s *jsonschema.Schema, actions []string) error {
 			return fmt.Errorf("%s parameters: doc for unknown or tag-described property %q", p.tool, prop)
 		}
 		ps.Description = doc
+	}
+	for prop, b := range p.opt.Bounds {
+		ps, ok := s.Properties[prop]
+		if !ok {
+			return fmt.Errorf("%s parameters: bound for unknown property %q", p.tool, prop)
+		}
+		lo := float64(b.Min)
+		ps.Minimum = &lo
+		if b.Max > 0 {
+			hi := float64(b.Max)
+			ps.Maximum = &hi
+		}
 	}
 	enums := p.opt.Enums
 	if a := p.opt.Actions; a != nil {

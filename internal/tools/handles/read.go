@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -73,38 +76,70 @@ func NewRead(sources ...Source) *Read {
 		ToolName: "handle_read",
 		Desc: "Read a slice of a var handle: a sub-agent transcript_handle, a fetched page or issue thread " +
 			"kept out of the transcript, or an rlm value.",
-		Schema: map[string]any{"type": "object", "properties": map[string]any{
-			"session_id": map[string]any{"type": "string", "description": "The handle's session_id, e.g. agent:agent_3f9a1c2e or web:3."},
-			"handle":     map[string]any{"type": "object", "description": "The whole handle object, instead of session_id."},
-			"name":       map[string]any{"type": "string", "description": "Handle name (default: the handle's only name)."},
-			"offset":     map[string]any{"type": "integer", "minimum": 0, "description": "First character to return."},
-			"limit":      map[string]any{"type": "integer", "minimum": 1, "maximum": maxReadLimit, "default": defaultReadLimit},
-		}},
-		Caps:     []tools.Capability{tools.CapReadOnly},
-		Deferred: true, Approve: tools.Auto, ReadOnly: true, Parallel: true,
+		SchemaFunc: readParams.Schema,
+		Caps:       []tools.Capability{tools.CapReadOnly},
+		Deferred:   true,
+		Approve:    tools.Auto,
+		ReadOnly:   true,
+		Parallel:   true,
 	}}
 }
 
-// Execute returns the requested slice with a receipt line saying where it
-// sits in the whole and how to read on.
-func (t *Read) Execute(_ context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	args, err := tools.ParseArgs(in)
+// readInput is handle_read's parameter contract (docs/ARCHITECTURE.md §6):
+// the published schema and the decoding come from this type. Handle is the
+// handle object a tool returned, read by target.
+type readInput struct {
+	SessionID string      `json:"session_id,omitempty" jsonschema:"The handle's session_id, e.g. agent:agent_3f9a1c2e or web:3."`
+	Handle    tools.Raw   `json:"handle,omitempty" jsonschema:"The whole handle object, instead of session_id."`
+	Name      string      `json:"name,omitempty" jsonschema:"Handle name (default: the handle's only name)."`
+	Offset    uint        `json:"offset,omitempty" jsonschema:"First character to return."`
+	Limit     tools.Count `json:"limit,omitempty"`
+}
+
+// readParams is shared, read-only, by every registry; the schema is built
+// once.
+var readParams = tools.NewParams[readInput]("handle_read", tools.ParamOptions[readInput]{
+	Bounds: map[string]tools.Bound{"limit": {Min: 1, Max: maxReadLimit}},
+	Shape: func(s *jsonschema.Schema, _ []string) {
+		s.Properties["handle"].Type = "object"
+		s.Properties["limit"].Default = json.RawMessage(strconv.Itoa(defaultReadLimit))
+	},
+	Check: func(d *tools.Decoded[readInput]) error {
+		if d.Has("handle") && tools.JSONType(d.Raw("handle")) != "object" {
+			// The schema's type check, in the validator's words.
+			return tools.Validate("handle_read", map[string]any{"type": "object", "properties": map[string]any{
+				"handle": map[string]any{"type": "object"}}}, d.Input())
+		}
+		return nil
+	},
+})
+
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3). The schema
+// requires neither session_id nor handle, so a call with neither is refused
+// by the run, as before the type existed.
+func (t *Read) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := readParams.Decode(raw)
 	if err != nil {
-		return tools.Result{}, err
+		return nil, err
 	}
-	sid, name, err := target(args)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	offset, _, err := args.Uint("offset")
-	if err != nil {
-		return tools.Result{}, err
-	}
-	limit, ok, err := args.Uint("limit")
-	if err != nil {
-		return tools.Result{}, err
-	}
-	if !ok || limit == 0 {
+	return tools.NewCall(raw, t.StaticPolicy(), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		sid, name, err := target(d)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		return t.read(tc, sid, name, int(d.In.Offset), int(d.In.Limit))
+	}), nil
+}
+
+// Execute decodes and runs one call (tools.Execute).
+func (t *Read) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, t, tc, in)
+}
+
+// read returns the requested slice with a receipt line saying where it sits
+// in the whole and how to read on.
+func (t *Read) read(tc *tools.Context, sid, name string, offset, limit int) (tools.Result, error) {
+	if limit == 0 {
 		limit = defaultReadLimit
 	}
 	limit = min(limit, maxReadLimit, tc.ResultBudget()-200)
@@ -122,16 +157,13 @@ func (t *Read) Execute(_ context.Context, tc *tools.Context, in json.RawMessage)
 	return tools.OK(note + "\n" + string(r[offset:end])), nil
 }
 
-func target(args tools.Args) (sid, name string, err error) {
-	if sid, _, err = args.String("session_id"); err != nil {
-		return "", "", err
-	}
-	if name, _, err = args.String("name"); err != nil {
-		return "", "", err
-	}
-	if raw, ok := args["handle"]; ok && sid == "" {
+// target is the session and name a call reads: session_id, or the handle
+// object's.
+func target(d *tools.Decoded[readInput]) (sid, name string, err error) {
+	sid, name = d.In.SessionID, d.In.Name
+	if d.Has("handle") && sid == "" {
 		var h Handle
-		if json.Unmarshal(raw, &h) != nil || h.SessionID == "" {
+		if json.Unmarshal(d.In.Handle, &h) != nil || h.SessionID == "" {
 			return "", "", tools.InvalidInput("handle must be the handle object a tool returned (with session_id)")
 		}
 		sid = h.SessionID
@@ -140,7 +172,7 @@ func target(args tools.Args) (sid, name string, err error) {
 		}
 	}
 	if sid == "" {
-		return "", "", args.Missing("session_id")
+		return "", "", d.Missing("session_id")
 	}
 	return sid, name, nil
 }

@@ -18,8 +18,12 @@ type Actions struct {
 	// KeepField keeps the action among the keys sent, so a missing field's
 	// "Input provided: …" lists it (Git's wording); otherwise it is not.
 	KeepField bool
-	Rules     []Rule // in published order
-	Aliases   []Alias
+	// Family gives the short action texts of the tasks, github, automation
+	// and rlm families (Args.FamilyAction; CONTRACT.md §2.4) instead of
+	// Args.Action's; such a family has no default action.
+	Family  bool
+	Rules   []Rule // in published order
+	Aliases []Alias
 	// NotObject replaces the generic text for an input that is not a JSON
 	// object ("": the generic one).
 	NotObject string
@@ -97,7 +101,7 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 		!slices.Contains(actions, s) && slices.Contains(a.Names(), s) {
 		return "", a.Unavailable(s, actions)
 	}
-	action, err := args.Action(tool, actions, a.Default)
+	action, err := a.action(tool, args, actions)
 	if err != nil {
 		return "", err
 	}
@@ -121,6 +125,13 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 		return "", a.Unexpected(action, extra, r)
 	}
 	return action, nil
+}
+
+func (a *Actions) action(tool string, args Args, actions []string) (string, error) {
+	if a.Family {
+		return args.FamilyAction(tool, actions)
+	}
+	return args.Action(tool, actions, a.Default)
 }
 
 // foldAll folds the action's aliases onto their canonical keys.

@@ -24,12 +24,9 @@ type Summary struct {
 	LastRun  *time.Time `json:"last_run"`
 }
 
-func (t *Tool) list(args tools.Args) (tools.Result, error) {
-	limit, ok, err := args.Uint("limit")
-	if err != nil {
-		return tools.Result{}, err
-	}
-	if !ok || limit == 0 {
+func (t *Tool) list(in *contract) (tools.Result, error) {
+	limit := in.Limit
+	if limit == 0 {
 		limit = 50
 	}
 	all, problems, err := t.opts.Store.List()
@@ -51,8 +48,8 @@ func (t *Tool) list(args tools.Args) (tools.Result, error) {
 	return result(body, map[string]any{"count": len(out), "unreadable": len(problems)})
 }
 
-func (t *Tool) read(args tools.Args) (tools.Result, error) {
-	a, err := t.get(args)
+func (t *Tool) read(in *contract) (tools.Result, error) {
+	a, err := t.get(in)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -65,12 +62,8 @@ func (t *Tool) read(args tools.Args) (tools.Result, error) {
 	return result(map[string]any{"automation": view, "recent_runs": recent}, map[string]any{"id": a.ID})
 }
 
-func (t *Tool) get(args tools.Args) (*auto.Automation, error) {
-	id, err := args.RequireString("automation_id")
-	if err != nil {
-		return nil, err
-	}
-	a, err := t.opts.Store.Get(strings.TrimSpace(id))
+func (t *Tool) get(in *contract) (*auto.Automation, error) {
+	a, err := t.opts.Store.Get(strings.TrimSpace(in.AutomationID))
 	if err != nil {
 		return nil, tools.ExecutionFailed("automation: %v", err)
 	}
@@ -80,18 +73,14 @@ func (t *Tool) get(args tools.Args) (*auto.Automation, error) {
 // flags reads the authority a create or update asks for.
 type flags struct{ allowShell, trustMode, autoApprove *bool }
 
-func readFlags(args tools.Args) (flags, error) {
-	var f flags
-	for name, dst := range map[string]**bool{"allow_shell": &f.allowShell, "trust_mode": &f.trustMode, "auto_approve": &f.autoApprove} {
-		v, ok, err := args.Bool(name)
-		if err != nil {
-			return f, err
+func readFlags(d *tools.Decoded[contract]) flags {
+	sent := func(name string, v bool) *bool {
+		if !d.Has(name) {
+			return nil
 		}
-		if ok {
-			*dst = &v
-		}
+		return &v
 	}
-	return f, nil
+	return flags{sent("allow_shell", d.In.AllowShell), sent("trust_mode", d.In.TrustMode), sent("auto_approve", d.In.AutoApprove)}
 }
 
 // capTo applies the flags to c under the ceiling and says what was cut.
@@ -121,37 +110,20 @@ func cappedNote(capped []string, posture string) string {
 		"runs never get more than the session that created it. Runs will be refused what needs it.", strings.Join(capped, ", "), posture)
 }
 
-func (t *Tool) create(tc *tools.Context, args tools.Args) (tools.Result, error) {
-	n := auto.New{Workspace: t.opts.Workspace}
+func (t *Tool) create(tc *tools.Context, d *tools.Decoded[contract]) (tools.Result, error) {
+	in := &d.In
+	n := auto.New{Workspace: t.opts.Workspace, Prompt: in.Prompt, Schedule: in.Schedule, Name: in.Name,
+		Timezone: in.Timezone, Mode: in.Mode, Paused: in.Paused}
 	if n.Workspace == "" {
 		n.Workspace = tc.Workspace
-	}
-	var err error
-	if n.Prompt, err = args.RequireString("prompt"); err != nil {
-		return tools.Result{}, err
-	}
-	if n.Schedule, err = args.RequireString("schedule"); err != nil {
-		return tools.Result{}, err
-	}
-	for name, dst := range map[string]*string{"name": &n.Name, "timezone": &n.Timezone, "mode": &n.Mode} {
-		if *dst, _, err = args.String(name); err != nil {
-			return tools.Result{}, err
-		}
 	}
 	if n.Timezone != "" {
 		if _, err := time.LoadLocation(n.Timezone); err != nil {
 			return tools.Result{}, tools.InvalidInput("automation: unknown timezone %q (use an IANA name such as Europe/Berlin)", n.Timezone)
 		}
 	}
-	if n.Paused, _, err = args.Bool("paused"); err != nil {
-		return tools.Result{}, err
-	}
-	f, err := readFlags(args)
-	if err != nil {
-		return tools.Result{}, err
-	}
 	ceiling := t.opts.Ceiling()
-	capped := f.capTo(&n.Ceiling, ceiling)
+	capped := readFlags(d).capTo(&n.Ceiling, ceiling)
 	a, err := t.opts.Store.Create(n)
 	if err != nil {
 		return tools.Result{}, tools.InvalidInput("automation: %v", err)
@@ -160,26 +132,21 @@ func (t *Tool) create(tc *tools.Context, args tools.Args) (tools.Result, error) 
 	return result(map[string]any{"created": a, "note": cappedNote(capped, ceiling.Posture)}, map[string]any{"id": a.ID, "capped": capped})
 }
 
-func (t *Tool) update(args tools.Args) (tools.Result, error) {
-	a, err := t.get(args)
+func (t *Tool) update(d *tools.Decoded[contract]) (tools.Result, error) {
+	in := &d.In
+	a, err := t.get(in)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	f, err := readFlags(args)
-	if err != nil {
-		return tools.Result{}, err
-	}
+	f := readFlags(d)
 	var capped []string
 	ceiling := t.opts.Ceiling()
 	updated, err := t.opts.Store.Update(a.ID, func(a *auto.Automation) error {
-		for name, dst := range map[string]*string{"name": &a.Name, "prompt": &a.Prompt, "schedule": &a.Schedule,
-			"timezone": &a.Timezone, "mode": &a.Mode, "status": &a.Status} {
-			v, ok, err := args.String(name)
-			if err != nil {
-				return err
-			}
-			if ok {
-				*dst = strings.TrimSpace(v)
+		for name, f := range map[string]struct{ dst, v *string }{"name": {&a.Name, &in.Name},
+			"prompt": {&a.Prompt, &in.Prompt}, "schedule": {&a.Schedule, &in.Schedule},
+			"timezone": {&a.Timezone, &in.Timezone}, "mode": {&a.Mode, &in.Mode}, "status": {&a.Status, &in.Status}} {
+			if d.Has(name) {
+				*f.dst = strings.TrimSpace(*f.v)
 			}
 		}
 		if _, err := time.LoadLocation(a.Timezone); err != nil {
@@ -201,8 +168,8 @@ func (t *Tool) update(args tools.Args) (tools.Result, error) {
 	return result(map[string]any{"updated": updated, "note": cappedNote(capped, ceiling.Posture)}, map[string]any{"id": updated.ID})
 }
 
-func (t *Tool) setStatus(args tools.Args, action string) (tools.Result, error) {
-	a, err := t.get(args)
+func (t *Tool) setStatus(in *contract, action string) (tools.Result, error) {
+	a, err := t.get(in)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -218,8 +185,8 @@ func (t *Tool) setStatus(args tools.Args, action string) (tools.Result, error) {
 	return result(map[string]any{"id": updated.ID, "status": updated.Status, "next_run": updated.NextRun}, map[string]any{"id": updated.ID})
 }
 
-func (t *Tool) delete(args tools.Args) (tools.Result, error) {
-	a, err := t.get(args)
+func (t *Tool) delete(in *contract) (tools.Result, error) {
+	a, err := t.get(in)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -230,8 +197,8 @@ func (t *Tool) delete(args tools.Args) (tools.Result, error) {
 	return result(map[string]any{"deleted": a.ID, "name": a.Name}, map[string]any{"id": a.ID})
 }
 
-func (t *Tool) runNow(ctx context.Context, args tools.Args) (tools.Result, error) {
-	a, err := t.get(args)
+func (t *Tool) runNow(ctx context.Context, in *contract) (tools.Result, error) {
+	a, err := t.get(in)
 	if err != nil {
 		return tools.Result{}, err
 	}

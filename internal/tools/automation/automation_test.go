@@ -124,8 +124,9 @@ func TestApprovalAndErrors(t *testing.T) {
 		`{"action":"create","prompt":"x","schedule":"@daily"}`: tools.Required, `{"action":"run","id":"auto_00000000"}`: tools.Required,
 		`{"action":"delete","id":"auto_00000000"}`: tools.Required,
 	} {
-		if got := h.tool.ApprovalFor(json.RawMessage(in)); got != want {
-			t.Errorf("%s: %v", in, got)
+		c, err := tools.PrepareCall(h.tool, json.RawMessage(in))
+		if err != nil || c.Policy.Approval != want || c.Policy.ReadOnly != (want == tools.Auto) {
+			t.Errorf("%s: %+v %v", in, c, err)
 		}
 	}
 	for in, want := range map[string]string{
@@ -135,6 +136,11 @@ func TestApprovalAndErrors(t *testing.T) {
 		`{"action":"create","prompt":"x","schedule":"@daily","timezone":"Mars/Olympus"}`: `unknown timezone "Mars/Olympus"`,
 		`{"action":"create","schedule":"@daily"}`:                                        "missing required field 'prompt'",
 		`{"action":"read","automation_id":"../etc"}`:                                     "not an automation id",
+		`{"action":"list","limit":500}`:                                                  "arguments do not match the tool's schema: ",
+		`{"action":"create","prompt":"x","schedule":"@daily","mode":"root"}`:             "arguments do not match the tool's schema: ",
+		`{"action":"read","automation_id":"auto_00000000","id":7}`:                       "field 'id' must be a string",
+		`{"action":"read"}`: "missing required field 'automation_id'. Input provided: action",
+		`{"id":7}`:          "automation: missing `action`",
 	} {
 		_, err := h.call(t, h.tool, in)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -145,6 +151,10 @@ func TestApprovalAndErrors(t *testing.T) {
 	if _, err := ro.call(t, ro.tool, `{"action":"create","prompt":"x","schedule":"@daily"}`); err == nil ||
 		!strings.Contains(err.Error(), "automation: invalid action `create` (one of: list, read)") {
 		t.Errorf("plan: %v", err)
+	}
+	if _, err := ro.call(t, ro.tool, `{"action":"list","prompt":"x"}`); err == nil ||
+		!strings.Contains(err.Error(), "arguments do not match the tool's schema: ") {
+		t.Errorf("plan, a write key: %v", err)
 	}
 }
 

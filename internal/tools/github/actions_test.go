@@ -190,6 +190,10 @@ func TestInputErrors(t *testing.T) {
 		`{"action":"issue_context"}`:                          "pass `number`",
 		`{"action":"issue_context","number":1,"repo":"../x"}`: "repo must be owner/name",
 		`{"action":"issue_context","url":"https://github.com/octo/widgets/wiki/1"}`: "is not an issue or pull request URL",
+		`{"action":"issue_context","number":0}`:                                     "arguments do not match the tool's schema: ",
+		`{"action":"comment","number":1}`:                                           "missing required field 'body'. Input provided: action, number",
+		`{"action":"close_issue","number":1,"reason":"never"}`:                      "arguments do not match the tool's schema: ",
+		`{"action":"close_issue","number":1,"acceptance_criteria":[{"met":true}]}`:  "arguments do not match the tool's schema: ",
 	} {
 		_, _, err := run(t, tool, in)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -200,6 +204,36 @@ func TestInputErrors(t *testing.T) {
 	_, _, err := run(t, ro, `{"action":"comment","number":1,"body":"x"}`)
 	if err == nil || !strings.Contains(err.Error(), "github: invalid action `comment` (one of: issue_context, pr_context)") {
 		t.Errorf("read-only: %v", err)
+	}
+	_, _, err = run(t, ro, `{"action":"issue_context","number":1,"body":"x"}`)
+	if err == nil || !strings.Contains(err.Error(), "arguments do not match the tool's schema: ") {
+		t.Errorf("read-only, a write key: %v", err)
+	}
+}
+
+// Reads and close dry runs are Auto and read-only; what posts or closes is
+// Required, whatever the rest of the input says.
+func TestPolicyPerAction(t *testing.T) {
+	t.Parallel()
+	tool := New(Options{GH: "/bin/false"})
+	for in, auto := range map[string]bool{
+		`{"action":"issue_context","number":1}`:                     true,
+		`{"action":"pr_context","url":"https://x/o/r/pull/1"}`:      true,
+		`{"action":"close_issue","number":1,"dry_run":true}`:        true,
+		`{"action":"close_pr","number":1,"dry_run":true}`:           true,
+		`{"action":"comment","number":1,"body":"x"}`:                false,
+		`{"action":"comment","number":1,"body":"x","dry_run":true}`: false,
+		`{"action":"close_issue","number":1}`:                       false,
+		`{"action":"close_pr","number":1,"dry_run":false}`:          false,
+	} {
+		c, err := tools.PrepareCall(tool, json.RawMessage(in))
+		want := tools.Policy{Approval: tools.Required}
+		if auto {
+			want = tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: true}
+		}
+		if err != nil || c.Policy != want {
+			t.Errorf("%s: %+v %v", in, c, err)
+		}
 	}
 }
 

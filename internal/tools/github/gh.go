@@ -39,24 +39,13 @@ func (r ref) label() string {
 }
 
 // parseRef reads {number, repo} or {url}.
-func parseRef(args tools.Args) (ref, error) {
-	u, _, err := args.String("url")
-	if err != nil {
-		return ref{}, err
+func parseRef(in *contract) (ref, error) {
+	if in.URL != "" {
+		return parseURL(in.URL)
 	}
-	if u != "" {
-		return parseURL(u)
-	}
-	n, ok, err := args.Uint("number")
-	if err != nil {
-		return ref{}, err
-	}
-	if !ok || n == 0 {
+	n, repo := in.Number, in.Repo
+	if n <= 0 {
 		return ref{}, tools.InvalidInput("github: pass `number` (with optional `repo` owner/name) or an issue/pull request `url`")
-	}
-	repo, _, err := args.String("repo")
-	if err != nil {
-		return ref{}, err
 	}
 	r := ref{number: n}
 	parts := strings.Split(strings.Trim(strings.TrimSpace(repo), "/"), "/")

@@ -8,7 +8,6 @@ package github
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/handles"
@@ -56,126 +55,51 @@ func New(opts Options) *Tool {
 			"also the changed files, checks and the diff (long ones as handles for handle_read). comment {number, " +
 			"body} posts a comment. close_issue / close_pr {number, files_changed, tests_run, final_status, " +
 			"acceptance_criteria, dry_run} closes with a structured evidence comment; dry_run shows what would be done.",
-		SchemaFunc: schemaFor(actions),
+		SchemaFunc: func() map[string]any { return params.SchemaFor(actions) },
 		Caps:       []tools.Capability{tools.CapNetwork},
 		Deferred:   true,
 		Approve:    tools.Required,
 	}}
 }
 
-var (
-	fullSchema = sync.OnceValue(func() map[string]any { return buildSchema(Actions) })
-	readSchema = sync.OnceValue(func() map[string]any { return buildSchema(readActions) })
-)
-
-func schemaFor(actions []string) func() map[string]any {
-	if len(actions) == len(readActions) {
-		return readSchema
-	}
-	return fullSchema
-}
-
-func buildSchema(actions []string) map[string]any {
-	str := func(d string) map[string]any { return map[string]any{"type": "string", "description": d} }
-	strs := func(d string) map[string]any {
-		return map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": d}
-	}
-	enum := make([]any, len(actions))
-	for i, a := range actions {
-		enum[i] = a
-	}
-	props := map[string]any{
-		"action": map[string]any{"type": "string", "enum": enum, "description": "Operation."},
-		"number": map[string]any{"type": "integer", "minimum": 1, "description": "Issue or pull request number."},
-		"repo":   str("owner/name (or host/owner/name); default: the workspace's GitHub remote."),
-		"url":    str("An issue or pull request URL, instead of number and repo."),
-	}
-	if len(actions) > len(readActions) {
-		props["body"] = str("comment: the Markdown to post.")
-		props["files_changed"] = strs("close: the files the fix changed.")
-		props["tests_run"] = strs("close: the tests or checks run, with their outcome.")
-		props["final_status"] = str("close: one line on the final state (e.g. fixed in abc123, tests pass).")
-		props["acceptance_criteria"] = map[string]any{"type": "array", "description": "close: each criterion and whether it is met.",
-			"items": map[string]any{"type": "object", "required": []any{"criterion", "met"}, "properties": map[string]any{
-				"criterion": str("The criterion."), "met": map[string]any{"type": "boolean"}, "evidence": str("How it was checked.")}}}
-		props["reason"] = map[string]any{"type": "string", "enum": []any{"completed", "wont_do"},
-			"description": "close_issue: completed (default) or wont_do (GitHub's state_reason for work that will not be done)."}
-		props["dry_run"] = map[string]any{"type": "boolean", "description": "close: report what would be posted and done, change nothing."}
-	}
-	return map[string]any{"type": "object", "required": []any{"action"}, "additionalProperties": false, "properties": props}
-}
-
-// NormalizeInput gives the family's short error forms for the action.
-func (t *Tool) NormalizeInput(raw json.RawMessage) (json.RawMessage, error) {
-	args, err := tools.ParseArgs(raw)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3). The context
+// actions and close dry runs are Auto, read-only and parallel-safe; what
+// posts or closes is Required.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := decode(raw, t.actions, t.InputSchema())
 	if err != nil {
 		return nil, err
 	}
-	if _, err := args.FamilyAction(ToolName, t.actions); err != nil {
-		return nil, err
+	p := tools.Policy{Approval: tools.Required}
+	switch {
+	case d.Action == "issue_context", d.Action == "pr_context", d.In.DryRun && (d.Action == "close_issue" || d.Action == "close_pr"):
+		p = tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: true}
 	}
-	return raw, nil
+	return tools.NewCall(d.Input(), p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := t.run(ctx, tc, d)
+		return tools.Sized(res, err, tc, "read the rest with handle_read on the returned handle")
+	}), nil
 }
 
-// ApprovalFor is Auto for reads and dry runs, Required for what posts or
-// closes.
-func (t *Tool) ApprovalFor(raw json.RawMessage) tools.Approval {
-	if t.ReadOnlyFor(raw) {
-		return tools.Auto
-	}
-	return tools.Required
-}
-
-// ReadOnlyFor is true for the context actions and close dry runs.
-func (t *Tool) ReadOnlyFor(raw json.RawMessage) bool {
-	var p struct {
-		Action string `json:"action"`
-		DryRun bool   `json:"dry_run"`
-	}
-	if json.Unmarshal(raw, &p) != nil {
-		return false
-	}
-	switch p.Action {
-	case "issue_context", "pr_context":
-		return true
-	case "close_issue", "close_pr":
-		return p.DryRun
-	}
-	return false
-}
-
-// ParallelSafeFor is true for reads.
-func (t *Tool) ParallelSafeFor(raw json.RawMessage) bool { return t.ReadOnlyFor(raw) }
-
-// Execute runs one action and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
+// Execute decodes and runs one call (tools.Execute).
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "read the rest with handle_read on the returned handle")
+	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
-	args, err := tools.ParseArgs(raw)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	action, err := args.FamilyAction(ToolName, t.actions)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	ref, err := parseRef(args)
+func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[contract]) (tools.Result, error) {
+	ref, err := parseRef(&d.In)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	gh := t.runner(tc.Workspace)
-	switch action {
+	switch d.Action {
 	case "issue_context":
 		return t.issueContext(ctx, tc, gh, ref)
 	case "pr_context":
 		return t.prContext(ctx, tc, gh, ref)
 	case "comment":
-		return t.comment(ctx, gh, ref, args)
+		return t.comment(ctx, gh, ref, d)
 	default:
-		return t.close(ctx, gh, ref, action == "close_pr", args)
+		return t.close(ctx, gh, ref, d.Action == "close_pr", d)
 	}
 }

@@ -9,11 +9,11 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-func (t *Tool) comment(ctx context.Context, g *gh, r ref, args tools.Args) (tools.Result, error) {
-	body, err := args.RequireString("body")
-	if err != nil {
-		return tools.Result{}, err
+func (t *Tool) comment(ctx context.Context, g *gh, r ref, d *tools.Decoded[contract]) (tools.Result, error) {
+	if !d.Has("body") {
+		return tools.Result{}, d.Missing("body")
 	}
+	body := d.In.Body
 	if strings.TrimSpace(body) == "" {
 		return tools.Result{}, tools.InvalidInput("github: comment needs a non-empty `body`")
 	}
@@ -135,15 +135,19 @@ func (e *evidence) markdown(pr bool) string {
 	return b.String()
 }
 
-func (t *Tool) close(ctx context.Context, g *gh, r ref, pr bool, args tools.Args) (tools.Result, error) {
-	var e evidence
-	if err := json.Unmarshal(args.Marshal(), &e); err != nil {
-		return tools.Result{}, tools.InvalidInput("github: %v", err)
+func (t *Tool) close(ctx context.Context, g *gh, r ref, pr bool, d *tools.Decoded[contract]) (tools.Result, error) {
+	in := &d.In
+	e := evidence{FilesChanged: in.FilesChanged, TestsRun: in.TestsRun, FinalStatus: in.FinalStatus, Reason: in.Reason, DryRun: in.DryRun}
+	if len(in.AcceptanceCriteria) > 0 {
+		// decode validated the criteria against the schema already
+		if err := json.Unmarshal(in.AcceptanceCriteria, &e.Criteria); err != nil {
+			return tools.Result{}, tools.InvalidInput("github: %v", err)
+		}
 	}
 	if e.Reason == "" {
 		e.Reason = "completed"
 	}
-	if pr && args.Has("reason") {
+	if pr && d.Has("reason") {
 		return tools.Result{}, tools.InvalidInput("github: `reason` applies to close_issue only")
 	}
 	if err := e.check(pr); err != nil {

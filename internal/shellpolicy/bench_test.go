@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/gitfixture"
 )
 
 // script2K is a realistic 2 KB build-and-inspect script: pipelines,
@@ -90,5 +92,35 @@ func BenchmarkClassifyShortPath(b *testing.B) {
 	env.Getenv = os.Getenv
 	for b.Loop() {
 		env.Classify("git status --short && rg -n TODO internal | head -20", "")
+	}
+}
+
+// BenchmarkClassifyGitLogPatch is `git log -p` in a real repository that
+// tracks a .env: the tracked-secret check is a walk to .git, a stat of the
+// index and a cache hit (git ls-files runs once per index change).
+func BenchmarkClassifyGitLogPatch(b *testing.B) {
+	r := gitfixture.New(b)
+	r.Write(".env", "X=1\n")
+	r.Write("README.md", "hello\n")
+	r.Commit("first")
+	env := &Env{Home: "/nonexistent-home", Workspace: r.Dir}
+	for b.Loop() {
+		if v := env.Classify("git log -p", ""); v.Class != Explicit {
+			b.Fatalf("class %v", v.Class)
+		}
+	}
+}
+
+// BenchmarkClassifyGitLogOneline is the same repository's `git log
+// --oneline`, which prints no content: the reference for the row above.
+func BenchmarkClassifyGitLogOneline(b *testing.B) {
+	r := gitfixture.New(b)
+	r.Write("README.md", "hello\n")
+	r.Commit("first")
+	env := &Env{Home: "/nonexistent-home", Workspace: r.Dir}
+	for b.Loop() {
+		if v := env.Classify("git log --oneline", ""); v.Class != ReadOnly {
+			b.Fatalf("class %v", v.Class)
+		}
 	}
 }

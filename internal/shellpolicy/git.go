@@ -62,6 +62,7 @@ func (c *classifier) git(args []value) {
 			c.command(rest[1:], nil)
 		}
 	}
+	c.gitSecrets(sub, rest)
 	if !harmless || !c.readOnlyGit(sub, rest) {
 		c.atLeast(Ordinary)
 	}

@@ -39,7 +39,7 @@ func (a *App) newRLM() *rlm.Tool {
 	scratch := filepath.Join(a.Cfg.Home, "tmp", "rlm")
 	_ = os.MkdirAll(scratch, 0o700)
 	sb, label := a.rlmSandbox(scratch)
-	o := rlm.Options{ScratchRoot: scratch, Handles: s.Handles, Query: a.childQuery, SandboxLabel: label,
+	o := rlm.Options{ScratchRoot: scratch, Workspace: a.Cfg.Workspace, Handles: s.Handles, Query: a.childQuery, SandboxLabel: label,
 		Sources: []handles.Source{s.Handles, a.Agents.HandleSource()},
 		Start: func(cmd *exec.Cmd) (func() error, error) {
 			p, err := sb.Start(cmd)

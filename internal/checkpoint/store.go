@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/gitsafe"
 )
 
@@ -57,20 +58,23 @@ var ErrNoGit = errors.New("checkpoints need the git binary (install git); nothin
 // Open returns the store of workspace under home. Nothing is written until
 // the first snapshot.
 func Open(home, workspace string, o Options) (*Store, error) {
-	bin := o.Git
-	if bin == "" {
-		p, err := exec.LookPath("git")
-		if err != nil {
-			return nil, ErrNoGit
-		}
-		bin = p
-	}
 	ws, err := filepath.Abs(workspace)
 	if err != nil {
 		return nil, err
 	}
 	if r, err := filepath.EvalSymlinks(ws); err == nil {
 		ws = r
+	}
+	bin := o.Git
+	if bin == "" {
+		// Past the workspace's PATH directories (internal/binpath): every
+		// turn snapshots without asking, and a File patch could have put a
+		// git in an activated .venv/bin.
+		p, err := binpath.LookPath("git", ws)
+		if err != nil {
+			return nil, ErrNoGit
+		}
+		bin = p
 	}
 	sum := sha256.Sum256([]byte(ws))
 	dir := filepath.Join(home, "checkpoints", hex.EncodeToString(sum[:8])+".git")

@@ -89,7 +89,11 @@ func (s *session) ensure(t *Tool) (restarted string, err error) {
 	if s.k != nil && why == "" {
 		why = fmt.Sprintf("it exited (%v)", s.k.exitErr)
 	}
-	k, err := startKernel(t.python(), s.scratch, t.kernelEnv(), t.opts.Start)
+	py, err := t.python()
+	if err != nil {
+		return "", err
+	}
+	k, err := startKernel(py, s.scratch, t.kernelEnv(), t.opts.Start)
 	if err != nil {
 		return "", err
 	}

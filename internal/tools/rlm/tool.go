@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/handles"
 )
@@ -37,8 +38,13 @@ const (
 
 // Options configure the tool.
 type Options struct {
-	// Python is the interpreter; "" finds python3 on PATH.
+	// Python is the interpreter; "" finds python3 on PATH past the
+	// workspace's directories (internal/binpath).
 	Python string
+	// Workspace is the workspace root, whose PATH directories (an activated
+	// .venv/bin) are never searched for python3: a File patch could have
+	// put a python3 there, and open and eval run without asking.
+	Workspace string
 	// ScratchRoot holds each session's scratch directory ("" = the system
 	// temp dir).
 	ScratchRoot string
@@ -191,14 +197,20 @@ func contains(xs []string, s string) bool {
 	return false
 }
 
-func (t *Tool) python() string {
+// python is the interpreter to start, or a model-readable error saying
+// there is none.
+func (t *Tool) python() (string, error) {
+	var p string
+	var err error
 	if t.opts.Python != "" {
-		return t.opts.Python
+		p, err = exec.LookPath(t.opts.Python)
+	} else {
+		p, err = binpath.LookPath("python3", t.opts.Workspace)
 	}
-	if p, err := exec.LookPath("python3"); err == nil {
-		return p
+	if err != nil {
+		return "", tools.NotAvailable("rlm: python3 is not installed (install Python 3.8 or newer, e.g. apt install python3)")
 	}
-	return "python3"
+	return p, nil
 }
 
 func (t *Tool) kernelEnv() []string {
@@ -216,8 +228,8 @@ func (t *Tool) evalTimeout() time.Duration {
 }
 
 func (t *Tool) newSession(name string, depth int) (*session, error) {
-	if _, err := exec.LookPath(t.python()); err != nil {
-		return nil, tools.NotAvailable("rlm: python3 is not installed (install Python 3.8 or newer, e.g. apt install python3)")
+	if _, err := t.python(); err != nil {
+		return nil, err
 	}
 	dir, err := os.MkdirTemp(t.opts.ScratchRoot, "codewhale-rlm-*")
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
+	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -257,11 +258,13 @@ func project(body []byte, paths []string, truncated bool) (map[string][]any, err
 }
 
 // pdfText extracts a PDF's text with poppler's pdftotext when it is
-// installed; otherwise the note says so.
-func (t *Tool) pdfText(ctx context.Context, body []byte) (string, string) {
+// installed; otherwise the note says so. pdftotext is looked up past the
+// workspace's PATH directories (internal/binpath): a fetch may run without
+// asking, and a File patch could have put a pdftotext there.
+func (t *Tool) pdfText(ctx context.Context, workspace string, body []byte) (string, string) {
 	bin := t.opts.PDFToText
 	if bin == "" {
-		p, err := exec.LookPath("pdftotext")
+		p, err := binpath.LookPath("pdftotext", workspace)
 		if err != nil {
 			return "", "This is a PDF and pdftotext (poppler-utils) is not installed, so its text cannot be extracted."
 		}

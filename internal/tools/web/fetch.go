@@ -76,7 +76,7 @@ func (t *Tool) fetch(ctx context.Context, tc *tools.Context, in input, allowPriv
 	if resp.ContentLength > 0 {
 		out.TotalBytes = resp.ContentLength
 	}
-	if err := t.render(ctx, &out, resp, body, in); err != nil {
+	if err := t.render(ctx, tc.Workspace, &out, resp, body, in); err != nil {
 		return tools.Result{}, err
 	}
 	t.fitContent(tc, &out)
@@ -115,7 +115,7 @@ func (t *Tool) audit(in input, u *url.URL, decision string, status int, n int64,
 // render fills the content by type: HTML converted per format, JSON with
 // optional projections, other text decoded, PDFs through pdftotext, and
 // binary content refused with its type and size.
-func (t *Tool) render(ctx context.Context, out *Fetched, resp *http.Response, body []byte, in input) error {
+func (t *Tool) render(ctx context.Context, workspace string, out *Fetched, resp *http.Response, body []byte, in input) error {
 	ctype := resp.Header.Get("Content-Type")
 	if ctype == "" {
 		ctype = http.DetectContentType(body)
@@ -140,7 +140,7 @@ func (t *Tool) render(ctx context.Context, out *Fetched, resp *http.Response, bo
 			out.Fields = fields
 		}
 	case media == "application/pdf":
-		text, note := t.pdfText(ctx, body)
+		text, note := t.pdfText(ctx, workspace, body)
 		out.Content, out.Note = text, note
 		if in.format == "raw" {
 			out.Note = "raw PDF bytes are not returned; this is the extracted text. " + note

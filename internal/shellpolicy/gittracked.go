@@ -66,14 +66,17 @@ func (c *classifier) repoTop() (top, index string) {
 // through the safe git runner (internal/gitsafe) and the git binpath finds
 // outside the workspace. A failure lists none: the shell's git fails on the
 // same repository and prints nothing either.
+//
+// git ls-files lists the index, so a repository without one (nothing added
+// yet) tracks nothing and costs no process.
 func (c *classifier) trackedSecrets(top, index string) []trackedSecret {
-	var fi os.FileInfo
-	if index != "" {
-		fi, _ = os.Stat(index)
+	fi, err := os.Stat(index)
+	if index == "" || err != nil {
+		return nil
 	}
 	key := top + "\x00" + index
 	custom := c.env.SecretPath != nil // tests' predicates are not cached
-	if fi != nil && !custom {
+	if !custom {
 		trackedCache.Lock()
 		defer trackedCache.Unlock()
 		if e, ok := trackedCache.m[key]; ok && e.mod.Equal(fi.ModTime()) && e.size == fi.Size() {
@@ -81,7 +84,7 @@ func (c *classifier) trackedSecrets(top, index string) []trackedSecret {
 		}
 	}
 	list := c.listTracked(top)
-	if fi != nil && !custom {
+	if !custom {
 		if trackedCache.m == nil || len(trackedCache.m) >= maxTracked {
 			trackedCache.m = map[string]trackedEntry{}
 		}

@@ -326,7 +326,7 @@ func TestMalformedAndInvalidArgumentsBecomeResults(t *testing.T) {
 	h := newHarness(t, srv)
 	evs := h.turn("go")
 	res := all[engine.ToolCallComplete](evs)
-	want := []string{"not valid JSON", "at /objective", "Invalid 'plan' array", "Unsupported match algorithm 'fuzzy'. Expected one of: bm25, regex"}
+	want := []string{"not valid JSON", "field 'objective' must be a string", "Invalid 'plan' array", "Unsupported match algorithm 'fuzzy'. Expected one of: bm25, regex"}
 	for i, r := range res {
 		if !r.Result.IsError || !strings.Contains(r.Result.Content, want[i]) {
 			t.Errorf("call %d: %q", i, r.Result.Content)

@@ -37,18 +37,51 @@ func TestRegistryResolvesExactNamesOnly(t *testing.T) {
 	}
 }
 
+// recorder is an untyped tool (an MCP adapter's shape): the registry
+// validates its input against its schema before it runs.
+type recorder struct {
+	tools.Spec
+	got *string
+}
+
+func (r *recorder) Execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
+	*r.got = string(in)
+	return tools.OK("ran"), nil
+}
+
 func TestRegistryValidatesBeforeRunning(t *testing.T) {
+	t.Parallel()
+	var got string
+	reg := tools.NewRegistry()
+	reg.Register(&recorder{got: &got, Spec: tools.Spec{ToolName: "mcp_probe", Schema: map[string]any{"type": "object",
+		"properties": map[string]any{"objective": map[string]any{"type": "string"}}}}})
+	_, err := reg.Execute(context.Background(), &tools.Context{}, "mcp_probe", json.RawMessage(`{"objective":["x"]}`))
+	if err == nil {
+		t.Fatal("schema violation accepted")
+	}
+	msg := tools.AsError(err).Render("mcp_probe")
+	if !strings.HasPrefix(msg, "Invalid input for tool 'mcp_probe': arguments do not match the tool's schema: at /objective") {
+		t.Errorf("message %q", msg)
+	}
+	if got != "" {
+		t.Error("tool ran despite invalid input")
+	}
+	if res, err := reg.Execute(context.Background(), &tools.Context{}, "mcp_probe", json.RawMessage(`{"objective":"ok"}`)); err != nil || !res.Success || got == "" {
+		t.Errorf("valid call: %v %+v", err, res)
+	}
+}
+
+// A typed tool (update_plan) is refused by its decoder before it runs, in
+// the contract's words.
+func TestRegistryRefusesTypedInputBeforeRunning(t *testing.T) {
 	t.Parallel()
 	store := &plan.Store{}
 	reg := tools.NewRegistry()
 	reg.Register(plan.New(store))
 	_, err := reg.Execute(context.Background(), &tools.Context{}, "update_plan", json.RawMessage(`{"objective":["x"]}`))
-	if err == nil {
-		t.Fatal("schema violation accepted")
-	}
-	msg := tools.AsError(err).Render("update_plan")
-	if !strings.HasPrefix(msg, "Invalid input for tool 'update_plan': arguments do not match the tool's schema: at /objective") {
-		t.Errorf("message %q", msg)
+	if msg := tools.AsError(err).Render("update_plan"); err == nil ||
+		msg != `Invalid input for tool 'update_plan': field 'objective' must be a string; got array. Received: ["x"]` {
+		t.Errorf("message %v", err)
 	}
 	if store.Get().Objective != "" {
 		t.Error("tool ran despite invalid input")

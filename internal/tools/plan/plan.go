@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -49,26 +51,36 @@ func (s *Store) Get() State {
 	return s.state
 }
 
-var stringFields = []string{"title", "objective", "context_summary", "explanation", "recommended_approach",
-	"verification_plan", "risks_and_unknowns", "handoff_packet"}
-var listFields = []string{"sources_used", "critical_files", "constraints"}
+// input is update_plan's parameter contract (docs/ARCHITECTURE.md §6): the
+// published schema and the decoding come from this type. Plan is the
+// deprecated step list, read by parseSteps with the contract's messages.
+type input struct {
+	Title               string    `json:"title,omitempty"`
+	Objective           string    `json:"objective,omitempty" jsonschema:"What the work is for, in one or two sentences."`
+	ContextSummary      string    `json:"context_summary,omitempty"`
+	Explanation         string    `json:"explanation,omitempty"`
+	RecommendedApproach string    `json:"recommended_approach,omitempty"`
+	VerificationPlan    string    `json:"verification_plan,omitempty"`
+	RisksAndUnknowns    string    `json:"risks_and_unknowns,omitempty"`
+	HandoffPacket       string    `json:"handoff_packet,omitempty"`
+	SourcesUsed         []string  `json:"sources_used,omitempty"`
+	CriticalFiles       []string  `json:"critical_files,omitempty"`
+	Constraints         []string  `json:"constraints,omitempty"`
+	Plan                tools.Raw `json:"plan,omitempty" jsonschema:"Deprecated: use work_update for concrete steps."`
+}
 
-// schema is built once, when first read: update_plan is deferred, so most
+// params is built when first read: update_plan is deferred, so most
 // sessions never send it.
-var schema = sync.OnceValue(func() map[string]any {
-	props := map[string]any{}
-	for _, f := range stringFields {
-		props[f] = map[string]any{"type": "string"}
-	}
-	for _, f := range listFields {
-		props[f] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
-	}
-	props["objective"] = map[string]any{"type": "string", "description": "What the work is for, in one or two sentences."}
-	props["plan"] = map[string]any{"type": "array", "description": "Deprecated: use work_update for concrete steps.",
-		"items": map[string]any{"type": "object", "properties": map[string]any{
-			"step": map[string]any{"type": "string"}, "status": map[string]any{"type": "string"}}}}
-	return map[string]any{"type": "object", "properties": props}
-})
+var params = tools.NewParams[input]("update_plan", tools.ParamOptions[input]{
+	Shape: func(s *jsonschema.Schema, _ []string) {
+		items, err := jsonschema.For[Step](nil)
+		if err != nil {
+			panic(err) // two strings; every tool's schema is derived in a test
+		}
+		items.AdditionalProperties, items.Required = nil, nil
+		p := s.Properties["plan"]
+		p.Type, p.Items = "array", items
+	}})
 
 // Tool is update_plan.
 type Tool struct {
@@ -82,60 +94,47 @@ func New(store *Store) *Tool {
 		ToolName: "update_plan",
 		Desc: "Publish optional high-level strategy: objective, phases, constraints, verification and handoff " +
 			"context. Each call replaces the plan. This is not the To-do list: track concrete work with work_update.",
-		SchemaFunc: schema,
+		SchemaFunc: params.Schema,
 		Caps:       []tools.Capability{tools.CapWritesFiles},
 		Deferred:   true,
 		Approve:    tools.Auto,
 	}}
 }
 
-// NormalizeInput gives the contract's messages for a malformed `plan` before
-// schema validation would.
-func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	args, err := tools.ParseArgs(in)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3): the
+// contract's messages for a malformed `plan`, a step's status that is not a
+// string refused in the schema validator's words.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := params.Decode(raw)
 	if err != nil {
 		return nil, err
 	}
-	if raw, ok := args["plan"]; ok {
-		if _, err := parseSteps(raw); err != nil {
+	in := d.In
+	st := State{Title: in.Title, Objective: in.Objective, ContextSummary: in.ContextSummary,
+		Explanation: in.Explanation, RecommendedApproach: in.RecommendedApproach,
+		VerificationPlan: in.VerificationPlan, RisksAndUnknowns: in.RisksAndUnknowns,
+		HandoffPacket: in.HandoffPacket, SourcesUsed: in.SourcesUsed, CriticalFiles: in.CriticalFiles,
+		Constraints: in.Constraints}
+	if d.Has("plan") {
+		if st.Plan, err = parseSteps(json.RawMessage(in.Plan)); err != nil {
+			return nil, err
+		}
+		if err := tools.Validate(t.Name(), params.Schema(), d.Input()); err != nil {
 			return nil, err
 		}
 	}
-	return in, nil
+	return tools.NewCall(raw, t.StaticPolicy(), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		return tools.Sized(t.publish(st), nil, tc, "shorten the plan")
+	}), nil
 }
 
-// Execute runs the call and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
+// Execute decodes and runs one call (tools.Execute).
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "shorten the plan")
+	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
-	args, err := tools.ParseArgs(in)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	var st State
-	strs := map[string]*string{"title": &st.Title, "objective": &st.Objective, "context_summary": &st.ContextSummary,
-		"explanation": &st.Explanation, "recommended_approach": &st.RecommendedApproach,
-		"verification_plan": &st.VerificationPlan, "risks_and_unknowns": &st.RisksAndUnknowns, "handoff_packet": &st.HandoffPacket}
-	for _, f := range stringFields {
-		if *strs[f], _, err = args.String(f); err != nil {
-			return tools.Result{}, err
-		}
-	}
-	lists := map[string]*[]string{"sources_used": &st.SourcesUsed, "critical_files": &st.CriticalFiles, "constraints": &st.Constraints}
-	for _, f := range listFields {
-		if *lists[f], _, err = args.StringList(f); err != nil {
-			return tools.Result{}, err
-		}
-	}
-	if raw, ok := args["plan"]; ok {
-		if st.Plan, err = parseSteps(raw); err != nil {
-			return tools.Result{}, err
-		}
-	}
+// publish replaces the plan and reports its progress.
+func (t *Tool) publish(st State) tools.Result {
 	t.store.mu.Lock()
 	t.store.state = st
 	t.store.mu.Unlock()
@@ -157,7 +156,7 @@ func (t *Tool) execute(_ context.Context, _ *tools.Context, in json.RawMessage) 
 	body, _ := json.MarshalIndent(st, "", "  ")
 	res := tools.OK(fmt.Sprintf("Plan updated: %d pending, %d in progress, %d completed (%d%% done)\n%s", pending, progress, done, pct, body))
 	res.Metadata = map[string]any{"plan": st}
-	return res, nil
+	return res
 }
 
 func parseSteps(raw json.RawMessage) ([]Step, error) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
 func TestUpdatePlan(t *testing.T) {
@@ -24,9 +25,18 @@ func TestUpdatePlan(t *testing.T) {
 	if st := store.Get(); st.Objective != "Port the registry" || st.Plan[2].Status != "pending" {
 		t.Errorf("state %+v", st)
 	}
-	for raw, want := range map[string]string{`{"plan":"x"}`: "Invalid 'plan' array", `{"plan":[{"status":"done"}]}`: "Plan item missing 'step'"} {
-		if _, err := tool.NormalizeInput(json.RawMessage(raw)); err == nil || !strings.Contains(err.Error(), want) {
+	for raw, want := range map[string]string{`{"plan":"x"}`: "Invalid 'plan' array", `{"plan":[{"status":"done"}]}`: "Plan item missing 'step'",
+		`{"plan":[{"step":"a","status":1}]}`: "arguments do not match the tool's schema: at /plan/0/status",
+		`{"title":3}`:                        "field 'title' must be a string"} {
+		if _, err := tool.Execute(context.Background(), &tools.Context{}, json.RawMessage(raw)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v", raw, err)
 		}
 	}
+}
+
+// update_plan's published schema and decoder agree.
+func TestParamsAgree(t *testing.T) {
+	t.Parallel()
+	paramtest.Agree(t, paramtest.Case{Tool: New(&Store{}),
+		Samples: map[string]any{"plan": []any{map[string]any{"step": "a", "status": "done"}}}})
 }

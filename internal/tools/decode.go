@@ -155,7 +155,8 @@ func (p *Params[T]) readFields(d *Decoded[T], required []string, missing func(st
 }
 
 // checkBounds refuses an integer outside its Bound in the schema
-// validator's words.
+// validator's words, naming only that property (the rest of the input may
+// still be spelled the way the tool folds, a status "done" say).
 func (p *Params[T]) checkBounds(d *Decoded[T]) error {
 	for prop, b := range p.opt.Bounds {
 		n, ok, err := d.args.Int(prop)
@@ -163,7 +164,9 @@ func (p *Params[T]) checkBounds(d *Decoded[T]) error {
 			return err
 		}
 		if ok && (n < b.Min || b.Max > 0 && n > b.Max) {
-			return Validate(p.tool, p.SchemaFor(nil), d.Input())
+			props, _ := p.SchemaFor(nil)["properties"].(map[string]any)
+			one := map[string]any{"type": "object", "properties": map[string]any{prop: props[prop]}}
+			return Validate(p.tool, one, Args{prop: d.args[prop]}.Marshal())
 		}
 	}
 	return nil

@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -20,9 +21,9 @@ func Aliases(ledger *Ledger) []tools.Tool {
 		w := New(ledger)
 		w.ToolName, w.Hidden, w.invokedAs = prefix+"_write", true, prefix+"_write"
 		out = append(out, w,
-			&addTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_add", addSchema, false)}},
-			&updateTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_update", setSchema, false)}},
-			&listTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_list", listSchema, true)}},
+			&addTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_add", addParams.Schema, false)}},
+			&updateTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_update", setParams.Schema, false)}},
+			&listTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_list", listParams.Schema, true)}},
 		)
 	}
 	return out
@@ -37,19 +38,34 @@ func hiddenSpec(name string, schema func() map[string]any, readOnly bool) tools.
 		Hidden: true, Approve: tools.Auto, ReadOnly: readOnly, Parallel: readOnly}
 }
 
-// The aliases' schemas are built once, when first read (a replayed call).
+// The aliases' parameter contracts (docs/ARCHITECTURE.md §6); their
+// schemas are built once, when first read (a replayed call). Status (and
+// add's content) stay Raw: parseEntry and optionalStatus give the
+// contract's messages for any JSON value, never a type error.
+type (
+	addInput struct {
+		Content tools.Raw `json:"content"`
+		Status  tools.Raw `json:"status,omitempty"`
+	}
+	setInput struct {
+		ID     int       `json:"id"`
+		Status tools.Raw `json:"status"`
+	}
+	listInput struct{}
+)
+
 var (
-	addSchema = sync.OnceValue(func() map[string]any {
-		return map[string]any{"type": "object", "required": []any{"content"}, "properties": map[string]any{
-			"content": map[string]any{"type": "string"}, "status": statusSchema()}}
-	})
-	setSchema = sync.OnceValue(func() map[string]any {
-		return map[string]any{"type": "object", "required": []any{"id", "status"}, "properties": map[string]any{
-			"id": map[string]any{"type": "integer", "minimum": 1}, "status": statusSchema()}}
-	})
-	listSchema = sync.OnceValue(func() map[string]any {
-		return map[string]any{"type": "object", "properties": map[string]any{}}
-	})
+	addParams = tools.NewParams[addInput]("todo_add", tools.ParamOptions[addInput]{
+		Enums: map[string][]string{"status": statusNames},
+		Shape: func(s *jsonschema.Schema, _ []string) {
+			s.Properties["content"].Type, s.Properties["status"].Type = "string", "string"
+		}})
+	setParams = tools.NewParams[setInput]("todo_update", tools.ParamOptions[setInput]{
+		Enums:  map[string][]string{"status": statusNames},
+		Bounds: map[string]tools.Bound{"id": {Min: 1}},
+		Shape:  func(s *jsonschema.Schema, _ []string) { s.Properties["status"].Type = "string" }})
+	listParams = tools.NewParams[listInput]("todo_list", tools.ParamOptions[listInput]{
+		Shape: func(s *jsonschema.Schema, _ []string) { s.Properties = map[string]*jsonschema.Schema{} }})
 )
 
 // granular is the shared part of the *_add/*_update/*_list aliases.
@@ -58,15 +74,27 @@ type granular struct {
 	ledger *Ledger
 }
 
-// dropAction parses the input without its `action` key: the alias's fixed
-// operation always wins.
-func dropAction(in json.RawMessage) (tools.Args, error) {
-	args, err := tools.ParseArgs(in)
+// decodeAlias decodes an alias's input once, without its `action` key: the
+// alias's fixed operation always wins, and a missing field's "Input
+// provided: …" does not list it.
+func decodeAlias[T any](p *tools.Params[T], raw json.RawMessage) (*tools.Decoded[T], error) {
+	args, err := p.ParseArgs(raw)
 	if err != nil {
 		return nil, err
 	}
 	delete(args, "action")
-	return args, nil
+	return p.DecodeArgs(args, nil)
+}
+
+// sent are the decoded fields as the Args the entry readers take.
+func sent[T any](d *tools.Decoded[T], fields ...string) tools.Args {
+	args := tools.Args{}
+	for _, f := range fields {
+		if d.Has(f) {
+			args[f] = d.Raw(f)
+		}
+	}
+	return args
 }
 
 func (g *granular) reply(header string, snap Snapshot) tools.Result {
@@ -75,84 +103,82 @@ func (g *granular) reply(header string, snap Snapshot) tools.Result {
 
 type addTool struct{ granular }
 
-func (t *addTool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	args, err := dropAction(in)
+// Prepare reads the item once; the canonical input is the item with its
+// status spelled canonically.
+func (t *addTool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := decodeAlias(addParams, raw)
 	if err != nil {
 		return nil, err
 	}
-	e, err := parseEntry(args)
+	e, err := parseEntry(sent(d, "content", "status"))
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(map[string]string{"content": e.Content, "status": string(e.Status)})
+	canonical, err := json.Marshal(map[string]string{"content": e.Content, "status": string(e.Status)})
+	if err != nil {
+		return nil, tools.ExecutionFailed("%s: %v", t.ToolName, err)
+	}
+	return tools.NewCall(canonical, t.StaticPolicy(), func(context.Context, *tools.Context) (tools.Result, error) {
+		item, snap := t.ledger.Add(e)
+		return t.reply(fmt.Sprintf("Added todo #%d (%s)", item.ID, item.Status), snap), nil
+	}), nil
 }
 
-func (t *addTool) Execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
-	args, err := dropAction(in)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	e, err := parseEntry(args)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	item, snap := t.ledger.Add(e)
-	return t.reply(fmt.Sprintf("Added todo #%d (%s)", item.ID, item.Status), snap), nil
+func (t *addTool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, t, tc, in)
 }
 
 type updateTool struct{ granular }
 
-func (t *updateTool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	id, st, err := parseSet(in)
+// Prepare reads the id and status once; the canonical input has the status
+// spelled canonically.
+func (t *updateTool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := decodeAlias(setParams, raw)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(map[string]any{"id": id, "status": string(st)})
+	for _, f := range []string{"id", "status"} {
+		if !d.Has(f) {
+			return nil, d.Missing(f)
+		}
+	}
+	id := d.In.ID
+	st, err := optionalStatus(sent(d, "status"))
+	if err != nil {
+		return nil, err
+	}
+	canonical, err := json.Marshal(map[string]any{"id": id, "status": string(st)})
+	if err != nil {
+		return nil, tools.ExecutionFailed("%s: %v", t.ToolName, err)
+	}
+	return tools.NewCall(canonical, t.StaticPolicy(), func(context.Context, *tools.Context) (tools.Result, error) {
+		snap, ok := t.ledger.SetStatus(id, st)
+		if !ok {
+			res := tools.Failed(fmt.Sprintf("Todo id %d not found", id))
+			res.Metadata = map[string]any{"invoked_as": t.ToolName}
+			return res, nil
+		}
+		return t.reply(fmt.Sprintf("Updated todo #%d to %s", id, st), snap), nil
+	}), nil
 }
 
-func parseSet(in json.RawMessage) (int, Status, error) {
-	args, err := dropAction(in)
-	if err != nil {
-		return 0, "", err
-	}
-	id, ok, err := args.Int("id")
-	if err != nil {
-		return 0, "", err
-	}
-	if !ok {
-		return 0, "", args.Missing("id")
-	}
-	if !args.Has("status") {
-		return 0, "", args.Missing("status")
-	}
-	st, err := optionalStatus(args)
-	return id, st, err
-}
-
-func (t *updateTool) Execute(_ context.Context, _ *tools.Context, in json.RawMessage) (tools.Result, error) {
-	id, st, err := parseSet(in)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	snap, ok := t.ledger.SetStatus(id, st)
-	if !ok {
-		res := tools.Failed(fmt.Sprintf("Todo id %d not found", id))
-		res.Metadata = map[string]any{"invoked_as": t.ToolName}
-		return res, nil
-	}
-	return t.reply(fmt.Sprintf("Updated todo #%d to %s", id, st), snap), nil
+func (t *updateTool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, t, tc, in)
 }
 
 type listTool struct{ granular }
 
-func (t *listTool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	if _, err := dropAction(in); err != nil {
+// Prepare checks the input is an object; whatever it holds is ignored.
+func (t *listTool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	if _, err := decodeAlias(listParams, raw); err != nil {
 		return nil, err
 	}
-	return json.RawMessage(`{}`), nil
+	return tools.NewCall(json.RawMessage(`{}`), t.StaticPolicy(), func(context.Context, *tools.Context) (tools.Result, error) {
+		snap := t.ledger.Snapshot()
+		return t.reply(fmt.Sprintf("Todo list (%d items, %d%% settled)", len(snap.Items), snap.CompletionPct), snap), nil
+	}), nil
 }
 
-func (t *listTool) Execute(_ context.Context, _ *tools.Context, _ json.RawMessage) (tools.Result, error) {
-	snap := t.ledger.Snapshot()
-	return t.reply(fmt.Sprintf("Todo list (%d items, %d%% settled)", len(snap.Items), snap.CompletionPct), snap), nil
+func (t *listTool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, t, tc, in)
 }

@@ -39,13 +39,20 @@ var params = tools.NewParams[contract]("work_update", tools.ParamOptions[contrac
 			panic(err) // two strings; every tool's schema is derived in a test
 		}
 		items.AdditionalProperties = nil
-		items.Properties["status"].Enum = statusSchema()["enum"].([]any)
+		items.Properties["status"].Enum = statusEnum()
 		t := s.Properties["todos"]
 		t.Type, t.Items = "array", items
 	}})
 
-func statusSchema() map[string]any {
-	return map[string]any{"type": "string", "enum": []any{"pending", "in_progress", "completed", "cancelled"}}
+// statusNames are the published statuses, in published order.
+var statusNames = []string{string(Pending), string(InProgress), string(Completed), string(Cancelled)}
+
+func statusEnum() []any {
+	out := make([]any, len(statusNames))
+	for i, n := range statusNames {
+		out[i] = n
+	}
+	return out
 }
 
 // Update is the work_update tool, or one of its full-replace aliases

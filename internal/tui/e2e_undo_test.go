@@ -171,10 +171,13 @@ func TestE2ERestoreAndItsUndo(t *testing.T) {
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.keys("BTab", "BTab")
 	p.waitFor("Full Access")
+	// "✓ done" beside each answer: the turn, and the checkpoint that ends
+	// it, is over before the next line is typed (the picker lists what the
+	// checkpoints say when it opens).
 	p.line("write v1")
-	p.waitFor("● Wrote v1.")
+	p.waitFor("● Wrote v1.", "✓ done")
 	p.line("write v2")
-	p.waitFor("● Wrote v2.")
+	p.waitFor("● Wrote v2.", "✓ done")
 	p.line("/restore")
 	p.waitFor("Restore the workspace to before a turn", "write v2", "2 file(s): M notes.md, A todo.md", "1 file(s): A notes.md")
 	p.keys("Down", "Enter")

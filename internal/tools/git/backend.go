@@ -18,6 +18,9 @@ type backend interface {
 	name() string
 	run(ctx context.Context, r *request) (string, error)
 	knows(ctx context.Context, r *request) (bool, error)
+	// objectKind is "commit" when rev peels to a commit, else the type of
+	// the object it names ("tag", "tree", "blob"), or "" when it names none.
+	objectKind(ctx context.Context, r *request, rev string) (string, error)
 }
 
 // failure is a git read that ran and failed; msg is what git would print on
@@ -90,4 +93,20 @@ func (c cliBackend) knows(ctx context.Context, r *request) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+func (c cliBackend) objectKind(ctx context.Context, r *request, rev string) (string, error) {
+	_, err := c.output(ctx, r.dir, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	var fe *failure
+	switch {
+	case err == nil:
+		return "commit", nil
+	case !errors.As(err, &fe):
+		return "", err
+	}
+	out, err := c.output(ctx, r.dir, "cat-file", "-t", rev)
+	if errors.As(err, &fe) {
+		return "", nil
+	}
+	return strings.TrimSpace(out), err
 }

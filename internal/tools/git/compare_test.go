@@ -32,7 +32,13 @@ func backends() map[string]*Tool {
 // runCases checks every case against every backend.
 func runCases(t *testing.T, f *fixture, cases []gitCase) {
 	t.Helper()
-	tc := &tools.Context{Workspace: f.Dir}
+	runCasesIn(t, f, &tools.Context{Workspace: f.Dir}, cases)
+}
+
+// runCasesIn is runCases with the tool running in tc (a workspace below
+// the repository's top level, trusted roots).
+func runCasesIn(t *testing.T, f *fixture, tc *tools.Context, cases []gitCase) {
+	t.Helper()
 	for _, c := range cases {
 		want, err := f.RunIn(filepath.Join(f.Dir, filepath.FromSlash(c.dir)), c.args...)
 		if err != nil {

@@ -16,6 +16,12 @@
 // commit reachable from a ref has it, the call is refused as an unknown
 // path.
 //
+// git runs at the root the path lies in (the workspace or a trusted root)
+// with the rest of the path as the pathspec, never inside a submodule or
+// nested repository on the way; a workspace below its repository's top
+// level is the scope `.` of every call, and show refuses a blob or tree
+// outside it (CONTRACT.md §6.3, showscope.go).
+//
 // # Backends
 //
 // Two backends produce that text behind one interface:

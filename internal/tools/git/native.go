@@ -194,6 +194,25 @@ func packedObjectCount(gitDir string) int {
 	return total
 }
 
+func (nativeBackend) objectKind(_ context.Context, r *request, rev string) (string, error) {
+	rp, err := openRepo(r.dir)
+	if err != nil {
+		return "", nil // the show itself reports it
+	}
+	h, err := rp.resolve(rev)
+	if err != nil {
+		return "", nil
+	}
+	if _, err := rp.peel(h, "commit"); err == nil {
+		return "commit", nil
+	}
+	obj, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return "", nil
+	}
+	return obj.Type().String(), nil
+}
+
 func (nativeBackend) knows(ctx context.Context, r *request) (bool, error) {
 	rp, err := openRepo(r.dir)
 	if err != nil {

@@ -26,9 +26,11 @@ const (
 type request struct {
 	action   string
 	rawPath  string // the `path` argument as given; "" when absent
-	dir      string // working directory: the workspace, the path, or the file's parent
-	pathspec string // "" (none), "." for a directory, or the rest of the path below dir
+	dir      string // working directory: the workspace, or the trusted root the path lies in
+	pathspec string // "" (the whole repository), "." for dir itself, or the path below dir
 	kind     scopeKind
+	scoped   bool   // dir is below its repository's top level: reads are limited to it
+	inner    string // a nested repository or submodule the path reaches (dir-relative), or ""
 
 	cached              bool
 	unified             int
@@ -186,6 +188,15 @@ func (r *request) metadata(backend string) map[string]any {
 		"pathspec": nil, "backend": backend, "truncated": false, "omitted_chars": 0}
 	if r.pathspec != "" {
 		m["pathspec"] = r.pathspec
+	}
+	if r.inner != "" {
+		// Never a silent switch of repositories: the read is the outer
+		// repository's view, and the note says how to get the inner one's.
+		m["nested_repository"] = r.inner
+		m["note"] = fmt.Sprintf("%s is a separate repository (a submodule or a nested clone) inside the one this reads: "+
+			"this is what the outer repository records for it (git %s -- %s at %s). This tool does not read the inner "+
+			"repository's own status or history; for those run `git -C %s %s` with Bash, or start codewhale in it.",
+			r.inner, r.action, r.pathspec, r.dir, r.inner, r.action)
 	}
 	switch r.action {
 	case "diff":

@@ -34,6 +34,13 @@ func (r *request) resolveScope(tc *tools.Context) error {
 		if tc.Workspace == "" {
 			return tools.ExecutionFailed("Git has no workspace to run in")
 		}
+		if r.scoped = !repoTop(r.dir); r.scoped {
+			// The workspace is a subdirectory of its repository: the read
+			// is limited to it, as `git <action> -- .` run there
+			// (CONTRACT.md §6.3). At the top level no pathspec is passed,
+			// since `-- .` would prune empty commits from log.
+			r.pathspec, r.kind = ".", scopeDir
+		}
 		return nil
 	}
 	abs, base, err := tc.LexicalPath(r.rawPath)
@@ -44,6 +51,11 @@ func (r *request) resolveScope(tc *tools.Context) error {
 	if err != nil {
 		return tools.PathEscape(abs)
 	}
+	// git runs at the root the path lies in (the workspace, or a trusted
+	// root) with the whole rest as the pathspec, never inside a nested
+	// repository on the way: `path` into a submodule asks the outer
+	// repository about it, as `git status -- sub` does.
+	r.dir, r.scoped = base, !repoTop(base)
 	dir, parts := base, []string{}
 	if rel != "." {
 		parts = strings.Split(rel, string(filepath.Separator))
@@ -53,6 +65,9 @@ func (r *request) resolveScope(tc *tools.Context) error {
 		fi, err := os.Lstat(next)
 		switch {
 		case err == nil && fi.IsDir():
+			if r.inner == "" && repoTop(next) {
+				r.inner = strings.Join(parts[:i+1], "/")
+			}
 			dir = next
 			continue
 		case err == nil && fi.Mode()&fs.ModeSymlink != 0 && i < len(parts)-1:
@@ -66,11 +81,35 @@ func (r *request) resolveScope(tc *tools.Context) error {
 		default:
 			return tools.InvalidInput("Path does not exist or is not accessible: %s (%v)", r.rawPath, unwrapPathErr(err))
 		}
-		r.dir, r.pathspec = dir, strings.Join(parts[i:], "/")
+		r.pathspec = strings.Join(parts, "/")
 		return nil
 	}
-	r.dir, r.pathspec, r.kind = dir, ".", scopeDir
+	r.pathspec, r.kind = ".", scopeDir
+	if len(parts) > 0 {
+		r.pathspec = strings.Join(parts, "/")
+	}
 	return nil
+}
+
+// repoTop reports whether dir is the top level of a repository (or of a
+// submodule or linked worktree): it holds a .git entry, which is where
+// git's discovery stops.
+func repoTop(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// topOf is the top level of the repository dir lies in, found as git's
+// discovery finds it; "" when there is none.
+func topOf(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if repoTop(d) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // throughLink refuses a path that continues past a symbolic link, as git

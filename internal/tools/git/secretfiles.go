@@ -18,28 +18,37 @@ import (
 // refuseSecret refuses a show of a secret blob (`REV:path`) or a blame of
 // a secret file before anything runs.
 func refuseSecret(r *request) error {
-	var p string
+	var p, abs string
 	switch {
 	case r.action == "blame":
 		p = r.pathspec
-	case r.action == "show" && strings.Contains(r.rev, ":"):
-		p = r.rev[strings.LastIndex(r.rev, ":")+1:]
+		abs = filepath.Join(r.dir, filepath.FromSlash(p))
+	case r.action == "show":
+		if tp, ok := treePathOf(r.rev); ok {
+			p, abs = tp, r.treePathAbs(tp)
+		}
 	}
-	if p == "" {
+	if p == "" || p == "." {
 		return nil
 	}
-	if reason, ok := secretFile(r, p); ok {
+	if reason, ok := secrets.IsSecretPath(abs); ok {
 		return tools.PermissionDenied("Git %s cannot expose credential files: %s is %s. Nothing was shown; if something in it "+
 			"is needed, ask the user for that part.", r.action, p, reason)
 	}
 	return nil
 }
 
+// secretFile reports whether p, a path as a diff header names it (from the
+// repository's top level), is a secret file.
 func secretFile(r *request, p string) (string, bool) {
 	if p == "" || p == "." {
 		return "", false
 	}
-	return secrets.IsSecretPath(filepath.Join(r.dir, filepath.FromSlash(p)))
+	top := topOf(r.dir)
+	if top == "" {
+		top = r.dir
+	}
+	return secrets.IsSecretPath(filepath.Join(top, filepath.FromSlash(p)))
 }
 
 // hideSecretFiles replaces the body of every diff section whose old or new

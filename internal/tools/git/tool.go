@@ -122,6 +122,9 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.
 		return tools.Result{}, err
 	}
 	b := t.backendFor(tc, req)
+	if err := checkShowScope(ctx, tc, t.exactBackend(tc), req); err != nil {
+		return tools.Result{}, err
+	}
 	text, err := b.run(ctx, req)
 	var fe *failure
 	if errors.As(err, &fe) && fe.needsCLI {
@@ -160,6 +163,14 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.
 	res := tools.OK(content)
 	res.Metadata = meta
 	return res, nil
+}
+
+// exactBackend is the git binary when there is one, else go-git.
+func (t *Tool) exactBackend(tc *tools.Context) backend {
+	if cli := t.cli(tc.Workspace); cli != nil {
+		return cli
+	}
+	return t.native
 }
 
 // backendFor picks the backend for a request (see the package doc).

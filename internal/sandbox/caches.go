@@ -82,22 +82,34 @@ func BuildCaches(env func(string) string) []string {
 
 // userCacheDir is os.UserCacheDir read from env instead of the process.
 func userCacheDir(env func(string) string, home string) string {
+	return userDir(env, home, "LocalAppData", "Caches", "XDG_CACHE_HOME", ".cache")
+}
+
+// userConfigDir is os.UserConfigDir read from env instead of the process.
+func userConfigDir(env func(string) string, home string) string {
+	return userDir(env, home, "AppData", "Application Support", "XDG_CONFIG_HOME", ".config")
+}
+
+// userDir is the one rule both follow, as the os package's: a Windows
+// variable, ~/Library/<darwin> on Apple systems, else an absolute $<xdg> or
+// ~/<fallback>; "" where the home is unknown.
+func userDir(env func(string) string, home, windows, darwin, xdg, fallback string) string {
 	switch runtime.GOOS {
 	case "windows":
-		return env("LocalAppData")
+		return env(windows)
 	case "darwin", "ios":
 		if home == "" {
 			return ""
 		}
-		return filepath.Join(home, "Library", "Caches")
+		return filepath.Join(home, "Library", darwin)
 	}
-	if x := env("XDG_CACHE_HOME"); filepath.IsAbs(x) {
+	if x := env(xdg); filepath.IsAbs(x) {
 		return x
 	}
 	if home == "" {
 		return ""
 	}
-	return filepath.Join(home, ".cache")
+	return filepath.Join(home, fallback)
 }
 
 // goEnvFile reads the go command's environment file: KEY=VALUE lines.
@@ -125,26 +137,6 @@ func goEnvFile(env func(string) string, home string) map[string]string {
 		}
 	}
 	return vars
-}
-
-// userConfigDir is os.UserConfigDir read from env instead of the process.
-func userConfigDir(env func(string) string, home string) string {
-	switch runtime.GOOS {
-	case "windows":
-		return env("AppData")
-	case "darwin", "ios":
-		if home == "" {
-			return ""
-		}
-		return filepath.Join(home, "Library", "Application Support")
-	}
-	if x := env("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-		return x
-	}
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".config")
 }
 
 func firstOf(env func(string) string, names ...string) string {

@@ -43,14 +43,16 @@ func lockFile(f *os.File) error {
 // exec, so the wait is generous; it only delays refusing a real holder.
 const lockWait = time.Second
 
-// isLockedFile reports whether some process holds the lock on path.
+// isLockedFile reports whether some process holds the lock on path. It
+// waits as lockFile does: a lock a closed journal left to a child mid
+// fork-exec is not "open in a running codewhale".
 func isLockedFile(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if err := tryLock(f); err != nil {
+	if err := lockFile(f); err != nil {
 		return true
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)

@@ -15,7 +15,7 @@ var errLocked = errors.New("session file is locked")
 func lockFile(*os.File) error { return nil }
 
 // isLockedFile cannot tell without advisory locks.
-func isLockedFile(string) bool { return false }
+func isLockedFile(string, bool) bool { return false }
 
 // syncDir is a no-op: directories cannot be fsynced on this platform, and
 // renames there are durable once the file itself is synced.

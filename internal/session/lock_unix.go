@@ -43,16 +43,21 @@ func lockFile(f *os.File) error {
 // exec, so the wait is generous; it only delays refusing a real holder.
 const lockWait = time.Second
 
-// isLockedFile reports whether some process holds the lock on path. It
-// waits as lockFile does: a lock a closed journal left to a child mid
-// fork-exec is not "open in a running codewhale".
-func isLockedFile(path string) bool {
+// isLockedFile reports whether some process holds the lock on path. With
+// wait it waits as lockFile does, so a lock a closed journal left to a child
+// mid fork-exec is not "open in a running codewhale"; without, it answers at
+// once (Prune, where a skipped session is pruned next time).
+func isLockedFile(path string, wait bool) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
+	lock := tryLock
+	if wait {
+		lock = lockFile
+	}
+	if err := lock(f); err != nil {
 		return true
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)

@@ -90,7 +90,11 @@ func holderPID(path string) int {
 }
 
 // isLocked reports whether another process holds session id's lock.
-func isLocked(dir, id string) bool { return isLockedFile(lockPath(dir, id)) }
+func isLocked(dir, id string) bool { return isLockedFile(lockPath(dir, id), false) }
+
+// isLockedWait is isLocked for a person's Delete: it waits out a lock a
+// child mid fork-exec still shares (lock_unix.go).
+func isLockedWait(dir, id string) bool { return isLockedFile(lockPath(dir, id), true) }
 
 // ResolveOwned is Resolve for a host that will write the session: it
 // claims the session's one-writer lock through j (a *BusyError when another

@@ -51,7 +51,7 @@ func Prune(home string, r config.Retention, keep string, now time.Time) ([]strin
 // one's current session included) is refused, as Prune refuses it.
 func Delete(home, id string) error {
 	dir := Dir(home)
-	if isLocked(dir, id) {
+	if isLockedWait(dir, id) {
 		return fmt.Errorf("session %s is open in a running codewhale; close it there first", ShortID(id))
 	}
 	if err := os.Remove(filepath.Join(dir, id+journalExt)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -63,6 +64,9 @@ func Validate(name string, schema map[string]any, in json.RawMessage) error {
 	if _, ok := v.(map[string]any); !ok {
 		return InvalidInput("tool input must be a JSON object")
 	}
+	if n, ok := hugeNumber(v); ok {
+		return InvalidInput("number %.40s… is out of range: numbers must fit a float64", n)
+	}
 	err := s.Validate(v)
 	if err == nil {
 		return nil
@@ -98,4 +102,35 @@ func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 		out = append(out, leaves(c)...)
 	}
 	return out
+}
+
+// hugeNumber finds a number beyond float64's range, with an exponent past
+// ±400 (1e-1000010) or written with more than 64 characters: the schema
+// validator compares numbers as big.Rat, which panicked (a nil Rat) or cost
+// seconds on such a literal in one tool call (found by FuzzArgs).
+func hugeNumber(v any) (json.Number, bool) {
+	switch v := v.(type) {
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(v), 64); err != nil || len(v) > 64 {
+			return v, true
+		}
+		if i := strings.IndexAny(string(v), "eE"); i >= 0 {
+			if exp, err := strconv.Atoi(string(v[i+1:])); err != nil || exp > 400 || exp < -400 {
+				return v, true
+			}
+		}
+	case map[string]any:
+		for _, e := range v {
+			if n, ok := hugeNumber(e); ok {
+				return n, true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if n, ok := hugeNumber(e); ok {
+				return n, true
+			}
+		}
+	}
+	return "", false
 }

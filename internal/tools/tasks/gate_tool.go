@@ -2,27 +2,22 @@ package tasks
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// gateVerdict classifies a gate_run call's command in its directory; ok is
-// false when the input has no command.
-func (t *Tool) gateVerdict(in json.RawMessage) (shellpolicy.Verdict, bool) {
-	var a struct{ Command, Cwd string }
-	if json.Unmarshal(in, &a) != nil || a.Command == "" {
-		return shellpolicy.Verdict{}, false
-	}
+// gateVerdict classifies a gate_run command in its directory under the
+// workspace, for the call's policy; the run classifies it again in the
+// directory it resolved.
+func (t *Tool) gateVerdict(command, cwd string) shellpolicy.Verdict {
 	dir := t.commands().Workspace
-	if a.Cwd != "" {
-		dir = filepath.Join(dir, a.Cwd)
+	if cwd != "" {
+		dir = filepath.Join(dir, cwd)
 	}
-	return t.commands().Classify(a.Command, dir), true
+	return t.commands().Classify(command, dir)
 }
 
 func (t *Tool) commands() *shellpolicy.Env {
@@ -32,26 +27,15 @@ func (t *Tool) commands() *shellpolicy.Env {
 	return &shellpolicy.Env{Workspace: t.opts.Workspace}
 }
 
-func gateKind(g string) bool {
-	switch g {
-	case "fmt", "check", "clippy", "test", "custom":
-		return true
-	}
-	return false
-}
-
 // gateRun runs a verification command and records structured evidence: a
 // gate record, a log artifact, and (inside a durable task) both attached to
 // that task. A command the classifier calls dangerous never runs.
-func (t *Tool) gateRun(ctx context.Context, tc *tools.Context, args tools.Args) (tools.Result, error) {
-	gate, command, cwdRaw, timeout, err := gateArgs(args)
-	if err != nil {
-		return tools.Result{}, err
-	}
+func (t *Tool) gateRun(ctx context.Context, tc *tools.Context, d *tools.Decoded[contract]) (tools.Result, error) {
+	gate, command, timeout := d.In.Gate, d.In.Command, gateTimeout(d)
 	if tc == nil || tc.Workspace == "" {
 		tc = &tools.Context{Workspace: t.opts.Workspace}
 	}
-	cwd, err := gateCwd(tc, cwdRaw)
+	cwd, err := gateCwd(tc, d.In.Cwd)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -80,29 +64,14 @@ func (t *Tool) gateRun(ctx context.Context, tc *tools.Context, args tools.Args) 
 	return res, nil
 }
 
-func gateArgs(args tools.Args) (gate, command, cwd string, timeout time.Duration, err error) {
-	if gate, err = args.RequireString("gate"); err != nil {
-		return
+// gateTimeout is the call's timeout_ms (bounded by the schema), or the
+// default.
+func gateTimeout(d *tools.Decoded[contract]) time.Duration {
+	ms := defaultGateTimeout
+	if d.Has("timeout_ms") {
+		ms = min(max(d.In.TimeoutMS, minGateTimeout), maxGateTimeout)
 	}
-	if !gateKind(gate) {
-		err = tools.InvalidInput("gate must be one of fmt, check, clippy, test, custom; got %q", gate)
-		return
-	}
-	if command, err = args.RequireString("command"); err != nil {
-		return
-	}
-	if strings.TrimSpace(command) == "" {
-		err = tools.InvalidInput("command is empty; pass the gate command to run")
-		return
-	}
-	if cwd, _, err = args.String("cwd"); err != nil {
-		return
-	}
-	ms, ok, err := args.Int("timeout_ms")
-	if !ok {
-		ms = defaultGateTimeout
-	}
-	return gate, command, cwd, time.Duration(min(max(ms, minGateTimeout), maxGateTimeout)) * time.Millisecond, err
+	return time.Duration(ms) * time.Millisecond
 }
 
 // recordGate writes the log artifact and, inside a durable task, attaches

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/shellpolicy"
@@ -34,7 +33,7 @@ type Options struct {
 }
 
 var (
-	allActions  = []string{"create", "list", "read", "cancel", "gate_run"}
+	allActions  = taskActions.Names()
 	readActions = []string{"list", "read"}
 )
 
@@ -51,7 +50,8 @@ type Tool struct {
 // ReadOnly it advertises and runs only list and read (Plan mode).
 func New(o Options) *Tool {
 	t := newTool(o)
-	t.Schema = canonicalSchema(o.actions(), o.ReadOnly)
+	actions := o.actions()
+	t.SchemaFunc = func() map[string]any { return params.SchemaFor(actions) }
 	return t
 }
 
@@ -66,19 +66,13 @@ func newTool(o Options) *Tool {
 		caps, approve = []tools.Capability{tools.CapReadOnly}, tools.Auto
 		desc = "Inspect durable tasks. Actions: list, read (full id or unique prefix)."
 	}
-	return &Tool{opts: o, Spec: tools.Spec{ToolName: "tasks", Desc: desc, Caps: caps, Approve: approve}}
-}
-
-// legacySchemas are the aliases' schemas, built once, when a replayed call
-// first reads one.
-var legacySchemas = map[string]func() map[string]any{
-	"create": sync.OnceValue(func() map[string]any { return legacySchema("create") }),
-	"list":   sync.OnceValue(func() map[string]any { return legacySchema("list") }),
-	"read":   sync.OnceValue(func() map[string]any { return legacySchema("read") }),
+	return &Tool{opts: o, Spec: tools.Spec{ToolName: toolName, Desc: desc, Caps: caps, Approve: approve}}
 }
 
 // Aliases returns the hidden replay aliases task_create, task_list and
-// task_read; with ReadOnly (Plan) only task_list and task_read.
+// task_read; with ReadOnly (Plan) only task_list and task_read. Each
+// decodes to the canonical tasks input of its action (any `action` sent is
+// replaced) and runs exactly that action.
 func Aliases(o Options) []tools.Tool {
 	var out []tools.Tool
 	for _, a := range []string{"create", "list", "read"} {
@@ -104,135 +98,60 @@ func (o Options) actions() []string {
 	return allActions
 }
 
-func readAction(a string) bool { return a == "list" || a == "read" }
-
-// action is the operation a call asks for, "" when it cannot be told.
-func (t *Tool) action(in json.RawMessage) string {
-	if t.forced != "" {
-		return t.forced
-	}
-	a := tools.PeekAction(in, "")
-	for _, x := range t.opts.actions() {
-		if x == a {
-			return a
-		}
-	}
-	return ""
-}
-
-// ApprovalFor: list and read are Auto; create, cancel and gate_run are
-// Required; an unknown action gets the tool-level value.
-func (t *Tool) ApprovalFor(in json.RawMessage) tools.Approval {
-	switch a := t.action(in); {
-	case a == "":
-		return t.Approve
-	case readAction(a):
-		return tools.Auto
-	case a == "gate_run":
-		// The gate command is judged like a Bash command: a hard block is
-		// refused whatever the answer, so nothing is asked.
-		if v, ok := t.gateVerdict(in); ok && v.Class == shellpolicy.Blocked {
-			return tools.Auto
-		} else if ok && v.Class == shellpolicy.Explicit {
-			return tools.Explicit
-		}
-	}
-	return tools.Required
-}
-
-// ApprovalReason is why a gate command needs explicit approval.
-func (t *Tool) ApprovalReason(in json.RawMessage) string {
-	if t.action(in) == "gate_run" {
-		if v, ok := t.gateVerdict(in); ok {
-			return v.Reason()
-		}
-	}
-	return ""
-}
-
-func (t *Tool) ReadOnlyFor(in json.RawMessage) bool {
-	if a := t.action(in); a != "" {
-		return readAction(a)
-	}
-	return t.opts.ReadOnly
-}
-
-func (t *Tool) ParallelSafeFor(in json.RawMessage) bool { return t.ReadOnlyFor(in) }
-
-// NormalizeInput gives the family's exact action errors and fills task_id
-// from the active durable task (or refuses exactly when there is none). An
-// alias drops any `action`; its fixed action wins.
-func (t *Tool) NormalizeInput(in json.RawMessage) (json.RawMessage, error) {
-	args, action, err := t.parse(in)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and decides its
+// policy from the decoded value: list and read are Auto, read-only and
+// parallel-safe; create and cancel are Required; gate_run's command is
+// judged like a Bash command: a hard block is Auto (the run refuses it
+// whatever the answer, so nothing is asked), a destructive-but-legitimate
+// one Explicit with the classifier's reason, the rest Required.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := t.decode(raw)
 	if err != nil {
 		return nil, err
 	}
-	if t.forced != "" {
-		delete(args, "action")
-	}
-	if action == "read" || action == "cancel" {
-		id, err := t.taskID(args)
-		if err != nil {
-			return nil, err
+	return tools.NewCall(d.Input(), t.policyOf(d), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := t.run(ctx, tc, d)
+		return tools.Sized(res, err, tc, "use tasks action=\"read\" on one task, or list with a filter")
+	}), nil
+}
+
+func (t *Tool) policyOf(d *tools.Decoded[contract]) tools.Policy {
+	switch d.Action {
+	case "list", "read":
+		return tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: true}
+	case "gate_run":
+		switch v := t.gateVerdict(d.In.Command, d.In.Cwd); v.Class {
+		case shellpolicy.Blocked:
+			return tools.Policy{Approval: tools.Auto}
+		case shellpolicy.Explicit:
+			return tools.Policy{Approval: tools.Explicit, Reason: v.Reason()}
 		}
-		args["task_id"], _ = json.Marshal(id)
 	}
-	return args.Marshal(), nil
+	return tools.Policy{Approval: tools.Required}
 }
 
-func (t *Tool) parse(in json.RawMessage) (tools.Args, string, error) {
-	args, err := tools.ParseArgs(in)
-	if err != nil {
-		return nil, "", err
-	}
-	if t.forced != "" {
-		return args, t.forced, nil
-	}
-	action, err := args.FamilyAction("tasks", t.opts.actions())
-	return args, action, err
-}
-
-func (t *Tool) taskID(args tools.Args) (string, error) {
-	id, ok, err := args.String("task_id")
-	if err != nil {
-		return "", err
-	}
-	if !ok || id == "" {
-		if t.opts.ActiveTaskID == "" {
-			return "", tools.InvalidInput("task_id is required when no durable task is active")
-		}
-		id = t.opts.ActiveTaskID
-	}
-	return id, nil
-}
-
-// Execute runs the call and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
+// Execute decodes and runs one call (tools.Execute).
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "use tasks action=\"read\" on one task, or list with a filter")
+	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	args, action, err := t.parse(in)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	if action == "gate_run" {
-		return t.gateRun(ctx, tc, args)
+// run executes the decoded call; it never reads the raw input again.
+func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[contract]) (tools.Result, error) {
+	if d.Action == "gate_run" {
+		return t.gateRun(ctx, tc, d)
 	}
 	if t.opts.Store == nil {
 		return tools.Result{}, tools.NotAvailable("TaskManager is not attached")
 	}
-	switch action {
+	switch d.Action {
 	case "create":
-		return t.create(tc, args)
+		return t.create(tc, d)
 	case "list":
-		return t.list(args)
+		return t.list(d)
 	case "read":
-		return t.read(args)
+		return t.read(d.In.TaskID)
 	default:
-		return t.cancel(args)
+		return t.cancel(d.In.TaskID)
 	}
 }
 
@@ -274,8 +193,8 @@ func jsonResult(v any, ok bool) tools.Result {
 	return tools.Result{Content: string(body), Success: ok}
 }
 
-func (t *Tool) create(tc *tools.Context, args tools.Args) (tools.Result, error) {
-	req, err := t.newTask(tc, args)
+func (t *Tool) create(tc *tools.Context, d *tools.Decoded[contract]) (tools.Result, error) {
+	req, err := t.newTask(tc, d)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -294,33 +213,24 @@ func (t *Tool) create(tc *tools.Context, args tools.Args) (tools.Result, error) 
 	return res, nil
 }
 
-// newTask reads create's fields; booleans default to the session's safe
-// values (auto_approve is opt-in only).
-func (t *Tool) newTask(tc *tools.Context, args tools.Args) (NewTask, error) {
-	prompt, err := args.RequireString("prompt")
-	if err != nil {
-		return NewTask{}, err
+// newTask is create's request: booleans not sent take the session's safe
+// values (auto_approve is opt-in only); the mode defaults to agent. The
+// creator's cap (Authority.Cap) applies after.
+func (t *Tool) newTask(tc *tools.Context, d *tools.Decoded[contract]) (NewTask, error) {
+	in := d.In
+	req := NewTask{Prompt: in.Prompt, Model: t.opts.DefaultModel, Mode: "agent", AllowShell: t.opts.AllowShell,
+		TrustMode: in.TrustMode, AutoApprove: in.AutoApprove, OwnerSessionID: t.opts.SessionID}
+	if in.Model != "" {
+		req.Model = in.Model
 	}
-	req := NewTask{Prompt: prompt, Model: t.opts.DefaultModel, Mode: "agent", AllowShell: t.opts.AllowShell,
-		OwnerSessionID: t.opts.SessionID}
-	for field, dst := range map[string]*string{"model": &req.Model, "mode": &req.Mode, "workspace": &req.Workspace} {
-		if v, ok, err := args.String(field); err != nil {
-			return NewTask{}, err
-		} else if ok && v != "" {
-			*dst = v
-		}
+	if in.Mode != "" {
+		req.Mode = in.Mode
 	}
-	for field, dst := range map[string]*bool{"allow_shell": &req.AllowShell, "trust_mode": &req.TrustMode, "auto_approve": &req.AutoApprove} {
-		if v, ok, err := args.Bool(field); err != nil {
-			return NewTask{}, err
-		} else if ok {
-			*dst = v
-		}
+	if d.Has("allow_shell") {
+		req.AllowShell = in.AllowShell
 	}
-	if req.Mode != "agent" && req.Mode != "plan" && req.Mode != "operate" {
-		return NewTask{}, tools.InvalidInput("mode must be agent, plan or operate; got %q", req.Mode)
-	}
-	req.Workspace, err = t.workspace(tc, req.Workspace)
+	var err error
+	req.Workspace, err = t.workspace(tc, in.Workspace)
 	return req, err
 }
 
@@ -342,13 +252,10 @@ func (t *Tool) workspace(tc *tools.Context, raw string) (string, error) {
 	return tools.Canonical(raw), nil
 }
 
-func (t *Tool) list(args tools.Args) (tools.Result, error) {
-	limit, ok, err := args.Int("limit")
-	if err != nil {
-		return tools.Result{}, err
-	}
-	if !ok {
-		limit = 20
+func (t *Tool) list(d *tools.Decoded[contract]) (tools.Result, error) {
+	limit := defaultLimit
+	if d.Has("limit") {
+		limit = d.In.Limit
 	}
 	tasks := t.opts.Store.List(min(max(limit, 1), 100))
 	out := struct {
@@ -367,11 +274,7 @@ func (t *Tool) list(args tools.Args) (tools.Result, error) {
 	return res, nil
 }
 
-func (t *Tool) read(args tools.Args) (tools.Result, error) {
-	id, err := t.taskID(args)
-	if err != nil {
-		return tools.Result{}, err
-	}
+func (t *Tool) read(id string) (tools.Result, error) {
 	rec, err := t.opts.Store.Get(id)
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("%v", err)
@@ -379,11 +282,7 @@ func (t *Tool) read(args tools.Args) (tools.Result, error) {
 	return t.reply("task_read", rec, ""), nil
 }
 
-func (t *Tool) cancel(args tools.Args) (tools.Result, error) {
-	id, err := t.taskID(args)
-	if err != nil {
-		return tools.Result{}, err
-	}
+func (t *Tool) cancel(id string) (tools.Result, error) {
 	rec, d, err := t.opts.Store.Cancel(id)
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("%v", err)

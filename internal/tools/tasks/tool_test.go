@@ -146,6 +146,14 @@ func TestActiveTaskIsTheDefaultTarget(t *testing.T) {
 	if err != nil || decode(t, res.Content)["summary"] != "task_read: "+rec.ID+" (Queued)" {
 		t.Fatalf("read of the active task: %s %v", res.Content, err)
 	}
+	// The canonical input names the task acted on (permission rules, hooks
+	// and the journal read it), through the alias too.
+	for _, name := range []string{"tasks", "task_read"} {
+		c, err := reg.Prepare(name, json.RawMessage(`{"action":"read","task_id":""}`))
+		if err != nil || string(c.Input) != `{"action":"read","task_id":"`+rec.ID+`"}` {
+			t.Errorf("%s: canonical input %v %v", name, c, err)
+		}
+	}
 }
 
 func TestAliasesMatchTheCanonicalActions(t *testing.T) {
@@ -211,34 +219,50 @@ func TestAliasRegistrationAndVisibility(t *testing.T) {
 	}
 }
 
+// policy prepares in for tool the registry's way and returns the call's
+// policy; a refused input fails the test.
+func policy(t *testing.T, tool tools.Tool, in string) tools.Policy {
+	t.Helper()
+	c, err := tools.PrepareCall(tool, json.RawMessage(in))
+	if err != nil {
+		t.Fatalf("%s %s: %v", tool.Name(), in, err)
+	}
+	return c.Policy
+}
+
+// The policy is decided from the decoded action, for the canonical tool
+// and for each alias alike.
 func TestApprovalPerAction(t *testing.T) {
 	t.Parallel()
-	full, plan := New(Options{}), New(Options{ReadOnly: true})
+	full, plan := New(Options{ActiveTaskID: "task_1"}), New(Options{ReadOnly: true, ActiveTaskID: "task_1"})
+	aliases := Aliases(Options{ActiveTaskID: "task_1"})
 	cases := []struct {
-		tool     *Tool
+		tool     tools.Tool
 		in       string
 		approval tools.Approval
 		readOnly bool
 	}{
-		{full, `{"action":"create"}`, tools.Required, false},
+		{full, `{"action":"create","prompt":"x"}`, tools.Required, false},
 		{full, `{"action":"cancel"}`, tools.Required, false},
-		{full, `{"action":"gate_run"}`, tools.Required, false},
+		{full, `{"action":"gate_run","gate":"test","command":"go test ./..."}`, tools.Required, false},
 		{full, `{"action":"list"}`, tools.Auto, true},
 		{full, `{"action":"read"}`, tools.Auto, true},
-		{full, `{"action":"dance"}`, tools.Required, false},
-		{full, `not json`, tools.Required, false},
-		{plan, `{}`, tools.Auto, true},
 		{plan, `{"action":"list"}`, tools.Auto, true},
+		{plan, `{"action":"read","task_id":"task_2"}`, tools.Auto, true},
+		{aliases[0], `{"prompt":"x","action":"list"}`, tools.Required, false},
+		{aliases[1], `{"action":"create"}`, tools.Auto, true},
+		{aliases[2], `{}`, tools.Auto, true},
 	}
 	for _, c := range cases {
-		in := json.RawMessage(c.in)
-		if c.tool.ApprovalFor(in) != c.approval || c.tool.ReadOnlyFor(in) != c.readOnly {
-			t.Errorf("readOnly tool=%v %s: approval %v read-only %v", c.tool.opts.ReadOnly, c.in, c.tool.ApprovalFor(in), c.tool.ReadOnlyFor(in))
+		p := policy(t, c.tool, c.in)
+		if p.Approval != c.approval || p.ReadOnly != c.readOnly || p.Parallel != c.readOnly || p.Detached {
+			t.Errorf("%s %s: policy %+v", c.tool.Name(), c.in, p)
 		}
 	}
-	aliases := Aliases(Options{})
-	if aliases[0].(*Tool).ApprovalFor(nil) != tools.Required || aliases[1].(*Tool).ApprovalFor(nil) != tools.Auto || !aliases[2].(*Tool).ReadOnlyFor(nil) {
-		t.Error("alias approvals do not match their canonical actions")
+	for _, in := range []string{`{"action":"dance"}`, `not json`, `{}`} {
+		if _, err := tools.PrepareCall(full, json.RawMessage(in)); err == nil {
+			t.Errorf("%s was prepared", in)
+		}
 	}
 }
 
@@ -330,11 +354,11 @@ func TestGateApprovalFollowsTheClassifier(t *testing.T) {
 		`{"action":"gate_run","gate":"custom","command":"git clean -fdx"}`: tools.Explicit,
 		`{"action":"gate_run","gate":"custom","command":"curl x | sh"}`:    tools.Auto,
 	} {
-		if got := tool.ApprovalFor(json.RawMessage(in)); got != want {
-			t.Errorf("ApprovalFor(%s) = %v, want %v", in, got, want)
+		if got := policy(t, tool, in).Approval; got != want {
+			t.Errorf("approval of %s = %v, want %v", in, got, want)
 		}
 	}
-	if r := tool.ApprovalReason(json.RawMessage(`{"action":"gate_run","gate":"custom","command":"git clean -fdx"}`)); !strings.Contains(r, "untracked") {
+	if r := policy(t, tool, `{"action":"gate_run","gate":"custom","command":"git clean -fdx"}`).Reason; !strings.Contains(r, "untracked") {
 		t.Errorf("reason %q", r)
 	}
 }

@@ -104,17 +104,25 @@ func BenchmarkHighlight2000Lines(b *testing.B) {
 	benchHighlight(b, "go", bigGo(2000))
 }
 
-// The same through one of chroma's regexp lexers.
+// The same through our Python tokeniser.
 func BenchmarkHighlight2000LinesPython(b *testing.B) {
 	benchHighlight(b, "python", bigPython(2000))
 }
 
-func benchHighlight(b *testing.B, lang, code string) {
+// The same through chroma's Python lexer, for the side-by-side rows.
+func BenchmarkHighlight2000LinesPythonChroma(b *testing.B) {
+	benchHighlightWith(b, "python", bigPython(2000), true)
+}
+
+func benchHighlight(b *testing.B, lang, code string) { benchHighlightWith(b, lang, code, false) }
+
+func benchHighlightWith(b *testing.B, lang, code string, chromaOnly bool) {
 	src := "```" + lang + "\n" + code + "```\n"
 	b.ReportAllocs()
 	defer cputime.PerOp(b)()
 	for i := 0; i < b.N; i++ {
 		r := New(termenv.TrueColor, true, true) // a fresh cache: the highlighting itself
+		r.hl.chromaOnly = chromaOnly
 		r.Render(src, 100)
 	}
 }
@@ -137,8 +145,8 @@ func BenchmarkRender2000LinesCached(b *testing.B) {
 	}
 }
 
-// With a notifier (the TUI), a 2,000-line Go block is highlighted in place
-// (go/scanner is fast enough), while a longer one and a long block for a
+// With a notifier (the TUI), a 2,000-line Go or Python block is highlighted
+// in place (go/scanner and the fast tokenisers are fast enough), while a longer one and a long block for a
 // chroma lexer are drawn plain first and coloured off the caller's
 // goroutine, which notifies when they are ready.
 func TestLongBlocksHighlightOffTheCaller(t *testing.T) {
@@ -149,7 +157,10 @@ func TestLongBlocksHighlightOffTheCaller(t *testing.T) {
 	if out := strings.Join(r.Render("```go\n"+bigGo(2000)+"```\n", 100), "\n"); len(colours(out)) < 3 {
 		t.Fatal("a 2,000-line Go block was not highlighted in place")
 	}
-	for _, src := range []string{"```go\n" + bigGo(syncGoLines+1) + "```\n", "```python\n" + bigPython(syncLines+1) + "```\n"} {
+	if out := strings.Join(r.Render("```python\n"+bigPython(2000)+"```\n", 100), "\n"); len(colours(out)) < 3 {
+		t.Fatal("a 2,000-line Python block (a fast tokeniser) was not highlighted in place")
+	}
+	for _, src := range []string{"```go\n" + bigGo(syncGoLines+1) + "```\n", "```ruby\n" + strings.Repeat("def f; 42; end  # comment\n", syncLines+1) + "```\n"} {
 		if out := strings.Join(r.Render(src, 100), "\n"); len(colours(out)) > 2 { // the fence colour and the language label
 			t.Fatalf("%.10q: highlighted in place", src)
 		}

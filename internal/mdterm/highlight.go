@@ -27,33 +27,59 @@ func newSyntax(fg func(string) termenv.Style, dark bool) syntaxStyles {
 		plain: fg("#383a42"), added: fg("#50a14f"), removed: fg("#e45649"), meta: fg("#0184bc")}
 }
 
-// style picks the colour of a token type by its chroma category.
-func (s *syntaxStyles) style(t chroma.TokenType) termenv.Style {
+// colour is a token type's place in the palette; token types of the same
+// colour look the same on screen.
+type colour int
+
+const (
+	colourPlain colour = iota
+	colourAdded
+	colourRemoved
+	colourMeta
+	colourType
+	colourKeyword
+	colourFunction
+	colourString
+	colourNumber
+	colourComment
+	colourOperator
+	colourName
+)
+
+// colourOf picks the colour of a token type by its chroma category.
+func colourOf(t chroma.TokenType) colour {
 	switch {
 	case t == chroma.GenericInserted:
-		return s.added
+		return colourAdded
 	case t == chroma.GenericDeleted:
-		return s.removed
+		return colourRemoved
 	case t == chroma.GenericHeading, t == chroma.GenericSubheading:
-		return s.meta
+		return colourMeta
 	case t == chroma.KeywordType, t == chroma.NameClass, t == chroma.NameBuiltin:
-		return s.typ
+		return colourType
 	case t.InCategory(chroma.Keyword):
-		return s.keyword
+		return colourKeyword
 	case t == chroma.NameFunction, t == chroma.NameFunctionMagic:
-		return s.fn
+		return colourFunction
 	case t.InCategory(chroma.LiteralString):
-		return s.str
+		return colourString
 	case t.InCategory(chroma.LiteralNumber):
-		return s.num
+		return colourNumber
 	case t.InCategory(chroma.Comment):
-		return s.comment
+		return colourComment
 	case t.InCategory(chroma.Operator), t.InCategory(chroma.Punctuation):
-		return s.op
+		return colourOperator
 	case t.InCategory(chroma.Name):
-		return s.name
+		return colourName
 	}
-	return s.plain
+	return colourPlain
+}
+
+// style is the terminal style of a token type.
+func (s *syntaxStyles) style(t chroma.TokenType) termenv.Style {
+	return [...]termenv.Style{colourPlain: s.plain, colourAdded: s.added, colourRemoved: s.removed, colourMeta: s.meta,
+		colourType: s.typ, colourKeyword: s.keyword, colourFunction: s.fn, colourString: s.str, colourNumber: s.num,
+		colourComment: s.comment, colourOperator: s.op, colourName: s.name}[colourOf(t)]
 }
 
 // seg is a run of one style on a code line: on + text + off.
@@ -75,7 +101,7 @@ func (w *walker) highlighted(lang, src string, width int) []string {
 	if !w.highlight || !w.st.color {
 		return w.plainCode(src, width)
 	}
-	lex, slow := lexerFor(lang)
+	lex, slow := lexerFor(lang, !w.hl.chromaOnly)
 	if lex == nil {
 		return w.plainCode(src, width)
 	}
@@ -107,8 +133,13 @@ func (w *walker) highlighted(lang, src string, width int) []string {
 type lexFunc func(src string) ([]chroma.Token, bool)
 
 // lexerFor is the tokeniser of a fence's language, or nil when there is
-// none: Go's own scanner for Go, chroma's lexers (slow true) for the rest.
-func lexerFor(lang string) (lex lexFunc, slow bool) {
+// none: Go's own scanner for Go, our fast tokenisers (fastlex.go) where we
+// have one (unless fast is false), chroma's lexers (slow true) for the
+// rest.
+func lexerFor(lang string, fast bool) (lex lexFunc, slow bool) {
+	if lex, ok := fastLexer(lang); ok && fast {
+		return func(src string) ([]chroma.Token, bool) { return lex(src), true }, false
+	}
 	switch chromalexers.Normalize(lang) {
 	case "go", "golang":
 		return func(src string) ([]chroma.Token, bool) {
@@ -123,6 +154,16 @@ func lexerFor(lang string) (lex lexFunc, slow bool) {
 		return nil, false
 	}
 	return func(src string) ([]chroma.Token, bool) { return chromaTokens(lexer, src) }, true
+}
+
+// fastLexer is our tokeniser for a fence's language (the aliases are
+// those of chroma's definition), if there is one.
+func fastLexer(lang string) (func(string) []chroma.Token, bool) {
+	switch chromalexers.Normalize(lang) {
+	case "python", "py", "sage", "python3", "py3", "starlark":
+		return pythonTokens, true
+	}
+	return nil, false
 }
 
 func chromaTokens(lexer chroma.Lexer, src string) ([]chroma.Token, bool) {

@@ -123,22 +123,25 @@ func trimBlank(out []string) []string {
 // highlighter caches highlighted code blocks by language, width and text,
 // so a block is highlighted once however often the message around it is
 // rendered again (streaming, resizes back and forth, scrolling). A block
-// longer than syncLines (syncGoLines for Go) is highlighted off the caller's goroutine: it is
-// drawn plain until then, and Notify is called when the colours are ready
-// (chroma's regexp lexers take about 75 µs a line, go/scanner with our
-// formatting about 4 µs; a keystroke must not wait for 2,000 of the first).
+// longer than syncLines (syncGoLines for Go and the languages of fastLexer)
+// is highlighted off the caller's goroutine: it is drawn plain until then,
+// and Notify is called when the colours are ready (chroma's regexp lexers
+// take about 75 µs a line, go/scanner or a fast tokeniser with our
+// formatting about 4–5 µs; a keystroke must not wait for 2,000 of the first).
 type highlighter struct {
 	mu      sync.Mutex
 	cache   map[string][]string
 	order   []string
 	pending map[string]bool
 	notify  func()
+
+	chromaOnly bool // benchmarks and tests: chroma's lexers instead of ours (set before use)
 }
 
 const (
 	highlightCacheSize = 128
 	syncLines          = 150  // chroma's regexp lexers: about 12 ms of CPU
-	syncGoLines        = 3000 // go/scanner and our formatting: about 12 ms
+	syncGoLines        = 3000 // go/scanner or a fast tokeniser, and our formatting: about 12–15 ms
 )
 
 func (h *highlighter) get(key string) ([]string, bool) {

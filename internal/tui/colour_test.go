@@ -74,12 +74,13 @@ func TestLongCodeBlockIsHighlightedInTheBackground(t *testing.T) {
 	d := newDirect(t, 100, 40, func(o *Options) { o.Theme = theme.New(theme.Options{Profile: termenv.TrueColor, Dark: true}) })
 	var code strings.Builder
 	for i := 0; i < 400; i++ {
-		code.WriteString("def f(): return 42  # comment\n")
+		code.WriteString("def f; 42; end  # comment\n")
 	}
 	d.submit("show code")
-	// Python: chroma's regexp lexer, slow enough to run off the UI goroutine
-	// at 400 lines (Go is scanned in place up to 3,000).
-	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "```python\n" + code.String() + "```\n"},
+	// Ruby: chroma's regexp lexer, slow enough to run off the UI goroutine
+	// at 400 lines (Go and the languages with a fast tokeniser are lexed in
+	// place up to 3,000).
+	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "```ruby\n" + code.String() + "```\n"},
 		engine.MessageComplete{}, engine.TurnComplete{Status: engine.TurnCompleted})
 	before := d.m.View()
 	msg := d.m.waitHighlighted()() // blocks until the background highlighting is done

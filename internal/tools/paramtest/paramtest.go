@@ -189,13 +189,27 @@ func (c Case) sample(t *testing.T, props map[string]any, action, field string) a
 	return "a"
 }
 
-// wrongType is a value of a JSON type the property does not accept.
+// wrongType is a value of a JSON type the property does not accept (for an
+// anyOf, a type none of its alternatives has).
 func wrongType(prop any) any {
 	p, _ := prop.(map[string]any)
-	if p["type"] == "string" || p["anyOf"] != nil {
-		return 7
+	types := []any{p["type"]}
+	if alts, ok := p["anyOf"].([]any); ok {
+		types = types[:0]
+		for _, a := range alts {
+			alt, _ := a.(map[string]any)
+			types = append(types, alt["type"])
+		}
 	}
-	return "7"
+	for _, c := range []struct {
+		typ string
+		v   any
+	}{{"integer", 7}, {"string", "7"}, {"boolean", true}} {
+		if !slices.Contains(types, any(c.typ)) && !(c.typ == "integer" && slices.Contains(types, any("number"))) {
+			return c.v
+		}
+	}
+	return []any{}
 }
 
 func enumOf(t *testing.T, prop any) []string {

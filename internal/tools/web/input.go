@@ -48,47 +48,38 @@ type input struct {
 	poll time.Duration
 }
 
-func parseInput(raw json.RawMessage) (input, error) {
-	args, err := tools.ParseArgs(raw)
-	if err != nil {
-		return input{}, err
-	}
-	var in input
-	if in.action, err = args.Action(ToolName, Actions, ""); err != nil {
-		return input{}, err
-	}
-	switch in.action {
+// request builds the action's request from the decoded call: defaults,
+// clamps and the rules the schema cannot state, with the contract's texts.
+func request(d *tools.Decoded[contract]) (input, error) {
+	in := input{action: d.Action}
+	var err error
+	switch d.Action {
 	case "search":
-		err = in.parseSearch(args)
+		err = in.searchRequest(d)
 	case "fetch":
-		err = in.parseFetch(args)
+		err = in.fetchRequest(d)
 	default:
-		err = in.parseWait(args)
+		err = in.waitRequest(d)
 	}
 	return in, err
 }
 
-func (in *input) parseSearch(args tools.Args) error {
-	var err error
-	if in.timeout, err = timeoutArg(args, defaultTimeout, maxTimeout); err != nil {
-		return err
-	}
-	base, err := queryFrom(args, "")
-	if err != nil {
-		return err
-	}
+func (in *input) searchRequest(d *tools.Decoded[contract]) error {
+	in.timeout = timeout(d.In.TimeoutMS, defaultTimeout, maxTimeout)
+	c := d.In
+	base := knobs(Query{Query: strings.TrimSpace(c.Query)}, d.Has("max_results"), c.MaxResults, c.Recency, c.Domains, c.Locale)
 	base = base.inherit(Query{})
-	if raw, ok := args["search_query"]; ok {
-		var items []map[string]json.RawMessage
-		if tools.JSONType(raw) != "array" || json.Unmarshal(raw, &items) != nil {
+	if d.Has("search_query") {
+		var items []json.RawMessage
+		if err := json.Unmarshal(c.SearchQuery, &items); err != nil {
 			return tools.InvalidInput("field 'search_query' must be an array of {q, max_results, recency, domains, locale} objects; got %s. Received: %s",
-				tools.JSONType(raw), tools.Preview(raw))
+				tools.JSONType(json.RawMessage(c.SearchQuery)), tools.Preview(json.RawMessage(c.SearchQuery)))
 		}
 		if len(items) > maxBatch {
 			return tools.InvalidInput("search_query holds %d queries; at most %d are answered together", len(items), maxBatch)
 		}
-		for i, it := range items {
-			q, err := queryFrom(tools.Args(it), fmt.Sprintf("search_query[%d].", i))
+		for i, raw := range items {
+			q, err := batchQuery(raw, fmt.Sprintf("search_query[%d].", i))
 			if err != nil {
 				return err
 			}
@@ -102,43 +93,34 @@ func (in *input) parseSearch(args tools.Args) error {
 		in.queries = append([]Query{base}, in.queries...)
 	}
 	if len(in.queries) == 0 {
-		return args.Missing("query")
+		return d.Missing("query")
 	}
 	return nil
 }
 
-// queryFrom reads one query's knobs; prefix names the fields in errors.
-func queryFrom(args tools.Args, prefix string) (Query, error) {
-	var q Query
-	for _, k := range []string{"query", "q"} {
-		s, ok, err := args.String(k)
-		if err != nil {
-			return q, prefixed(err, prefix)
-		}
-		if ok && q.Query == "" {
-			q.Query = strings.TrimSpace(s)
-		}
-	}
-	n, ok, err := args.Uint("max_results")
+// batchQuery decodes one batch item (already checked against its schema);
+// prefix names its fields in errors. query wins over q unless it is blank.
+func batchQuery(raw json.RawMessage, prefix string) (Query, error) {
+	d, err := itemParams.Decode(raw)
 	if err != nil {
-		return q, prefixed(err, prefix)
+		return Query{}, prefixed(err, prefix)
 	}
-	if ok {
+	q := Query{Query: strings.TrimSpace(d.In.Query)}
+	if q.Query == "" {
+		q.Query = strings.TrimSpace(d.In.Q)
+	}
+	return knobs(q, d.Has("max_results"), d.In.MaxResults, d.In.Recency, d.In.Domains, d.In.Locale), nil
+}
+
+// knobs sets one query's knobs from their decoded values.
+func knobs(q Query, hasMax bool, n int, recency tools.Raw, domains []string, locale string) Query {
+	if hasMax {
 		q.MaxResults = min(max(n, 1), maxResults)
 	}
-	if q.Recency, q.Days, err = recencyArg(args); err != nil {
-		return q, prefixed(err, prefix)
-	}
-	if q.Domains, _, err = args.StringList("domains"); err != nil {
-		return q, prefixed(err, prefix)
-	}
-	q.Domains = normalizeDomains(q.Domains)
-	if loc, _, err := args.String("locale"); err != nil {
-		return q, prefixed(err, prefix)
-	} else {
-		q.Locale = strings.TrimSpace(loc)
-	}
-	return q, nil
+	q.Recency, q.Days = recencyOf(recency)
+	q.Domains = normalizeDomains(domains)
+	q.Locale = strings.TrimSpace(locale)
+	return q
 }
 
 // inherit fills the knobs a batch item leaves unset from the top level.
@@ -170,32 +152,28 @@ func prefixed(err error, prefix string) error {
 	return err
 }
 
-func recencyArg(args tools.Args) (string, int, error) {
-	v, ok := args["recency"]
-	if !ok {
-		return "", 0, nil
-	}
-	switch tools.JSONType(v) {
-	case "string":
-		var s string
-		_ = json.Unmarshal(v, &s)
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "day", "d", "24h":
-			return "day", 1, nil
-		case "week", "w":
-			return "week", 7, nil
-		case "month", "m":
-			return "month", 30, nil
-		case "year", "y":
-			return "year", 365, nil
+// recencyOf reads a recency the schema accepted: day, week, month, year
+// or a number of days (1..3650); absent is none.
+func recencyOf(v tools.Raw) (string, int) {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		switch s {
+		case "day":
+			return s, 1
+		case "week":
+			return s, 7
+		case "month":
+			return s, 30
+		case "year":
+			return s, 365
 		}
-	case "number":
-		n, _, err := args.Uint("recency")
-		if err == nil && n >= 1 && n <= 3650 {
-			return fmt.Sprintf("%dd", n), n, nil
-		}
+		return "", 0
 	}
-	return "", 0, tools.InvalidInput("field 'recency' must be day, week, month, year or a number of days from 1 to 3650; got %s", tools.Preview(v))
+	var f float64 // an integer the schema accepted, possibly spelled 7.0
+	if json.Unmarshal(v, &f) == nil && f >= 1 {
+		return fmt.Sprintf("%dd", int(f)), int(f)
+	}
+	return "", 0
 }
 
 func normalizeDomains(in []string) []string {
@@ -216,69 +194,38 @@ func normalizeDomains(in []string) []string {
 	return out
 }
 
-func timeoutArg(args tools.Args, def, hi time.Duration) (time.Duration, error) {
-	ms, ok, err := args.Uint("timeout_ms")
-	if err != nil || !ok || ms == 0 {
-		return def, err
+// timeout is timeout_ms as a duration: 0 (or absent) is def, at most hi.
+func timeout(ms int, def, hi time.Duration) time.Duration {
+	if ms <= 0 {
+		return def
 	}
-	return min(time.Duration(ms)*time.Millisecond, hi), nil
+	return min(time.Duration(ms)*time.Millisecond, hi)
 }
 
-func (in *input) parseFetch(args tools.Args) error {
-	var err error
-	if in.url, err = args.RequireString("url"); err != nil {
-		return err
-	}
-	in.url = strings.TrimSpace(in.url)
+func (in *input) fetchRequest(d *tools.Decoded[contract]) error {
+	in.url = strings.TrimSpace(d.In.URL)
 	if !strings.HasPrefix(strings.ToLower(in.url), "http://") && !strings.HasPrefix(strings.ToLower(in.url), "https://") {
 		return tools.InvalidInput("only http:// and https:// URLs are supported")
 	}
-	if in.timeout, err = timeoutArg(args, defaultTimeout, maxTimeout); err != nil {
-		return err
-	}
-	f, _, err := args.String("format")
-	if err != nil {
-		return err
-	}
-	switch strings.ToLower(strings.TrimSpace(f)) {
-	case "", "markdown", "md":
+	in.timeout = timeout(d.In.TimeoutMS, defaultTimeout, maxTimeout)
+	in.format = d.In.Format // one of formats (decode checked it) or absent
+	if in.format == "" {
 		in.format = "markdown"
-	case "text", "txt", "plain":
-		in.format = "text"
-	case "raw", "html", "bytes":
-		in.format = "raw"
-	default:
-		return tools.InvalidInput("unknown format `%s` (allowed: markdown, text, raw)", f)
 	}
 	in.maxBytes = defaultMaxBytes
-	if n, ok, err := args.Uint("max_bytes"); err != nil {
-		return err
-	} else if ok {
-		in.maxBytes = min(max(n, 1), hardMaxBytes)
+	if d.Has("max_bytes") {
+		in.maxBytes = min(max(d.In.MaxBytes, 1), hardMaxBytes)
 	}
-	in.fields, _, err = args.StringList("fields")
-	return err
+	in.fields = d.In.Fields
+	return nil
 }
 
-func (in *input) parseWait(args tools.Args) error {
-	var err error
-	if in.timeout, err = timeoutArg(args, defaultWaitTimeout, maxWaitTimeout); err != nil {
-		return err
-	}
-	if in.url, _, err = args.String("url"); err != nil {
-		return err
-	}
-	if in.host, _, err = args.String("host"); err != nil {
-		return err
-	}
-	if in.port, _, err = args.Uint("port"); err != nil {
-		return err
-	}
+func (in *input) waitRequest(d *tools.Decoded[contract]) error {
+	in.timeout = timeout(d.In.TimeoutMS, defaultWaitTimeout, maxWaitTimeout)
+	in.url, in.host, in.port = d.In.URL, d.In.Host, d.In.Port
 	in.poll = defaultPoll
-	if ms, ok, err := args.Uint("poll_interval_ms"); err != nil {
-		return err
-	} else if ok {
-		in.poll = min(max(time.Duration(ms)*time.Millisecond, 10*time.Millisecond), 5*time.Second)
+	if d.Has("poll_interval_ms") {
+		in.poll = min(max(time.Duration(d.In.PollIntervalMS)*time.Millisecond, 10*time.Millisecond), 5*time.Second)
 	}
 	if in.url == "" && in.port == 0 {
 		return tools.InvalidInput("wait needs `port` (with optional `host`, default 127.0.0.1) or a loopback health `url`")

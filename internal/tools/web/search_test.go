@@ -219,7 +219,15 @@ func TestSearchFailsClosed(t *testing.T) {
 func TestSearchParallelSafe(t *testing.T) {
 	t.Parallel()
 	tool := newTool(nil, SearchConfig{})
-	if !tool.ParallelSafeFor([]byte(`{"action":"search","query":"x"}`)) || tool.ParallelSafeFor([]byte(`{"action":"fetch","url":"https://example.com"}`)) {
+	parallel := func(in string) bool {
+		c, err := tool.Prepare(json.RawMessage(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Policy.Parallel
+	}
+	if !parallel(`{"action":"search","query":"x"}`) || parallel(`{"action":"fetch","url":"https://93.184.216.34/"}`) ||
+		parallel(`{"action":"wait","port":8080}`) {
 		t.Fatal("only search is parallel-safe")
 	}
 }

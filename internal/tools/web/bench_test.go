@@ -13,7 +13,7 @@ import (
 )
 
 // bigPage is a ~1 MB article: the fixture's <main> repeated.
-func bigPage(b *testing.B) []byte {
+func bigPage(b testing.TB) []byte {
 	b.Helper()
 	page, err := os.ReadFile(filepath.Join("testdata", "article.html"))
 	if err != nil {

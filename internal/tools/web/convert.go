@@ -12,17 +12,17 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	md "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"github.com/theory/jsonpath"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
 	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/tools"
+	md "github.com/codewhale/codewhale/third_party/htmltomarkdown/converter"
+	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/base"
+	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/commonmark"
+	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/strikethrough"
+	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/table"
 )
 
 // decodeText converts body to UTF-8 using the Content-Type charset, a BOM or
@@ -55,6 +55,20 @@ var dropped = map[string]bool{"script": true, "style": true, "noscript": true, "
 // <article> preferred when the page has one, links made absolute against
 // the final URL; the title and canonical URL are kept apart.
 func convertHTML(body []byte, ctype, pageURL, format string) page {
+	return convertPage(body, ctype, pageURL, format, markdown)
+}
+
+// toMarkdown renders a pruned subtree; links resolve against pageURL.
+type toMarkdown func(root *html.Node, pageURL string) ([]byte, error)
+
+// markdown converts with html-to-markdown v2.5.2 as patched for speed in
+// third_party/htmltomarkdown (PATCHES.md there); TestConvertAgreesWithUpstream
+// holds its output to the unpatched release's, byte for byte.
+func markdown(root *html.Node, pageURL string) ([]byte, error) {
+	return converter().ConvertNode(root, md.WithDomain(pageURL))
+}
+
+func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) page {
 	doc, err := html.Parse(strings.NewReader(decodeText(body, ctype)))
 	if err != nil {
 		return page{content: decodeText(body, ctype)}
@@ -67,7 +81,7 @@ func convertHTML(body []byte, ctype, pageURL, format string) page {
 		p.content = tidy(blockText(root))
 		return p
 	}
-	out, err := converter().ConvertNode(root, md.WithDomain(pageURL))
+	out, err := toMD(root, pageURL)
 	if err != nil {
 		p.content = tidy(blockText(root))
 		return p

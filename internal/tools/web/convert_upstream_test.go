@@ -1,0 +1,120 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	upstream "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	ubase "github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	ucommonmark "github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	ustrikethrough "github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	utable "github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
+)
+
+// upstreamConverter is the unpatched html-to-markdown release configured as
+// converter() configures the patched copy: the reference the copy must
+// agree with.
+var upstreamConverter = sync.OnceValue(func() *upstream.Converter {
+	c := upstream.NewConverter(upstream.WithPlugins(ubase.NewBasePlugin(), ucommonmark.NewCommonmarkPlugin(),
+		utable.NewTablePlugin(), ustrikethrough.NewStrikethroughPlugin()))
+	for tag := range dropped {
+		c.Register.TagType(tag, upstream.TagTypeRemove, upstream.PriorityStandard)
+	}
+	return c
+})
+
+func upstreamMarkdown(root *html.Node, pageURL string) ([]byte, error) {
+	return upstreamConverter().ConvertNode(root, upstream.WithDomain(pageURL))
+}
+
+// htmlCorpus is real HTML: our fixtures, the 1 MB benchmark page, every
+// .html file in GOROOT, the upstream library's own golden inputs (its edge
+// cases: escaping, lists, tables, code) and, when CODEWHALE_HTML_CORPUS
+// names a directory, every .html file under it (a wider local run, e.g. a
+// toolchain's HTML documentation).
+func htmlCorpus(t *testing.T) map[string][]byte {
+	t.Helper()
+	pages := map[string][]byte{}
+	add := func(root, label string) {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			pages[label+"/"+rel] = b
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("reading %s: %v", root, err)
+		}
+	}
+	add("testdata", "testdata")
+	add(runtime.GOROOT(), "GOROOT")
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/JohannesKaufmann/html-to-markdown/v2").Output()
+	if err != nil {
+		t.Fatalf("locating the upstream module: %v", err)
+	}
+	add(strings.TrimSpace(string(out)), "upstream")
+	if dir := os.Getenv("CODEWHALE_HTML_CORPUS"); dir != "" {
+		add(dir, "corpus")
+	}
+	pages["bench/1MB"] = bigPage(t)
+	return pages
+}
+
+// TestConvertAgreesWithUpstream: the patched copy gives exactly what the
+// unpatched release gives, through our pipeline (prune, <main>/<article>)
+// and on whole documents (head, scripts and all, which exercises the
+// library's own removals).
+func TestConvertAgreesWithUpstream(t *testing.T) {
+	t.Parallel()
+	pages := htmlCorpus(t)
+	if len(pages) < 30 {
+		t.Fatalf("only %d pages in the corpus", len(pages))
+	}
+	for name, body := range pages {
+		got := convertPage(body, "text/html", "https://example.com/a/b.html", "markdown", markdown)
+		want := convertPage(body, "text/html", "https://example.com/a/b.html", "markdown", upstreamMarkdown)
+		if got != want {
+			t.Errorf("%s (our pipeline): %s", name, firstDifference(got.content, want.content))
+		}
+		whole := func(toMD toMarkdown) string {
+			doc, err := html.Parse(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := toMD(doc, "https://example.com/")
+			if err != nil {
+				return "error: " + err.Error()
+			}
+			return string(out)
+		}
+		if got, want := whole(markdown), whole(upstreamMarkdown); got != want {
+			t.Errorf("%s (whole document): %s", name, firstDifference(got, want))
+		}
+	}
+	t.Logf("%d pages agree", len(pages))
+}
+
+func firstDifference(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	lo := max(0, i-80)
+	return fmt.Sprintf("differs at byte %d of %d (upstream %d):\n got …%q…\nwant …%q…", i, len(got), len(want),
+		got[lo:min(len(got), i+80)], want[lo:min(len(want), i+80)])
+}

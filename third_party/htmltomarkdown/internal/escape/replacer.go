@@ -1,0 +1,8 @@
+package escape
+
+import "github.com/codewhale/codewhale/third_party/htmltomarkdown/marker"
+
+var placeholderRune rune = marker.MarkerEscaping
+
+// IMPORTANT: Only internally we assume it is only byte
+var placeholderByte byte = marker.BytesMarkerEscaping[0]

@@ -23,6 +23,9 @@ type Converter struct {
 	escapeMode escapeMode
 
 	Register register
+
+	// frozen caches the sorted handlers (frozen.go, ours).
+	frozen frozenPtr
 }
 
 type converterOption = func(c *Converter) error

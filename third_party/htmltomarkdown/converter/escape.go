@@ -19,6 +19,7 @@ func (conv *Converter) escapeContent(chars []byte) []byte {
 		return chars
 	}
 
+	f := conv.handlers()
 	newChars := make([]byte, 0, len(chars))
 	for index := 0; index < len(chars); index++ {
 		if chars[index] == '\u0000' {
@@ -27,9 +28,15 @@ func (conv *Converter) escapeContent(chars []byte) []byte {
 			continue
 		}
 
-		r, _ := utf8.DecodeRune(chars[index:])
+		// codewhale: an ASCII byte is its own rune; only other bytes
+		// need the decoder (which, as in the release, runs at every
+		// byte of a multi-byte sequence).
+		r := rune(chars[index])
+		if r >= utf8.RuneSelf {
+			r, _ = utf8.DecodeRune(chars[index:])
+		}
 
-		isMarkdownChar := conv.checkIsEscapedChar(r)
+		isMarkdownChar := f.isEscapedChar(r)
 		if isMarkdownChar {
 			newChars = append(newChars, placeholderByte, chars[index])
 		} else {
@@ -45,8 +52,9 @@ func (conv *Converter) unEscapeContent(chars []byte) []byte {
 		return chars
 	}
 
+	unEscapeHandlers := conv.getUnEscapeHandlers()
 	checkElements := func(index int) int {
-		for _, handler := range conv.getUnEscapeHandlers() {
+		for _, handler := range unEscapeHandlers {
 			if skip := handler.Value(chars, index); skip != -1 {
 				return skip
 			}

@@ -40,16 +40,10 @@ func (r *register) PreRenderer(fn HandlePreRenderFunc, priority int) {
 
 	handler := prioritized(fn, priority)
 	r.conv.preRenderHandlers = append(r.conv.preRenderHandlers, handler)
+	r.conv.invalidate()
 }
 func (conv *Converter) getPreRenderHandlers() prioritizedSlice[HandlePreRenderFunc] {
-	conv.m.RLock()
-	defer conv.m.RUnlock()
-
-	handlers := make(prioritizedSlice[HandlePreRenderFunc], len(conv.preRenderHandlers))
-	copy(handlers, conv.preRenderHandlers)
-	handlers.Sort()
-
-	return handlers
+	return conv.handlers().preRender
 }
 
 // - - - - - - - - - - - - - Render - - - - - - - - - - - - - //
@@ -70,6 +64,7 @@ func (r *register) Renderer(fn HandleRenderFunc, priority int) {
 
 	handler := prioritized(fn, priority)
 	r.conv.renderHandlers = append(r.conv.renderHandlers, handler)
+	r.conv.invalidate()
 }
 
 // RendererFor registers a renderer for a specific tag (e.g. "div").
@@ -89,14 +84,7 @@ func (r *register) RendererFor(tagName string, tagType tagType, renderFn HandleR
 }
 
 func (conv *Converter) getRenderHandlers() prioritizedSlice[HandleRenderFunc] {
-	conv.m.RLock()
-	defer conv.m.RUnlock()
-
-	handlers := make(prioritizedSlice[HandleRenderFunc], len(conv.renderHandlers))
-	copy(handlers, conv.renderHandlers)
-	handlers.Sort()
-
-	return handlers
+	return conv.handlers().render
 }
 
 // - - - - - - - - - - - - - Post Render - - - - - - - - - - - - - //
@@ -109,16 +97,10 @@ func (r *register) PostRenderer(fn HandlePostRenderFunc, priority int) {
 
 	handler := prioritized(fn, priority)
 	r.conv.postRenderHandlers = append(r.conv.postRenderHandlers, handler)
+	r.conv.invalidate()
 }
 func (conv *Converter) getPostRenderHandlers() prioritizedSlice[HandlePostRenderFunc] {
-	conv.m.RLock()
-	defer conv.m.RUnlock()
-
-	handlers := make(prioritizedSlice[HandlePostRenderFunc], len(conv.postRenderHandlers))
-	copy(handlers, conv.postRenderHandlers)
-	handlers.Sort()
-
-	return handlers
+	return conv.handlers().postRender
 }
 
 // - - - - - - - - - - - - - Text - - - - - - - - - - - - - //
@@ -131,16 +113,10 @@ func (r *register) TextTransformer(fn HandleTextTransformFunc, priority int) {
 
 	handler := prioritized(fn, priority)
 	r.conv.textTransformHandlers = append(r.conv.textTransformHandlers, handler)
+	r.conv.invalidate()
 }
 func (conv *Converter) getTextTransformHandlers() prioritizedSlice[HandleTextTransformFunc] {
-	conv.m.RLock()
-	defer conv.m.RUnlock()
-
-	handlers := make(prioritizedSlice[HandleTextTransformFunc], len(conv.textTransformHandlers))
-	copy(handlers, conv.textTransformHandlers)
-	handlers.Sort()
-
-	return handlers
+	return conv.handlers().textTransform
 }
 
 // - - - - - - - - - - - - - Escaping - - - - - - - - - - - - - //
@@ -152,13 +128,10 @@ func (r *register) EscapedChar(chars ...rune) {
 	for _, char := range chars {
 		r.conv.markdownChars[char] = struct{}{}
 	}
+	r.conv.invalidate()
 }
 func (conv *Converter) checkIsEscapedChar(r rune) bool {
-	conv.m.RLock()
-	defer conv.m.RUnlock()
-
-	_, ok := conv.markdownChars[r]
-	return ok
+	return conv.handlers().isEscapedChar(r)
 }
 
 type HandleUnEscapeFunc func(chars []byte, index int) int
@@ -169,16 +142,10 @@ func (r *register) UnEscaper(fn HandleUnEscapeFunc, priority int) {
 
 	handler := prioritized(fn, priority)
 	r.conv.unEscapeHandlers = append(r.conv.unEscapeHandlers, handler)
+	r.conv.invalidate()
 }
 func (conv *Converter) getUnEscapeHandlers() prioritizedSlice[HandleUnEscapeFunc] {
-	conv.m.RLock()
-	defer conv.m.RUnlock()
-
-	handlers := make(prioritizedSlice[HandleUnEscapeFunc], len(conv.unEscapeHandlers))
-	copy(handlers, conv.unEscapeHandlers)
-	handlers.Sort()
-
-	return handlers
+	return conv.handlers().unEscape
 }
 
 // - - - - - - - - - - - - - Tag Type - - - - - - - - - - - - - //
@@ -199,24 +166,16 @@ func (r *register) TagType(tagName string, tagType tagType, priority int) {
 
 	val := prioritized(tagType, priority)
 	r.conv.tagTypes[tagName] = append(r.conv.tagTypes[tagName], val)
+	r.conv.invalidate()
 }
 func (conv *Converter) getTagType(tagName string) (tagType, bool) {
-	conv.m.RLock()
-	defer conv.m.RUnlock()
-
-	types, ok := conv.tagTypes[tagName]
-	if !ok || len(types) == 0 {
-
-		if dom.NameIsBlockNode(tagName) {
-			return TagTypeBlock, true
-		} else if dom.NameIsInlineNode(tagName) {
-			return TagTypeInline, true
-		}
-		return "", false
+	if t, ok := conv.handlers().tagTypes[tagName]; ok {
+		return t, true
 	}
-
-	types.Sort()
-	firstType := types[0].Value
-
-	return firstType, true
+	if dom.NameIsBlockNode(tagName) {
+		return TagTypeBlock, true
+	} else if dom.NameIsInlineNode(tagName) {
+		return TagTypeInline, true
+	}
+	return "", false
 }

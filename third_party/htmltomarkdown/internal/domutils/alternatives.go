@@ -106,8 +106,15 @@ func LeafBlockAlternatives(ctx context.Context, doc *html.Node) {
 			isInsideInline = true
 		}
 
+		// codewhale: the release deferred each call in this loop; calling
+		// them last to first after it is the same (see plugin/base).
+		var buf [16]*html.Node
+		children := buf[:0]
 		for child := node.FirstChild; child != nil; child = child.NextSibling {
-			defer finder(child, isInsideLeafBlock, isInsideInline)
+			children = append(children, child)
+		}
+		for i := len(children) - 1; i >= 0; i-- {
+			finder(children[i], isInsideLeafBlock, isInsideInline)
 		}
 	}
 	finder(doc, false, false)

@@ -67,11 +67,17 @@ func (b *base) preRenderRemove(ctx converter.Context, doc *html.Node) {
 			return
 		}
 
+		// codewhale: the release deferred finder(child) in this loop (so
+		// removals do not break it): children run last to first, after the
+		// loop. Collecting them and calling in reverse does the same without
+		// a heap-allocated defer per node.
+		var buf [16]*html.Node
+		children := buf[:0]
 		for child := node.FirstChild; child != nil; child = child.NextSibling {
-			// Because we are sometimes removing a node, this causes problems
-			// with the for loop. Using `defer` is a cool trick!
-			// https://gist.github.com/loopthrough/17da0f416054401fec355d338727c46e
-			defer finder(child)
+			children = append(children, child)
+		}
+		for i := len(children) - 1; i >= 0; i-- {
+			finder(children[i])
 		}
 	}
 	finder(doc)

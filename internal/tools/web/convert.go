@@ -137,8 +137,7 @@ func headFacts(doc *html.Node) (title, canonical string) {
 func prune(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if c.Type == html.ElementNode && (dropped[c.Data] || attr(c, "role") == "navigation" ||
-			attr(c, "aria-hidden") == "true" || attr(c, "hidden") != "" && hasAttr(c, "hidden")) {
+		if c.Type == html.ElementNode && (dropped[c.Data] || furniture(c.Attr)) {
 			n.RemoveChild(c)
 		} else if c.Type == html.CommentNode {
 			n.RemoveChild(c)
@@ -149,10 +148,28 @@ func prune(n *html.Node) {
 	}
 }
 
-func hasAttr(n *html.Node, key string) bool {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
+// furniture reports whether attributes mark an element as navigation or
+// hidden, reading each key's first occurrence as attr does, in one pass
+// over them rather than one per key.
+func furniture(attrs []html.Attribute) bool {
+	var role, ariaHidden, hidden bool
+	for _, a := range attrs {
+		switch {
+		case a.Key == "role" && !role:
+			if a.Val == "navigation" {
+				return true
+			}
+			role = true
+		case a.Key == "aria-hidden" && !ariaHidden:
+			if a.Val == "true" {
+				return true
+			}
+			ariaHidden = true
+		case a.Key == "hidden" && !hidden:
+			if a.Val != "" {
+				return true
+			}
+			hidden = true
 		}
 	}
 	return false

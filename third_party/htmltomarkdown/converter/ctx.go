@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/JohannesKaufmann/dom"
 	"golang.org/x/net/html"
 )
 
@@ -169,7 +168,15 @@ func (c *converterContext) RenderNodes(ctx Context, w Writer, nodes ...*html.Nod
 	c.conv.handleRenderNodes(ctx, w, nodes...)
 }
 func (c *converterContext) RenderChildNodes(ctx Context, w Writer, n *html.Node) {
-	c.conv.handleRenderNodes(ctx, w, dom.AllChildNodes(n)...)
+	// codewhale: the children are still listed before any is rendered (a
+	// renderer may change the tree), into a buffer on the stack when there
+	// are few, instead of a new slice per node.
+	var buf [16]*html.Node
+	children := buf[:0]
+	for child := n.FirstChild; child != nil; child = child.NextSibling {
+		children = append(children, child)
+	}
+	c.conv.handleRenderNodes(ctx, w, children...)
 }
 
 func (c *converterContext) GetTagType(tagName string) (tagType, bool) {

@@ -2,6 +2,7 @@ package converter
 
 import (
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/codewhale/codewhale/third_party/htmltomarkdown/marker"
 )
@@ -94,4 +95,21 @@ func (conv *Converter) unEscapeContent(chars []byte) []byte {
 		}
 	}
 	return newChars
+}
+
+// EscapeString is ctx.EscapeContent for a string (codewhale): the release's
+// base plugin converted each text node to bytes, escaped them and converted
+// the result back, three copies of every text; this makes one. escapeContent
+// only reads its input, and its result is not kept anywhere else, so both
+// can share memory with the strings.
+func EscapeString(ctx Context, s string) string {
+	c, ok := ctx.(*converterContext)
+	if !ok || s == "" {
+		return string(ctx.EscapeContent([]byte(s)))
+	}
+	if c.conv.escapeMode == EscapeModeDisabled {
+		return s
+	}
+	out := c.conv.escapeContent(unsafe.Slice(unsafe.StringData(s), len(s)))
+	return unsafe.String(unsafe.SliceData(out), len(out))
 }

@@ -6,20 +6,51 @@ import (
 )
 
 func TrimUnnecessaryHardLineBreaks(content []byte) []byte {
-	content = bytes.ReplaceAll(content, []byte("  \n\n"), []byte("\n\n"))
-	content = bytes.ReplaceAll(content, []byte("  \n  \n"), []byte("\n\n"))
-	content = bytes.ReplaceAll(content, []byte("  \n \n"), []byte("\n\n"))
+	content = replaceAllIfAny(content, []byte("  \n\n"), []byte("\n\n"))
+	content = replaceAllIfAny(content, []byte("  \n  \n"), []byte("\n\n"))
+	content = replaceAllIfAny(content, []byte("  \n \n"), []byte("\n\n"))
 	// out = bytes.ReplaceAll(out, []byte("\n  \n"), []byte("\n\n"))
 
 	return content
+}
+
+// replaceAllIfAny is bytes.ReplaceAll without the copy of the whole
+// content when old does not occur (codewhale: three such copies of the
+// page's Markdown per conversion).
+func replaceAllIfAny(content, old, new []byte) []byte {
+	if !bytes.Contains(content, old) {
+		return content
+	}
+	return bytes.ReplaceAll(content, old, new)
 }
 
 func TrimConsecutiveNewlines(input []byte) []byte {
 	var result []byte
 	newlineCount := 0
 	spaceBuffer := []byte{}
+	// codewhale: the result is allocated once (it is never longer than the
+	// input), and a byte other than '\n' and ' ' is copied as it is with the
+	// run of such bytes after it: the release decoded each rune, but only
+	// those two ASCII characters are special, and no byte of a multi-byte
+	// UTF-8 sequence (or of an invalid one, which the decoder passed on a
+	// byte at a time) is ASCII, so the bytes out are the same.
+	if len(input) > 0 {
+		result = make([]byte, 0, len(input))
+	}
 
 	for i := 0; i < len(input); {
+		if c := input[i]; c != '\n' && c != ' ' {
+			newlineCount = 0
+			result = append(result, spaceBuffer...)
+			spaceBuffer = spaceBuffer[:0]
+			j := i + 1
+			for j < len(input) && input[j] != '\n' && input[j] != ' ' {
+				j++
+			}
+			result = append(result, input[i:j]...)
+			i = j
+			continue
+		}
 		r, size := utf8.DecodeRune(input[i:])
 
 		if r == '\n' {

@@ -123,7 +123,8 @@ func (b *base) handleTextTransform(ctx converter.Context, content string) string
 	content = characterEntityReplacer.Replace(content)
 
 	// TODO: reduce conversion between types
-	content = string(ctx.EscapeContent([]byte(content)))
+	// codewhale: one copy instead of three (converter.EscapeString).
+	content = converter.EscapeString(ctx, content)
 
 	return content
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Handle is the bounded reference a tool returns in place of a large text.
@@ -33,11 +34,27 @@ const PreviewRunes = 160
 func New(sessionID, name, typ, text string) Handle {
 	sum := sha256.Sum256([]byte(text))
 	return Handle{Kind: "var_handle", SessionID: sessionID, Name: name, Type: typ,
-		Length: len([]rune(text)), ReprPreview: preview(text), SHA256: hex.EncodeToString(sum[:])}
+		Length: utf8.RuneCountInString(text), ReprPreview: preview(text), SHA256: hex.EncodeToString(sum[:])}
 }
 
+// preview is the text with its whitespace collapsed, cut to PreviewRunes.
+// Only as many words are joined as the cut can show (a fetched page's text
+// is ~1 MB); whole words end the joined prefix, so its runes are those of
+// the whole joined text (TestPreviewMatchesJoiningEverything).
 func preview(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	n := 0
+	for w := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		if n += utf8.RuneCountInString(w); n > PreviewRunes {
+			break
+		}
+	}
+	s = b.String()
 	if r := []rune(s); len(r) > PreviewRunes {
 		return string(r[:PreviewRunes-1]) + "…"
 	}

@@ -2,7 +2,11 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/codewhale/codewhale/internal/testutil/cputime"
+	"github.com/codewhale/codewhale/internal/tools"
 )
 
 // bigPage is a ~1 MB article: the fixture's <main> repeated.
@@ -42,6 +47,52 @@ func BenchmarkHTMLToMarkdown1MB(b *testing.B) {
 			b.Fatal("empty")
 		}
 	}
+}
+
+// BenchmarkFetch1MB is a whole Web fetch of the 1 MB page from a loopback
+// server — request, body, conversion, fitting to the result budget, the
+// handle, the JSON result — next to the bare transfer of the same bytes
+// (a fresh connection each time, as the tool makes): markdown minus
+// transfer is the cost beyond the transfer (target: under 50 ms).
+func BenchmarkFetch1MB(b *testing.B) {
+	page := bigPage(b)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(page)
+	}))
+	defer srv.Close()
+	b.Run("transfer", func(b *testing.B) {
+		defer cputime.PerOp(b)()
+		for i := 0; i < b.N; i++ {
+			tr := &http.Transport{}
+			resp, err := (&http.Client{Transport: tr}).Get(srv.URL + "/big")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if n, _ := io.Copy(io.Discard, resp.Body); n != int64(len(page)) {
+				b.Fatal(n)
+			}
+			resp.Body.Close()
+			tr.CloseIdleConnections()
+		}
+	})
+	b.Run("markdown", func(b *testing.B) {
+		reg := tools.NewRegistry()
+		reg.Register(newTool(loopbackAllowed(), SearchConfig{}))
+		in := json.RawMessage(`{"action":"fetch","url":"` + srv.URL + `/big"}`)
+		tc := &tools.Context{Workspace: b.TempDir()}
+		b.ReportAllocs()
+		defer cputime.PerOp(b)()
+		for i := 0; i < b.N; i++ {
+			c, err := reg.Prepare(ToolName, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res, err := c.Run(context.Background(), tc); err != nil || !res.Success {
+				b.Fatal(err, res.Content)
+			}
+		}
+	})
 }
 
 // BenchmarkHTMLParse1MB is the reference for the row above: x/net/html

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -190,19 +191,38 @@ func isText(media string) bool {
 // receipt — and puts the whole text behind a handle.
 func (t *Tool) fitContent(tc *tools.Context, out *Fetched) {
 	limit := min(inlineLimit, tc.ResultBudget()/2)
-	r := []rune(out.Content)
-	if len(r) <= limit {
+	total := utf8.RuneCountInString(out.Content)
+	if total <= limit {
 		return
 	}
 	full := out.Content
-	out.Content = string(r[:limit])
+	out.Content = firstRunes(full, limit)
 	if t.opts.Handles != nil {
 		h := t.opts.Handles.Put("web", "content", "page", full)
 		out.Handle = h
 		out.Note = strings.TrimSpace(fmt.Sprintf("%s Showing the first %d of %d characters; read the rest with "+
-			"handle_read {\"session_id\":%q,\"name\":\"content\",\"offset\":%d}.", out.Note, limit, len(r), h.SessionID, limit))
+			"handle_read {\"session_id\":%q,\"name\":\"content\",\"offset\":%d}.", out.Note, limit, total, h.SessionID, limit))
 		return
 	}
 	out.Note = strings.TrimSpace(fmt.Sprintf("%s Showing the first %d of %d characters; fetch with format=text, "+
-		"a smaller max_bytes or a more specific URL for the rest.", out.Note, limit, len(r)))
+		"a smaller max_bytes or a more specific URL for the rest.", out.Note, limit, total))
+}
+
+// firstRunes is string([]rune(s)[:n]) without decoding all of s (a page's
+// Markdown runs to ~1 MB): the byte prefix holding n runes, which is the
+// same string unless it holds invalid UTF-8, which the conversion to runes
+// turns into U+FFFD byte by byte.
+func firstRunes(s string, n int) string {
+	off := len(s)
+	for i := range s {
+		if n == 0 {
+			off = i
+			break
+		}
+		n--
+	}
+	if p := s[:off]; utf8.ValidString(p) {
+		return p
+	}
+	return string([]rune(s[:off]))
 }

@@ -2,10 +2,12 @@ package handles
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 // preview joins only the words it can show; what it shows is what joining
@@ -24,8 +26,12 @@ func TestPreviewMatchesJoiningEverything(t *testing.T) {
 	cases := []string{"", "   ", "a", " a  b\tc\n", strings.Repeat("é", 159), strings.Repeat("é", 160),
 		strings.Repeat("é", 161), strings.Repeat("ab ", 60), strings.Repeat("x", 158) + " \xff\xfe y z",
 		strings.Repeat("x", 159) + "\u00a0\u2003日本語 語", strings.Repeat("w ", 79) + "\xe6\x97", "\xe6\x97 " + strings.Repeat("q", 200)}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		e2e.Missing(t, "go env GOROOT: "+err.Error())
+	}
 	for _, name := range []string{"doc/go_spec.html", "doc/go_mem.html", "doc/asm.html"} {
-		b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), name))
+		b, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), name))
 		if err != nil {
 			t.Fatal(err)
 		}

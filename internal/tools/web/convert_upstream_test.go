@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,8 @@ import (
 	ustrikethrough "github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
 	utable "github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 // upstreamConverter is the unpatched html-to-markdown release configured as
@@ -62,17 +63,22 @@ func htmlCorpus(t *testing.T) map[string][]byte {
 		}
 	}
 	add("testdata", "testdata")
-	add(runtime.GOROOT(), "GOROOT")
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/JohannesKaufmann/html-to-markdown/v2").Output()
-	if err != nil {
-		t.Fatalf("locating the upstream module: %v", err)
-	}
-	add(strings.TrimSpace(string(out)), "upstream")
+	add(goCmd(t, "env", "GOROOT"), "GOROOT")
+	add(goCmd(t, "list", "-m", "-f", "{{.Dir}}", "github.com/JohannesKaufmann/html-to-markdown/v2"), "upstream")
 	if dir := os.Getenv("CODEWHALE_HTML_CORPUS"); dir != "" {
 		add(dir, "corpus")
 	}
 	pages["bench/1MB"] = bigPage(t)
 	return pages
+}
+
+func goCmd(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		e2e.Missing(t, fmt.Sprintf("go %s: %v", strings.Join(args, " "), err))
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // TestConvertAgreesWithUpstream: the patched copy gives exactly what the

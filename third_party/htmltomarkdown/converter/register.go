@@ -130,9 +130,6 @@ func (r *register) EscapedChar(chars ...rune) {
 	}
 	r.conv.invalidate()
 }
-func (conv *Converter) checkIsEscapedChar(r rune) bool {
-	return conv.handlers().isEscapedChar(r)
-}
 
 type HandleUnEscapeFunc func(chars []byte, index int) int
 

@@ -2,7 +2,5 @@ package escape
 
 import "github.com/codewhale/codewhale/third_party/htmltomarkdown/marker"
 
-var placeholderRune rune = marker.MarkerEscaping
-
 // IMPORTANT: Only internally we assume it is only byte
 var placeholderByte byte = marker.BytesMarkerEscaping[0]

@@ -20,16 +20,6 @@ func IsDigit(b byte) bool {
 	return false
 }
 
-func getPrev(chars []byte, index int) byte {
-	for i := index - 1; i >= 0; i-- {
-		if chars[i] == placeholderByte {
-			continue
-		}
-		return chars[i]
-	}
-	return 0
-}
-
 func getNext(chars []byte, index int) byte {
 	for i := index + 1; i < len(chars); i++ {
 		if chars[i] == placeholderByte {

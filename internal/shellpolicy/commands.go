@@ -59,14 +59,80 @@ func add(argv []string, depth int, cmds *[][]string, complete *bool) {
 		for i, a := range argv[1:] {
 			vals[i] = lit(a)
 		}
-		inner, _, _, ok := splitWrapper(name, vals)
-		if !ok || len(inner) == 0 {
+		if name == "sed" {
+			addSed(vals, depth, cmds, complete)
 			return
 		}
-		argv = make([]string, len(inner))
-		for i, v := range inner {
+		w, ok := splitWrapper(name, vals)
+		if !ok {
+			return
+		}
+		for _, s := range w.scripts {
+			addScript(s.s, depth, cmds, complete)
+		}
+		switch {
+		case w.spec.runs == runsTemplate:
+			addParallel(w, depth, cmds, complete)
+			return
+		case w.spec.runs == runsLine && !w.direct:
+			addScript(joinValues(w.inner).s, depth, cmds, complete)
+			return
+		case w.spec.runs == runsShell && !w.direct || len(w.inner) == 0:
+			return
+		}
+		argv = make([]string, len(w.inner))
+		for i, v := range w.inner {
 			argv[i] = v.s
 		}
+	}
+}
+
+// addScript records the commands of a script a wrapper runs with sh -c.
+func addScript(script string, depth int, cmds *[][]string, complete *bool) {
+	if depth >= maxDepth {
+		*complete = false
+		return
+	}
+	if f, err := parse(script); err == nil {
+		collect(f, depth+1, cmds, complete)
+	} else {
+		*complete = false
+	}
+}
+
+// addSed records the commands a sed script's e commands run; one that
+// runs its input (s///e) is not visible.
+func addSed(args []value, depth int, cmds *[][]string, complete *bool) {
+	script, ok := newClassifier(&Env{}, "", depth).sedScripts(args, nil)
+	execs, parsed := sedExecs(script)
+	*complete = *complete && ok && parsed
+	for _, e := range execs {
+		*complete = *complete && !e.input
+		if e.cmd != "" {
+			addScript(e.cmd, depth, cmds, complete)
+		}
+	}
+}
+
+// addParallel records the job lines of GNU parallel that its ::: inputs
+// show; inputs from a file or a pipe are not visible here.
+func addParallel(w wrapped, depth int, cmds *[][]string, complete *bool) {
+	job, lists, files := parallelArgs(w)
+	if len(lists) == 0 || len(files) > 0 || has(w.opts, "-a", "--arg-file", "--pipe", "--pipepart") {
+		*complete = false
+		if len(job.template) > 0 {
+			addScript(job.line(nil, nil), depth, cmds, complete)
+		}
+		return
+	}
+	combos, ok := combinations(lists)
+	*complete = *complete && ok
+	for _, combo := range combos {
+		inputs, known := make([]string, len(combo)), make([]bool, len(combo))
+		for i, v := range combo {
+			inputs[i], known[i] = v.s, true
+		}
+		addScript(job.line(inputs, known), depth, cmds, complete)
 	}
 }
 

@@ -22,6 +22,9 @@ func (c *classifier) program(args []value, stdin *source) {
 		c.atLeast(Ordinary) // bash's printf -v assigns the variable
 	}
 	c.pathArgs(args, !inspector(name))
+	if name == "sed" {
+		c.sed(rest, stdin)
+	}
 	switch name {
 	case "eval":
 		c.eval(rest)

@@ -5,140 +5,95 @@ import (
 	"strings"
 )
 
-// wrapperSpec says how a command that runs its arguments as a command is
-// written: its options that take a value, and how many operands come
-// before the command.
-type wrapperSpec struct {
-	valued []string
-	skip   int
-}
-
-func wrapperOf(name string) (wrapperSpec, bool) {
-	switch name {
-	case "nohup", "setsid", "unbuffer", "builtin", "nocorrect", "noglob", "sudo", "doas", "pkexec", "run0", "env", "su":
-		return wrapperSpec{valued: privValued(name)}, true
-	case "nice":
-		return wrapperSpec{valued: []string{"-n", "--adjustment"}}, true
-	case "time":
-		return wrapperSpec{valued: []string{"-f", "--format", "-o", "--output"}}, true
-	case "timeout":
-		return wrapperSpec{valued: []string{"-s", "--signal", "-k", "--kill-after"}, skip: 1}, true
-	case "stdbuf":
-		return wrapperSpec{valued: []string{"-i", "-o", "-e", "--input", "--output", "--error"}}, true
-	case "ionice":
-		return wrapperSpec{valued: []string{"-c", "-n", "--class", "--classdata"}}, true
-	case "chrt", "taskset":
-		return wrapperSpec{skip: 1}, true
-	case "command", "exec":
-		return wrapperSpec{valued: []string{"-a"}}, true
-	case "strace", "ltrace":
-		return wrapperSpec{valued: []string{"-o", "-e", "-p", "-s", "-u", "-E"}}, true
-	case "flock":
-		return wrapperSpec{valued: []string{"-w", "--timeout", "-E", "--conflict-exit-code"}, skip: 1}, true
-	}
-	return wrapperSpec{}, false
-}
-
-func privValued(name string) []string {
-	switch name {
-	case "sudo":
-		return []string{"-u", "--user", "-g", "--group", "-C", "--close-from", "-h", "--host", "-p", "--prompt",
-			"-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"}
-	case "doas":
-		return []string{"-u", "-C"}
-	case "pkexec":
-		return []string{"--user"}
-	case "env":
-		return []string{"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}
-	}
-	return nil
-}
-
-// splitWrapper drops a wrapper's options (and env's assignments) and
-// returns the command it runs; opts are the options seen.
-func splitWrapper(name string, args []value) (inner, opts, assigns []value, ok bool) {
-	spec, ok := wrapperOf(name)
-	if !ok {
-		return nil, nil, nil, false
-	}
-loop:
-	for len(args) > 0 {
-		a := args[0].s
-		switch {
-		case a == "--":
-			args = args[1:]
-			break loop
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			opts = append(opts, args[0])
-			args = args[1:]
-			if takesValue(a, spec.valued...) && len(args) > 0 {
-				opts = append(opts, args[0])
-				args = args[1:]
-			}
-		case name == "env" && strings.Contains(a, "=") && !strings.HasPrefix(a, "="):
-			assigns = append(assigns, args[0])
-			args = args[1:]
-		default:
-			break loop
-		}
-	}
-	for i := 0; i < spec.skip && len(args) > 0; i++ {
-		args = args[1:]
-	}
-	return args, opts, assigns, true
-}
-
-// wrapper classifies a command that runs another (sudo, env, timeout, …)
-// and reports whether name was one.
+// wrapper classifies a command that runs another (sudo, env, timeout,
+// watch, script -c, unshare …; the table is wrapperOf) by what it runs, and
+// reports whether name was one.
 func (c *classifier) wrapper(name string, args []value, stdin *source) bool {
-	inner, opts, assigns, ok := splitWrapper(name, args)
+	w, ok := splitWrapper(name, args)
 	if !ok {
 		return false
 	}
 	switch name {
-	case "sudo", "doas", "pkexec", "run0", "su":
+	case "sudo", "doas", "pkexec", "run0", "su", "runuser":
 		c.flag(Explicit, "runs with raised privileges ("+name+")")
-		if name == "su" {
-			c.su(args)
-			return true
-		}
 	case "env":
-		c.envWrapper(opts, assigns, len(inner) == 0)
+		c.envWrapper(w.assigns, len(w.inner) == 0 && len(w.scripts) == 0)
 	case "command":
-		if has(opts, "-v", "-V") {
+		if has(w.opts, "-v", "-V") {
 			return true // prints what a name is
 		}
 	}
-	for _, a := range assigns {
+	for _, a := range w.assigns {
 		if n, _, _ := strings.Cut(a.s, "="); riskyVar(n) {
 			c.atLeast(Ordinary)
 		}
 	}
-	if len(inner) == 0 {
-		if name != "time" && name != "command" && name != "builtin" {
-			c.atLeast(Ordinary)
-		}
-		return true
+	for i, s := range w.scripts {
+		c.commandLine(s, name+" "+w.what[i])
 	}
-	c.command(inner, stdin)
+	c.wrapped(name, w, stdin)
 	return true
 }
 
-// su runs its -c command as another user.
-func (c *classifier) su(args []value) {
-	for i, a := range args {
-		if (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
-			c.nested(args[i+1].s, "su -c")
+// wrapped classifies what follows a wrapper's options.
+func (c *classifier) wrapped(name string, w wrapped, stdin *source) {
+	kind := w.spec.runs
+	if w.direct {
+		kind = runsArgv
+	}
+	switch {
+	case kind == runsTemplate:
+		c.parallel(w, stdin)
+	case len(w.scripts) > 0 && kind != runsArgv:
+		// su -c CMD, script -c CMD: the operands are a user or a log file.
+		c.atLeast(Ordinary)
+	case len(w.inner) == 0 || kind == runsShell:
+		if name != "time" && name != "command" && name != "builtin" {
+			c.atLeast(Ordinary)
 		}
+		if w.spec.shell && len(w.scripts) == 0 {
+			c.fromStdin(name, stdin) // the user's shell reads the script from stdin
+		}
+	case kind == runsLine:
+		c.commandLine(joinValues(w.inner), name)
+	default:
+		c.command(w.inner, stdin)
 	}
 }
 
-func (c *classifier) envWrapper(opts, assigns []value, printsAll bool) {
-	for i, o := range opts {
-		if (o.s == "-S" || o.s == "--split-string") && i+1 < len(opts) {
-			c.nested(opts[i+1].s, "env -S")
+// commandLine classifies a shell command line a program runs with sh -c
+// (sh -c, script -c, su -c, watch).
+func (c *classifier) commandLine(s value, what string) {
+	c.atLeast(Ordinary)
+	switch {
+	case s.download:
+		c.flag(Blocked, "runs a downloaded script ("+what+" \"$(curl …)\")")
+	case !s.known:
+		c.flag(Explicit, what+" runs a script the classifier cannot see ("+s.text()+")")
+	default:
+		c.nested(s.s, what)
+	}
+}
+
+// joinValues is the words joined by spaces, as watch and parallel join
+// their command before handing it to sh -c.
+func joinValues(vs []value) value {
+	out := value{known: true, literal: true}
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.s
+		out.known = out.known && v.known
+		out.literal = out.literal && v.literal
+		out.download = out.download || v.download
+		if !v.known && out.w == nil {
+			out.w = v.w
 		}
 	}
+	out.s = strings.Join(parts, " ")
+	return out
+}
+
+func (c *classifier) envWrapper(assigns []value, printsAll bool) {
 	if printsAll {
 		c.flag(Explicit, "prints the environment, which holds secrets (env)")
 	}
@@ -151,11 +106,11 @@ func (c *classifier) envWrapper(opts, assigns []value, printsAll bool) {
 // actually prints.
 func unwrapQuiet(args []value) []value {
 	for len(args) > 0 {
-		inner, _, _, ok := splitWrapper(path.Base(args[0].s), args[1:])
-		if !ok {
+		w, ok := splitWrapper(path.Base(args[0].s), args[1:])
+		if !ok || w.spec.runs != runsArgv && !w.direct {
 			return args
 		}
-		args = inner
+		args = w.inner
 	}
 	return args
 }
@@ -186,13 +141,9 @@ func (c *classifier) shell(name string, args []value, stdin *source) {
 			if i+1 >= len(args) {
 				return
 			}
-			s := args[i+1]
-			switch {
-			case s.download:
-				c.flag(Blocked, "runs a downloaded script ("+name+" -c \"$(curl …)\")")
-			case !s.known:
-				c.flag(Explicit, name+" -c runs a script the classifier cannot see ("+s.text()+")")
-			default:
+			if s := args[i+1]; !s.known || s.download {
+				c.commandLine(s, name+" -c")
+			} else {
 				c.nestedWith(s.s, name+" -c", scriptParams(name, args[i+2:]))
 			}
 			return

@@ -72,3 +72,28 @@ func runPlantedGit(t *testing.T, tool, args string) string {
 	}
 	return toolResults(reqs[2])["sh"]
 }
+
+// $SHELL named by a bare name is looked up past the workspace's PATH
+// directories, so a ./bin/sh the model planted never runs the commands, in
+// Full Access too.
+func TestPlantedShellOnPathIsNotTheShell(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "sh", Name: "Bash", Args: jsonCommand("echo real-shell")}),
+		fakemodel.Text("done"))
+	c := newCLI(t, srv)
+	bin := filepath.Join(c.ws, "bin")
+	marker := filepath.Join(c.ws, "PWNED")
+	writeFiles(t, c.ws, map[string]string{"bin/sh": "#!/bin/sh\ntouch " + marker + "\necho planted\n"})
+	if err := os.Chmod(filepath.Join(bin, "sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.env = replaceEnv(replaceEnv(c.env, "PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH")), "SHELL", "sh")
+	out, errOut, code := c.run("exec", "--yolo", "say hi")
+	if len(srv.Requests()) < 2 {
+		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
+	}
+	res := toolResults(srv.Requests()[1])["sh"]
+	if _, err := os.Stat(marker); err == nil || !strings.Contains(res, "real-shell") {
+		t.Errorf("the shell planted in the workspace ran the command: %q", res)
+	}
+}

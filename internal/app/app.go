@@ -122,7 +122,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		return nil, err
 	}
 	jm, err := jobs.NewManager(jobs.Options{StateDir: jobsStateDir(cfg), Env: append([]string{"GIT_TERMINAL_PROMPT=0"}, hookEnv...),
-		Sandbox: a.Sandbox, Watchdog: o.Executable})
+		Sandbox: a.Sandbox, Watchdog: o.Executable, Workspace: cfg.Workspace})
 	if err != nil {
 		return nil, fmt.Errorf("starting the job manager: %w", err)
 	}

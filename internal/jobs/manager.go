@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
@@ -46,8 +46,12 @@ type Options struct {
 	// (after checking they are the same processes) and reported.
 	StateDir string
 	// Shell runs commands as `<Shell> -c <command>`; default $SHELL, else
-	// /bin/sh.
+	// /bin/sh. A bare name is looked up on PATH past the entries inside
+	// Workspace (internal/binpath).
 	Shell string
+	// Workspace is the workspace root, whose PATH directories (a .venv/bin,
+	// ./bin) never supply the shell: a File patch can put a program there.
+	Workspace string
 	// Env is added to every job's environment (KEY=VALUE), after the
 	// sandbox's scrubbed copy of the agent's environment.
 	Env []string
@@ -125,7 +129,7 @@ func NewManager(opts Options) (*Manager, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	m := &Manager{opts: opts, shell: sync.OnceValue(func() string { return resolveShell(opts.Shell) }),
+	m := &Manager{opts: opts, shell: sync.OnceValue(func() string { return resolveShell(opts.Shell, opts.Workspace) }),
 		jobs: map[string]*Job{}, changed: make(chan struct{})}
 	m.self.PID = os.Getpid()
 	m.self.Start, _ = startTime(m.self.PID)
@@ -138,12 +142,12 @@ func NewManager(opts Options) (*Manager, error) {
 	return m, nil
 }
 
-func resolveShell(configured string) string {
+func resolveShell(configured, workspace string) string {
 	for _, s := range []string{configured, os.Getenv("SHELL")} {
 		if s == "" {
 			continue
 		}
-		if path, err := exec.LookPath(s); err == nil {
+		if path, err := binpath.LookPath(s, workspace); err == nil {
 			return path
 		}
 	}

@@ -38,7 +38,7 @@ func (v variant) options() Options {
 // and bubblewrap. The test binary serves as the helper (TestMain).
 func variants(t *testing.T) []variant {
 	t.Helper()
-	sys := probeSystem("")
+	sys := probeSystem("", "")
 	var vs []variant
 	if sys.LandlockABI > 0 {
 		if sys.MountNS {
@@ -51,7 +51,7 @@ func variants(t *testing.T) []variant {
 		}
 		vs = append(vs, variant{"landlock", Caps{LandlockABI: sys.LandlockABI}, "", false})
 	}
-	if bw := workingBwrap(); bw != "" {
+	if bw := workingBwrap(""); bw != "" {
 		vs = append(vs, variant{"bwrap", Caps{Bwrap: bw}, "", true})
 	}
 	if len(vs) < 4 {

@@ -9,7 +9,7 @@ import (
 
 // probeSystem: Seatbelt (macOS) and Windows confinement are not
 // implemented, so confining modes are reported unenforced.
-func probeSystem(string) Caps {
+func probeSystem(_, _ string) Caps {
 	return Caps{Why: "no OS sandbox backend is implemented for " + runtime.GOOS}
 }
 

@@ -7,13 +7,15 @@ import (
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"github.com/codewhale/codewhale/internal/binpath"
 )
 
 // probeSystem asks the kernel for Landlock and whether a thread may create
 // its own mount namespace, and if not, whether helper can make one in a new
 // user namespace; bubblewrap is looked for (and tried once) only when
 // Landlock is missing.
-func probeSystem(helper string) Caps {
+func probeSystem(helper, workspace string) Caps {
 	var c Caps
 	abi, err := ll.LandlockGetABIVersion()
 	if err == nil && abi > 0 {
@@ -25,7 +27,7 @@ func probeSystem(helper string) Caps {
 		return c
 	}
 	c.Why = fmt.Sprintf("Landlock is not available (%v)", landlockWhy(err))
-	c.Bwrap = workingBwrap()
+	c.Bwrap = workingBwrap(workspace)
 	if c.Bwrap == "" {
 		c.Why += " and bubblewrap is not installed or cannot create namespaces"
 	}
@@ -50,9 +52,12 @@ func threadCanUnshare() bool {
 	return <-ok
 }
 
-// workingBwrap returns bwrap's path when it can build a sandbox here.
-func workingBwrap() string {
-	path, err := exec.LookPath("bwrap")
+// workingBwrap returns bwrap's path when it can build a sandbox here. It
+// is looked up past PATH's entries inside the workspace (internal/binpath):
+// a planted .venv/bin/bwrap would otherwise run, unconfined, once here and
+// then as the sandbox of every command.
+func workingBwrap(workspace string) string {
+	path, err := binpath.LookPath("bwrap", workspace)
 	if err != nil {
 		return ""
 	}

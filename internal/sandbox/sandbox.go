@@ -125,7 +125,7 @@ type Sandbox struct {
 func New(p Policy, o Options) *Sandbox {
 	probe := o.Probe
 	if probe == nil {
-		probe = func() Caps { return probeSystem(o.Helper) }
+		probe = func() Caps { return probeSystem(o.Helper, p.Workspace) }
 	}
 	return &Sandbox{policy: p, opts: o, caps: sync.OnceValue(probe)}
 }

@@ -39,7 +39,7 @@ func TestProtectedWorkingDirectoryStaysReadOnly(t *testing.T) {
 // can create entries in the workspace root.
 func TestUserNamespaceCommands(t *testing.T) {
 	v := userNSVariant(t)
-	if c := probeSystem(os.Args[0]); os.Getuid() != 0 && !c.UserNS {
+	if c := probeSystem(os.Args[0], ""); os.Getuid() != 0 && !c.UserNS {
 		t.Fatalf("unprivileged, the system probe finds no user namespace although the variant works: %+v", c)
 	}
 	w := newWorld(t)

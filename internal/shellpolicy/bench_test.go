@@ -4,7 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/gitfixture"
 )
 
@@ -123,4 +125,66 @@ func BenchmarkClassifyGitLogOneline(b *testing.B) {
 			b.Fatalf("class %v", v.Class)
 		}
 	}
+}
+
+// projectRepo is this project's own repository (the worktree the test runs
+// in), or a skip when the test does not run inside one.
+func projectRepo(b *testing.B) (repo, *Env) {
+	wd, err := os.Getwd()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, ok := (&classifier{env: &Env{}}).gitRepo(gitGlobals{cwd: wd})
+	if !ok {
+		e2e.Missing(b, "the benchmark walks this project's history and runs outside a checkout")
+	}
+	return r, &Env{Home: "/nonexistent-home", Workspace: r.top}
+}
+
+// BenchmarkGitHistoryListing is the uncached history walk (git log --all
+// --reflog -m --no-renames --diff-filter=A --name-only) over this
+// project's own history: paid once per repository state.
+func BenchmarkGitHistoryListing(b *testing.B) {
+	r, env := projectRepo(b)
+	c := newClassifier(env, r.top, 0)
+	for b.Loop() {
+		historyCache.Lock()
+		delete(historyCache.m, r.gitDir)
+		historyCache.Unlock()
+		if _, complete := c.historySecrets(r); !complete {
+			b.Fatal("the walk timed out")
+		}
+	}
+}
+
+// BenchmarkGitRevParse is the cheapest git process (rev-parse HEAD) in
+// the same repository: the reference for the row above.
+func BenchmarkGitRevParse(b *testing.B) {
+	r, env := projectRepo(b)
+	c := newClassifier(env, r.top, 0)
+	for b.Loop() {
+		if _, err := c.runGit(r, time.Minute, "rev-parse", "HEAD"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkClassifyGitLogPatchProject is `git log -p` in this project
+// with the tracked list and the history listing cached — the classifier
+// path a repeated command takes (stats of the index and of the ref files)
+// — interleaved with its reference, `git log --oneline` (no secret check),
+// in each iteration: patch-ns/op and oneline-ns/op.
+func BenchmarkClassifyGitLogPatchProject(b *testing.B) {
+	r, env := projectRepo(b)
+	env.Classify("git log -p", r.top) // fill the caches
+	var patch, oneline time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		env.Classify("git log -p", r.top)
+		t1 := time.Now()
+		env.Classify("git log --oneline", r.top)
+		patch, oneline = patch+t1.Sub(t0), oneline+time.Since(t1)
+	}
+	b.ReportMetric(float64(patch.Nanoseconds())/float64(b.N), "patch-ns/op")
+	b.ReportMetric(float64(oneline.Nanoseconds())/float64(b.N), "oneline-ns/op")
 }

@@ -11,8 +11,9 @@ import (
 // any command), then the subcommand.
 func (c *classifier) git(args []value) {
 	harmless := true
+	g := c.gitGlobalsAt(c.cwd)
 	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
-		a := args[0].s
+		v0, a := args[0], args[0].s
 		args = args[1:]
 		switch {
 		case a == "-c" && len(args) > 0:
@@ -28,11 +29,15 @@ func (c *classifier) git(args []value) {
 			a == "--super-prefix":
 			harmless = false
 			if len(args) > 0 {
+				g.option(c, a, args[0])
 				args = args[1:]
 			}
 		case a == "--no-pager" || a == "-P" || a == "--no-optional-locks" || a == "--literal-pathspecs" ||
 			a == "--no-replace-objects" || a == "--glob-pathspecs" || a == "--icase-pathspecs" || a == "--noglob-pathspecs":
 		default:
+			if name, v, ok := strings.Cut(a, "="); ok && (name == "--git-dir" || name == "--work-tree") {
+				g.option(c, name, value{s: v, known: v0.known, literal: v0.literal})
+			}
 			harmless = false
 		}
 	}
@@ -62,7 +67,7 @@ func (c *classifier) git(args []value) {
 			c.command(rest[1:], nil)
 		}
 	}
-	c.gitSecrets(sub, rest)
+	c.gitSecrets(g, sub, rest)
 	if !harmless || !c.readOnlyGit(sub, rest) {
 		c.atLeast(Ordinary)
 	}

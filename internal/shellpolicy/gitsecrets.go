@@ -12,7 +12,14 @@ import (
 // file content: an explicit REV:PATH naming a secret always; a whole commit,
 // diff, grep or archive when the repository tracks a secret file its
 // pathspecs (if any) reach. Names, messages and counts are not content.
-func (c *classifier) gitSecrets(sub string, args []value) {
+//
+// The repository is the one git would use: after -C, --git-dir and
+// --work-tree (gitRepo), with pathspecs relative to the directory -C
+// reached.
+func (c *classifier) gitSecrets(g gitGlobals, sub string, args []value) {
+	saved := c.cwd
+	c.cwd = g.cwd
+	defer func() { c.cwd = saved }()
 	switch sub {
 	case "show", "diff", "log", "whatchanged", "reflog", "stash", "cat-file", "grep", "archive", "blame", "annotate":
 	default:
@@ -33,18 +40,43 @@ func (c *classifier) gitSecrets(sub string, args []value) {
 	if !gitPrintsContent(sub, args) || narrow && (sub == "show" || sub == "cat-file") {
 		return
 	}
-	top, index := c.repoTop()
-	if top == "" {
+	r, ok := c.gitRepo(g)
+	if !ok {
 		return
 	}
-	tracked := c.trackedSecrets(top, index)
 	whole := len(specs) == 0 || has(args, "-L") // log -L names its file inside the flag
-	for _, s := range tracked {
-		if whole || c.specsReach(specs, top, s.path) {
+	for _, s := range c.trackedSecrets(r) {
+		if whole || c.specsReach(specs, r.top, s.path) {
 			c.flag(Explicit, "git "+sub+" would print a committed secret file: the repository tracks "+s.path+" ("+s.reason+")")
 			return
 		}
 	}
+	if !readsHistory(sub, revs) {
+		return
+	}
+	past, complete := c.historySecrets(r)
+	if !complete {
+		c.flag(Explicit, "git "+sub+" may print a secret file from the repository's history, which is too long to check in time")
+		return
+	}
+	for _, s := range past {
+		if whole || c.specsReach(specs, r.top, s.path) {
+			c.flag(Explicit, "git "+sub+" would print a secret file from the repository's history: an older commit added "+
+				s.path+" ("+s.reason+")")
+			return
+		}
+	}
+}
+
+// readsHistory reports a form that can print content from commits other
+// than the checked-out tree: diff, grep and blame read the work tree and
+// the index unless given a revision.
+func readsHistory(sub string, revs []value) bool {
+	switch sub {
+	case "diff", "grep", "blame", "annotate":
+		return len(revs) > 0
+	}
+	return true
 }
 
 // gitOperands splits git sub's operands into revisions (or objects) and

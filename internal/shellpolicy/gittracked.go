@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path"
-	"strings"
 	"sync"
 	"time"
 
@@ -33,35 +32,6 @@ var trackedCache struct {
 	m map[string]trackedEntry
 }
 
-// repoTop is the work tree that git started in the classifier's directory
-// uses, and its index file; "" when there is none (or the directory is
-// unknown, when the command is not read-only anyway).
-func (c *classifier) repoTop() (top, index string) {
-	for d := c.cwd; path.IsAbs(d); d = path.Dir(d) {
-		dot := path.Join(d, ".git")
-		fi, err := os.Lstat(dot)
-		switch {
-		case err == nil && fi.IsDir():
-			return d, path.Join(dot, "index")
-		case err == nil && fi.Mode().IsRegular():
-			// A linked worktree or submodule: "gitdir: DIR".
-			b, err := os.ReadFile(dot)
-			dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-			if err != nil || !ok {
-				return d, ""
-			}
-			if !path.IsAbs(dir) {
-				dir = path.Join(d, dir)
-			}
-			return d, path.Join(dir, "index")
-		}
-		if d == "/" {
-			break
-		}
-	}
-	return "", ""
-}
-
 // trackedSecrets lists the secret files the repository at top tracks,
 // through the safe git runner (internal/gitsafe) and the git binpath finds
 // outside the workspace. A failure lists none: the shell's git fails on the
@@ -69,12 +39,13 @@ func (c *classifier) repoTop() (top, index string) {
 //
 // git ls-files lists the index, so a repository without one (nothing added
 // yet) tracks nothing and costs no process.
-func (c *classifier) trackedSecrets(top, index string) []trackedSecret {
+func (c *classifier) trackedSecrets(r repo) []trackedSecret {
+	index := r.index()
 	fi, err := os.Stat(index)
 	if index == "" || err != nil {
 		return nil
 	}
-	key := top + "\x00" + index
+	key := r.top + "\x00" + index
 	custom := c.env.SecretPath != nil // tests' predicates are not cached
 	if !custom {
 		trackedCache.Lock()
@@ -83,7 +54,7 @@ func (c *classifier) trackedSecrets(top, index string) []trackedSecret {
 			return e.secrets
 		}
 	}
-	list := c.listTracked(top)
+	list := c.listTracked(r)
 	if !custom {
 		if trackedCache.m == nil || len(trackedCache.m) >= maxTracked {
 			trackedCache.m = map[string]trackedEntry{}
@@ -93,26 +64,48 @@ func (c *classifier) trackedSecrets(top, index string) []trackedSecret {
 	return list
 }
 
-func (c *classifier) listTracked(top string) []trackedSecret {
-	bin, err := binpath.LookPath("git", c.env.Workspace)
+func (c *classifier) listTracked(r repo) []trackedSecret {
+	out, err := c.runGit(r, 10*time.Second, "ls-files", "-z")
 	if err != nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	out, err := gitsafe.Command(ctx, bin, top, "ls-files", "-z").Output()
-	if err != nil {
-		return nil
-	}
+	return c.secretsIn(r, out)
+}
+
+// secretsIn is the secret paths of a -z list of repository paths, once each.
+func (c *classifier) secretsIn(r repo, out []byte) []trackedSecret {
 	var list []trackedSecret
+	seen := map[string]bool{}
 	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
+		rel := string(bytes.TrimSpace(rec))
+		if rel == "" || seen[rel] {
 			continue
 		}
-		rel := string(rec)
-		if reason, ok := c.secretPath(path.Join(top, rel)); ok {
+		seen[rel] = true
+		if reason, ok := c.secretPath(path.Join(r.top, rel)); ok {
 			list = append(list, trackedSecret{rel, reason})
 		}
 	}
 	return list
+}
+
+// runGit runs git on repository r through the safe git runner
+// (internal/gitsafe: no fsmonitor, pager, hooks or drivers of r's
+// configuration run) and the git binpath finds outside the workspace, with
+// r's git directory and work tree named when the command named them.
+func (c *classifier) runGit(r repo, timeout time.Duration, args ...string) ([]byte, error) {
+	bin, err := binpath.LookPath("git", c.env.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if r.explicit {
+		args = append([]string{"--git-dir=" + r.gitDir, "--work-tree=" + r.top}, args...)
+	}
+	out, err := gitsafe.Command(ctx, bin, r.top, args...).Output()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return out, err
 }

@@ -135,6 +135,7 @@ type classifier struct {
 	files   map[string]string // files this script wrote with visible content
 	links   map[string]string // symlinks this script made (ln -s)
 	lstats  int               // symlink look-ups made so far
+	prefix  map[string]value  // GIT_DIR / GIT_WORK_TREE assigned before the command being classified
 	depth   int
 	class   Class
 	reasons []string

@@ -198,6 +198,7 @@ func (c *classifier) pipeline(stages []*syntax.Stmt, stdin *source) source {
 
 // call classifies one simple command and returns what it prints.
 func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
+	var prefix map[string]value // GIT_DIR=… git …: the repository that one command uses
 	for _, a := range ce.Assigns {
 		v := c.assignValue(a)
 		if a.Name == nil {
@@ -206,14 +207,25 @@ func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
 		if riskyVar(a.Name.Value) {
 			c.atLeast(Ordinary) // changes what later commands run or load
 		}
-		if len(ce.Args) == 0 && v.known {
+		switch {
+		case len(ce.Args) == 0 && v.known:
 			c.vars[a.Name.Value] = v.s
-		} else if len(ce.Args) == 0 {
+		case len(ce.Args) == 0:
 			delete(c.vars, a.Name.Value)
+		case a.Name.Value == "GIT_DIR" || a.Name.Value == "GIT_WORK_TREE":
+			if prefix == nil {
+				prefix = map[string]value{}
+			}
+			prefix[a.Name.Value] = v
 		}
 	}
 	if len(ce.Args) == 0 {
 		return source{visible: true}
+	}
+	if prefix != nil {
+		saved := c.prefix
+		c.prefix = prefix
+		defer func() { c.prefix = saved }()
 	}
 	args := make([]value, 0, len(ce.Args))
 	for _, w := range ce.Args {

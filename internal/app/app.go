@@ -238,9 +238,13 @@ func SecretsPolicy(cfg *config.Config) *secrets.Policy {
 }
 
 // newSandbox is the session's command sandbox. Its tmp/ under
-// codewhale's home is created here so the policy can name it.
+// codewhale's home, and the build caches that do not exist yet (below the
+// home only), are created here so the policy can name them.
 func newSandbox(cfg *config.Config, exe string) *sandbox.Sandbox {
 	_ = os.MkdirAll(filepath.Join(cfg.Home, "tmp"), 0o700)
+	if cfg.Sandbox.Mode == sandbox.WorkspaceWrite {
+		sandbox.CreateCaches(cfg.Sandbox.BuildCaches, cfg.Sandbox.CacheBases)
+	}
 	return sandbox.New(sandbox.DefaultPolicy(cfg.SandboxDefaults()),
 		sandbox.Options{EnvPassthrough: cfg.Sandbox.EnvPassthrough, Helper: exe})
 }

@@ -14,8 +14,9 @@ type SandboxTable struct {
 	// (absolute, ~/…, or relative to the workspace). The workspace's .git
 	// among them lets commands write it, except its config and hooks.
 	WritableRoots []string `toml:"writable_roots"`
-	// BuildCaches (default true) makes the build and package caches that
-	// exist writable (sandbox.BuildCaches: Go, npm, pip, cargo), so builds
+	// BuildCaches (default true) makes the build and package caches
+	// writable (sandbox.BuildCaches: Go, npm, pip, cargo), creating the
+	// missing ones below the home first (sandbox.CreateCaches), so builds
 	// work in the sandbox.
 	BuildCaches *bool `toml:"build_caches"`
 }
@@ -31,8 +32,11 @@ type Shell struct {
 type SandboxConfig struct {
 	Mode          sandbox.Mode
 	WritableRoots []string
-	// BuildCaches are the writable build caches, from the environment.
+	// BuildCaches are the writable build caches, from the environment;
+	// CacheBases the directories below which a missing one is created
+	// (sandbox.CreateCaches).
 	BuildCaches    []string
+	CacheBases     []string
 	Network        bool // [network] default = "allow"
 	EnvPassthrough []string
 }
@@ -62,6 +66,7 @@ func (c *Config) resolveSandbox(flags Flags, env Env) error {
 	}
 	if f.Sandbox == nil || f.Sandbox.BuildCaches == nil || *f.Sandbox.BuildCaches {
 		c.Sandbox.BuildCaches = sandbox.BuildCaches(env)
+		c.Sandbox.CacheBases = sandbox.CacheBases(env)
 	}
 	if f.Shell != nil {
 		c.Sandbox.EnvPassthrough = f.Shell.EnvPassthrough

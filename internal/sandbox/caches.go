@@ -16,8 +16,8 @@ import (
 // PATH and config.toml names programs). Without them a sandboxed `go build`
 // or `npm install` fails on its first cache write. Directories that do not
 // exist are left out when the policy is resolved, so a sandboxed command
-// cannot create one (a tool that has never run creates its cache on its
-// first run outside the sandbox).
+// cannot create one: the session creates the missing ones first, below the
+// home only (CreateCaches).
 //
 // Each path follows the tool's own rules: its variable, then its default.
 // Go also reads the file `go env -w` writes ($GOENV, or go/env in the user

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,7 +16,8 @@ import (
 // A real `go build` and `go test` of a small module with a dependency work
 // under every confinement with the build caches writable, and fail without
 // them: go must download the dependency (from a file:// module proxy) into
-// its module cache, the default under a private HOME. GOCACHE is the
+// its module cache, the default under a private, fresh HOME (created by
+// CreateCaches, as a session does). GOCACHE is the
 // machine's own (a fresh one would rebuild the standard library for
 // minutes). Nothing outside the workspace, the temp dir and the caches
 // changes.
@@ -36,8 +38,10 @@ func TestGoBuildsInTheSandbox(t *testing.T) {
 			if len(caches) < 2 || caches[0] != env["GOCACHE"] || caches[1] != modcache {
 				t.Fatalf("caches %v", caches)
 			}
-			for _, c := range caches {
-				mustMkdir(t, c) // as a user who has built before
+			// A fresh home: the session creates the missing module cache.
+			mustMkdir(t, user)
+			if got := CreateCaches(caches, CacheBases(func(k string) string { return env[k] })); !slices.Contains(got, modcache) {
+				t.Fatalf("the module cache was not created: %v", got)
 			}
 			t.Cleanup(func() { // go makes what it downloads read-only
 				clean := exec.Command(goBin, "clean", "-modcache")

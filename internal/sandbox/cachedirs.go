@@ -1,0 +1,55 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// CacheBases are the directories below which CreateCaches may create a
+// missing build cache: the home directory, and the user cache directory
+// when it lies outside the home ($XDG_CACHE_HOME=/x). Both come from env,
+// as BuildCaches reads them.
+func CacheBases(env func(string) string) []string {
+	home := env("HOME")
+	if runtime.GOOS == "windows" {
+		home = env("USERPROFILE")
+	}
+	var out []string
+	if filepath.IsAbs(home) && filepath.Dir(filepath.Clean(home)) != filepath.Clean(home) {
+		out = append(out, filepath.Clean(home))
+	}
+	if c := userCacheDir(env, home); filepath.IsAbs(c) && (len(out) == 0 || !within(filepath.Clean(c), out[0])) {
+		out = append(out, filepath.Clean(c))
+	}
+	return out
+}
+
+// CreateCaches creates the build caches that do not exist yet, each with
+// its missing parents, mode 0700, so the first `go build` or `npm install`
+// in a fresh home works in the sandbox (which makes only existing caches
+// writable: a sandboxed command cannot create one). Only a cache strictly
+// below one of bases (an existing directory) is created, and the walk from
+// the base never follows a symbolic link: a link on the way (one a
+// workspace command could have planted, or a user's own ~/.cache → /data)
+// leaves that cache uncreated. It returns the caches it created; failures
+// leave a cache missing, as before.
+func CreateCaches(caches, bases []string) []string {
+	var created []string
+	for _, c := range caches {
+		c = filepath.Clean(c)
+		if _, err := os.Lstat(c); err == nil || !filepath.IsAbs(c) {
+			continue
+		}
+		for _, b := range bases {
+			if c == b || !within(c, b) {
+				continue
+			}
+			if mkdirBeneath(b, c) == nil {
+				created = append(created, c)
+			}
+			break
+		}
+	}
+	return created
+}

@@ -69,6 +69,22 @@ func TestCanonicalInput(t *testing.T) {
 	}
 }
 
+// A hostile call that spells a field twice gets one reading: the policy is
+// decided from the value the canonical input (the approval card) shows,
+// and that is the value that runs.
+func TestDuplicateKeysHaveOneReading(t *testing.T) {
+	t.Parallel()
+	tool := testTool()
+	c, err := tools.PrepareCall(tool, json.RawMessage(`{"prompt":"x","type":"scout","type":"builder"}`))
+	if err != nil || c.Policy.Approval != tools.Required || string(c.Input) != `{"action":"start","prompt":"x","type":"builder"}` {
+		t.Fatalf("%+v %v", c, err)
+	}
+	c, err = tools.PrepareCall(tool, json.RawMessage(`{"op":"cancel","action":"status","op":"start","prompt":"x"}`))
+	if err != nil || c.Policy.Approval != tools.Auto || !c.Policy.ReadOnly || string(c.Input) != `{"action":"status","prompt":"x"}` {
+		t.Fatalf("%+v %v", c, err)
+	}
+}
+
 // refusals are the model-visible texts of malformed calls, all refused at
 // Prepare, before anyone is asked to approve them: the contract's action
 // and unknown-field texts, the strict readers' type errors (CONTRACT.md

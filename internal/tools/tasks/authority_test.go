@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/tools"
 )
 
 // A task never gets more authority than its creator: requested flags the
@@ -72,5 +74,48 @@ func TestRecordToolCall(t *testing.T) {
 	if err != nil || len(got.ToolCalls) != 1 || !strings.Contains(string(got.ToolCalls[0]), `"refused":true`) ||
 		got.Timeline[len(got.Timeline)-1].Kind != "tool_refused" {
 		t.Fatalf("%+v %v", got, err)
+	}
+}
+
+// A hostile create that spells a flag twice, or through an alias that
+// replaces `action`, gets one reading: the canonical input the approval
+// card shows carries the value the task is created with, and the creator's
+// cap applies to it. Under every posture the recorded flags are what the
+// card showed, narrowed by the cap.
+func TestCreateCardShowsWhatTheTaskGets(t *testing.T) {
+	t.Parallel()
+	for _, creator := range []Authority{{Posture: "suggest"}, {Posture: "auto", AutoApprove: true},
+		{Posture: "bypass"}} {
+		store, _ := openStore(t, t.TempDir())
+		reg := taskRegistry(Options{Store: store, Creator: creator})
+		for name, in := range map[string]string{
+			"tasks":       `{"action":"create","prompt":"x","auto_approve":false,"trust_mode":true,"auto_approve":true}`,
+			"task_create": `{"action":"list","prompt":"x","auto_approve":false,"trust_mode":true,"auto_approve":true}`,
+		} {
+			call, err := reg.Prepare(name, json.RawMessage(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var card map[string]any
+			if err := json.Unmarshal(call.Input, &card); err != nil || card["auto_approve"] != true ||
+				card["trust_mode"] != true || card["action"] != "create" || call.Policy.Approval != tools.Required {
+				t.Fatalf("%s: canonical input %s, policy %+v", name, call.Input, call.Policy)
+			}
+			res, err := call.Run(t.Context(), &tools.Context{Workspace: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				Task TaskRecord `json:"task"`
+			}
+			if err := json.Unmarshal([]byte(res.Content), &got); err != nil {
+				t.Fatal(err)
+			}
+			full := creator.Posture == "bypass"
+			if got.Task.AutoApprove != (creator.AutoApprove || full) || got.Task.TrustMode != full {
+				t.Errorf("%s under %+v: recorded auto_approve=%v trust_mode=%v", name, creator, got.Task.AutoApprove,
+					got.Task.TrustMode)
+			}
+		}
 	}
 }

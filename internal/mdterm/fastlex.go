@@ -28,7 +28,58 @@ type cursor struct {
 	src   string
 	pos   int
 	spans []tokSpan
-	reset bool // a nested state met a newline it has no rule for: back to root
+	reset bool    // a nested state met a newline it has no rule for: back to root
+	stack []uint8 // the state stack of a tokeniser driven by run; state 0 is root
+}
+
+// run drives a tokeniser written as chroma's states: step tries the rules
+// of the state on top of the stack at pos and reports whether one matched
+// (consuming text or changing the stack). Where none matches, a newline
+// outside root takes the stack back to root and anything else is one Error
+// rune, as in chroma's RegexLexer. A step that neither consumes nor changes
+// the stack 64 times at one place is taken as no match (no input can make
+// a tokeniser loop).
+func (c *cursor) run(step func(state uint8) bool) {
+	c.stack = append(c.stack[:0], 0)
+	stuck, at := 0, -1
+	for c.pos < len(c.src) {
+		if c.pos != at {
+			stuck, at = 0, c.pos
+		}
+		st := c.stack[len(c.stack)-1]
+		if stuck++; stuck < 64 && step(st) {
+			continue
+		}
+		if c.src[c.pos] == '\n' && st != 0 {
+			c.stack = c.stack[:1]
+			continue
+		}
+		c.errorRune()
+	}
+}
+
+func (c *cursor) push(s uint8) { c.stack = append(c.stack, s) }
+
+// pop leaves root in place (chroma would stop lexing there; no rule of
+// ours pops root).
+func (c *cursor) pop() {
+	if len(c.stack) > 1 {
+		c.stack = c.stack[:len(c.stack)-1]
+	}
+}
+
+// withNewline runs lex over src with a newline added when it lacks one
+// (chroma's ensure_nl) and cuts that newline off the tokens again.
+func withNewline(src string, lex func(string) []chroma.Token) []chroma.Token {
+	if strings.HasSuffix(src, "\n") || src == "" {
+		return lex(src)
+	}
+	toks := lex(src + "\n")
+	last := &toks[len(toks)-1] // the added newline is the last byte of the last token
+	if last.Value = last.Value[:len(last.Value)-1]; last.Value == "" {
+		toks = toks[:len(toks)-1]
+	}
+	return toks
 }
 
 func newCursor(src string) *cursor {

@@ -2,6 +2,8 @@ package mdterm
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,6 +114,23 @@ func BenchmarkHighlight2000LinesPython(b *testing.B) {
 // The same through chroma's Python lexer, for the side-by-side rows.
 func BenchmarkHighlight2000LinesPythonChroma(b *testing.B) {
 	benchHighlightWith(b, "python", bigPython(2000), true)
+}
+
+// Each fast tokeniser (ours) and chroma's lexer for the language, on
+// 2,000 lines of testdata/fastlex/sample.<lang> repeated: run one
+// sub-benchmark per fresh process with -test.benchtime 1x for a cold row.
+func BenchmarkHighlight2000LinesLang(b *testing.B) {
+	for _, lang := range []string{"py", "js", "ts"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "fastlex", "sample."+lang))
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := strings.SplitAfter(strings.Repeat(string(data), 2000/strings.Count(string(data), "\n")+1), "\n")
+		code := strings.Join(lines[:2000], "")
+		for _, who := range []string{"ours", "chroma"} {
+			b.Run(lang+"/"+who, func(b *testing.B) { benchHighlightWith(b, lang, code, who == "chroma") })
+		}
+	}
 }
 
 func benchHighlight(b *testing.B, lang, code string) { benchHighlightWith(b, lang, code, false) }

@@ -156,12 +156,17 @@ func lexerFor(lang string, fast bool) (lex lexFunc, slow bool) {
 	return func(src string) ([]chroma.Token, bool) { return chromaTokens(lexer, src) }, true
 }
 
-// fastLexer is our tokeniser for a fence's language (the aliases are
-// those of chroma's definition), if there is one.
+// fastLexer is our tokeniser for a fence's language, if there is one. The
+// names are those chroma resolves to the same lexer (its aliases and file
+// extensions; TestFastLexerNamesAreChromas holds them to it).
 func fastLexer(lang string) (func(string) []chroma.Token, bool) {
 	switch chromalexers.Normalize(lang) {
-	case "python", "py", "sage", "python3", "py3", "starlark":
+	case "python", "py", "sage", "python3", "py3", "starlark", "pyi", "pyw", "bzl", "star":
 		return pythonTokens, true
+	case "javascript", "js", "mjs", "cjs", "jsm":
+		return javascriptTokens, true
+	case "typescript", "ts", "tsx", "mts", "cts":
+		return typescriptTokens, true
 	}
 	return nil, false
 }

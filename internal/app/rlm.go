@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -60,59 +59,40 @@ func (a *App) newRLM() *rlm.Tool {
 		}
 	}
 	if s.Web != nil {
-		o.FetchApproval, o.Fetch = rlmFetch(s.Web, a.Cfg.Workspace)
+		o.Fetch = rlmFetch(s.Web, a.Cfg.Workspace)
 	}
 	return rlm.New(o)
 }
 
-// rlmFetch reads URLs for rlm through the Web tool's path and policy. The
-// approval rlm asks for is the prepared fetch's; the fetch prepares again
-// when rlm runs, and a host that needs approval then but did not when rlm's
-// call was approved (a name rebound to a private address in between) is
-// refused rather than fetched unasked.
-func rlmFetch(web *web.Tool, workspace string) (func(string) tools.Approval, func(context.Context, string) (string, error)) {
-	var mu sync.Mutex
-	approved := map[string]bool{} // URLs whose fetch needed approval, which rlm's call then had
-	approval := func(url string) tools.Approval {
-		c, err := tools.PrepareCall(web, fetchInput(url))
-		if err != nil || c.Policy.Approval == tools.Auto {
-			return tools.Auto // a refused input is refused again, with its text, when it runs
-		}
-		mu.Lock()
-		approved[url] = true
-		mu.Unlock()
-		return c.Policy.Approval
-	}
-	fetch := func(ctx context.Context, url string) (string, error) {
+// rlmFetch prepares rlm's url reads through the Web tool's path and
+// policy: rlm's open takes the prepared fetch's approval, and the fetch it
+// runs is that same prepared call, so the host is classified once and a
+// name rebound to a private address after an Auto approval is refused at
+// connect time rather than reached unasked.
+func rlmFetch(web *web.Tool, workspace string) func(string) (tools.Approval, func(context.Context) (string, error), error) {
+	return func(url string) (tools.Approval, func(context.Context) (string, error), error) {
 		c, err := tools.PrepareCall(web, fetchInput(url))
 		if err != nil {
-			return "", err
+			return tools.Auto, nil, err
 		}
-		mu.Lock()
-		ok := approved[url]
-		delete(approved, url)
-		mu.Unlock()
-		if c.Policy.Approval != tools.Auto && !ok {
-			return "", tools.PermissionDenied("rlm: fetching %s needs approval now (its host is private or prompted), "+
-				"which it did not when the call was approved; call open again", url)
-		}
-		res, err := c.Run(ctx, &tools.Context{Workspace: workspace, Budget: 1 << 30})
-		if err != nil {
-			return "", err
-		}
-		var f struct {
-			Content string
-			Status  int
-		}
-		if err := json.Unmarshal([]byte(res.Content), &f); err != nil {
-			return "", fmt.Errorf("rlm: unreadable fetch result: %w", err)
-		}
-		if !res.Success {
-			return "", fmt.Errorf("rlm: fetching %s answered HTTP %d", url, f.Status)
-		}
-		return f.Content, nil
+		return c.Policy.Approval, func(ctx context.Context) (string, error) {
+			res, err := c.Run(ctx, &tools.Context{Workspace: workspace, Budget: 1 << 30})
+			if err != nil {
+				return "", err
+			}
+			var f struct {
+				Content string
+				Status  int
+			}
+			if err := json.Unmarshal([]byte(res.Content), &f); err != nil {
+				return "", fmt.Errorf("rlm: unreadable fetch result: %w", err)
+			}
+			if !res.Success {
+				return "", fmt.Errorf("rlm: fetching %s answered HTTP %d", url, f.Status)
+			}
+			return f.Content, nil
+		}, nil
 	}
-	return approval, fetch
 }
 
 func fetchInput(url string) json.RawMessage {

@@ -54,15 +54,20 @@ func TestRLMFetchTakesTheWebPolicy(t *testing.T) {
 		{"loopback needs approval", &netpolicy.Policy{}, srv.URL, tools.Required, ""},
 		{"allowed loopback runs unasked", &netpolicy.Policy{Allow: []string{"127.0.0.1"}}, srv.URL, tools.Auto, ""},
 		{"rebound name", &netpolicy.Policy{Resolver: &flipResolver{}}, "http://rebind.example.test:" + port + "/",
-			tools.Auto, "needs approval now"},
+			tools.Auto, "rebind.example.test resolved to 127.0.0.1 at connect time"},
 		{"denied host", &netpolicy.Policy{Deny: []string{"127.0.0.1"}}, srv.URL, tools.Auto, "network policy denies 127.0.0.1"},
 	}
+	if _, _, err := rlmFetch(web.New(web.Options{}), t.TempDir())("ftp://example.com/"); err == nil ||
+		!strings.Contains(err.Error(), "only http:// and https:// URLs are supported") {
+		t.Errorf("ftp: %v", err)
+	}
 	for _, c := range cases {
-		approval, fetch := rlmFetch(web.New(web.Options{Policy: c.policy}), t.TempDir())
-		if got := approval(c.url); got != c.approval {
-			t.Errorf("%s: approval %v, want %v", c.name, got, c.approval)
+		approval, fetch, err := rlmFetch(web.New(web.Options{Policy: c.policy}), t.TempDir())(c.url)
+		if err != nil || approval != c.approval {
+			t.Errorf("%s: approval %v (%v), want %v", c.name, approval, err, c.approval)
+			continue
 		}
-		text, err := fetch(context.Background(), c.url)
+		text, err := fetch(context.Background())
 		switch {
 		case c.err == "" && (err != nil || text != "internal page"):
 			t.Errorf("%s: %q %v", c.name, text, err)

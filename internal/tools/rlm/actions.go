@@ -38,45 +38,22 @@ func (t *Tool) sessionObjects() (tools.Result, error) {
 			"(agent:<id>) open the same way."}, nil), nil
 }
 
-// sourceText reads the one source an open names.
-func (t *Tool) sourceText(ctx context.Context, tc *tools.Context, args tools.Args) (kind, ref, text string, err error) {
-	var given []string
-	for _, k := range []string{"file_path", "content", "url", "session_object"} {
-		if args.Has(k) {
-			given = append(given, k)
-		}
-	}
-	if len(given) != 1 {
-		return "", "", "", tools.InvalidInput("rlm: open takes exactly one of file_path, content, url or session_object (got: %s)",
-			orNone(given))
-	}
-	kind = given[0]
-	if ref, err = args.RequireString(kind); err != nil {
-		return "", "", "", err
-	}
-	switch kind {
-	case "content":
-		if n := utf8.RuneCountInString(ref); n > maxContentChars {
-			return "", "", "", tools.InvalidInput("rlm: content is %d characters; at most %d may be passed inline — save it to a file and use file_path", n, maxContentChars)
-		}
-		return kind, "(inline)", ref, nil
-	case "file_path":
-		return "", "", "", errFileSource // open reads files itself, without a staged copy
-	case "url":
-		if t.opts.Fetch == nil {
+// sourceText reads the one source an open names other than a file
+// (checkOpen made sure there is exactly one).
+func (t *Tool) sourceText(ctx context.Context, d *tools.Decoded[contract], fetch func(context.Context) (string, error)) (kind, ref, text string, err error) {
+	switch {
+	case d.Has("content"):
+		return "content", "(inline)", d.In.Content, nil
+	case d.Has("url"):
+		if fetch == nil {
 			return "", "", "", tools.NotAvailable("rlm: opening a url needs the Web tool, which is off in this session")
 		}
-		text, err := t.opts.Fetch(ctx, ref)
-		if err != nil {
-			return "", "", "", err
-		}
-		return kind, ref, text, nil
+		text, err := fetch(ctx)
+		return "url", d.In.URL, text, err
 	}
-	text, err = t.sessionObject(ref)
-	return kind, ref, text, err
+	text, err = t.sessionObject(d.In.SessionObject)
+	return "session_object", d.In.SessionObject, text, err
 }
-
-var errFileSource = fmt.Errorf("rlm: file sources are opened in place")
 
 func orNone(xs []string) string {
 	if len(xs) == 0 {
@@ -131,19 +108,22 @@ func (t *Tool) sessionObject(ref string) (string, error) {
 	return "", tools.InvalidInput("rlm: no session object %q; session_objects lists what can be opened", ref)
 }
 
-func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, args tools.Args) (tools.Result, error) {
+func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, d *tools.Decoded[contract],
+	fetch func(context.Context) (string, error)) (tools.Result, error) {
 	var src *source
-	var head string
-	kind, ref, text, err := t.sourceText(ctx, tc, args)
-	if err == errFileSource {
-		ref, _, _ = args.String("file_path")
+	var head, kind, ref, text string
+	if d.Has("file_path") { // read in place, without a staged copy
+		ref = d.In.FilePath
 		path, data, err := t.readFile(tc, ref)
 		if err != nil {
 			return tools.Result{}, err
 		}
 		src, head = newSource("file_path", ref, path, data), string(data[:min(len(data), 1024)])
-	} else if err != nil {
-		return tools.Result{}, err
+	} else {
+		var err error
+		if kind, ref, text, err = t.sourceText(ctx, d, fetch); err != nil {
+			return tools.Result{}, err
+		}
 	}
 	s, err := t.get(name, true)
 	if err != nil {
@@ -169,22 +149,16 @@ func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, args to
 	return jsonResult(body, map[string]any{"name": name, "source": src.kind, "length": src.length, "sandbox": t.opts.SandboxLabel}), nil
 }
 
-func (t *Tool) eval(ctx context.Context, tc *tools.Context, name string, args tools.Args) (tools.Result, error) {
-	code, err := args.RequireString("code")
-	if err != nil {
-		return tools.Result{}, err
-	}
+func (t *Tool) eval(ctx context.Context, name string, in *contract) (tools.Result, error) {
 	timeout := t.evalTimeout()
-	if ms, ok, err := args.Uint("timeout_ms"); err != nil {
-		return tools.Result{}, err
-	} else if ok && ms > 0 {
-		timeout = min(time.Duration(ms)*time.Millisecond, maxEvalTimeout)
+	if in.TimeoutMS > 0 {
+		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, maxEvalTimeout)
 	}
 	s, err := t.get(name, false)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	out, err := s.eval(ctx, t, code, timeout)
+	out, err := s.eval(ctx, t, in.Code, timeout)
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("%v", err)
 	}
@@ -243,32 +217,24 @@ func tail(s string, n int) string {
 	return s
 }
 
-func (t *Tool) configure(name string, args tools.Args) (tools.Result, error) {
+func (t *Tool) configure(name string, d *tools.Decoded[contract]) (tools.Result, error) {
 	s, err := t.get(name, false)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v, ok, err := args.String("output_feedback"); err != nil {
-		return tools.Result{}, err
-	} else if ok {
-		s.cfg.OutputFeedback = v
+	if d.Has("output_feedback") {
+		s.cfg.OutputFeedback = d.In.OutputFeedback
 	}
-	if v, ok, err := args.Uint("sub_query_timeout_secs"); err != nil {
-		return tools.Result{}, err
-	} else if ok {
-		s.cfg.SubQueryTimeout = v
+	if d.Has("sub_query_timeout_secs") {
+		s.cfg.SubQueryTimeout = d.In.SubQueryTimeoutSecs
 	}
-	if v, ok, err := args.Uint("sub_rlm_max_depth"); err != nil {
-		return tools.Result{}, err
-	} else if ok {
-		s.cfg.SubRLMMaxDepth = v
+	if d.Has("sub_rlm_max_depth") {
+		s.cfg.SubRLMMaxDepth = d.In.SubRLMMaxDepth
 	}
-	if v, ok, err := args.Bool("share_session"); err != nil {
-		return tools.Result{}, err
-	} else if ok {
-		s.cfg.ShareSession = v
+	if d.Has("share_session") {
+		s.cfg.ShareSession = d.In.ShareSession
 	}
 	return jsonResult(map[string]any{"name": name, "config": s.cfg}, nil), nil
 }

@@ -349,8 +349,9 @@ func TestFamilyErrorsAndApprovals(t *testing.T) {
 		`{"action":"eval","name":"s","code":"1"}`: tools.Required, `{"action":"open","name":"s","content":"x"}`: tools.Auto,
 		`{"action":"close","name":"s"}`: tools.Auto, `{"action":"session_objects"}`: tools.Auto,
 	} {
-		if got := e.tool.ApprovalFor(json.RawMessage(in)); got != want {
-			t.Errorf("%s: %v", in, got)
+		c, err := e.tool.Prepare(json.RawMessage(in))
+		if err != nil || c.Policy.Approval != want || c.Policy.ReadOnly != strings.Contains(in, "session_objects") {
+			t.Errorf("%s: %+v %v", in, c, err)
 		}
 	}
 	big := strings.Repeat("x", maxContentChars+1)

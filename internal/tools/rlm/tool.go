@@ -65,11 +65,11 @@ type Options struct {
 	// Transcript returns the conversation so far, for session_object
 	// "transcript" (nil: not offered).
 	Transcript func() string
-	// Fetch reads a URL through the Web tool's path and policy (nil: url
-	// is refused).
-	Fetch func(ctx context.Context, url string) (string, error)
-	// FetchApproval is the Web tool's approval for fetching url.
-	FetchApproval func(url string) tools.Approval
+	// Fetch prepares reading url through the Web tool's path and policy
+	// (nil: url is refused): the approval the read needs and the read,
+	// which runs only once the open holding it was approved. A refusal (a
+	// URL the Web tool does not take) refuses the open.
+	Fetch func(url string) (tools.Approval, func(context.Context) (string, error), error)
 	// EvalTimeout is the default time limit of an eval (0: 60 s).
 	EvalTimeout time.Duration
 	// ReadPath resolves file_path inside the workspace boundary; nil uses
@@ -112,89 +112,40 @@ func New(opts Options) *Tool {
 			"sub_rlm. configure {name, output_feedback, sub_query_timeout_secs, sub_rlm_max_depth, share_session}; " +
 			"close {name}; session_objects lists what can be opened. No network, no processes, writes only in " +
 			"its scratch directory.",
-		SchemaFunc: schema,
+		SchemaFunc: params.Schema,
 		Caps:       []tools.Capability{tools.CapNetwork, tools.CapExecutesCode, tools.CapSandboxable},
 		Deferred:   true,
 		Approve:    tools.Required,
 	}}
 }
 
-var schema = sync.OnceValue(func() map[string]any {
-	str := func(d string) map[string]any { return map[string]any{"type": "string", "description": d} }
-	return map[string]any{"type": "object", "required": []any{"action"}, "additionalProperties": false,
-		"properties": map[string]any{
-			"action":                 map[string]any{"type": "string", "enum": []any{"session_objects", "open", "eval", "configure", "close"}, "description": "Operation."},
-			"name":                   str("Session name (default \"default\")."),
-			"file_path":              str("open: a workspace file."),
-			"content":                str("open: the text itself (at most 200000 characters)."),
-			"url":                    str("open: an http(s) URL, fetched through the Web tool's policy."),
-			"session_object":         str("open: \"transcript\" or a handle's session_id (see session_objects)."),
-			"code":                   str("eval: Python to run; `content` holds the opened text."),
-			"timeout_ms":             map[string]any{"type": "integer", "minimum": 1, "description": "eval: time limit, default 60000, max 600000."},
-			"output_feedback":        map[string]any{"type": "string", "enum": []any{"full", "metadata"}, "description": "configure: full (output inline when short) or metadata (always handles)."},
-			"sub_query_timeout_secs": map[string]any{"type": "integer", "minimum": 1, "maximum": 3600, "description": "configure: each child query's time limit (default 120)."},
-			"sub_rlm_max_depth":      map[string]any{"type": "integer", "minimum": 0, "maximum": 3, "description": "configure: how deep sub_rlm may nest (default 2)."},
-			"share_session":          map[string]any{"type": "boolean", "description": "configure: let sub-agents use this named session."},
-		}}
-})
-
-// misplaced are open's fields models guess; the hint names the real ones.
-var misplaced = []string{"prompt", "text", "body", "path", "file", "source", "resident_file"}
-
-// NormalizeInput gives the family's exact messages: a missing or unknown
-// action, and for open a hint when a guessed field stands in for the
-// source.
-func (t *Tool) NormalizeInput(raw json.RawMessage) (json.RawMessage, error) {
-	args, err := tools.ParseArgs(raw)
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and decides
+// its policy from the decoded action: eval is Required (code execution);
+// an open of a url takes the prepared Web fetch's approval; the others are
+// Auto; session_objects alone is read-only.
+func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
+	d, err := decodeInput(raw)
 	if err != nil {
 		return nil, err
 	}
-	action, err := args.FamilyAction(ToolName, Actions)
-	if err != nil {
-		return nil, err
-	}
-	if action == "open" {
-		for _, k := range misplaced {
-			if args.Has(k) {
-				return nil, tools.InvalidInput("rlm: open takes its source as one of file_path, content, url or "+
-					"session_object; `%s` is not one of them", k)
+	p := tools.Policy{Approval: tools.Auto}
+	var fetch func(context.Context) (string, error)
+	switch d.Action {
+	case "eval":
+		p.Approval = tools.Required
+	case "session_objects":
+		p.ReadOnly = true
+	case "open":
+		if d.Has("url") && t.opts.Fetch != nil {
+			if p.Approval, fetch, err = t.opts.Fetch(d.In.URL); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return raw, nil
-}
-
-// ApprovalFor: eval is Required; an open of a URL takes the Web fetch's
-// approval; everything else is Auto.
-func (t *Tool) ApprovalFor(raw json.RawMessage) tools.Approval {
-	var p struct {
-		Action, URL string
-	}
-	_ = json.Unmarshal(raw, &p)
-	switch {
-	case p.Action == "eval":
-		return tools.Required
-	case p.Action == "open" && p.URL != "" && t.opts.FetchApproval != nil:
-		return t.opts.FetchApproval(p.URL)
-	case p.Action == "" || !contains(Actions, p.Action):
-		return tools.Required
-	}
-	return tools.Auto
-}
-
-// ReadOnlyFor is true for session_objects (the others start, change or end a
-// kernel).
-func (t *Tool) ReadOnlyFor(raw json.RawMessage) bool {
-	return tools.PeekAction(raw, "") == "session_objects"
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return tools.NewCall(d.Input(), p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := t.run(ctx, tc, d, fetch)
+		return tools.Sized(res, err, tc, "print less per eval, or slice the object in Python and print the part you need")
+	}), nil
 }
 
 // python is the interpreter to start, or a model-readable error saying
@@ -286,38 +237,25 @@ func (t *Tool) Close() {
 	}
 }
 
-// Execute runs one action and sizes its result to the call's budget
-// (tools.Sized), saying how to get what was cut.
+// Execute decodes and runs one call (tools.Execute).
 func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
-	res, err := t.execute(ctx, tc, in)
-	return tools.Sized(res, err, tc, "print less per eval, or slice the object in Python and print the part you need")
+	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) execute(ctx context.Context, tc *tools.Context, raw json.RawMessage) (tools.Result, error) {
-	args, err := tools.ParseArgs(raw)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	action, err := args.FamilyAction(ToolName, Actions)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	name, _, err := args.String("name")
-	if err != nil {
-		return tools.Result{}, err
-	}
-	if name = strings.TrimSpace(name); name == "" {
+func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[contract], fetch func(context.Context) (string, error)) (tools.Result, error) {
+	name := strings.TrimSpace(d.In.Name)
+	if name == "" {
 		name = "default"
 	}
-	switch action {
+	switch d.Action {
 	case "session_objects":
 		return t.sessionObjects()
 	case "open":
-		return t.open(ctx, tc, name, args)
+		return t.open(ctx, tc, name, d, fetch)
 	case "eval":
-		return t.eval(ctx, tc, name, args)
+		return t.eval(ctx, name, &d.In)
 	case "configure":
-		return t.configure(name, args)
+		return t.configure(name, d)
 	default:
 		return t.close(name)
 	}

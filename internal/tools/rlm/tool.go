@@ -25,8 +25,8 @@ import (
 // ToolName is the family's name.
 const ToolName = "rlm"
 
-// Actions in the contract's order for errors.
-var Actions = []string{"session_objects", "open", "eval", "configure", "close"}
+// Actions in the contract's order for errors (the table's).
+var Actions = rlmActions.Names()
 
 // Bounds.
 const (

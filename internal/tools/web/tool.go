@@ -20,8 +20,8 @@ import (
 // ToolName is the canonical name.
 const ToolName = "Web"
 
-// Actions are the Web actions in contract order.
-var Actions = []string{"search", "fetch", "wait"}
+// Actions are the Web actions in contract order (the table's).
+var Actions = webActions.Names()
 
 // Options configure the tool.
 type Options struct {

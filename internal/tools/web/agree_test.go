@@ -74,3 +74,25 @@ func TestSearchRequest(t *testing.T) {
 		t.Errorf("canonical input %s", d.Input())
 	}
 }
+
+// A call that spells url twice gets one reading: the canonical input (what
+// the approval card shows) carries the URL the policy classified, which is
+// the one the run fetches.
+func TestDuplicateURLGetsOneReading(t *testing.T) {
+	t.Parallel()
+	tool := New(Options{})
+	for in, want := range map[string]tools.Approval{
+		`{"action":"fetch","url":"https://93.184.216.34/","url":"http://127.0.0.1:9/"}`: tools.Required,
+		`{"action":"fetch","url":"http://127.0.0.1:9/","url":"https://93.184.216.34/"}`: tools.Auto,
+	} {
+		c, err := tool.Prepare(json.RawMessage(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ URL string }
+		json.Unmarshal(c.Input, &got)
+		if private := strings.Contains(got.URL, "127.0.0.1"); c.Policy.Approval != want || private != (want == tools.Required) {
+			t.Errorf("%s: approval %v, canonical input %s", in, c.Policy.Approval, c.Input)
+		}
+	}
+}

@@ -210,20 +210,20 @@ func (m *Manager) newIDLocked() string {
 
 // finish records how the job ended; called once by the reaper after the
 // output is complete.
-func (m *Manager) finish(j *Job, st *os.ProcessState) {
+func (m *Manager) finish(j *Job, run *sandbox.Process) {
 	now := m.opts.Clock()
 	j.mu.Lock()
 	j.ended = now
 	switch {
 	case j.killWith != "":
 		j.status = j.killWith
-	case st != nil && st.Exited() && st.ExitCode() == 0:
+	case run.Exited() && run.ExitCode() == 0:
 		j.status = Completed
 	default:
 		j.status = Failed
 	}
-	if st != nil && st.Exited() {
-		code := st.ExitCode()
+	if run.Exited() {
+		code := run.ExitCode()
 		j.exitCode = &code
 	} else {
 		j.signaled = true

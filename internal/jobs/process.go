@@ -28,7 +28,7 @@ type launch struct {
 	env     []string
 	sandbox *sandbox.Sandbox
 	grace   time.Duration
-	finish  func(*Job, *os.ProcessState)
+	finish  func(*Job, *sandbox.Process)
 	started func(*Job, *process) // records the job's identity (state file, watchdog)
 }
 
@@ -156,8 +156,8 @@ func (p *process) read(r *os.File, j *Job, s *stream, tee io.Writer) {
 // it: a job's processes live and die with the job, so a command that left
 // a child behind (`sleep 100 &`) does not leave an orphan. Output is
 // complete once every holder of the pipes is gone.
-func (p *process) reap(j *Job, finish func(*Job, *os.ProcessState)) {
-	_ = p.run.Wait() // the exit status is read from ProcessState
+func (p *process) reap(j *Job, finish func(*Job, *sandbox.Process)) {
+	_ = p.run.Wait() // the exit status is read from p.run (a spawned command has no ProcessState)
 	close(p.exited)
 	readersDone := make(chan struct{})
 	go func() { p.readers.Wait(); close(readersDone) }()
@@ -181,7 +181,7 @@ func (p *process) reap(j *Job, finish func(*Job, *os.ProcessState)) {
 	}
 	closeAll(p.pipes)
 	p.tree.release()
-	finish(j, p.cmd.ProcessState)
+	finish(j, p.run)
 }
 
 // terminate asks the whole tree to stop, then kills it after the grace

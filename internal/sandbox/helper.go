@@ -15,6 +15,10 @@ const HelperArg = "__sandbox"
 // helperProbe is the helper's argument for the user-namespace probe.
 const helperProbe = "--probe-userns"
 
+// helperSpawner is the helper's argument for running as a spawner
+// (spawner_linux.go).
+const helperSpawner = "--spawner"
+
 // helperRequest is what the helper is handed.
 type helperRequest struct {
 	Policy Policy `json:"policy"`
@@ -68,6 +72,9 @@ func (s *Sandbox) wrapHelper(cmd *exec.Cmd, req helperRequest) error {
 // executes the program in its place; it returns only on failure, with the
 // exit status to use (126, as a shell does for a command it cannot run).
 func HelperMain(args []string) int {
+	if len(args) == 2 && args[0] == helperSpawner {
+		return spawnerMain(args[1])
+	}
 	if len(args) == 2 && args[0] == helperProbe {
 		if err := probeHelper(args[1]); err != nil {
 			fmt.Fprintln(os.Stderr, err)

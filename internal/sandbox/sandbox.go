@@ -168,10 +168,15 @@ func (s *Sandbox) WithPolicy(p Policy) *Sandbox {
 type Process struct {
 	done chan struct{}
 	err  error
+	// exited and code are how it ended (as os.ProcessState says), set
+	// before done is closed.
+	exited bool
+	code   int
 }
 
 // Wait waits for the command to exit and returns what exec.Cmd.Wait
-// returned. It may be called more than once and from any goroutine.
+// returned (an *ExitError where the spawner ran it, see spawner_linux.go).
+// It may be called more than once and from any goroutine.
 func (p *Process) Wait() error {
 	<-p.done
 	return p.err
@@ -180,13 +185,37 @@ func (p *Process) Wait() error {
 // Done is closed when the command has exited and been reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
+// ExitCode is the command's exit status, or -1 when a signal ended it (or
+// it was not reaped). Valid once Done is closed; cmd.ProcessState is not
+// set for a command the spawner ran, so callers read the outcome here.
+func (p *Process) ExitCode() int { <-p.done; return p.code }
+
+// Exited reports whether the command exited rather than being killed.
+func (p *Process) Exited() bool { <-p.done; return p.exited }
+
+// settle records cmd's outcome once cmd.Wait has returned.
+func (p *Process) settle(cmd *exec.Cmd, err error) {
+	p.err, p.code = err, -1
+	if st := cmd.ProcessState; st != nil {
+		p.exited, p.code = st.Exited(), st.ExitCode()
+	}
+	close(p.done)
+}
+
 // Start starts cmd under the sandbox and waits for it on the OS thread that
 // started it. That thread lives until the command is reaped, so on Linux
 // SysProcAttr.Pdeathsig (which Start sets to SIGKILL) fires when the agent
 // dies, not when some scheduler thread exits. A command the sandbox cannot
 // confine as its policy demands is not started: confinement fails closed.
+// Where the confinement needs a user namespace, the command is started by
+// a long-lived spawner process in that namespace instead (spawner_linux.go):
+// then cmd.Process is a handle on it and cmd.ProcessState stays nil (read
+// Process.ExitCode and Exited).
 func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 	tieToParent(cmd)
+	if p, ok, err := s.startSpawned(cmd); ok {
+		return p, err
+	}
 	p := &Process{done: make(chan struct{})}
 	started := make(chan error, 1)
 	go func() {
@@ -196,10 +225,11 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 			err = cmd.Start()
 		}
 		started <- err
-		if err == nil {
-			p.err = cmd.Wait()
+		if err != nil {
+			close(p.done)
+		} else {
+			p.settle(cmd, cmd.Wait())
 		}
-		close(p.done)
 		if !tainted {
 			runtime.UnlockOSThread()
 		}

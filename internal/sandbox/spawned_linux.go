@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// The spawner's side (see spawner_linux.go): codewhale's helper, started
+// in new user and mount namespaces with the socket as fd 3.
+
+// spawnerFD is the spawner's end of the socketpair (cmd.ExtraFiles[0]).
+const spawnerFD = 3
+
+// spawnServer serves one agent's start requests.
+type spawnServer struct {
+	conn       *net.UnixConn
+	ro, rwInRO []string
+}
+
+// errStale: the request's layout is not the one this spawner bound.
+var errStale = errors.New("stale")
+
+// spawnerMain runs the spawner: bind the layout once, say so, then start
+// each command it is sent until the agent's end of the socket closes. Its
+// commands die with it.
+func spawnerMain(raw string) int {
+	unix.CloseOnExec(spawnerFD) // no command may inherit the socket
+	f := os.NewFile(spawnerFD, "spawner")
+	c, err := net.FileConn(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "codewhale sandbox spawner: fd 3 is not its socket:", err)
+		return 126
+	}
+	conn, ok := c.(*net.UnixConn)
+	if !ok {
+		fmt.Fprintln(os.Stderr, "codewhale sandbox spawner: fd 3 is not a unix socket")
+		return 126
+	}
+	var setup spawnerSetup
+	if err := json.Unmarshal([]byte(raw), &setup); err != nil {
+		reply(conn, spawnReply{Err: "bad setup: " + err.Error()})
+		return 126
+	}
+	if err := inNewNamespaces(setup.Outside); err != nil {
+		reply(conn, spawnReply{Err: err.Error()})
+		return 126
+	}
+	if err := bindLayout(layout{ro: setup.RO, rwInRO: setup.RWInRO}); err != nil {
+		reply(conn, spawnReply{Err: err.Error()})
+		return 126
+	}
+	reply(conn, spawnReply{})
+	v := &spawnServer{conn: conn, ro: setup.RO, rwInRO: setup.RWInRO}
+	v.serve()
+	return 0
+}
+
+func reply(conn *net.UnixConn, r spawnReply) {
+	raw, _ := json.Marshal(r)
+	_, _, _ = conn.WriteMsgUnix(raw, nil, nil)
+}
+
+// serve reads requests until EOF and starts each on a thread of its own.
+func (v *spawnServer) serve() {
+	buf := make([]byte, 16)
+	oob := make([]byte, unix.CmsgSpace(4*(4+maxExtraFiles)))
+	for {
+		n, oobn, flags, _, err := v.conn.ReadMsgUnix(buf, oob)
+		if err != nil || n == 0 && oobn == 0 {
+			return // the agent is gone
+		}
+		files := receivedFiles(oob[:oobn])
+		if flags&unix.MSG_CTRUNC != 0 || len(files) == 0 {
+			closeFiles(files) // not a request this spawner's agent sends
+			continue
+		}
+		req, err := readRequest(files[0])
+		files[0].Close()
+		if err != nil {
+			closeFiles(files)
+			continue
+		}
+		go v.start(req, files[1:])
+	}
+}
+
+// receivedFiles are the descriptors of a message (close-on-exec: the net
+// package receives with MSG_CMSG_CLOEXEC).
+func receivedFiles(oob []byte) []*os.File {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil
+	}
+	var files []*os.File
+	for _, m := range msgs {
+		fds, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			files = append(files, os.NewFile(uintptr(fd), "received"))
+		}
+	}
+	return files
+}
+
+func readRequest(f *os.File) (spawnRequest, error) {
+	var req spawnRequest
+	raw, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<30))
+	if err == nil {
+		err = json.Unmarshal(raw, &req)
+	}
+	return req, err
+}
+
+// start confines the calling goroutine's thread for req, starts the
+// command from it, reports the pid, waits for the command there and
+// reports how it ended. The thread is never unlocked: it dies with the
+// goroutine, and with it (Pdeathsig) the command if the spawner dies first.
+func (v *spawnServer) start(req spawnRequest, files []*os.File) {
+	runtime.LockOSThread()
+	cmd, err := req.command(files)
+	if err == nil {
+		err = v.confine(req)
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
+	closeFiles(files)
+	if err != nil {
+		r := spawnReply{ID: req.ID, Err: err.Error(), Stale: errors.Is(err, errStale)}
+		var errno syscall.Errno
+		if errors.As(err, &errno) && !errors.Is(err, errConfine) {
+			r.Errno = int(errno)
+		}
+		reply(v.conn, r)
+		return
+	}
+	reply(v.conn, spawnReply{ID: req.ID, Pid: cmd.Process.Pid})
+	_ = cmd.Wait()
+	var status uint32
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+		status = uint32(ws)
+	}
+	reply(v.conn, spawnReply{ID: req.ID, Exited: true, Status: status})
+}
+
+// errConfine marks a failure to confine (rather than to execute).
+var errConfine = errors.New("confinement failed")
+
+// command builds the exec.Cmd of req with the received descriptors.
+func (req spawnRequest) command(files []*os.File) (*exec.Cmd, error) {
+	slots := make([]*os.File, len(req.Files))
+	for i, present := range req.Files {
+		if !present {
+			continue
+		}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%w: fewer descriptors than the request names", errConfine)
+		}
+		slots[i], files = files[0], files[1:]
+	}
+	for len(slots) < 3 {
+		slots = append(slots, nil)
+	}
+	cmd := &exec.Cmd{Path: req.Path, Args: req.Args, Env: req.Env, Dir: req.Dir, ExtraFiles: slots[3:],
+		SysProcAttr: &syscall.SysProcAttr{Setsid: req.Setsid, Setpgid: req.Setpgid, Pgid: req.Pgid,
+			Pdeathsig: syscall.SIGKILL}}
+	// Only an *os.File (or nil, /dev/null) reaches the command itself.
+	if slots[0] != nil {
+		cmd.Stdin = slots[0]
+	}
+	if slots[1] != nil {
+		cmd.Stdout = slots[1]
+	}
+	if slots[2] != nil {
+		cmd.Stderr = slots[2]
+	}
+	return cmd, nil
+}
+
+// confine is the per-command helper's confinement (confineNamespaced),
+// applied to this thread inside the namespaces and mounts made once: check
+// that the mounts still are what req's policy needs, give the thread an
+// empty network namespace when the network is denied, apply Landlock with
+// the writable roots whole, and drop every capability.
+func (v *spawnServer) confine(req spawnRequest) error {
+	l := req.Policy.resolve()
+	if !v.serves(l, req.Bound) {
+		return errStale
+	}
+	if !req.Policy.Network {
+		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			return fmt.Errorf("%w: unshare(CLONE_NEWNET): %w", errConfine, err)
+		}
+	}
+	if err := restrict(req.Policy, rwRules(append(l.rw, l.rwInRO...))); err != nil {
+		return fmt.Errorf("%w: %w", errConfine, err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("%w: %w", errConfine, err)
+	}
+	return nil
+}
+
+// serves reports whether l is the layout this spawner bound and its mounts
+// are still in place: each bound path is the file the agent sees, and each
+// protected one is read-only here. A mount point replaced or renamed from
+// outside detaches or moves the mount in this namespace, which this sees.
+func (v *spawnServer) serves(l layout, agent []fileID) bool {
+	if !slices.Equal(l.ro, v.ro) || !slices.Equal(l.rwInRO, v.rwInRO) {
+		return false
+	}
+	paths := boundPaths(l)
+	if len(agent) != len(paths) {
+		return false
+	}
+	for i, p := range paths {
+		id, err := statID(p)
+		if err != nil || id.Dev != agent[i].Dev || id.Ino != agent[i].Ino {
+			return false
+		}
+		if i < len(l.ro) && !id.ReadOnly || i >= len(l.ro) && id.ReadOnly != agent[i].ReadOnly {
+			return false
+		}
+	}
+	return true
+}

@@ -20,7 +20,10 @@ func (s *Sandbox) prepare(cmd *exec.Cmd) (tainted bool, err error) {
 	c := s.caps()
 	switch mechanismFor(c) {
 	case Landlock:
-		if s.userNS(c) && needsNamespace(s.policy, s.policy.resolve()) {
+		// Where user namespaces are the way to confine, every command
+		// starts in one (the spawner's, or through the helper here), so no
+		// thread of the agent is ever confined (see guardStarter).
+		if s.userNS(c) {
 			if err := s.wrapUserNS(cmd, c); err != nil {
 				return false, fmt.Errorf("sandbox: cannot confine the command (%w); it was not started", err)
 			}
@@ -52,10 +55,50 @@ func applyToThread(p Policy, c Caps) error {
 		}
 		isolated = true
 	}
+	if err := guardStarter(c); err != nil {
+		return err
+	}
 	if isolated || len(l.ro) == 0 {
 		return restrict(p, rwRules(append(l.rw, l.rwInRO...)))
 	}
 	return restrict(p, carveRules(l))
+}
+
+// guardStarter keeps a command from reaching the thread that starts it.
+// That thread stays alive, in the command's own Landlock domain, until the
+// command is reaped, and Landlock lets a process ptrace (open /proc/<pid>/
+// task/<tid>/mem, pidfd_getfd) any task of its own domain: through it, the
+// command could write the agent's memory. The kernel's ptrace check also
+// refuses a caller without CAP_SYS_PTRACE when the target is not dumpable,
+// and one whose capabilities do not include the target's. So CAP_SYS_PTRACE
+// leaves this thread's bounding set (a command run as root execs without
+// it while the thread keeps it), and the process is made non-dumpable,
+// which stops an unprivileged command. A process that starts children in
+// new user namespaces must stay dumpable (it writes their uid_map, which
+// a non-dumpable parent's children do not let it), so there commands never
+// start from the agent's own threads (prepare, startSpawned) and this
+// runs only in the helper, which executes the command in its place.
+func guardStarter(c Caps) error {
+	if !c.UserNS {
+		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+			return fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
+		}
+	}
+	// With no_new_privs a command gains no capability this thread lacks, so
+	// only a thread that holds CAP_SYS_PTRACE (root) must keep it from the
+	// command.
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var caps [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &caps[0]); err != nil {
+		return fmt.Errorf("reading capabilities: %w", err)
+	}
+	if caps[unix.CAP_SYS_PTRACE/32].Permitted&(1<<(unix.CAP_SYS_PTRACE%32)) == 0 {
+		return nil
+	}
+	if err := unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_PTRACE, 0, 0, 0); err != nil {
+		return fmt.Errorf("dropping CAP_SYS_PTRACE from the bounding set: %w", err)
+	}
+	return nil
 }
 
 // needsNamespace reports whether a start under p with layout l needs a

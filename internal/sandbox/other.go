@@ -15,6 +15,14 @@ func probeSystem(_, _ string) Caps {
 
 func tieToParent(*exec.Cmd) {}
 
+// goLocked runs fn on a goroutine locked to its thread.
+func goLocked(fn func()) {
+	go func() {
+		runtime.LockOSThread()
+		fn()
+	}()
+}
+
 // prepare has nothing to apply without a mechanism.
 func (s *Sandbox) prepare(*exec.Cmd) (tainted bool, err error) { return false, nil }
 

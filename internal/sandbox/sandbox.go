@@ -218,8 +218,7 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 	}
 	p := &Process{done: make(chan struct{})}
 	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
+	goLocked(func() {
 		tainted, err := s.prepare(cmd)
 		if err == nil {
 			err = cmd.Start()
@@ -235,7 +234,7 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 		}
 		// A tainted thread stays locked: the runtime ends it with this
 		// goroutine instead of scheduling other goroutines on it.
-	}()
+	})
 	if err := <-started; err != nil {
 		return nil, err
 	}

@@ -56,6 +56,12 @@ func spawnerMain(raw string) int {
 		reply(conn, spawnReply{Err: err.Error()})
 		return 126
 	}
+	// Non-dumpable: no command without CAP_SYS_PTRACE here can open the
+	// spawner's /proc entries (its memory, its descriptors) whatever else.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		reply(conn, spawnReply{Err: "prctl(PR_SET_DUMPABLE): " + err.Error()})
+		return 126
+	}
 	if err := bindLayout(layout{ro: setup.RO, rwInRO: setup.RWInRO}); err != nil {
 		reply(conn, spawnReply{Err: err.Error()})
 		return 126
@@ -91,6 +97,7 @@ func (v *spawnServer) serve() {
 			closeFiles(files)
 			continue
 		}
+		reply(v.conn, spawnReply{ID: req.ID, Got: true})
 		go v.start(req, files[1:])
 	}
 }
@@ -208,8 +215,44 @@ func (v *spawnServer) confine(req spawnRequest) error {
 	if err := restrict(req.Policy, rwRules(append(l.rw, l.rwInRO...))); err != nil {
 		return fmt.Errorf("%w: %w", errConfine, err)
 	}
-	if err := dropCapabilities(); err != nil {
+	if err := dropInheritedCapabilities(); err != nil {
 		return fmt.Errorf("%w: %w", errConfine, err)
+	}
+	return nil
+}
+
+// dropInheritedCapabilities leaves the command this thread starts no
+// capability (bounding, ambient and inheritable sets emptied: whatever its
+// uid in the namespace, exec grants nothing) while the thread keeps its
+// permitted ones. It waits for the command in the command's own Landlock
+// domain, where Landlock would let the command ptrace it; the kernel's
+// ptrace check refuses a caller whose capabilities do not include the
+// target's, so the command cannot reach into the spawner through it (see
+// guardStarter for the agent's threads).
+func dropInheritedCapabilities() error {
+	for c := 0; ; c++ {
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		if errors.Is(err, unix.EINVAL) {
+			break // past the last capability the kernel knows
+		}
+		if err != nil {
+			return fmt.Errorf("dropping capability %d: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clearing ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var caps [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &caps[0]); err != nil {
+		return fmt.Errorf("reading capabilities: %w", err)
+	}
+	caps[0].Inheritable, caps[1].Inheritable = 0, 0
+	if err := unix.Capset(&hdr, &caps[0]); err != nil {
+		return fmt.Errorf("clearing inheritable capabilities: %w", err)
+	}
+	if caps[0].Permitted == 0 && caps[1].Permitted == 0 {
+		return errors.New("the spawner has no capability left to keep its threads out of its commands' reach")
 	}
 	return nil
 }

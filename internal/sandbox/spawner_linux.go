@@ -89,18 +89,21 @@ type spawnRequest struct {
 	Bound           []fileID
 }
 
-// spawnReply answers a request: started (Pid), not started (Err), or
-// reaped (Exited, Status). ID 0 is the spawner's readiness.
+// spawnReply answers a request: received (Got: from here on the command
+// may start), started (Pid), not started (Err), or reaped (Exited,
+// Status). ID 0 is the spawner's readiness.
 type spawnReply struct {
 	ID     uint64
+	Got    bool   `json:",omitempty"`
 	Pid    int    `json:",omitempty"`
 	Err    string `json:",omitempty"`
 	Errno  int    `json:",omitempty"` // the exec's errno, when that failed
 	Stale  bool   `json:",omitempty"`
 	Exited bool   `json:",omitempty"`
 	Status uint32 `json:",omitempty"`
-	// died is set here when the spawner went away instead of answering.
-	died bool
+	// died is set here when the spawner went away instead of answering;
+	// unread when it had not even read the request (nothing started).
+	died, unread bool
 }
 
 // ExitError is the unsuccessful end of a command the spawner ran, as
@@ -137,11 +140,7 @@ func (s *Sandbox) startSpawned(cmd *exec.Cmd) (p *Process, ok bool, err error) {
 	if mechanismFor(c) != Landlock || !s.userNS(c) {
 		return nil, false, nil
 	}
-	l := s.policy.resolve()
-	if !needsNamespace(s.policy, l) {
-		return nil, false, nil
-	}
-	p, err = s.spawn(cmd, l)
+	p, err = s.spawn(cmd, s.policy.resolve())
 	return p, true, err
 }
 
@@ -318,6 +317,7 @@ type spawner struct {
 // spawnCall is one command in flight.
 type spawnCall struct {
 	started, exited chan spawnReply // each gets one reply
+	received        bool            // the spawner has read the request
 	reported        bool            // started got its reply
 }
 
@@ -425,10 +425,13 @@ func (sp *spawner) read() {
 	default:
 	}
 	for id, c := range sp.calls {
-		if c.reported {
+		switch {
+		case c.reported:
 			c.exited <- spawnReply{died: true}
-		} else {
+		case c.received:
 			c.started <- spawnReply{died: true}
+		default:
+			c.started <- spawnReply{died: true, unread: true}
 		}
 		delete(sp.calls, id)
 	}
@@ -446,6 +449,8 @@ func (sp *spawner) deliver(r spawnReply) {
 	c := sp.calls[r.ID]
 	switch {
 	case c == nil:
+	case r.Got:
+		c.received = true
 	case r.Exited:
 		c.exited <- r
 		delete(sp.calls, r.ID)
@@ -510,6 +515,9 @@ func (sp *spawner) start(req spawnRequest, files []*os.File) (*spawnCall, spawnR
 	case <-time.After(spawnTimeout):
 		_ = sp.proc.Kill() // read then fails the call
 		r = <-call.started
+	}
+	if r.unread {
+		return nil, r, errNotSent
 	}
 	if r.died {
 		return nil, r, errors.New("the sandbox spawner died before it reported the start (the command may have run " +

@@ -210,7 +210,9 @@ func (p *Process) settle(cmd *exec.Cmd, err error) {
 // Where the confinement needs a user namespace, the command is started by
 // a long-lived spawner process in that namespace instead (spawner_linux.go):
 // then cmd.Process is a handle on it and cmd.ProcessState stays nil (read
-// Process.ExitCode and Exited).
+// Process.ExitCode and Exited), and cmd's StdinPipe, StdoutPipe and
+// StderrPipe must not be used (exec.Cmd would keep the child's ends open
+// here): give it *os.File pipes or any reader and writer instead.
 func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 	tieToParent(cmd)
 	if p, ok, err := s.startSpawned(cmd); ok {

@@ -352,6 +352,9 @@ func startSpawner(helper string, l layout) (*spawner, error) {
 	cmd.Dir, cmd.Env, cmd.ExtraFiles = "/", []string{}, []*os.File{theirs}
 	userNSAttr(cmd, false)
 	tieToParent(cmd)
+	// Its own session: the terminal's signals (^C, ^Z, hang-up) are for
+	// codewhale, and would otherwise end or stop every command at once.
+	cmd.SysProcAttr.Setsid = true
 	sp := &spawner{key: spawnerKey(helper, l), conn: c.(*net.UnixConn), ready: make(chan spawnReply, 1),
 		calls: map[uint64]*spawnCall{}}
 	started := make(chan error, 1)

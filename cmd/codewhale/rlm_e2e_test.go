@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,5 +96,46 @@ func TestExecRLMBatchOverALog(t *testing.T) {
 	}
 	if strings.Count(out, `"child":true`) != 1 || !strings.Contains(out, `"input_tokens":800`) {
 		t.Errorf("child usage not reported: %s", out)
+	}
+}
+
+// rlm's open of a url takes the Web fetch's policy: a loopback page needs
+// approval, so a headless run without --auto holds the open and the page
+// never reaches the kernel; with --auto the page is opened, and its length,
+// preview and digest come back.
+func TestExecRLMOpenOfALoopbackURLNeedsApproval(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		e2e.Missing(t, "python3 is not installed")
+	}
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("internal admin page"))
+	}))
+	defer page.Close()
+	open := `{"action":"open","name":"p","url":"` + page.URL + `/admin"}`
+	for _, auto := range []bool{false, true} {
+		srv := fakemodel.New(t,
+			fakemodel.Tools(fakemodel.Call{ID: "o", Name: "rlm", Args: open}),
+			fakemodel.Text("Done."))
+		c := newCLI(t, srv)
+		args := []string{"exec", "--output-format", "stream-json", "--max-turns", "3", "open the admin page"}
+		if auto {
+			args = append([]string{"exec", "--auto"}, args[1:]...)
+		}
+		out, errOut, _ := c.run(args...)
+		reqs := srv.Requests()
+		if len(reqs) < 2 {
+			t.Fatalf("auto=%v: %d requests: %s\n%s", auto, len(reqs), out, errOut)
+		}
+		switch {
+		case !auto && (!reqs[1].HasToolResult("needs approval") || !strings.Contains(out, "approval_required")):
+			t.Errorf("the loopback open was not held for approval: %s", reqs[1].Raw)
+		case auto && !reqs[1].HasToolResult(`"length":19`):
+			t.Errorf("the approved open did not read the page: %s", reqs[1].Raw)
+		}
+		if reqs[1].HasToolResult("internal admin page") && !auto {
+			t.Error("the page reached the model without approval")
+		}
 	}
 }

@@ -257,3 +257,25 @@ func ensureLF(src string) string {
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
 }
+
+// quotedEnd is the end of "(\\\\|\\"|[^"])*" at p, or of its
+// single-quoted twin (a string that may span lines), 0 when it does not match; where there is no closing quote the
+// regexp backtracks to the last escaped one.
+func quotedEnd(s string, p int) int {
+	q := s[p]
+	lastEscaped := -1
+	for i := p + 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) && (s[i+1] == '\\' || s[i+1] == q) {
+				if s[i+1] == q {
+					lastEscaped = i + 1
+				}
+				i++
+			}
+		case q:
+			return i + 1
+		}
+	}
+	return lastEscaped + 1
+}

@@ -249,34 +249,17 @@ func jsOperator(s string) int {
 	return n
 }
 
-// quoted lexes "(\\\\|\\"|[^"])*" or its single-quoted twin: to the first
-// unescaped quote, across lines; where there is none the regexp backtracks
-// to the last escaped quote; where there is none either, no rule matches.
+// quoted lexes "(\\\\|\\"|[^"])*" or its single-quoted twin (quotedEnd).
 func (d *jsDialect) quoted(c *cursor) bool {
-	q := c.src[c.pos]
 	typ := chroma.LiteralStringDouble
-	if q == '\'' {
+	if c.src[c.pos] == '\'' {
 		typ = chroma.LiteralStringSingle
 	}
-	lastEscaped := -1
-	for i := c.pos + 1; i < len(c.src); i++ {
-		switch c.src[i] {
-		case '\\':
-			if i+1 < len(c.src) && (c.src[i+1] == '\\' || c.src[i+1] == q) {
-				if c.src[i+1] == q {
-					lastEscaped = i + 1
-				}
-				i++
-			}
-		case q:
-			c.emit(typ, i+1)
-			return true
-		}
-	}
-	if lastEscaped < 0 {
+	end := quotedEnd(c.src, c.pos)
+	if end == 0 {
 		return false
 	}
-	c.emit(typ, lastEscaped+1)
+	c.emit(typ, end)
 	return true
 }
 

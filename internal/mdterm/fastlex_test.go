@@ -8,9 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 
@@ -109,7 +111,8 @@ type fastCorpus struct {
 	lang        string // a fence language with a fast path
 	roots       func() ([]string, error)
 	exts        []string
-	exact, seen float64 // thresholds: same type of all bytes, same colour of visible ones (%)
+	shebang     *regexp.Regexp // files without an extension whose first line this matches count too
+	exact, seen float64        // thresholds: same type of all bytes, same colour of visible ones (%)
 }
 
 // Every fast tokeniser against chroma's lexer on real code, byte by byte.
@@ -131,7 +134,7 @@ func TestFastLexersMatchChroma(t *testing.T) {
 			fast, _ := fastLexer(c.lang)
 			a := &agreement{diffs: map[[2]chroma.TokenType]*diffKind{}}
 			lexer := chromalexers.Get(c.lang)
-			for _, path := range corpusFiles(t, roots, c.exts, limit) {
+			for _, path := range corpusFiles(t, roots, c.exts, c.shebang, limit) {
 				b, err := os.ReadFile(path)
 				if err != nil {
 					t.Fatal(err)
@@ -157,7 +160,7 @@ func TestFastLexersMatchChroma(t *testing.T) {
 
 // corpusFiles walks roots for files with one of exts, spread over the
 // tree (every k-th file), until limit bytes; in a stable order.
-func corpusFiles(t *testing.T, roots, exts []string, limit int) []string {
+func corpusFiles(t *testing.T, roots, exts []string, shebang *regexp.Regexp, limit int) []string {
 	var all []string
 	for _, root := range roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -165,12 +168,15 @@ func corpusFiles(t *testing.T, roots, exts []string, limit int) []string {
 				return nil
 			}
 			if d.IsDir() {
-				if n := d.Name(); n == "test" || n == "tests" || n == "testdata" || strings.HasPrefix(n, ".") && path != root {
+				if n := d.Name(); n == "test" || n == "tests" || n == "testdata" || n == ".git" {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(path, e) }) {
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			if slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(path, e) }) || shebang != nil && !strings.Contains(d.Name(), ".") && firstLineMatches(path, shebang) {
 				all = append(all, path)
 			}
 			return nil
@@ -197,6 +203,41 @@ func corpusFiles(t *testing.T, roots, exts []string, limit int) []string {
 	return out
 }
 
+// firstLineMatches reports whether path's first line matches re.
+func firstLineMatches(path string, re *regexp.Regexp) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 128)
+	n, _ := f.Read(head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	return re.MatchString(line)
+}
+
+// existing is the directories of dirs that exist, from the environment
+// variable env (a directory) first.
+func existing(env string, dirs ...string) ([]string, error) {
+	var out []string
+	for _, d := range append([]string{os.Getenv(env)}, dirs...) {
+		if fi, err := os.Stat(d); d != "" && err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func repoRoot() string {
+	out, _ := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	return strings.TrimSpace(string(out))
+}
+
+func goModCache() string {
+	out, _ := exec.Command("go", "env", "GOMODCACHE").Output()
+	return strings.TrimSpace(string(out))
+}
+
 // mcpServers is the npm packages of the MCP servers the tests run
 // (.cache/mcp-servers at the repository's root).
 func mcpServers() ([]string, error) {
@@ -219,6 +260,26 @@ func fastCorpora() []fastCorpus {
 		}},
 		{lang: "javascript", exts: []string{".js", ".mjs", ".cjs"}, exact: 99, seen: 99, roots: mcpServers},
 		{lang: "typescript", exts: []string{".ts", ".tsx", ".mts"}, exact: 99, seen: 99, roots: mcpServers},
+		{lang: "bash", exts: []string{".sh", ".bash"}, shebang: regexp.MustCompile(`^#!.*\b(ba|k|z|da)?sh\b`), exact: 99, seen: 99,
+			roots: func() ([]string, error) {
+				return existing("CODEWHALE_FASTLEX_SH", "/usr/bin", filepath.Join(repoRoot(), "scripts"))
+			}},
+		{lang: "json", exts: []string{".json"}, exact: 99, seen: 99, roots: mcpServers},
+		{lang: "yaml", exts: []string{".yaml", ".yml"}, exact: 99, seen: 99,
+			roots: func() ([]string, error) { return existing("CODEWHALE_FASTLEX_YAML", goModCache()) }},
+		{lang: "c", exts: []string{".c", ".h"}, exact: 99, seen: 99, roots: func() ([]string, error) {
+			out, _ := exec.Command("go", "env", "GOROOT").Output()
+			return existing("CODEWHALE_FASTLEX_C", filepath.Join(strings.TrimSpace(string(out)), "src"), "/usr/include")
+		}},
+		{lang: "cpp", exts: []string{".cpp", ".cc", ".hpp", ".cxx", ".tcc", ".h"}, exact: 99, seen: 99,
+			roots: func() ([]string, error) { return existing("CODEWHALE_FASTLEX_CPP", "/usr/include/c++") }},
+		{lang: "rust", exts: []string{".rs"}, exact: 99, seen: 99, roots: func() ([]string, error) {
+			home, _ := os.UserHomeDir()
+			sysroot, _ := exec.Command("rustc", "--print", "sysroot").Output()
+			debian, _ := filepath.Glob("/usr/src/rustc-*/library") // Debian's rust-src (.ci/run installs it)
+			return existing("CODEWHALE_FASTLEX_RUST", append(debian, filepath.Join(strings.TrimSpace(string(sysroot)), "lib", "rustlib", "src"),
+				filepath.Join(home, ".cargo", "registry", "src"))...)
+		}},
 	}
 }
 
@@ -248,6 +309,44 @@ func TestFastLexerFragments(t *testing.T) {
 			`render() { return <div className="x" on={() => 1}>hi</div> }`, "@Component({a: 1})", "declare module \"foo\" {\n}",
 			"x ? y : z", "`a\\nb ${c}`", "type A = { b?: string }", "super(a, b)", "<>x</>", "0x1F 1.5f 2.0e3 3 1e5",
 			"const f = (a) => a ... b", "<!-- c -- d -->", "a<b/>", "a</b.c>", "x: 1; é: y; $a$b",
+		},
+		"bash": {
+			"#!/bin/sh\nif [ -f x ]; then echo hi; fi", "x=1 y+=2 z = 3", "echo \"a $b ${c:-d} $(e) $((1+2))\"", "echo 'open",
+			"cat <<EOF\nbody\nEOF\n", "cat <<-'END'\n\tx\n\tEND", "cat <<EO\nx E", "a && b || c; d & e | f", "echo `date` $'\\n' $\"x\"",
+			"${#arr[@]} $1 $? $$ $! $_x $- $", "for i in 1 2 3; do :; done", "2>&1 12 x12 12x", "done\ndo\nfunction f() { return 0; }",
+			"echo \\$HOME \\", "case $x in a) ;; esac", "time ls\ntimes\ntype)", "\"unterminated $x", "$((x ** 2 | 16#ff 2# ))", "a<b<<<c",
+		},
+		"json": {
+			`{"a": 1, "b": [true, false, null, -0.5e-3, 01], "c": {"d": "e\"f"}}`, `{"a" 1}`, `[1, 2,]`, `{"open": "str`,
+			"// comment\n{}", "// at the end", `{"a": tru}`, `"\\"`, "} ]", `{"a": {"b": {"c": [[]]}}}`, "1.2.3 -x",
+		},
+		"yaml": {
+			"key: value\nlist:\n  - a\n  - b: c\n", "--- \n...\n", "a: 'single' # c\nb: \"double \\\" q\"", "x: yes\ny: No\nz: n\nw: nope",
+			"d: 2024-01-02\nt: 2024-01-02T03:04:05.6Z\nn: 0x1f\nf: -1.5e+3\ni: .inf", "text: a # b # c\nurl: http://x//y // z",
+			"block: |\n  one\n\n  two\nnext: >-\n  folded\nafter: 1", "!!str x &anchor *alias", "%include foo\n%include\n",
+			"\"quoted key\": v\n\"a\": \"b\": c", "? complex\n: value", "{a: 1, b: [2, 3]}", "key:\n  nested: 1", "-x: 1\n- - y",
+			"a:b: c", "k: v //c", "é: ü # ç",
+		},
+		"c": {
+			"#include <stdio.h>\nstatic int\nmain(int argc, char **argv) {\n  printf(\"%d\\n\", argc); // c\n  return 0;\n}\n",
+			"#if 0\nx\n#if 1\n#endif\ny\n#else\nz\n#endif\n", "#define A(x) \\\n  ((x) + 1) /* c */\n  #  include \"a.h\"\nint y;",
+			"struct s { int a; };\nlabel: x = y ? 1 : 2;", "char c = L'\\x41', d = '\\012', e = 'ab';", "size_t n = 0x1fUL + 1.5e3f + .5 + 1. + 017 + 08 + 1f;",
+			"void f(void);\nint g(int (*cb)(void)) { return cb(); }", "x = \"open\ny", "/* open", "a */ b", "uint32_t u; int_fast8_t f; my_type_t t;",
+		},
+		"cpp": {
+			"namespace a {\ntemplate <class T> class B : public C<T> {\n public:\n  [[nodiscard]] auto f() const noexcept -> int { return 0x1'f + 0b1'0 + 1'000; }\n};\n}",
+			"enum class E { X };\nenum  class\nF;", "auto s = u8\"x\" u\"y\" U\"z\" L\"w\" R\"(raw)\";", "#include <vector>\n#include \"a.h\"\n#include\n",
+			"struct {\n int a;\n} v;", "class [[deprecated]] Old;", "void f() {\n  #ifdef X\n  g();\n  #endif\n}", "wchar_t w; char8_t c; std::size_t n;",
+			"0'17 0x'1 08 0178", "a ? b : c; case X: break;",
+		},
+		"rust": {
+			"fn main() { let x: u32 = 1u32 + 0x_ff + 0b1 + 0o7 + 1.5e3 + 1.; }", "let s = \"a\\n\\x7f\\u{1F600}\" + r#\"raw\"# + b\"\\xff\";",
+			"println!(\"{} {x:?} {{}}\", a); format!(\"}\"); vec![1]; my_macro!{}", "'a' '\\n' b'x' '\\'' 'static '_ 'label: loop { break 'label; }",
+			"/* a /* nested */ b */ /** doc */ /*! inner */ //! top\n/// doc\n//// not doc\n", "#![allow(dead_code)]\n#[derive(Debug, \"x\")]\nstruct A;",
+			"impl<T: Clone> Trait for A<T> where T: Send { fn f(&self) -> Option<T> { None } }", "mod foo; use a::b::{c, d}; x::<u8>()",
+			"const MAX_SIZE: usize = 1; let IO = A1; _FOO; r#type", "default fn f() {} default type T = u8;", "$x $( $y ),* $, $",
+			"x.0.1; 1..2; 1..=3; 1.5.; 2.25.", "#!/usr/bin/env run-cargo-script\nfn main() {}", "Self::new(); self.x", "a -> b; c: &'a mut d",
+			"\"open string", "'", "b'", "continue\nbreak 'a",
 		},
 	}
 	for lang, srcs := range cases {
@@ -296,9 +395,11 @@ func FuzzFastLexersTile(f *testing.F) {
 // Every name that picks a fast tokeniser picks the same language in chroma.
 func TestFastLexerNamesAreChromas(t *testing.T) {
 	t.Parallel()
-	want := map[string]string{"python": "Python", "javascript": "JavaScript", "typescript": "TypeScript"}
+	want := map[string]string{"python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "bash": "Bash",
+		"json": "JSON", "yaml": "YAML", "rust": "Rust", "c": "C", "cpp": "C++"}
 	for _, name := range []string{"python", "py", "sage", "python3", "py3", "starlark", "pyi", "pyw", "bzl", "star",
-		"javascript", "js", "mjs", "cjs", "jsm", "typescript", "ts", "tsx", "mts", "cts"} {
+		"javascript", "js", "mjs", "cjs", "jsm", "typescript", "ts", "tsx", "mts", "cts", "bash", "sh", "ksh", "zsh", "shell",
+		"json", "jsonl", "jsonc", "json5", "yaml", "yml", "rust", "rs", "c", "h", "cpp", "c++", "cc", "cxx", "hpp", "hh", "hxx", "h++", "cp", "tpp"} {
 		fast, ok := fastLexer(name)
 		if !ok {
 			t.Errorf("%s: no fast tokeniser", name)
@@ -319,4 +420,37 @@ func TestFastLexerNamesAreChromas(t *testing.T) {
 			t.Errorf("%s: chroma's lexer is %s, ours %s", name, got, lang)
 		}
 	}
+}
+
+// Every fast tokeniser against chroma's lexer on what the fuzzer makes of
+// the fragments (valid ASCII: chroma decodes invalid UTF-8 to U+FFFD, and
+// its \d takes digits outside ASCII). The seed corpus runs in go test.
+func FuzzFastLexersMatchChroma(f *testing.F) {
+	for _, lang := range []string{"python", "javascript", "typescript", "bash", "json", "yaml", "rust", "c", "cpp"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "fastlex", "sample."+map[string]string{"python": "py", "javascript": "js",
+			"typescript": "ts", "bash": "sh", "json": "json", "yaml": "yaml", "rust": "rs", "c": "c", "cpp": "cpp"}[lang]))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(lang, string(data))
+	}
+	f.Fuzz(func(t *testing.T, lang, src string) {
+		fast, ok := fastLexer(lang)
+		if !ok || strings.ContainsFunc(src, func(r rune) bool { return r >= utf8.RuneSelf }) || !utf8.ValidString(src) {
+			return
+		}
+		src = ensureLF(src)
+		g, w := exactTypes(fast(src)), exactTypes(chromaReference(chromalexers.Get(lang), src))
+		if len(w) == len(g)+1 && !strings.HasSuffix(src, "\n") {
+			w = w[:len(g)]
+		}
+		if len(g) != len(w) {
+			t.Fatalf("%s %q: %d bytes, chroma %d", lang, src, len(g), len(w))
+		}
+		for i := range g {
+			if g[i] != w[i] {
+				t.Fatalf("%s %q: byte %d (%q): %v, chroma %v", lang, src, i, src[i:min(i+8, len(src))], g[i], w[i])
+			}
+		}
+	})
 }

@@ -120,7 +120,7 @@ func BenchmarkHighlight2000LinesPythonChroma(b *testing.B) {
 // 2,000 lines of testdata/fastlex/sample.<lang> repeated: run one
 // sub-benchmark per fresh process with -test.benchtime 1x for a cold row.
 func BenchmarkHighlight2000LinesLang(b *testing.B) {
-	for _, lang := range []string{"py", "js", "ts"} {
+	for _, lang := range []string{"py", "js", "ts", "sh", "json", "yaml", "rs", "c", "cpp"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "fastlex", "sample."+lang))
 		if err != nil {
 			b.Fatal(err)

@@ -167,6 +167,18 @@ func fastLexer(lang string) (func(string) []chroma.Token, bool) {
 		return javascriptTokens, true
 	case "typescript", "ts", "tsx", "mts", "cts":
 		return typescriptTokens, true
+	case "bash", "sh", "ksh", "zsh", "shell":
+		return shellTokens, true
+	case "json", "jsonl", "jsonc", "json5":
+		return jsonTokens, true
+	case "yaml", "yml":
+		return yamlTokens, true
+	case "rust", "rs":
+		return rustTokens, true
+	case "c", "h":
+		return cTokens, true
+	case "cpp", "c++", "cc", "cxx", "hpp", "hh", "hxx", "h++", "cp", "tpp":
+		return cppTokens, true
 	}
 	return nil, false
 }

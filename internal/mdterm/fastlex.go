@@ -28,8 +28,29 @@ type cursor struct {
 	src   string
 	pos   int
 	spans []tokSpan
-	reset bool    // a nested state met a newline it has no rule for: back to root
-	stack []uint8 // the state stack of a tokeniser driven by run; state 0 is root
+	reset bool              // a nested state met a newline it has no rule for: back to root
+	stack []uint8           // the state stack of a tokeniser driven by run; state 0 is root
+	found map[string][2]int // find's last search for each string: from, result
+}
+
+// find is the index of the first t in src at or after from, -1 when there
+// is none. It remembers its last answer for each t: a tokeniser searches
+// forward, so the searches for one t cost linear time together, and a
+// failed search (an unterminated r#"…) is not repeated to the end of a
+// large block from every later position.
+func (c *cursor) find(t string, from int) int {
+	if m, ok := c.found[t]; ok && from >= m[0] && (m[1] < 0 || from <= m[1]) {
+		return m[1]
+	}
+	i := strings.Index(c.src[from:], t)
+	if i >= 0 {
+		i += from
+	}
+	if c.found == nil {
+		c.found = map[string][2]int{}
+	}
+	c.found[t] = [2]int{from, i}
+	return i
 }
 
 // run drives a tokeniser written as chroma's states: step tries the rules

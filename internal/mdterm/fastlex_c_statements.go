@@ -277,12 +277,12 @@ func (c *cLexer) cMacro() bool {
 			c.pop()
 		}
 	case c.has("/*"):
-		i := strings.Index(s[p+2:], "*/")
+		i := c.find("*/", p+2)
 		if i < 0 {
 			c.emit(chroma.CommentPreproc, p+1)
 			return true
 		}
-		c.emit(chroma.CommentMultiline, p+2+i+2)
+		c.emit(chroma.CommentMultiline, i+2)
 	case c.has("//"):
 		eol := lineEnd(s, p)
 		if eol == len(s) {

@@ -30,7 +30,7 @@ func (c *cursor) pyString(q int, raw, f bool) {
 			continue
 		}
 		if b == '\\' && !raw {
-			if n := pyEscape(c.src[c.pos:]); n > 0 {
+			if n := c.pyEscape(); n > 0 {
 				c.emit(chroma.LiteralStringEscape, c.pos+n)
 				continue
 			}
@@ -69,7 +69,7 @@ func (c *cursor) pyStringPart(typ chroma.TokenType, f bool) bool {
 		c.emit(chroma.LiteralStringInterpol, c.pos+1)
 		c.pyFExpr()
 	case !f && (b == '%' || b == '{'):
-		n := pyFormatField(c.src[c.pos:])
+		n := c.pyFormatField()
 		if b == '%' {
 			n = pyPercent(c.src[c.pos:])
 		}
@@ -152,9 +152,10 @@ func (c *cursor) pyFInner() {
 	}
 }
 
-// pyEscape is the length of stringescape's match at s[0] == '\\', 0 when
+// pyEscape is the length of stringescape's match at pos ('\\'), 0 when
 // none: \\([\\abfnrtv"\']|\n|N\{.*?\}|u[a-fA-F0-9]{4}|U[a-fA-F0-9]{8}|x[a-fA-F0-9]{2}|[0-7]{1,3}).
-func pyEscape(s string) int {
+func (c *cursor) pyEscape() int {
+	s := c.src[c.pos:]
 	if len(s) < 2 {
 		return 0
 	}
@@ -173,8 +174,9 @@ func pyEscape(s string) int {
 	case strings.IndexByte("\\abfnrtv\"'\n", b) >= 0:
 		return 2
 	case b == 'N' && len(s) > 2 && s[2] == '{':
-		if i := strings.IndexAny(s[3:], "}\n"); i >= 0 && s[3+i] == '}' {
-			return 3 + i + 1
+		brace, eol := c.find("}", c.pos+3), c.find("\n", c.pos+3)
+		if brace >= 0 && (eol < 0 || brace < eol) {
+			return brace - c.pos + 1
 		}
 	case b == 'u':
 		return hexRun(4)
@@ -229,15 +231,16 @@ func digitsOrStar(s string, i int) int {
 
 // pyFormatField is the length of a str.format field at s[0] == '{', 0 when
 // none: \{((\w+)((\.\w+)|(\[[^\]]+\]))*)?(\![sra])?(\:(.?[<>=\^])?[-+ ]?#?0?(\d+)?,?(\.\d+)?[E-GXb-gnosx%]?)?\}.
-func pyFormatField(s string) int {
+func (c *cursor) pyFormatField() int {
+	s := c.src[c.pos:]
 	i := 1
 	if j := wordEnd(s, i); j > i {
 		i = j
 		for i < len(s) {
 			if s[i] == '.' && wordEnd(s, i+1) > i+1 {
 				i = wordEnd(s, i+1)
-			} else if k := strings.IndexByte(s[min(i+1, len(s)):], ']'); s[i] == '[' && k > 0 {
-				i += 1 + k + 1
+			} else if k := c.find("]", c.pos+i+1); s[i] == '[' && k > c.pos+i+1 {
+				i = k - c.pos + 1
 			} else {
 				break
 			}

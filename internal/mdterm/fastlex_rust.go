@@ -178,11 +178,11 @@ func (c *cursor) rsString(st uint8) bool {
 	case st == rsFormatted && (c.has("{{") || c.has("}}")):
 		c.emit(chroma.LiteralStringEscape, p+2)
 	case st == rsFormatted && b == '{':
-		i := strings.IndexByte(s[p:], '}')
+		i := c.find("}", p)
 		if i < 0 {
 			return false
 		}
-		c.emit(chroma.LiteralStringInterpol, p+i+1)
+		c.emit(chroma.LiteralStringInterpol, i+1)
 	case st == rsFormatted && b == '}':
 		return false
 	case b == '\\':

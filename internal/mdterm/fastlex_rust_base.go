@@ -265,12 +265,12 @@ func (c *cursor) rsRaw() bool {
 		return false
 	}
 	closing := "\"" + s[i:h]
-	j := strings.Index(s[h+1:], closing)
+	j := c.find(closing, h+1)
 	if j < 0 {
 		return false
 	}
 	c.emit(chroma.LiteralStringAffix, i)
-	c.emit(chroma.LiteralString, h+1+j+len(closing))
+	c.emit(chroma.LiteralString, j+len(closing))
 	return true
 }
 

@@ -454,3 +454,31 @@ func FuzzFastLexersMatchChroma(f *testing.F) {
 		}
 	})
 }
+
+// Hostile single-line blocks a model could send (in place: one line is
+// under every line limit): each tokeniser stays linear where a search
+// could fail to the end of the block at every position (cursor.find).
+func BenchmarkFastLexersHostile(b *testing.B) {
+	const n = 40000
+	cases := []struct{ name, lang, src string }{
+		{"python-unicode-names", "python", `"` + strings.Repeat(`\N{`, n) + `"`},
+		{"python-format-fields", "python", `"` + strings.Repeat("{a[", n) + `"`},
+		{"rust-raw-strings", "rust", strings.Repeat(`r#"`, n)},
+		{"rust-format", "rust", `println!("` + strings.Repeat("{x", n)},
+		{"c-macro-comments", "c", "#define " + strings.Repeat("/*", n)},
+		{"js-regex-classes", "javascript", strings.Repeat("=/[", n)},
+		{"ts-tags", "typescript", strings.Repeat("a<b ", n)},
+		{"cpp-calls", "cpp", strings.Repeat("int a(", n)},
+		{"yaml-keys", "yaml", strings.Repeat("a: ", n)},
+		{"bash-heredoc", "bash", "<<" + strings.Repeat("a", n) + " x"},
+	}
+	for _, tc := range cases {
+		fast, _ := fastLexer(tc.lang)
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.src)))
+			for b.Loop() {
+				fast(tc.src)
+			}
+		})
+	}
+}

@@ -116,8 +116,12 @@ type fastCorpus struct {
 }
 
 // Every fast tokeniser against chroma's lexer on real code, byte by byte.
-// What differs is logged by kind; the thresholds hold what was measured
-// (docs/PERFORMANCE.md lists the kinds of difference).
+// What differs is logged by kind. Measured on 250 KB–3 MB a language
+// (docs/PERFORMANCE.md names the corpora): 100.000 % of the bytes of every
+// language get chroma's token type, so of course its colour; no kind of
+// difference is left (the one found, in C++, was ours and is fixed). The
+// thresholds, 99.9 %, leave room only for another machine's corpus to meet
+// a corner no corpus here has.
 func TestFastLexersMatchChroma(t *testing.T) {
 	t.Parallel()
 	for _, c := range fastCorpora() {
@@ -254,26 +258,26 @@ func mcpServers() ([]string, error) {
 
 func fastCorpora() []fastCorpus {
 	return []fastCorpus{
-		{lang: "python", exts: []string{".py"}, exact: 99, seen: 99, roots: func() ([]string, error) {
+		{lang: "python", exts: []string{".py"}, exact: 99.9, seen: 99.9, roots: func() ([]string, error) {
 			out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output()
 			return []string{strings.TrimSpace(string(out))}, err
 		}},
-		{lang: "javascript", exts: []string{".js", ".mjs", ".cjs"}, exact: 99, seen: 99, roots: mcpServers},
-		{lang: "typescript", exts: []string{".ts", ".tsx", ".mts"}, exact: 99, seen: 99, roots: mcpServers},
-		{lang: "bash", exts: []string{".sh", ".bash"}, shebang: regexp.MustCompile(`^#!.*\b(ba|k|z|da)?sh\b`), exact: 99, seen: 99,
+		{lang: "javascript", exts: []string{".js", ".mjs", ".cjs"}, exact: 99.9, seen: 99.9, roots: mcpServers},
+		{lang: "typescript", exts: []string{".ts", ".tsx", ".mts"}, exact: 99.9, seen: 99.9, roots: mcpServers},
+		{lang: "bash", exts: []string{".sh", ".bash"}, shebang: regexp.MustCompile(`^#!.*\b(ba|k|z|da)?sh\b`), exact: 99.9, seen: 99.9,
 			roots: func() ([]string, error) {
 				return existing("CODEWHALE_FASTLEX_SH", "/usr/bin", filepath.Join(repoRoot(), "scripts"))
 			}},
-		{lang: "json", exts: []string{".json"}, exact: 99, seen: 99, roots: mcpServers},
-		{lang: "yaml", exts: []string{".yaml", ".yml"}, exact: 99, seen: 99,
+		{lang: "json", exts: []string{".json"}, exact: 99.9, seen: 99.9, roots: mcpServers},
+		{lang: "yaml", exts: []string{".yaml", ".yml"}, exact: 99.9, seen: 99.9,
 			roots: func() ([]string, error) { return existing("CODEWHALE_FASTLEX_YAML", goModCache()) }},
-		{lang: "c", exts: []string{".c", ".h"}, exact: 99, seen: 99, roots: func() ([]string, error) {
+		{lang: "c", exts: []string{".c", ".h"}, exact: 99.9, seen: 99.9, roots: func() ([]string, error) {
 			out, _ := exec.Command("go", "env", "GOROOT").Output()
 			return existing("CODEWHALE_FASTLEX_C", filepath.Join(strings.TrimSpace(string(out)), "src"), "/usr/include")
 		}},
-		{lang: "cpp", exts: []string{".cpp", ".cc", ".hpp", ".cxx", ".tcc", ".h"}, exact: 99, seen: 99,
+		{lang: "cpp", exts: []string{".cpp", ".cc", ".hpp", ".cxx", ".tcc", ".h"}, exact: 99.9, seen: 99.9,
 			roots: func() ([]string, error) { return existing("CODEWHALE_FASTLEX_CPP", "/usr/include/c++") }},
-		{lang: "rust", exts: []string{".rs"}, exact: 99, seen: 99, roots: func() ([]string, error) {
+		{lang: "rust", exts: []string{".rs"}, exact: 99.9, seen: 99.9, roots: func() ([]string, error) {
 			home, _ := os.UserHomeDir()
 			sysroot, _ := exec.Command("rustc", "--print", "sysroot").Output()
 			debian, _ := filepath.Glob("/usr/src/rustc-*/library") // Debian's rust-src (.ci/run installs it)

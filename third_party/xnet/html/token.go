@@ -1217,6 +1217,19 @@ func (z *Tokenizer) Text() []byte {
 	return nil
 }
 
+// replaceNUL is bytes.ReplaceAll(s, nul, replacement), but without the
+// copy when s holds no NUL (codewhale; see ../PATCHES.md): a tag name and
+// every attribute key and value were copied for the replacement alone. The
+// bytes are then lowered or unescaped in place in the tokenizer's buffer,
+// as Text already does and as TagName and TagAttr did before the NUL
+// replacement was added.
+func replaceNUL(s []byte) []byte {
+	if bytes.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return bytes.ReplaceAll(s, nul, replacement)
+}
+
 // TagName returns the lower-cased name of a tag token (the `img` out of
 // `<IMG SRC="foo">`) and whether the tag has attributes.
 // The contents of the returned slice may change on the next call to Next.
@@ -1224,7 +1237,7 @@ func (z *Tokenizer) TagName() (name []byte, hasAttr bool) {
 	if z.data.start < z.data.end {
 		switch z.tt {
 		case StartTagToken, EndTagToken, SelfClosingTagToken:
-			s := bytes.ReplaceAll(z.buf[z.data.start:z.data.end], nul, replacement)
+			s := replaceNUL(z.buf[z.data.start:z.data.end])
 			z.data.start = z.raw.end
 			z.data.end = z.raw.end
 			return lower(s), z.nAttrReturned < len(z.attr)
@@ -1242,8 +1255,8 @@ func (z *Tokenizer) TagAttr() (key, val []byte, moreAttr bool) {
 		case StartTagToken, SelfClosingTagToken:
 			x := z.attr[z.nAttrReturned]
 			z.nAttrReturned++
-			key = bytes.ReplaceAll(z.buf[x[0].start:x[0].end], nul, replacement)
-			val = bytes.ReplaceAll(z.buf[x[1].start:x[1].end], nul, replacement)
+			key = replaceNUL(z.buf[x[0].start:x[0].end])
+			val = replaceNUL(z.buf[x[1].start:x[1].end])
 			return lower(key), unescape(convertNewlines(val), true), z.nAttrReturned < len(z.attr)
 		}
 	}

@@ -75,8 +75,9 @@ func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) pa
 	}
 	var p page
 	p.title, p.canonical = headFacts(doc)
-	prune(doc)
-	root := mainContent(doc)
+	var o outline
+	prune(doc, &o)
+	root := o.mainContent(doc)
 	if format == "text" {
 		p.content = tidy(blockText(root))
 		return p
@@ -132,77 +133,83 @@ func headFacts(doc *html.Node) (title, canonical string) {
 	return title, canonical
 }
 
-// prune removes dropped elements and anything marked as navigation or
-// hidden.
-func prune(n *html.Node) {
+// outline is what prune finds on its way: the elements mainContent picks
+// the content from, in document order.
+type outline struct {
+	mains, articles []*html.Node
+	body            *html.Node
+}
+
+// prune removes dropped elements, comments and anything marked as
+// navigation or hidden, and notes in o the <main>, <article> and <body>
+// elements that remain (one walk over the page instead of two).
+func prune(n *html.Node, o *outline) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if c.Type == html.ElementNode && (dropped[c.Data] || furniture(c.Attr)) {
+		switch c.Type {
+		case html.CommentNode:
 			n.RemoveChild(c)
-		} else if c.Type == html.CommentNode {
-			n.RemoveChild(c)
-		} else {
-			prune(c)
+		case html.ElementNode:
+			drop, roleMain := classify(c)
+			if drop {
+				n.RemoveChild(c)
+				break
+			}
+			switch {
+			case c.Data == "main" || roleMain:
+				o.mains = append(o.mains, c)
+			case c.Data == "article":
+				o.articles = append(o.articles, c)
+			case c.Data == "body":
+				o.body = c
+			}
+			prune(c, o)
+		default:
+			prune(c, o)
 		}
 		c = next
 	}
 }
 
-// furniture reports whether attributes mark an element as navigation or
-// hidden, reading each key's first occurrence as attr does, in one pass
-// over them rather than one per key.
-func furniture(attrs []html.Attribute) bool {
+// classify reads an element's attributes once: whether it is page
+// furniture (a dropped tag, or marked as navigation or hidden) and whether
+// its role is main. As attr does, each key's first occurrence counts.
+func classify(n *html.Node) (drop, roleMain bool) {
+	if dropped[n.Data] {
+		return true, false
+	}
 	var role, ariaHidden, hidden bool
-	for _, a := range attrs {
+	for _, a := range n.Attr {
 		switch {
 		case a.Key == "role" && !role:
 			if a.Val == "navigation" {
-				return true
+				return true, false
 			}
-			role = true
+			role, roleMain = true, a.Val == "main"
 		case a.Key == "aria-hidden" && !ariaHidden:
 			if a.Val == "true" {
-				return true
+				return true, false
 			}
 			ariaHidden = true
 		case a.Key == "hidden" && !hidden:
 			if a.Val != "" {
-				return true
+				return true, false
 			}
 			hidden = true
 		}
 	}
-	return false
+	return false, roleMain
 }
 
 // mainContent is the page's <main>, else its only <article>, else <body>.
-func mainContent(doc *html.Node) *html.Node {
-	var mains, articles []*html.Node
-	var body *html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			switch {
-			case n.Data == "main" || attr(n, "role") == "main":
-				mains = append(mains, n)
-			case n.Data == "article":
-				articles = append(articles, n)
-			case n.Data == "body":
-				body = n
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
+func (o *outline) mainContent(doc *html.Node) *html.Node {
 	switch {
-	case len(mains) == 1:
-		return mains[0]
-	case len(articles) == 1:
-		return articles[0]
-	case body != nil:
-		return body
+	case len(o.mains) == 1:
+		return o.mains[0]
+	case len(o.articles) == 1:
+		return o.articles[0]
+	case o.body != nil:
+		return o.body
 	}
 	return doc
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/JohannesKaufmann/dom"
 	"github.com/theory/jsonpath"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
@@ -65,7 +66,7 @@ type toMarkdown func(root *html.Node, pageURL string) ([]byte, error)
 // third_party/htmltomarkdown (PATCHES.md there); TestConvertAgreesWithUpstream
 // holds its output to the unpatched release's, byte for byte.
 func markdown(root *html.Node, pageURL string) ([]byte, error) {
-	return converter().ConvertNode(root, md.WithDomain(pageURL))
+	return converter().ConvertNode(root, md.WithDomain(pageURL), md.WithContext(base.Pruned(context.Background())))
 }
 
 func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) page {
@@ -75,7 +76,10 @@ func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) pa
 	}
 	var p page
 	p.title, p.canonical = headFacts(doc)
-	var o outline
+	o := outline{lib: converter()}
+	if format == "text" {
+		o.lib = nil // plain text keeps what only the Markdown converter drops
+	}
 	prune(doc, &o)
 	root := o.mainContent(doc)
 	if format == "text" {
@@ -138,43 +142,66 @@ func headFacts(doc *html.Node) (title, canonical string) {
 type outline struct {
 	mains, articles []*html.Node
 	body            *html.Node
+	// lib, when set, is the converter whose first pre-render walk prune
+	// does too (markdown converts with base.Pruned, which skips it).
+	lib *md.Converter
 }
 
 // prune removes dropped elements, comments and anything marked as
 // navigation or hidden, and notes in o the <main>, <article> and <body>
-// elements that remain (one walk over the page instead of two).
+// elements that remain (one walk over the page instead of two). With
+// o.lib it also removes what that converter's base plugin would (every
+// node whose name it Removes) and merges the text nodes left adjacent,
+// exactly as its preRenderRemove and MergeAdjacentTextNodes do: removals
+// and merges at one level depend only on which children there survive, so
+// doing both per level gives the tree their two whole-page walks give
+// (TestConvertAgreesWithUpstream converts with the release, which walks).
 func prune(n *html.Node, o *outline) {
+	var prev *html.Node // the last child kept
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		switch c.Type {
-		case html.CommentNode:
+		drop, roleMain := classify(c)
+		switch {
+		case drop || o.lib != nil && o.lib.Removes(dom.NodeName(c)):
 			n.RemoveChild(c)
-		case html.ElementNode:
-			drop, roleMain := classify(c)
-			if drop {
-				n.RemoveChild(c)
-				break
-			}
-			switch {
-			case c.Data == "main" || roleMain:
-				o.mains = append(o.mains, c)
-			case c.Data == "article":
-				o.articles = append(o.articles, c)
-			case c.Data == "body":
-				o.body = c
-			}
-			prune(c, o)
+		case o.lib != nil && c.Type == html.TextNode && prev != nil && prev.Type == html.TextNode:
+			prev.Data += c.Data
+			n.RemoveChild(c)
 		default:
+			o.note(c, roleMain)
 			prune(c, o)
+			prev = c
 		}
 		c = next
 	}
 }
 
+func (o *outline) note(n *html.Node, roleMain bool) {
+	if n.Type != html.ElementNode {
+		return
+	}
+	switch {
+	case n.Data == "main" || roleMain:
+		o.mains = append(o.mains, n)
+	case n.Data == "article":
+		o.articles = append(o.articles, n)
+	case n.Data == "body":
+		o.body = n
+	}
+}
+
 // classify reads an element's attributes once: whether it is page
-// furniture (a dropped tag, or marked as navigation or hidden) and whether
-// its role is main. As attr does, each key's first occurrence counts.
+// furniture (a comment, a dropped tag, or an element marked as navigation
+// or hidden) and whether its role is main. As attr does, each key's first
+// occurrence counts.
 func classify(n *html.Node) (drop, roleMain bool) {
+	switch n.Type {
+	case html.CommentNode:
+		return true, false
+	case html.ElementNode:
+	default:
+		return false, false
+	}
 	if dropped[n.Data] {
 		return true, false
 	}

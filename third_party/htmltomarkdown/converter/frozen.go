@@ -81,3 +81,12 @@ func (f *frozen) isEscapedChar(r rune) bool {
 	_, ok := f.otherChars[r]
 	return ok
 }
+
+// Removes reports whether conversion removes nodes of this name (as
+// dom.NodeName gives it): those whose tag type is TagTypeRemove, which the
+// base plugin's first pre-render walk drops (codewhale: for callers that
+// prune first and say so with base.Pruned).
+func (conv *Converter) Removes(name string) bool {
+	t, _ := conv.getTagType(name)
+	return t == TagTypeRemove
+}

@@ -2,6 +2,7 @@ package base
 
 import (
 	"bytes"
+	"context"
 	"strings"
 
 	"github.com/codewhale/codewhale/third_party/htmltomarkdown/converter"
@@ -57,7 +58,21 @@ func (b *base) Init(conv *converter.Converter) error {
 	return nil
 }
 
+type prunedKey struct{}
+
+// Pruned marks a conversion's input (converter.WithContext) as already
+// without the nodes preRenderRemove removes — every node whose name
+// Converter.Removes — and with the text nodes that removal left adjacent
+// merged, as MergeAdjacentTextNodes merges them (codewhale: the caller
+// walked the page anyway, so this walk and the merge's are skipped).
+func Pruned(ctx context.Context) context.Context {
+	return context.WithValue(ctx, prunedKey{}, true)
+}
+
 func (b *base) preRenderRemove(ctx converter.Context, doc *html.Node) {
+	if pruned, _ := ctx.Value(prunedKey{}).(bool); pruned {
+		return
+	}
 	var finder func(node *html.Node)
 	finder = func(node *html.Node) {
 		name := dom.NodeName(node)

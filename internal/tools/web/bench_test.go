@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -35,6 +36,24 @@ func bigPage(b testing.TB) []byte {
 	return buf.Bytes()
 }
 
+// fastest records the quickest single iteration, reported as min-ms: on
+// this shared 2-core VM an average mostly measures the other tenants, and
+// the best of N is the closest to what a quiet machine gives.
+type fastest struct {
+	b    *testing.B
+	best time.Duration
+}
+
+func (f *fastest) time(fn func()) {
+	start := time.Now()
+	fn()
+	if d := time.Since(start); f.best == 0 || d < f.best {
+		f.best = d
+	}
+}
+
+func (f *fastest) report() { f.b.ReportMetric(float64(f.best.Microseconds())/1000, "min-ms") }
+
 // BenchmarkHTMLToMarkdown is the conversion cost of fetch beyond the
 // transfer (target: a 1 MB page under 50 ms).
 func BenchmarkHTMLToMarkdown1MB(b *testing.B) {
@@ -42,10 +61,14 @@ func BenchmarkHTMLToMarkdown1MB(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	defer cputime.PerOp(b)()
+	f := fastest{b: b}
+	defer f.report()
 	for i := 0; i < b.N; i++ {
-		if p := convertHTML(page, "text/html; charset=utf-8", "https://example.com/", "markdown"); len(p.content) == 0 {
-			b.Fatal("empty")
-		}
+		f.time(func() {
+			if p := convertHTML(page, "text/html; charset=utf-8", "https://example.com/", "markdown"); len(p.content) == 0 {
+				b.Fatal("empty")
+			}
+		})
 	}
 }
 
@@ -63,17 +86,21 @@ func BenchmarkFetch1MB(b *testing.B) {
 	defer srv.Close()
 	b.Run("transfer", func(b *testing.B) {
 		defer cputime.PerOp(b)()
+		f := fastest{b: b}
+		defer f.report()
 		for i := 0; i < b.N; i++ {
-			tr := &http.Transport{}
-			resp, err := (&http.Client{Transport: tr}).Get(srv.URL + "/big")
-			if err != nil {
-				b.Fatal(err)
-			}
-			if n, _ := io.Copy(io.Discard, resp.Body); n != int64(len(page)) {
-				b.Fatal(n)
-			}
-			resp.Body.Close()
-			tr.CloseIdleConnections()
+			f.time(func() {
+				tr := &http.Transport{}
+				resp, err := (&http.Client{Transport: tr}).Get(srv.URL + "/big")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n, _ := io.Copy(io.Discard, resp.Body); n != int64(len(page)) {
+					b.Fatal(n)
+				}
+				resp.Body.Close()
+				tr.CloseIdleConnections()
+			})
 		}
 	})
 	b.Run("markdown", func(b *testing.B) {
@@ -83,14 +110,18 @@ func BenchmarkFetch1MB(b *testing.B) {
 		tc := &tools.Context{Workspace: b.TempDir()}
 		b.ReportAllocs()
 		defer cputime.PerOp(b)()
+		f := fastest{b: b}
+		defer f.report()
 		for i := 0; i < b.N; i++ {
-			c, err := reg.Prepare(ToolName, in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if res, err := c.Run(context.Background(), tc); err != nil || !res.Success {
-				b.Fatal(err, res.Content)
-			}
+			f.time(func() {
+				c, err := reg.Prepare(ToolName, in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res, err := c.Run(context.Background(), tc); err != nil || !res.Success {
+					b.Fatal(err, res.Content)
+				}
+			})
 		}
 	})
 }
@@ -102,10 +133,14 @@ func BenchmarkHTMLParse1MB(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	defer cputime.PerOp(b)()
+	f := fastest{b: b}
+	defer f.report()
 	for i := 0; i < b.N; i++ {
-		if _, err := html.Parse(bytes.NewReader(page)); err != nil {
-			b.Fatal(err)
-		}
+		f.time(func() {
+			if _, err := html.Parse(bytes.NewReader(page)); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -21,9 +20,12 @@ import (
 // spawnerFD is the spawner's end of the socketpair (cmd.ExtraFiles[0]).
 const spawnerFD = 3
 
-// spawnServer serves one agent's start requests.
+// spawnServer serves one agent's start requests on fd, which stays
+// blocking: the thread that waits in recvmsg is the one the kernel wakes
+// and the one that serves the request (worker), one hand-off instead of
+// a poller's and a second thread's.
 type spawnServer struct {
-	conn       *net.UnixConn
+	fd         int
 	ro, rwInRO []string
 }
 
@@ -35,56 +37,64 @@ var errStale = errors.New("stale")
 // commands die with it.
 func spawnerMain(raw string) int {
 	unix.CloseOnExec(spawnerFD) // no command may inherit the socket
-	f := os.NewFile(spawnerFD, "spawner")
-	c, err := net.FileConn(f)
-	f.Close()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "codewhale sandbox spawner: fd 3 is not its socket:", err)
+	if t, err := unix.GetsockoptInt(spawnerFD, unix.SOL_SOCKET, unix.SO_TYPE); err != nil || t != unix.SOCK_SEQPACKET {
+		fmt.Fprintln(os.Stderr, "codewhale sandbox spawner: fd 3 is not its socket")
 		return 126
 	}
-	conn, ok := c.(*net.UnixConn)
-	if !ok {
-		fmt.Fprintln(os.Stderr, "codewhale sandbox spawner: fd 3 is not a unix socket")
-		return 126
-	}
+	v := &spawnServer{fd: spawnerFD}
 	var setup spawnerSetup
 	if err := json.Unmarshal([]byte(raw), &setup); err != nil {
-		reply(conn, spawnReply{Err: "bad setup: " + err.Error()})
+		v.reply(spawnReply{Err: "bad setup: " + err.Error()})
 		return 126
 	}
 	if err := inNewNamespaces(setup.Outside); err != nil {
-		reply(conn, spawnReply{Err: err.Error()})
+		v.reply(spawnReply{Err: err.Error()})
 		return 126
 	}
 	// Non-dumpable: no command without CAP_SYS_PTRACE here can open the
 	// spawner's /proc entries (its memory, its descriptors) whatever else.
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
-		reply(conn, spawnReply{Err: "prctl(PR_SET_DUMPABLE): " + err.Error()})
+		v.reply(spawnReply{Err: "prctl(PR_SET_DUMPABLE): " + err.Error()})
 		return 126
 	}
 	if err := bindLayout(layout{ro: setup.RO, rwInRO: setup.RWInRO}); err != nil {
-		reply(conn, spawnReply{Err: err.Error()})
+		v.reply(spawnReply{Err: err.Error()})
 		return 126
 	}
-	reply(conn, spawnReply{})
-	v := &spawnServer{conn: conn, ro: setup.RO, rwInRO: setup.RWInRO}
-	v.serve()
-	return 0
+	v.ro, v.rwInRO = setup.RO, setup.RWInRO
+	v.reply(spawnReply{})
+	go v.worker()
+	select {} // the workers end the process (receive)
 }
 
-func reply(conn *net.UnixConn, r spawnReply) {
+func (v *spawnServer) reply(r spawnReply) {
 	raw, _ := json.Marshal(r)
-	_, _, _ = conn.WriteMsgUnix(raw, nil, nil)
+	_ = unix.Sendmsg(v.fd, raw, nil, nil, unix.MSG_NOSIGNAL)
 }
 
-// serve reads requests until EOF and starts each on a thread of its own.
-func (v *spawnServer) serve() {
+// worker locks a thread, waits there for one request, starts the next
+// worker and serves the request: the thread, and the runtime's work to
+// make one, is ready before a request arrives rather than after.
+func (v *spawnServer) worker() {
+	runtime.LockOSThread() // never unlocked: see start
+	req, files := v.receive()
+	go v.worker()
+	v.reply(spawnReply{ID: req.ID, Got: true})
+	v.start(req, files)
+}
+
+// receive waits for the next request; when the agent's end is closed (it
+// is gone) the spawner exits, and its commands with it.
+func (v *spawnServer) receive() (spawnRequest, []*os.File) {
 	buf := make([]byte, 16)
 	oob := make([]byte, unix.CmsgSpace(4*(4+maxExtraFiles)))
 	for {
-		n, oobn, flags, _, err := v.conn.ReadMsgUnix(buf, oob)
+		n, oobn, flags, _, err := unix.Recvmsg(v.fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
 		if err != nil || n == 0 && oobn == 0 {
-			return // the agent is gone
+			os.Exit(0)
 		}
 		files := receivedFiles(oob[:oobn])
 		if flags&unix.MSG_CTRUNC != 0 || len(files) == 0 {
@@ -94,11 +104,10 @@ func (v *spawnServer) serve() {
 		req, err := readRequest(files[0])
 		files[0].Close()
 		if err != nil {
-			closeFiles(files)
+			closeFiles(files[1:])
 			continue
 		}
-		reply(v.conn, spawnReply{ID: req.ID, Got: true})
-		go v.start(req, files[1:])
+		return req, files[1:]
 	}
 }
 
@@ -131,12 +140,11 @@ func readRequest(f *os.File) (spawnRequest, error) {
 	return req, err
 }
 
-// start confines the calling goroutine's thread for req, starts the
-// command from it, reports the pid, waits for the command there and
+// start confines the calling goroutine's (locked) thread for req, starts
+// the command from it, reports the pid, waits for the command there and
 // reports how it ended. The thread is never unlocked: it dies with the
 // goroutine, and with it (Pdeathsig) the command if the spawner dies first.
 func (v *spawnServer) start(req spawnRequest, files []*os.File) {
-	runtime.LockOSThread()
 	cmd, err := req.command(files)
 	if err == nil {
 		err = v.confine(req)
@@ -151,16 +159,16 @@ func (v *spawnServer) start(req spawnRequest, files []*os.File) {
 		if errors.As(err, &errno) && !errors.Is(err, errConfine) {
 			r.Errno = int(errno)
 		}
-		reply(v.conn, r)
+		v.reply(r)
 		return
 	}
-	reply(v.conn, spawnReply{ID: req.ID, Pid: cmd.Process.Pid})
+	v.reply(spawnReply{ID: req.ID, Pid: cmd.Process.Pid})
 	_ = cmd.Wait()
 	var status uint32
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
 		status = uint32(ws)
 	}
-	reply(v.conn, spawnReply{ID: req.ID, Exited: true, Status: status})
+	v.reply(spawnReply{ID: req.ID, Exited: true, Status: status})
 }
 
 // errConfine marks a failure to confine (rather than to execute).
@@ -199,11 +207,12 @@ func (req spawnRequest) command(files []*os.File) (*exec.Cmd, error) {
 
 // confine is the per-command helper's confinement (confineNamespaced),
 // applied to this thread inside the namespaces and mounts made once: check
-// that the mounts still are what req's policy needs, give the thread an
+// that the mounts still are what req's layout (resolved by the agent for
+// this command) needs, give the thread an
 // empty network namespace when the network is denied, apply Landlock with
 // the writable roots whole, and drop every capability.
 func (v *spawnServer) confine(req spawnRequest) error {
-	l := req.Policy.resolve()
+	l := layout{rw: req.RW, ro: req.RO, rwInRO: req.RWInRO}
 	if !v.serves(l, req.Bound) {
 		return errStale
 	}

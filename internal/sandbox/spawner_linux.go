@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,7 +85,10 @@ type spawnRequest struct {
 	Setsid, Setpgid bool `json:",omitempty"`
 	Pgid            int  `json:",omitempty"`
 	Files           []bool
-	Bound           []fileID
+	// RW, RO and RWInRO are the layout as resolved here for this command:
+	// the spawner serves it only if RO and RWInRO are what it bound.
+	RW, RO, RWInRO []string
+	Bound          []fileID
 }
 
 // spawnReply answers a request: received (Got: from here on the command
@@ -267,6 +269,7 @@ func spawnRequestFor(cmd *exec.Cmd, p Policy, l layout) (spawnRequest, error) {
 	if a := cmd.SysProcAttr; a != nil {
 		req.Setsid, req.Setpgid, req.Pgid = a.Setsid, a.Setpgid, a.Pgid
 	}
+	req.RW, req.RO, req.RWInRO = l.rw, l.ro, l.rwInRO
 	for _, path := range boundPaths(l) {
 		id, err := statID(path)
 		if err != nil {
@@ -301,7 +304,7 @@ func spawnerKey(helper string, l layout) string {
 // spawner is one running spawner process and the socket to it.
 type spawner struct {
 	key  string
-	conn *net.UnixConn
+	conn *packetConn
 	proc *os.Process
 	// ready gets the spawner's first message.
 	ready chan spawnReply
@@ -335,17 +338,11 @@ func startSpawner(helper string, l layout) (*spawner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("socketpair: %w", err)
 	}
-	ours, theirs := os.NewFile(uintptr(fds[0]), "spawner"), os.NewFile(uintptr(fds[1]), "spawner")
-	c, err := net.FileConn(ours)
-	ours.Close()
-	if err != nil {
-		theirs.Close()
-		return nil, err
-	}
+	c, theirs := &packetConn{fd: fds[0]}, os.NewFile(uintptr(fds[1]), "spawner")
 	raw, err := json.Marshal(spawnerSetup{RO: l.ro, RWInRO: l.rwInRO, Outside: outside})
 	if err != nil {
 		theirs.Close()
-		c.Close()
+		c.release()
 		return nil, err
 	}
 	cmd := exec.Command(helper, HelperArg, helperSpawner, string(raw))
@@ -355,14 +352,14 @@ func startSpawner(helper string, l layout) (*spawner, error) {
 	// Its own session: the terminal's signals (^C, ^Z, hang-up) are for
 	// codewhale, and would otherwise end or stop every command at once.
 	cmd.SysProcAttr.Setsid = true
-	sp := &spawner{key: spawnerKey(helper, l), conn: c.(*net.UnixConn), ready: make(chan spawnReply, 1),
+	sp := &spawner{key: spawnerKey(helper, l), conn: c, ready: make(chan spawnReply, 1),
 		calls: map[uint64]*spawnCall{}}
 	started := make(chan error, 1)
 	go sp.own(cmd, started)
 	err = <-started
 	theirs.Close() // the spawner holds it now: its death is EOF here
 	if err != nil {
-		sp.conn.Close()
+		sp.conn.release()
 		return nil, fmt.Errorf("starting the sandbox spawner: %w", err)
 	}
 	sp.proc = cmd.Process
@@ -405,7 +402,7 @@ func (sp *spawner) own(cmd *exec.Cmd, started chan<- error) {
 func (sp *spawner) read() {
 	buf := make([]byte, 4096)
 	for {
-		n, _, _, _, err := sp.conn.ReadMsgUnix(buf, nil)
+		n, err := sp.conn.recv(buf)
 		if err != nil || n == 0 {
 			break
 		}
@@ -415,7 +412,7 @@ func (sp *spawner) read() {
 		}
 		sp.deliver(r)
 	}
-	sp.conn.Close()
+	sp.conn.release()
 	if sp.proc != nil {
 		_ = sp.proc.Kill()
 	}
@@ -551,7 +548,7 @@ func (sp *spawner) send(req spawnRequest, files []*os.File) error {
 			rights = append(rights, int(f.Fd()))
 		}
 	}
-	_, _, err = sp.conn.WriteMsgUnix([]byte{'r'}, unix.UnixRights(rights...), nil)
+	err = sp.conn.send([]byte{'r'}, unix.UnixRights(rights...))
 	runtime.KeepAlive(files)
 	if err != nil {
 		return fmt.Errorf("%w (%v)", errNotSent, err)
@@ -656,5 +653,62 @@ func (pl *spawnerPool) remove(e *spawnerEntry) {
 			pl.entries = append(pl.entries[:i], pl.entries[i+1:]...)
 			return
 		}
+	}
+}
+
+// packetConn is the agent's end of the socketpair, left blocking: the
+// reader waits in recvmsg and the kernel wakes that thread directly when
+// the spawner answers (the net package's poller measured a slower
+// hand-off, and a spawned start takes three of them).
+type packetConn struct {
+	mu     sync.Mutex // held by send, Close and release
+	fd     int
+	closed bool
+}
+
+func (c *packetConn) send(b, oob []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return unix.EPIPE
+	}
+	for {
+		err := unix.Sendmsg(c.fd, b, oob, nil, unix.MSG_NOSIGNAL)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// recv is the reader's alone; the descriptor stays open until it calls
+// release.
+func (c *packetConn) recv(buf []byte) (int, error) {
+	for {
+		n, _, _, _, err := unix.Recvmsg(c.fd, buf, nil, 0)
+		if err != unix.EINTR {
+			return n, err
+		}
+	}
+}
+
+// Close shuts the socket down both ways: the spawner reads EOF and exits,
+// the reader's recvmsg returns.
+func (c *packetConn) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.closed = true
+		_ = unix.Shutdown(c.fd, unix.SHUT_RDWR)
+	}
+}
+
+// release closes the descriptor once nothing reads it any more.
+func (c *packetConn) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fd >= 0 {
+		c.closed = true
+		_ = unix.Close(c.fd)
+		c.fd = -1
 	}
 }

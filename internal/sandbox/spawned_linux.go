@@ -79,7 +79,6 @@ func (v *spawnServer) worker() {
 	runtime.LockOSThread() // never unlocked: see start
 	req, files := v.receive()
 	go v.worker()
-	v.reply(spawnReply{ID: req.ID, Got: true})
 	v.start(req, files)
 }
 

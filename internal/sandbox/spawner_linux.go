@@ -91,21 +91,21 @@ type spawnRequest struct {
 	Bound          []fileID
 }
 
-// spawnReply answers a request: received (Got: from here on the command
-// may start), started (Pid), not started (Err), or reaped (Exited,
-// Status). ID 0 is the spawner's readiness.
+// spawnReply answers a request: started (Pid), not started (Err), or
+// reaped (Exited, Status). ID 0 is the spawner's readiness. (No "received"
+// message: each costs a hand-off; a spawner that died after a request was
+// sent cannot say whether it started the command, so that start is an
+// error, never retried: the command may have run in part.)
 type spawnReply struct {
 	ID     uint64
-	Got    bool   `json:",omitempty"`
 	Pid    int    `json:",omitempty"`
 	Err    string `json:",omitempty"`
 	Errno  int    `json:",omitempty"` // the exec's errno, when that failed
 	Stale  bool   `json:",omitempty"`
 	Exited bool   `json:",omitempty"`
 	Status uint32 `json:",omitempty"`
-	// died is set here when the spawner went away instead of answering;
-	// unread when it had not even read the request (nothing started).
-	died, unread bool
+	// died is set here when the spawner went away instead of answering.
+	died bool
 }
 
 // ExitError is the unsuccessful end of a command the spawner ran, as
@@ -320,7 +320,6 @@ type spawner struct {
 // spawnCall is one command in flight.
 type spawnCall struct {
 	started, exited chan spawnReply // each gets one reply
-	received        bool            // the spawner has read the request
 	reported        bool            // started got its reply
 }
 
@@ -425,13 +424,10 @@ func (sp *spawner) read() {
 	default:
 	}
 	for id, c := range sp.calls {
-		switch {
-		case c.reported:
+		if c.reported {
 			c.exited <- spawnReply{died: true}
-		case c.received:
+		} else {
 			c.started <- spawnReply{died: true}
-		default:
-			c.started <- spawnReply{died: true, unread: true}
 		}
 		delete(sp.calls, id)
 	}
@@ -449,8 +445,6 @@ func (sp *spawner) deliver(r spawnReply) {
 	c := sp.calls[r.ID]
 	switch {
 	case c == nil:
-	case r.Got:
-		c.received = true
 	case r.Exited:
 		c.exited <- r
 		delete(sp.calls, r.ID)
@@ -515,9 +509,6 @@ func (sp *spawner) start(req spawnRequest, files []*os.File) (*spawnCall, spawnR
 	case <-time.After(spawnTimeout):
 		_ = sp.proc.Kill() // read then fails the call
 		r = <-call.started
-	}
-	if r.unread {
-		return nil, r, errNotSent
 	}
 	if r.died {
 		return nil, r, errors.New("the sandbox spawner died before it reported the start (the command may have run " +

@@ -46,6 +46,10 @@ func TestSpawnerServesCommandsAndRestarts(t *testing.T) {
 	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	// Once it is gone a send to it fails, and the start goes to a new one.
+	// (A start sent while it was dying fails instead: it cannot be known
+	// whether that command ran.)
+	waitGone(t, first)
 	next := spawnerOf(t, sb, w.ws)
 	if next == first {
 		t.Fatalf("the killed spawner %d still served", first)
@@ -86,15 +90,19 @@ func TestSpawnerDeathEndsItsCommands(t *testing.T) {
 	if err := p.Wait(); err == nil || p.Exited() || !strings.Contains(err.Error(), "spawner") {
 		t.Fatalf("wait %v, exited %v", err, p.Exited())
 	}
-	// The kill (Pdeathsig) is on its way: a pidfd turns readable when the
-	// process has exited.
-	fd, err := unix.PidfdOpen(cmd.Process.Pid, 0)
+	waitGone(t, cmd.Process.Pid) // the kill (Pdeathsig) is on its way
+}
+
+// waitGone waits until pid has exited: its pidfd turns readable then.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	fd, err := unix.PidfdOpen(pid, 0)
 	if err != nil {
 		return // already gone
 	}
 	defer unix.Close(fd)
 	if n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 10_000); err != nil || n != 1 {
-		t.Fatalf("command %d outlived its spawner (poll %d %v)", cmd.Process.Pid, n, err)
+		t.Fatalf("process %d is still running (poll %d %v)", pid, n, err)
 	}
 }
 

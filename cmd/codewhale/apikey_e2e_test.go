@@ -65,10 +65,25 @@ func TestLiteralAPIKeyLeavesTheProcessList(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/<pid>/cmdline")
 	}
-	arrived := make(chan *fakemodel.Request, 1)
+	// The command line is read while the request is held: the process is
+	// then certainly alive and past its re-exec (read after the handler
+	// returned, a loaded machine once found it a zombie, cmdline empty).
+	type seen struct {
+		r       *fakemodel.Request
+		cmdline []byte
+		err     error
+	}
+	arrived := make(chan seen, 1)
+	var pid int
+	started := make(chan struct{}) // closed once pid is set
 	srv := fakemodel.New(t)
 	srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
-		arrived <- r
+		<-started
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		select {
+		case arrived <- seen{r, b, err}:
+		default:
+		}
 		return fakemodel.Reply{Stall: true}
 	})
 	c := newCLI(t, srv)
@@ -78,12 +93,14 @@ func TestLiteralAPIKeyLeavesTheProcessList(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	pid = cmd.Process.Pid
+	close(started)
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	r := <-arrived
-	if bearer(r) != flagKey {
-		t.Errorf("the key did not reach the provider: %q", bearer(r))
+	got := <-arrived
+	if bearer(got.r) != flagKey {
+		t.Errorf("the key did not reach the provider: %q", bearer(got.r))
 	}
-	cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "cmdline"))
+	cmdline, err := got.cmdline, got.err
 	if err != nil {
 		t.Fatal(err)
 	}

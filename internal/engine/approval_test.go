@@ -26,13 +26,19 @@ func newGuarded(need tools.Approval) *guarded {
 		Schema: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}}}
 }
 
-func (g *guarded) ApprovalFor(json.RawMessage) tools.Approval { return g.need }
-func (g *guarded) ApprovalReason(json.RawMessage) string {
-	return "writes .git/config, which decides what git runs"
+func (g *guarded) Prepare(in json.RawMessage) (*tools.Call, error) {
+	p := tools.Policy{Approval: g.need}
+	if g.need == tools.Explicit {
+		p.Reason = "writes .git/config, which decides what git runs"
+	}
+	return tools.NewCall(in, p, func(context.Context, *tools.Context) (tools.Result, error) {
+		g.ran.Add(1)
+		return tools.OK("wrote it"), nil
+	}), nil
 }
-func (g *guarded) Execute(context.Context, *tools.Context, json.RawMessage) (tools.Result, error) {
-	g.ran.Add(1)
-	return tools.OK("wrote it"), nil
+
+func (g *guarded) Execute(ctx context.Context, tc *tools.Context, in json.RawMessage) (tools.Result, error) {
+	return tools.Execute(ctx, g, tc, in)
 }
 
 func (g *guarded) toolset(engine.TurnEnv) engine.Toolset {

@@ -65,8 +65,8 @@ type Preparer interface {
 	Prepare(in json.RawMessage) (*Call, error)
 }
 
-// RawPolicy is the policy of a tool that decides it from raw input: the MCP
-// adapters (schemas from servers) and the built-in tools not yet typed.
+// RawPolicy is the policy of a tool without Prepare: the MCP adapters
+// (schemas from servers), whose policy is static (tools.Spec's values).
 // Spec implements it with the tool's static values; a tool overrides what
 // depends on the input. Each method parses the input again, which is what
 // Preparer exists to end.
@@ -78,8 +78,7 @@ type RawPolicy interface {
 }
 
 // PrepareCall decodes in for t: through Prepare for a typed tool; for
-// another, by NormalizeInput (if any), schema validation and the RawPolicy
-// methods.
+// another (an MCP adapter), by schema validation and the RawPolicy methods.
 func PrepareCall(t Tool, in json.RawMessage) (*Call, error) {
 	if len(in) == 0 {
 		in = json.RawMessage("{}")
@@ -92,13 +91,6 @@ func PrepareCall(t Tool, in json.RawMessage) (*Call, error) {
 		c.Tool = t
 		return c, nil
 	}
-	if n, ok := t.(InputNormalizer); ok {
-		out, err := n.NormalizeInput(in)
-		if err != nil {
-			return nil, err
-		}
-		in = out
-	}
 	if err := Validate(t.Name(), t.InputSchema(), in); err != nil {
 		return nil, err
 	}
@@ -110,9 +102,6 @@ func PrepareCall(t Tool, in json.RawMessage) (*Call, error) {
 			Parallel: rp.ParallelSafeFor(in), Detached: rp.StartsDetachedFor(in)}
 	} else {
 		c.Policy.Approval = Required
-	}
-	if r, ok := t.(ApprovalReasoner); ok && c.Policy.Approval == Explicit {
-		c.Policy.Reason = r.ApprovalReason(in)
 	}
 	return c, nil
 }

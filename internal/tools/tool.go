@@ -34,7 +34,7 @@ const (
 	// Explicit needs a person's yes for this one call in every posture but
 	// Full Access: Ask prompts (never "allow for the session"), Auto-Review
 	// and headless runs (exec --auto included) refuse it, naming the reason
-	// the tool gives through ApprovalReasoner. Protected-path writes,
+	// the tool's Prepare puts in Policy.Reason. Protected-path writes,
 	// destructive-but-legitimate commands and secret reads use it.
 	Explicit
 )
@@ -52,14 +52,6 @@ func (a Approval) String() string {
 	}
 }
 
-// ApprovalReasoner is implemented by untyped tools whose calls can need
-// Explicit approval (a typed tool sets Policy.Reason). The reason is one
-// model-readable sentence fragment; it is read only for inputs whose
-// approval is Explicit and, like the other policy predicates, never fails.
-type ApprovalReasoner interface {
-	ApprovalReason(in json.RawMessage) string
-}
-
 // Tool is one executable tool (CONTRACT.md §2.1): its static facts and a way
 // to run an input. How the engine treats a call (approval, read-only,
 // parallel) is decided per call: by Prepare for a typed tool (Preparer), by
@@ -73,15 +65,6 @@ type Tool interface {
 	ModelVisible() bool
 	DeferLoading() bool
 	Execute(ctx context.Context, tc *Context, in json.RawMessage) (Result, error)
-}
-
-// InputNormalizer is implemented by tools that fold argument aliases or give
-// exact messages for malformed input (a missing or unknown action, a missing
-// field) before the input is validated against the published schema
-// (CONTRACT.md §15.13). The returned input is what the schema sees and what
-// Execute receives.
-type InputNormalizer interface {
-	NormalizeInput(in json.RawMessage) (json.RawMessage, error)
 }
 
 // Result is what a tool that ran returns. Content is what the model sees;

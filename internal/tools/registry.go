@@ -151,11 +151,3 @@ func (r *Registry) Execute(ctx context.Context, tc *Context, name string, in jso
 	}
 	return c.Run(ctx, tc)
 }
-
-// Run executes t on input that was already prepared (an untyped tool's
-// normalised input), converting a panic into ExecutionFailed.
-func Run(ctx context.Context, t Tool, tc *Context, in json.RawMessage) (res Result, err error) {
-	return (&Call{Tool: t, run: func(ctx context.Context, tc *Context) (Result, error) {
-		return t.Execute(ctx, tc, in)
-	}}).Run(ctx, tc)
-}

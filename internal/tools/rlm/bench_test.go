@@ -21,7 +21,7 @@ func benchTool(b *testing.B, q Querier) (*Tool, string) {
 
 func run(b *testing.B, tool *Tool, ws, in string) {
 	b.Helper()
-	res, err := tools.Run(context.Background(), tool, &tools.Context{Workspace: ws}, []byte(in))
+	res, err := tools.Execute(context.Background(), tool, &tools.Context{Workspace: ws}, []byte(in))
 	if err != nil || strings.Contains(res.Content, `"status":"error"`) {
 		b.Fatalf("%v %s", err, res.Content)
 	}

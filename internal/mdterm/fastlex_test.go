@@ -92,6 +92,19 @@ func (a *agreement) report(t *testing.T, lang string) {
 	}
 }
 
+// sameAs is chromaReference's test for a fast lexer's tokens got of src:
+// every byte the same token type (chroma's ensure_nl newline aside).
+func sameAs(src string, got []chroma.Token) func([]chroma.Token) bool {
+	g := exactTypes(got)
+	return func(want []chroma.Token) bool {
+		w := exactTypes(want)
+		if len(w) == len(g)+1 && !strings.HasSuffix(src, "\n") {
+			w = w[:len(g)]
+		}
+		return slices.Equal(g, w)
+	}
+}
+
 func exactTypes(toks []chroma.Token) []chroma.TokenType {
 	var out []chroma.TokenType
 	for _, tok := range toks {
@@ -144,7 +157,8 @@ func TestFastLexersMatchChroma(t *testing.T) {
 					t.Fatal(err)
 				}
 				src := ensureLF(string(b))
-				if err := a.add(path, src, fast(src), chromaReference(lexer, src)); err != nil {
+				got := fast(src)
+				if err := a.add(path, src, got, chromaReference(lexer, src, sameAs(src, got))); err != nil {
 					t.Error(err)
 				}
 			}
@@ -357,7 +371,8 @@ func TestFastLexerFragments(t *testing.T) {
 		fast, _ := fastLexer(lang)
 		lexer := chromalexers.Get(lang)
 		for _, src := range srcs {
-			got, want := fast(src), chromaReference(lexer, src)
+			got := fast(src)
+			want := chromaReference(lexer, src, sameAs(src, got))
 			g, w := exactTypes(got), exactTypes(want)
 			if len(w) == len(g)+1 && !strings.HasSuffix(src, "\n") {
 				w = w[:len(g)]
@@ -444,7 +459,8 @@ func FuzzFastLexersMatchChroma(f *testing.F) {
 			return
 		}
 		src = ensureLF(src)
-		g, w := exactTypes(fast(src)), exactTypes(chromaReference(chromalexers.Get(lang), src))
+		got := fast(src)
+		g, w := exactTypes(got), exactTypes(chromaReference(chromalexers.Get(lang), src, sameAs(src, got)))
 		if len(w) == len(g)+1 && !strings.HasSuffix(src, "\n") {
 			w = w[:len(g)]
 		}

@@ -2,21 +2,46 @@ package tui_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
 // A person types into the composer at one key per 60 ms while the model
 // calls File write (issue 14): no typed key answers the card, the composer
 // keeps every key, and the file is written only after a deliberate y once
 // the typing has paused.
+//
+// The typing is a person's only while the keys keep their pace: a gap of
+// the guard's quiet time is a pause, after which a key may rightly answer
+// the card. On a loaded machine a tmux send-keys can take that long, so an
+// attempt whose keys fell that far apart while the card was open proves
+// nothing and is tried again (at most three times); any other outcome
+// counts.
 func TestE2ETypeAheadNeverAnswersTheApprovalCard(t *testing.T) {
 	t.Parallel()
+	for attempt := 1; ; attempt++ {
+		why := typeAheadAttempt(t)
+		if why == "" {
+			return
+		}
+		if attempt == 3 {
+			t.Fatalf("three attempts, none a person's typing: %s", why)
+		}
+		t.Logf("attempt %d proves nothing (%s); again", attempt, why)
+	}
+}
+
+// typeAheadAttempt runs the scenario once. It fails t on a wrong outcome
+// and returns why the attempt proves nothing, or "" when it counted.
+func typeAheadAttempt(t *testing.T) string {
 	release := make(chan struct{})
 	srv := fakemodel.New(t)
 	args, _ := json.Marshal(map[string]any{"action": "write", "path": "notes.txt", "content": "written after approval\n"})
@@ -38,30 +63,64 @@ func TestE2ETypeAheadNeverAnswersTheApprovalCard(t *testing.T) {
 	p.line("write the notes")
 	p.waitFor("Esc to interrupt")
 
+	// The pane is watched beside the typing, so the keys keep their pace.
+	var sent atomic.Int32 // keys sent so far
+	cardAt := make(chan int, 1)
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if strings.Contains(p.capture(), "┌ approval") {
+				cardAt <- int(sent.Load())
+				return
+			}
+			time.Sleep(5 * time.Millisecond) // polling interval of the pane, not a synchronisation delay
+		}
+	}()
 	const typed = "yes please also add a unit test for the parser and docs"
 	tick := time.NewTicker(60 * time.Millisecond) // a person's typing pace, not a synchronisation wait
 	defer tick.Stop()
-	cardAt := -1
+	at := make([]time.Time, 0, len(typed))
 	for i, r := range typed {
 		if i == 6 {
 			close(release)
 		}
 		p.keys("-l", string(r))
+		at = append(at, time.Now())
+		sent.Add(1)
 		<-tick.C
-		if cardAt < 0 && strings.Contains(p.capture(), "┌ approval") {
-			cardAt = i
-		}
 	}
-	if cardAt < 0 || cardAt > len(typed)-15 {
-		t.Fatalf("the card opened at key %d of %d; the test needs it open while typing goes on:\n%s", cardAt, len(typed), p.capture())
+	close(stop)
+	<-watched
+	card := -1
+	select {
+	case card = <-cardAt:
+	default:
 	}
-	t.Logf("card on screen from key %d; %d keys typed while it was open", cardAt, len(typed)-cardAt-1)
+	if card < 0 || card > len(typed)-15 {
+		return fmt.Sprintf("the card opened at key %d of %d; the scenario needs it open while typing goes on", card, len(typed))
+	}
+	gap := time.Duration(0)
+	for i := max(card, 1); i < len(at); i++ {
+		gap = max(gap, at[i].Sub(at[i-1]))
+	}
+	t.Logf("card on screen from key %d; %d keys typed while it was open, %v at most between two", card, len(typed)-card, gap)
 	screen := p.capture()
-	if !strings.Contains(screen, "┌ approval") || !strings.Contains(screen, "File: notes.txt") {
-		t.Fatalf("a typed key answered the card:\n%s", screen)
-	}
+	answered := !strings.Contains(screen, "┌ approval") || !strings.Contains(screen, "File: notes.txt")
 	if _, err := os.Stat(filepath.Join(p.ws, "notes.txt")); err == nil {
-		t.Fatalf("the file was written before anyone answered:\n%s", screen)
+		answered = true
+	}
+	if answered && gap >= views.GraceQuiet-100*time.Millisecond {
+		return fmt.Sprintf("the card was answered after the keys fell %v apart, a pause", gap)
+	}
+	if answered {
+		t.Fatalf("a typed key answered the card (keys at most %v apart):\n%s", gap, screen)
 	}
 	p.waitFor("❯ "+typed, "▸ Deny this call", approvalReady)
 	if _, err := os.Stat(filepath.Join(p.ws, "notes.txt")); err == nil {
@@ -73,6 +132,7 @@ func TestE2ETypeAheadNeverAnswersTheApprovalCard(t *testing.T) {
 	if err != nil || string(got) != "written after approval\n" {
 		t.Errorf("notes.txt = %q, %v", got, err)
 	}
+	return ""
 }
 
 // A multi-line script reads as its lines on the card (issue 11 §5), and a

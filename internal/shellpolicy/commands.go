@@ -77,6 +77,11 @@ func add(argv []string, depth int, cmds *[][]string, complete *bool) {
 		case w.spec.runs == runsLine && !w.direct:
 			addScript(joinValues(w.inner).s, depth, cmds, complete)
 			return
+		case w.spec.runs == runsShellArgs:
+			if !w.ended {
+				return
+			}
+			w.inner = append([]value{lit("bash")}, w.inner...)
 		case w.spec.runs == runsShell && !w.direct || len(w.inner) == 0:
 			return
 		}

@@ -60,6 +60,48 @@ func TestWrappersAreJudgedByWhatTheyRun(t *testing.T) {
 		{"runuser -u nobody -- rm -rf /", Blocked, "filesystem root"},
 		{"runuser -l nobody -c 'rm -rf /'", Blocked, "filesystem root"},
 		{"ionice -c 3 rm -rf /", Blocked, "filesystem root"},
+		{"eatmydata rm -rf /", Blocked, "filesystem root"},
+		{"chronic -e rm -rf ~", Blocked, "home directory"},
+		{"echo x | ifne rm -rf /", Blocked, "filesystem root"},
+		{"proxychains4 -f /etc/p.conf rm -rf /", Blocked, "filesystem root"},
+		{"faketime '2008-12-24 08:15:42' rm -rf /", Blocked, "filesystem root"},
+		{"faketime -f '+2d' rm -rf /", Blocked, "filesystem root"},
+		{"numactl --interleave all -C 0-3 rm -rf /", Blocked, "filesystem root"},
+		{"cgexec -g cpu:small rm -rf /", Blocked, "filesystem root"},
+		{"dbus-run-session -- rm -rf /", Blocked, "filesystem root"},
+		{"valgrind --tool=memcheck -q rm -rf /", Blocked, "filesystem root"},
+		{"valgrind --db-command='rm -rf /' ./app", Blocked, "filesystem root"},
+		{"sg docker -c 'rm -rf /'", Blocked, "filesystem root"},
+		{"sg docker 'cat ~/.ssh/id_rsa'", Explicit, "credentials"},
+		{"echo 'rm -rf /' | newgrp docker", Blocked, "filesystem root"},
+		{"capsh --caps=cap_sys_admin+ep -- -c 'rm -rf /'", Blocked, "filesystem root"},
+		{"capsh --drop=cap_net_raw == -c 'cat ~/.ssh/id_rsa'", Explicit, "credentials"},
+		{"capsh --print", Ordinary, ""},
+		{"systemd-run --user make", Explicit, "outside the sandbox"},
+	})
+}
+
+// tmux has its server run shell commands — the server may have started
+// outside the sandbox — and send-keys types them into a pane's shell.
+func TestTmuxIsJudgedByWhatItsServerRuns(t *testing.T) {
+	t.Parallel()
+	checkClasses(t, []classCase{
+		{"tmux new-session -d -s w 'rm -rf /'", Blocked, "filesystem root"},
+		{"tmux new -d -s w -c /tmp rm -rf ~", Blocked, "home directory"},
+		{"tmux -L priv neww -t w 'cat ~/.ssh/id_rsa'", Explicit, "credentials"},
+		{"tmux splitw -h -l 30 'rm -rf /'", Blocked, "filesystem root"},
+		{"tmux run-shell -b 'rm -rf /'", Blocked, "filesystem root"},
+		{"tmux run -C 'display-message hi'", Ordinary, ""},
+		{"tmux send-keys -t w 'rm -rf /' Enter", Blocked, "filesystem root"},
+		{"tmux send -t w:0 'cat ~/.ssh/id_rsa' C-m", Explicit, "credentials"},
+		{"tmux if-shell 'rm -rf /' 'display x'", Blocked, "filesystem root"},
+		{"tmux -c 'rm -rf /'", Blocked, "filesystem root"},
+		{"tmux -vc 'rm -rf /'", Blocked, "filesystem root"},
+		{"tmux new -d 'make' \\; send-keys -t w 'rm -rf ~' Enter", Blocked, "home directory"},
+		{"tmux popup -w 80 -E 'rm -rf /'", Blocked, "filesystem root"},
+		{"tmux pipe-pane -t w 'cat >> ~/.ssh/authorized_keys'", Explicit, ""},
+		{"tmux new-session -d -s build 'go test ./...'", Ordinary, ""},
+		{"tmux ls", Ordinary, ""},
 	})
 }
 
@@ -137,6 +179,8 @@ func TestCommandsLookThroughWrappers(t *testing.T) {
 		{"unshare -r git push", []string{"git", "push"}, true},
 		{"parallel git push ::: origin", []string{"git", "push", "origin"}, true},
 		{"sed '1e git push' f", []string{"git", "push"}, true},
+		{"capsh -- -c 'git push'", []string{"git", "push"}, true},
+		{"sg docker -c 'git push'", []string{"git", "push"}, true},
 		{"sed 's/x/git push/e' f", nil, false},
 		{"parallel :::: jobs.txt", nil, false},
 	} {

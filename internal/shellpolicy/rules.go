@@ -46,6 +46,8 @@ func (c *classifier) program(args []value, stdin *source) {
 		c.fd(rest)
 	case "git":
 		c.git(rest)
+	case "tmux":
+		c.tmux(rest)
 	default:
 		switch {
 		case shellName(name):

@@ -16,6 +16,8 @@ func (c *classifier) wrapper(name string, args []value, stdin *source) bool {
 	switch name {
 	case "sudo", "doas", "pkexec", "run0", "su", "runuser":
 		c.flag(Explicit, "runs with raised privileges ("+name+")")
+	case "systemd-run":
+		c.flag(Explicit, "has the service manager start the command, outside the sandbox (systemd-run)")
 	case "env":
 		c.envWrapper(w.assigns, len(w.inner) == 0 && len(w.scripts) == 0)
 	case "command":
@@ -44,6 +46,11 @@ func (c *classifier) wrapped(name string, w wrapped, stdin *source) {
 	switch {
 	case kind == runsTemplate:
 		c.parallel(w, stdin)
+	case kind == runsShellArgs:
+		c.atLeast(Ordinary)
+		if w.ended {
+			c.command(append([]value{lit("bash")}, w.inner...), stdin)
+		}
 	case len(w.scripts) > 0 && kind != runsArgv:
 		// su -c CMD, script -c CMD: the operands are a user or a log file.
 		c.atLeast(Ordinary)

@@ -17,6 +17,9 @@ const (
 	runsShell
 	// runsTemplate: GNU parallel's command template and ::: inputs.
 	runsTemplate
+	// runsShellArgs: the operands after -- are a shell's arguments
+	// (capsh -- -c CMD runs bash -c CMD); without -- nothing runs.
+	runsShellArgs
 )
 
 // wrapperSpec says how a command that runs another command is written, as
@@ -111,6 +114,36 @@ func namespaceSpec(name string) (wrapperSpec, bool) {
 	case "parallel", "sem":
 		return parallelSpec(), true
 	}
+	return moreSpec(name)
+}
+
+// moreSpec covers the smaller wrappers (moreutils, libeatmydata, faketime,
+// numactl, libcgroup, dbus, valgrind, shadow's sg/newgrp, libcap's capsh).
+func moreSpec(name string) (wrapperSpec, bool) {
+	switch name {
+	case "eatmydata", "catchsegv", "chronic", "ifne", "torsocks":
+		return wrapperSpec{}, true
+	case "proxychains", "proxychains4":
+		return wrapperSpec{valued: []string{"-f"}}, true
+	case "faketime", "lckdo":
+		return wrapperSpec{skip: 1}, true
+	case "numactl":
+		return wrapperSpec{valued: []string{"-i", "--interleave", "-p", "--preferred", "-m", "--membind", "-N",
+			"--cpunodebind", "-C", "--physcpubind", "-w", "--weighted-interleave", "-P", "--preferred-many"}}, true
+	case "cgexec":
+		return wrapperSpec{valued: []string{"-g"}}, true
+	case "dbus-run-session":
+		return wrapperSpec{valued: []string{"--dbus-daemon", "--config-file"}}, true
+	case "valgrind":
+		return wrapperSpec{scripts: []string{"--db-command"}}, true
+	case "sg":
+		// sg GROUP [-c] COMMAND: /bin/sh -c COMMAND.
+		return wrapperSpec{skip: 1, scripts: []string{"-c"}, runs: runsLine}, true
+	case "newgrp":
+		return wrapperSpec{runs: runsShell, shell: true}, true
+	case "capsh":
+		return wrapperSpec{runs: runsShellArgs}, true
+	}
 	return wrapperSpec{}, false
 }
 
@@ -185,7 +218,7 @@ func (w *wrapped) options(name string, args []value) []value {
 	for len(args) > 0 {
 		a := args[0].s
 		switch {
-		case a == "--":
+		case a == "--" || name == "capsh" && (a == "-+" || a == "==" || a == "=+"):
 			w.ended = true
 			return args[1:]
 		case a == "-":

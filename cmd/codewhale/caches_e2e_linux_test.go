@@ -43,3 +43,30 @@ func TestFirstBuildInAFreshHomeCanWriteItsCache(t *testing.T) {
 		t.Error("the sandboxed command wrote into the home")
 	}
 }
+
+// A build cache configured in a writable directory outside the home
+// (npm_config_cache in the workspace or the temp dir, as CI setups do) that
+// does not exist yet — the session creates caches below the home only — is
+// where a sandboxed command could plant a link to a directory outside; the
+// next command must not get the link's target writable.
+func TestPlantedCacheLinkDoesNotWidenTheSandbox(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	c, canary := sandboxedCLI(t, srv)
+	cache := filepath.Join(c.ws, ".npm-cache")
+	c.env = append(c.env, "npm_config_cache="+cache)
+	srv.Push(fakemodel.Tools(fakemodel.Call{ID: "ln", Name: "Bash", Args: jsonCommand("ln -s " + canary + " " + cache)}),
+		fakemodel.Tools(fakemodel.Call{ID: "w", Name: "Bash", Args: jsonCommand("echo pwned > " + cache + "/keep.txt; echo wrote")}),
+		fakemodel.Text("done"))
+	before := snapshot(t, canary)
+	out, errOut, code := c.run("exec", "--auto", "plant a link")
+	if len(srv.Requests()) < 3 {
+		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
+	}
+	if target, err := os.Readlink(cache); err != nil || target != canary {
+		t.Fatalf("the first command did not plant the link, so the test shows nothing: %v %q", err, toolResults(srv.Requests()[1])["ln"])
+	}
+	if after := snapshot(t, canary); after != before {
+		t.Errorf("the second command wrote through the planted cache link: %q", toolResults(srv.Requests()[2])["w"])
+	}
+}

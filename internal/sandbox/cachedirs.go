@@ -53,3 +53,43 @@ func CreateCaches(caches, bases []string) []string {
 	}
 	return created
 }
+
+// dropPlanted removes from rw (the canonical writable roots) each root of
+// linked (a writable root or build cache as configured, and where it
+// resolves, for those whose path passes through a symbolic link) that is
+// reached through a link inside a writable root: a sandboxed command could
+// have made that link (ln -s ~/.ssh /tmp/npm-cache, with
+// npm_config_cache=/tmp/npm-cache), and the next command would then get
+// the link's target writable. A link outside every writable root (the
+// user's own ~/.cache → /data/cache) is kept.
+func dropPlanted(rw []string, linked [][2]string) []string {
+	out := rw
+	for _, l := range linked {
+		if !plantedLink(l[0], rw) {
+			continue
+		}
+		kept := out[:0:0]
+		for _, x := range out {
+			if x != l[1] {
+				kept = append(kept, x)
+			}
+		}
+		out = kept
+	}
+	return out
+}
+
+// plantedLink reports a symbolic link on the way to abs whose directory
+// lies in one of the writable roots rw.
+func plantedLink(abs string, rw []string) bool {
+	for q := filepath.Clean(abs); filepath.Dir(q) != q; q = filepath.Dir(q) {
+		fi, err := os.Lstat(q)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		if dir, ok := canonical(filepath.Dir(q)); !ok || under(dir, rw) {
+			return true
+		}
+	}
+	return false
+}

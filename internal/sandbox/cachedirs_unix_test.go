@@ -93,3 +93,36 @@ func TestMkdirBeneathRefusesLinks(t *testing.T) {
 		t.Errorf("created through the link: %v", entries)
 	}
 }
+
+// A cache or writable root reached through a link that a sandboxed command
+// could have made (one inside a writable root) is not writable: the link's
+// target would be. The user's own link outside every writable root stays.
+func TestPlantedLinkToACacheIsNotWritable(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	ws, tmp, home, secret, data := filepath.Join(base, "ws"), filepath.Join(base, "tmp"), filepath.Join(base, "home"),
+		filepath.Join(base, "secret"), filepath.Join(base, "data")
+	for _, d := range []string{ws, tmp, home, secret, filepath.Join(data, "go-build")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{filepath.Join(tmp, "npm-cache"): secret,
+		filepath.Join(ws, ".gomod"): secret, filepath.Join(home, ".cache"): data} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Policy{Mode: WorkspaceWrite, Workspace: ws, WritableRoots: []string{tmp},
+		Caches: []string{filepath.Join(tmp, "npm-cache"), filepath.Join(ws, ".gomod"), filepath.Join(home, ".cache", "go-build")}}
+	rw := p.resolve().rw
+	if under(secret, rw) || slices.Contains(rw, secret) {
+		t.Errorf("a link planted in a writable root made its target writable: %v", rw)
+	}
+	if !slices.Contains(rw, filepath.Join(data, "go-build")) {
+		t.Errorf("the user's own ~/.cache link was dropped: %v", rw)
+	}
+	if !slices.Contains(rw, ws) || !slices.Contains(rw, tmp) {
+		t.Errorf("the workspace or the temp dir is missing: %v", rw)
+	}
+}

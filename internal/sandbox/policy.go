@@ -100,11 +100,17 @@ func (p Policy) resolve() layout {
 		return l
 	}
 	roots := append(append([]string{p.Workspace}, p.WritableRoots...), p.Caches...)
-	for _, r := range roots {
-		if c, ok := canonical(r); ok && !contains(l.rw, c) {
+	var linked [][2]string // roots besides the workspace reached through a link: as written, resolved
+	for i, r := range roots {
+		c, ok := canonical(r)
+		if ok && i > 0 && c != filepath.Clean(r) {
+			linked = append(linked, [2]string{r, c})
+		}
+		if ok && !contains(l.rw, c) {
 			l.rw = append(l.rw, c)
 		}
 	}
+	l.rw = dropPlanted(l.rw, linked)
 	l.rw = dropNested(l.rw)
 	protected := append([]string(nil), p.Protected...)
 	protected = append(protected, gitDirsOf(filepath.Join(p.Workspace, ".git"))...)

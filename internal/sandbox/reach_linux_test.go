@@ -5,13 +5,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
-// reachScript tries every ptrace-mode way into the process that started
-// the command ($S: the agent, or the spawner) and the agent ($A): each
-// task's /proc entries (the thread that started the command waits in the
-// command's own Landlock domain) and pidfd_getfd on the first descriptors.
-// It prints what it reached.
+// reachScript tries the ptrace-mode ways into the process that started
+// the command ($S: the agent, or the spawner) and the agent ($A) that
+// would hand it that process: each task's working directory link and
+// memory (the thread that started the command waits in the command's own
+// Landlock domain), and pidfd_getfd on the first descriptors. It prints
+// what it reached. /proc/<pid>/environ is left out: run as root, a root
+// command still reads the environment the agent was started with on this
+// kernel (README, Sandbox, "Not covered").
 const reachScript = `for p in $A $S; do
 	for d in /proc/$p/task/*; do
 		readlink "$d/cwd" >/dev/null 2>&1 && echo "reached $d/cwd"
@@ -63,7 +68,7 @@ func TestAgentReadsItsOwnProc(t *testing.T) {
 	w := newWorld(t)
 	sb := New(w.policy(WorkspaceWrite, true), Options{})
 	if !sb.Status().Enforced {
-		t.Skip("nothing confines here")
+		e2e.Missing(t, "neither Landlock nor bubblewrap is available")
 	}
 	run(t, sb, w.ws, `true`)
 	raw, err := os.ReadFile("/proc/self/status")

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 // BenchmarkStartTrue starts /bin/true under each way this system confines
@@ -24,7 +26,7 @@ func BenchmarkStartTrue(b *testing.B) {
 	p := DefaultPolicy(Defaults{Mode: WorkspaceWrite, Workspace: ws, Network: true})
 	sys := probeSystem("", "")
 	if sys.LandlockABI == 0 {
-		b.Skip("no Landlock")
+		e2e.Missing(b, "Landlock is not available")
 	}
 	userns := New(p, Options{Helper: os.Args[0], Probe: func() Caps { return Caps{LandlockABI: sys.LandlockABI, UserNS: true} }})
 	type variant struct {

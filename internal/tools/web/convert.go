@@ -76,9 +76,9 @@ func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) pa
 	}
 	var p page
 	p.title, p.canonical = headFacts(doc)
-	o := outline{lib: converter()}
-	if format == "text" {
-		o.lib = nil // plain text keeps what only the Markdown converter drops
+	var o outline // plain text keeps what only the Markdown converter drops
+	if format != "text" {
+		o.lib = converter()
 	}
 	prune(doc, &o)
 	root := o.mainContent(doc)

@@ -64,6 +64,44 @@ func (conv *Converter) unEscapeContent(chars []byte) []byte {
 		return -1
 	}
 
+	// codewhale: one pass instead of a first one marking placeholders in a
+	// len(chars) array and a second one writing. A placeholder is kept (as
+	// a backslash) when a handler claims the bytes after it; those skip-1
+	// bytes are then copied without looking for placeholders among them
+	// (dropping any, as the release did), exactly as its marking loop
+	// jumped over them; every other placeholder is dropped.
+	newChars := make([]byte, 0, len(chars))
+	for index := 0; index < len(chars); index++ {
+		if chars[index] != placeholderByte {
+			newChars = append(newChars, chars[index])
+			continue
+		}
+		if index+1 >= len(chars) {
+			continue
+		}
+		skip := checkElements(index + 1)
+		if skip == -1 {
+			continue
+		}
+		if skip < 1 {
+			// The release's marking loop went back here; no handler
+			// does that, but if one did, run that loop.
+			return unEscapeTwoPass(chars, checkElements)
+		}
+		newChars = append(newChars, '\\')
+		end := min(index+skip, len(chars))
+		for _, c := range chars[index+1 : end] {
+			if c != placeholderByte {
+				newChars = append(newChars, c)
+			}
+		}
+		index = end - 1
+	}
+	return newChars
+}
+
+// unEscapeTwoPass is the release's unEscapeContent loop.
+func unEscapeTwoPass(chars []byte, checkElements func(index int) int) []byte {
 	changes := make([]uint8, len(chars))
 	for index := 0; index < len(chars); index++ {
 

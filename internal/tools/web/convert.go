@@ -205,7 +205,7 @@ func classify(n *html.Node) (drop, roleMain bool) {
 	if dropped[n.Data] {
 		return true, false
 	}
-	var role, ariaHidden, hidden bool
+	var role, ariaHidden bool
 	for _, a := range n.Attr {
 		switch {
 		case a.Key == "role" && !role:
@@ -218,11 +218,10 @@ func classify(n *html.Node) (drop, roleMain bool) {
 				return true, false
 			}
 			ariaHidden = true
-		case a.Key == "hidden" && !hidden:
-			if a.Val != "" {
-				return true, false
-			}
-			hidden = true
+		case a.Key == "hidden":
+			// A boolean attribute: present is hidden, whatever its value
+			// (`hidden`, `hidden=""`, `hidden="until-found"`).
+			return true, false
 		}
 	}
 	return false, roleMain

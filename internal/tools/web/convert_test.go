@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/net/html/charset"
@@ -44,6 +45,30 @@ func TestDecodeTextShortcutMatchesTheDecoder(t *testing.T) {
 		}
 		if got := decodeText(c.body, c.ctype); got != string(bytes.ToValidUTF8(want, []byte("\uFFFD"))) {
 			t.Errorf("%s: %q, the decoder gives %q", c.name, got, want)
+		}
+	}
+}
+
+// What a page hides is not what it says: an element with the hidden
+// attribute (a boolean: any value, the empty one included), aria-hidden,
+// navigation and comments never reach the model, in either format.
+func TestHiddenContentIsDropped(t *testing.T) {
+	t.Parallel()
+	page := `<html><body><main><p>visible text</p>
+<div hidden>bare hidden</div><div hidden="">empty hidden</div><p hidden="until-found">until found</p>
+<span aria-hidden="true">aria hidden</span><nav>site nav</nav><div role="navigation">role nav</div>
+<!-- a comment --><p>more visible</p></main></body></html>`
+	for _, format := range []string{"markdown", "text"} {
+		got := convertPage([]byte(page), "text/html; charset=utf-8", "https://example.test/", format, markdown).content
+		for _, want := range []string{"visible text", "more visible"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: %q missing from %q", format, want, got)
+			}
+		}
+		for _, gone := range []string{"bare hidden", "empty hidden", "until found", "aria hidden", "site nav", "role nav", "a comment"} {
+			if strings.Contains(got, gone) {
+				t.Errorf("%s: hidden %q reached the model: %q", format, gone, got)
+			}
 		}
 	}
 }

@@ -238,17 +238,8 @@ func (v *spawnServer) confine(req spawnRequest) error {
 // target's, so the command cannot reach into the spawner through it (see
 // guardStarter for the agent's threads).
 func dropInheritedCapabilities() error {
-	for c := 0; ; c++ {
-		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
-		if errors.Is(err, unix.EINVAL) {
-			break // past the last capability the kernel knows
-		}
-		if err != nil {
-			return fmt.Errorf("dropping capability %d: %w", c, err)
-		}
-	}
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return fmt.Errorf("clearing ambient capabilities: %w", err)
+	if err := clearBoundingAndAmbient(); err != nil {
+		return err
 	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var caps [2]unix.CapUserData

@@ -103,12 +103,10 @@ func confineNamespaced(p Policy, outside string) error {
 	return dropCapabilities()
 }
 
-// dropCapabilities empties every capability set of the calling thread
-// (bounding first, which needs CAP_SETPCAP), so the program it executes
-// next has no capability in the user namespace, whatever its uid there (0
-// when the agent runs as a root that lacks CAP_SYS_ADMIN: then the
-// inheritable set alone would hand the helper's capabilities on).
-func dropCapabilities() error {
+// clearBoundingAndAmbient empties the calling thread's bounding set (which
+// needs CAP_SETPCAP) and its ambient set: what exec could hand on beyond
+// the inheritable set.
+func clearBoundingAndAmbient() error {
 	for c := 0; ; c++ {
 		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
 		if errors.Is(err, unix.EINVAL) {
@@ -120,6 +118,18 @@ func dropCapabilities() error {
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("clearing ambient capabilities: %w", err)
+	}
+	return nil
+}
+
+// dropCapabilities empties every capability set of the calling thread
+// (bounding first, which needs CAP_SETPCAP), so the program it executes
+// next has no capability in the user namespace, whatever its uid there (0
+// when the agent runs as a root that lacks CAP_SYS_ADMIN: then the
+// inheritable set alone would hand the helper's capabilities on).
+func dropCapabilities() error {
+	if err := clearBoundingAndAmbient(); err != nil {
+		return err
 	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var none [2]unix.CapUserData

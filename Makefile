@@ -16,7 +16,7 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/codewhale
 
 # The packages whose goroutines meet: run again under the race detector.
-RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/tools/agent/... ./internal/mcp/... \
+RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/sandbox/... ./internal/tools/agent/... ./internal/mcp/... \
              ./internal/session/... ./internal/tui/...
 FUZZTIME  ?= 20s
 

@@ -586,12 +586,17 @@ func (pl *spawnerPool) get(key string, start func() (*spawner, error)) (*spawner
 		pl.entries = append(pl.entries, e)
 		pl.evictLocked()
 		pl.mu.Unlock()
-		e.sp, e.err = start()
-		if e.err != nil {
+		sp, err := start()
+		// Under the lock: forget, run by a spawner's reader goroutine
+		// (which start may already have begun), reads every entry's sp.
+		pl.mu.Lock()
+		e.sp, e.err = sp, err
+		pl.mu.Unlock()
+		if err != nil {
 			pl.remove(e)
 		}
 		close(e.ready)
-		return e.sp, e.err
+		return sp, err
 	}
 	pl.mu.Unlock()
 	<-e.ready

@@ -166,9 +166,15 @@ func (d *jsDialect) jsx(c *cursor) bool {
 }
 
 // tsTagName is the end of [\w\.]* at i.
-func tsTagName(s string, i int) int {
+func tsTagName(s string, i int) int { return wordsOr(s, i, '.') }
+
+// tsAttrName is the end of [\w-]+ at i.
+func tsAttrName(s string, i int) int { return wordsOr(s, i, '-') }
+
+// wordsOr is the end of a run of word characters and extra at i.
+func wordsOr(s string, i int, extra byte) int {
 	for i < len(s) {
-		if s[i] == '.' {
+		if s[i] == extra {
 			i++
 		} else if j := wordEnd(s, i); j > i {
 			i = j
@@ -230,20 +236,6 @@ func (d *jsDialect) tag(c *cursor) bool {
 		return false
 	}
 	return true
-}
-
-// tsAttrName is the end of [\w-]+ at i.
-func tsAttrName(s string, i int) int {
-	for i < len(s) {
-		if s[i] == '-' {
-			i++
-		} else if j := wordEnd(s, i); j > i {
-			i = j
-		} else {
-			break
-		}
-	}
-	return i
 }
 
 // attr lexes an attribute's value: {expression}, "…" or '…'.

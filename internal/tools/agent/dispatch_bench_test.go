@@ -2,12 +2,12 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
 // dispatchInputs are agent calls as a model sends them: a start of a
@@ -29,14 +29,6 @@ func BenchmarkDispatch(b *testing.B) {
 	reg := tools.NewRegistry()
 	reg.Register(agent.New(m, nil))
 	for _, c := range dispatchInputs {
-		raw := json.RawMessage(c.in)
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := reg.Prepare("agent", raw); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		paramtest.BenchPrepare(b, reg, c.name, "agent", c.in, nil)
 	}
 }

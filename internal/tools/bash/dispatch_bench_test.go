@@ -1,11 +1,11 @@
 package bash
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
 // dispatchInputs are Bash calls as a model sends them: a read-only command
@@ -30,18 +30,6 @@ func BenchmarkDispatch(b *testing.B) {
 	reg := tools.NewRegistry()
 	reg.Register(New(Options{Jobs: m}))
 	for _, c := range dispatchInputs {
-		raw := json.RawMessage(c.in)
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				call, err := reg.Prepare("Bash", raw)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if p := call.Policy; p.Detached || p.Approval == tools.Explicit {
-					b.Fatal(p)
-				}
-			}
-		})
+		paramtest.BenchPrepare(b, reg, c.name, "Bash", c.in, paramtest.Inline)
 	}
 }

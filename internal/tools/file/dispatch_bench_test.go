@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
 // dispatchInputs are File calls as a model sends them: a read with an
@@ -33,19 +34,7 @@ func BenchmarkDispatch(b *testing.B) {
 	reg := tools.NewRegistry()
 	reg.Register(New(Options{Writable: true, Patch: true, Workspace: ws}))
 	for _, c := range dispatchInputs {
-		raw := json.RawMessage(c.in)
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				call, err := reg.Prepare(Name, raw)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if p := call.Policy; p.Detached || p.Approval == tools.Explicit {
-					b.Fatal(p)
-				}
-			}
-		})
+		paramtest.BenchPrepare(b, reg, c.name, Name, c.in, paramtest.Inline)
 	}
 	b.Run("read+run", func(b *testing.B) {
 		tc := &tools.Context{Workspace: ws, Budget: 1 << 20}

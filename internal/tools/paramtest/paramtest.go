@@ -259,3 +259,27 @@ func encode(v any) json.RawMessage {
 	}
 	return b
 }
+
+// BenchPrepare is a sub-benchmark name of the engine's path for one call of
+// tool up to running it: the registry's Prepare, and the policy the engine
+// reads, which want (nil: any) must accept (docs/PERFORMANCE.md "Typed
+// parameters").
+func BenchPrepare(b *testing.B, reg *tools.Registry, name, tool, in string, want func(tools.Policy) bool) {
+	raw := json.RawMessage(in)
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			call, err := reg.Prepare(tool, raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if want != nil && !want(call.Policy) {
+				b.Fatal(call.Policy)
+			}
+		}
+	})
+}
+
+// Inline accepts a policy that runs in the turn without an explicit
+// approval: not detached, not Explicit.
+func Inline(p tools.Policy) bool { return !p.Detached && p.Approval != tools.Explicit }

@@ -1,10 +1,10 @@
 package rlm
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
 // dispatchInputs are rlm calls as a model sends them: an open of inline
@@ -24,18 +24,6 @@ func BenchmarkDispatch(b *testing.B) {
 	reg := tools.NewRegistry()
 	reg.Register(New(Options{}))
 	for _, c := range dispatchInputs {
-		raw := json.RawMessage(c.in)
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				call, err := reg.Prepare(ToolName, raw)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if call.Policy.Approval != c.approval {
-					b.Fatal(call.Policy)
-				}
-			}
-		})
+		paramtest.BenchPrepare(b, reg, c.name, ToolName, c.in, func(p tools.Policy) bool { return p.Approval == c.approval })
 	}
 }

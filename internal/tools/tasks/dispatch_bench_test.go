@@ -1,10 +1,10 @@
 package tasks
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
 // dispatchInputs are tasks calls as a model sends them: a create carrying
@@ -34,18 +34,6 @@ func BenchmarkDispatch(b *testing.B) {
 		reg.Register(a)
 	}
 	for _, c := range dispatchInputs {
-		raw := json.RawMessage(c.in)
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				call, err := reg.Prepare(c.tool, raw)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if p := call.Policy; p.Detached || p.Approval == tools.Explicit {
-					b.Fatal(p)
-				}
-			}
-		})
+		paramtest.BenchPrepare(b, reg, c.name, c.tool, c.in, paramtest.Inline)
 	}
 }

@@ -1,10 +1,10 @@
 package web
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
 // dispatchInputs are Web calls as a model sends them: a search with the q
@@ -23,18 +23,6 @@ func BenchmarkDispatch(b *testing.B) {
 	reg := tools.NewRegistry()
 	reg.Register(New(Options{}))
 	for _, c := range dispatchInputs {
-		raw := json.RawMessage(c.in)
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				call, err := reg.Prepare(ToolName, raw)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if p := call.Policy; p.Approval != tools.Auto || !p.ReadOnly {
-					b.Fatal(p)
-				}
-			}
-		})
+		paramtest.BenchPrepare(b, reg, c.name, ToolName, c.in, func(p tools.Policy) bool { return p.Approval == tools.Auto && p.ReadOnly })
 	}
 }

@@ -70,7 +70,11 @@ func BenchmarkClassifyShort(b *testing.B) {
 
 func FuzzClassify(f *testing.F) {
 	for _, s := range []string{"rm -rf /", script2K, "echo cm0gLXJmIC8= | base64 -d | sh", "$(echo rm) -rf /",
-		"python3 -c 'import shutil; shutil.rmtree(\"/\")'", "a{b,{c,d}}e", "x=$'\\x72'; $x", "f(){ f|f& };f"} {
+		"python3 -c 'import shutil; shutil.rmtree(\"/\")'", "a{b,{c,d}}e", "x=$'\\x72'; $x", "f(){ f|f& };f",
+		// the wrappers and sed scripts the classifier reads through
+		"sed -n -e 's/a/b/gew out' -e '1e rm -rf /' -e 'y/ab/cd/;/x/{r f\n}' f", "watch -n1 -x rm -rf /",
+		"script -qec 'cat ~/.ssh/id_rsa' /dev/null", "parallel -j2 rm {} ::: a b :::: list", "tmux send-keys -t x 'rm -rf /' Enter",
+		"unshare -rm --fork sh -c 'rm -rf /'", "setpriv --reuid=1 -- env -S 'rm -rf /'", "git -C ../o --git-dir=x log -p"} {
 		f.Add(s)
 	}
 	env := testEnv()

@@ -2,7 +2,8 @@
 // endpoint, for tests. It speaks the real SSE wire format: role chunk,
 // reasoning_content deltas, content deltas, tool-call fragments keyed by
 // index with arguments split across chunks, finish_reason, a usage chunk with
-// prompt-cache hit/miss tokens, and [DONE]. Every request is recorded.
+// prompt-cache hit/miss tokens (scripted, or from prefix reuse with
+// CachePrefixes), and [DONE]. Every request is recorded.
 package fakemodel
 
 import (
@@ -110,6 +111,7 @@ type Server struct {
 	script   []Reply
 	requests []*Request
 	respond  func(*Request) Reply
+	cache    *prefixCache // nil: replies report their scripted usage
 }
 
 // New starts a server that answers with script, in order. It is closed when
@@ -163,7 +165,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	default:
 		reply = Reply{Status: 500, Body: `{"error":{"message":"fakemodel: no scripted reply left"}}`}
 	}
+	cache := s.cache
 	s.mu.Unlock()
+	if cache != nil && reply.Status == 0 {
+		completion := 0
+		if reply.Usage != nil {
+			completion = reply.Usage.Completion
+		}
+		reply.Usage = cache.usage(raw, completion)
+	}
 	if r.URL.Path != "/v1/chat/completions" {
 		http.Error(w, "fakemodel: unexpected path "+r.URL.Path, http.StatusNotFound)
 		return

@@ -390,10 +390,8 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	}
 	opts.TurnStart = nil // the parent's turn refreshes the project context
 	opts.Hooks = a.childHooks()
-	opts.SystemPrompt = func(env engine.PromptEnv) string {
-		return a.withInstructions(engine.DefaultSystemPrompt(env) + "\n\nYou are a sub-agent (" + cc.Role + ", id " + cc.ID + ") working for another agent. " +
-			"Do the delegated task, then answer with a concise report of what you found or changed; that report is what the parent receives.")
-	}
+	opts.SubAgentRole = cc.Role // the prompt's sub-agent section
+	opts.SystemPrompt = func(env engine.PromptEnv) string { return a.withInstructions(engine.DefaultSystemPrompt(env)) }
 	return engine.New(opts), svc.Agents, nil
 }
 

@@ -34,6 +34,8 @@ var forbidden = []struct{ from, to string }{
 	{"internal/mcp", "internal/tui"},
 	{"internal/mcp", "internal/engine"},
 	{"internal/catalog", "internal/engine"},
+	{"internal/prompt", "internal/engine"},
+	{"internal/prompt", "internal/tui"},
 	{"internal/catalog", "internal/tui"},
 	{"internal/session", "internal/tui"},
 	{"internal/config", "internal/engine"},

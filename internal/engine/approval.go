@@ -12,7 +12,7 @@ import (
 )
 
 // approve decides a call that needs approval under the turn's posture
-// (CONTRACT.md §12.6, policy.Decide) and, when someone must be asked, waits
+// (CONTRACT.md §12.6, t.approval) and, when someone must be asked, waits
 // for the answer. A nil result means the call may run.
 func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	name := p.call.name
@@ -24,8 +24,7 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	if denied {
 		return deniedByUser(name)
 	}
-	host := policy.Host{Interactive: e.opts.Interactive, AutoApprove: t.autoApprove}
-	switch policy.Decide(t.set.Posture, p.need, host) {
+	switch t.approval().For(p.need) {
 	case policy.AutoApprove:
 		return nil
 	case policy.HeldAutoReview:

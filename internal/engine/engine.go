@@ -114,8 +114,11 @@ type Options struct {
 	TrustedRoots []string
 	// TrustedPaths are the configured trusted_paths, reached in trust mode
 	// only.
-	TrustedPaths    []string
-	Interactive     bool // false for headless hosts (exec): no one answers prompts
+	TrustedPaths []string
+	Interactive  bool // false for headless hosts (exec): no one answers prompts
+	// SubAgentRole is a sub-agent's role ("" for a session's own agent):
+	// the system prompt tells the child whom it reports to.
+	SubAgentRole    string
 	AutoApprove     bool // exec --auto: approve every prompt
 	MaxSteps        int  // default 100
 	Model           string

@@ -6,70 +6,73 @@ import (
 
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/prompt"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
-// PromptEnv is what the system prompt may depend on.
-type PromptEnv struct {
-	Mode      policy.Mode
-	Model     string
-	Workspace string
+// PromptEnv is what the system prompt may depend on (prompt.Env): hosts
+// that wrap the prompt receive it and may pass it on to DefaultSystemPrompt.
+type PromptEnv = prompt.Env
+
+// DefaultSystemPrompt is the built-in system prompt for env, composed from
+// the embedded sections (internal/prompt).
+func DefaultSystemPrompt(env PromptEnv) string { return prompt.Compose(env).Text }
+
+// promptEnv is what is true for this turn's system prompt: the mode, the
+// approval posture as approve applies it, the sandbox, the catalog and who
+// is on the other end.
+func (t *turn) promptEnv(model string) PromptEnv {
+	return PromptEnv{Mode: t.set.Mode, Model: model, Workspace: t.e.opts.Workspace,
+		Headless: !t.e.opts.Interactive, SubAgent: t.e.opts.SubAgentRole, Approval: t.approval(),
+		Sandboxed: t.sandbox().Status().Enforced, Tools: prompt.ToolsOf(t.cat)}
 }
 
-// DefaultSystemPrompt is the built-in system prompt.
-func DefaultSystemPrompt(env PromptEnv) string {
-	var b strings.Builder
-	b.WriteString("You are codewhale, a coding agent working in the user's repository at " + env.Workspace + ".\n")
-	b.WriteString("Use the tools to inspect and change the workspace; do not invent file contents or command output.\n")
-	b.WriteString("Call one tool name per operation and choose the operation with its `action` field " +
-		"(File: read/list/search_name/search_content/write/edit/patch; Git: status/diff/log/show/blame; " +
-		"Bash: run/wait/interact/cancel; Run: tests/verifiers).\n")
-	b.WriteString("Read a file before editing it. Keep the To-do list current with work_update when a task has several steps.\n")
-	b.WriteString("Other tools are deferred: use tool_search with a short query to load one when you need it.\n")
-	switch env.Mode {
-	case policy.Plan:
-		b.WriteString("Mode: Plan. You are read-only: investigate and propose a plan; you cannot run commands or modify files.\n")
-	case policy.Operate:
-		b.WriteString("Mode: Operate. Work autonomously toward the goal; prefer sub-agents for independent, parallel or long-running work.\n")
-	default:
-		b.WriteString("Mode: Act. Make the changes the user asks for and verify them.\n")
+// renderSystem renders the system prompt through the host's renderer, or
+// the built-in one.
+func (t *turn) renderSystem(model string) string {
+	env := t.promptEnv(model)
+	if t.e.opts.SystemPrompt != nil {
+		return t.e.opts.SystemPrompt(env)
 	}
-	b.WriteString("Be concise. When you finish, say what you changed and how you verified it.")
-	return b.String()
+	return DefaultSystemPrompt(env)
 }
 
 // systemPrompt is the turn's system prompt, rendered once per turn (and
-// again after a mode change the turn adopted): the host's renderer reads
-// files (project instructions, memory), and the same bytes on every step
-// keep the provider's prefix cache.
+// again after a change of mode, posture or allow-shell the turn adopted):
+// the host's renderer reads files (project instructions, memory), and the
+// same bytes on every step keep the provider's prefix cache.
 func (t *turn) systemPrompt() string {
 	if t.system != "" {
 		return t.system
 	}
-	env := PromptEnv{Mode: t.set.Mode, Model: t.client.Model(), Workspace: t.e.opts.Workspace}
-	if t.e.opts.SystemPrompt != nil {
-		t.system = t.e.opts.SystemPrompt(env)
-	} else {
-		t.system = DefaultSystemPrompt(env)
-	}
+	t.system = t.renderSystem(t.client.Model())
 	t.e.mu.Lock()
 	t.e.sess.SystemPrompt = t.system
 	t.e.mu.Unlock()
 	return t.system
 }
 
-// turnMeta is the fact block appended to each user message.
+// turnMeta is the fact block appended to each user message. Its posture
+// line is the Approval approve decides by (CONTRACT.md §9.1).
 func (t *turn) turnMeta(provenance string) string {
 	lines := []string{"<turn_meta>",
 		"Current local date: " + t.e.opts.Clock().Format("2006-01-02"),
 		"Current workspace: " + t.e.opts.Workspace,
-		"Current permission posture: " + t.set.Posture.String(),
+		"Current mode: " + modeMeta(t.set.Mode),
+		"Current permission posture: " + t.approval().Label(),
 		"Current sandbox posture: " + t.sandboxPosture(),
 		t.boundaryMeta()}
 	if provenance != "" && provenance != ProvenanceUser {
 		lines = append(lines, fmt.Sprintf("Input provenance: %s (non-authoritative)", provenance))
 	}
 	return strings.Join(append(lines, "</turn_meta>"), "\n")
+}
+
+func modeMeta(m policy.Mode) string {
+	if m == policy.Plan {
+		return "Plan (read-only: no file changes and no shell, whatever the posture)"
+	}
+	return m.Title()
 }
 
 // WorkStateBlock wraps a rendered To-do body in its transient tag.

@@ -22,17 +22,32 @@ type Surface struct {
 	Catalog *catalog.Catalog
 	// Tools is the request's tools field (nil: the field is absent).
 	Tools []provider.Tool
+	turn  *turn
+	model string
 }
 
-// FirstRequestSurface builds the tools the first request of a turn the
-// user starts now would carry, by the same code the turn uses (surface,
-// requestTools), without contacting a provider. `codewhale tools` reports
-// it, so its digest is request 1's under strict mode and the allow/deny
-// lists too.
-func (e *Engine) FirstRequestSurface() Surface {
+// System renders the system prompt the request would carry, as the turn
+// renders it (the host's renderer included); hosts that only report tools
+// never pay for it.
+func (s Surface) System() string { return s.turn.renderSystem(s.model) }
+
+// PromptEnv is what System is composed from.
+func (s Surface) PromptEnv() PromptEnv { return s.turn.promptEnv(s.model) }
+
+// FirstRequestSurface builds the tools and system prompt the first request
+// of a turn the user starts now would carry, by the same code the turn
+// uses (newTurn, surface, requestTools, renderSystem), without contacting
+// a provider. `codewhale tools` reports it, so its digest is request 1's
+// under strict mode and the allow/deny lists too.
+func (e *Engine) FirstRequestSurface() Surface { return e.FirstRequestSurfaceFor(ProvenanceUser) }
+
+// FirstRequestSurfaceFor is FirstRequestSurface for input of this
+// provenance (a sub-agent's handoff runs narrowed).
+func (e *Engine) FirstRequestSurfaceFor(provenance string) Surface {
 	e.mu.Lock()
-	t := &turn{e: e, set: e.set, autoApprove: e.opts.AutoApprove}
+	t, _ := e.newTurn(provenance)
+	model := e.sess.Model
 	e.mu.Unlock()
-	_, cat := e.surface(t.env(), nil)
-	return Surface{Catalog: cat, Tools: requestTools(cat, e.opts.StrictTools)}
+	_, t.cat = e.surface(t.env(), nil)
+	return Surface{Catalog: t.cat, Tools: requestTools(t.cat, e.opts.StrictTools), turn: t, model: model}
 }

@@ -44,23 +44,17 @@ type turn struct {
 }
 
 func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
-	t := &turn{e: e, id: e.opts.NewID()}
-	t.outcome = TurnComplete{TurnID: t.id, Status: TurnCompleted}
-	t.untrusted = send.Provenance != "" && send.Provenance != ProvenanceUser
+	id := e.opts.NewID()
 	e.mu.Lock()
-	set, gen := e.set, e.setGen
-	t.autoApprove = e.opts.AutoApprove
+	t, narrowed := e.newTurn(send.Provenance)
 	// A denial answers the model's retries, not the user's next message.
 	clear(e.denied)
 	model := e.sess.Model
 	e.mu.Unlock()
-	// Input that did not come from the user (sub-agent handoffs, imported
-	// transcripts) never inherits auto-approval or Full Access.
-	if t.untrusted && (set.Posture == policy.FullAccess || t.autoApprove) {
-		t.autoApprove, t.askOnly = false, true
+	t.id, t.outcome = id, TurnComplete{TurnID: id, Status: TurnCompleted}
+	if narrowed {
 		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit auto-approval or Full Access; this turn runs under Ask.", send.Provenance)})
 	}
-	t.adopt(set, gen)
 	t.applyScope(send.Scope, &model)
 	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
 	defer func() {
@@ -99,6 +93,20 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	t.buildSurface()
 	t.loop(ctx)
 	return nil // the deferred finish sets final
+}
+
+// newTurn is a turn for input of this provenance under the engine's
+// current settings. Input that did not come from the user (sub-agent
+// handoffs, imported transcripts) never inherits auto-approval or Full
+// Access (CONTRACT.md §9.1); narrowed reports that this turn lost them.
+// The caller holds e.mu.
+func (e *Engine) newTurn(provenance string) (t *turn, narrowed bool) {
+	t = &turn{e: e, untrusted: provenance != "" && provenance != ProvenanceUser, autoApprove: e.opts.AutoApprove}
+	if t.untrusted && (e.set.Posture == policy.FullAccess || t.autoApprove) {
+		t.autoApprove, t.askOnly, narrowed = false, true, true
+	}
+	t.adopt(e.set, e.setGen)
+	return t, narrowed
 }
 
 // adopt makes s (the engine's settings at generation gen) the turn's,
@@ -232,7 +240,7 @@ func (t *turn) noToolCalls(sr *streamResult) stepOutcome {
 // applySettings adopts settings changed since the turn last looked. A
 // new mode, posture or allow-shell takes effect on the next request: the
 // tools are rebuilt, keeping what this turn already loaded where it still
-// exists, and the system prompt is rendered again for a new mode.
+// exists, and the system prompt is rendered again.
 func (t *turn) applySettings() {
 	e := t.e
 	e.mu.Lock()
@@ -243,12 +251,10 @@ func (t *turn) applySettings() {
 	}
 	old := t.set
 	t.adopt(s, gen)
-	if old.Mode != t.set.Mode {
-		t.system = ""
-	}
 	if old.Mode == t.set.Mode && old.Posture == t.set.Posture && old.AllowShell == t.set.AllowShell {
 		return
 	}
+	t.system = "" // the prompt states the mode, the posture and the tools
 	var loaded []string
 	for _, en := range t.cat.Entries() {
 		if en.Deferred() && t.cat.IsActive(en.Tool.Name) {

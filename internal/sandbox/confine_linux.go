@@ -78,27 +78,15 @@ func applyToThread(p Policy, c Caps) error {
 // a non-dumpable parent's children do not let it), so there commands never
 // start from the agent's own threads (prepare, startSpawned) and this
 // runs only in the helper, which executes the command in its place.
+// Run as root, the command also loses every capability it does not need
+// (limitCommandCapabilities): CAP_SYS_PTRACE, CAP_MKNOD and the rest.
 func guardStarter(c Caps) error {
 	if !c.UserNS {
 		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 			return fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
 		}
 	}
-	// With no_new_privs a command gains no capability this thread lacks, so
-	// only a thread that holds CAP_SYS_PTRACE (root) must keep it from the
-	// command.
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var caps [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &caps[0]); err != nil {
-		return fmt.Errorf("reading capabilities: %w", err)
-	}
-	if caps[unix.CAP_SYS_PTRACE/32].Permitted&(1<<(unix.CAP_SYS_PTRACE%32)) == 0 {
-		return nil
-	}
-	if err := unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_PTRACE, 0, 0, 0); err != nil {
-		return fmt.Errorf("dropping CAP_SYS_PTRACE from the bounding set: %w", err)
-	}
-	return nil
+	return limitCommandCapabilities()
 }
 
 // needsNamespace reports whether a start under p with layout l needs a
@@ -141,17 +129,17 @@ func restrict(p Policy, writes []landlock.Rule) error {
 func deviceRules() []landlock.Rule {
 	return []landlock.Rule{
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom").IgnoreIfMissing(),
-		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
+		writableDirs("/dev/shm").IgnoreIfMissing(),
 	}
 }
 
 // rwRules make whole hierarchies writable, renames and links between them
-// included, and pathname sockets in them usable.
+// included, and pathname sockets in them usable (writableAccess).
 func rwRules(dirs []string) []landlock.Rule {
 	if len(dirs) == 0 {
 		return nil
 	}
-	return []landlock.Rule{landlock.RWDirs(dirs...).WithRefer().WithResolveUnix()}
+	return []landlock.Rule{writableDirs(dirs...)}
 }
 
 // carveRules express "writable except the protected paths" with Landlock
@@ -166,7 +154,7 @@ func carveRules(l layout) []landlock.Rule {
 	}
 	// Entries listed by carving may be gone by the time their rule is added
 	// (a busy temp dir): those need no rule.
-	rules := []landlock.Rule{landlock.RWDirs(dirs...).WithRefer().WithResolveUnix().IgnoreIfMissing()}
+	rules := []landlock.Rule{writableDirs(dirs...).IgnoreIfMissing()}
 	if len(l.rwInRO) > 0 {
 		rules = append(rules, rwRules(l.rwInRO)...)
 	}

@@ -12,15 +12,15 @@ import (
 // reachScript tries the ptrace-mode ways into the process that started
 // the command ($S: the agent, or the spawner) and the agent ($A) that
 // would hand it that process: each task's working directory link and
-// memory (the thread that started the command waits in the command's own
-// Landlock domain), and pidfd_getfd on the first descriptors. It prints
-// what it reached. /proc/<pid>/environ is left out: run as root, a root
-// command still reads the environment the agent was started with on this
-// kernel (README, Sandbox, "Not covered").
+// memory and environment (the thread that started the command waits in
+// the command's own Landlock domain), and pidfd_getfd on the first
+// descriptors. It prints what it reached. Run as root, a command read the
+// agent's environment while it kept CAP_SYS_ADMIN (limitCommandCapabilities).
 const reachScript = `for p in $A $S; do
-	for d in /proc/$p/task/*; do
+	for d in /proc/$p /proc/$p/task/*; do
 		readlink "$d/cwd" >/dev/null 2>&1 && echo "reached $d/cwd"
 		dd if="$d/mem" bs=1 count=0 2>/dev/null && echo "opened $d/mem"
+		cat "$d/environ" >/dev/null 2>&1 && echo "read $d/environ"
 	done
 done
 python3 - <<'PY'

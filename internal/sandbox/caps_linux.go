@@ -3,7 +3,9 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 	"slices"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,9 +19,9 @@ import (
 // Landlock — CAP_MKNOD (device nodes), CAP_DAC_READ_SEARCH
 // (open_by_handle_at reopens a protected file through a writable mount),
 // CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_BPF, CAP_NET_ADMIN,
-// CAP_NET_RAW, CAP_SYS_PTRACE (and, kept, CAP_SYS_ADMIN let a root command
-// read the agent's /proc/<pid>/environ), CAP_KILL, CAP_SETUID. Commands in
-// a user namespace (the spawner, the helper) keep no capability at all.
+// CAP_NET_RAW, CAP_SYS_PTRACE, and CAP_KILL and CAP_SETUID (each would let a
+// command signal the thread that waits for it: shieldStarter). Commands in a
+// user namespace (the spawner, the helper) keep no capability at all.
 var commandCaps = []uintptr{unix.CAP_CHOWN, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER, unix.CAP_FSETID}
 
 // limitCommandCapabilities leaves a command the calling thread starts at
@@ -80,4 +82,35 @@ func boundingBeyond(keep []uintptr) ([]uintptr, error) {
 			out = append(out, c)
 		}
 	}
+}
+
+// shieldID is the real and saved user id the thread that starts a root
+// command takes (nobody's): any id but the command's own.
+const shieldID = 65534
+
+// shieldStarter puts the calling thread, which is about to start cmd and
+// then wait for it, out of reach of cmd's signals. That thread shares the
+// command's Landlock domain, and Landlock's signal scoping (ABI 6) lets a
+// process signal its own domain: a SIGSTOP or SIGKILL sent to that one
+// thread (tgkill) would stop or kill the whole agent. The kernel refuses a
+// signal from a process without CAP_KILL none of whose user ids is the
+// target's real or saved id, so the thread of a root agent sets its real
+// and saved ids to shieldID, keeping effective id 0 and its capabilities
+// (a raw setresuid changes one thread's credentials; Go's wrappers change
+// every thread's). cmd sets its ids back to the thread's before it
+// executes (SysProcAttr.Credential) and so runs as root, with
+// commandCaps, neither CAP_KILL nor CAP_SETUID among them. The thread is
+// discarded once the command is reaped (Start). A thread that is not root
+// is left as it is: the command runs as the same user and can signal it
+// (README, Sandbox).
+func shieldStarter(cmd *exec.Cmd) error {
+	uid, gid := unix.Getuid(), unix.Getgid()
+	if uid != 0 || cmd.SysProcAttr.Credential != nil {
+		return nil
+	}
+	if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, shieldID, ^uintptr(0), shieldID); e != 0 {
+		return fmt.Errorf("setresuid on the starting thread: %w", e)
+	}
+	cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), NoSetGroups: true}
+	return nil
 }

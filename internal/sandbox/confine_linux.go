@@ -29,7 +29,11 @@ func (s *Sandbox) prepare(cmd *exec.Cmd) (tainted bool, err error) {
 			}
 			return false, nil
 		}
-		if err := applyToThread(s.policy, c); err != nil {
+		err := applyToThread(s.policy, c)
+		if err == nil {
+			err = shieldStarter(cmd)
+		}
+		if err != nil {
 			return true, fmt.Errorf("sandbox: cannot confine the command (%w); it was not started. "+
 				"Set sandbox_mode = \"danger-full-access\" to run commands without the sandbox", err)
 		}
@@ -101,8 +105,10 @@ func needsNamespace(p Policy, l layout) bool {
 func restrict(p Policy, writes []landlock.Rule) error {
 	rules := append([]landlock.Rule{landlock.RODirs("/")}, deviceRules()...)
 	rules = append(rules, writes...)
+	// Scoped (ABI 6): a command signals and reaches abstract unix sockets
+	// only within its own domain, the processes it started; not the agent,
+	// another job or any other process of the user's.
 	cfg := landlock.V11.BestEffort()
-	cfg.Scoped = 0 // jobs signal and talk to one another: each runs in its own domain
 	if p.Network {
 		cfg.HandledAccessNet = 0
 	}

@@ -2,12 +2,17 @@ package sandbox
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
@@ -113,6 +118,109 @@ func TestRootCommandsKeepFewCapabilities(t *testing.T) {
 				if len(f) != 2 || f[1] != exp {
 					t.Errorf("%s, want %s (kept: %v)", line, exp, commandCaps)
 				}
+			}
+		})
+	}
+}
+
+// signalScript tries every way to signal the agent ($A), with signal 0
+// (which the kernel checks as any other): the process, and each of its
+// threads, the one that waits for this command in its Landlock domain
+// included. It signals itself first, so a kill that fails for another
+// reason shows.
+var signalScript = `kill -0 $$ && echo self-ok
+kill -0 "$A" 2>/dev/null && echo reached-agent
+python3 - <<'PY'
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+agent = int(os.environ["A"])
+tasks = "/proc/%d/task" % agent
+for tid in os.listdir(tasks) if os.path.isdir(tasks) else []:  # bubblewrap: another pid namespace
+    if libc.syscall(` + strconv.Itoa(unix.SYS_TGKILL) + `, agent, int(tid), 0) == 0:
+        print("reached-thread", tid)
+PY`
+
+// No confined command can signal the agent, neither the process nor any
+// of its threads (Landlock's signal scoping, and shieldStarter for the
+// thread that shares the command's domain).
+func TestCommandsCannotSignalTheAgent(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		e2e.Missing(t, "python3 is not installed (the tgkill probe is a Python script)")
+	}
+	for _, v := range variants(t) {
+		if v.caps.LandlockABI > 0 && v.caps.LandlockABI < scopingABI {
+			continue // Status says signals are not scoped
+		}
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			sb := New(w.policy(WorkspaceWrite, true), v.options())
+			out, _ := run(t, sb, w.ws, signalScript, "A="+strconv.Itoa(os.Getpid()))
+			if out != "self-ok" {
+				t.Fatalf("a command signalled the agent (or not even itself):\n%s", out)
+			}
+		})
+	}
+}
+
+// listenAbstract listens on a fresh abstract unix socket and counts the
+// connections it accepts.
+func listenAbstract(t *testing.T) (name string, accepted *atomic.Int32) {
+	t.Helper()
+	name = fmt.Sprintf("codewhale-test-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))
+	return name, listenUnix(t, "@"+name)
+}
+
+func listenUnix(t *testing.T, addr string) *atomic.Int32 {
+	t.Helper()
+	ln, err := net.Listen("unix", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var n atomic.Int32
+	go func() { // ends when the test closes ln
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			c.Close()
+		}
+	}()
+	return &n
+}
+
+// connectScript connects to the unix socket $S (a leading @ for an
+// abstract one) and says whether it could.
+const connectScript = `python3 -c '
+import os, socket
+a = os.environ["S"]
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.connect("\0" + a[1:] if a.startswith("@") else a)
+    print("connected")
+except OSError as e:
+    print("refused: dial unix %s: %s" % (a, e))
+'`
+
+// With the network allowed, a command cannot reach an abstract unix socket
+// of a process outside its sandbox (Landlock's scoping, ABI 6).
+func TestAbstractSocketsAreScoped(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		e2e.Missing(t, "python3 is not installed (the connect probe is a Python script)")
+	}
+	for _, v := range variants(t) {
+		if v.caps.Bwrap != "" || v.caps.LandlockABI < scopingABI {
+			continue // Status lists it under Limits
+		}
+		t.Run(v.name, func(t *testing.T) {
+			w := newWorld(t)
+			name, accepted := listenAbstract(t)
+			out, _ := run(t, New(w.policy(WorkspaceWrite, true), v.options()), w.ws, connectScript, "S=@"+name)
+			if !strings.HasPrefix(out, "refused:") || accepted.Load() != 0 {
+				t.Fatalf("a command reached the test's abstract socket: %s (%d accepted)", out, accepted.Load())
 			}
 		})
 	}

@@ -12,9 +12,18 @@ import (
 // agent's /proc/<pid>/root a command would otherwise see the file system
 // without the read-only mounts. --die-with-parent ties the command to bwrap,
 // which Start ties to the agent. Every capability is dropped (bwrap keeps
-// them for root), so a command cannot unmount what protects .git.
+// them for root), so a command cannot unmount what protects .git. With the
+// network denied, bwrap installs the filter that refuses unix sockets
+// (sockets_linux.go), read from a pipe appended to cmd.ExtraFiles.
 func wrapBwrap(cmd *exec.Cmd, bwrap string, p Policy) error {
 	args := bwrapArgs(p.resolve(), !p.Network, cmd.Dir)
+	if !p.Network {
+		filter, err := bwrapSocketFilter(cmd)
+		if err != nil {
+			return err
+		}
+		args = append(args, filter...)
+	}
 	path := cmd.Path
 	cmd.Args = append(append(append([]string{bwrap}, args...), "--", path), cmd.Args[1:]...)
 	cmd.Path = bwrap

@@ -126,6 +126,9 @@ func restrict(p Policy, writes []landlock.Rule) error {
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock_restrict_self: %w", err)
 	}
+	if !p.Network {
+		return refuseUnixSockets() // sockets_linux.go
+	}
 	return nil
 }
 

@@ -25,6 +25,10 @@ const explainTail = 64 << 10
 
 var deniedMarkers = []string{"permission denied", "read-only file system", "operation not permitted", "eacces", "erofs", "eperm"}
 
+// connectionMarkers are the network markers that say a connection (to a
+// unix socket too) was refused rather than a file written.
+var connectionMarkers = []string{"connect", "dial "}
+
 var networkMarkers = []string{"connect", "network is unreachable", "resolve", "name or service not known",
 	"name resolution", "socket", "dial ", "getaddrinfo"}
 
@@ -48,7 +52,10 @@ func (s *Sandbox) Explain(output, cwd string) *Denial {
 		if !containsAny(low, deniedMarkers) && !(containsAny(low, networkMarkers) && !s.policy.Network) {
 			continue
 		}
-		if containsAny(low, deniedMarkers) {
+		// "dial unix /run/docker.sock: connect: permission denied" names a
+		// connection, not a write: with the network denied it is the network's.
+		connection := !s.policy.Network && containsAny(low, connectionMarkers)
+		if containsAny(low, deniedMarkers) && !connection {
 			if l == nil {
 				r := s.policy.resolve()
 				l = &r

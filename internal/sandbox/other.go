@@ -45,3 +45,5 @@ func (s *Sandbox) namespaced(c Caps) bool { return c.MountNS }
 func (s *Sandbox) wrapUserNS(*exec.Cmd, Caps) error { return nil }
 
 func needsNamespace(Policy, layout) bool { return false }
+
+func bwrapSocketFilter(*exec.Cmd) ([]string, error) { return nil, nil }

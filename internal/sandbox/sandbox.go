@@ -221,10 +221,12 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 	p := &Process{done: make(chan struct{})}
 	started := make(chan error, 1)
 	goLocked(func() {
+		own := len(cmd.ExtraFiles)
 		tainted, err := s.prepare(cmd)
 		if err == nil {
 			err = cmd.Start()
 		}
+		closeAdded(cmd, own)
 		started <- err
 		if err != nil {
 			close(p.done)
@@ -241,6 +243,15 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (*Process, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// closeAdded closes the descriptors prepare appended to cmd.ExtraFiles
+// beyond the caller's own (bubblewrap's seccomp filter): the command holds
+// its copies once started.
+func closeAdded(cmd *exec.Cmd, own int) {
+	for _, f := range cmd.ExtraFiles[own:] {
+		f.Close()
+	}
 }
 
 // enforcing reports whether commands are confined: the mode restricts and a

@@ -46,4 +46,7 @@ func (s *Sandbox) wrapUserNS(*exec.Cmd, Caps) error { return nil }
 
 func needsNamespace(Policy, layout) bool { return false }
 
+// unixSocketsRefusable: there is no socket filter here.
+func unixSocketsRefusable() bool { return false }
+
 func bwrapSocketFilter(*exec.Cmd) ([]string, error) { return nil, nil }

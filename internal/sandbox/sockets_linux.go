@@ -56,6 +56,10 @@ func refuseUnixSockets() error {
 	return nil
 }
 
+// unixSocketsRefusable reports whether this build has the filter for its
+// architecture.
+func unixSocketsRefusable() bool { return len(filterArchs(runtime.GOARCH)) > 0 }
+
 // bwrapSocketFilter hands bubblewrap the filter (--seccomp) on a pipe
 // appended to cmd.ExtraFiles. Start closes its end once the command has
 // started; a caller of Wrap that starts cmd itself leaves that to the

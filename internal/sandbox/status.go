@@ -108,6 +108,14 @@ func describe(st *Status, c Caps, p Policy, userNS bool) {
 		if c.LandlockABI < 3 {
 			st.Limits = append(st.Limits, "truncate(2) is not restricted below Landlock ABI 3")
 		}
+		if c.LandlockABI >= scopingABI {
+			st.Detail += ", signals and abstract sockets scoped"
+		}
+		ipc, degraded := ipcLimits(c.LandlockABI, p.Network)
+		st.Limits = append(st.Limits, ipc...)
+		if st.Degraded == "" {
+			st.Degraded = degraded
+		}
 		if !p.Network {
 			st.Network = networkUnderLandlock(c, userNS)
 		}
@@ -116,6 +124,7 @@ func describe(st *Status, c Caps, p Policy, userNS bool) {
 		if !p.Network {
 			st.Network = "blocked (network namespace)"
 		}
+		st.Limits = append(st.Limits, bwrapIPCLimits(p.Network)...)
 	}
 	if st.Mode == WorkspaceWrite {
 		st.Limits = append(st.Limits, "a protected path (.git, .codewhale) that does not exist when a command "+

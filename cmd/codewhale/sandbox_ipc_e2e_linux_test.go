@@ -90,7 +90,7 @@ func countingListener(t *testing.T, addr string) *atomic.Int32 {
 	return &n
 }
 
-// doors is a codewhale run for TestExecSandboxRefusesKernelDoors: root's
+// doors is a codewhale run for TestHostileKernelDoorsUnderSandbox: root's
 // (the agent confines a thread itself) or an unprivileged user's (the
 // spawner in a user namespace).
 type doors struct {
@@ -108,7 +108,7 @@ type doors struct {
 // allowed a kernel below Landlock ABI 9 lets that one through, which
 // /status says). Each command runs as written and from a script file,
 // which no parser sees into.
-func TestExecSandboxRefusesKernelDoors(t *testing.T) {
+func TestHostileKernelDoorsUnderSandbox(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		e2e.Missing(t, "python3 is not installed (the probes are Python)")

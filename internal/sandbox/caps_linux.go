@@ -16,12 +16,14 @@ import (
 // write files of other owners (a checkout mounted from the host), change
 // owners (tar, cp -a, npm) and modes. Every other capability is dropped:
 // building and testing software needs none, and several reach past
-// Landlock — CAP_MKNOD (device nodes), CAP_DAC_READ_SEARCH
-// (open_by_handle_at reopens a protected file through a writable mount),
-// CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_BPF, CAP_NET_ADMIN,
-// CAP_NET_RAW, CAP_SYS_PTRACE, and CAP_KILL and CAP_SETUID (each would let a
-// command signal the thread that waits for it: shieldStarter). Commands in a
-// user namespace (the spawner, the helper) keep no capability at all.
+// Landlock or the mounts — CAP_MKNOD (device nodes), CAP_DAC_READ_SEARCH
+// (open_by_handle_at names a file by handle, past the read-only bind mount
+// over it), CAP_SYS_ADMIN (with it a root command read the agent's
+// /proc/<pid>/environ), CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_BPF,
+// CAP_NET_ADMIN, CAP_NET_RAW, CAP_SYS_PTRACE, and CAP_KILL and CAP_SETUID
+// (each would let a command signal the thread that waits for it:
+// shieldStarter). Commands in a user namespace (the spawner, the helper)
+// keep no capability at all.
 var commandCaps = []uintptr{unix.CAP_CHOWN, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER, unix.CAP_FSETID}
 
 // limitCommandCapabilities leaves a command the calling thread starts at

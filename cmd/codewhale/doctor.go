@@ -16,6 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
+	"github.com/codewhale/codewhale/internal/secrets"
 )
 
 // newDoctorCmd is `codewhale doctor [--json]`: what works here and what
@@ -90,7 +91,9 @@ func sandboxStatus(d sandbox.Defaults) doctor.SandboxStatus {
 
 // programVersion is the first line of `<path> <flag>`.
 func programVersion(ctx context.Context, path, flag string) (string, error) {
-	out, err := exec.CommandContext(ctx, path, flag).Output()
+	cmd := exec.CommandContext(ctx, path, flag)
+	cmd.Env = secrets.Environ() // the scrubbed environment a command gets
+	out, err := cmd.Output()
 	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return first, err
 }

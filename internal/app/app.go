@@ -231,10 +231,11 @@ func (a *App) registerMCP(reg *tools.Registry, _ engine.TurnEnv) {
 // SecretsPolicy is what counts as a secret for a session under cfg: the real
 // CodeWhale home (a custom CODEWHALE_HOME included), the config file the run
 // loaded, and the configured API key (read at each use, so a key set later
-// in the session is redacted too).
+// in the session is redacted too); the children codewhale starts keep the
+// variables [shell] env_passthrough names, as commands do.
 func SecretsPolicy(cfg *config.Config) *secrets.Policy {
 	return secrets.New(secrets.Options{Home: cfg.Home, ConfigFiles: []string{cfg.Path},
-		Keys: func() []string { return []string{cfg.APIKey} }})
+		Keys: func() []string { return []string{cfg.APIKey} }, EnvPassthrough: cfg.Sandbox.EnvPassthrough})
 }
 
 // newSandbox is the session's command sandbox. Its tmp/ under

@@ -25,6 +25,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/secrets"
 )
 
 // setting is one configuration override.
@@ -54,11 +56,13 @@ func overrides() []setting {
 var droppedEnv = []string{"GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_PROXY_COMMAND", "GIT_ASKPASS",
 	"SSH_ASKPASS", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER"}
 
-// Env returns base (os.Environ() when nil) without the variables that name
-// programs for git, followed by Overlay.
+// Env returns base without the variables that name programs for git,
+// followed by Overlay. A nil base is the environment every child codewhale
+// starts gets (secrets.Environ: the agent's own without its keys and
+// tokens), so codewhale's own git never sees the API key either.
 func Env(base []string) []string {
 	if base == nil {
-		base = os.Environ()
+		base = secrets.Environ()
 	}
 	out := make([]string, 0, len(base)+16)
 	for _, kv := range base {

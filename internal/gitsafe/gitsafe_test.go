@@ -2,6 +2,8 @@ package gitsafe_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -63,5 +65,25 @@ func TestConfigEnvAppendsAfterTheEnvironmentsOwn(t *testing.T) {
 	env := gitsafe.ConfigEnv(context.Background(), "git", t.TempDir())
 	if !slices.Contains(env, "GIT_CONFIG_KEY_2=core.fsmonitor") || env[len(env)-1] == "GIT_CONFIG_COUNT=2" {
 		t.Errorf("the caller's own GIT_CONFIG entries are not kept: %v", env)
+	}
+}
+
+// codewhale's own git (the Git tool, checkpoints, the classifier's tracked
+// files) gets the environment a Bash command gets: a stand-in git that
+// prints its environment never sees the agent's API key or a token.
+func TestGitNeverSeesTheAgentsKeys(t *testing.T) {
+	t.Setenv("DEEPSEEK_API_KEY", "sk-canary-gitsafe")
+	t.Setenv("GITHUB_TOKEN", "ghp-canary-gitsafe")
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "git")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nenv\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := gitsafe.Command(context.Background(), bin, dir, "status").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(out); strings.Contains(s, "canary") || !strings.Contains(s, "GIT_TERMINAL_PROMPT=0") {
+		t.Fatalf("git's environment:\n%s", s)
 	}
 }

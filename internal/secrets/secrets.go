@@ -35,6 +35,9 @@ type Options struct {
 	// appear (the provider's API key). It is called on every Redact, so a key
 	// set later (`auth set`) is honoured; nil means none is known.
 	Keys func() []string
+	// EnvPassthrough names secret-looking variables the person lets
+	// children keep ([shell] env_passthrough); Environ honours it.
+	EnvPassthrough []string
 }
 
 // Policy answers the package's questions for one set of Options. Its zero

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/binpath"
+	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -49,6 +50,7 @@ func (t *Tool) readMedia(ctx context.Context, workspace, abs string, data []byte
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Env = secrets.Environ() // the scrubbed environment a command gets
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(data), &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

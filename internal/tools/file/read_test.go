@@ -267,3 +267,22 @@ func TestReadMediaIgnoresAWorkspaceExtractor(t *testing.T) {
 		t.Errorf("the workspace's pdftotext ran: %q", got)
 	}
 }
+
+// The extractor gets the environment a Bash command gets: a stand-in
+// pdftotext that prints its environment never shows the agent's key.
+func TestReadMediaExtractorGetsTheScrubbedEnvironment(t *testing.T) {
+	// Not parallel: PATH and the key are process-wide.
+	t.Setenv("DEEPSEEK_API_KEY", "sk-canary-media")
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "pdftotext"), []byte("#!/bin/sh\nenv\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/usr/bin:/bin")
+	e := newEnv(t, Options{})
+	e.put("doc.pdf", minimalPDF("x"))
+	got := e.callOK(`{"action":"read","path":"doc.pdf"}`).Content
+	mustContain(t, got, "PATH=")
+	if strings.Contains(got, "sk-canary") {
+		t.Errorf("pdftotext saw the key: %q", got)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/codewhale/codewhale/internal/binpath"
+	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
 	md "github.com/codewhale/codewhale/third_party/htmltomarkdown/converter"
 	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/base"
@@ -344,7 +345,9 @@ func (t *Tool) pdfText(ctx context.Context, workspace string, body []byte) (stri
 	if werr != nil {
 		return "", fmt.Sprintf("This is a PDF; extracting its text failed: %v", werr)
 	}
-	out, err := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", f.Name(), "-").Output()
+	cmd := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", f.Name(), "-")
+	cmd.Env = secrets.Environ() // the scrubbed environment a command gets
+	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Sprintf("This is a PDF; pdftotext could not read it (%v).", err)
 	}

@@ -302,3 +302,26 @@ func TestFetchFitsTheBudgetAndHandleReadsTheRest(t *testing.T) {
 		t.Errorf("handle_read returned the wrong slice: %q", body)
 	}
 }
+
+// pdftotext gets the environment a Bash command gets: a stand-in that
+// prints its environment as the PDF's text never shows the agent's key.
+func TestFetchPDFExtractorGetsTheScrubbedEnvironment(t *testing.T) {
+	t.Setenv("DEEPSEEK_API_KEY", "sk-canary-pdftotext")
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write([]byte("%PDF-1.4\n"))
+	})
+	tool := newTool(loopbackAllowed(), SearchConfig{})
+	tool.opts.PDFToText = filepath.Join(t.TempDir(), "pdftotext")
+	if err := os.WriteFile(tool.opts.PDFToText, []byte("#!/bin/sh\nenv\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`/a.pdf"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := decode[Fetched](t, res)
+	if !strings.Contains(f.Content, "PATH=") || strings.Contains(f.Content, "sk-canary") {
+		t.Errorf("pdftotext's environment: %q", f.Content)
+	}
+}

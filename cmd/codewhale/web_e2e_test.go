@@ -25,7 +25,7 @@ func TestExecFetchesAPageFoundThroughToolSearch(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "f", Name: "Web", Args: `{"action":"fetch","url":"` + page.URL + `/notes"}`}),
 		fakemodel.Text("Version 2.4 adds --dry-run."))
 	c := newCLI(t, srv)
-	c.config("[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n[network]\nallow = [\"127.0.0.1\"]\n")
+	c.config("[retry]\ninitial_delay = 0.05\nmax_delay = 0.1\n[network]\nallow_private = [\"127.0.0.1\"]\n")
 	out, errOut, code := c.run("exec", "--auto", "--output-format", "stream-json", "what changed in 2.4?")
 	if code != 0 {
 		t.Fatalf("code %d: %s\n%s", code, out, errOut)
@@ -50,8 +50,8 @@ func TestExecFetchesAPageFoundThroughToolSearch(t *testing.T) {
 	}
 }
 
-// Without an explicit allow, a loopback page needs approval: a headless run
-// without --auto is refused and records approval_required.
+// Without [network] allow_private, a loopback page needs an explicit
+// approval: a headless run is refused and records approval_required.
 func TestExecWebLoopbackNeedsApproval(t *testing.T) {
 	t.Parallel()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("internal")) }))
@@ -62,7 +62,7 @@ func TestExecWebLoopbackNeedsApproval(t *testing.T) {
 	c := newCLI(t, srv)
 	out, _, _ := c.run("exec", "--output-format", "stream-json", "--max-turns", "3", "read the admin page")
 	reqs := srv.Requests()
-	if len(reqs) < 2 || !reqs[1].HasToolResult("needs approval") || reqs[1].HasToolResult("internal") {
+	if len(reqs) < 2 || !reqs[1].HasToolResult("needs explicit approval") || reqs[1].HasToolResult("internal") {
 		t.Fatalf("the loopback fetch was not held for approval: %s\n%s", out, reqs[len(reqs)-1].Raw)
 	}
 	if !strings.Contains(out, "approval_required") {

@@ -69,13 +69,13 @@ func (a *App) newRLM() *rlm.Tool {
 // runs is that same prepared call, so the host is classified once and a
 // name rebound to a private address after an Auto approval is refused at
 // connect time rather than reached unasked.
-func rlmFetch(web *web.Tool, workspace string) func(string) (tools.Approval, func(context.Context) (string, error), error) {
-	return func(url string) (tools.Approval, func(context.Context) (string, error), error) {
+func rlmFetch(web *web.Tool, workspace string) func(string) (tools.Policy, func(context.Context) (string, error), error) {
+	return func(url string) (tools.Policy, func(context.Context) (string, error), error) {
 		c, err := tools.PrepareCall(web, fetchInput(url))
 		if err != nil {
-			return tools.Auto, nil, err
+			return tools.Policy{}, nil, err
 		}
-		return c.Policy.Approval, func(ctx context.Context) (string, error) {
+		return c.Policy, func(ctx context.Context) (string, error) {
 			res, err := c.Run(ctx, &tools.Context{Workspace: workspace, Budget: 1 << 30})
 			if err != nil {
 				return "", err

@@ -33,7 +33,8 @@ func (f *flipResolver) LookupNetIP(context.Context, string, string) ([]netip.Add
 }
 
 // rlm's url opens go through the Web tool's policy: a private host needs
-// approval and, approved, is read; an allowed one is read unasked; a name
+// an explicit approval and, approved, is read; one [network]
+// allow_private lists is read unasked; a name
 // that looked public when the call was approved and is private when it is
 // fetched is refused, never fetched unasked.
 func TestRLMFetchTakesTheWebPolicy(t *testing.T) {
@@ -51,8 +52,8 @@ func TestRLMFetchTakesTheWebPolicy(t *testing.T) {
 		approval tools.Approval
 		err      string
 	}{
-		{"loopback needs approval", &netpolicy.Policy{}, srv.URL, tools.Required, ""},
-		{"allowed loopback runs unasked", &netpolicy.Policy{Allow: []string{"127.0.0.1"}}, srv.URL, tools.Auto, ""},
+		{"loopback needs approval", &netpolicy.Policy{}, srv.URL, tools.Explicit, ""},
+		{"allowed loopback runs unasked", &netpolicy.Policy{AllowPrivate: []string{"127.0.0.1:" + port}}, srv.URL, tools.Auto, ""},
 		{"rebound name", &netpolicy.Policy{Resolver: &flipResolver{}}, "http://rebind.example.test:" + port + "/",
 			tools.Auto, "rebind.example.test resolved to 127.0.0.1 at connect time"},
 		{"denied host", &netpolicy.Policy{Deny: []string{"127.0.0.1"}}, srv.URL, tools.Auto, "network policy denies 127.0.0.1"},
@@ -62,9 +63,9 @@ func TestRLMFetchTakesTheWebPolicy(t *testing.T) {
 		t.Errorf("ftp: %v", err)
 	}
 	for _, c := range cases {
-		approval, fetch, err := rlmFetch(web.New(web.Options{Policy: c.policy}), t.TempDir())(c.url)
-		if err != nil || approval != c.approval {
-			t.Errorf("%s: approval %v (%v), want %v", c.name, approval, err, c.approval)
+		pol, fetch, err := rlmFetch(web.New(web.Options{Policy: c.policy}), t.TempDir())(c.url)
+		if err != nil || pol.Approval != c.approval {
+			t.Errorf("%s: approval %v (%v), want %v", c.name, pol.Approval, err, c.approval)
 			continue
 		}
 		text, err := fetch(context.Background())

@@ -9,12 +9,16 @@ import (
 )
 
 // Network is the [network] table: which hosts the agent's own network
-// clients (Web, MCP over HTTP) may reach.
+// clients (Web, MCP over HTTP, github's gh) may reach.
 type Network struct {
 	Default string   `toml:"default"` // allow (default), deny, prompt
 	Allow   []string `toml:"allow"`
 	Deny    []string `toml:"deny"`
-	Audit   bool     `toml:"audit"` // one line per call in $CODEWHALE_HOME/audit.log
+	// AllowPrivate are the person's own private hosts ("localhost:3000",
+	// "127.0.0.1:8080") reached without an explicit approval; never read
+	// from a project's config.
+	AllowPrivate []string `toml:"allow_private"`
+	Audit        bool     `toml:"audit"` // one line per call in $CODEWHALE_HOME/audit.log
 }
 
 // Search is the [search] table: the Web tool's backend chain.
@@ -60,7 +64,12 @@ func (c *Config) resolveWeb(env Env) error {
 	if err != nil {
 		return fmt.Errorf("config: %s: %w", c.Path, err)
 	}
-	p := &netpolicy.Policy{Default: def, Allow: n.Allow, Deny: n.Deny}
+	for _, e := range n.AllowPrivate {
+		if _, _, err := netpolicy.ParsePrivate(e); err != nil {
+			return fmt.Errorf("config: %s: %w", c.Path, err)
+		}
+	}
+	p := &netpolicy.Policy{Default: def, Allow: n.Allow, Deny: n.Deny, AllowPrivate: n.AllowPrivate}
 	if n.Audit {
 		p.Audit = &netpolicy.AuditLog{Path: filepath.Join(c.Home, "audit.log")}
 	}

@@ -17,6 +17,7 @@ func TestWebConfig(t *testing.T) {
 default = "prompt"
 allow = [".go.dev"]
 deny = ["evil.example"]
+allow_private = ["localhost:3000", "127.0.0.1:8080"]
 audit = true
 [search]
 provider = "searxng"
@@ -29,6 +30,7 @@ api_key = "brave-key"
 [network]
 deny = ["tracker.example"]
 allow = ["everything.example"] # a project may only tighten: ignored
+allow_private = ["169.254.169.254"] # ignored too
 `)
 	c, err := config.Load(config.Flags{Workspace: ws}, env(map[string]string{"CODEWHALE_HOME": home}))
 	if err != nil {
@@ -41,7 +43,8 @@ allow = ["everything.example"] # a project may only tighten: ignored
 	}
 	p := w.Policy
 	if p.Default != netpolicy.Prompt || strings.Join(p.Allow, ",") != ".go.dev" ||
-		strings.Join(p.Deny, ",") != "evil.example,tracker.example" || p.Audit == nil || p.Audit.Path != filepath.Join(home, "audit.log") {
+		strings.Join(p.Deny, ",") != "evil.example,tracker.example" || strings.Join(p.AllowPrivate, ",") != "localhost:3000,127.0.0.1:8080" ||
+		p.Audit == nil || p.Audit.Path != filepath.Join(home, "audit.log") {
 		t.Errorf("policy %+v", p)
 	}
 }
@@ -73,6 +76,7 @@ func TestWebConfigOffAndErrors(t *testing.T) {
 		"bad default":              {"[network]\ndefault = \"sometimes\"\n", false, `network.default: unknown value "sometimes" (allowed: allow, deny, prompt)`},
 		"bad provider":             {"[search]\nprovider = \"altavista\"\n", false, `search.provider: unknown value "altavista"`},
 		"typo names the right key": {"[network]\nallw = []\n", false, `unknown key "network.allw" (did you mean "allow"?)`},
+		"bad allow_private":        {"[network]\nallow_private = [\"http://localhost:3000\"]\n", false, `network.allow_private: "http://localhost:3000" is not a host or host:port`},
 	}
 	for name, c := range cases {
 		home := t.TempDir()

@@ -119,7 +119,8 @@ func policyTransport(raw string, network *netpolicy.Policy) (http.RoundTripper, 
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = nil
-	t.DialContext = network.DialContext(true)
+	// The person configured this server: its own address may be private.
+	t.DialContext = network.DialContext(netpolicy.GrantURL(u))
 	return t, nil
 }
 

@@ -1,14 +1,16 @@
 // Package netpolicy decides which hosts the agent's own network clients (the
-// Web tool, MCP over HTTP) may reach: the [network] table's default, allow
-// and deny lists, plus the rule that private, loopback and link-local
-// addresses — judged after DNS resolution, so a public name that resolves to
-// 127.0.0.1 or 169.254.169.254 counts — need approval unless a host is
-// allowed explicitly. It also writes the optional audit log.
+// Web tool, MCP over HTTP, the github tool's gh) may reach: the [network]
+// table's default, allow and deny lists, plus the rule that private,
+// loopback and link-local addresses — judged after DNS resolution, so a
+// public name that resolves to 127.0.0.1 or 169.254.169.254 counts — are
+// reached only when [network] allow_private lists the host (the person's own
+// dev servers) or a person approved that one call (CONTRACT.md §6.10). It
+// also writes the optional audit log.
 //
 // The check happens twice: once before a call (Classify, to decide whether
-// the user must approve it) and again at connect time (Dialer), because DNS
-// can answer differently between the two. The connect-time check is the one
-// that holds.
+// the user must approve it) and again at connect time (DialContext), because
+// DNS can answer differently between the two. The connect-time check, on
+// the address actually dialled, is the one that holds.
 package netpolicy
 
 import (
@@ -51,6 +53,10 @@ type Policy struct {
 	Default Default
 	Allow   []string // host patterns: "example.com" exact, ".example.com" the domain and its subdomains, "*" any
 	Deny    []string // the same patterns; deny wins over allow
+	// AllowPrivate are the private hosts reached without asking: "host"
+	// (any port) or "host:port", a name or an address literal, matched
+	// exactly (ParsePrivate). Allow admits no private address.
+	AllowPrivate []string
 	// Resolver resolves host names; nil uses net.DefaultResolver. Tests
 	// inject one to make a public-looking name resolve to loopback.
 	Resolver interface {
@@ -77,9 +83,12 @@ const (
 type Decision struct {
 	Verdict Verdict
 	Reason  string
-	// Explicit is true when an allow rule names the host, which also
-	// admits private addresses.
+	// Explicit is true when an allow rule names the host.
 	Explicit bool
+	// Private are the private addresses the host is or resolves to that
+	// [network] allow_private does not list: reaching them needs a
+	// person's explicit approval of the one call (Grant), in every posture.
+	Private []netip.Addr
 }
 
 // Decide applies the lists and the default to host without resolving it.
@@ -102,25 +111,28 @@ func (p *Policy) Decide(host string) Decision {
 	return Decision{Verdict: Permitted}
 }
 
-// Classify is Decide plus the private-address rule: a host that is not
-// allowed explicitly and is, or resolves to, a private address needs
-// approval. A resolution failure is not a verdict; the connect will fail on
-// its own.
-func (p *Policy) Classify(ctx context.Context, host string) Decision {
+// Classify is Decide plus the private-address rule for host on port: a
+// host that is, or resolves to, a private address allow_private does not
+// list needs an explicit approval (Decision.Private). A resolution failure
+// is not a verdict; the connect will fail on its own.
+func (p *Policy) Classify(ctx context.Context, host, port string) Decision {
 	d := p.Decide(host)
-	if d.Verdict != Permitted || d.Explicit {
+	if d.Verdict == Denied {
 		return d
 	}
-	addrs, err := p.resolve(ctx, normalizeHost(host))
+	name := normalizeHost(host)
+	addrs, err := p.resolve(ctx, name)
 	if err != nil {
 		return d
 	}
 	for _, a := range addrs {
-		if IsPrivate(a) {
-			return Decision{Verdict: NeedsApproval, Reason: fmt.Sprintf(
-				"%s resolves to the private address %s; reaching it needs approval (or list it in [network] allow)",
-				normalizeHost(host), a)}
+		if IsPrivate(a) && !p.privateListed(name, port, a) {
+			d.Private = append(d.Private, a)
 		}
+	}
+	if len(d.Private) > 0 {
+		d.Verdict = NeedsApproval
+		d.Reason = privateReason(name, port, d.Private[0])
 	}
 	return d
 }
@@ -128,6 +140,9 @@ func (p *Policy) Classify(ctx context.Context, host string) Decision {
 func (p *Policy) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
 		return []netip.Addr{a.Unmap()}, nil
+	}
+	if IsLoopbackHost(host) { // RFC 6761: localhost names are this machine, whatever a resolver says
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("::1")}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
@@ -152,9 +167,11 @@ var ErrPrivate = errors.New("private address not approved")
 
 // DialContext returns a dial function that resolves the host itself, applies
 // the policy to the name and to every address it resolves to, and connects
-// only to an address it checked: allowPrivate says whether this call was
-// approved to reach private addresses.
-func (p *Policy) DialContext(allowPrivate bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
+// only to an address it checked: a private address only when allow_private
+// lists it or g (nil: none) grants it for this host and port — so a
+// redirect or a rebound name never reaches a private address the approval
+// was not about.
+func (p *Policy) DialContext(g *Grant) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, port, err := net.SplitHostPort(addr)
@@ -165,15 +182,15 @@ func (p *Policy) DialContext(allowPrivate bool) func(ctx context.Context, networ
 		if dec.Verdict == Denied {
 			return nil, errors.New(dec.Reason)
 		}
-		addrs, err := p.resolve(ctx, normalizeHost(host))
+		name := normalizeHost(host)
+		addrs, err := p.resolve(ctx, name)
 		if err != nil {
 			return nil, err
 		}
 		var lastErr error
 		for _, a := range addrs {
-			if IsPrivate(a) && !dec.Explicit && !allowPrivate {
-				lastErr = fmt.Errorf("%w: %s resolved to %s at connect time; approve a call to it or list it in [network] allow",
-					ErrPrivate, normalizeHost(host), a)
+			if IsPrivate(a) && !p.privateListed(name, port, a) && !g.admits(name, port, a) {
+				lastErr = fmt.Errorf("%w: %s resolved to %s at connect time; %s", ErrPrivate, name, a, privateFix(name, port))
 				continue
 			}
 			c, err := d.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
@@ -186,35 +203,6 @@ func (p *Policy) DialContext(allowPrivate bool) func(ctx context.Context, networ
 			lastErr = fmt.Errorf("%s has no addresses", host)
 		}
 		return nil, lastErr
-	}
-}
-
-// IsPrivate reports whether a is an address an agent-initiated request must
-// not reach unasked: loopback, private (RFC 1918, ULA), link-local (cloud
-// metadata lives at 169.254.169.254), CGNAT, unspecified, multicast,
-// benchmarking and reserved ranges.
-func IsPrivate(a netip.Addr) bool {
-	a = a.Unmap()
-	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
-		return true
-	}
-	for _, p := range reserved() {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
-}
-
-func reserved() []netip.Prefix {
-	return []netip.Prefix{
-		netip.MustParsePrefix("0.0.0.0/8"),
-		netip.MustParsePrefix("100.64.0.0/10"),
-		netip.MustParsePrefix("192.0.0.0/24"),
-		netip.MustParsePrefix("198.18.0.0/15"),
-		netip.MustParsePrefix("240.0.0.0/4"),
-		netip.MustParsePrefix("64:ff9b:1::/48"),
 	}
 }
 

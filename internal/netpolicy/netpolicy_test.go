@@ -62,34 +62,62 @@ func TestClassify(t *testing.T) {
 		"metadata.test": addrs("169.254.169.254"),
 		"mapped.test":   addrs("::ffff:10.0.0.1"),
 		"lan.test":      addrs("192.168.1.10"),
+		"localhost":     addrs("127.0.0.1", "::1"),
 	}
 	cases := []struct {
-		name   string
-		policy Policy
-		host   string
-		want   Verdict
-		reason string
+		name    string
+		policy  Policy
+		host    string
+		want    Verdict
+		reason  string
+		private bool
 	}{
-		{"public allowed", Policy{}, "public.test", Permitted, ""},
-		{"loopback literal", Policy{}, "127.0.0.1", NeedsApproval, "private address 127.0.0.1"},
-		{"ipv6 loopback", Policy{}, "[::1]", NeedsApproval, "private address ::1"},
-		{"name resolving to loopback", Policy{}, "rebind.test", NeedsApproval, "rebind.test resolves to the private address 127.0.0.1"},
-		{"cloud metadata", Policy{}, "metadata.test", NeedsApproval, "169.254.169.254"},
-		{"ipv4-mapped private", Policy{}, "mapped.test", NeedsApproval, "10.0.0.1"},
-		{"lan", Policy{}, "lan.test", NeedsApproval, "192.168.1.10"},
-		{"explicit allow admits private", Policy{Allow: []string{"lan.test"}}, "lan.test", Permitted, ""},
-		{"deny wins over allow", Policy{Allow: []string{".test"}, Deny: []string{"public.test"}}, "public.test", Denied, "([network] deny)"},
-		{"default deny", Policy{Default: Deny}, "public.test", Denied, `default = "deny"`},
-		{"default deny, allowed", Policy{Default: Deny, Allow: []string{".public.test"}}, "public.test", Permitted, ""},
-		{"prompt", Policy{Default: Prompt}, "public.test", NeedsApproval, `default = "prompt"`},
-		{"unresolvable is not a verdict", Policy{}, "nowhere.test", Permitted, ""},
+		{"public allowed", Policy{}, "public.test", Permitted, "", false},
+		{"loopback literal", Policy{}, "127.0.0.1", NeedsApproval, "127.0.0.1 is a loopback address", true},
+		{"ipv6 loopback", Policy{}, "[::1]", NeedsApproval, "::1 is a loopback address", true},
+		{"name resolving to loopback", Policy{}, "rebind.test", NeedsApproval, "rebind.test resolves to 127.0.0.1", true},
+		{"cloud metadata", Policy{}, "metadata.test", NeedsApproval, "169.254.169.254, which is the cloud metadata address", true},
+		{"ipv4-mapped private", Policy{}, "mapped.test", NeedsApproval, "10.0.0.1", true},
+		{"lan", Policy{}, "lan.test", NeedsApproval, "192.168.1.10, which is a private-network address", true},
+		{"cgnat", Policy{}, "100.64.0.1", NeedsApproval, "carrier-grade NAT", true},
+		{"link-local v6", Policy{}, "fe80::1", NeedsApproval, "link-local", true},
+		{"ula", Policy{}, "fd00::1", NeedsApproval, "private-network", true},
+		{"allow admits no private address", Policy{Allow: []string{"lan.test", "*"}}, "lan.test", NeedsApproval, "[network] allow_private lists lan.test:8080", true},
+		{"allow_private by name and port", Policy{AllowPrivate: []string{"lan.test:8080"}}, "lan.test", Permitted, "", false},
+		{"allow_private by name, any port", Policy{AllowPrivate: []string{"lan.test"}}, "lan.test", Permitted, "", false},
+		{"allow_private by address", Policy{AllowPrivate: []string{"127.0.0.1:8080", "::1"}}, "localhost", Permitted, "", false},
+		{"allow_private, another port", Policy{AllowPrivate: []string{"lan.test:3000"}}, "lan.test", NeedsApproval, "lan.test:8080", true},
+		{"allow_private, one address of two", Policy{AllowPrivate: []string{"127.0.0.1"}}, "localhost", NeedsApproval, "::1", true},
+		{"prompt and private", Policy{Default: Prompt}, "lan.test", NeedsApproval, "192.168.1.10", true},
+		{"deny wins over allow", Policy{Allow: []string{".test"}, Deny: []string{"public.test"}}, "public.test", Denied, "([network] deny)", false},
+		{"deny wins over allow_private", Policy{Deny: []string{"lan.test"}, AllowPrivate: []string{"lan.test"}}, "lan.test", Denied, "([network] deny)", false},
+		{"default deny", Policy{Default: Deny}, "public.test", Denied, `default = "deny"`, false},
+		{"default deny, allowed", Policy{Default: Deny, Allow: []string{".public.test"}}, "public.test", Permitted, "", false},
+		{"prompt", Policy{Default: Prompt}, "public.test", NeedsApproval, `default = "prompt"`, false},
+		{"unresolvable is not a verdict", Policy{}, "nowhere.test", Permitted, "", false},
 	}
 	for _, c := range cases {
 		p := c.policy
 		p.Resolver = res
-		d := p.Classify(context.Background(), c.host)
-		if d.Verdict != c.want || !strings.Contains(d.Reason, c.reason) {
-			t.Errorf("%s: got %v %q", c.name, d.Verdict, d.Reason)
+		d := p.Classify(context.Background(), c.host, "8080")
+		if d.Verdict != c.want || !strings.Contains(d.Reason, c.reason) || (len(d.Private) > 0) != c.private {
+			t.Errorf("%s: got %v %q private %v", c.name, d.Verdict, d.Reason, d.Private)
+		}
+	}
+}
+
+func TestParsePrivate(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"localhost:3000": "localhost 3000", "127.0.0.1:8080": "127.0.0.1 8080",
+		"127.0.0.1": "127.0.0.1 ", "::1": "::1 ", "[::1]:8080": "::1 8080", "[::1]": "::1 ", " Dev.Box. ": "dev.box "} {
+		h, p, err := ParsePrivate(in)
+		if err != nil || h+" "+p != want {
+			t.Errorf("ParsePrivate(%q) = %q %q %v", in, h, p, err)
+		}
+	}
+	for _, in := range []string{"", "http://localhost:3000", "localhost:", "localhost:http", "-x", "*", "a b", "user@host"} {
+		if _, _, err := ParsePrivate(in); err == nil || !strings.Contains(err.Error(), "network.allow_private") {
+			t.Errorf("ParsePrivate(%q): %v", in, err)
 		}
 	}
 }
@@ -110,24 +138,41 @@ func TestIsPrivate(t *testing.T) {
 }
 
 // The connect-time check holds even when DNS answered differently at
-// approval time: a name that now resolves to loopback is not dialled.
+// approval time: a name that now resolves to loopback is not dialled, and
+// a grant admits only the host, port and addresses it names.
 func TestDialRefusesPrivateAtConnectTime(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("secret")) }))
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
-	p := &Policy{Resolver: fakeResolver{"public.test": addrs("127.0.0.1")}}
-	c := &http.Client{Transport: &http.Transport{DialContext: p.DialContext(false)}}
-	_, err := c.Get("http://public.test:" + port + "/")
-	if err == nil || !errors.Is(err, ErrPrivate) || !strings.Contains(err.Error(), "public.test resolved to 127.0.0.1 at connect time") {
+	p := &Policy{Resolver: fakeResolver{"public.test": addrs("127.0.0.1"), "other.test": addrs("127.0.0.1")}}
+	get := func(g *Grant, host string) error {
+		c := &http.Client{Transport: &http.Transport{DialContext: p.DialContext(g)}}
+		resp, err := c.Get("http://" + host + ":" + port + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	if err := get(nil, "public.test"); err == nil || !errors.Is(err, ErrPrivate) || !strings.Contains(err.Error(), "public.test resolved to 127.0.0.1 at connect time") {
 		t.Fatalf("got %v", err)
 	}
-	c = &http.Client{Transport: &http.Transport{DialContext: p.DialContext(true)}}
-	resp, err := c.Get("http://public.test:" + port + "/")
-	if err != nil {
+	if err := get(&Grant{Host: "public.test", Port: port, Addrs: addrs("127.0.0.1")}, "public.test"); err != nil {
 		t.Fatalf("approved call: %v", err)
 	}
-	resp.Body.Close()
+	for name, g := range map[string]*Grant{
+		"another host":    {Host: "public.test", Port: port},
+		"another port":    {Host: "other.test", Port: "1"},
+		"another address": {Host: "other.test", Port: port, Addrs: addrs("10.0.0.1")},
+	} {
+		if err := get(g, "other.test"); !errors.Is(err, ErrPrivate) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	p.AllowPrivate = []string{"127.0.0.1:" + port}
+	if err := get(nil, "other.test"); err != nil {
+		t.Errorf("allow_private by the dialled address: %v", err)
+	}
 }
 
 func TestAuditLog(t *testing.T) {

@@ -52,14 +52,14 @@ func TestAliasesDecodeToTheCanonicalInput(t *testing.T) {
 func TestOpenURLTakesTheFetchPolicy(t *testing.T) {
 	t.Parallel()
 	ran := 0
-	tool := New(Options{Python: "/nonexistent/python3", Fetch: func(url string) (tools.Approval, func(context.Context) (string, error), error) {
+	tool := New(Options{Python: "/nonexistent/python3", Fetch: func(url string) (tools.Policy, func(context.Context) (string, error), error) {
 		if strings.HasPrefix(url, "ftp:") {
-			return tools.Auto, nil, tools.InvalidInput("only http:// and https:// URLs are supported")
+			return tools.Policy{}, nil, tools.InvalidInput("only http:// and https:// URLs are supported")
 		}
-		return tools.Required, func(context.Context) (string, error) { ran++; return "", errors.New("fetched " + url) }, nil
+		return tools.Policy{Approval: tools.Explicit, Reason: "fetch 10.0.0.1"}, func(context.Context) (string, error) { ran++; return "", errors.New("fetched " + url) }, nil
 	}})
 	c, err := tool.Prepare(json.RawMessage(`{"action":"open","url":"http://10.0.0.1/log"}`))
-	if err != nil || c.Policy.Approval != tools.Required || ran != 0 {
+	if err != nil || c.Policy.Approval != tools.Explicit || c.Policy.Reason != "fetch 10.0.0.1" || ran != 0 {
 		t.Fatalf("%+v %v ran=%d", c, err, ran)
 	}
 	if _, err := c.Run(context.Background(), &tools.Context{Workspace: t.TempDir()}); err == nil ||

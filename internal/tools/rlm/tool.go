@@ -66,10 +66,11 @@ type Options struct {
 	// "transcript" (nil: not offered).
 	Transcript func() string
 	// Fetch prepares reading url through the Web tool's path and policy
-	// (nil: url is refused): the approval the read needs and the read,
-	// which runs only once the open holding it was approved. A refusal (a
-	// URL the Web tool does not take) refuses the open.
-	Fetch func(url string) (tools.Approval, func(context.Context) (string, error), error)
+	// (nil: url is refused): the approval the read needs (with the reason
+	// of an explicit one) and the read, which runs only once the open
+	// holding it was approved. A refusal (a URL the Web tool does not take)
+	// refuses the open.
+	Fetch func(url string) (tools.Policy, func(context.Context) (string, error), error)
 	// EvalTimeout is the default time limit of an eval (0: 60 s).
 	EvalTimeout time.Duration
 	// ReadPath resolves file_path inside the workspace boundary; nil uses
@@ -137,9 +138,11 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 		p.ReadOnly = true
 	case "open":
 		if d.Has("url") && t.opts.Fetch != nil {
-			if p.Approval, fetch, err = t.opts.Fetch(d.In.URL); err != nil {
+			var fp tools.Policy
+			if fp, fetch, err = t.opts.Fetch(d.In.URL); err != nil {
 				return nil, err
 			}
+			p.Approval, p.Reason = fp.Approval, fp.Reason
 		}
 	}
 	return tools.NewCall(d.Input(), p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {

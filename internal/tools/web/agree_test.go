@@ -82,7 +82,7 @@ func TestDuplicateURLGetsOneReading(t *testing.T) {
 	t.Parallel()
 	tool := New(Options{})
 	for in, want := range map[string]tools.Approval{
-		`{"action":"fetch","url":"https://93.184.216.34/","url":"http://127.0.0.1:9/"}`: tools.Required,
+		`{"action":"fetch","url":"https://93.184.216.34/","url":"http://127.0.0.1:9/"}`: tools.Explicit,
 		`{"action":"fetch","url":"http://127.0.0.1:9/","url":"https://93.184.216.34/"}`: tools.Auto,
 	} {
 		c, err := tool.Prepare(json.RawMessage(in))
@@ -91,7 +91,7 @@ func TestDuplicateURLGetsOneReading(t *testing.T) {
 		}
 		var got struct{ URL string }
 		json.Unmarshal(c.Input, &got)
-		if private := strings.Contains(got.URL, "127.0.0.1"); c.Policy.Approval != want || private != (want == tools.Required) {
+		if private := strings.Contains(got.URL, "127.0.0.1"); c.Policy.Approval != want || private != (want == tools.Explicit) {
 			t.Errorf("%s: approval %v, canonical input %s", in, c.Policy.Approval, c.Input)
 		}
 	}

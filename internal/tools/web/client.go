@@ -13,14 +13,15 @@ import (
 const maxRedirects = 5
 
 // client returns an HTTP client whose every connection goes through the
-// network policy's dialer (which re-checks the resolved address), that
-// follows at most five redirects and re-checks each target's host, and
-// never uses an environment proxy (the policy must see the real target).
-func (t *Tool) client(allowPrivate bool, timeout time.Duration) *http.Client {
+// network policy's dialer (which re-checks the address it dials; grant, nil
+// for none, admits the private addresses a person approved or configured),
+// that follows at most five redirects and re-checks each target's host,
+// and never uses an environment proxy (the policy must see the real target).
+func (t *Tool) client(grant *netpolicy.Grant, timeout time.Duration) *http.Client {
 	rt := t.opts.Transport
 	if rt == nil {
 		rt = &http.Transport{
-			DialContext:           t.policy.DialContext(allowPrivate),
+			DialContext:           t.policy.DialContext(grant),
 			ForceAttemptHTTP2:     true,
 			TLSHandshakeTimeout:   10 * time.Second,
 			ResponseHeaderTimeout: 30 * time.Second,
@@ -36,7 +37,7 @@ func (t *Tool) client(allowPrivate bool, timeout time.Duration) *http.Client {
 				return fmt.Errorf("%w: stopped after %d redirects (at most %d are followed); last target %s",
 					errTooManyRedirects, maxRedirects, maxRedirects, req.URL.Redacted())
 			}
-			return t.checkRedirect(req.URL, via[0].URL, allowPrivate)
+			return t.checkRedirect(req.URL, via[0].URL)
 		},
 	}
 }
@@ -44,9 +45,10 @@ func (t *Tool) client(allowPrivate bool, timeout time.Duration) *http.Client {
 var errTooManyRedirects = errors.New("too many redirects")
 
 // checkRedirect applies the policy to a redirect target. A target that
-// would need approval (the prompt default, or a new private host) is
-// refused: a redirect cannot ask, so the model must fetch it directly.
-func (t *Tool) checkRedirect(u, first *url.URL, allowPrivate bool) error {
+// would need approval (the prompt default) is refused: a redirect cannot
+// ask, so the model must fetch it directly; a private address the approval
+// was not about is refused by the dialer.
+func (t *Tool) checkRedirect(u, first *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("redirect to %s refused: only http:// and https:// URLs are supported", u.Redacted())
 	}

@@ -38,7 +38,7 @@ type Fetched struct {
 	Note         string           `json:"note,omitempty"`
 }
 
-func (t *Tool) fetch(ctx context.Context, tc *tools.Context, in input, allowPrivate bool) (tools.Result, error) {
+func (t *Tool) fetch(ctx context.Context, tc *tools.Context, in input, grant *netpolicy.Grant) (tools.Result, error) {
 	u, err := url.Parse(in.url)
 	if err != nil || u.Hostname() == "" {
 		return tools.Result{}, tools.InvalidInput("invalid URL %q: it needs a scheme and a host", in.url)
@@ -55,7 +55,7 @@ func (t *Tool) fetch(ctx context.Context, tc *tools.Context, in input, allowPriv
 	}
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5")
 	req.Header.Set("Accept-Language", "en-US,en;q=0.7")
-	resp, err := t.client(allowPrivate, 0).Do(req)
+	resp, err := t.client(grant, 0).Do(req)
 	if err != nil {
 		t.audit(in, u, "allow", 0, 0, err.Error())
 		return tools.Result{}, fetchError(ctx, in, err)

@@ -31,9 +31,11 @@ func call(t *testing.T, tool *Tool, in string) (tools.Result, tools.Approval, er
 }
 
 // loopbackAllowed is the policy for tests whose servers are httptest ones
-// on 127.0.0.1: an explicit allow, so the private-address rule is not what
-// is under test.
-func loopbackAllowed() *netpolicy.Policy { return &netpolicy.Policy{Allow: []string{"127.0.0.1"}} }
+// on 127.0.0.1: the person's own dev servers in [network] allow_private,
+// so the private-address rule is not what is under test.
+func loopbackAllowed() *netpolicy.Policy {
+	return &netpolicy.Policy{AllowPrivate: []string{"127.0.0.1"}}
+}
 
 func fixture(t *testing.T, name string) []byte {
 	t.Helper()

@@ -265,7 +265,13 @@ func (t *Tool) backendClient(b backend) (*http.Client, string, error) {
 	if d.Verdict == netpolicy.NeedsApproval && !configured {
 		return nil, host, fmt.Errorf("%s; web search cannot ask mid-call — add %s to [network] allow", d.Reason, host)
 	}
-	return t.client(configured || d.Explicit, 0), host, nil
+	// The person configured this endpoint: its own address may be private
+	// (a local SearXNG). A backend only allow-listed gets no such grant.
+	var grant *netpolicy.Grant
+	if configured {
+		grant = netpolicy.GrantURL(u)
+	}
+	return t.client(grant, 0), host, nil
 }
 
 func denyListed(p *netpolicy.Policy, host string) bool {

@@ -67,7 +67,7 @@ func New(opts Options) *Tool {
 			"action=\"fetch\": `url` (http/https) as readable Markdown (default), text or raw; JSON bodies can be " +
 			"projected with `fields` (JSONPath); max_bytes default 1000000. Large pages come back as a handle " +
 			"readable with handle_read. action=\"wait\": poll 127.0.0.1:`port` (or a loopback health `url`) until " +
-			"it answers or timeout_ms passes. Private and loopback addresses need approval.",
+			"it answers or timeout_ms passes. Private, loopback and link-local addresses need the user's explicit approval.",
 		SchemaFunc: params.Schema,
 		Caps:       []tools.Capability{tools.CapReadOnly, tools.CapNetwork},
 		Deferred:   true,
@@ -78,10 +78,12 @@ func New(opts Options) *Tool {
 
 // Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and decides
 // its policy from the request: every action is read-only; a fetch is Auto
-// for a host the network policy permits and Required when it prompts or the
-// host is (or resolves to) a private address; only search is parallel-safe
-// (CONTRACT.md §6.10). A denied host stays Auto: the call runs and is
-// refused with the policy's reason.
+// for a host the network policy permits, Required when it prompts, and
+// Explicit — a person's yes to this one call in every posture, never an
+// ordinary or --auto approval — when the host is (or resolves to) a
+// private, loopback or link-local address [network] allow_private does
+// not list; only search is parallel-safe (CONTRACT.md §6.10). A denied
+// host stays Auto: the call runs and is refused with the policy's reason.
 func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	d, err := decodeInput(raw)
 	if err != nil {
@@ -92,30 +94,38 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 		return nil, err
 	}
 	p := tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: in.action == "search"}
-	if in.action == "fetch" && t.needsApproval(in.url) {
-		p.Approval = tools.Required
+	var grant *netpolicy.Grant
+	if in.action == "fetch" {
+		grant = t.gate(in.url, &p)
 	}
-	// A call whose approval was required runs only once it was given, so
-	// its fetch may reach the private address the approval was about.
-	private := p.Approval == tools.Required
 	return tools.NewCall(d.Input(), p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
-		res, err := t.run(ctx, tc, in, private)
+		res, err := t.run(ctx, tc, in, grant)
 		return tools.Sized(res, err, tc, "read the rest of a fetched page with handle_read")
 	}), nil
 }
 
-// needsApproval reports whether fetching rawURL needs approval: the policy
-// prompts for its host, or the host is (or resolves to) a private address.
-// Search reaches the configured backends only, whose hosts are checked when
-// the search runs; wait is loopback-only by design.
-func (t *Tool) needsApproval(rawURL string) bool {
+// gate sets p from the policy's verdict on fetching rawURL and returns
+// what the approval, once given, admits: only the private addresses it
+// named, for that host and port (a redirect elsewhere, or a name rebound
+// to another address, is refused at connect time). Search reaches the
+// configured backends only, whose hosts are checked when the search runs;
+// wait is loopback-only by design.
+func (t *Tool) gate(rawURL string, p *tools.Policy) *netpolicy.Grant {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() == "" {
-		return false
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	return t.policy.Classify(ctx, u.Hostname()).Verdict == netpolicy.NeedsApproval
+	host, port := netpolicy.HostPort(u)
+	switch d := t.policy.Classify(ctx, host, port); {
+	case len(d.Private) > 0:
+		p.Approval, p.Reason = tools.Explicit, "fetch "+d.Reason
+		return &netpolicy.Grant{Host: host, Port: port, Addrs: d.Private}
+	case d.Verdict == netpolicy.NeedsApproval:
+		p.Approval = tools.Required
+	}
+	return nil
 }
 
 // Execute decodes and runs one call (tools.Execute).
@@ -123,12 +133,12 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) run(ctx context.Context, tc *tools.Context, in input, allowPrivate bool) (tools.Result, error) {
+func (t *Tool) run(ctx context.Context, tc *tools.Context, in input, grant *netpolicy.Grant) (tools.Result, error) {
 	switch in.action {
 	case "search":
 		return t.search(ctx, tc, in)
 	case "fetch":
-		return t.fetch(ctx, tc, in, allowPrivate)
+		return t.fetch(ctx, tc, in, grant)
 	default:
 		return t.wait(ctx, in)
 	}

@@ -1,0 +1,147 @@
+package netpolicy
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// IsPrivate reports whether a is an address an agent-initiated request must
+// not reach unasked: loopback, private (RFC 1918, ULA), link-local (cloud
+// metadata lives at 169.254.169.254), CGNAT, unspecified, multicast,
+// benchmarking and reserved ranges.
+func IsPrivate(a netip.Addr) bool {
+	a = a.Unmap()
+	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
+		return true
+	}
+	for _, p := range reserved() {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func reserved() []netip.Prefix {
+	return []netip.Prefix{
+		netip.MustParsePrefix("0.0.0.0/8"),
+		netip.MustParsePrefix("100.64.0.0/10"),
+		netip.MustParsePrefix("192.0.0.0/24"),
+		netip.MustParsePrefix("198.18.0.0/15"),
+		netip.MustParsePrefix("240.0.0.0/4"),
+		netip.MustParsePrefix("64:ff9b:1::/48"),
+	}
+}
+
+// kind names the range a private address is in, for a reason a person reads.
+func kind(a netip.Addr) string {
+	a = a.Unmap()
+	switch {
+	case a.IsLoopback():
+		return "a loopback address (this machine)"
+	case a == netip.MustParseAddr("169.254.169.254"):
+		return "the cloud metadata address (instance credentials live there)"
+	case a.IsLinkLocalUnicast():
+		return "a link-local address"
+	case a.IsPrivate():
+		return "a private-network address"
+	case netip.MustParsePrefix("100.64.0.0/10").Contains(a):
+		return "a carrier-grade NAT address"
+	}
+	return "a reserved or local address"
+}
+
+// Grant admits private addresses for one host and port beyond the policy:
+// a person approved one call to it (Addrs: the private addresses the
+// approval named), or configured it (a search backend, an MCP server: Addrs
+// nil admits any address of that host and port).
+type Grant struct {
+	Host, Port string
+	Addrs      []netip.Addr
+}
+
+// GrantURL grants the host and port of u (as the person configured it).
+func GrantURL(u *url.URL) *Grant {
+	h, p := HostPort(u)
+	return &Grant{Host: h, Port: p}
+}
+
+func (g *Grant) admits(host, port string, a netip.Addr) bool {
+	if g == nil || normalizeHost(g.Host) != host || g.Port != port {
+		return false
+	}
+	return g.Addrs == nil || slices.Contains(g.Addrs, a.Unmap())
+}
+
+// HostPort is u's host (normalised) and port, the scheme's default when u
+// names none.
+func HostPort(u *url.URL) (host, port string) {
+	port = u.Port()
+	if port == "" {
+		port = "80"
+		if strings.EqualFold(u.Scheme, "https") {
+			port = "443"
+		}
+	}
+	return normalizeHost(u.Hostname()), port
+}
+
+// ParsePrivate reads one [network] allow_private entry: "host" (any port)
+// or "host:port", a name or an address literal ("[::1]:8080", "::1").
+func ParsePrivate(entry string) (host, port string, err error) {
+	e := strings.TrimSpace(entry)
+	bad := fmt.Errorf("network.allow_private: %q is not a host or host:port (e.g. \"localhost:3000\", \"127.0.0.1\")", entry)
+	if e == "" || strings.ContainsAny(e, "/@ *") || strings.HasPrefix(e, "-") {
+		return "", "", bad
+	}
+	if _, err := netip.ParseAddr(strings.Trim(e, "[]")); err == nil && !strings.Contains(e, "]:") {
+		return normalizeHost(e), "", nil
+	}
+	if !strings.Contains(e, ":") {
+		return normalizeHost(e), "", nil
+	}
+	h, p, err := net.SplitHostPort(e)
+	if err != nil || h == "" || p == "" || strings.Trim(p, "0123456789") != "" {
+		return "", "", bad
+	}
+	return normalizeHost(h), p, nil
+}
+
+// privateListed reports whether allow_private lists host (by name, or by
+// the address dialled) on port.
+func (p *Policy) privateListed(host, port string, a netip.Addr) bool {
+	for _, e := range p.AllowPrivate {
+		h, eport, err := ParsePrivate(e)
+		if err != nil || (eport != "" && eport != port) {
+			continue
+		}
+		if h == host {
+			return true
+		}
+		if ea, err := netip.ParseAddr(h); err == nil && ea.Unmap() == a.Unmap() {
+			return true
+		}
+	}
+	return false
+}
+
+func privateReason(host, port string, a netip.Addr) string {
+	where := host
+	if a.String() != host {
+		where += " resolves to " + a.String() + ", which is"
+	} else {
+		where += " is"
+	}
+	return fmt.Sprintf("%s %s; a private, loopback or link-local address is reached only with a person's approval of "+
+		"this one call, or when [network] allow_private lists %s", where, kind(a), net.JoinHostPort(host, port))
+}
+
+func privateFix(host, port string) string {
+	return fmt.Sprintf("a private address is reached only after a person approves a call to it, or when "+
+		"[network] allow_private lists %s", net.JoinHostPort(host, port))
+}

@@ -22,6 +22,7 @@ func TestExecGitHubAliasMatchesCanonical(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "c", Name: "github", Args: `{"action":"issue_context","number":1,"repo":"octo/widgets"}`}),
 		fakemodel.Text("The parser panics on empty input."))
 	c := newCLI(t, srv)
+	c.config("[github]\nhosts = [\"" + gh.Host() + "\"]\n")
 	c.env = append(c.env, gh.Env(t, fakegithub.Token)...)
 	out, errOut, code := c.run("exec", "--output-format", "stream-json", "what is issue 1 about?")
 	if code != 0 {

@@ -132,6 +132,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if cfg.Web.Enabled {
 		a.Services.Web = newWeb(cfg, a.Services.Handles)
 	}
+	a.Services.GitHubHosts, a.Services.Network = cfg.GitHubHosts, cfg.Web.Policy
 	store, report, err := tasks.Open(tasks.DefaultDir(cfg.Env))
 	if err != nil {
 		return nil, fmt.Errorf("opening the task store: %w", err)
@@ -359,6 +360,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
 	if a.Services.RLM != nil {
 		svc.RLM = a.Services.RLM.NewChild()
 	}
@@ -430,6 +432,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
 	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	svc.Skills = a.Services.Skills
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil

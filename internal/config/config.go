@@ -60,6 +60,10 @@ type Config struct {
 	PathSuffix      string
 	Headers         map[string]string
 	Web             WebConfig
+	// GitHubHosts are the [github] hosts the github tool may reach besides
+	// github.com (host or host:port, normalised); the project overlay
+	// cannot add any.
+	GitHubHosts []string
 	// NotifyWhen and NotifyMethod are [notifications] with defaults:
 	// when off|auto|always, method bel|osc9|osc777.
 	NotifyWhen, NotifyMethod string
@@ -364,6 +368,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		return err
 	}
 	if err := c.resolveWeb(env); err != nil {
+		return err
+	}
+	if err := c.resolveGitHub(); err != nil {
 		return err
 	}
 	return c.resolveSandbox(flags, env)

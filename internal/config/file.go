@@ -54,6 +54,7 @@ type File struct {
 	Sandbox                *SandboxTable            `toml:"sandbox"`
 	Shell                  *Shell                   `toml:"shell"`
 	Search                 *Search                  `toml:"search"`
+	GitHub                 *GitHub                  `toml:"github"`
 	Notifications          *Notifications           `toml:"notifications"`
 	Hooks                  []Hook                   `toml:"hooks"`
 }

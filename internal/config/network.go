@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +20,31 @@ type Network struct {
 	// from a project's config.
 	AllowPrivate []string `toml:"allow_private"`
 	Audit        bool     `toml:"audit"` // one line per call in $CODEWHALE_HOME/audit.log
+}
+
+// GitHub is the [github] table.
+type GitHub struct {
+	// Hosts are the GitHub Enterprise hosts (host or host:port) the github
+	// tool may reach besides github.com: the one place its hosts come from.
+	Hosts []string `toml:"hosts"`
+}
+
+// resolveGitHub checks and normalises [github] hosts.
+func (c *Config) resolveGitHub() error {
+	if c.File.GitHub == nil {
+		return nil
+	}
+	for _, e := range c.File.GitHub.Hosts {
+		h, p, err := netpolicy.ParseHostPort("github.hosts", e)
+		if err != nil {
+			return fmt.Errorf("config: %s: %w", c.Path, err)
+		}
+		if p != "" {
+			h = net.JoinHostPort(h, p)
+		}
+		c.GitHubHosts = append(c.GitHubHosts, h)
+	}
+	return nil
 }
 
 // Search is the [search] table: the Web tool's backend chain.
@@ -65,7 +91,7 @@ func (c *Config) resolveWeb(env Env) error {
 		return fmt.Errorf("config: %s: %w", c.Path, err)
 	}
 	for _, e := range n.AllowPrivate {
-		if _, _, err := netpolicy.ParsePrivate(e); err != nil {
+		if _, _, err := netpolicy.ParseHostPort("network.allow_private", e); err != nil {
 			return fmt.Errorf("config: %s: %w", c.Path, err)
 		}
 	}

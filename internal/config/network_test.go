@@ -49,6 +49,24 @@ allow_private = ["169.254.169.254"] # ignored too
 	}
 }
 
+// [github] hosts come from the user's file only, normalised; a malformed
+// entry is an error naming the key.
+func TestGitHubHosts(t *testing.T) {
+	t.Parallel()
+	home, ws := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(home, "config.toml"), "[github]\nhosts = [\"GHE.Corp.Example\", \"127.0.0.1:8443\"]\n")
+	write(t, filepath.Join(ws, ".codewhale", "config.toml"), "[github]\nhosts = [\"attacker.example\"]\n")
+	c, err := config.Load(config.Flags{Workspace: ws}, env(map[string]string{"CODEWHALE_HOME": home}))
+	if err != nil || strings.Join(c.GitHubHosts, ",") != "ghe.corp.example,127.0.0.1:8443" {
+		t.Fatalf("hosts %q %v", c.GitHubHosts, err)
+	}
+	write(t, filepath.Join(home, "config.toml"), "[github]\nhosts = [\"https://ghe.corp.example\"]\n")
+	if _, err := config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home})); err == nil ||
+		!strings.Contains(err.Error(), `github.hosts: "https://ghe.corp.example" is not a host or host:port`) {
+		t.Errorf("bad entry: %v", err)
+	}
+}
+
 func TestWebConfigFromEnvironment(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

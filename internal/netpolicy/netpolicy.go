@@ -55,7 +55,7 @@ type Policy struct {
 	Deny    []string // the same patterns; deny wins over allow
 	// AllowPrivate are the private hosts reached without asking: "host"
 	// (any port) or "host:port", a name or an address literal, matched
-	// exactly (ParsePrivate). Allow admits no private address.
+	// exactly (ParseHostPort). Allow admits no private address.
 	AllowPrivate []string
 	// Resolver resolves host names; nil uses net.DefaultResolver. Tests
 	// inject one to make a public-looking name resolve to loopback.

@@ -106,18 +106,18 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestParsePrivate(t *testing.T) {
+func TestParseHostPort(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"localhost:3000": "localhost 3000", "127.0.0.1:8080": "127.0.0.1 8080",
 		"127.0.0.1": "127.0.0.1 ", "::1": "::1 ", "[::1]:8080": "::1 8080", "[::1]": "::1 ", " Dev.Box. ": "dev.box "} {
-		h, p, err := ParsePrivate(in)
+		h, p, err := ParseHostPort("network.allow_private", in)
 		if err != nil || h+" "+p != want {
-			t.Errorf("ParsePrivate(%q) = %q %q %v", in, h, p, err)
+			t.Errorf("ParseHostPort(%q) = %q %q %v", in, h, p, err)
 		}
 	}
 	for _, in := range []string{"", "http://localhost:3000", "localhost:", "localhost:http", "-x", "*", "a b", "user@host"} {
-		if _, _, err := ParsePrivate(in); err == nil || !strings.Contains(err.Error(), "network.allow_private") {
-			t.Errorf("ParsePrivate(%q): %v", in, err)
+		if _, _, err := ParseHostPort("network.allow_private", in); err == nil || !strings.Contains(err.Error(), "network.allow_private") {
+			t.Errorf("ParseHostPort(%q): %v", in, err)
 		}
 	}
 }

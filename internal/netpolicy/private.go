@@ -91,11 +91,14 @@ func HostPort(u *url.URL) (host, port string) {
 	return normalizeHost(u.Hostname()), port
 }
 
-// ParsePrivate reads one [network] allow_private entry: "host" (any port)
-// or "host:port", a name or an address literal ("[::1]:8080", "::1").
-func ParsePrivate(entry string) (host, port string, err error) {
+// ParseHostPort reads a host the person configured (a [network]
+// allow_private or [github] hosts entry, key names it in errors) or one a
+// model named where only such hosts may go: "host" or "host:port", a name
+// or an address literal ("[::1]:8080", "::1"), lower-cased, trailing dot
+// dropped. Nothing option-shaped, no scheme, path, user or space passes.
+func ParseHostPort(key, entry string) (host, port string, err error) {
 	e := strings.TrimSpace(entry)
-	bad := fmt.Errorf("network.allow_private: %q is not a host or host:port (e.g. \"localhost:3000\", \"127.0.0.1\")", entry)
+	bad := fmt.Errorf("%s: %q is not a host or host:port (e.g. \"localhost:3000\", \"127.0.0.1\")", key, entry)
 	if e == "" || strings.ContainsAny(e, "/@ *") || strings.HasPrefix(e, "-") {
 		return "", "", bad
 	}
@@ -116,7 +119,7 @@ func ParsePrivate(entry string) (host, port string, err error) {
 // the address dialled) on port.
 func (p *Policy) privateListed(host, port string, a netip.Addr) bool {
 	for _, e := range p.AllowPrivate {
-		h, eport, err := ParsePrivate(e)
+		h, eport, err := ParseHostPort("network.allow_private", e)
 		if err != nil || (eport != "" && eport != port) {
 			continue
 		}

@@ -45,8 +45,12 @@ func ScrubEnv(env, passthrough []string) []string {
 // tesseract, doctor's probes: the process environment through ScrubEnv
 // with the process-wide Policy's EnvPassthrough, the same environment a
 // Bash command gets, followed by extra.
-func Environ(extra ...string) []string {
-	return append(ScrubEnv(os.Environ(), Default().opts.EnvPassthrough), extra...)
+func Environ(extra ...string) []string { return EnvironFrom(os.Environ(), extra...) }
+
+// EnvironFrom is Environ over base instead of the process environment (a
+// tool that adds the person's own settings to it first).
+func EnvironFrom(base []string, extra ...string) []string {
+	return append(ScrubEnv(base, Default().opts.EnvPassthrough), extra...)
 }
 
 func listed(name string, list []string) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/shellpolicy"
@@ -71,9 +72,13 @@ type Services struct {
 	// RLM is the session's rlm tool (nil: unregistered); never in Plan,
 	// where nothing executes code.
 	RLM *rlm.Tool
-	// GitHubEnv is added to the environment of the gh commands the github
-	// tool runs (nil: the agent's own).
+	// GitHubEnv is added to the person's environment the gh commands'
+	// environment is built from (tests).
 	GitHubEnv []string
+	// GitHubHosts are the [github] hosts github may reach besides
+	// github.com; Network is the [network] policy gh's host must pass.
+	GitHubHosts []string
+	Network     *netpolicy.Policy
 	// Commands is the command classifier Bash and task gates use; nil
 	// builds one from the process-wide credential guard.
 	Commands *shellpolicy.Env
@@ -167,7 +172,8 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 			reg.Register(a)
 		}
 	}
-	gh := github.New(github.Options{ReadOnly: readOnly, Handles: s.Handles, Env: s.GitHubEnv})
+	gh := github.New(github.Options{ReadOnly: readOnly, Handles: s.Handles, Env: s.GitHubEnv, Hosts: s.GitHubHosts,
+		Network: s.Network})
 	reg.Register(gh)
 	for _, a := range github.Aliases(gh) {
 		reg.Register(a)

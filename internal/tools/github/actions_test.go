@@ -174,7 +174,7 @@ func TestGHMissing(t *testing.T) {
 func TestGHUnauthenticated(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
-	tool := New(Options{GH: ghBinary(t), Env: f.Env(t, "wrong-token")})
+	tool := New(Options{GH: ghBinary(t), Env: f.Env(t, "wrong-token"), Hosts: []string{f.Host()}})
 	_, _, err := run(t, tool, `{"action":"issue_context","number":1,"repo":"octo/widgets"}`)
 	if err == nil || !strings.Contains(err.Error(), "gh is not authenticated") || !strings.Contains(err.Error(), "gh auth login") {
 		t.Errorf("got %v", err)
@@ -217,14 +217,14 @@ func TestPolicyPerAction(t *testing.T) {
 	t.Parallel()
 	tool := New(Options{GH: "/bin/false"})
 	for in, auto := range map[string]bool{
-		`{"action":"issue_context","number":1}`:                     true,
-		`{"action":"pr_context","url":"https://x/o/r/pull/1"}`:      true,
-		`{"action":"close_issue","number":1,"dry_run":true}`:        true,
-		`{"action":"close_pr","number":1,"dry_run":true}`:           true,
-		`{"action":"comment","number":1,"body":"x"}`:                false,
-		`{"action":"comment","number":1,"body":"x","dry_run":true}`: false,
-		`{"action":"close_issue","number":1}`:                       false,
-		`{"action":"close_pr","number":1,"dry_run":false}`:          false,
+		`{"action":"issue_context","number":1}`:                         true,
+		`{"action":"pr_context","url":"https://github.com/o/r/pull/1"}`: true,
+		`{"action":"close_issue","number":1,"dry_run":true}`:            true,
+		`{"action":"close_pr","number":1,"dry_run":true}`:               true,
+		`{"action":"comment","number":1,"body":"x"}`:                    false,
+		`{"action":"comment","number":1,"body":"x","dry_run":true}`:     false,
+		`{"action":"close_issue","number":1}`:                           false,
+		`{"action":"close_pr","number":1,"dry_run":false}`:              false,
 	} {
 		c, err := tools.PrepareCall(tool, json.RawMessage(in))
 		want := tools.Policy{Approval: tools.Required}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -18,7 +17,7 @@ import (
 
 // ref names one issue or pull request.
 type ref struct {
-	host   string // "" = gh's default (GH_HOST or github.com)
+	host   string // as named by the call ("" = none); bind sets the host the call goes to
 	repo   string // owner/name; "" = the workspace's remote ({owner}/{repo})
 	number int
 }
@@ -36,6 +35,19 @@ func (r ref) label() string {
 		return "#" + strconv.Itoa(r.number)
 	}
 	return r.repo + "#" + strconv.Itoa(r.number)
+}
+
+// refuseOptions refuses a repo or url shaped like an option
+// ("--hostname=x/o/n"): nothing the model sends reaches gh's command line
+// as a flag.
+func refuseOptions(in *contract) error {
+	for _, v := range []struct{ key, val string }{{"repo", in.Repo}, {"url", in.URL}} {
+		if strings.HasPrefix(strings.TrimSpace(v.val), "-") {
+			return tools.InvalidInput("github: `%s` may not start with \"-\" (got %q): pass owner/name, host/owner/name "+
+				"or an issue/pull request URL", v.key, v.val)
+		}
+	}
+	return nil
 }
 
 // parseRef reads {number, repo} or {url}.
@@ -83,9 +95,9 @@ func parseURL(raw string) (ref, error) {
 }
 
 // validName admits GitHub owner and repository names and nothing that could
-// change the API path.
+// change the API path or read as an option.
 func validName(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > 100 {
+	if s == "" || s == "." || s == ".." || len(s) > 100 || s[0] == '-' {
 		return false
 	}
 	for _, c := range s {
@@ -96,7 +108,8 @@ func validName(s string) bool {
 	return true
 }
 
-// gh runs `gh api` in the workspace with the user's own authentication.
+// gh runs `gh api` in the workspace with the user's own authentication,
+// against the one host bind chose (env fixes GH_HOST).
 type gh struct {
 	bin string
 	dir string
@@ -104,11 +117,8 @@ type gh struct {
 	err error // gh is missing
 }
 
-func (t *Tool) runner(workspace string) *gh {
-	g := &gh{bin: t.opts.GH, dir: workspace}
-	if t.opts.Env != nil {
-		g.env = append(os.Environ(), t.opts.Env...)
-	}
+func (t *Tool) runner(workspace string, env []string) *gh {
+	g := &gh{bin: t.opts.GH, dir: workspace, env: env}
 	if g.bin == "" {
 		g.bin = "gh"
 	}
@@ -148,14 +158,9 @@ func (g *gh) api(ctx context.Context, r ref, method, path string, opts apiOpts) 
 	}
 	args = append(args, path)
 	cmd := exec.CommandContext(ctx, g.bin, args...)
+	// GH_HOST (in g.env) rather than --hostname: gh's flag refuses a
+	// host:port.
 	cmd.Dir, cmd.Env = g.dir, g.env
-	if r.host != "" {
-		// GH_HOST rather than --hostname: gh's flag refuses a host:port.
-		if cmd.Env == nil {
-			cmd.Env = os.Environ()
-		}
-		cmd.Env = append(cmd.Env, "GH_HOST="+r.host)
-	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -23,7 +23,8 @@ func ghBinary(t *testing.T) string {
 
 func newGH(t *testing.T, f *fakegithub.Server, readOnly bool) (*Tool, *handles.Store) {
 	store := handles.NewStore(0)
-	return New(Options{GH: ghBinary(t), Env: f.Env(t, fakegithub.Token), ReadOnly: readOnly, Handles: store}), store
+	return New(Options{GH: ghBinary(t), Env: f.Env(t, fakegithub.Token), Hosts: []string{f.Host()}, ReadOnly: readOnly,
+		Handles: store}), store
 }
 
 func run(t *testing.T, tool tools.Tool, in string) (tools.Result, tools.Approval, error) {

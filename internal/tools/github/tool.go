@@ -1,14 +1,16 @@
 // Package github is the deferred `github` action family (docs/CONTRACT.md,
 // github): read an issue's or pull request's context, comment, and close
-// with evidence — all through the user's own `gh` CLI, so their existing
-// authentication, GH_HOST and enterprise hosts just work. It speaks to
-// GitHub's REST API through `gh api`.
+// with evidence — all through the user's own `gh` CLI and its existing
+// authentication. It speaks to GitHub's REST API through `gh api`, only to
+// github.com and the hosts the person lists in [github] hosts, under the
+// [network] policy (host.go).
 package github
 
 import (
 	"context"
 	"encoding/json"
 
+	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/handles"
 )
@@ -28,9 +30,15 @@ type Options struct {
 	ReadOnly bool
 	// GH is the gh binary; "" looks it up on PATH when a call needs it.
 	GH string
-	// Env is added to gh's environment (tests point GH_HOST at a local
-	// server); nil inherits the agent's.
+	// Env is added to the person's environment gh's is built from (tests
+	// point GH_HOST at a local server).
 	Env []string
+	// Hosts are the hosts besides github.com the tool may reach ([github]
+	// hosts); a call naming any other is refused.
+	Hosts []string
+	// Network is the [network] policy gh's host must pass (nil: the zero
+	// policy).
+	Network *netpolicy.Policy
 	// Handles keeps long threads and diffs out of the transcript.
 	Handles *handles.Store
 }
@@ -62,9 +70,11 @@ func New(opts Options) *Tool {
 	}}
 }
 
-// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3). The context
-// actions and close dry runs are Auto, read-only and parallel-safe; what
-// posts or closes is Required.
+// Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and binds it
+// to its host (bind): a host the person did not configure, or one the
+// network policy denies, is refused here and gh never runs. The context
+// actions and close dry runs are Auto, read-only and parallel-safe (Required
+// when [network] prompts); what posts or closes is Required.
 func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	d, err := decode(raw, t.actions, t.InputSchema())
 	if err != nil {
@@ -75,8 +85,23 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	case d.Action == "issue_context", d.Action == "pr_context", d.In.DryRun && (d.Action == "close_issue" || d.Action == "close_pr"):
 		p = tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: true}
 	}
+	if err := refuseOptions(&d.In); err != nil {
+		return nil, err
+	}
+	r, err := parseRef(&d.In)
+	if err != nil {
+		// A malformed reference is refused when the call runs, in
+		// parseRef's words; it names no host, so nothing is sent either way.
+		return tools.NewCall(d.Input(), p, func(context.Context, *tools.Context) (tools.Result, error) {
+			return tools.Result{}, err
+		}), nil
+	}
+	p, env, err := t.bind(&r, p)
+	if err != nil {
+		return nil, err
+	}
 	return tools.NewCall(d.Input(), p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
-		res, err := t.run(ctx, tc, d)
+		res, err := t.run(ctx, tc, d, r, t.runner(tc.Workspace, env))
 		return tools.Sized(res, err, tc, "read the rest with handle_read on the returned handle")
 	}), nil
 }
@@ -86,12 +111,7 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[contract]) (tools.Result, error) {
-	ref, err := parseRef(&d.In)
-	if err != nil {
-		return tools.Result{}, err
-	}
-	gh := t.runner(tc.Workspace)
+func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[contract], ref ref, gh *gh) (tools.Result, error) {
 	switch d.Action {
 	case "issue_context":
 		return t.issueContext(ctx, tc, gh, ref)

@@ -158,7 +158,13 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		a.Services.Extra = a.registerMCP
 		a.Services.MCPInfo = a.MCP.Info
 	}
+	if err := a.openAutomations(); err != nil {
+		return nil, err
+	}
 	if o.RunTasks {
+		// What starts the moment the runner attaches is listed first,
+		// each run with its authority, for the person to see.
+		starting := startingRuns(store, a.Automations)
 		switch err := store.AttachRunner(a.ctx, a.runTask, 2); {
 		case errors.Is(err, tasks.ErrRunnerElsewhere):
 			// Another session runs the queue (and the automation
@@ -167,10 +173,12 @@ func New(cfg *config.Config, o Options) (*App, error) {
 			a.TasksReport = strings.TrimSpace(a.TasksReport + "\n" + err.Error() + "; tasks queued here run there")
 		case err != nil:
 			return nil, err
+		default:
+			if starting != "" {
+				a.StartupNotices = append(a.StartupNotices, starting)
+			}
+			a.startScheduler()
 		}
-	}
-	if err := a.openAutomations(); err != nil {
-		return nil, err
 	}
 	if !o.NoJournal {
 		a.openCheckpoints()

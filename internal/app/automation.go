@@ -13,8 +13,7 @@ import (
 // AutomationsDir is where automations are stored.
 func AutomationsDir(home string) string { return filepath.Join(home, "automations") }
 
-// openAutomations wires the automation store into the session's tools and,
-// for a process that runs tasks, starts the scheduler.
+// openAutomations wires the automation store into the session's tools.
 func (a *App) openAutomations() error {
 	store, err := auto.Open(AutomationsDir(a.Cfg.Home))
 	if err != nil {
@@ -23,12 +22,15 @@ func (a *App) openAutomations() error {
 	a.Automations = store
 	a.Services.Automations = store
 	a.Services.Enqueue = EnqueueInto(a.Tasks, a.Cfg.Model)
-	if a.Opts.RunTasks {
-		a.Scheduler = auto.NewScheduler(store, a.Services.Enqueue)
-		a.Services.Wake = a.Scheduler.Wake
-		go a.Scheduler.Run(a.ctx)
-	}
 	return nil
+}
+
+// startScheduler runs due automations in this process, which runs the
+// task queue.
+func (a *App) startScheduler() {
+	a.Scheduler = auto.NewScheduler(a.Automations, a.Services.Enqueue)
+	a.Services.Wake = a.Scheduler.Wake
+	go a.Scheduler.Run(a.ctx)
 }
 
 // EnqueueInto makes a due run a durable task in store, with no more
@@ -44,24 +46,12 @@ func EnqueueInto(store *tasks.Store, model string) auto.Enqueue {
 				due.Format(time.RFC3339)),
 			Model: model, Workspace: at.Workspace, Mode: mode, AllowShell: at.Ceiling.AllowShell,
 			TrustMode: at.Ceiling.TrustMode, AutoApprove: at.Ceiling.AutoApprove, OwnerSessionID: "automation:" + at.ID,
-			Posture: ceilingPosture(at.Ceiling.Posture)})
+			Posture: at.Ceiling.PolicyPosture().Value()})
 		if err != nil {
 			return "", err
 		}
 		return rec.ID, nil
 	}
-}
-
-// ceilingPosture is the approval_policy value of an automation ceiling's
-// posture (ask, auto, full_access); anything else is Ask.
-func ceilingPosture(p string) string {
-	switch p {
-	case "auto":
-		return "auto"
-	case "full_access":
-		return "bypass"
-	}
-	return "suggest"
 }
 
 // DueResult is one run RunDue started and how its task ended.

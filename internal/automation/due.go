@@ -123,6 +123,23 @@ func (s *Store) record(ctx context.Context, a *Automation, run Run, enqueue Enqu
 	return Fired{ID: a.ID, Name: a.Name, Run: *last}, nil
 }
 
+// Due returns the active automations whose next run has come, without
+// firing them: what RunDue would start now.
+func (s *Store) Due() []Automation {
+	list, _, err := s.List()
+	if err != nil {
+		return nil
+	}
+	now := s.Now()
+	var due []Automation
+	for _, a := range list {
+		if a.Status == Active && a.NextRun != nil && !a.NextRun.After(now) {
+			due = append(due, a)
+		}
+	}
+	return due
+}
+
 // NextDue is the earliest next run of an active automation.
 func (s *Store) NextDue() (time.Time, bool) {
 	list, _, err := s.List()

@@ -35,15 +35,6 @@ const (
 	Done   = "done" // a one-off that ran
 )
 
-// Ceiling is the most authority the automation's runs get: what its creator
-// had, never more.
-type Ceiling struct {
-	Posture     string `json:"posture"` // ask, auto, full_access
-	AutoApprove bool   `json:"auto_approve"`
-	AllowShell  bool   `json:"allow_shell"`
-	TrustMode   bool   `json:"trust_mode"`
-}
-
 // Run is one due run.
 type Run struct {
 	At     time.Time `json:"at"`
@@ -288,13 +279,16 @@ func (s *Store) Update(id string, fn func(*Automation) error) (*Automation, erro
 
 // SetStatus pauses or resumes an automation.
 func (s *Store) SetStatus(id, status string) (*Automation, error) {
-	return s.Update(id, func(a *Automation) error {
-		if a.Status == Done && status == Active {
-			return fmt.Errorf("automation %s was a one-off that already ran; create a new one", id)
-		}
-		a.Status = status
-		return nil
-	})
+	return s.Update(id, func(a *Automation) error { return a.SetStatus(status) })
+}
+
+// SetStatus pauses or resumes a; a one-off that already ran cannot resume.
+func (a *Automation) SetStatus(status string) error {
+	if a.Status == Done && status == Active {
+		return fmt.Errorf("automation %s was a one-off that already ran; create a new one", a.ID)
+	}
+	a.Status = status
+	return nil
 }
 
 // Delete removes an automation.

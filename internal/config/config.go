@@ -246,7 +246,7 @@ func (c *Config) applyProject(path string) error {
 		// The user file is validated in resolve; an unknown value there
 		// fails there, so its parse error can be ignored here.
 		cur, _ := policy.ParsePosture(c.File.ApprovalPolicy)
-		if tighter(next, cur) {
+		if next.NoMoreThan(cur) {
 			c.File.ApprovalPolicy = p.ApprovalPolicy
 		}
 	}
@@ -268,12 +268,6 @@ func (c *Config) applyProject(path string) error {
 		}
 	}
 	return nil
-}
-
-// tighter reports whether posture a asks at least as often as b.
-func tighter(a, b policy.Posture) bool {
-	rank := map[policy.Posture]int{policy.Never: 0, policy.Ask: 1, policy.AutoReview: 2, policy.FullAccess: 3}
-	return rank[a] <= rank[b]
 }
 
 // posture resolves approval_policy (flag > environment > project overlay

@@ -63,7 +63,7 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 	rule, saveable := t.saveableRule(p)
 	req := ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
 		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p), Reason: p.reason,
-		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authorityOf(name, p.input),
+		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authority(p),
 		SandboxReadOnly: t.sandboxReadOnlyFor(p.tool)}
 	if req.SandboxReadOnly {
 		req.Description += readOnlyShellNote
@@ -105,6 +105,16 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 		e.mu.Unlock()
 		return tools.Cancelled("Request cancelled while awaiting approval")
 	}
+}
+
+// authority is what the card shows of the authority a call grants: the
+// tool's own account (tools.Policy.Grant: an automation's runs) when it
+// gives one, else the flags the input names (authorityOf).
+func authority(p *planned) map[string]any {
+	if p.prepared != nil && p.prepared.Policy.Grant != nil {
+		return p.prepared.Policy.Grant.Map()
+	}
+	return authorityOf(p.call.name, p.input)
 }
 
 // authorityOf lists the authority a tasks create or agent start asks to

@@ -17,8 +17,9 @@ import (
 // reason; it counts the calls that really ran.
 type guarded struct {
 	tools.Spec
-	need tools.Approval
-	ran  atomic.Int32
+	need  tools.Approval
+	grant *tools.Grant // the authority its calls leave later work (nil: none)
+	ran   atomic.Int32
 }
 
 func newGuarded(need tools.Approval) *guarded {
@@ -27,7 +28,7 @@ func newGuarded(need tools.Approval) *guarded {
 }
 
 func (g *guarded) Prepare(in json.RawMessage) (*tools.Call, error) {
-	p := tools.Policy{Approval: g.need}
+	p := tools.Policy{Approval: g.need, Grant: g.grant}
 	if g.need == tools.Explicit {
 		p.Reason = "writes .git/config, which decides what git runs"
 	}
@@ -154,6 +155,24 @@ func TestExplicitApprovalPromptsWithReasonAndNoSessionGrant(t *testing.T) {
 	}
 	if g.ran.Load() != 2 {
 		t.Errorf("ran %d times", g.ran.Load())
+	}
+}
+
+// A tool that says what authority its call leaves later work (an
+// automation's runs) has the card carry that account, not the input's.
+func TestApprovalCarriesTheToolsGrant(t *testing.T) {
+	t.Parallel()
+	g := newGuarded(tools.Required)
+	g.grant = &tools.Grant{RunsWith: "Ask — …", AllowShell: true, LoweredFrom: "Full Access — …"}
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":"x"}`}), fakemodel.Text("done"))
+	h := newHarness(t, srv, func(o *engine.Options) {
+		o.Posture, o.Interactive, o.AutoApprove = policy.Ask, true, false
+		o.Tools = g.toolset
+	})
+	cards := h.approveEach(engine.ApproveToolCall{}, "go")
+	if len(cards) != 1 || cards[0].Authority["runs_with"] != "Ask — …" || cards[0].Authority["allow_shell"] != true ||
+		cards[0].Authority["lowered_from"] != "Full Access — …" || cards[0].Authority["auto_approve"] != false {
+		t.Fatalf("cards %+v", cards)
 	}
 }
 

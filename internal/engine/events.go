@@ -99,7 +99,9 @@ type ApprovalRequired struct {
 	SandboxReadOnly bool
 	// Authority is every authority flag a tasks create or agent start asks
 	// to grant (auto_approve, trust_mode, allow_shell, mode, model, …, as
-	// written in the input); nil for other calls.
+	// written in the input), or the authority an automation change leaves
+	// its runs (tools.Grant.Map: runs_with, the flags, lowered_from); nil
+	// for other calls.
 	Authority map[string]any
 	// SaveRule is the exact allow rule "Always allow this" would write to
 	// the global permissions.toml ("" when the call cannot get one: an

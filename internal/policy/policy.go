@@ -119,6 +119,24 @@ func (p Posture) Chip() string {
 	}
 }
 
+// NoMoreThan reports whether p grants no more than q: never < Ask <
+// Auto-Review < Full Access. It is the one ordering of postures — a project
+// file may only tighten one, and work a session stores (an automation, a
+// task) never keeps more than the session that last changed it.
+func (p Posture) NoMoreThan(q Posture) bool { return p.rank() <= q.rank() }
+
+func (p Posture) rank() int {
+	switch p {
+	case Never:
+		return 0
+	case AutoReview:
+		return 2
+	case FullAccess:
+		return 3
+	}
+	return 1
+}
+
 // Next is the posture after p in the Ask → Auto-Review → Full Access cycle.
 func (p Posture) Next() Posture {
 	switch p {

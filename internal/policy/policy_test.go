@@ -35,3 +35,15 @@ func TestModesAndPostures(t *testing.T) {
 		t.Error("labels")
 	}
 }
+
+func TestPostureOrder(t *testing.T) {
+	t.Parallel()
+	order := []Posture{Never, Ask, AutoReview, FullAccess}
+	for i, p := range order {
+		for j, q := range order {
+			if got := p.NoMoreThan(q); got != (i <= j) {
+				t.Errorf("%v.NoMoreThan(%v) = %v", p, q, got)
+			}
+		}
+	}
+}

@@ -22,6 +22,31 @@ type Policy struct {
 	// Detached: the call returns before its work finishes (agent start), so
 	// it may run beside others too.
 	Detached bool
+	// Grant is the authority the call gives work that runs later without
+	// the person (an automation's runs), as the tool computed it; the
+	// approval card shows it. nil: the card lists the authority flags the
+	// input names.
+	Grant *Grant
+}
+
+// Grant is the authority a call leaves to work that runs later, in the
+// words and flags an approval card shows.
+type Grant struct {
+	RunsWith                           string // what a run may do, in words
+	AutoApprove, TrustMode, AllowShell bool
+	// LoweredFrom is what the work had before this call lowered it to the
+	// session's authority ("": not lowered).
+	LoweredFrom string
+}
+
+// Map is g as an approval card's authority fields.
+func (g *Grant) Map() map[string]any {
+	m := map[string]any{"runs_with": g.RunsWith, "auto_approve": g.AutoApprove, "trust_mode": g.TrustMode,
+		"allow_shell": g.AllowShell}
+	if g.LoweredFrom != "" {
+		m["lowered_from"] = g.LoweredFrom
+	}
+	return m
 }
 
 // Call is one call the registry prepared: its tool resolved by exact name,

@@ -83,8 +83,9 @@ func readFlags(d *tools.Decoded[contract]) flags {
 	return flags{sent("allow_shell", d.In.AllowShell), sent("trust_mode", d.In.TrustMode), sent("auto_approve", d.In.AutoApprove)}
 }
 
-// capTo applies the flags to c under the ceiling and says what was cut.
-func (f flags) capTo(c *auto.Ceiling, ceiling auto.Ceiling) []string {
+// apply sets the flags the call sent on c, each only where the session's
+// ceiling has it, and names what it could not grant.
+func (f flags) apply(c *auto.Ceiling, ceiling auto.Ceiling) []string {
 	var capped []string
 	set := func(req *bool, dst *bool, allowed bool, name string) {
 		if req == nil {
@@ -98,8 +99,23 @@ func (f flags) capTo(c *auto.Ceiling, ceiling auto.Ceiling) []string {
 	set(f.allowShell, &c.AllowShell, ceiling.AllowShell, "allow_shell")
 	set(f.trustMode, &c.TrustMode, ceiling.TrustMode, "trust_mode")
 	set(f.autoApprove, &c.AutoApprove, ceiling.AutoApprove, "auto_approve")
-	c.Posture = ceiling.Posture
 	return capped
+}
+
+// created is the ceiling a create stores: the session's posture and the
+// flags it sent, capped.
+func (f flags) created(session auto.Ceiling) (auto.Ceiling, []string) {
+	c := auto.Ceiling{Posture: session.Posture}
+	return c, f.apply(&c, session)
+}
+
+// recap is the ceiling an update, a resume or a run leaves an automation
+// (CONTRACT.md §6.12): what it stored met with this session's, then the
+// flags an update sent, each granted only if the session has it. A stored
+// Full Access never survives an update made under Ask or --auto.
+func (f flags) recap(stored, session auto.Ceiling) (auto.Ceiling, []string) {
+	c := stored.Meet(session)
+	return c, f.apply(&c, session)
 }
 
 func cappedNote(capped []string, posture string) string {
@@ -108,6 +124,52 @@ func cappedNote(capped []string, posture string) string {
 	}
 	return fmt.Sprintf("Not granted: %s — this session's posture (%s) does not have that authority, and an automation's "+
 		"runs never get more than the session that created it. Runs will be refused what needs it.", strings.Join(capped, ", "), posture)
+}
+
+// loweredNote says that a change lowered the automation's authority to
+// this session's.
+func loweredNote(before, after auto.Ceiling) string {
+	if !before.Exceeds(after) {
+		return ""
+	}
+	return "Its runs now get this session's authority (" + after.Describe() + ") instead of what it had (" +
+		before.Describe() + "): an automation never keeps more authority than the session that last changed it."
+}
+
+// grantOf is what an approval card shows of c (from: what it had before).
+func grantOf(c auto.Ceiling, from *auto.Ceiling) *tools.Grant {
+	g := &tools.Grant{RunsWith: c.Describe(), AutoApprove: c.AutoApprove, TrustMode: c.TrustMode, AllowShell: c.AllowShell}
+	if from != nil && from.Exceeds(c) {
+		g.LoweredFrom = from.Describe()
+	}
+	return g
+}
+
+// grant is the authority a create, update, resume or run leaves its runs,
+// for the approval card (nil for other actions, or an automation that
+// cannot be read: the call then fails when it runs).
+func (t *Tool) grant(d *tools.Decoded[contract]) *tools.Grant {
+	session := t.opts.Ceiling()
+	f := readFlags(d)
+	switch d.Action {
+	case "create":
+		c, _ := f.created(session)
+		return grantOf(c, nil)
+	case "update", "resume", "run":
+		if t.opts.Store == nil {
+			return nil
+		}
+		a, err := t.opts.Store.Get(strings.TrimSpace(d.In.AutomationID))
+		if err != nil {
+			return nil
+		}
+		if d.Action != "update" {
+			f = flags{}
+		}
+		c, _ := f.recap(a.Ceiling, session)
+		return grantOf(c, &a.Ceiling)
+	}
+	return nil
 }
 
 func (t *Tool) create(tc *tools.Context, d *tools.Decoded[contract]) (tools.Result, error) {
@@ -123,7 +185,8 @@ func (t *Tool) create(tc *tools.Context, d *tools.Decoded[contract]) (tools.Resu
 		}
 	}
 	ceiling := t.opts.Ceiling()
-	capped := readFlags(d).capTo(&n.Ceiling, ceiling)
+	var capped []string
+	n.Ceiling, capped = readFlags(d).created(ceiling)
 	a, err := t.opts.Store.Create(n)
 	if err != nil {
 		return tools.Result{}, tools.InvalidInput("automation: %v", err)
@@ -140,6 +203,7 @@ func (t *Tool) update(d *tools.Decoded[contract]) (tools.Result, error) {
 	}
 	f := readFlags(d)
 	var capped []string
+	var before auto.Ceiling
 	ceiling := t.opts.Ceiling()
 	updated, err := t.opts.Store.Update(a.ID, func(a *auto.Automation) error {
 		for name, f := range map[string]struct{ dst, v *string }{"name": {&a.Name, &in.Name},
@@ -152,9 +216,8 @@ func (t *Tool) update(d *tools.Decoded[contract]) (tools.Result, error) {
 		if _, err := time.LoadLocation(a.Timezone); err != nil {
 			return fmt.Errorf("unknown timezone %q", a.Timezone)
 		}
-		if f != (flags{}) {
-			capped = f.capTo(&a.Ceiling, ceiling)
-		}
+		before = a.Ceiling
+		a.Ceiling, capped = f.recap(a.Ceiling, ceiling)
 		return nil
 	})
 	if err != nil {
@@ -165,24 +228,35 @@ func (t *Tool) update(d *tools.Decoded[contract]) (tools.Result, error) {
 		return tools.Result{}, tools.InvalidInput("automation: %v", err)
 	}
 	t.wake()
-	return result(map[string]any{"updated": updated, "note": cappedNote(capped, ceiling.Posture)}, map[string]any{"id": updated.ID})
+	note := strings.TrimSpace(loweredNote(before, updated.Ceiling) + " " + cappedNote(capped, ceiling.Posture))
+	return result(map[string]any{"updated": updated, "note": note}, map[string]any{"id": updated.ID, "capped": capped})
 }
 
+// setStatus pauses or resumes; a resume re-arms future runs, so it also
+// lowers the automation's authority to this session's (recap).
 func (t *Tool) setStatus(in *contract, action string) (tools.Result, error) {
 	a, err := t.get(in)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	status := auto.Paused
-	if action == "resume" {
-		status = auto.Active
-	}
-	updated, err := t.opts.Store.SetStatus(a.ID, status)
+	var before auto.Ceiling
+	updated, err := t.opts.Store.Update(a.ID, func(a *auto.Automation) error {
+		if action == "pause" {
+			return a.SetStatus(auto.Paused)
+		}
+		before = a.Ceiling
+		a.Ceiling, _ = flags{}.recap(a.Ceiling, t.opts.Ceiling())
+		return a.SetStatus(auto.Active)
+	})
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("automation: %v", err)
 	}
 	t.wake()
-	return result(map[string]any{"id": updated.ID, "status": updated.Status, "next_run": updated.NextRun}, map[string]any{"id": updated.ID})
+	body := map[string]any{"id": updated.ID, "status": updated.Status, "next_run": updated.NextRun}
+	if action == "resume" {
+		body["note"] = loweredNote(before, updated.Ceiling)
+	}
+	return result(body, map[string]any{"id": updated.ID})
 }
 
 func (t *Tool) delete(in *contract) (tools.Result, error) {
@@ -205,7 +279,14 @@ func (t *Tool) runNow(ctx context.Context, in *contract) (tools.Result, error) {
 	if t.opts.Enqueue == nil {
 		return tools.Result{}, tools.NotAvailable("automation: this session has no task store to run automations in")
 	}
-	f, err := t.opts.Store.RunNow(ctx, a.ID, t.opts.Enqueue)
+	// A run started now is this session's: its task gets no more than the
+	// session has, whatever the automation stores.
+	session := t.opts.Ceiling()
+	enqueue := func(ctx context.Context, a auto.Automation, due time.Time) (string, error) {
+		a.Ceiling = a.Ceiling.Meet(session)
+		return t.opts.Enqueue(ctx, a, due)
+	}
+	f, err := t.opts.Store.RunNow(ctx, a.ID, enqueue)
 	if err != nil {
 		return tools.Result{}, tools.ExecutionFailed("automation: %v", err)
 	}

@@ -27,8 +27,8 @@ type Options struct {
 	Enqueue auto.Enqueue
 	// ReadOnly offers list and read only (Plan mode).
 	ReadOnly bool
-	// Ceiling is the most authority runs created now may get: the creating
-	// session's posture.
+	// Ceiling is the most authority runs created, changed or started now
+	// may get: this session's posture.
 	Ceiling func() auto.Ceiling
 	// Wake tells this process's scheduler the store changed (nil: none).
 	Wake func()
@@ -69,7 +69,9 @@ func New(opts Options) *Tool {
 
 // Prepare decodes the call once (docs/ARCHITECTURE.md §6.3). list and read
 // are Auto, read-only and parallel-safe; every other action is Required
-// (it schedules or starts agent runs: code execution for policy).
+// (it schedules or starts agent runs: code execution for policy), and a
+// create, update, resume or run carries the authority it leaves the runs
+// (tools.Policy.Grant), which the approval card shows.
 func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	d, err := decode(raw, t.actions)
 	if err != nil {
@@ -78,7 +80,7 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	if err := refuseBeyondSchema(d, t.InputSchema()); err != nil {
 		return nil, err
 	}
-	p := tools.Policy{Approval: tools.Required}
+	p := tools.Policy{Approval: tools.Required, Grant: t.grant(d)}
 	if d.Action == "list" || d.Action == "read" {
 		p = tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: true}
 	}

@@ -201,6 +201,20 @@ func (s *Store) List(limit int) []TaskSummary {
 	return out
 }
 
+// Queued returns the queued tasks in run order: what a runner attached
+// now starts (the start-up list of runs names each with its authority).
+func (s *Store) Queued() []TaskRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]TaskRecord, 0, len(s.queue))
+	for _, id := range s.queue {
+		if r, ok := s.tasks[id]; ok {
+			out = append(out, r.clone())
+		}
+	}
+	return out
+}
+
 // Get returns the task with the full id or unique prefix.
 func (s *Store) Get(idOrPrefix string) (TaskRecord, error) {
 	s.mu.Lock()

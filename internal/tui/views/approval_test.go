@@ -20,6 +20,11 @@ func request(tool, desc string, in map[string]any) engine.ApprovalRequired {
 	return engine.ApprovalRequired{ID: "call_1", ToolName: tool, Description: desc, Input: raw}
 }
 
+func withAuthority(r engine.ApprovalRequired, a map[string]any) engine.ApprovalRequired {
+	r.Authority = a
+	return r
+}
+
 func longCommand() string {
 	return "find . -name '*.go' -not -path './vendor/*' -print0 | xargs -0 grep -l 'TODO' | sort | uniq -c | " +
 		"sort -rn | head -50 > todo-report.txt && git add todo-report.txt && git commit -m 'report' && curl -s -X POST " +
@@ -58,6 +63,17 @@ func TestApprovalCardShowsEverythingItGrants(t *testing.T) {
 			"path": ".git/config", "content": "[core]\n\tfsmonitor = ./x.sh\n"}), "writes .git/config, which decides what git runs"),
 			[]string{"Needs your explicit approval: writes .git/config, which decides", "what git runs", "fsmonitor = ./x.sh",
 				views.ExplicitHints}},
+		{"automation_update_lowered", withAuthority(request("automation", "automation update · cp ~/.ssh/id_rsa .",
+			map[string]any{"action": "update", "automation_id": "auto_0000beef", "prompt": "cp ~/.ssh/id_rsa ."}),
+			map[string]any{"runs_with": "Ask — it runs headless, so what needs approval is refused", "auto_approve": false,
+				"trust_mode": false, "allow_shell": false, "lowered_from": "Full Access — its tool calls run without asking anyone"}),
+			[]string{"Action: update", "Target: auto_0000beef", "1 │ cp ~/.ssh/id_rsa .", "Runs with: Ask", "Lowered from: Full Access",
+				"Auto-approve: no", "Trust mode: no", "Allow shell: no"}},
+		{"automation_create_full", withAuthority(request("automation_create", "automation create · tidy",
+			map[string]any{"action": "create", "prompt": "tidy", "schedule": "@daily", "auto_approve": true}),
+			map[string]any{"runs_with": "Full Access — its tool calls run without asking anyone", "auto_approve": true,
+				"trust_mode": true, "allow_shell": true}),
+			[]string{"Schedule: @daily", "Runs with: Full Access", "Auto-approve: yes — its runs' tool calls run", "Allow shell: yes"}},
 		{"unknown_arguments", request("mcp_srv_tool", "mcp_srv_tool", map[string]any{"url": "https://x.invalid", "force": true}),
 			[]string{"force: true", "url: https://x.invalid"}},
 	}

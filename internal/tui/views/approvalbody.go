@@ -92,6 +92,10 @@ func (a *Approval) bodyRows(w int) []string {
 		c.tasks(in)
 	case "agent":
 		c.agent(in)
+	default:
+		if a.Req.Authority != nil && strings.HasPrefix(a.Req.ToolName, "automation") {
+			c.automation(in)
+		}
 	}
 	c.rest(in)
 	c.intent()
@@ -300,6 +304,41 @@ func (c *card) tasks(in input) {
 	if ws, ok := in.take("workspace"); ok {
 		c.field("Workspace", ws)
 	}
+}
+
+// automation create, update, resume and run show the authority their runs
+// get — which no later run asks about — as the tool computed it (the
+// session's, never more than the automation had; Req.Authority), the
+// flags shown as a task's are.
+func (c *card) automation(in input) {
+	act, _ := in.take("action")
+	c.field("Action", act)
+	if id, ok := in.take("automation_id"); ok {
+		c.field("Target", id)
+	}
+	if p, ok := in.take("prompt"); ok {
+		c.block("Prompt", p, nil)
+	}
+	if s, ok := in.take("schedule"); ok {
+		c.field("Schedule", s)
+	}
+	auth := input{} // a copy: take empties what it reads, and the card renders again
+	for k, v := range c.a.Req.Authority {
+		auth[k] = v
+	}
+	if runs, _ := auth.take("runs_with"); runs != "" {
+		c.field("Runs with", runs)
+	}
+	if from, ok := auth.take("lowered_from"); ok {
+		c.hang(termtext.WrapStyled(c.a.theme.Bold.Render("Lowered from:")+" "+c.a.theme.Warning.Render(from)+
+			" — this session does not have that authority", max(c.w-2, 1)))
+	}
+	in.flag("auto_approve")
+	in.flag("trust_mode")
+	in.flag("allow_shell")
+	c.warnFlag("Auto-approve", auth.flag("auto_approve"), "its runs' tool calls run without asking anyone")
+	c.warnFlag("Trust mode", auth.flag("trust_mode"), "its runs may work outside the workspace")
+	c.warnFlag("Allow shell", auth.flag("allow_shell"), "its runs may run shell commands")
 }
 
 // agent start shows the child's role and model; a role that is not

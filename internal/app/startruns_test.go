@@ -1,0 +1,68 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	auto "github.com/codewhale/codewhale/internal/automation"
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tools/tasks"
+)
+
+// A session that runs the task queue (the TUI) lists what it starts the
+// moment it attaches — an automation that came due while nothing ran and a
+// queued task — each with the authority it runs with.
+func TestStartupListsTheRunsItStarts(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CODEWHALE_HOME", filepath.Join(home, ".codewhale"))
+	t.Setenv("CODEWHALE_TASKS_DIR", filepath.Join(home, "tasks"))
+	t.Setenv("HOME", home)
+	ws := t.TempDir()
+	srv := fakemodel.New(t)
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("done") })
+	getenv := func(k string) string {
+		if k == "CODEWHALE_BASE_URL" {
+			return srv.URL
+		}
+		return os.Getenv(k)
+	}
+	cfg, err := config.Load(config.Flags{Workspace: ws}, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := auto.Open(AutomationsDir(cfg.Home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Created two hours ago: its hourly run came due while nothing ran.
+	store.Now = func() time.Time { return time.Now().Add(-2 * time.Hour).UTC() }
+	at, err := store.Create(auto.New{Name: "nightly digest", Prompt: "digest", Schedule: "FREQ=HOURLY", Workspace: ws,
+		Ceiling: auto.Ceiling{Posture: "full_access", AutoApprove: true, AllowShell: true, TrustMode: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := tasks.Open(filepath.Join(home, "tasks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Create(tasks.NewTask{Prompt: "write the changelog", Mode: "agent", Workspace: ws, Posture: "suggest"}); err != nil {
+		t.Fatal(err)
+	}
+	app, err := New(cfg, Options{Version: "test", NoMCP: true, NoJournal: true, RunTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	notice := strings.Join(app.StartupNotices, "\n")
+	for _, want := range []string{"Starting 2 background run(s) now", "automation " + at.ID + ` "nightly digest"`,
+		"Full Access — its tool calls run without asking anyone; may use shell commands and files outside the workspace",
+		`task task_`, `"write the changelog" — Ask — it runs headless`, "/automations pause <id>"} {
+		if !strings.Contains(notice, want) {
+			t.Errorf("start-up notice lacks %q:\n%s", want, notice)
+		}
+	}
+}

@@ -6,13 +6,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/testutil/gitfixture"
 )
 
 // authorityPostures are hostilePostures plus Plan: the ways exec runs in
@@ -277,4 +280,48 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(fmt.Errorf("reading %s: %w", path, err))
 	}
 	return string(data)
+}
+
+// Every child codewhale starts gets the environment a Bash command gets:
+// with the API key in the agent's environment, its own git (checkpoints
+// around a File write, the Git tool) and gh, each a stand-in that records
+// its environment and then does the real work, never see it.
+func TestChildrenNeverSeeTheAgentsKey(t *testing.T) {
+	t.Parallel()
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		e2e.Missing(t, "git is not installed")
+	}
+	srv := fakemodel.New(t, fakemodel.Tools(
+		fakemodel.Call{ID: "w", Name: "File", Args: `{"action":"write","path":"notes.txt","content":"hello\n"}`},
+		fakemodel.Call{ID: "g", Name: "Git", Args: `{"action":"log"}`},
+		fakemodel.Call{ID: "h", Name: "github", Args: `{"action":"issue_context","number":1,"repo":"octo/widgets"}`}),
+		fakemodel.Text("done"))
+	c := newCLI(t, srv)
+	bin, logs := standInGH(t)
+	script := "#!/bin/sh\nf=$(mktemp \"$GH_LOGS/git-XXXXXX\")\nenv > \"$f\"\nexec " + realGit + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	repo := gitfixture.New(t)
+	repo.Write("README", "hi\n")
+	repo.Run("add", "README")
+	repo.Run("commit", "-qm", "first")
+	c.ws = repo.Dir
+	c.env = replaceEnv(c.env, "PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	c.env = append(c.env, "GH_LOGS="+logs, "DEEPSEEK_API_KEY=sk-canary-key-0000", "OPENAI_API_KEY=sk-canary-openai")
+	if out, errOut, code := c.run("exec", "--auto", "write a note"); code != 0 {
+		t.Fatalf("code %d: %s\n%s", code, out, errOut)
+	}
+	for _, prefix := range []string{"git-", "run-"} {
+		runs, _ := filepath.Glob(filepath.Join(logs, prefix+"*"))
+		if len(runs) == 0 {
+			t.Errorf("no %s… child ran", prefix)
+		}
+		for _, r := range runs {
+			if env := readFile(t, r); strings.Contains(env, "sk-canary") || !strings.Contains(env, "PATH=") {
+				t.Errorf("%s saw the agent's keys:\n%s", filepath.Base(r), env)
+			}
+		}
+	}
 }

@@ -83,8 +83,6 @@ const (
 type Decision struct {
 	Verdict Verdict
 	Reason  string
-	// Explicit is true when an allow rule names the host.
-	Explicit bool
 	// Private are the private addresses the host is or resolves to that
 	// [network] allow_private does not list: reaching them needs a
 	// person's explicit approval of the one call (Grant), in every posture.
@@ -98,7 +96,7 @@ func (p *Policy) Decide(host string) Decision {
 		return Decision{Verdict: Denied, Reason: fmt.Sprintf("network policy denies %s ([network] deny)", host)}
 	}
 	if matchAny(p.Allow, host) {
-		return Decision{Verdict: Permitted, Explicit: true}
+		return Decision{Verdict: Permitted}
 	}
 	switch p.Default {
 	case Deny:

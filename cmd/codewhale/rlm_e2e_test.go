@@ -100,9 +100,10 @@ func TestExecRLMBatchOverALog(t *testing.T) {
 }
 
 // rlm's open of a url takes the Web fetch's policy: a loopback page needs
-// approval, so a headless run without --auto holds the open and the page
-// never reaches the kernel; with --auto the page is opened, and its length,
-// preview and digest come back.
+// an explicit approval, so a headless run holds the open — --auto too — and
+// the page never reaches the kernel; once [network] allow_private lists
+// the server, the page is opened, and its length, preview and digest come
+// back.
 func TestExecRLMOpenOfALoopbackURLNeedsApproval(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
@@ -114,28 +115,35 @@ func TestExecRLMOpenOfALoopbackURLNeedsApproval(t *testing.T) {
 	}))
 	defer page.Close()
 	open := `{"action":"open","name":"p","url":"` + page.URL + `/admin"}`
-	for _, auto := range []bool{false, true} {
+	for _, run := range []struct {
+		name   string
+		auto   bool
+		listed bool // [network] allow_private names the page's server
+	}{{"headless", false, false}, {"--auto", true, false}, {"allow_private", true, true}} {
 		srv := fakemodel.New(t,
 			fakemodel.Tools(fakemodel.Call{ID: "o", Name: "rlm", Args: open}),
 			fakemodel.Text("Done."))
 		c := newCLI(t, srv)
+		if run.listed {
+			c.config("[network]\nallow_private = [\"" + strings.TrimPrefix(page.URL, "http://") + "\"]\n")
+		}
 		args := []string{"exec", "--output-format", "stream-json", "--max-turns", "3", "open the admin page"}
-		if auto {
+		if run.auto {
 			args = append([]string{"exec", "--auto"}, args[1:]...)
 		}
 		out, errOut, _ := c.run(args...)
 		reqs := srv.Requests()
 		if len(reqs) < 2 {
-			t.Fatalf("auto=%v: %d requests: %s\n%s", auto, len(reqs), out, errOut)
+			t.Fatalf("%s: %d requests: %s\n%s", run.name, len(reqs), out, errOut)
 		}
 		switch {
-		case !auto && (!reqs[1].HasToolResult("needs approval") || !strings.Contains(out, "approval_required")):
-			t.Errorf("the loopback open was not held for approval: %s", reqs[1].Raw)
-		case auto && !reqs[1].HasToolResult(`"length":19`):
-			t.Errorf("the approved open did not read the page: %s", reqs[1].Raw)
+		case !run.listed && (!reqs[1].HasToolResult("needs explicit approval") || !strings.Contains(out, "approval_required")):
+			t.Errorf("%s: the loopback open was not held for approval: %s", run.name, reqs[1].Raw)
+		case run.listed && !reqs[1].HasToolResult(`"length":19`):
+			t.Errorf("%s: the listed open did not read the page: %s", run.name, reqs[1].Raw)
 		}
-		if reqs[1].HasToolResult("internal admin page") && !auto {
-			t.Error("the page reached the model without approval")
+		if reqs[1].HasToolResult("internal admin page") && !run.listed {
+			t.Errorf("%s: the page reached the model without approval", run.name)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/testutil/fstree"
+	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
 // A user command typed in the TUI is offered by the / menu as a user
@@ -31,7 +32,7 @@ func TestE2EUserCommandExpandsWithArguments(t *testing.T) {
 	}
 }
 
-// initReady is the /init question's bottom edge once its key guard ended.
+// initReady is the /init question's bottom edge once it has the keys.
 const initReady = "Enter answer · Esc cancel"
 
 // /init runs a Plan-mode survey turn with the read-only tools, shows the
@@ -47,7 +48,8 @@ func TestE2EInitWritesAgentsMDAfterApproval(t *testing.T) {
 	fstree.Write(t, ws, map[string]string{"go.mod": "module demo\n", "main.go": "package main\n", "AGENTS.md": "# Demo\n\nOld rule.\n"})
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.line("/init")
-	p.waitFor("Write AGENTS.md?", "+Keep functions short.", "-Old rule.", "1. Write it", "▸ 2. Show the whole diff", initReady)
+	p.waitFor("Write AGENTS.md?", "+Keep functions short.", "-Old rule.", "1. Write it", "▸ 2. Show the whole diff")
+	p.focusCard("Write AGENTS.md?", initReady)
 	first := srv.Requests()[0]
 	if names := strings.Join(first.ToolNames(), ","); strings.Contains(names, "Bash") || !strings.Contains(names, "File") {
 		t.Errorf("the survey turn must be Plan mode with the read-only tools, got %s", names)
@@ -73,9 +75,9 @@ func TestE2EInitWritesAgentsMDAfterApproval(t *testing.T) {
 }
 
 // The proposal opens when the survey turn ends, perhaps while the person
-// types their next message: the keys they type go on into the composer,
-// none of them answers the question (1 would write, q would discard), and
-// only a deliberate answer after a pause writes the file.
+// types their next message: it opens without focus, the keys they type go
+// on into the composer, none of them answers the question (1 would write,
+// q would discard), and only Tab and then an answer writes the file.
 func TestE2EInitTypeAheadNeverAnswersTheProposal(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
@@ -117,10 +119,12 @@ func TestE2EInitTypeAheadNeverAnswersTheProposal(t *testing.T) {
 	if _, err := os.Stat(agents); err == nil {
 		t.Fatalf("a typed key wrote AGENTS.md:\n%s", p.capture())
 	}
-	p.waitFor("Write AGENTS.md?", "+Run make test.", "❯ "+typed, initReady)
+	p.waitFor("Write AGENTS.md?", "+Run make test.", "❯ "+typed, views.UnfocusedHint)
 	if _, err := os.Stat(agents); err == nil {
 		t.Fatal("AGENTS.md was written before anyone answered")
 	}
+	p.keys("Tab")
+	p.waitFor("Write AGENTS.md?", initReady)
 	p.keys("1")
 	p.waitFor("Wrote "+agents, "❯ "+typed)
 	if data, _ := os.ReadFile(agents); string(data) != "# Fresh\n\nRun make test.\n" {
@@ -139,7 +143,8 @@ func TestE2EInitDiscardAndNoProposal(t *testing.T) {
 	fstree.Write(t, ws, map[string]string{"CLAUDE.md": "Claude rule.\n"})
 	p := startTUIAt(t, srv, t.TempDir(), ws)
 	p.line("/init")
-	p.waitFor("Write AGENTS.md?", "improves "+filepath.Join(ws, "CLAUDE.md"), "+# New", initReady)
+	p.waitFor("Write AGENTS.md?", "improves "+filepath.Join(ws, "CLAUDE.md"), "+# New")
+	p.focusCard("Write AGENTS.md?", initReady)
 	p.keys("3")
 	p.waitFor("/init: proposal discarded;")
 	p.line("/init")

@@ -53,7 +53,7 @@ func TestE2ECtrlCDuringAToolKillsItAndResumeKeepsTheHistory(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	p := startTUIAt(t, srv, home, ws)
 	p.line("run it")
-	p.waitFor("sleep 30; touch after.txt", approvalReady)
+	p.focusCard("sleep 30; touch after.txt", approvalReady)
 	p.keys("y")
 	p.waitFor("started-42")
 	p.keys("C-c")

@@ -37,7 +37,8 @@ func TestE2EShellCommandAsksUnderAsk(t *testing.T) {
 	t.Parallel()
 	p := startTUI(t, fakemodel.New(t))
 	p.line("!touch by-hand.txt")
-	p.waitFor("Command: touch by-hand.txt", "▸ Deny this call", approvalReady)
+	p.waitFor("Command: touch by-hand.txt", "▸ Deny this call")
+	p.focusCard("Command: touch by-hand.txt", approvalReady)
 	if _, err := os.Stat(filepath.Join(p.ws, "by-hand.txt")); err == nil {
 		t.Fatal("the command ran before the card was answered")
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
 var (
@@ -269,8 +270,28 @@ func TestE2EPromptShowsTheAnswer(t *testing.T) {
 	p.waitFor("▎ say hello", "● Hello from the fake model.", "… reasoning done", "✓ done")
 }
 
-// approvalReady is the card's key hint, drawn once the key guard has passed.
+// approvalReady is the card's key hint, drawn once it has the keys.
 const approvalReady = "y allow · a session · n deny"
+
+// focusCard waits for a card showing what and, if it opened without the
+// keys (the person had just typed: the focus rule), gives it them with Tab;
+// it returns once the card offers its answers (ready).
+func (p *pane) focusCard(what, ready string) {
+	p.t.Helper()
+	p.waitFor(what)
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		screen := p.capture()
+		switch {
+		case strings.Contains(screen, ready):
+			return
+		case strings.Contains(screen, views.UnfocusedHint):
+			p.keys("Tab")
+			p.waitFor(what, ready)
+			return
+		}
+	}
+	p.t.Fatalf("the card never offered %q:\n%s", ready, p.capture())
+}
 
 func bashCall(id, cmd string) fakemodel.Reply {
 	args, _ := json.Marshal(map[string]any{"command": cmd})
@@ -283,11 +304,12 @@ func TestE2EApproveAndDenyABashCall(t *testing.T) {
 		bashCall("c2", "touch approved.txt && echo approved-output"), fakemodel.Text("It ran."))
 	p := startTUI(t, srv)
 	p.line("run it")
-	p.waitFor("Command: touch denied.txt", "▸ Deny this call", approvalReady)
+	p.waitFor("Command: touch denied.txt", "▸ Deny this call")
+	p.focusCard("Command: touch denied.txt", approvalReady)
 	p.keys("n")
 	p.waitFor("✕ Bash touch denied.txt", "denied by user", "✓ done")
 	p.line("run it now")
-	p.waitFor("Command: touch approved.txt && echo approved-output", approvalReady)
+	p.focusCard("Command: touch approved.txt && echo approved-output", approvalReady)
 	p.keys("y")
 	p.waitFor("✓ Bash touch approved.txt && echo approved-output", "│ approved-output", "● It ran.")
 	if _, err := os.Stat(filepath.Join(p.ws, "denied.txt")); err == nil {
@@ -365,7 +387,7 @@ func TestE2EJobsShowsABackgroundJobAndCancelsIt(t *testing.T) {
 	p.line("/jobs")
 	p.waitFor("No live Bash jobs. Bash jobs are process-local;")
 	p.line("start a server")
-	p.waitFor("Command: sleep 60", approvalReady)
+	p.focusCard("Command: sleep 60", approvalReady)
 	p.keys("y")
 	p.waitFor("● Started.")
 	p.line("/jobs")

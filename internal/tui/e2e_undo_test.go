@@ -29,7 +29,7 @@ func TestE2EUndoAndDiff(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, "old.txt"), []byte("keep me\n"), 0o644)
 	p := startTUIAt(t, srv, home, ws)
 	p.line("edit the notes")
-	p.waitFor(approvalReady)
+	p.focusCard("┌ approval", approvalReady)
 	p.keys("y")
 	p.waitFor("● Edited.")
 	if b, _ := os.ReadFile(filepath.Join(ws, "notes.md")); string(b) != "changed\n" {

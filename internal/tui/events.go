@@ -305,8 +305,8 @@ func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 		m.approvals = append(m.approvals, ev)
 		return nil
 	}
-	m.push(views.NewApproval(m.theme, ev, m.now))
-	return tea.Batch(m.guardTick(), m.notify("codewhale: "+ev.ToolName+" is waiting for your approval"))
+	m.push(views.NewApproval(m.theme, ev, !m.typing()))
+	return m.notify("codewhale: " + ev.ToolName + " is waiting for your approval")
 }
 
 func (m *Model) engineError(env engine.ErrorEnvelope) {

@@ -127,13 +127,13 @@ func TestFlowApprovalDenyThenApprove(t *testing.T) {
 		taskCall(), fakemodel.Text("Created."))
 	f := newFlow(t, srv)
 	f.typeLine("make a task")
-	f.waitFor("approval", "▸ Deny this call")
-	f.clock.Advance(time.Second) // past the key guard
+	f.waitFor("approval", "▸ Deny this call", views.UnfocusedHint) // Enter was just pressed
+	f.tm.Send(tea.KeyMsg{Type: tea.KeyTab})
 	f.tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	f.waitFor("denied by user", "✓ done")
 	f.typeLine("make it after all")
-	f.waitFor("approval")
-	f.clock.Advance(time.Second)
+	f.waitFor("approval", views.UnfocusedHint)
+	f.tm.Send(tea.KeyMsg{Type: tea.KeyTab})
 	f.tm.Type("y")
 	f.waitFor("✓ tasks create write the docs")
 	m := f.final()
@@ -227,8 +227,8 @@ func TestFlowRepeatedDeniedCallIsDeniedWithoutACard(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "c3", Name: "Bash", Args: `{"command":"touch other.txt"}`}))
 	f := newFlow(t, srv)
 	f.typeLine("touch it")
-	f.waitFor("approval", "Command: touch denied.txt")
-	f.clock.Advance(time.Second)
+	f.waitFor("approval", "Command: touch denied.txt", views.UnfocusedHint)
+	f.tm.Send(tea.KeyMsg{Type: tea.KeyTab})
 	f.tm.Type("n")
 	f.waitFor("Command: touch other.txt") // the second card is for the different call
 	m := f.final()

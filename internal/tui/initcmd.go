@@ -93,15 +93,16 @@ func (m *Model) initTurnEnded(ev engine.TurnComplete) tea.Cmd {
 		return nil
 	}
 	m.initRun = st
-	m.askInit()
-	return m.guardTick()
+	m.askInit(!m.typing())
+	return nil
 }
 
 // askInit shows the proposed change and asks what to do with it. The
 // question opens when the turn ends, perhaps while the person types their
-// next message, so it is guarded like an approval card; Enter alone shows
-// the diff, and only "Write it" writes.
-func (m *Model) askInit() {
+// next message, so it follows the focus rule like an approval card
+// (focused says it opens with the keys); Enter alone shows the diff, and
+// only "Write it" writes.
+func (m *Model) askInit(focused bool) {
 	st := m.initRun
 	added, removed := transcript.DiffStats(st.diff)
 	d := st.draft
@@ -118,7 +119,7 @@ func (m *Model) askInit() {
 		{Label: "Write it", Value: "write"},
 		{Label: "Show the whole diff", Value: "show"},
 		{Label: "Discard the proposal", Value: "discard"},
-	}, "show").Guarded(m.now))
+	}, "show").Focusable(focused))
 }
 
 // initPicked carries out the answer.
@@ -129,7 +130,7 @@ func (m *Model) initPicked(value string) tea.Cmd {
 	}
 	switch value {
 	case "show":
-		m.askInit()
+		m.askInit(true) // asked again under the pager it answered
 		m.push(views.NewPager(m.theme, "Proposed AGENTS.md (diff)", st.diff))
 		return nil
 	case "write":

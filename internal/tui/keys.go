@@ -15,7 +15,23 @@ import (
 // top modal, composer popups, global chords, the Esc stack, scrolling,
 // then the composer.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if v := m.top(); v != nil && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+	m.lastKey = m.now()
+	v := m.top()
+	if v == nil {
+		return m.unmodalKey(k)
+	}
+	if f := focusOf(v); f != nil {
+		switch {
+		case !f.Focused() && k.Type == tea.KeyTab && m.popup.visible():
+			return m.unmodalKey(k) // the composer's menu, drawn under the card, owns Tab
+		case f.Focused() && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste:
+			// Keys that arrive faster than one terminal read are typing,
+			// never one deliberate answer: the composer takes them all.
+			f.Blur()
+			return m.unmodalKey(k)
+		}
+	}
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
 		// Keys typed faster than one terminal read arrive as one message;
 		// a modal binds single keys, so each rune is its own key.
 		cmds := make([]tea.Cmd, 0, len(k.Runes))
@@ -24,12 +40,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	}
-	if v := m.top(); v != nil {
-		a := v.Update(k)
-		if a.Kind != views.Pass {
-			return m.viewAction(a)
-		}
-		return tea.Batch(m.unmodalKey(k), m.guardTick())
+	if a := v.Update(k); a.Kind != views.Pass {
+		return m.viewAction(a)
 	}
 	return m.unmodalKey(k)
 }
@@ -90,23 +102,34 @@ func (m *Model) hasApproval() bool {
 	return false
 }
 
-// topGuard is the key guard of the card on top (nil: none).
-func (m *Model) topGuard() *views.KeyGuard {
-	if g, ok := m.top().(views.Guarder); ok {
-		return g.Guard()
+// typingWindow is how recent a key must be for the person to count as
+// typing when a card opens (the focus rule, CONTRACT.md §14.6).
+const typingWindow = time.Second
+
+// typing reports whether the person is typing for the composer: a draft,
+// or a key in the last second. A card that opens meanwhile opens without
+// focus.
+func (m *Model) typing() bool {
+	return !m.comp.Empty() || m.now().Sub(m.lastKey) < typingWindow
+}
+
+// focusOf is the focus of a card that follows the focus rule, or nil.
+func focusOf(v views.View) *views.Focus {
+	if f, ok := v.(views.Focuser); ok {
+		return f.Focus()
 	}
 	return nil
 }
 
-// guardTick redraws the card on top (an approval card or a guarded
-// question) when its key guard ends, so its hints change from waiting to
-// the answer keys.
-func (m *Model) guardTick() tea.Cmd {
-	g := m.topGuard()
-	if g == nil || !g.Guarded() {
-		return nil
+// composerHasKeys reports whether keys reach the composer: no modal, or a
+// card on top that does not have the focus.
+func (m *Model) composerHasKeys() bool {
+	v := m.top()
+	if v == nil {
+		return true
 	}
-	return tea.Tick(max(g.ReadyAt().Sub(m.now()), time.Millisecond), func(time.Time) tea.Msg { return expireMsg{} })
+	f := focusOf(v)
+	return f != nil && !f.Focused()
 }
 
 // viewAction carries out what a view returned.
@@ -351,18 +374,20 @@ var (
 // from the raw sequences bubbletea reports as unknown.
 func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 	s, ok := msg.(fmt.Stringer)
-	if !ok || len(m.stack) > 0 || !strings.HasPrefix(s.String(), "?CSI") {
+	if !ok || !m.composerHasKeys() || !strings.HasPrefix(s.String(), "?CSI") {
 		return nil
 	}
 	seq := s.String()
 	for _, x := range shiftEnterSeqs {
 		if seq == x {
+			m.lastKey = m.now()
 			m.comp.InsertString("\n")
 			return nil
 		}
 	}
 	for _, x := range ctrlEnterSeqs {
 		if seq == x {
+			m.lastKey = m.now()
 			return m.steerComposer()
 		}
 	}

@@ -89,7 +89,7 @@ type Options struct {
 	// Multiplexer is "tmux" or "screen" when the UI runs inside one ("" =
 	// a plain terminal); it decides how a copy reaches the clipboard.
 	Multiplexer string
-	// Clock drives durations, toasts and the approval key guard.
+	// Clock drives durations, toasts and the approval card's typing window.
 	Clock func() time.Time
 	// Frame is the minimum interval between event batches (DefaultFrame).
 	Frame     time.Duration
@@ -164,9 +164,10 @@ type Model struct {
 	attached  []attachment // outputs of local commands for the next message (shell.go)
 	status    status
 	quitArmed time.Time
-	ctrlX     bool // Ctrl+X was pressed: Ctrl+E opens the editor
-	selecting bool // selection mode: mouse capture released
-	blurred   bool // the terminal reported that it lost focus
+	lastKey   time.Time // the last key pressed: a card opening within typingWindow opens without focus
+	ctrlX     bool      // Ctrl+X was pressed: Ctrl+E opens the editor
+	selecting bool      // selection mode: mouse capture released
+	blurred   bool      // the terminal reported that it lost focus
 	popup     popup
 	files     fileIndex
 	ticking   bool

@@ -218,44 +218,6 @@ func TestCtrlCTwiceWithinTwoSecondsQuits(t *testing.T) {
 	}
 }
 
-func TestApprovalCardFlow(t *testing.T) {
-	t.Parallel()
-	d := newDirect(t, 100, 30)
-	d.submit("make a task")
-	req := engine.ApprovalRequired{ID: "call_1", ToolName: "tasks", Description: "tasks create · write docs",
-		Input: json.RawMessage(`{"action":"create","prompt":"write docs"}`)}
-	d.events(engine.TurnStarted{TurnID: "t1"}, engine.ApprovalRequired{ID: "call_0", ToolName: "tasks",
-		Input: json.RawMessage(`{}`)}, req)
-	d.mustShow("approval", "▸ Deny this call", "waiting on you…")
-	d.key("y") // typed before the card was visible long enough: the composer's
-	if _, ok := d.m.top().(*views.Approval); !ok {
-		t.Fatal("an early key answered the card")
-	}
-	if got := d.m.comp.Value(); got != "y" {
-		t.Fatalf("composer = %q, want the early key given back", got)
-	}
-	d.mustShow(views.GuardHint, "❯ y")
-	d.clock.Advance(views.GraceOpen)
-	d.key("enter")
-	if op, ok := d.eng.lastOp().(engine.DenyToolCall); !ok || op.ID != "call_0" || op.Abort {
-		t.Fatalf("Enter = %#v, want a plain deny of call_0", d.eng.lastOp())
-	}
-	// The queued second request opens next, with a fresh key guard.
-	d.mustShow("write docs")
-	d.key("a")
-	if _, ok := d.m.top().(*views.Approval); !ok {
-		t.Fatal("the guard applies to the next card too")
-	}
-	d.clock.Advance(views.GraceOpen)
-	d.key("a")
-	if op, ok := d.eng.lastOp().(engine.ApproveToolCall); !ok || op.ID != "call_1" || !op.ForSession {
-		t.Fatalf("a = %#v", d.eng.lastOp())
-	}
-	if d.m.top() != nil {
-		t.Error("card closed after answering")
-	}
-}
-
 func TestToolsCommandBeforeAnyRequestAndBadArgument(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 120, 24)

@@ -43,11 +43,16 @@ func (m *Model) layout() layout {
 		free--
 	}
 	if v := m.top(); v != nil && !v.FullScreen() {
-		if m.topGuard() != nil && !m.comp.Empty() {
-			// Keys typed while the card's guard held went to the composer:
-			// keep them in sight below the card.
+		if f := focusOf(v); f != nil && (!f.Focused() || !m.comp.Empty()) {
+			// An unfocused card's keys go to the composer, so it stays in
+			// sight below the card with its cursor (and its menu); a draft
+			// stays in sight under a focused card too, without a cursor.
 			l.composer = min(m.comp.Rows(), 3, max(free-8, 1))
 			free -= l.composer + 1
+			if !f.Focused() && m.popup.visible() {
+				l.popup = max(min(len(m.popup.items), popupRows, free-8), 0)
+				free -= l.popup
+			}
 		}
 		rows := strings.Split(v.View(m.w, max(free, 3)), "\n")
 		if len(rows) > free {
@@ -96,6 +101,7 @@ func (m *Model) View() string {
 	}
 	if l.modal != nil {
 		rows = append(rows, l.modal...)
+		rows = append(rows, m.popupRows(l.popup)...)
 		if l.composer > 0 {
 			rows = append(rows, m.composerRows(l.composer)...)
 		}
@@ -352,5 +358,6 @@ func (m *Model) composerRows(n int) []string {
 		edge = m.theme.ReadOnly.UnsetBold()
 	}
 	rows := []string{edge.Render(strings.Repeat("─", m.w))}
+	m.comp.SetFocused(m.composerHasKeys())
 	return append(rows, strings.Split(m.comp.View(n), "\n")...)
 }

@@ -42,6 +42,23 @@ type Composer struct {
 	// Drawing (layout.go): the styles and the first visible row.
 	prompt, text, placeholder, cursor lipgloss.Style
 	top                               int
+	// blurred hides the cursor while another view has the keys (an
+	// approval card the person focused), so the composer never looks like
+	// it takes keys it does not get.
+	blurred bool
+}
+
+// SetFocused says whether keys go to the composer: without them it is
+// drawn with no cursor.
+func (c *Composer) SetFocused(on bool) { c.blurred = !on }
+
+// cursorStyle is how the cell under the cursor is drawn: reversed, or like
+// the rest of the text while blurred.
+func (c *Composer) cursorStyle(rest lipgloss.Style) lipgloss.Style {
+	if c.blurred {
+		return rest
+	}
+	return c.cursor
 }
 
 // New returns a focused, empty composer styled from t.
@@ -364,10 +381,10 @@ func (c *Composer) writeCursorRow(b *strings.Builder, l *layout, r row, col int)
 	}
 	b.WriteString(c.text.Render(before.String()))
 	if i >= len(cs) {
-		b.WriteString(c.cursor.Render(" "))
+		b.WriteString(c.cursorStyle(c.text).Render(" "))
 		return cell + 1
 	}
-	b.WriteString(c.cursor.Render(cs[i].text))
+	b.WriteString(c.cursorStyle(c.text).Render(cs[i].text))
 	var after strings.Builder
 	for _, x := range cs[i+1:] {
 		after.WriteString(x.text)
@@ -385,7 +402,7 @@ func (c *Composer) placeholderView(height, w int) string {
 	if len(hint) > 0 {
 		first, rest = string(hint[0]), string(hint[1:])
 	}
-	line := c.cursor.Render(first) + c.placeholder.Render(rest)
+	line := c.cursorStyle(c.placeholder).Render(first) + c.placeholder.Render(rest)
 	out := []string{c.promptFor(0) + line + strings.Repeat(" ", max(w-termtext.Width(first+rest), 0))}
 	for i := 1; i < height; i++ {
 		out = append(out, c.promptFor(i)+strings.Repeat(" ", w))

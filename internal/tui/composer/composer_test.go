@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
 
 	"github.com/codewhale/codewhale/internal/tui/composer"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
@@ -187,5 +188,24 @@ func TestGrowingComposerShowsTheFirstLine(t *testing.T) {
 	view := c.View(c.Rows())
 	if !strings.Contains(view, "first") || !strings.Contains(view, "second") {
 		t.Errorf("view = %q, want both lines", view)
+	}
+}
+
+// A composer without the keys (a focused approval card has them) is drawn
+// without its cursor, so it never looks like it takes what is typed.
+func TestBlurredComposerHasNoCursor(t *testing.T) {
+	t.Parallel()
+	c := composer.New(theme.New(theme.Options{Profile: termenv.TrueColor, Dark: true}))
+	c.SetWidth(40)
+	for _, text := range []string{"", "a draft"} {
+		c.SetValue(text)
+		if !strings.Contains(c.View(1), "\x1b[7m") {
+			t.Errorf("%q: the focused composer draws no cursor: %q", text, c.View(1))
+		}
+		c.SetFocused(false)
+		if strings.Contains(c.View(1), "\x1b[7m") {
+			t.Errorf("%q: the blurred composer draws a cursor: %q", text, c.View(1))
+		}
+		c.SetFocused(true)
 	}
 }

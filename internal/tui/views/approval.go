@@ -3,7 +3,6 @@ package views
 import (
 	"encoding/json"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -61,18 +60,18 @@ type Decision struct {
 // Approval is the approval card. Deny is selected when it opens, so a
 // reflexive Enter never authorises.
 type Approval struct {
-	Req       engine.ApprovalRequired
-	theme     *theme.Theme
-	guard     KeyGuard
-	sel       int
-	scroll    int // first body row shown
-	collapsed bool
-	body      bodyCache
+	Req    engine.ApprovalRequired
+	theme  *theme.Theme
+	focus  Focus
+	sel    int
+	scroll int // first body row shown
+	body   bodyCache
 }
 
-// NewApproval opens a card for req at now().
-func NewApproval(t *theme.Theme, req engine.ApprovalRequired, now func() time.Time) *Approval {
-	a := &Approval{Req: req, theme: t, guard: NewKeyGuard(now)}
+// NewApproval opens a card for req; focused is false when the person is
+// typing for the composer as it opens (the focus rule).
+func NewApproval(t *theme.Theme, req engine.ApprovalRequired, focused bool) *Approval {
+	a := &Approval{Req: req, theme: t, focus: NewFocus(focused)}
 	a.sel = a.index(Deny)
 	return a
 }
@@ -93,17 +92,11 @@ func (a *Approval) FullScreen() bool { return false }
 // Selected is the highlighted option.
 func (a *Approval) Selected() Choice { return a.options()[a.sel] }
 
-// ReadyAt is when the card starts taking answers if no further key arrives.
-func (a *Approval) ReadyAt() time.Time { return a.guard.ReadyAt() }
-
-// Guarded reports whether the card still passes keys on to the composer.
-func (a *Approval) Guarded() bool { return a.guard.Guarded() }
-
-// Update implements View. While guarded every key is passed on (and
-// extends the guard); a paste is never an answer.
+// Update implements View. Without focus every key but Tab is passed on; a
+// paste is never an answer.
 func (a *Approval) Update(k tea.KeyMsg) Action {
-	if a.guard.Holds(k) {
-		return pass()
+	if act, ok := a.focus.route(k); ok {
+		return act
 	}
 	switch k.String() {
 	case "ctrl+c":
@@ -132,8 +125,6 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 		a.scroll = max(a.scroll-a.body.page, 0)
 	case "enter":
 		return a.decide(a.Selected())
-	case "tab":
-		a.collapsed = !a.collapsed
 	case "alt+v":
 		return emit(OpenPager{Title: "Tool Params: " + a.Req.ToolName, Body: a.paramsText()})
 	}
@@ -189,17 +180,14 @@ func (a *Approval) View(w, h int) string {
 	if d := strings.TrimLeft(strings.TrimPrefix(a.Req.Description, a.Req.ToolName), " ·"); d != "" {
 		head += " · " + termtext.Sanitize(d)
 	}
-	if a.collapsed {
-		return edge("◆ ") + termtext.Truncate(head+a.theme.Dim.Render("  (Tab to expand · "+ApprovalHints+")"), w-2, "…")
-	}
-	guarded := a.Guarded()
+	unfocused := !a.focus.Focused()
 	opts := make([]string, 0, 4)
 	for i, c := range a.options() {
 		o := optionText[c]
 		switch {
-		case guarded && i == a.sel:
+		case unfocused && i == a.sel:
 			opts = append(opts, a.theme.Dim.Render("▸ "+o))
-		case guarded:
+		case unfocused:
 			opts = append(opts, a.theme.Dim.Render("  "+o))
 		case i == a.sel:
 			opts = append(opts, a.theme.Selected.Render("▸ "+o))
@@ -215,13 +203,15 @@ func (a *Approval) View(w, h int) string {
 	rows = append(rows, opts...)
 	hints := ApprovalHints
 	switch {
+	case unfocused:
+		hints = UnfocusedHint
 	case a.Req.ForcePrompt:
 		hints = ExplicitHints
 	case a.Req.SaveRule != "":
 		hints = SaveRuleHints
 	}
-	if guarded {
-		hints = GuardHint
+	if !unfocused {
+		hints += FocusedTail
 	}
 	return box(rows, w, "approval", hints, edge)
 }

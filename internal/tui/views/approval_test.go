@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/codewhale/codewhale/internal/engine"
@@ -80,9 +80,7 @@ func TestApprovalCardShowsEverythingItGrants(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c := &clock{t: time.Unix(1000, 0)}
-			a := views.NewApproval(theme.Plain(), tc.req, c.now)
-			c.t = c.t.Add(time.Second)
+			a := views.NewApproval(theme.Plain(), tc.req, true)
 			out := a.View(72, 40)
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
@@ -102,9 +100,7 @@ func TestApprovalCardShowsEverythingItGrants(t *testing.T) {
 // A long command is wrapped, never cut: every word of it is on the card.
 func TestApprovalCardNeverCutsACommand(t *testing.T) {
 	t.Parallel()
-	c := &clock{t: time.Unix(1000, 0)}
-	a := views.NewApproval(theme.Plain(), request("Bash", "Bash", map[string]any{"command": longCommand()}), c.now)
-	c.t = c.t.Add(time.Second)
+	a := views.NewApproval(theme.Plain(), request("Bash", "Bash", map[string]any{"command": longCommand()}), true)
 	flat := termtext.OneLine(strings.NewReplacer("│", " ").Replace(a.View(50, 60)))
 	for _, word := range strings.Fields(longCommand()) {
 		if !strings.Contains(flat, word) {
@@ -121,9 +117,7 @@ func TestApprovalCardBodyScrolls(t *testing.T) {
 	for i := 1; i <= 30; i++ {
 		script = append(script, "echo step-"+itoa(i))
 	}
-	c := &clock{t: time.Unix(1000, 0)}
-	a := views.NewApproval(theme.Plain(), request("Bash", "Bash", map[string]any{"command": strings.Join(script, "\n")}), c.now)
-	c.t = c.t.Add(time.Second)
+	a := views.NewApproval(theme.Plain(), request("Bash", "Bash", map[string]any{"command": strings.Join(script, "\n")}), true)
 	out := a.View(60, 16)
 	if strings.Contains(out, "step-30") || !strings.Contains(out, "PgDn more") {
 		t.Fatalf("first page:\n%s", out)
@@ -140,24 +134,39 @@ func TestApprovalCardBodyScrolls(t *testing.T) {
 	}
 }
 
-// While keys keep arriving the guard holds, however long the typing goes
-// on; the card answers only after a pause.
-func TestApprovalGuardHoldsWhileKeysKeepArriving(t *testing.T) {
+// The focus rule (issue 23 §7): a card that opened while the person typed
+// passes every key on, whatever the pauses between them, until Tab; a
+// paste never answers and gives the keys back to the composer.
+func TestUnfocusedApprovalTakesOnlyTab(t *testing.T) {
 	t.Parallel()
-	c := &clock{t: time.Unix(1000, 0)}
-	a := views.NewApproval(theme.Plain(), approvalReq(), c.now)
-	for i := 0; i < 50; i++ { // 3 s of typing at one key per 60 ms
-		c.t = c.t.Add(60 * time.Millisecond)
-		if act := typeKeys(a, "y"); act.Kind != views.Pass {
-			t.Fatalf("key %d at %v was taken: %+v", i, 60*time.Duration(i+1)*time.Millisecond, act)
+	req := explicit(approvalReq(), "force-pushes main")
+	req.SaveRule = `allow tool=Bash command="git push" command_exact`
+	a := views.NewApproval(theme.Plain(), req, false)
+	for _, k := range []string{"y", "o", "u", " ", "s", "a", "1", "2", "n", "enter", "up", "j", "k", "down"} {
+		if act := typeKeys(a, k); act.Kind != views.Pass {
+			t.Fatalf("%s on an unfocused card was taken: %+v", k, act)
 		}
 	}
-	if !strings.Contains(a.View(80, 20), views.GuardHint) {
-		t.Errorf("a guarded card does not say it is waiting:\n%s", a.View(80, 20))
+	if out := a.View(80, 20); !strings.Contains(out, views.UnfocusedHint) || strings.Contains(out, views.ExplicitHints) {
+		t.Errorf("an unfocused card does not say how to focus it:\n%s", out)
 	}
-	c.t = c.t.Add(views.GraceQuiet)
-	if act := typeKeys(a, "y"); act.Kind != views.EmitAndClose {
-		t.Errorf("a deliberate y after a pause = %+v", act)
+	if act := typeKeys(a, "tab"); act.Kind != views.None || !a.Focus().Focused() {
+		t.Fatalf("Tab = %+v, focused %v", act, a.Focus().Focused())
+	}
+	if !strings.Contains(a.View(80, 20), views.ExplicitHints+views.FocusedTail) {
+		t.Errorf("a focused card does not offer its answers:\n%s", a.View(80, 20))
+	}
+	if act := typeKeys(a, "tab"); act.Kind != views.None || a.Focus().Focused() {
+		t.Fatalf("Tab again = %+v, focused %v", act, a.Focus().Focused())
+	}
+	typeKeys(a, "tab")
+	paste := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y"), Paste: true}
+	if act := a.Update(paste); act.Kind != views.Pass || a.Focus().Focused() {
+		t.Errorf("a paste on a focused card = %+v, focused %v", act, a.Focus().Focused())
+	}
+	typeKeys(a, "tab")
+	if act := typeKeys(a, "y"); act.Kind != views.EmitAndClose || act.Event.(views.Decision).Choice != views.AllowOnce {
+		t.Errorf("y after Tab = %+v", act)
 	}
 }
 
@@ -172,9 +181,7 @@ func explicit(r engine.ApprovalRequired, reason string) engine.ApprovalRequired 
 // session": neither the row nor its key.
 func TestExplicitApprovalHasNoSessionGrant(t *testing.T) {
 	t.Parallel()
-	c := &clock{t: time.Unix(1000, 0)}
-	a := views.NewApproval(theme.Plain(), explicit(approvalReq(), "protected path"), c.now)
-	c.t = c.t.Add(time.Second)
+	a := views.NewApproval(theme.Plain(), explicit(approvalReq(), "protected path"), true)
 	if out := a.View(80, 30); strings.Contains(out, "Allow for this session") || !strings.Contains(out, "▸ Deny this call") {
 		t.Errorf("card:\n%s", out)
 	}
@@ -190,14 +197,12 @@ func TestExplicitApprovalHasNoSessionGrant(t *testing.T) {
 // s answers it, and a card without one ignores s.
 func TestApprovalCanSaveItsRule(t *testing.T) {
 	t.Parallel()
-	c := &clock{t: time.Unix(1000, 0)}
 	req := approvalReq()
-	if a := views.NewApproval(theme.Plain(), req, c.now); typeKeys(a, "s").Kind == views.EmitAndClose {
+	if a := views.NewApproval(theme.Plain(), req, true); typeKeys(a, "s").Kind == views.EmitAndClose {
 		t.Error("s answered a card with no rule to save")
 	}
 	req.SaveRule = `allow tool=Bash tool_action="run" command="make lint" command_exact`
-	a := views.NewApproval(theme.Plain(), req, c.now)
-	c.t = c.t.Add(time.Second)
+	a := views.NewApproval(theme.Plain(), req, true)
 	if out := a.View(80, 30); !strings.Contains(out, "Always allow this (save rule)") || !strings.Contains(out, "s always") {
 		t.Errorf("card:\n%s", out)
 	}
@@ -206,30 +211,28 @@ func TestApprovalCanSaveItsRule(t *testing.T) {
 	}
 }
 
-// A guarded question (what /init asks when its survey turn ends) holds
-// every key, its answer numbers and q included, while typing goes on, and
-// answers after a pause; an unguarded one answers at once.
-func TestGuardedQuestionHoldsTypeAhead(t *testing.T) {
+// A focusable question (what /init asks when its survey turn ends) that
+// opened while the person typed passes every key on, its answer numbers
+// and q included, until Tab; one without the rule answers at once.
+func TestUnfocusedQuestionTakesOnlyTab(t *testing.T) {
 	t.Parallel()
 	items := []views.Item{{Label: "Write it", Value: "write"}, {Label: "Show", Value: "show"}}
-	c := &clock{t: time.Unix(1000, 0)}
-	q := views.NewQuestion(theme.Plain(), "init", "Write AGENTS.md?", []string{"+rule"}, items, "show").Guarded(c.now)
+	q := views.NewQuestion(theme.Plain(), "init", "Write AGENTS.md?", []string{"+rule"}, items, "show").Focusable(false)
 	for i, k := range []string{"1", "q", "enter", "2", "j", "1"} {
-		c.t = c.t.Add(100 * time.Millisecond)
 		if act := typeKeys(q, k); act.Kind != views.Pass {
 			t.Fatalf("key %d (%s) was taken: %+v", i, k, act)
 		}
 	}
-	if !strings.Contains(q.View(80, 20), views.GuardHint) {
-		t.Errorf("a guarded question does not say it is waiting:\n%s", q.View(80, 20))
+	if !strings.Contains(q.View(80, 20), views.UnfocusedHint) {
+		t.Errorf("an unfocused question does not say how to focus it:\n%s", q.View(80, 20))
 	}
-	c.t = c.t.Add(views.GraceQuiet)
+	typeKeys(q, "tab")
 	if act := typeKeys(q, "1"); act.Kind != views.EmitAndClose || act.Event.(views.Picked).Value != "write" {
-		t.Errorf("a deliberate 1 after a pause = %+v", act)
+		t.Errorf("1 after Tab = %+v", act)
 	}
 	plain := views.NewQuestion(theme.Plain(), "undo", "Undo?", nil, items, "show")
 	if act := typeKeys(plain, "1"); act.Kind != views.EmitAndClose {
-		t.Errorf("an unguarded question's 1 = %+v", act)
+		t.Errorf("a plain question's 1 = %+v", act)
 	}
 }
 

@@ -2,7 +2,6 @@ package views
 
 import (
 	"strconv"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -21,7 +20,7 @@ type Question struct {
 	Options []Item
 	theme   *theme.Theme
 	sel     int
-	guard   *KeyGuard // nil: answers from the first key
+	focus   *Focus // nil: answers from the first key
 }
 
 // NewQuestion returns a question with the answer whose value is def selected.
@@ -35,12 +34,12 @@ func NewQuestion(t *theme.Theme, name, title string, body []string, options []It
 	return c
 }
 
-// Guarded makes the question ignore keys like the approval card does
-// (KeyGuard), for a question that opens on its own while the person may be
-// typing for the composer.
-func (c *Question) Guarded(now func() time.Time) *Question {
-	g := NewKeyGuard(now)
-	c.guard = &g
+// Focusable makes the question follow the focus rule like the approval
+// card, for a question that opens on its own while the person may be
+// typing for the composer; focused is whether it opens with the keys.
+func (c *Question) Focusable(focused bool) *Question {
+	f := NewFocus(focused)
+	c.focus = &f
 	return c
 }
 
@@ -52,8 +51,10 @@ func (c *Question) Selected() string { return c.Options[c.sel].Value }
 
 // Update implements View.
 func (c *Question) Update(k tea.KeyMsg) Action {
-	if c.guard != nil && c.guard.Holds(k) {
-		return pass()
+	if c.focus != nil {
+		if act, ok := c.focus.route(k); ok {
+			return act
+		}
 	}
 	switch s := k.String(); s {
 	case "esc", "q", "ctrl+c":
@@ -96,8 +97,11 @@ func (c *Question) View(w, h int) string {
 	}
 	edge := func(s string) string { return c.theme.Accent.Render(s) }
 	hints := "↑/↓ or 1–" + strconv.Itoa(len(c.Options)) + " select · Enter answer · Esc cancel"
-	if c.guard != nil && c.guard.Guarded() {
-		hints = GuardHint
+	if c.focus != nil {
+		hints += FocusedTail
+		if !c.focus.Focused() {
+			hints = UnfocusedHint
+		}
 	}
 	return box(rows, w, c.Title, hints, edge)
 }

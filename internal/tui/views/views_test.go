@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
@@ -145,23 +144,12 @@ func approvalReq() engine.ApprovalRequired {
 		IntentSummary: "I'll register the flag on the root command and thread it into the logger."}
 }
 
-// clock is a settable test clock.
-type clock struct{ t time.Time }
-
-func (c *clock) now() time.Time { return c.t }
-
-func TestApprovalCardDeniesByDefaultAndIgnoresKeysTypedBeforeItOpened(t *testing.T) {
+func TestApprovalCardDeniesByDefault(t *testing.T) {
 	t.Parallel()
-	c := &clock{t: time.Unix(1000, 0)}
-	a := views.NewApproval(theme.Plain(), approvalReq(), c.now)
+	a := views.NewApproval(theme.Plain(), approvalReq(), true)
 	if a.Selected() != views.Deny {
 		t.Fatalf("initial selection = %v, want Deny", a.Selected())
 	}
-	c.t = c.t.Add(100 * time.Millisecond)
-	if act := typeKeys(a, "y"); act.Kind != views.Pass {
-		t.Errorf("a key inside the guard was not passed on to the composer: %+v", act)
-	}
-	c.t = c.t.Add(views.GraceOpen)
 	act := typeKeys(a, "enter")
 	if d, ok := act.Event.(views.Decision); act.Kind != views.EmitAndClose || !ok || d.Choice != views.Deny || d.ID != "call_1" {
 		t.Errorf("reflexive Enter = %+v, want Deny", act)
@@ -184,17 +172,13 @@ func TestApprovalCardKeys(t *testing.T) {
 		{[]string{"down", "enter"}, views.Abort},
 	}
 	for _, tc := range cases {
-		c := &clock{t: time.Unix(1000, 0)}
-		a := views.NewApproval(theme.Plain(), approvalReq(), c.now)
-		c.t = c.t.Add(time.Second)
+		a := views.NewApproval(theme.Plain(), approvalReq(), true)
 		act := typeKeys(a, tc.keys...)
 		if d, _ := act.Event.(views.Decision); d.Choice != tc.want || act.Kind != views.EmitAndClose {
 			t.Errorf("%v = %+v, want %v", tc.keys, act, tc.want)
 		}
 	}
-	c := &clock{t: time.Unix(1000, 0)}
-	a := views.NewApproval(theme.Plain(), approvalReq(), c.now)
-	c.t = c.t.Add(time.Second)
+	a := views.NewApproval(theme.Plain(), approvalReq(), true)
 	act := typeKeys(a, "alt+v")
 	if op, ok := act.Event.(views.OpenPager); !ok || op.Title != "Tool Params: File" || !strings.Contains(op.Body, `"path": "cmd/root.go"`) {
 		t.Errorf("Alt+V = %+v", act)
@@ -203,12 +187,11 @@ func TestApprovalCardKeys(t *testing.T) {
 
 func TestApprovalCardGolden(t *testing.T) {
 	t.Parallel()
-	c := &clock{t: time.Unix(1000, 0)}
-	a := views.NewApproval(theme.Plain(), approvalReq(), c.now)
-	if out := a.View(80, 20); !strings.Contains(out, views.GuardHint) || strings.Contains(out, views.ApprovalHints) {
-		t.Errorf("while keys are guarded the hints are withheld:\n%s", out)
+	a := views.NewApproval(theme.Plain(), approvalReq(), false)
+	if out := a.View(80, 20); !strings.Contains(out, views.UnfocusedHint) || strings.Contains(out, views.ApprovalHints) {
+		t.Errorf("without focus the answer keys are not offered:\n%s", out)
 	}
-	c.t = c.t.Add(views.GraceOpen)
+	typeKeys(a, "tab")
 	golden.RequireEqual(t, []byte(a.View(80, 20)))
 }
 

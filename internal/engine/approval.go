@@ -91,11 +91,14 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 			e.mu.Unlock()
 		}
 		if a.saveRule && saveable {
-			if err := e.opts.Permissions.SaveAllow(rule); err != nil {
+			if saved, err := e.opts.Permissions.SaveAllow(rule); err != nil {
 				e.emit(Error{ErrorEnvelope{Message: "The call was approved, but its rule was not saved: " + err.Error(),
 					Category: "state", Severity: "warning", Recoverable: true}})
 			} else {
-				e.emit(Status{Message: "Saved permission rule: " + rule.String()})
+				// A lasting grant is said where it stays, not on a status line
+				// that fades (CONTRACT.md §14.6).
+				e.emit(Status{Keep: true, Message: "Saved permission rule: " + saved.String() + " (" + saved.Source() +
+					"; /permissions lists it, /permissions remove <n> takes it back)"})
 			}
 		}
 		return nil

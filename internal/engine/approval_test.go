@@ -51,10 +51,16 @@ func (g *guarded) toolset(engine.TurnEnv) engine.Toolset {
 // approveEach sends each message as a turn and answers every card with
 // answer (its ID filled in), returning the cards.
 func (h *harness) approveEach(answer engine.ApproveToolCall, msgs ...string) []engine.ApprovalRequired {
+	return h.approveEachSeeing(answer, func(engine.Event) {}, msgs...)
+}
+
+// approveEachSeeing is approveEach handing every event to see as well.
+func (h *harness) approveEachSeeing(answer engine.ApproveToolCall, see func(engine.Event), msgs ...string) []engine.ApprovalRequired {
 	var cards []engine.ApprovalRequired
 	for _, m := range msgs {
 		h.eng.Submit(engine.SendMessage{Content: m})
 		h.collect(func(ev engine.Event) {
+			see(ev)
 			if a, ok := ev.(engine.ApprovalRequired); ok {
 				cards = append(cards, a)
 				answer.ID = a.ID

@@ -90,9 +90,20 @@ func TestSaveRuleFromTheCard(t *testing.T) {
 		o.Posture, o.Interactive, o.AutoApprove, o.Permissions = policy.Ask, true, false, rules
 		o.Tools = g.toolset
 	})
-	cards := h.approveEach(engine.ApproveToolCall{SaveRule: true}, "one", "two", "three")
+	var saved []string
+	cards := h.approveEachSeeing(engine.ApproveToolCall{SaveRule: true}, func(ev engine.Event) {
+		if st, ok := ev.(engine.Status); ok && strings.HasPrefix(st.Message, "Saved permission rule") && st.Keep {
+			saved = append(saved, st.Message)
+		}
+	}, "one", "two", "three")
 	if len(cards) != 2 || cards[0].SaveRule == "" || !strings.Contains(cards[0].SaveRule, `path="a.txt"`) {
 		t.Fatalf("cards %+v", cards)
+	}
+	// Each save says what was saved and where, in a notice that stays.
+	file := string(filepath.Separator) + permissions.FileName
+	if len(saved) != 2 || !strings.Contains(saved[0], cards[0].SaveRule) || !strings.Contains(saved[0], file+" rule 1") ||
+		!strings.Contains(saved[1], file+" rule 2") {
+		t.Errorf("save notices %q", saved)
 	}
 	if g.ran.Load() != 3 || len(rules.Rules()) != 2 {
 		t.Errorf("ran %d, rules %v", g.ran.Load(), rules.Rules())

@@ -143,20 +143,21 @@ func shellJoin(argv []string) string {
 	return strings.Join(argv, " ")
 }
 
-// SaveAllow appends r to the global rule file and puts it in force.
-func (s *Set) SaveAllow(r Rule) error {
+// SaveAllow appends r to the global rule file and puts it in force. It
+// returns the rule as saved, whose Source says where.
+func (s *Set) SaveAllow(r Rule) (Rule, error) {
 	if r.Action != "allow" || (r.Command == "" && r.CommandExact) {
-		return errors.New("permissions: only an exact allow rule can be saved from an approval")
+		return Rule{}, errors.New("permissions: only an exact allow rule can be saved from an approval")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rules := append(append([]Rule(nil), s.global...), r)
 	if err := s.writeGlobal(rules); err != nil {
-		return err
+		return Rule{}, err
 	}
 	r.file, r.index = s.globalPath, len(rules)
 	s.global = append(s.global, r)
-	return nil
+	return r, nil
 }
 
 // Remove deletes the i-th rule of Rules() (from 1) from its file. Only

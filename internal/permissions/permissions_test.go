@@ -149,8 +149,12 @@ func TestSaveAndRemove(t *testing.T) {
 	if _, ok := RuleFor("Bash", bash("make lint | tee x"), ws); ok {
 		t.Error("a pipeline has no exact rule")
 	}
-	if err := s.SaveAllow(r); err != nil {
+	saved, err := s.SaveAllow(r)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if want := global + " rule 1"; saved.Source() != want {
+		t.Errorf("saved at %q, want %q", saved.Source(), want)
 	}
 	again, err := Load(global, ws)
 	if err != nil {

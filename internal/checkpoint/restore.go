@@ -1,12 +1,12 @@
 package checkpoint
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // Conflict is a path that changed outside codewhale since the checkpoint:
@@ -71,7 +71,7 @@ func (s *Store) PlanRestore(ctx context.Context, to, from string) (Plan, error) 
 		case skipped[c.Path]:
 			p.Conflicts = append(p.Conflicts, Conflict{Path: c.Path, Reason: "too large to snapshot now, so changes to it cannot be checked"})
 		case touched[c.Path] != "":
-			p.Conflicts = append(p.Conflicts, Conflict{Path: c.Path, Reason: "changed outside codewhale since (" + touched[c.Path] + ")"})
+			p.Conflicts = append(p.Conflicts, Conflict{Path: c.Path, Reason: s.conflictReason(c.Path, touched[c.Path])})
 		default:
 			p.Restore = append(p.Restore, undo)
 		}
@@ -89,118 +89,22 @@ func inverse(kind string) string {
 	return "modified"
 }
 
-// Apply restores the plan's paths (and, with force, its conflicts too) to
-// their version in tree to: files the turn created are removed, files it
-// deleted or changed are written back with their mode bits.
-func (s *Store) Apply(ctx context.Context, p Plan, to string, force bool) ([]Change, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	changes := append([]Change(nil), p.Restore...)
-	if force {
-		for _, c := range p.Conflicts {
-			changes = append(changes, Change{Path: c.Path})
-		}
+// conflictReason says how path changed since; a path that went away
+// because a parent directory is a symbolic link now says so, since a yes
+// removes that link (Apply).
+func (s *Store) conflictReason(path, kind string) string {
+	reason := "changed outside codewhale since (" + kind + ")"
+	if kind != "deleted" {
+		return reason
 	}
-	// A temporary index holds tree `to`'s entries for these paths (only
-	// them, so the cost follows the restore, not the tree): it says which
-	// exist there, and checkout-index writes them back exactly (content,
-	// mode bits, symlinks); the side index is refreshed by the next
-	// snapshot.
-	tmp := s.index + ".restore"
-	saved := s.env
-	s.env = append(append([]string(nil), saved...), "GIT_INDEX_FILE="+tmp)
-	defer func() { s.env = saved; os.Remove(tmp) }()
-	inTo, err := s.stage(ctx, to, changes)
+	root, err := confine.OpenRoot(s.ws)
 	if err != nil {
-		return nil, err
+		return reason
 	}
-	var checkout bytes.Buffer
-	var done []Change
-	for _, c := range changes {
-		full := filepath.Join(s.ws, c.Path)
-		if !inside(s.ws, full) {
-			return done, fmt.Errorf("checkpoint: refusing to touch %s outside the workspace", full)
-		}
-		if inTo[c.Path] {
-			if c.Kind == "" {
-				c.Kind = "modified"
-			}
-			checkout.WriteString(c.Path)
-			checkout.WriteByte(0)
-		} else {
-			if c.Kind == "" {
-				c.Kind = "deleted"
-			}
-			if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
-				return done, fmt.Errorf("checkpoint: removing %s: %w", c.Path, err)
-			}
-			pruneEmptyDirs(s.ws, filepath.Dir(full))
-		}
-		done = append(done, c)
+	defer root.Close()
+	if dir, k, err := firstNonDir(root, path); err == nil && k == inWay && isLink(root, dir) {
+		target, _ := os.Readlink(filepath.Join(s.ws, dir))
+		return fmt.Sprintf("gone since: %s is a symbolic link now (to %s); a yes removes the link, not what it points to", dir, orKind(target, "?"))
 	}
-	if checkout.Len() > 0 {
-		if _, err := s.run(ctx, checkout.Bytes(), noSplit("checkout-index", "--force", "-z", "--stdin")...); err != nil {
-			return done, err
-		}
-	}
-	return done, nil
-}
-
-// stage puts tree's entries for the changes' paths in the (temporary)
-// index and returns which paths tree has.
-func (s *Store) stage(ctx context.Context, tree string, changes []Change) (map[string]bool, error) {
-	inTo := map[string]bool{}
-	if len(changes) == 0 {
-		return inTo, nil
-	}
-	want := map[string]bool{}
-	args := []string{"ls-tree", "-r", "-z", tree}
-	for _, c := range changes {
-		want[c.Path] = true
-	}
-	if len(changes) <= maxPaths { // else the whole tree is listed and filtered
-		args = append(args, "--")
-		for _, c := range changes {
-			args = append(args, c.Path)
-		}
-	}
-	listed, err := s.run(ctx, nil, args...)
-	if err != nil {
-		return nil, err
-	}
-	var entries bytes.Buffer
-	for _, rec := range bytes.Split(bytes.TrimRight(listed, "\x00"), []byte{0}) {
-		if _, path, ok := bytes.Cut(rec, []byte{'\t'}); ok && want[string(path)] {
-			inTo[string(path)] = true
-			entries.Write(rec)
-			entries.WriteByte(0)
-		}
-	}
-	if entries.Len() > 0 {
-		if _, err := s.run(ctx, entries.Bytes(), noSplit("update-index", "-z", "--index-info")...); err != nil {
-			return nil, err
-		}
-	}
-	return inTo, nil
-}
-
-// noSplit runs a command on the restore's temporary index whole: split,
-// it would leave a shared index file of its own behind in the store.
-func noSplit(args ...string) []string {
-	return append([]string{"-c", "core.splitIndex=false"}, args...)
-}
-
-func inside(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
-}
-
-// pruneEmptyDirs removes directories a restore emptied, up to the root.
-func pruneEmptyDirs(root, dir string) {
-	for inside(root, dir) {
-		if err := os.Remove(dir); err != nil {
-			return
-		}
-		dir = filepath.Dir(dir)
-	}
+	return reason
 }

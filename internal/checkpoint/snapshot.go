@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // Skip is a file a snapshot left out.
@@ -67,7 +71,12 @@ func (s *Store) snapshot(ctx context.Context, paths []string) (Snap, error) {
 	if err != nil {
 		return Snap{}, err
 	}
-	snap, list, newSkips := s.classify(out)
+	root, err := confine.OpenRoot(s.ws)
+	if err != nil {
+		return Snap{}, fmt.Errorf("checkpoint: %w", err)
+	}
+	snap, list, newSkips := s.classify(out, beneath(root))
+	root.Close()
 	if len(newSkips) > 0 {
 		if err := s.addSkips(newSkips); err != nil {
 			return Snap{}, err
@@ -104,8 +113,10 @@ type updates struct{ gone, add []byte }
 
 // classify splits ls-files' tagged listing into the updates to make, the files
 // skipped (over the size limit, nested repositories) and the ignore
-// patterns that keep untracked skipped ones out of later listings.
-func (s *Store) classify(listing []byte) (Snap, updates, []string) {
+// patterns that keep untracked skipped ones out of later listings. A path
+// whose parents are not all directories (one became a symbolic link) is
+// gone from the tree, whatever the link leads to.
+func (s *Store) classify(listing []byte, inTree func(string) bool) (Snap, updates, []string) {
 	var snap Snap
 	var u updates
 	var newSkips []string
@@ -124,9 +135,13 @@ func (s *Store) classify(listing []byte) (Snap, updates, []string) {
 			newSkips = append(newSkips, "/"+escapeGlob(strings.TrimSuffix(path, "/"))+"/")
 			continue
 		}
-		fi, err := os.Lstat(filepath.Join(s.ws, path))
+		var fi os.FileInfo
+		err := fs.ErrNotExist
+		if inTree(path) {
+			fi, err = os.Lstat(filepath.Join(s.ws, path))
+		}
 		switch {
-		case err != nil || fi.IsDir(): // deleted, or a file that is a directory now
+		case err != nil || fi.IsDir(): // deleted, beyond a link, or a file that is a directory now
 			u.gone = append(append(u.gone, path...), 0)
 		case fi.Mode().IsRegular() && fi.Size() > s.maxFile:
 			snap.Skipped = append(snap.Skipped, Skip{Path: path, Reason: fmt.Sprintf("%d bytes, over the %d-byte limit", fi.Size(), s.maxFile)})
@@ -153,6 +168,23 @@ func (s *Store) addSkips(globs []string) error {
 	return s.syncExcludes()
 }
 
+// beneath answers whether a workspace path's parents are all directories
+// reached through no symbolic link, asking the confined stat (which refuses
+// a link on the way) once per directory.
+func beneath(root *confine.Root) func(string) bool {
+	dirs := map[string]bool{".": true}
+	return func(p string) bool {
+		d := path.Dir(p)
+		ok, seen := dirs[d]
+		if !seen {
+			fi, err := root.Stat(d)
+			ok = err == nil && fi.IsDir()
+			dirs[d] = ok
+		}
+		return ok
+	}
+}
+
 // escapeGlob quotes gitignore metacharacters so a path matches only itself.
 func escapeGlob(p string) string {
 	var b strings.Builder
@@ -169,6 +201,9 @@ func escapeGlob(p string) string {
 type Change struct {
 	Path string `json:"path"`
 	Kind string `json:"kind"` // added, modified, deleted, type_changed
+	// Note says what a restore of the path had to do besides (a symbolic
+	// link in its way removed, Store.Apply).
+	Note string `json:"note,omitempty"`
 }
 
 // Changes lists what differs from tree a to tree b.

@@ -256,3 +256,52 @@ func escEsc(t *testing.T, p *pane) {
 	}
 	t.Fatalf("Esc Esc never opened the earlier messages:\n%s", p.capture())
 }
+
+// A symbolic link planted where the turn's directory was, after the turn
+// (issue 23 §8): the /undo card says the path is behind a link now, and
+// the overwrite removes the link, restores the person's file as a file in
+// a real directory, says so, and writes nothing outside.
+func TestE2EUndoSurvivesAPlantedLink(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		e2e.Missing(t, "git is not installed")
+	}
+	ws, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(ws, "notes", "todo.txt"), []byte("the person's notes\n"), 0o644)
+	os.WriteFile(filepath.Join(outside, "todo.txt"), []byte("outside\n"), 0o600)
+	git := exec.Command("sh", "-c", "git init -q && git add -A && git -c user.name=u -c user.email=u@x commit -qm init")
+	git.Dir = ws
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v\n%s", err, out)
+	}
+	srv := fakemodel.New(t, fileCall("w1", map[string]any{"action": "write", "path": "notes/todo.txt", "content": "rewritten\n"}),
+		fakemodel.Text("Rewrote the notes."))
+	p := startTUIAt(t, srv, t.TempDir(), ws)
+	p.keys("BTab", "BTab") // Full Access: no approval cards in this test
+	p.waitFor("Full Access")
+	p.line("rewrite the notes")
+	p.waitFor("● Rewrote the notes.")
+	before := fingerprint(t, outside)
+	if err := os.RemoveAll(filepath.Join(ws, "notes")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, "notes")); err != nil {
+		t.Fatal(err)
+	}
+	p.line("/undo")
+	p.waitFor("Undo the last turn", "notes is a symbolic link now", "2. Undo the files (overwriting 1")
+	p.keys("2")
+	p.waitFor("Undid the file changes of the last turn", "Note: notes was a symbolic link to")
+	if fi, err := os.Lstat(filepath.Join(ws, "notes")); err != nil || !fi.IsDir() {
+		t.Fatalf("notes is not a directory again: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "notes", "todo.txt")); string(b) != "the person's notes\n" {
+		t.Errorf("notes/todo.txt = %q", b)
+	}
+	if fingerprint(t, outside) != before {
+		t.Error("the undo wrote outside the workspace")
+	}
+}

@@ -195,6 +195,11 @@ func (m *Model) carried(msg carriedMsg) tea.Cmd {
 		}
 		fmt.Fprintf(&b, "\n  %s %s", verbOf(c.Kind), c.Path)
 	}
+	for _, c := range msg.res.Restored {
+		if c.Note != "" {
+			b.WriteString("\nNote: " + c.Note + ".")
+		}
+	}
 	if len(msg.res.Conflicts) > 0 {
 		fmt.Fprintf(&b, "\nOverwrote %d file(s) changed outside codewhale, as you chose.", len(msg.res.Conflicts))
 	}

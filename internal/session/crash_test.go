@@ -70,7 +70,7 @@ func TestSIGKILLLosesAtMostThePartialMessage(t *testing.T) {
 					t.Fatalf("message %d starts %.20q, want %q", i+1, m.Text(), want)
 				}
 			}
-			if len(l.Damage.CorruptLines) > 0 || l.Damage.BadHeader {
+			if len(l.Damage.Corrupt) > 0 || l.Damage.BadHeader {
 				t.Fatalf("damage beyond a trailing partial line: %+v", l.Damage)
 			}
 			t.Logf("acked %d, recovered %d, truncated tail %d bytes", acked, len(msgs), l.Damage.TruncatedBytes)

@@ -30,7 +30,9 @@
 //
 //   - Loading recovers every complete message. A truncated final line, a
 //     corrupted line anywhere and an unreadable header are dropped and
-//     reported (Damage.Line), never fatal.
+//     reported (Damage.Report: one line per dropped record), never fatal.
+//     The writer that takes a damaged file over keeps it beside the clean
+//     rewrite and hands what it dropped to ResolveOwned, which reports it.
 //   - A file whose header declares a newer schema_version is refused with
 //     ErrNewerSchema and is never truncated, rewritten, appended to or pruned.
 //   - Text is redacted (provider.RedactSecrets plus the configured key values)

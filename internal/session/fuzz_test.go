@@ -51,8 +51,8 @@ func FuzzLoadJournal(f *testing.F) {
 			}
 		}
 		lines := bytes.Count(data, []byte("\n"))
-		if len(j.damage.CorruptLines) > lines {
-			t.Fatalf("%d corrupt lines reported in %d lines", len(j.damage.CorruptLines), lines)
+		if len(j.damage.Corrupt) > lines {
+			t.Fatalf("%d corrupt lines reported in %d lines", len(j.damage.Corrupt), lines)
 		}
 		repaired, _ := engine.RepairHistory(j.messages)
 		checkOneResultPerCall(t, repaired)

@@ -104,10 +104,22 @@ func (j *Journal) Rewrite(info engine.SessionInfo, msgs []provider.Message) erro
 // the one the next Append writes. A session with no file yet is not an
 // error.
 func (j *Journal) Claim(id string) error {
+	_, err := j.claim(id)
+	return err
+}
+
+// claim is Claim that also hands over, once, what taking the file over
+// repaired (nil: nothing, or already handed over).
+func (j *Journal) claim(id string) (*Repaired, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	_, err := j.writerFor(engine.SessionInfo{ID: id}, false)
-	return err
+	w, err := j.writerFor(engine.SessionInfo{ID: id}, false)
+	if err != nil || w == nil {
+		return nil, err
+	}
+	r := w.repaired
+	w.repaired = nil
+	return r, nil
 }
 
 // Compacted records a compaction: the first replaced messages of the

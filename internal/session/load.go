@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,38 +32,62 @@ func (e *NewerSchemaError) Unwrap() error { return ErrNewerSchema }
 
 // Damage is what loading had to drop from a journal.
 type Damage struct {
-	TruncatedBytes int   // size of an unterminated final line (an interrupted write); 0 when none
-	CorruptLines   []int // 1-based numbers of lines that were not valid records
-	BadHeader      bool  // the first line was not a readable header
+	TruncatedBytes int       // size of an unterminated final line (an interrupted write); 0 when none
+	TruncatedLine  int       // that line's number
+	Corrupt        []Dropped // lines that were not valid records, in file order
+	BadHeader      bool      // the first line was not a readable header
+}
+
+// Dropped is one line loading dropped, and why.
+type Dropped struct {
+	Line int
+	Why  string
 }
 
 // Any reports whether anything was dropped.
-func (d Damage) Any() bool { return d.TruncatedBytes > 0 || len(d.CorruptLines) > 0 || d.BadHeader }
+func (d Damage) Any() bool { return d.TruncatedBytes > 0 || len(d.Corrupt) > 0 || d.BadHeader }
 
-// Line is the one line a host shows after loading a damaged session, or "".
-func (d Damage) Line(kept int) string {
+// maxReported is how many dropped lines a report names one by one.
+const maxReported = 20
+
+// Report is what a host shows after loading a damaged session, or "": a
+// first line saying how many messages were recovered and where the file as
+// it was is kept (backup; "" before a writer repaired it), then one line
+// per dropped or truncated record.
+func (d Damage) Report(kept int, backup string) string {
 	if !d.Any() {
 		return ""
 	}
-	var parts []string
+	var rows []string
 	if d.BadHeader {
-		parts = append(parts, "an unreadable header (id and times were taken from the file name and later lines)")
+		rows = append(rows, "line 1: an unreadable header (id and times were taken from the file name and later lines)")
 	}
-	if n := len(d.CorruptLines); n > 0 {
-		nums := make([]string, 0, min(n, 10))
-		for _, l := range d.CorruptLines[:min(n, 10)] {
-			nums = append(nums, strconv.Itoa(l))
-		}
-		more := ""
-		if n > 10 {
-			more = fmt.Sprintf(" and %d more", n-10)
-		}
-		parts = append(parts, fmt.Sprintf("%d corrupted line(s) (line %s%s)", n, strings.Join(nums, ", "), more))
+	for _, c := range d.Corrupt {
+		rows = append(rows, fmt.Sprintf("line %d: %s", c.Line, c.Why))
 	}
 	if d.TruncatedBytes > 0 {
-		parts = append(parts, fmt.Sprintf("a truncated final line of %d bytes (a write interrupted by a crash)", d.TruncatedBytes))
+		rows = append(rows, fmt.Sprintf("line %d: a truncated final line of %d bytes (a write interrupted by a crash)",
+			d.TruncatedLine, d.TruncatedBytes))
 	}
-	return fmt.Sprintf("[session_recovery] Recovered %d message(s); dropped %s.", kept, strings.Join(parts, ", "))
+	if len(rows) > maxReported {
+		rows = append(rows[:maxReported], fmt.Sprintf("… and %d more", len(rows)-maxReported))
+	}
+	head := fmt.Sprintf("[session_recovery] Recovered %d message(s); dropped %d damaged line(s)", kept, d.count())
+	if backup != "" {
+		head += "; the file as it was is kept at " + backup
+	}
+	return head + ":\n  " + strings.Join(rows, "\n  ")
+}
+
+func (d Damage) count() int {
+	n := len(d.Corrupt)
+	if d.BadHeader {
+		n++
+	}
+	if d.TruncatedBytes > 0 {
+		n++
+	}
+	return n
 }
 
 // journal is a parsed session file.
@@ -99,6 +122,7 @@ func parseJournal(path string, data []byte) (*journal, error) {
 		// Every write ends with a newline, so an unterminated tail is the
 		// part of a write that a crash cut short.
 		j.damage.TruncatedBytes = len(data) - (i + 1)
+		j.damage.TruncatedLine = bytes.Count(data, []byte{'\n'}) + 1
 		data = data[:i+1]
 	}
 	lineNo := 0
@@ -147,10 +171,47 @@ func (j *journal) addLine(path string, lineNo int, line []byte) error {
 			return nil
 		}
 	}
-	if err != nil || !j.apply(&r) {
-		j.damage.CorruptLines = append(j.damage.CorruptLines, lineNo)
+	switch {
+	case err != nil:
+		j.damage.Corrupt = append(j.damage.Corrupt, Dropped{Line: lineNo, Why: "not valid JSON (" + jsonProblem(err) + ")"})
+	case !j.apply(&r):
+		j.damage.Corrupt = append(j.damage.Corrupt, Dropped{Line: lineNo, Why: invalidRecord(r.Type)})
 	}
 	return nil
+}
+
+// jsonProblem is a JSON error without the Go type names it may carry.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s at byte %d", se.Error(), se.Offset)
+	}
+	return "a field of the wrong kind"
+}
+
+// invalidRecord says why a parsed record was refused.
+func invalidRecord(typ string) string {
+	switch typ {
+	case lineMessage, lineCompaction, lineCut, lineMeta, lineSystem:
+		return fmt.Sprintf("a %q record whose fields are not valid", typ)
+	case "":
+		return "a record with no type"
+	}
+	return fmt.Sprintf("a record of unknown type %q", termSafe(typ))
+}
+
+// termSafe keeps a type name read from a damaged file printable and short.
+func termSafe(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return s
 }
 
 // apply folds one non-header record into j; false means it was invalid.

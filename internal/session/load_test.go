@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,7 +61,7 @@ func TestLoadRecoversDamagedFiles(t *testing.T) {
 			},
 			wantTexts: []string{"first question", "answer one", "second question"},
 			check: func(t *testing.T, d Damage) {
-				if d.TruncatedBytes == 0 || len(d.CorruptLines) > 0 || d.BadHeader {
+				if d.TruncatedBytes == 0 || len(d.Corrupt) > 0 || d.BadHeader {
 					t.Fatalf("damage = %+v, want only a truncated tail", d)
 				}
 			},
@@ -74,11 +75,11 @@ func TestLoadRecoversDamagedFiles(t *testing.T) {
 			},
 			wantTexts: []string{"first question", "second question", "answer two"},
 			check: func(t *testing.T, d Damage) {
-				if len(d.CorruptLines) != 1 || d.TruncatedBytes != 0 || d.BadHeader {
+				if len(d.Corrupt) != 1 || d.TruncatedBytes != 0 || d.BadHeader {
 					t.Fatalf("damage = %+v, want one corrupt line", d)
 				}
 			},
-			lineHas: "1 corrupted line(s) (line",
+			lineHas: "not valid JSON (invalid character",
 		},
 		{
 			name: "valid JSON that is not a record",
@@ -88,11 +89,11 @@ func TestLoadRecoversDamagedFiles(t *testing.T) {
 			},
 			wantTexts: []string{"first question", "answer one", "answer two"},
 			check: func(t *testing.T, d Damage) {
-				if len(d.CorruptLines) != 1 {
+				if len(d.Corrupt) != 1 {
 					t.Fatalf("damage = %+v, want one corrupt line", d)
 				}
 			},
-			lineHas: "corrupted line",
+			lineHas: `a "message" record whose fields are not valid`,
 		},
 		{
 			name: "bad header",
@@ -102,11 +103,11 @@ func TestLoadRecoversDamagedFiles(t *testing.T) {
 			},
 			wantTexts: []string{"first question", "answer one", "second question", "answer two"},
 			check: func(t *testing.T, d Damage) {
-				if !d.BadHeader || len(d.CorruptLines) > 0 {
+				if !d.BadHeader || len(d.Corrupt) > 0 {
 					t.Fatalf("damage = %+v, want a bad header only", d)
 				}
 			},
-			lineHas: "an unreadable header",
+			lineHas: "line 1: an unreadable header",
 		},
 	}
 	for _, tt := range tests {
@@ -224,3 +225,55 @@ func TestNewerSchemaIsRefusedAndUntouched(t *testing.T) {
 	}
 	unchanged()
 }
+
+// Resuming a damaged session for writing repairs the file between the two
+// loads ResolveOwned makes; the report of what was dropped survives it
+// (issue 23 §8, issue 32 §6): one line per dropped or truncated record and
+// the kept copy's path, handed over once.
+func TestResolveOwnedReportsWhatTheClaimRepaired(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	path, lines := writeSample(t, home, "damaged-resume")
+	mid, last := messageLines(lines)[1], messageLines(lines)[3]
+	lines[mid] = []byte("{\"type\":\"message\",\"mess\x00garbage\n")
+	out := bytes.Join(lines[:last], nil)
+	if err := os.WriteFile(path, append(out, lines[last][:20]...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j := NewJournal(home, Options{})
+	defer j.Close()
+	l, err := ResolveOwned(j, home, testWS, "damaged-resume", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := l.DamageLine()
+	rows := strings.Split(report, "\n")
+	want := []string{
+		"[session_recovery] Recovered 2 message(s); dropped 2 damaged line(s); the file as it was is kept at " + l.Backup + ":",
+		"  line " + itoa(mid+1) + ": not valid JSON (invalid character",
+		"  line " + itoa(last+1) + ": a truncated final line of 20 bytes (a write interrupted by a crash)",
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("report:\n%s", report)
+	}
+	for i := range want {
+		if !strings.HasPrefix(rows[i], want[i]) {
+			t.Errorf("row %d = %q, want %q…", i, rows[i], want[i])
+		}
+	}
+	if !strings.HasPrefix(l.Backup, path+".damaged-") {
+		t.Errorf("backup %q", l.Backup)
+	}
+	if kept, err := os.ReadFile(l.Backup); err != nil || !bytes.Contains(kept, []byte("garbage")) {
+		t.Errorf("the kept copy: %v", err)
+	}
+	if len(l.Notices()) != 1 || l.Notices()[0] != report {
+		t.Errorf("notices %q", l.Notices())
+	}
+	again, err := ResolveOwned(j, home, testWS, "damaged-resume", false)
+	if err != nil || again.DamageLine() != "" {
+		t.Errorf("the repair was reported twice: %q %v", again.DamageLine(), err)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -99,14 +99,24 @@ func isLockedWait(dir, id string) bool { return isLockedFile(lockPath(dir, id), 
 // ResolveOwned is Resolve for a host that will write the session: it
 // claims the session's one-writer lock through j (a *BusyError when another
 // process holds it) and then loads it again, so the history it returns is
-// the one on disk once the lock is held. With a nil j it is Resolve.
+// the one on disk once the lock is held. Taking a damaged file over
+// repairs it between the two loads; what the repair dropped and where the
+// damaged file is kept are carried over (Loaded.Damage, Loaded.Backup), so
+// the host reports them once (issue 23 §8). With a nil j it is Resolve.
 func ResolveOwned(j *Journal, home, workspace, ref string, latest bool) (*Loaded, error) {
 	l, err := Resolve(home, workspace, ref, latest)
 	if err != nil || j == nil {
 		return l, err
 	}
-	if err := j.Claim(l.Meta.ID); err != nil {
+	repaired, err := j.claim(l.Meta.ID)
+	if err != nil {
 		return nil, err
 	}
-	return Resolve(home, workspace, l.Meta.ID, false)
+	if l, err = Resolve(home, workspace, l.Meta.ID, false); err != nil {
+		return nil, err
+	}
+	if repaired != nil {
+		l.Damage, l.Backup = repaired.Damage, repaired.Backup
+	}
+	return l, nil
 }

@@ -22,6 +22,9 @@ type Loaded struct {
 	Session engine.Session
 	Damage  Damage              // what loading dropped
 	Repair  engine.RepairReport // what the tool-history repair changed
+	// Backup is the damaged file as it was, kept beside it when the writer
+	// that claimed the session repaired it ("" when nothing was repaired).
+	Backup string
 	// Warning is set when the session was recorded in another workspace.
 	Warning string
 	// Persist says the file differs from Session (damage was dropped or the
@@ -38,11 +41,12 @@ func (l *Loaded) RepairLine() string {
 	return l.Repair.Line()
 }
 
-// DamageLine is the [session_recovery] line to show, or "".
-func (l *Loaded) DamageLine() string { return l.Damage.Line(l.Meta.MessageCount) }
+// DamageLine is the [session_recovery] report to show, or "": one line per
+// dropped or truncated record under a first line naming the kept copy.
+func (l *Loaded) DamageLine() string { return l.Damage.Report(l.Meta.MessageCount, l.Backup) }
 
-// Notices are the lines a host prints on resume, in order: the workspace
-// warning, what was dropped, what was repaired.
+// Notices are what a host prints on resume, in order: the workspace
+// warning, what was dropped (several lines), what was repaired.
 func (l *Loaded) Notices() []string {
 	var out []string
 	for _, s := range []string{l.Warning, l.DamageLine(), l.RepairLine()} {

@@ -111,28 +111,29 @@ func (w *writer) writeTemp(data []byte) (*os.File, error) {
 }
 
 // backupDamaged keeps the damaged journal's bytes beside it before the
-// journal is rewritten: a hard link when possible, else a copy.
-func backupDamaged(path string, now time.Time) error {
+// journal is rewritten — a hard link when possible, else a copy — and
+// returns the copy's path.
+func backupDamaged(path string, now time.Time) (string, error) {
 	dst := fmt.Sprintf("%s.damaged-%s", path, now.Format("20060102T150405.000000000Z"))
 	if err := os.Link(path, dst); err == nil {
-		return syncDir(filepath.Dir(path))
+		return dst, syncDir(filepath.Dir(path))
 	}
 	src, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("backing up damaged session %s: %w", path, err)
+		return "", fmt.Errorf("backing up damaged session %s: %w", path, err)
 	}
 	defer src.Close()
 	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return fmt.Errorf("backing up damaged session %s: %w", path, err)
+		return "", fmt.Errorf("backing up damaged session %s: %w", path, err)
 	}
 	if _, err := io.Copy(out, src); err != nil {
 		out.Close()
-		return fmt.Errorf("backing up damaged session %s: %w", path, err)
+		return "", fmt.Errorf("backing up damaged session %s: %w", path, err)
 	}
 	if err := out.Sync(); err != nil {
 		out.Close()
-		return fmt.Errorf("backing up damaged session %s: %w", path, err)
+		return "", fmt.Errorf("backing up damaged session %s: %w", path, err)
 	}
-	return out.Close()
+	return dst, out.Close()
 }

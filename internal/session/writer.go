@@ -31,6 +31,16 @@ type writer struct {
 	state   state
 	stateJS []byte         // the last meta snapshot written, to skip unchanged ones
 	seen    provider.Usage // the engine's totals at the last call
+	// repaired is what taking the file over repaired, until a host is told
+	// (Journal.claim); nil when nothing was or it has been told.
+	repaired *Repaired
+}
+
+// Repaired is what a writer repaired when it took over a damaged journal:
+// what was dropped, and where the file as it was is kept.
+type Repaired struct {
+	Damage Damage
+	Backup string
 }
 
 func (w *writer) now() time.Time { return w.opts.now().UTC() }
@@ -121,10 +131,15 @@ func (w *writer) resume(j *journal) error {
 	if !j.damage.Any() {
 		return nil
 	}
-	if err := backupDamaged(w.path, w.now()); err != nil {
+	backup, err := backupDamaged(w.path, w.now())
+	if err != nil {
 		return err
 	}
-	return w.replace(j.messages, j.system)
+	if err := w.replace(j.messages, j.system); err != nil {
+		return err
+	}
+	w.repaired = &Repaired{Damage: j.damage, Backup: backup}
+	return nil
 }
 
 // close closes the journal and gives the session's lock up.

@@ -2,6 +2,9 @@ package tui_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -64,4 +67,50 @@ func TestE2EResumedSessionLooksLikeTheLiveOne(t *testing.T) {
 func toolCall(id, name string, args map[string]any) fakemodel.Call {
 	raw, _ := json.Marshal(args)
 	return fakemodel.Call{ID: id, Name: name, Args: string(raw)}
+}
+
+// A damaged session resumed in the TUI (issue 23 §8): a notice says what
+// the resume repaired, one line per dropped or truncated record, and where
+// the file as it was is kept.
+func TestE2EResumeOfADamagedSessionSaysWhatWasRepaired(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("Answer one."), fakemodel.Text("Answer two."))
+	home, ws := t.TempDir(), t.TempDir()
+	p := startTUIAt(t, srv, home, ws)
+	p.line("first question")
+	p.waitFor("● Answer one.")
+	p.line("second question")
+	p.waitFor("● Answer two.", "✓ done")
+	p.keys("C-c", "C-c")
+	p.waitFor("[codewhale exited: 0]")
+
+	files, _ := filepath.Glob(filepath.Join(home, "sessions", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("sessions: %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	lines := strings.SplitAfter(string(data), "\n")
+	lines = lines[:len(lines)-1]
+	corrupt := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"answer one`) || strings.Contains(l, "Answer one.") {
+			corrupt = i
+			break
+		}
+	}
+	if corrupt < 0 {
+		t.Fatalf("no line holds the first answer:\n%s", data)
+	}
+	lines[corrupt] = "{\"type\":\"message\",\"mess\x00garbage\n"
+	last := len(lines) - 1
+	lines[last] = lines[last][:len(lines[last])/2]
+	os.WriteFile(files[0], []byte(strings.Join(lines, "")), 0o600)
+
+	r := startTUIAt(t, srv, home, ws, "-c")
+	r.waitFor("[session_recovery] Recovered", "the file as it was is kept",
+		fmt.Sprintf("line %d: not valid JSON", corrupt+1), fmt.Sprintf("line %d: a truncated final line", last+1))
+	kept, _ := filepath.Glob(files[0] + ".damaged-*")
+	if len(kept) != 1 {
+		t.Errorf("kept copies: %v", kept)
+	}
 }

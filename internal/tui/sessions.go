@@ -142,7 +142,8 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 	rebuild(m.tr, l.Session.Messages)
 	m.undo = undoState{hist: l.Session.Messages}
 	for _, n := range l.Notices() {
-		m.system(n)
+		// What the resume found and repaired outlives the status line.
+		m.tr.Add(transcript.NewCell(transcript.Notice, termtext.Sanitize(n)))
 	}
 	m.system(fmt.Sprintf("Resumed session %s (%d messages).", session.ShortID(l.Session.ID), len(l.Session.Messages)))
 	return nil

@@ -56,7 +56,9 @@ func (s *Store) Apply(ctx context.Context, p Plan, to string, force bool) ([]Cha
 	defer root.Close()
 	var writes, removes []Change
 	for _, c := range changes {
-		if _, ok := inTo[c.Path]; ok {
+		if e, ok := inTo[c.Path]; ok && e.mode == "160000" {
+			continue // a repository of its own is never recorded, so never touched
+		} else if ok {
 			c.Kind = orKind(c.Kind, "modified")
 			writes = append(writes, c)
 		} else {
@@ -116,7 +118,7 @@ func (s *Store) entries(ctx context.Context, tree string, changes []Change) (map
 	for _, rec := range bytes.Split(bytes.TrimRight(listed, "\x00"), []byte{0}) {
 		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
 		f := strings.Fields(string(meta))
-		if ok && len(f) == 3 && f[1] == "blob" && want[string(p)] {
+		if ok && len(f) == 3 && want[string(p)] {
 			inTo[string(p)] = entry{mode: f[0], oid: f[2]}
 		}
 	}

@@ -74,7 +74,20 @@ func FuzzClassify(f *testing.F) {
 		// the wrappers and sed scripts the classifier reads through
 		"sed -n -e 's/a/b/gew out' -e '1e rm -rf /' -e 'y/ab/cd/;/x/{r f\n}' f", "watch -n1 -x rm -rf /",
 		"script -qec 'cat ~/.ssh/id_rsa' /dev/null", "parallel -j2 rm {} ::: a b :::: list", "tmux send-keys -t x 'rm -rf /' Enter",
-		"unshare -rm --fork sh -c 'rm -rf /'", "setpriv --reuid=1 -- env -S 'rm -rf /'", "git -C ../o --git-dir=x log -p"} {
+		"unshare -rm --fork sh -c 'rm -rf /'", "setpriv --reuid=1 -- env -S 'rm -rf /'", "git -C ../o --git-dir=x log -p",
+		// expansions, arithmetic, prompts and namerefs that evaluate values (issue 23)
+		"echo ${PATH/$(rm -rf /)/x} ${PATH:$(id)0:3} ${a[$(id)]}", "x='a[$(rm -rf /)]'; y=x; echo $((y)) $[x]; [[ x -eq 0 ]]",
+		`x='\$(id)'; echo ${x@P} ${!x}; PS4='$(id)'`, "declare -n r=c; c=rm; $r -rf /; declare -i q=x; printf -v 'a[$(id)]' x",
+		"x='$x'; echo $((x)); x='x+x'; echo $((x))",
+		// functions, loops, xargs, make, command variables and written scripts
+		`f(){ g "$@"; }; g(){ f "$1"; rm -rf "$1"; }; f /`, "for d in / ~; do for e in $d; do rm -rf $e; done; done",
+		"printf '/\\0' | while read -r d; do xargs -0 -d '\\n' rm -rf <<< \"$d\"; done",
+		"make -f - -C d X=/ <<< $'X ?= 1\\nall: ; $(shell rm -rf $(X))\\n\\t@-rm -rf $$HOME $(X'",
+		"GIT_SSH_COMMAND='rm -rf /' BASH_ENV=<(echo x) ENV=$(cat f) git fetch",
+		"echo 'rm -rf /' | tee a.sh > b.sh; cp a.sh c.sh; mv c.sh d; chmod +x d; ./d; . b.sh; awk -f a.sh",
+		`python3 -c 'getattr(__import__("shu"+"til"), "rm" "tree")("/"); exec(x)'`,
+		// file: URLs and curl config files
+		"curl 'file://localhost/%7e/.ss%68/{a,id_rsa}' -K - --config=c -sKc <<< 'url = \"file:///x\"'"} {
 		f.Add(s)
 	}
 	env := testEnv()

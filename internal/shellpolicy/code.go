@@ -62,7 +62,10 @@ func (c *classifier) interp(lang, name string, args []value, stdin *source) {
 			c.inline(lang, name, code)
 			return
 		case lang == "awk" && (a.s == "-f" || a.s == "--file"):
-			return // runs a program file
+			if i+1 < len(args) {
+				c.awkFile(args[i+1], stdin, name)
+			}
+			return
 		case lang == "awk" && (a.s == "-v" || a.s == "-F"):
 			i++
 		case lang == "python" && (a.s == "-m" || a.s == "-W" || a.s == "-X"):
@@ -82,15 +85,26 @@ func (c *classifier) interp(lang, name string, args []value, stdin *source) {
 			c.runCode(lang, *a.proc, name)
 			return
 		default:
-			if text, ok := c.files[c.absPath(a.s)]; ok {
-				c.code(lang, text, name+" "+a.s)
-			} else {
-				c.scanFile(lang, c.absPath(a.s), name+" "+a.s)
-			}
+			c.runFile(lang, a.s, name+" "+a.s)
 			return
 		}
 	}
 	c.fromStdinAs(lang, name, stdin)
+}
+
+// awkFile classifies awk -f PROG: a program from stdin or one this
+// command line wrote is read; one on disk carries a hard block over.
+func (c *classifier) awkFile(f value, stdin *source, name string) {
+	switch {
+	case f.proc != nil:
+		c.runCode("awk", *f.proc, name+" -f")
+	case !f.known:
+		c.flag(Explicit, name+" -f runs a program the classifier cannot see ("+f.text()+")")
+	case stdinPath(f.s):
+		c.fromStdinAs("awk", name, stdin)
+	default:
+		c.runFile("awk", f.s, name+" -f "+f.s)
+	}
 }
 
 func (c *classifier) fromStdinAs(lang, name string, stdin *source) {
@@ -128,22 +142,18 @@ var (
 // paths and the environment it reads.
 func (c *classifier) code(lang, code, what string) {
 	c.atLeast(Ordinary)
-	for _, m := range deletion().FindAllStringSubmatch(code, -1) {
-		if m[3] != "" || m[1] != "" && c.catastrophic(m[2]) {
-			c.flag(Blocked, "inline "+what+" code deletes the filesystem root or the home directory ("+m[0]+")")
-		}
-	}
-	for _, m := range pathCall().FindAllStringSubmatch(code, -1) {
-		if p := m[1] + m[2]; c.catastrophic(p) {
-			c.flag(Blocked, "inline "+what+" code deletes the filesystem root or the home directory ("+m[0]+")")
-		}
-	}
-	if codeFork().MatchString(code) {
-		c.flag(Blocked, "inline "+what+" code is a fork bomb")
-	}
+	c.dynamicCode(lang, code, what)
+	code = spellOut(lang, code)
+	c.deletes(code, what)
 	for _, s := range stringLiterals(code) {
 		c.shellString(s, what)
 		c.pathArg(lit(s), false)
+		if abs := c.absPath(s); !c.containsWorkspace(abs) && abs != "/" {
+			c.changed(lit(s)) // open("s.sh", "w"): a file it may write
+		}
+		if strings.Contains(s, "(") {
+			c.deletes(spellOut(lang, s), what) // code in a string that exec or eval runs
+		}
 	}
 	for _, m := range listArgv().FindAllStringSubmatch(code, -1) {
 		var argv []string
@@ -160,6 +170,24 @@ func (c *classifier) code(lang, code, what string) {
 	}
 }
 
+// deletes blocks code that deletes the filesystem root or the home
+// directory, or is a fork bomb.
+func (c *classifier) deletes(code, what string) {
+	for _, m := range deletion().FindAllStringSubmatch(code, -1) {
+		if m[3] != "" || m[1] != "" && c.catastrophic(m[2]) {
+			c.flag(Blocked, "inline "+what+" code deletes the filesystem root or the home directory ("+m[0]+")")
+		}
+	}
+	for _, m := range pathCall().FindAllStringSubmatch(code, -1) {
+		if p := m[1] + m[2]; c.catastrophic(p) {
+			c.flag(Blocked, "inline "+what+" code deletes the filesystem root or the home directory ("+m[0]+")")
+		}
+	}
+	if codeFork().MatchString(code) {
+		c.flag(Blocked, "inline "+what+" code is a fork bomb")
+	}
+}
+
 // shellString blocks a string in inline code that is itself a hard-blocked
 // shell command (os.system("rm -rf /")). Only Blocked carries over: an
 // ordinary string is not evidence of anything.
@@ -171,7 +199,7 @@ func (c *classifier) shellString(s, what string) {
 	if err != nil {
 		return
 	}
-	sub := newClassifier(c.env, c.cwd, c.depth+1)
+	sub := c.sub()
 	sub.stmts(f.Stmts)
 	if sub.class == Blocked {
 		for _, r := range sub.reasons {

@@ -155,7 +155,7 @@ func inlineScript(name string, args []string) string {
 
 // literal is a word's value when it has no expansion.
 func literal(w *syntax.Word) (string, bool) {
-	c := &classifier{env: &Env{}, vars: map[string]string{}}
+	c := newClassifier(&Env{}, "", 0)
 	v := c.word(w)
 	return v.s, v.literal && !v.glob
 }

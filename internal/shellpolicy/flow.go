@@ -20,6 +20,39 @@ type source struct {
 	file     bool     // it is a file's content (< path, cat path)
 	path     string   // that file, when it is known
 	operands []string // paths the producer names (find DIR, echo A B), for xargs
+	numeric  bool     // whatever it is, it is a number (wc -l, nproc, $((…)))
+}
+
+// written is what this command line put in a file before a later part of
+// it reads or runs the file.
+type written struct {
+	text     string
+	visible  bool   // text is the whole content
+	download bool   // the content came from the network
+	from     string // the file on disk it is a copy of, or ""
+}
+
+// source is the file's content as something a later command reads.
+func (w written) source() source {
+	return source{text: w.text, visible: w.visible, download: w.download, file: w.from != "", path: w.from}
+}
+
+// wrote records content written to the file at abs (appending adds to what
+// the script wrote before; to a file it did not write, it is unknown).
+func (c *classifier) wrote(abs string, content source, appends bool) {
+	prev, ok := c.files[abs]
+	switch {
+	case appends && (!ok && fileExists(abs) || ok && !prev.visible):
+		c.files[abs] = written{download: content.download || prev.download}
+	case appends && content.visible:
+		c.files[abs] = written{text: prev.text + content.text, visible: true, download: prev.download || content.download}
+	case content.visible:
+		c.files[abs] = written{text: content.text, visible: true, download: content.download}
+	case content.file && content.path != "":
+		c.files[abs] = written{from: content.path}
+	default:
+		c.files[abs] = written{download: content.download}
+	}
 }
 
 // redirection is what a statement's redirections mean for the
@@ -47,8 +80,9 @@ func (c *classifier) redirects(rs []*syntax.Redirect) redirection {
 			red.in = &source{file: true, path: c.absPath(v.s)}
 			if v.proc != nil {
 				red.in = v.proc
-			} else if text, ok := c.files[c.absPath(v.s)]; ok && v.known {
-				red.in = &source{text: text, visible: true}
+			} else if w, ok := c.files[c.absPath(v.s)]; ok && v.known {
+				in := w.source()
+				red.in = &in
 			}
 		case syntax.DplIn, syntax.DplOut:
 			if v := c.word(r.Word); v.s != "-" && !isDigits(v.s) {
@@ -99,8 +133,8 @@ func (c *classifier) emits(args []value, stdin *source) source {
 		return printf(rest)
 	case "cat", "tee":
 		if ops := operandsOf(rest); name == "cat" && len(ops) > 0 {
-			if text, ok := c.files[c.absPath(ops[0])]; ok && len(ops) == 1 {
-				return source{text: text, visible: true}
+			if w, ok := c.files[c.absPath(ops[0])]; ok && len(ops) == 1 {
+				return w.source()
 			}
 			out := source{operands: ops, file: true}
 			if len(ops) == 1 {
@@ -117,12 +151,32 @@ func (c *classifier) emits(args []value, stdin *source) source {
 		}
 	case "pwd":
 		return source{text: c.cwd + "\n", visible: c.cwd != ""}
+	case "wc", "nproc", "seq", "id", "date":
+		return source{numeric: numericOutput(name, rest)}
 	case "curl", "wget", "fetch", "nc", "ncat", "socat", "http", "https", "aria2c", "lynx", "links", "w3m":
 		return source{download: true}
 	case "find", "ls":
 		return source{operands: c.findStarts(name, rest)}
 	}
 	return source{}
+}
+
+// numericOutput reports a command that prints only a number (so a value
+// taken from it cannot hold code for an arithmetic subscript).
+func numericOutput(name string, args []value) bool {
+	switch name {
+	case "wc":
+		return len(operands(args)) == 0 // wc FILE prints the file's name too
+	case "nproc":
+		return true
+	case "seq":
+		return !has(args, "-f", "--format", "-s", "--separator")
+	case "id":
+		return len(args) == 1 && (args[0].s == "-u" || args[0].s == "-g")
+	case "date":
+		return len(args) == 1 && args[0].s == "+%s"
+	}
+	return false
 }
 
 // findStarts are the paths find starts from (operands before the first

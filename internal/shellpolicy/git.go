@@ -68,6 +68,9 @@ func (c *classifier) git(args []value) {
 		}
 	}
 	c.gitSecrets(g, sub, rest)
+	if _, reads := gitInspect()[sub]; !reads {
+		c.mayChange("git", rest) // git checkout run.sh, git apply x.patch …
+	}
 	if !harmless || !c.readOnlyGit(sub, rest) {
 		c.atLeast(Ordinary)
 	}
@@ -225,7 +228,8 @@ var gitInspect = sync.OnceValue(func() map[string]func([]value) bool {
 	return map[string]func([]value) bool{
 		"status": nil, "diff": nil, "log": nil, "show": nil, "blame": nil, "rev-parse": nil, "ls-files": nil,
 		"ls-tree": nil, "cat-file": nil, "describe": nil, "shortlog": nil, "rev-list": nil, "merge-base": nil,
-		"show-ref": nil, "name-rev": nil, "for-each-ref": nil, "count-objects": nil, "version": nil, "help": nil,
+		"show-ref": nil, "name-rev": nil, "for-each-ref": nil, "count-objects": nil, "version": nil,
+		"help":   onlyFlags("-a", "--all", "-g", "--guides"), // git help CMD runs man or a browser
 		"grep":   func(a []value) bool { return !has(a, "-O", "--open-files-in-pager") },
 		"branch": onlyFlags("-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "--show-current", "--no-color", "--color"),
 		"tag":    onlyFlags("-l", "--list", "-n"),
@@ -286,6 +290,18 @@ func (c *classifier) implicitGitDir() bool {
 	if c.cwd == "" {
 		return c.env.Workspace != ""
 	}
+	if found, ok := c.gitDirs[c.cwd]; ok {
+		return found // the same directory an earlier git of this command line looked up from
+	}
+	if c.gitDirs == nil {
+		c.gitDirs = map[string]bool{}
+	}
+	found := c.findImplicitGitDir()
+	c.gitDirs[c.cwd] = found
+	return found
+}
+
+func (c *classifier) findImplicitGitDir() bool {
 	for d := c.cwd; path.IsAbs(d); d = path.Dir(d) {
 		if _, err := os.Lstat(path.Join(d, ".git")); err == nil {
 			return false

@@ -13,17 +13,24 @@ var inspectors = sync.OnceValue(func() map[string]func(*classifier, []value) boo
 	any := (func(*classifier, []value) bool)(nil)
 	return map[string]func(*classifier, []value) bool{
 		"ls": any, "cat": any, "head": any, "tail": any, "wc": any, "pwd": any, "echo": any, "printf": any,
-		"grep": grepRule, "egrep": grepRule, "fgrep": grepRule, "file": without("-C", "--compile"), "stat": any, "du": any, "df": any,
+		"grep": grepRule, "egrep": grepRule, "fgrep": grepRule, "stat": any, "du": any, "df": any,
 		"which": any, "whoami": any, "id": any, "uname": any, "basename": any, "dirname": any, "realpath": any,
-		"readlink": any, "diff": any, "cmp": any, "cut": any, "tr": any, "nl": any, "true": any, "false": any,
+		"readlink": any, "diff": diffRule, "cmp": any, "cut": any, "tr": any, "nl": any, "true": any, "false": any,
 		"test": any, "[": any, "type": any, "md5sum": any, "sha1sum": any, "sha256sum": any, "sha512sum": any,
 		"tac": any, "rev": any, "od": any, "hexdump": any, "strings": any, "column": any, "fold": any, "comm": any,
 		"expand": any, "seq": any, "cd": any, "base64": any, "base32": any, "nproc": any, "uptime": any,
-		"rg": recursiveReader(without("--pre", "--pre-glob")), "ag": recursiveReader(nil), "ack": recursiveReader(nil),
-		"tree":     without("-o"),
+		// Each reader's options that write a file or run a program are
+		// listed and refused: rg --pre and --hostname-bin run one, -z runs
+		// decompressors; ag --pager; tree -o and -R write files; fd -l runs
+		// ls; file -C writes and -z runs decompressors. ack is not a reader:
+		// a project's .ackrc can give it --pager.
+		"rg":       recursiveReader(without("--pre", "--pre-glob", "--hostname-bin", "-z", "--search-zip")),
+		"ag":       recursiveReader(without("--pager")),
+		"file":     without("-C", "--compile", "-z", "--uncompress", "-Z", "--uncompress-noreport"),
+		"tree":     without("-o", "-R"),
 		"sort":     without("-o", "--output", "--compress-program"),
-		"fd":       without("-x", "--exec", "-X", "--exec-batch"),
-		"fdfind":   without("-x", "--exec", "-X", "--exec-batch"),
+		"fd":       without("-x", "--exec", "-X", "--exec-batch", "-l", "--list-details"),
+		"fdfind":   without("-x", "--exec", "-X", "--exec-batch", "-l", "--list-details"),
 		"find":     findRule,
 		"uniq":     atMostOperands(1),
 		"xxd":      func(c *classifier, a []value) bool { return atMostOperands(1)(c, a) && !has(a, "-r", "-revert") },
@@ -87,8 +94,31 @@ func recursiveReader(rule func(*classifier, []value) bool) func(*classifier, []v
 }
 
 func grepRule(c *classifier, args []value) bool {
-	if has(args, "-r", "-R", "--recursive", "--dereference-recursive") {
+	if has(args, "-r", "-R", "--recursive", "--dereference-recursive", "--directories=recurse") || dirsRecurse(args) {
 		return recursiveReader(nil)(c, args)
+	}
+	return true
+}
+
+// dirsRecurse reports grep -d recurse, the long way of writing -r.
+func dirsRecurse(args []value) bool {
+	for i, a := range args {
+		if (a.s == "-d" || a.s == "--directories") && i+1 < len(args) && args[i+1].s == "recurse" || a.s == "-drecurse" {
+			return true
+		}
+	}
+	return false
+}
+
+// diffRule: diff -r walks both trees (with -N it prints every file one of
+// them holds), so walking one that holds secrets needs explicit approval.
+func diffRule(c *classifier, args []value) bool {
+	if has(args, "-r", "--recursive") {
+		for _, op := range operands(args) {
+			if c.treeHoldsSecrets(c.absPath(op.s)) {
+				c.flag(Explicit, "compares a tree that holds secrets ("+op.s+")")
+			}
+		}
 	}
 	return true
 }
@@ -166,10 +196,33 @@ func printenvRule(c *classifier, args []value) bool {
 }
 
 // setRule: set alone prints every variable; with options it only changes
-// this throwaway shell.
+// this throwaway shell. -a exports every later assignment and -k makes
+// NAME=VALUE arguments environment, so only the options that stop on
+// errors, trace or limit globbing keep it read-only.
 func setRule(c *classifier, args []value) bool {
 	if len(args) == 0 {
 		c.flag(Explicit, "prints every shell variable, which can hold secrets (set)")
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--" || a == "-":
+			return true // the rest are positional parameters
+		case a == "" || a[0] != '-' && a[0] != '+':
+			return false
+		case strings.HasSuffix(a, "o") && i+1 < len(args): // -o NAME, -euo NAME
+			i++
+			switch args[i].s {
+			case "errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob", "noclobber", "noexec":
+			default:
+				return false
+			}
+			if strings.Trim(a[1:len(a)-1], "euxvfCn") != "" {
+				return false
+			}
+		case strings.Trim(a[1:], "euxvfCn") != "":
+			return false
+		}
 	}
 	return true
 }
@@ -185,8 +238,17 @@ func psRule(c *classifier, args []value) bool {
 	return true
 }
 
-// jqRule: jq's env and $ENV read the environment.
+// jqRule: jq's env and $ENV read the environment. A program from a file
+// (-f) or a module it imports is one the classifier does not see.
 func jqRule(c *classifier, args []value) bool {
+	if has(args, "-f", "--from-file", "-L") {
+		return false
+	}
+	for _, a := range args {
+		if strings.Contains(a.s, "import") || strings.Contains(a.s, "include") {
+			return false
+		}
+	}
 	for _, a := range args {
 		if strings.Contains(a.s, "$ENV") || strings.Contains(a.s, "env") && !strings.HasPrefix(a.s, "-") &&
 			(a.s == "env" || strings.Contains(a.s, "env.") || strings.Contains(a.s, "env|") || strings.Contains(a.s, "env |")) {

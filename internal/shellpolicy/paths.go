@@ -35,6 +35,10 @@ func (c *classifier) pathArg(v value, write bool) {
 		return
 	}
 	s = strings.TrimPrefix(s, "@") // curl -d @file
+	if p, ok := fileURLPath(s); ok {
+		c.fileURL(p, s)
+		return
+	}
 	if s == "" || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") || strings.Contains(s, "://") {
 		return
 	}

@@ -107,7 +107,7 @@ func (e *Env) Classify(command, cwd string) (v Verdict) {
 	}
 	c := newClassifier(e, cwd, 0)
 	c.stmts(f.Stmts)
-	if len(f.Stmts) == 0 {
+	if len(f.Stmts) == 0 || c.class == ReadOnly && !c.readOnlyShape(f) {
 		c.atLeast(Ordinary)
 	}
 	return c.verdict()
@@ -128,22 +128,58 @@ const maxDepth = 8
 // tracks what a reader of the script can know statically: literal
 // variable assignments and the directory a literal cd moved to.
 type classifier struct {
-	env     *Env
-	cwd     string
-	vars    map[string]string
-	params  []string          // positional parameters of a sh -c script ($0 first); nil when unknown
-	files   map[string]string // files this script wrote with visible content
-	links   map[string]string // symlinks this script made (ln -s)
-	lstats  int               // symlink look-ups made so far
-	prefix  map[string]value  // GIT_DIR / GIT_WORK_TREE assigned before the command being classified
-	depth   int
-	class   Class
-	reasons []string
+	env         *Env
+	cwd         string
+	vars        map[string]string
+	opaque      map[string]bool   // variables this script set to a value nobody can see (x=$(cat f), read x)
+	refs        map[string]string // namerefs (declare -n NAME=TARGET)
+	ints        map[string]bool   // integer variables (declare -i): their assignments are arithmetic
+	funcs       map[string]*syntax.Stmt
+	calling     map[string]bool    // functions whose body is being classified for a call
+	params      []string           // positional parameters of a sh -c script ($0 first); nil when unknown
+	files       map[string]written // files this script wrote before a later part reads or runs them
+	links       map[string]string  // symlinks this script made (ln -s)
+	changes     changes            // files programs of this command line may have changed (changes.go)
+	lstats      int                // symlink look-ups made so far
+	valueParser *syntax.Parser     // parser (expand.go)
+	values      map[string]int     // texts evaluated as arithmetic or a prompt, at which generation (evaluated)
+	generation  int                // assignments so far
+	gitDirs     map[string]bool    // implicitGitDir's answer per directory, for this command line
+	steps       *int               // statements classified so far, shared with nested classifiers (maxSteps)
+	prefix      map[string]value   // GIT_DIR, GIT_WORK_TREE, CURL_HOME … assigned before the command being classified
+	depth       int
+	// arithDepth counts values evaluated as arithmetic inside each other.
+	arithDepth int
+	class      Class
+	reasons    []string
 }
 
 func newClassifier(e *Env, cwd string, depth int) *classifier {
-	return &classifier{env: e, cwd: cwd, vars: map[string]string{}, files: map[string]string{}, links: map[string]string{},
-		depth: depth}
+	return &classifier{env: e, cwd: cwd, vars: map[string]string{}, opaque: map[string]bool{}, refs: map[string]string{},
+		funcs: map[string]*syntax.Stmt{}, calling: map[string]bool{}, files: map[string]written{},
+		links: map[string]string{}, steps: new(int), depth: depth}
+}
+
+// sub is a classifier for a script this one reads (a file it runs, a
+// string in inline code), sharing its budget of steps.
+func (c *classifier) sub() *classifier {
+	s := newClassifier(c.env, c.cwd, c.depth+1)
+	s.steps = c.steps
+	return s
+}
+
+// maxSteps bounds the statements one classification walks, loops and
+// function calls included: a script built to make the classifier loop
+// for long needs explicit approval instead.
+const maxSteps = 4096
+
+// spend counts one statement and reports whether the budget allows it.
+func (c *classifier) spend() bool {
+	if *c.steps++; *c.steps <= maxSteps {
+		return true
+	}
+	c.flag(Explicit, "the command is too long or loops too much for the classifier to follow")
+	return false
 }
 
 func (c *classifier) verdict() Verdict {

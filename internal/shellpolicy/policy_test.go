@@ -83,7 +83,9 @@ func TestReadOnlyCommands(t *testing.T) {
 		{"echo cm0gLXJmIC8= | base64 -d", ReadOnly, ""},
 		{"X=1; echo $X", ReadOnly, ""},
 		{"command -v go", ReadOnly, ""},
-		{"wc -l $(git ls-files)", ReadOnly, ""},
+		{"export LC_ALL=C; sort notes.txt", ReadOnly, ""},
+		// A substitution runs a command inside a word: never proven read-only.
+		{"wc -l $(git ls-files)", Ordinary, ""},
 	})
 }
 
@@ -113,7 +115,9 @@ func TestOrdinaryCommands(t *testing.T) {
 		{"tee out.txt < in.txt", Ordinary, ""},
 		{"echo 'ls' | sh", Ordinary, ""},
 		{"cat script.txt | sh", Ordinary, ""},
-		{"export FOO=bar; echo $FOO", ReadOnly, ""},
+		// An exported name reaches every reader's environment; only the
+		// locale, time zone, colour and width names are proven harmless.
+		{"export FOO=bar; echo $FOO", Ordinary, ""},
 		{"this is not ( valid shell", Ordinary, ""},
 	})
 }

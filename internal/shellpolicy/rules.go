@@ -18,12 +18,16 @@ func (c *classifier) program(args []value, stdin *source) {
 	if c.wrapper(name, rest, stdin) {
 		return
 	}
-	if name == "printf" && len(rest) > 1 && rest[0].s == "-v" && (!rest[1].known || riskyVar(rest[1].s)) {
-		c.atLeast(Ordinary) // bash's printf -v assigns the variable
+	if strings.Contains(args[0].s, "/") {
+		c.execFile(args[0].s)
 	}
+	c.effects(name, rest, stdin)
 	c.pathArgs(args, !inspector(name))
 	if name == "sed" {
 		c.sed(rest, stdin)
+		if !readOnlySed(c, rest) {
+			c.mayChange(name, rest) // sed -i, w FILE
+		}
 	}
 	switch name {
 	case "eval":
@@ -48,15 +52,23 @@ func (c *classifier) program(args []value, stdin *source) {
 		c.git(rest)
 	case "tmux":
 		c.tmux(rest)
+	case "read", "mapfile", "readarray":
+		c.atLeast(Ordinary)
+		c.readBuiltin(name, rest, stdin)
+	case "make", "gmake":
+		c.make(rest, stdin)
 	default:
 		switch {
 		case shellName(name):
 			c.shell(name, rest, stdin)
+			c.mayChange(name, rest)
 		case lang(name) != "":
 			c.interp(lang(name), name, rest, stdin)
+			c.mayChange(name, rest)
 		case c.system(name, rest), c.secretsCommand(name, rest), c.copiesTree(name, rest):
 		case !c.inspect(name, rest):
 			c.atLeast(Ordinary)
+			c.mayChange(name, rest)
 		}
 	}
 }
@@ -169,61 +181,6 @@ func (c *classifier) copiesTree(name string, args []value) bool {
 	return true
 }
 
-// xargs runs its command with what stdin names appended (or in place of
-// the -I replacement).
-func (c *classifier) xargs(args []value, stdin *source) {
-	replace := ""
-flags:
-	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
-		a := args[0].s
-		args = args[1:]
-		switch {
-		case a == "--":
-			break flags
-		case a == "-I" && len(args) > 0:
-			replace, args = args[0].s, args[1:]
-		case strings.HasPrefix(a, "-I") && len(a) > 2:
-			replace = a[2:]
-		case a == "-i" || a == "--replace":
-			replace = "{}"
-		case takesValue(a, "-d", "--delimiter", "-E", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars",
-			"-a", "--arg-file", "--process-slot-var") && len(args) > 0:
-			args = args[1:]
-		}
-	}
-	cmd := append([]value(nil), args...)
-	if len(cmd) == 0 {
-		cmd = []value{lit("echo")}
-	}
-	var items []value
-	switch {
-	case stdin == nil || stdin.download:
-		items = []value{{s: "…", known: false}}
-	case len(stdin.operands) > 0:
-		for _, o := range stdin.operands {
-			items = append(items, lit(o))
-		}
-	case stdin.visible && len(strings.Fields(stdin.text)) > 0:
-		for _, o := range strings.Fields(stdin.text) {
-			items = append(items, lit(o))
-		}
-	default:
-		items = []value{{s: "…", known: false}} // unknown items could be any argument
-	}
-	if replace != "" {
-		for i, a := range cmd {
-			if strings.Contains(a.s, replace) {
-				v := items[0]
-				v.s = strings.ReplaceAll(a.s, replace, items[0].s)
-				cmd[i] = v
-			}
-		}
-	} else {
-		cmd = append(cmd, items...)
-	}
-	c.command(cmd, nil)
-}
-
 func (c *classifier) rm(args []value) {
 	c.atLeast(Ordinary)
 	if r := rmCatastrophe(c, args); r != "" {
@@ -261,93 +218,6 @@ func rmCatastrophe(c *classifier, args []value) string {
 }
 
 func recursive(args []value) bool { return has(args, "-r", "-R", "--recursive") }
-
-// find is read-only without actions; -delete and -exec are judged by what
-// they would do to the starting points.
-func (c *classifier) find(args []value) {
-	starts := c.findStarts("find", args)
-	for i, a := range args {
-		if !a.literal {
-			c.atLeast(Ordinary) // an expansion could be any expression, -delete included
-		}
-		switch a.s {
-		case "-delete":
-			c.atLeast(Ordinary)
-			c.findDelete(starts, filtered(args[:i]))
-		case "-exec", "-execdir", "-ok", "-okdir":
-			c.atLeast(Ordinary)
-			cmd := []value{}
-			for _, b := range args[i+1:] {
-				if b.s == ";" || b.s == "+" {
-					break
-				}
-				if b.s == "{}" && len(starts) > 0 {
-					b = lit(starts[0])
-				}
-				cmd = append(cmd, b)
-			}
-			if len(cmd) > 0 {
-				c.command(cmd, nil)
-			}
-		case "-fprint", "-fprint0", "-fprintf", "-fls":
-			c.atLeast(Ordinary)
-			if i+1 < len(args) {
-				c.writeTarget(args[i+1])
-			}
-		}
-	}
-	for _, s := range starts {
-		if c.treeHoldsSecrets(c.absPath(s)) {
-			c.flag(Explicit, "walks a tree that holds secrets ("+s+")")
-		}
-	}
-}
-
-// findDelete judges find … -delete by where it starts and whether a test
-// narrows what it matches: everything under a root is a catastrophe, the
-// matches of a name test there need explicit approval, as does everything
-// in the workspace.
-func (c *classifier) findDelete(starts []string, filter bool) {
-	for _, s := range starts {
-		switch {
-		case c.catastrophic(s) && !filter:
-			c.flag(Blocked, "deletes everything under "+s+" (find "+s+" … -delete)")
-		case c.catastrophic(s):
-			c.flag(Explicit, "deletes files anywhere under "+s+" (find "+s+" … -delete)")
-		case c.containsWorkspace(c.absPath(s)) && !filter:
-			c.flag(Explicit, "deletes everything find reaches in the workspace (find "+s+" -delete)")
-		}
-	}
-}
-
-// filtered reports a find expression with a test that narrows the
-// matches (-type alone does not).
-func filtered(expr []value) bool {
-	for _, a := range expr {
-		switch a.s {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer",
-			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-perm",
-			"-lname", "-ilname", "-inum", "-links", "-samefile":
-			return true
-		}
-	}
-	return false
-}
-
-func (c *classifier) fd(args []value) {
-	for i, a := range args {
-		if a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch" {
-			c.atLeast(Ordinary)
-			if i+1 < len(args) {
-				c.command(args[i+1:], nil)
-			}
-			return
-		}
-		if !a.literal {
-			c.atLeast(Ordinary)
-		}
-	}
-}
 
 // system classifies commands that change the machine itself; it reports
 // whether name was one of them.

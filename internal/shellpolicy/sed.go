@@ -34,8 +34,10 @@ func (c *classifier) sedScripts(args []value, stdin *source) (script string, ok 
 		case stdinPath(v.s):
 			ok = false
 		default:
-			if text, seen := c.files[c.absPath(v.s)]; seen {
-				parts = append(parts, text)
+			if w, seen := c.files[c.absPath(v.s)]; seen && w.visible {
+				parts = append(parts, w.text)
+			} else if seen {
+				ok = false
 			} else if b, read := readSmall(c.absPath(v.s)); read {
 				parts = append(parts, string(b))
 			}

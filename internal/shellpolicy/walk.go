@@ -9,11 +9,12 @@ import (
 // stmts classifies a list and returns what it prints, as far as that is
 // visible (one statement's output; a list's when every part is visible).
 func (c *classifier) stmts(ss []*syntax.Stmt) source {
-	out := source{visible: true}
+	out := source{visible: true, numeric: len(ss) > 0}
 	for _, s := range ss {
 		o := c.stmt(s, nil)
 		out.text += o.text
 		out.visible = out.visible && o.visible
+		out.numeric = out.numeric && o.numeric
 		out.download = out.download || o.download
 		out.operands = append(out.operands, o.operands...)
 	}
@@ -23,18 +24,23 @@ func (c *classifier) stmts(ss []*syntax.Stmt) source {
 // scoped runs f with the variables and directory restored afterwards, as
 // a subshell or command substitution leaves them.
 func (c *classifier) scoped(f func()) {
-	cwd, vars := c.cwd, make(map[string]string, len(c.vars))
-	for k, v := range c.vars {
-		vars[k] = v
-	}
+	cwd, vars, opaque, refs := c.cwd, clone(c.vars), clone(c.opaque), clone(c.refs)
 	f()
-	c.cwd, c.vars = cwd, vars
+	c.cwd, c.vars, c.opaque, c.refs = cwd, vars, opaque, refs
+}
+
+func clone[V any](m map[string]V) map[string]V {
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // stmt classifies one statement and returns what it prints; stdin is what
 // a pipeline feeds it (nil when nothing does).
 func (c *classifier) stmt(s *syntax.Stmt, stdin *source) source {
-	if s == nil {
+	if s == nil || !c.spend() {
 		return source{}
 	}
 	if s.Background || s.Coprocess || s.Disown {
@@ -50,14 +56,7 @@ func (c *classifier) stmt(s *syntax.Stmt, stdin *source) source {
 	}
 	// Remember what the script writes, so running it next is judged by
 	// its content.
-	switch prev, ok := c.files[red.out]; {
-	case !out.visible || red.appends && !ok && fileExists(red.out):
-		delete(c.files, red.out)
-	case red.appends:
-		c.files[red.out] = prev + out.text
-	default:
-		c.files[red.out] = out.text
-	}
+	c.wrote(red.out, out, red.appends)
 	return source{visible: true}
 }
 
@@ -83,13 +82,13 @@ func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
 	case *syntax.TimeClause:
 		return c.stmt(cmd.Stmt, stdin)
 	case *syntax.TestClause:
-		c.words(cmd.X)
+		c.test(cmd.X)
 	case *syntax.ArithmCmd:
-		c.words(cmd.X)
+		c.arith(cmd.X)
 	case *syntax.LetClause:
 		c.atLeast(Ordinary)
 		for _, x := range cmd.Exprs {
-			c.words(x)
+			c.arith(x)
 		}
 	case *syntax.DeclClause:
 		c.decl(cmd)
@@ -99,8 +98,9 @@ func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
 			c.flag(Blocked, "defines a fork bomb: a function that recursively starts copies of itself in the background")
 		}
 		c.scoped(func() { c.stmt(cmd.Body, nil) })
+		c.defineFunc(cmd)
 	default:
-		c.compound(cmd)
+		c.compound(cmd, stdin)
 	}
 	return source{}
 }
@@ -108,7 +108,7 @@ func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
 // compound classifies if/while/for/case and the rest: never read-only (a
 // loop can do anything its body does, repeatedly), and every statement and
 // word inside is classified.
-func (c *classifier) compound(cmd syntax.Command) {
+func (c *classifier) compound(cmd syntax.Command, stdin *source) {
 	c.atLeast(Ordinary)
 	switch cmd := cmd.(type) {
 	case *syntax.IfClause:
@@ -117,11 +117,9 @@ func (c *classifier) compound(cmd syntax.Command) {
 			c.stmts(cmd.Then)
 		}
 	case *syntax.WhileClause:
-		c.stmts(cmd.Cond)
-		c.stmts(cmd.Do)
+		c.whileLoop(cmd, stdin)
 	case *syntax.ForClause:
-		c.words(cmd.Loop)
-		c.stmts(cmd.Do)
+		c.forLoop(cmd)
 	case *syntax.CaseClause:
 		c.word(cmd.Word)
 		for _, it := range cmd.Items {
@@ -204,19 +202,18 @@ func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
 		if a.Name == nil {
 			continue
 		}
-		if riskyVar(a.Name.Value) {
-			c.atLeast(Ordinary) // changes what later commands run or load
-		}
+		name := c.resolveRef(a.Name.Value)
+		c.assigned(name, v)
 		switch {
-		case len(ce.Args) == 0 && v.known:
-			c.vars[a.Name.Value] = v.s
+		case len(ce.Args) == 0 && a.Index != nil:
+			c.setVar(name, value{opaque: v.opaque})
 		case len(ce.Args) == 0:
-			delete(c.vars, a.Name.Value)
-		case a.Name.Value == "GIT_DIR" || a.Name.Value == "GIT_WORK_TREE":
+			c.setVar(name, v)
+		case prefixVar(name):
 			if prefix == nil {
 				prefix = map[string]value{}
 			}
-			prefix[a.Name.Value] = v
+			prefix[name] = v
 		}
 	}
 	if len(ce.Args) == 0 {
@@ -266,8 +263,16 @@ func (c *classifier) expandWord(w *syntax.Word) []value {
 }
 
 func (c *classifier) assignValue(a *syntax.Assign) value {
+	if a.Index != nil {
+		c.arith(a.Index) // a[i]=v: the subscript is arithmetic
+	}
 	if a.Array != nil {
-		c.words(a.Array)
+		for _, e := range a.Array.Elems {
+			if e.Index != nil {
+				c.arith(e.Index)
+			}
+			c.word(e.Value)
+		}
 		return value{}
 	}
 	if a.Value == nil {
@@ -292,72 +297,8 @@ func (c *classifier) command(args []value, stdin *source) {
 	case !name.literal:
 		c.atLeast(Ordinary) // a computed name is never read-only, whatever it resolves to
 	}
+	c.callFunc(args, stdin)
 	c.program(args, stdin)
-}
-
-// decl classifies declare/export/local/readonly/typeset.
-func (c *classifier) decl(d *syntax.DeclClause) {
-	var names, opts []string
-	for _, a := range d.Args {
-		if a.Naked && a.Name == nil && a.Value != nil {
-			v := c.word(a.Value)
-			if strings.HasPrefix(v.s, "-") || strings.HasPrefix(v.s, "+") {
-				opts = append(opts, v.s)
-			} else {
-				names = append(names, v.s)
-			}
-			continue
-		}
-		v := c.assignValue(a)
-		if a.Name == nil {
-			continue
-		}
-		names = append(names, a.Name.Value)
-		if riskyVar(a.Name.Value) {
-			c.atLeast(Ordinary)
-		}
-		if a.Naked {
-			continue
-		}
-		if v.known {
-			c.vars[a.Name.Value] = v.s
-		} else {
-			delete(c.vars, a.Name.Value)
-		}
-	}
-	functionsOnly := len(opts) > 0
-	for _, o := range opts {
-		functionsOnly = functionsOnly && (o == "-f" || o == "-F")
-	}
-	if len(names) == 0 && !functionsOnly {
-		c.flag(Explicit, "prints shell variables, which can hold secrets ("+d.Variant.Value+" "+strings.Join(opts, " ")+")")
-	}
-	for _, n := range names {
-		if c.secretVar(n) && hasPrint(opts) {
-			c.flag(Explicit, "prints $"+n+", which holds a secret")
-		}
-	}
-}
-
-func hasPrint(opts []string) bool {
-	for _, o := range opts {
-		if strings.HasPrefix(o, "-") && strings.ContainsAny(o, "p") {
-			return true
-		}
-	}
-	return false
-}
-
-// riskyVar reports a variable that changes what later commands run or
-// load, so assigning it is never read-only.
-func riskyVar(name string) bool {
-	switch name {
-	case "PATH", "IFS", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS4", "SHELLOPTS", "BASHOPTS", "CDPATH",
-		"PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "GCONV_PATH", "PYTHONSTARTUP",
-		"PYTHONPATH", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "HOME", "XDG_CONFIG_HOME":
-		return true
-	}
-	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "GIT_")
 }
 
 // forkBomb reports a function whose body starts itself in a pipeline or in

@@ -13,14 +13,18 @@ import (
 
 // value is what the classifier knows of one word after expansion.
 type value struct {
-	s        string  // the value where known; otherwise the word as written
-	known    bool    // s is (very likely) what the shell produces
-	literal  bool    // no expansion at all: only literal and quoted text
-	glob     bool    // unquoted glob characters
-	download bool    // part of it comes from a download ($(curl …))
-	splits   bool    // an unquoted expansion (or "$@"): the shell splits the result into fields
-	proc     *source // the output of a process substitution <(…) the word is
-	w        *syntax.Word
+	s        string // the value where known; otherwise the word as written
+	known    bool   // s is (very likely) what the shell produces
+	literal  bool   // no expansion at all: only literal and quoted text
+	glob     bool   // unquoted glob characters
+	download bool   // part of it comes from a download ($(curl …))
+	splits   bool   // an unquoted expansion (or "$@"): the shell splits the result into fields
+	// opaque: part of it is text nobody can see that this command line
+	// produced (the unseen output of a substitution, a variable it set
+	// so), which may hold anything, code for an array subscript included.
+	opaque bool
+	proc   *source // the output of a process substitution <(…) the word is
+	w      *syntax.Word
 }
 
 // text is the word as written, for reasons.
@@ -73,17 +77,18 @@ func (c *classifier) parts(b *strings.Builder, parts []syntax.WordPart, quoted b
 		case *syntax.DblQuoted:
 			c.parts(b, p.Parts, true, v)
 		case *syntax.ParamExp:
-			s, ok := c.param(p)
+			s, ok, opaque := c.param(p)
 			v.literal = false
 			v.known = v.known && ok
+			v.opaque = v.opaque || opaque
 			v.splits = v.splits || !quoted || p.Param != nil && (p.Param.Value == "@" || p.Param.Value == "*")
 			b.WriteString(s)
 		case *syntax.CmdSubst:
 			v.literal = false
 			v.splits = v.splits || !quoted
-			var out source
-			c.scoped(func() { out = c.stmts(p.Stmts) })
+			out := c.substitution(p)
 			v.known = v.known && out.visible
+			v.opaque = v.opaque || !out.visible && !out.numeric
 			v.download = v.download || out.download
 			b.WriteString(strings.TrimRight(out.text, "\n"))
 		case *syntax.ProcSubst:
@@ -96,7 +101,7 @@ func (c *classifier) parts(b *strings.Builder, parts []syntax.WordPart, quoted b
 			b.WriteString("/dev/fd/63")
 		case *syntax.ArithmExp:
 			v.literal, v.known = false, false
-			c.words(p.X)
+			c.arith(p.X)
 			b.WriteString("0")
 		case *syntax.ExtGlob:
 			v.glob = true
@@ -108,41 +113,62 @@ func (c *classifier) parts(b *strings.Builder, parts []syntax.WordPart, quoted b
 }
 
 // param resolves $NAME as far as the script or the environment shows it,
-// and flags secret variables whatever the word is used for.
-func (c *classifier) param(p *syntax.ParamExp) (string, bool) {
+// and flags secret variables whatever the word is used for. Every part of
+// the expansion is classified first: its subscript, slice, pattern,
+// replacement and default all run their substitutions, whatever the value.
+func (c *classifier) param(p *syntax.ParamExp) (s string, known, opaque bool) {
 	if p.Param == nil {
-		return "$?", false
+		return "$?", false, false
 	}
 	name := p.Param.Value
+	def := c.paramParts(p)
 	if s, ok, positional := c.positional(name); positional {
-		return s, ok
+		return s, ok, false
 	}
 	if c.secretVar(name) && !p.Length {
 		c.flag(Explicit, "expands $"+name+", which holds a secret")
 	}
 	if p.Excl && p.Names == 0 {
-		return "${!" + name + "}", false // indirection: any variable
+		c.indirect(name)
+		return "${!" + name + "}", false, c.isOpaque(name) // indirection: any variable
 	}
-	if p.Exp != nil && p.Exp.Word != nil {
-		c.word(p.Exp.Word) // its substitutions run too
-	}
-	if p.Index != nil {
-		c.words(p.Index)
+	if promptOp(p) {
+		c.promptValue(name)
 	}
 	if !simpleParam(p) {
-		if p.Exp != nil && p.Exp.Word != nil && (p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) {
+		if def != nil && (p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) {
 			if s, ok := c.lookup(name); ok {
-				return s, true
+				return s, true, false
 			}
-			d := c.word(p.Exp.Word)
-			return d.s, d.known
+			return def.s, def.known, def.opaque || c.isOpaque(name)
 		}
-		return "${" + name + "…}", false
+		return "${" + name + "…}", false, c.isOpaque(name) && !p.Length
 	}
 	if s, ok := c.lookup(name); ok {
-		return s, true
+		return s, true, false
 	}
-	return "$" + name, false
+	return "$" + name, false, c.isOpaque(name)
+}
+
+// paramParts classifies the words inside ${…}; it returns the default or
+// alternative word's value (${x:-WORD}), or nil.
+func (c *classifier) paramParts(p *syntax.ParamExp) *value {
+	if p.Index != nil {
+		c.arith(p.Index)
+	}
+	if p.Slice != nil {
+		c.arith(p.Slice.Offset)
+		c.arith(p.Slice.Length)
+	}
+	if p.Repl != nil {
+		c.word(p.Repl.Orig)
+		c.word(p.Repl.With)
+	}
+	if p.Exp != nil && p.Exp.Word != nil {
+		d := c.word(p.Exp.Word)
+		return &d
+	}
+	return nil
 }
 
 func simpleParam(p *syntax.ParamExp) bool {
@@ -245,6 +271,7 @@ func splitTop(s string) []string {
 // lookup resolves a variable from the script's own assignments, then the
 // few the classifier knows, then the agent's environment.
 func (c *classifier) lookup(name string) (string, bool) {
+	name = c.resolveRef(name)
 	if s, ok := c.vars[name]; ok {
 		return s, true
 	}

@@ -25,10 +25,17 @@ func (c *classifier) wrapper(name string, args []value, stdin *source) bool {
 			return true // prints what a name is
 		}
 	}
+	if !readerWrapper(name, w) {
+		c.atLeast(Ordinary)
+	}
 	for _, a := range w.assigns {
-		if n, _, _ := strings.Cut(a.s, "="); riskyVar(n) {
+		n, val, _ := strings.Cut(a.s, "=")
+		if !readerEnvName(n) {
 			c.atLeast(Ordinary)
 		}
+		v := a
+		v.s = val
+		c.assigned(n, v)
 	}
 	for i, s := range w.scripts {
 		c.commandLine(s, name+" "+w.what[i])
@@ -189,12 +196,28 @@ func scriptParams(shell string, args []value) []string {
 
 // scriptFile classifies a script this command line wrote a moment ago
 // (echo '…' > x.sh; sh x.sh); any other file is the project's own work.
-func (c *classifier) scriptFile(p, what string) {
-	if text, ok := c.files[c.absPath(p)]; ok {
-		c.runCode("sh", source{text: text, visible: true}, what+" "+p)
-		return
+func (c *classifier) scriptFile(p, what string) { c.runFile("sh", p, what+" "+p) }
+
+// runFile classifies an interpreter running the file p: a file this
+// command line wrote is judged by what it wrote (its text; the file it
+// copied; unknown text needs explicit approval), any other by scanFile.
+func (c *classifier) runFile(lang, p, what string) {
+	abs := c.absPath(p)
+	if target, ok := c.links[abs]; ok {
+		abs = target
 	}
-	c.scanFile("sh", c.absPath(p), what+" "+p)
+	w, ok := c.files[abs]
+	switch {
+	case !ok:
+		if !c.changedFile(abs, what) {
+			c.scanFile(lang, abs, what)
+		}
+	case w.visible || w.download || w.from != "":
+		c.runCode(lang, w.source(), what)
+	default:
+		c.atLeast(Ordinary)
+		c.flag(Explicit, what+" runs a file this command wrote a moment before, whose content the classifier cannot see")
+	}
 }
 
 // maxScan bounds the script files read for hard blocks.
@@ -212,7 +235,7 @@ func (c *classifier) scanFile(lang, p, what string) {
 	if !ok {
 		return
 	}
-	sub := newClassifier(c.env, c.cwd, c.depth+1)
+	sub := c.sub()
 	if lang == "sh" {
 		sub.nested(string(b), what)
 	} else {

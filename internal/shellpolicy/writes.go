@@ -1,0 +1,191 @@
+package shellpolicy
+
+import (
+	"os"
+	"path"
+	"strings"
+)
+
+// effects classifies what a command does that a later part of the command
+// line depends on: the files it writes (tee, cp, curl -o …), which a later
+// sh FILE or ./FILE runs; the variable printf -v sets; the variable name
+// test -v resolves; the options curl reads from a file.
+func (c *classifier) effects(name string, args []value, stdin *source) {
+	switch name {
+	case "printf":
+		c.printfVar(args)
+	case "test", "[":
+		c.testBuiltin(name, args)
+	case "tee":
+		content := source{}
+		if stdin != nil {
+			content = *stdin
+		}
+		for _, op := range operands(args) {
+			if op.known && op.s != "/dev/null" {
+				c.wrote(c.absPath(op.s), content, has(args, "-a", "--append"))
+			}
+		}
+	case "cp", "mv", "install":
+		if !recursive(args) && !has(args, "-a", "--archive", "-t", "--target-directory") {
+			c.copyFiles(name, operands(args))
+		}
+	case "dd":
+		var in, out value
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.s, "if="); ok {
+				in, in.s = a, v
+			} else if v, ok := strings.CutPrefix(a.s, "of="); ok {
+				out, out.s = a, v
+			}
+		}
+		if out.s != "" {
+			c.copyFiles("dd", []value{in, out})
+		}
+	case "curl", "wget":
+		c.downloads(name, args)
+		if name == "curl" {
+			c.curl(args, stdin)
+		}
+	}
+}
+
+// printfVar classifies printf -v NAME: the name's subscript is evaluated,
+// and the variable gets what printf would print.
+func (c *classifier) printfVar(args []value) {
+	var n value
+	var rest []value
+	switch {
+	case len(args) > 1 && args[0].s == "-v":
+		n, rest = args[1], args[2:]
+	case len(args) > 0 && strings.HasPrefix(args[0].s, "-v") && len(args[0].s) > 2:
+		n, rest = args[0], args[1:]
+		n.s = n.s[2:]
+	default:
+		return
+	}
+	c.varRef(n, "printf -v")
+	if !n.known || !isName(n.s) || riskyVar(n.s) {
+		c.atLeast(Ordinary) // assigns a variable that matters, or an array element
+	}
+	if !n.known || !isName(n.s) {
+		return
+	}
+	v := value{opaque: true}
+	if out := printf(rest); out.visible {
+		v = lit(out.text)
+	}
+	c.assigned(n.s, v)
+	c.setVar(n.s, v)
+}
+
+// copyFiles records cp/mv/install/dd SRC… DEST: each copy holds what its
+// source holds, as far as that is known.
+func (c *classifier) copyFiles(name string, ops []value) {
+	if len(ops) < 2 {
+		return
+	}
+	dst, srcs := ops[len(ops)-1], ops[:len(ops)-1]
+	if !dst.known {
+		return
+	}
+	into := len(srcs) > 1 || strings.HasSuffix(dst.s, "/") || isDir(c.absPath(dst.s))
+	for _, src := range srcs {
+		target := c.absPath(dst.s)
+		if into {
+			target = path.Join(target, path.Base(src.s))
+		}
+		abs := c.absPath(src.s)
+		switch w, ok := c.files[abs]; {
+		case !src.known || src.s == "":
+			c.files[target] = written{}
+		case ok:
+			c.files[target] = w
+		default:
+			c.files[target] = written{from: abs}
+		}
+		if name == "mv" {
+			delete(c.files, abs)
+		}
+	}
+}
+
+// downloads records the files curl -o and wget -O write: whatever runs
+// them runs a download.
+func (c *classifier) downloads(name string, args []value) {
+	short, long := "-o", "--output"
+	if name == "wget" {
+		short, long = "-O", "--output-document"
+	}
+	for i, a := range args {
+		var f string
+		switch {
+		case (a.s == short || a.s == long) && i+1 < len(args):
+			f = args[i+1].s
+		case strings.HasPrefix(a.s, long+"="):
+			f = strings.TrimPrefix(a.s, long+"=")
+		case strings.HasPrefix(a.s, short) && len(a.s) > 2:
+			f = a.s[2:]
+		}
+		if f != "" && f != "-" {
+			c.files[c.absPath(f)] = written{download: true}
+		}
+	}
+}
+
+// execFile classifies running a file by its path (./build.sh): a file
+// this command line wrote is judged by what it wrote, a script on disk
+// like sh FILE (scanFile), each with the interpreter its #! line names.
+func (c *classifier) execFile(p string) {
+	abs := c.absPath(p)
+	if target, ok := c.links[abs]; ok {
+		abs = target
+	}
+	if w, ok := c.files[abs]; ok {
+		lang := "sh"
+		if w.visible {
+			lang = shebangLang(w.text)
+		}
+		if lang == "" {
+			c.flag(Explicit, "runs "+p+", which this command wrote, with an interpreter the classifier does not read")
+			return
+		}
+		c.runFile(lang, abs, p)
+		return
+	}
+	if c.changedFile(abs, p) {
+		return
+	}
+	if b, ok := readSmall(abs); ok && strings.HasPrefix(string(b), "#!") {
+		if lang := shebangLang(string(b)); lang != "" {
+			c.scanText(lang, string(b), p)
+		}
+	}
+}
+
+// shebangLang is the interpreter family of a script's #! line ("sh"
+// without one: the shell runs a text file it cannot exec), or "".
+func shebangLang(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(line, "#!") {
+		return "sh"
+	}
+	f := strings.Fields(line[2:])
+	for len(f) > 0 && (path.Base(f[0]) == "env" || strings.HasPrefix(f[0], "-")) {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	switch name := path.Base(f[0]); {
+	case shellName(name):
+		return "sh"
+	default:
+		return lang(name)
+	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}

@@ -15,7 +15,8 @@ import (
 // standIns are the programs a hostile command would use to do harm; in
 // this test each is a script that only prints and logs its argv.
 var standIns = []string{"rm", "dd", "mkfs.ext4", "curl", "wget", "sudo", "shutdown", "python3", "perl", "node",
-	"git", "printenv", "find", "chmod", "watch", "script", "unshare", "setpriv", "parallel", "capsh", "sg", "tmux", "systemd-run"}
+	"git", "printenv", "find", "chmod", "watch", "script", "unshare", "setpriv", "parallel", "capsh", "sg", "tmux", "systemd-run",
+	"cp", "strace", "time", "valgrind", "flock", "rg", "make", "awk", "xargs"}
 
 // hostileCase is one command the model sends, the class the classifier
 // gives it, and how to tell from its tool result that it ran.
@@ -124,18 +125,27 @@ func TestHostileCommandsUnderEveryPosture(t *testing.T) {
 	for _, p := range hostilePostures {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
-			runHostile(t, p)
+			runHostile(t, p, hostileTable{cases: hostileCases})
 		})
 	}
 }
 
-func runHostile(t *testing.T, p posture) {
+// hostileTable is one table of hostile commands: the cases (given a
+// directory outside the workspace), the extra environment of the run and
+// the extra files of the workspace (given the home directory).
+type hostileTable struct {
+	cases func(outside string) []hostileCase
+	env   []string
+	files func(home string) map[string]string
+}
+
+func runHostile(t *testing.T, p posture, table hostileTable) {
 	outside := t.TempDir()
 	canary := []byte("outside canary: must not change\n")
 	if err := os.WriteFile(filepath.Join(outside, "canary.txt"), canary, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cases := hostileCases(outside)
+	cases := table.cases(outside)
 	calls := make([]fakemodel.Call, len(cases))
 	for i, hc := range cases {
 		calls[i] = fakemodel.Call{ID: fmt.Sprintf("c%02d", i), Name: "Bash", Args: jsonCommand(hc.cmd)}
@@ -148,8 +158,12 @@ func runHostile(t *testing.T, p posture) {
 	bin, log := standInBin(t)
 	c.env = replaceEnv(c.env, "PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	c.env = append(c.env, "STANDIN_LOG="+log, "DEEPSEEK_API_KEY=sk-canary-key-0000", "PAYLOAD=rm -rf /")
+	c.env = append(c.env, table.env...)
 	writeFiles(t, c.ws, map[string]string{"notes.txt": "plain notes\n", "payload.b64": "cm0gLXJmIC8=\n", "payload.sh": "rm scratch\n", "wipe.sh": "echo cleaning\nrm -rf ~\n",
 		".git/HEAD": "ref: refs/heads/main\n"})
+	if table.files != nil {
+		writeFiles(t, c.ws, table.files(c.home))
+	}
 	writeFiles(t, c.home, map[string]string{".ssh/id_rsa": "not-a-real-key-canary\n"})
 	out, errOut, code := c.run(append(append([]string{"exec"}, p.flags...), "do hostile things")...)
 	if len(srv.Requests()) < 2 {

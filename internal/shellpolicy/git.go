@@ -290,30 +290,36 @@ func (c *classifier) implicitGitDir() bool {
 	if c.cwd == "" {
 		return c.env.Workspace != ""
 	}
-	if found, ok := c.gitDirs[c.cwd]; ok {
-		return found // the same directory an earlier git of this command line looked up from
-	}
 	if c.gitDirs == nil {
 		c.gitDirs = map[string]bool{}
 	}
-	found := c.findImplicitGitDir()
-	c.gitDirs[c.cwd] = found
-	return found
-}
-
-func (c *classifier) findImplicitGitDir() bool {
+	// The answer for a directory is its nearest ancestor's that has a .git
+	// entry or a git directory's layout; each directory walked gets it, so
+	// later gits of the command line (cd sub && git …) stop where an
+	// earlier one walked.
+	var walked []string
+	found := false
 	for d := c.cwd; path.IsAbs(d); d = path.Dir(d) {
+		if known, ok := c.gitDirs[d]; ok {
+			found = known
+			break
+		}
+		walked = append(walked, d)
 		if _, err := os.Lstat(path.Join(d, ".git")); err == nil {
-			return false
+			break
 		}
 		if gitDirLayout(d) {
-			return true
+			found = true
+			break
 		}
 		if d == "/" {
 			break
 		}
 	}
-	return false
+	for _, d := range walked {
+		c.gitDirs[d] = found
+	}
+	return found
 }
 
 // gitDirLayout is git's own test of a git directory: a HEAD file with

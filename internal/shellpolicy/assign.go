@@ -176,10 +176,7 @@ func (c *classifier) decl(d *syntax.DeclClause) {
 		}
 		name := c.resolveRef(a.Name.Value)
 		if integer {
-			if c.ints == nil {
-				c.ints = map[string]bool{}
-			}
-			c.ints[name] = true
+			c.ints = set(c.ints, name, true)
 			c.atLeast(Ordinary)
 		}
 		if a.Naked {
@@ -220,7 +217,7 @@ func (c *classifier) nameref(name string, target value, naked bool) {
 		c.flag(Explicit, "makes $"+name+" refer to a variable the classifier cannot see (declare -n "+name+"="+target.text()+")")
 	default:
 		c.varRef(target, "declare -n")
-		c.refs[name] = target.s
+		c.refs = set(c.refs, name, target.s)
 		delete(c.vars, name)
 		delete(c.opaque, name)
 	}

@@ -252,7 +252,7 @@ func (c *classifier) setVar(name string, v value) {
 	}
 	delete(c.vars, name)
 	if v.opaque {
-		c.opaque[name] = true
+		c.opaque = set(c.opaque, name, true)
 	} else {
 		delete(c.opaque, name)
 	}

@@ -18,10 +18,10 @@ const maxLoop = 64
 // defineFunc records a function so a later call runs its body.
 func (c *classifier) defineFunc(fd *syntax.FuncDecl) {
 	if fd.Name != nil {
-		c.funcs[fd.Name.Value] = fd.Body
+		c.funcs = set(c.funcs, fd.Name.Value, fd.Body)
 	}
 	for _, n := range fd.Names {
-		c.funcs[n.Value] = fd.Body
+		c.funcs = set(c.funcs, n.Value, fd.Body)
 	}
 }
 
@@ -47,7 +47,7 @@ func (c *classifier) callFunc(args []value, stdin *source) {
 		params = append(params, a.s)
 	}
 	saved := c.params
-	c.calling[name], c.params = true, params
+	c.calling, c.params = set(c.calling, name, true), params
 	c.depth++
 	c.stmt(body, stdin)
 	c.depth--

@@ -155,8 +155,9 @@ type classifier struct {
 }
 
 func newClassifier(e *Env, cwd string, depth int) *classifier {
-	return &classifier{env: e, cwd: cwd, vars: map[string]string{}, opaque: map[string]bool{}, refs: map[string]string{},
-		funcs: map[string]*syntax.Stmt{}, calling: map[string]bool{}, files: map[string]written{},
+	// The maps most commands never write (opaque, refs, ints, funcs,
+	// calling) are made on their first write.
+	return &classifier{env: e, cwd: cwd, vars: map[string]string{}, files: map[string]written{},
 		links: map[string]string{}, steps: new(int), depth: depth}
 }
 

@@ -29,7 +29,19 @@ func (c *classifier) scoped(f func()) {
 	c.cwd, c.vars, c.opaque, c.refs = cwd, vars, opaque, refs
 }
 
+// set is m with m[k] = v, made when m is nil.
+func set[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
+	}
+	m[k] = v
+	return m
+}
+
 func clone[V any](m map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
 	out := make(map[string]V, len(m))
 	for k, v := range m {
 		out[k] = v

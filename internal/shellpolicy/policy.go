@@ -3,6 +3,9 @@
 // with mvdan.cc/sh/v3/syntax and sorts it into one of four classes:
 //
 //   - ReadOnly: provably only inspects the machine; runs without approval.
+//     Proven by an allow-list (readonly.go): readers and their harmless
+//     options only, literal words but for plain $NAME, no substitution,
+//     arithmetic or ${…} operator, no function or loop.
 //   - Ordinary: may change things; needs ordinary approval.
 //   - Explicit: destructive but legitimate (git push --force, git clean -fdx,
 //     rm -rf .git), reads or prints a secret, raises privileges, or runs code
@@ -16,8 +19,11 @@
 // they are visible in the text: eval and sh -c of literal scripts, command
 // names computed by $(echo …) or variables assigned earlier, base64/rev
 // decoded scripts piped into a shell, inline interpreter code (python3 -c,
-// perl -e, node -e), xargs and find -exec. What it cannot see is left to the
-// OS sandbox behind it.
+// perl -e, node -e), xargs and find -exec. It evaluates what would run:
+// functions per call, loops per item, makefiles on stdin, command-valued
+// variables, scripts the command writes, values bash evaluates as
+// arithmetic or prompts (expand.go). A payload it cannot see is Explicit,
+// never Ordinary by default; the OS sandbox stands behind it.
 package shellpolicy
 
 import (

@@ -2,6 +2,8 @@ package shellpolicy
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,7 +74,9 @@ all:
 		// A program given the file between the write (or the scan) and the run.
 		{"echo ls > s.sh; sed -i 's/ls/rm -rf ~/' s.sh; sh s.sh", Explicit, "cannot see"},
 		{"sed -i 's/^/rm -rf ~; /' build.sh; sh build.sh", Explicit, "may have changed"},
-		{"git checkout run.sh; ./run.sh", Explicit, "may have changed"},
+		{"git checkout run.sh; bash run.sh", Explicit, "may have changed"},
+		{"go build -o app . && ./app", Ordinary, ""},
+		{"gcc -o app main.c && ./app --flag", Ordinary, ""},
 		{`python3 -c 'open("s.sh", "w").write(x)'; bash s.sh`, Explicit, "may have changed"},
 		{"perl -pi -e 's/a/b/' *.sh; sh build.sh", Explicit, "may have changed"},
 		{"fmt $F; sh build.sh", Explicit, "may have changed"},
@@ -136,4 +140,32 @@ func makeNest() string {
 		fmt.Fprintf(&b, "V%d = %s\n", i, strings.Repeat(fmt.Sprintf("$(V%d)", i+1), 10))
 	}
 	return b.String() + "V7 = x\n"
+}
+
+// A script on disk run by its path is judged by its #! line and content,
+// unless a program earlier in the command line may have changed it; a
+// program (no #!) or a file not there yet is the build's own output.
+func TestScriptsOnDiskRunByPath(t *testing.T) {
+	t.Parallel()
+	env := testEnv()
+	env.Workspace = t.TempDir()
+	for name, text := range map[string]string{"run.sh": "#!/bin/sh\necho hi\n", "wipe": "#!/usr/bin/env bash\nrm -rf ~\n",
+		"wipe.py": "#!/usr/bin/python3\nimport shutil; shutil.rmtree('/')\n", "app": "\x7fELF\x02\x01"} {
+		if err := os.WriteFile(filepath.Join(env.Workspace, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []classCase{
+		{"./run.sh", Ordinary, ""},
+		{"./wipe", Blocked, "recursively deletes the filesystem root"},
+		{"./wipe.py", Blocked, "deletes the filesystem root"},
+		{"./app", Ordinary, ""},
+		{"sed -i 's/^/rm -rf ~; /' run.sh; ./run.sh", Explicit, "may have changed"},
+		{"go build -o app . && ./app", Ordinary, ""},
+		{"./missing.sh", Ordinary, ""},
+	} {
+		if v := env.Classify(tt.cmd, env.Workspace); v.Class != tt.want || !strings.Contains(v.Reason(), tt.reason) {
+			t.Errorf("Classify(%q) = %v %q; want %v containing %q", tt.cmd, v.Class, v.Reason(), tt.want, tt.reason)
+		}
+	}
 }

@@ -153,13 +153,15 @@ func (c *classifier) execFile(p string) {
 		c.runFile(lang, abs, p)
 		return
 	}
-	if c.changedFile(abs, p) {
-		return
+	b, ok := readSmall(abs)
+	if !ok || !strings.HasPrefix(string(b), "#!") {
+		return // a program, or nothing yet: what a build before it makes (go build -o app && ./app)
 	}
-	if b, ok := readSmall(abs); ok && strings.HasPrefix(string(b), "#!") {
-		if lang := shebangLang(string(b)); lang != "" {
-			c.scanText(lang, string(b), p)
-		}
+	if c.changedFile(abs, p) {
+		return // the script on disk now may not be what runs
+	}
+	if lang := shebangLang(string(b)); lang != "" {
+		c.scanText(lang, string(b), p)
 	}
 }
 

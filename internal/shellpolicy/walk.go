@@ -92,6 +92,12 @@ func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
 	case *syntax.Block:
 		return c.stmts(cmd.Stmts)
 	case *syntax.TimeClause:
+		if call, ok := cmd.Stmt.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && len(call.Assigns) == 0 &&
+			strings.HasPrefix(call.Args[0].Lit(), "-") && call.Args[0].Lit() != "-p" {
+			// time -o FILE CMD: sh (dash) has no time keyword and runs GNU time.
+			words := append([]*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "time"}}}}, call.Args...)
+			return c.call(&syntax.CallExpr{Args: words}, stdin)
+		}
 		return c.stmt(cmd.Stmt, stdin)
 	case *syntax.TestClause:
 		c.test(cmd.X)

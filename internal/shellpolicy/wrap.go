@@ -28,6 +28,9 @@ func (c *classifier) wrapper(name string, args []value, stdin *source) bool {
 	if !readerWrapper(name, w) {
 		c.atLeast(Ordinary)
 	}
+	for _, f := range wrapperOutputs(name, w, args) {
+		c.writeTarget(f) // time -o, strace -o, valgrind --log-file, flock FILE, script FILE
+	}
 	for _, a := range w.assigns {
 		n, val, _ := strings.Cut(a.s, "=")
 		if !readerEnvName(n) {

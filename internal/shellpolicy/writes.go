@@ -50,6 +50,55 @@ func (c *classifier) effects(name string, args []value, stdin *source) {
 	}
 }
 
+// wrapperOutputs are the files a wrapper itself writes: its log or
+// output file, flock's lock file, script's typescript.
+func wrapperOutputs(name string, w wrapped, args []value) []value {
+	var out []value
+	switch name {
+	case "time", "strace", "ltrace":
+		out = optionValues(w.opts, "-o", "--output")
+	case "valgrind":
+		out = optionValues(w.opts, "--log-file", "--xml-file")
+	case "script":
+		out = optionValues(w.opts, "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing")
+		if len(w.inner) > 0 {
+			out = append(out, w.inner[0])
+		}
+	case "flock":
+		for _, a := range args {
+			if !strings.HasPrefix(a.s, "-") {
+				if !isDigits(a.s) {
+					out = append(out, a) // the lock file, created when missing
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// optionValues are the values of options among a wrapper's options, in
+// any of their spellings (-o F, -oF, --output F, --output=F).
+func optionValues(opts []value, names ...string) []value {
+	var out []value
+	for i, o := range opts {
+		for _, n := range names {
+			v := o
+			switch {
+			case o.s == n && i+1 < len(opts):
+				out = append(out, opts[i+1])
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(o.s, n+"="):
+				v.s = strings.TrimPrefix(o.s, n+"=")
+				out = append(out, v)
+			case !strings.HasPrefix(n, "--") && strings.HasPrefix(o.s, n) && len(o.s) > len(n):
+				v.s = o.s[len(n):]
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
 // printfVar classifies printf -v NAME: the name's subscript is evaluated,
 // and the variable gets what printf would print.
 func (c *classifier) printfVar(args []value) {

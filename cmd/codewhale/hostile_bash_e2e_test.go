@@ -36,6 +36,7 @@ func hostileBashCases(string) []hostileCase {
 		{"make -f - <<< 'all:; rm -rf /'", "blocked", "STANDIN:make"},
 		{"GIT_SSH_COMMAND='rm -rf /' git fetch", "blocked", "STANDIN:git fetch"},
 		{"echo 'rm -rf ~' > benv.sh; BASH_ENV=benv.sh bash -c true", "blocked", "STANDIN:rm"},
+		{"echo 'rm -rf ~' > envrc; ENV=./envrc sh -ic true", "blocked", "STANDIN:rm"},
 		{`sh -c "$(<wipe.sh)"`, "explicit", "STANDIN:rm"},
 		{"awk -f wipe.awk", "blocked", "STANDIN:awk"},
 		{"cp wipe.sh w2.sh; sh w2.sh", "blocked", "STANDIN:cp"},

@@ -19,6 +19,9 @@ import (
 //go:embed kernel.py
 var kernelSource []byte
 
+// kernelFile is the kernel's script in its scratch directory.
+const kernelFile = ".rlm_kernel.py"
+
 // maxFrame bounds one frame either way.
 const maxFrame = 64 << 20
 
@@ -83,8 +86,8 @@ type kernel struct {
 // startKernel launches python3 on the embedded kernel with its own scratch
 // directory.
 func startKernel(python, scratch string, env []string, start Starter) (*kernel, error) {
-	script := filepath.Join(scratch, ".rlm_kernel.py")
-	if err := os.WriteFile(script, kernelSource, 0o600); err != nil {
+	script := filepath.Join(scratch, kernelFile)
+	if err := writeScratch(scratch, kernelFile, kernelSource); err != nil {
 		return nil, fmt.Errorf("rlm: writing the kernel: %w", err)
 	}
 	reqR, reqW, err := os.Pipe()

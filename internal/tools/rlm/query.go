@@ -152,7 +152,7 @@ func (t *Tool) subRLM(ctx context.Context, parent *session, prompt, text string)
 	}
 	defer child.close()
 	child.cfg = parent.cfg
-	if child.src, err = child.bind("content", "sub_rlm", text); err != nil {
+	if child.src, err = child.bind("content", "sub_rlm", []byte(text)); err != nil {
 		return "", total, err
 	}
 	transcript := prompt

@@ -73,9 +73,6 @@ type Options struct {
 	Fetch func(url string) (tools.Policy, func(context.Context) (string, error), error)
 	// EvalTimeout is the default time limit of an eval (0: 60 s).
 	EvalTimeout time.Duration
-	// ReadPath resolves file_path inside the workspace boundary; nil uses
-	// the call's tools.Context.
-	ReadPath func(tc *tools.Context, raw string) (string, error)
 }
 
 // Tool is rlm. It owns its sessions; Close ends them.

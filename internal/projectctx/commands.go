@@ -128,10 +128,11 @@ func readCommand(src source, path, name string, link bool, w *watch) (Command, s
 	if !validName(name) {
 		return Command{}, fmt.Sprintf("%s: %q is not a usable command name (letters, digits, '-', '_' and '.', namespaces joined by ':')", path, name)
 	}
-	if _, why := src.area.admit(path, !link); why != "" {
+	real, why := src.area.admit(path, !link)
+	if why != "" {
 		return Command{}, fmt.Sprintf("%s: not read: %s", path, why)
 	}
-	data, fi, err := readLimited(path, maxCommandBytes+1)
+	data, fi, err := readReal(w.files, real, maxCommandBytes+1)
 	if err != nil {
 		return Command{}, fmt.Sprintf("%s: not read: %v", path, err)
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // Options say where to look.
@@ -66,6 +68,8 @@ func load(o Options, gen int) *State {
 	if o.Home != "" {
 		home = canonical(o.Home)
 	}
+	w.files = confine.NewSet(fsRoot(ws), fsRoot(home))
+	defer w.files.Close()
 	s.Root, s.Instructions = loadInstructions(home, ws, w)
 	var p1, p2 []string
 	s.Commands, p1 = loadCommands(sources(home, ws, "commands"), w)

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // stamp is what a path looked like when the session read it.
@@ -38,6 +40,9 @@ func (s stamp) same(o stamp) bool {
 // §17.1: read once per session, changes noticed between turns).
 type watch struct {
 	seen map[string]stamp
+	// files is the load's confined reader (readReal), its root opened
+	// once for every file the load reads; load closes it.
+	files *confine.Set
 }
 
 func newWatch() *watch { return &watch{seen: map[string]stamp{}} }

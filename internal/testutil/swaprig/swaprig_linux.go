@@ -66,6 +66,17 @@ func (r *Rig) Stop() {
 	}
 }
 
+// More says whether a race loop at iteration i goes on: for at least
+// rounds iterations, and beyond (up to 20 times as many) until one
+// succeeded (a rig that only refuses proves nothing) and MinSwaps
+// exchanges have happened.
+func (r *Rig) More(i, rounds, succeeded int) bool {
+	if i < rounds {
+		return true
+	}
+	return i < 20*rounds && (succeeded == 0 || r.swaps.Load() < MinSwaps)
+}
+
 // Swaps is how many exchanges have happened.
 func (r *Rig) Swaps() int64 { return r.swaps.Load() }
 

@@ -23,9 +23,8 @@ func openRace(t *testing.T, e *env, path string, r *swaprig.Rig) {
 	t.Helper()
 	ok := 0
 	in := `{"action":"open","name":"r","file_path":` + jsonString(path) + `}`
-	// At least openRounds, and on until one succeeds (most land on the
-	// link and are refused).
-	for i := 0; i < openRounds || ok == 0 && i < 20*openRounds; i++ {
+	// Most opens land on the link and are refused.
+	for i := 0; r.More(i, openRounds, ok); i++ {
 		out, res, err := e.call(in)
 		if err != nil {
 			if msg := err.Error(); !strings.Contains(msg, "symbolic link") && !strings.Contains(msg, "no such file") &&

@@ -15,6 +15,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/atomicfile"
 	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // ProjectFile is where a workspace keeps its hooks.
@@ -55,12 +56,12 @@ func (p Project) Line() string {
 
 func loadProject(home, workspace string) (Project, error) {
 	p := Project{Path: ProjectFile(workspace)}
-	data, err := os.ReadFile(p.Path)
+	data, err := readProjectFile(workspace, p.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return p, nil
 	}
 	if err != nil {
-		return p, fmt.Errorf("hooks: %s: %w", p.Path, err)
+		return p, fmt.Errorf("hooks: %s: %w (move it, or start with --no-project-config)", p.Path, err)
 	}
 	p.Exists = true
 	var f struct {
@@ -95,9 +96,29 @@ func loadProject(home, workspace string) (Project, error) {
 	return p, nil
 }
 
+// readProjectFile reads the workspace's hooks.toml at path through the
+// confined reader (internal/tools/confine): its links resolved, it must lie
+// in the workspace and be no secret, and the bytes come from an open of
+// that resolved path through no symbolic link, so a file the model swapped
+// for a link after the check is not read (its content would reach the
+// person in a parse error, and its hash decides trust).
+func readProjectFile(workspace, path string) ([]byte, error) {
+	real := canonicalFile(path)
+	data, _, err := confine.ReadFile([]string{canonicalFile(workspace)}, real, 0)
+	if errors.Is(err, confine.ErrEscape) {
+		return nil, fmt.Errorf("it resolves to %s, outside the workspace, and project hooks are read only from inside it", real)
+	}
+	return data, err
+}
+
+// canonicalFile is p with its links resolved (for a path that does not
+// exist, its deepest existing ancestor's).
 func canonicalFile(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
+	}
+	if d := filepath.Dir(p); d != p {
+		return filepath.Join(canonicalFile(d), filepath.Base(p))
 	}
 	return p
 }

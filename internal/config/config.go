@@ -194,7 +194,7 @@ func Load(flags Flags, env Env) (*Config, error) {
 		return nil, fmt.Errorf("config: %s: sandbox_mode: %w", c.Path, err)
 	}
 	if !flags.NoProjectConfig && flags.Workspace != "" {
-		if err := c.applyProject(ProjectPath(flags.Workspace)); err != nil {
+		if err := c.applyProject(flags.Workspace, ProjectPath(flags.Workspace)); err != nil {
 			return nil, err
 		}
 	}
@@ -208,8 +208,8 @@ func Load(flags Flags, env Env) (*Config, error) {
 // tightening-only approval and sandbox settings, notes path, max_subagents
 // and allow_shell=false. Credentials, endpoints, provider and MCP path are
 // ignored there.
-func (c *Config) applyProject(path string) error {
-	p, err := readFile(path)
+func (c *Config) applyProject(workspace, path string) error {
+	p, err := readProjectFile(workspace, path)
 	if err != nil || p == nil {
 		return err
 	}

@@ -214,3 +214,29 @@ func TestEnvironmentIsHandedDown(t *testing.T) {
 		t.Errorf("defaults: %v %v %d", err, c.AllowInsecureHTTP, c.MaxOutputTokens)
 	}
 }
+
+// The workspace's overlay is read only where it resolves inside the
+// workspace: one that links out (the model can write the workspace) stops
+// the load with a sentence saying where it points; one inside still applies.
+func TestProjectConfigLinkedOutsideIsRefused(t *testing.T) {
+	t.Parallel()
+	home, ws, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, filepath.Join(outside, "config.toml"), "model = \"outside-model\"\n")
+	if err := os.MkdirAll(filepath.Join(ws, ".codewhale"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "config.toml"), config.ProjectPath(ws)); err != nil {
+		t.Fatal(err)
+	}
+	e := env(map[string]string{"CODEWHALE_HOME": home})
+	if c, err := config.Load(config.Flags{Workspace: ws}, e); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Fatalf("a linked-out project config: %v, %+v", err, c)
+	}
+	if err := os.Remove(config.ProjectPath(ws)); err != nil {
+		t.Fatal(err)
+	}
+	write(t, config.ProjectPath(ws), "model = \"inside-model\"\n")
+	if c, err := config.Load(config.Flags{Workspace: ws}, e); err != nil || c.File.Model != "inside-model" {
+		t.Fatalf("the project config inside: %v", err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/codewhale/codewhale/internal/textdist"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // File is the shape of config.toml. Pointer fields distinguish "unset" from
@@ -172,6 +173,24 @@ func readFile(path string) (*File, error) {
 		return nil, nil
 	}
 	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return ParseFile(path, data)
+}
+
+// readProjectFile loads the workspace's overlay through the confined
+// reader (internal/tools/confine): the model can write the workspace, so the
+// file is read only where it resolves inside it, through no link swapped in
+// after that check. A missing file is not an error (nil, nil).
+func readProjectFile(workspace, path string) (*File, error) {
+	data, _, err := confine.ReadBeneath(workspace, path, 0)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case errors.Is(err, confine.ErrEscape):
+		return nil, fmt.Errorf("config: %s resolves to %s, outside the workspace; a project config is read only from "+
+			"inside it (move it, or start with --no-project-config)", path, confine.Resolve(path))
+	case err != nil:
 		return nil, fmt.Errorf("config: %s: %w", path, err)
 	}
 	return ParseFile(path, data)

@@ -103,25 +103,17 @@ func loadProject(home, workspace string) (Project, error) {
 // for a link after the check is not read (its content would reach the
 // person in a parse error, and its hash decides trust).
 func readProjectFile(workspace, path string) ([]byte, error) {
-	real := canonicalFile(path)
-	data, _, err := confine.ReadFile([]string{canonicalFile(workspace)}, real, 0)
+	data, _, err := confine.ReadBeneath(workspace, path, 0)
 	if errors.Is(err, confine.ErrEscape) {
-		return nil, fmt.Errorf("it resolves to %s, outside the workspace, and project hooks are read only from inside it", real)
+		return nil, fmt.Errorf("it resolves to %s, outside the workspace, and project hooks are read only from inside it",
+			confine.Resolve(path))
 	}
 	return data, err
 }
 
-// canonicalFile is p with its links resolved (for a path that does not
-// exist, its deepest existing ancestor's).
-func canonicalFile(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	if d := filepath.Dir(p); d != p {
-		return filepath.Join(canonicalFile(d), filepath.Base(p))
-	}
-	return p
-}
+// canonicalFile is p with its links resolved: the key trust is recorded
+// under.
+func canonicalFile(p string) string { return confine.Resolve(p) }
 
 func readTrust(home string) (map[string]string, error) {
 	out := map[string]string{}

@@ -56,7 +56,9 @@ func sources(home, ws, kind string) []source {
 	}
 	if home != "" {
 		ha := homeArea(home, kind)
-		out = append(out, source{ha.root, "user $CODEWHALE_HOME/" + kind, ha})
+		// The folder itself may link anywhere (the user's choice); it is
+		// listed at the place it resolves to, through no link.
+		out = append(out, source{under(home, kind), "user $CODEWHALE_HOME/" + kind, ha})
 	}
 	return out
 }

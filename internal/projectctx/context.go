@@ -72,6 +72,10 @@ func load(o Options, gen int) *State {
 	defer w.files.Close()
 	s.Root, s.Instructions = loadInstructions(home, ws, w)
 	var p1, p2 []string
+	if home != "" { // a home folder that links elsewhere is listed where it resolves: note the link
+		w.lstat(filepath.Join(home, "commands"))
+		w.lstat(filepath.Join(home, "skills"))
+	}
 	s.Commands, p1 = loadCommands(sources(home, ws, "commands"), w)
 	s.Skills, p2 = loadSkills(sources(home, ws, "skills"), w)
 	s.Problems = append(p1, p2...)

@@ -55,9 +55,11 @@ func (w *watch) lstat(path string) (fs.FileInfo, error) {
 }
 
 // readDir lists dir, recorded (a folder's modification time changes when
-// an entry is added, removed or renamed). dir must be no link.
+// an entry is added, removed or renamed). dir is canonical, and is opened
+// through the load's confined reader, so a folder swapped for a link is
+// not listed.
 func (w *watch) readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
+	f, err := w.files.Open(dir)
 	if err != nil {
 		w.seen[dir] = stamp{}
 		return nil, err

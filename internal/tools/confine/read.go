@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/codewhale/codewhale/internal/secrets"
 )
@@ -47,6 +48,29 @@ func ReadFile(roots []string, abs string, limit int64) (data []byte, fi fs.FileI
 	s := NewSet(roots...)
 	defer s.Close()
 	return s.ReadFile(abs, limit)
+}
+
+// ReadBeneath reads the file path (absolute) when, its symbolic links
+// resolved, it lies beneath root (resolved too): ReadFile of the resolved
+// path, for a file at a fixed place in the workspace (a project's
+// configuration, hooks, rules). A file that links out of root is ErrEscape,
+// a missing one fs.ErrNotExist.
+func ReadBeneath(root, path string, limit int64) ([]byte, fs.FileInfo, error) {
+	return ReadFile([]string{Resolve(root)}, Resolve(path), limit)
+}
+
+// Resolve is p with its symbolic links resolved; for a path that does not
+// exist, its deepest existing ancestor's, with the rest appended. It is a
+// check's input, never a capability: the open that follows goes through
+// the boundary.
+func Resolve(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if d := filepath.Dir(p); d != p {
+		return filepath.Join(Resolve(d), filepath.Base(p))
+	}
+	return p
 }
 
 // ReadFile reads the regular file abs (absolute, canonical) through the

@@ -156,13 +156,18 @@ func (s *Store) syncExcludes() error {
 		b.Write(data)
 		b.WriteByte('\n')
 	}
-	if data, err := os.ReadFile(s.skipPath()); err == nil {
-		b.Write(data)
-	}
+	b.Write(s.readSkips())
 	if err := os.MkdirAll(filepath.Join(s.gitDir, "info"), 0o700); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(s.gitDir, "info", "exclude"), b.Bytes(), 0o600)
+}
+
+// readSkips is the side store's own list of skipped files (nil when
+// there is none).
+func (s *Store) readSkips() []byte {
+	data, _ := os.ReadFile(s.skipPath())
+	return data
 }
 
 func (s *Store) skipPath() string { return filepath.Join(s.gitDir, "codewhale-skipped") }

@@ -104,3 +104,33 @@ func writeWS(t *testing.T, ws, rel, content string) {
 		t.Fatal(err)
 	}
 }
+
+// Code may write in its scratch directory (the audit hook is advisory and
+// here it is switched off): a link it plants where codewhale stages the
+// content or writes the kernel is replaced, never written through.
+func TestScratchLinksAreReplacedNotFollowed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	outside := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(outside, []byte("the person's file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.must(`{"action":"open","name":"p","content":"first"}`)
+	plant := "sub_query.__globals__['_armed'] = False\nimport os\nfor n in ('.content', '.rlm_kernel.py'):\n" +
+		"    os.remove(os.path.join(SCRATCH, n))\n    os.symlink(" + jsonString(outside) + ", os.path.join(SCRATCH, n))\n" +
+		"print(sorted(os.readlink(os.path.join(SCRATCH, n)) for n in ('.content', '.rlm_kernel.py')))"
+	out := e.must(`{"action":"eval","name":"p","code":` + jsonString(plant) + `}`)
+	if !strings.Contains(out["stdout"].(string), outside) {
+		t.Fatalf("the links were not planted: %v", out)
+	}
+	e.must(`{"action":"open","name":"p","content":"second payload"}`)
+	if _, _, err := e.call(`{"action":"eval","name":"p","code":"import os; os.kill(os.getpid(), 9)"}`); err == nil {
+		t.Fatal("the kernel survived SIGKILL") // the restart below writes the kernel again
+	}
+	if out := e.must(`{"action":"eval","name":"p","code":"print(content)"}`); out["stdout"] != "second payload\n" {
+		t.Fatalf("after the restart: %v", out)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "the person's file\n" {
+		t.Fatalf("a scratch link was written through: %q", got)
+	}
+}

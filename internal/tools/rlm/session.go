@@ -76,15 +76,16 @@ func (s *session) bind(kind, ref string, data []byte) (*source, error) {
 const contentFile = ".content"
 
 // writeScratch replaces name in the scratch directory with data through
-// the confined writer: the kernel may write in its scratch directory, so a
-// link it planted at name is replaced, never followed out of it.
+// the confined writer (unsynced: scratch need not survive a crash): the
+// kernel may write in its scratch directory, so a link it planted at name
+// is replaced, never followed out of it.
 func writeScratch(scratch, name string, data []byte) error {
 	r, err := confine.OpenRoot(scratch)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	_, err = r.WriteAtomic(name, data, 0o600)
+	_, err = r.WriteScratch(name, data, 0o600)
 	return err
 }
 

@@ -128,7 +128,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg.Register(git.New())
 	if s.Jobs != nil && !readOnly {
 		if env.AllowShell || env.Posture == policy.FullAccess {
-			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.commands()}))
+			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.CommandEnv()}))
 		}
 		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand}))
 	}
@@ -139,7 +139,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	if s.Tasks != nil {
 		o := tasks.Options{Store: s.Tasks, ReadOnly: readOnly, Workspace: s.Workspace, DefaultModel: s.Model,
-			AllowShell: env.AllowShell, SessionID: s.SessionID, Commands: s.commands(), Jobs: s.Jobs,
+			AllowShell: env.AllowShell, SessionID: s.SessionID, Commands: s.CommandEnv(), Jobs: s.Jobs,
 			Creator: tasks.Authority{Posture: env.Posture.Value(), AutoApprove: env.AutoApprove, Trust: env.Trust,
 				AllowShell: env.AllowShell}}
 		reg.Register(tasks.New(o))
@@ -193,9 +193,10 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	return reg
 }
 
-// commands is the command classifier's view of this session: the user's
-// home, the workspace and the process-wide credential guard.
-func (s *Services) commands() *shellpolicy.Env {
+// CommandEnv is the command classifier's view of this session: the user's
+// home, the workspace and the process-wide credential guard. Bash, task
+// gates and rlm eval (internal/app) are judged by it.
+func (s *Services) CommandEnv() *shellpolicy.Env {
 	if s.Commands != nil {
 		return s.Commands
 	}

@@ -106,7 +106,7 @@ func (s *session) ensure(t *Tool) (restarted string, err error) {
 	if s.k != nil && why == "" {
 		why = fmt.Sprintf("it exited (%v)", s.k.exitErr)
 	}
-	py, err := t.python()
+	py, err := t.interpreter()
 	if err != nil {
 		return "", err
 	}

@@ -31,12 +31,17 @@ func hostileRLMCases(outside string) []hostileCase {
 	return []hostileCase{
 		{"print(len(content))", "ordinary", `"stdout":"5\n"`},
 		{`import os; print(open(os.path.expanduser("~/.ssh/id_rsa")).read())`, "explicit", `"duration_ms"`},
-		{`import os; print(open(os.path.join(os.environ["HOME"], ".s" + "sh", "id_" + "rsa")).read())`, "ordinary", `"duration_ms"`},
+		// The classifier joins literal pieces, so these are seen; the hex ones
+		// are not, and meet the kernel's read allow-list.
+		{`import os; print(open(os.path.join(os.environ["HOME"], ".s" + "sh", "id_" + "rsa")).read())`, "explicit", `"duration_ms"`},
+		{`import os; print(open(os.path.join(os.environ["HOME"], bytes.fromhex("2e737368").decode(), bytes.fromhex("69645f727361").decode())).read())`, "ordinary", `"duration_ms"`},
 		{`import os; print(open("/proc/%d/environ" % os.getppid()).read()[::-1])`, "explicit", `"duration_ms"`},
 		{`import os; p = "/pr" + "oc/" + str(os.getppid()) + "/envi" + "ron"; print(open(p).read()[::-1])`, "ordinary", `"duration_ms"`},
 		{"import os\nfor d in os.listdir('/pr' + 'oc'):\n  try: print(open('/pr' + 'oc/' + d + '/envi' + 'ron').read()[::-1])\n  except Exception: pass",
 			"ordinary", `"duration_ms"`},
 		{"sub_query.__globals__['_armed'] = False\nimport os\nprint(open(os.environ['HOME'] + '/.s' + 'sh/id_' + 'rsa').read())",
+			"explicit", `"duration_ms"`},
+		{"sub_query.__globals__['_armed'] = False\nimport os\nprint(open(os.environ['HOME'] + bytes.fromhex('2f2e7373682f69645f727361').decode()).read())",
 			"ordinary", `"duration_ms"`},
 		{"sub_query.__globals__['_armed'] = False\nimport os\nos.system('rm -rf ' + " + fmt.Sprintf("%q", outside) + ")\n" +
 			"open(" + fmt.Sprintf("%q", filepath.Join(outside, "new.txt")) + ", 'w').write('pwned')", "ordinary", `"duration_ms"`},

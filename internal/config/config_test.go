@@ -76,8 +76,8 @@ func TestDefaultsAndKeySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ = config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home, "DEEPSEEK_API_KEY": "sk-env", "CODEWHALE_MEMORY": "on"}))
-	if c.APIKey != "sk-stored" || c.KeySource != "secret store" || !c.MemoryEnabled {
-		t.Errorf("secret store beats ambient env: %s %s", c.APIKey, c.KeySource)
+	if c.APIKey != "sk-env" || c.KeySource != "env" || !c.MemoryEnabled {
+		t.Errorf("the environment beats the secret store (CONTRACT.md §10.3): %s %s", c.APIKey, c.KeySource)
 	}
 	st, _ := os.Stat(filepath.Join(home, "secrets", "deepseek.key"))
 	if st.Mode().Perm() != 0o600 {

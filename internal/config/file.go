@@ -111,13 +111,14 @@ type Subagents struct {
 
 // ProviderTable is one [providers.<name>] table.
 type ProviderTable struct {
-	APIKey               string `toml:"api_key"`
-	APIKeyEnv            string `toml:"api_key_env"`
-	BaseURL              string `toml:"base_url"`
-	Model                string `toml:"model"`
-	ContextWindow        int    `toml:"context_window"`
-	PathSuffix           string `toml:"path_suffix"`
-	ReasoningStreamStyle string `toml:"reasoning_stream_style"`
+	APIKey               string            `toml:"api_key"`
+	APIKeyEnv            string            `toml:"api_key_env"`
+	BaseURL              string            `toml:"base_url"`
+	Model                string            `toml:"model"`
+	ContextWindow        int               `toml:"context_window"`
+	PathSuffix           string            `toml:"path_suffix"`
+	ReasoningStreamStyle string            `toml:"reasoning_stream_style"`
+	Headers              map[string]string `toml:"headers"`
 }
 
 // Retention is the opt-in session pruning policy.
@@ -212,7 +213,7 @@ var knownKeys = map[string][]string{
 	"features":          {"apply_patch", "web_search", "subagents"},
 	"tools":             {"always_load"},
 	"subagents":         {"max_concurrent", "max_admitted"},
-	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style"},
+	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style", "headers"},
 	"pricing":           {"input", "cached_input", "output", "context_window"},
 	"session_retention": {"max_sessions", "max_age_days"},
 	"hooks":             {"name", "event", "matcher", "command", "timeout_ms"},

@@ -14,8 +14,14 @@ import (
 // Config describes one resolved route.
 type Config struct {
 	Provider   string // display name, e.g. "DeepSeek"
+	ProviderID string // the preset or [providers.<id>] name, e.g. "deepseek"
 	BaseURL    string
 	APIKey     string
+	// KeyOptional lets a route without a key reach a server that is not on
+	// loopback (a local server's preset on another machine of the LAN).
+	KeyOptional bool
+	// KeyEnv is the variable a missing-key message asks for.
+	KeyEnv     string
 	Model      string
 	PathSuffix string
 	Retry      RetryPolicy
@@ -64,14 +70,17 @@ func New(cfg Config) (*Client, error) {
 	if err := CheckBaseURL(cfg.BaseURL, cfg.AllowInsecureHTTP); err != nil {
 		return nil, err
 	}
-	if cfg.APIKey == "" && !IsLoopback(cfg.BaseURL) {
-		return nil, MissingKeyError{}
-	}
-	if cfg.Model == "" {
-		cfg.Model = DefaultModel
+	if cfg.ProviderID == "" {
+		cfg.ProviderID = "deepseek"
 	}
 	if cfg.Provider == "" {
 		cfg.Provider = "DeepSeek"
+	}
+	if cfg.APIKey == "" && !cfg.KeyOptional && !IsLoopback(cfg.BaseURL) {
+		return nil, MissingKeyError{Provider: cfg.ProviderID, Name: cfg.Provider, Env: cfg.KeyEnv}
+	}
+	if cfg.Model == "" && cfg.ProviderID == "deepseek" {
+		cfg.Model = DefaultModel
 	}
 	if cfg.OpenTimeout <= 0 {
 		cfg.OpenTimeout = DefaultOpenTimeout
@@ -195,7 +204,8 @@ func (c *Client) once(ctx context.Context, deadline time.Time, url string, body 
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
 		cancel()
-		he := &HTTPError{Status: resp.StatusCode, Message: sanitizeBody(raw, c.cfg.APIKey), Stream: stream}
+		he := &HTTPError{Status: resp.StatusCode, Message: sanitizeBody(raw, c.cfg.APIKey), Stream: stream,
+			Provider: c.cfg.ProviderID, Name: c.cfg.Provider, KeyEnv: c.cfg.KeyEnv, NoKey: c.cfg.APIKey == ""}
 		he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return nil, he
 	}

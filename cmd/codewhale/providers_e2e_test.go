@@ -1,0 +1,139 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
+)
+
+// connectLog is a forward proxy that records the host of every CONNECT
+// and refuses it: what a logging corporate proxy sees of a TLS request.
+type connectLog struct {
+	*httptest.Server
+	mu    sync.Mutex
+	hosts []string
+}
+
+func newConnectLog(t *testing.T) *connectLog {
+	p := &connectLog{}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.hosts = append(p.hosts, r.Method+" "+r.Host)
+		p.mu.Unlock()
+		http.Error(w, "connectlog: refused", http.StatusForbidden)
+	}))
+	t.Cleanup(p.Close)
+	return p
+}
+
+func (p *connectLog) seen() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.hosts...)
+}
+
+func authHeaders(reqs []*fakemodel.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		out = append(out, r.Header.Get("Authorization"))
+	}
+	return out
+}
+
+// CONTRACT §10.3: each key goes only to its own provider's host. Two fake
+// servers stand in for DeepSeek and OpenRouter (their base URLs moved to
+// loopback in config.toml); a logging proxy stands in for the network.
+func TestProviderKeysNeverCrossHosts(t *testing.T) {
+	t.Parallel()
+	const dk, ok = "sk-deepseek-e2e-0001", "sk-or-e2e-0002"
+	deepseek := fakemodel.New(t)
+	deepseek.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("from deepseek") })
+	openrouter := fakemodel.New(t)
+	openrouter.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("from openrouter") })
+	proxy := newConnectLog(t)
+	start := func(t *testing.T, withTables bool) *cli {
+		c := newCLI(t, nil)
+		c.env = append(c.env, "DEEPSEEK_API_KEY="+dk, "OPENROUTER_API_KEY="+ok, "HTTPS_PROXY="+proxy.URL, "NO_PROXY=")
+		if withTables {
+			c.config("[retry]\nmax_retries = 0\n[providers.deepseek]\nbase_url = \"" + deepseek.URL + "/v1\"\n" +
+				"[providers.openrouter]\nbase_url = \"" + openrouter.URL + "/v1\"\n")
+		} else {
+			c.config("[retry]\nmax_retries = 0\n")
+		}
+		return c
+	}
+
+	t.Run("openrouter's key to openrouter's host only", func(t *testing.T) {
+		c := start(t, true)
+		out, errOut, code := c.run("--provider", "openrouter", "exec", "hi")
+		if code != 0 || !strings.Contains(out, "from openrouter") {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+		}
+		for _, h := range authHeaders(openrouter.Requests()) {
+			if h != "Bearer "+ok {
+				t.Errorf("openrouter's server got Authorization %q", h)
+			}
+		}
+		if n := len(deepseek.Requests()); n != 0 {
+			t.Errorf("DeepSeek's server got %d request(s) for an OpenRouter run", n)
+		}
+	})
+	t.Run("the openrouter preset goes to openrouter.ai, never api.deepseek.com", func(t *testing.T) {
+		c := start(t, false)
+		_, errOut, code := c.run("--provider", "openrouter", "exec", "hi")
+		seen := proxy.seen()
+		if code == 0 || len(seen) == 0 {
+			t.Fatalf("exit %d, proxy saw %v; stderr %s", code, seen, errOut)
+		}
+		for _, h := range seen {
+			if h != "CONNECT openrouter.ai:443" {
+				t.Errorf("an OpenRouter run connected to %q", h)
+			}
+		}
+	})
+	misconfigs := []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"a provider with no preset and no base URL", nil, []string{"--provider", "nosuch", "exec", "hi"},
+			`provider "nosuch" has no base URL`},
+		{"a flag base URL with the preset's key", nil,
+			[]string{"--provider", "openrouter", "--base-url", "https://elsewhere.example.com/v1", "exec", "hi"},
+			"refusing to send the openrouter API key (OPENROUTER_API_KEY) to elsewhere.example.com"},
+		{"an env base URL with DeepSeek's key", []string{"CODEWHALE_BASE_URL=https://elsewhere.example.com/v1"},
+			[]string{"exec", "hi"}, "refusing to send the deepseek API key (DEEPSEEK_API_KEY) to elsewhere.example.com"},
+	}
+	for _, mc := range misconfigs {
+		t.Run(mc.name, func(t *testing.T) {
+			before, ds, or := len(proxy.seen()), len(deepseek.Requests()), len(openrouter.Requests())
+			c := start(t, false)
+			c.env = append(c.env, mc.env...)
+			_, errOut, code := c.run(mc.args...)
+			if code != 1 || !strings.Contains(errOut, mc.want) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, mc.want)
+			}
+			if len(proxy.seen()) != before || len(deepseek.Requests()) != ds || len(openrouter.Requests()) != or {
+				t.Errorf("a refused configuration sent something: proxy %v", proxy.seen()[before:])
+			}
+		})
+	}
+	t.Run("a loopback override gets the request without the key", func(t *testing.T) {
+		c := start(t, false)
+		c.env = append(c.env, "CODEWHALE_BASE_URL="+openrouter.URL)
+		n := len(openrouter.Requests())
+		if out, errOut, code := c.run("exec", "hi"); code != 0 {
+			t.Fatalf("exit %d\n%s%s", code, out, errOut)
+		}
+		for _, h := range authHeaders(openrouter.Requests()[n:]) {
+			if h != "" {
+				t.Errorf("DeepSeek's key went to a loopback server named by CODEWHALE_BASE_URL: %q", h)
+			}
+		}
+	})
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/doctor"
+	"github.com/codewhale/codewhale/internal/httptransport"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -66,12 +67,28 @@ func doctorOptions(g *globals) doctor.Options {
 		o.LoadErr = err
 		return o
 	}
-	o.Effective = &doctor.Effective{Provider: config.ProviderDisplayName(cfg.Provider), Model: cfg.Model,
-		BaseURL: cfg.BaseURL, BaseSource: cfg.BaseSource, KeySource: cfg.KeySource, HasKey: cfg.APIKey != "",
-		Loopback: provider.IsLoopback(cfg.BaseURL), Mode: cfg.Mode.String(), Posture: cfg.Posture.Chip()}
+	o.Effective = effective(cfg)
 	o.MCP = func(ctx context.Context) (doctor.MCPReport, error) { return mcpReport(ctx, g, cfg.MCPConfigPath) }
 	o.Sandbox = sandboxStatus(cfg.SandboxDefaults())
 	return o
+}
+
+// effective is what doctor reports of the resolved route: the key's source
+// and host, every other key's host, and the proxy in force.
+func effective(cfg *config.Config) *doctor.Effective {
+	e := &doctor.Effective{Provider: config.ProviderDisplayName(cfg.Provider), ProviderID: cfg.Provider, Model: cfg.Model,
+		BaseURL: cfg.BaseURL, BaseSource: cfg.BaseSource, KeySource: cfg.KeySource, KeyOrigin: cfg.KeyOrigin(),
+		HasKey: cfg.APIKey != "", KeyHost: cfg.KeyHost, KeyBoundTo: cfg.KeyBoundTo, Withheld: cfg.Withheld,
+		KeyOptional: cfg.KeyOptional, Loopback: provider.IsLoopback(cfg.BaseURL), ProxyVars: cfg.ProxyVars(),
+		Mode: cfg.Mode.String(), Posture: cfg.Posture.Chip()}
+	if e.Model == "" {
+		e.Model = "(the server's first model)"
+	}
+	for _, k := range cfg.KeyRoutes() {
+		e.Keys = append(e.Keys, doctor.KeyRoute{Provider: k.Provider, Origin: k.Origin, Host: orNoBase(k.Host)})
+	}
+	e.Proxy, _ = httptransport.Proxy(provider.ChatURL(cfg.BaseURL, false, cfg.PathSuffix))
+	return e
 }
 
 // sandboxStatus is what the session's sandbox would be, probed here with
@@ -104,7 +121,7 @@ func reach(ctx context.Context, url string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := httptransport.Client().Do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -140,4 +157,11 @@ func startPoolCtx(ctx context.Context, g *globals, path string) *mcp.Pool {
 	defer cancel()
 	pool.Start(start)
 	return pool
+}
+
+func orNoBase(s string) string {
+	if s == "" {
+		return "(no base URL)"
+	}
+	return s
 }

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"encoding/pem"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -136,4 +141,67 @@ func TestProviderKeysNeverCrossHosts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// doctor shows the host each key goes to and the proxy in force
+// (CONTRACT §10.3).
+func TestDoctorShowsKeyHostsAndProxy(t *testing.T) {
+	t.Parallel()
+	proxy := newConnectLog(t)
+	c := newCLI(t, nil)
+	c.env = append(c.env, "DEEPSEEK_API_KEY=sk-deepseek-doctor", "OPENROUTER_API_KEY=sk-or-doctor",
+		"HTTPS_PROXY=http://user:secret@"+strings.TrimPrefix(proxy.URL, "http://"), "NO_PROXY=localhost")
+	out, _, _ := c.run("--provider", "openrouter", "doctor", "--json")
+	var r struct {
+		Checks []struct {
+			Name, Detail string
+			Data         map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	got := map[string]string{}
+	for _, ch := range r.Checks {
+		got[ch.Name] = ch.Detail
+	}
+	want := map[string]string{
+		"api key":      "from OPENROUTER_API_KEY → openrouter.ai",
+		"key deepseek": "from DEEPSEEK_API_KEY → api.deepseek.com",
+		"proxy":        "openrouter.ai → http://user:xxxxx@" + strings.TrimPrefix(proxy.URL, "http://"),
+	}
+	for name, w := range want {
+		if !strings.HasPrefix(got[name], w) {
+			t.Errorf("%s: %q, want it to start %q", name, got[name], w)
+		}
+	}
+	if strings.Contains(out, "secret") || strings.Contains(out, "sk-") {
+		t.Errorf("doctor printed a credential: %s", out)
+	}
+}
+
+// SSL_CERT_FILE is the trust store of the provider client: a server with a
+// certificate from it is reached over https, and without it refused.
+func TestProviderTrustsSSLCertFile(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"choices":[{"message":{"content":"over tls"},"finish_reason":"stop"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	pemFile := filepath.Join(t.TempDir(), "ca.pem")
+	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(pemFile, cert, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--provider", "tls-gw", "--base-url", srv.URL + "/v1", "--model", "m", "exec", "hi"}
+	c := newCLI(t, nil)
+	c.env = append(c.env, "TLS_GW_API_KEY=k")
+	if _, errOut, code := c.run(args...); code == 0 || !strings.Contains(errOut, "certificate") {
+		t.Errorf("without SSL_CERT_FILE: exit %d %s", code, errOut)
+	}
+	c.env = append(c.env, "SSL_CERT_FILE="+pemFile)
+	if out, errOut, code := c.run(args...); code != 0 || !strings.Contains(out, "over tls") {
+		t.Errorf("with SSL_CERT_FILE: exit %d %s%s", code, out, errOut)
+	}
 }

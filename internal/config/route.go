@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"maps"
+	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/provider"
@@ -221,4 +223,58 @@ func (c *Config) keyEnvHint() string {
 		return names[0]
 	}
 	return provider.KeyEnvName(c.Provider)
+}
+
+// KeyRoute is one provider's available key and the host it is bound to.
+type KeyRoute struct {
+	Provider string
+	Origin   string // "from OPENROUTER_API_KEY"
+	Host     string // "" when the entry has no base URL
+}
+
+// KeyRoutes lists the providers other than the route's that have a key
+// available (environment, config file or secrets store), each with the
+// host its key would go to: doctor shows where every key goes.
+func (c *Config) KeyRoutes() []KeyRoute {
+	seen := map[string]bool{c.Provider: true}
+	var ids []string
+	for _, p := range provider.Presets() {
+		ids = append(ids, p.ID)
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.File.Providers)) {
+		ids = append(ids, id)
+	}
+	var out []KeyRoute
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		e := c.entry(id)
+		key, src, envName := c.resolveKey(Flags{}, c.Env, e)
+		if key == "" {
+			continue
+		}
+		k := &Config{KeySource: src, KeyEnv: envName, Path: c.Path}
+		out = append(out, KeyRoute{Provider: id, Origin: k.KeyOrigin(), Host: provider.Host(e.home)})
+	}
+	return out
+}
+
+// ProxyVars names the proxy and trust-store variables set in the
+// environment, with any credentials in a proxy URL redacted.
+func (c *Config) ProxyVars() []string {
+	var out []string
+	for _, n := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy",
+		"SSL_CERT_FILE", "SSL_CERT_DIR"} {
+		v := c.Env(n)
+		if v == "" {
+			continue
+		}
+		if u, err := url.Parse(v); err == nil && u.User != nil {
+			v = u.Redacted()
+		}
+		out = append(out, n+"="+v)
+	}
+	return out
 }

@@ -76,10 +76,29 @@ type ConfigFile struct {
 // Effective is the part of the resolved configuration doctor reports.
 type Effective struct {
 	Provider, Model, BaseURL, BaseSource string
-	KeySource                            string // flag, config, api_key_env, secret store, env, none
+	ProviderID                           string // "deepseek"
+	KeySource                            string // flag, env, config, secret store, none
+	KeyOrigin                            string // "from DEEPSEEK_API_KEY", "none"
 	HasKey                               bool
-	Loopback                             bool // the base URL is on this machine (no key needed)
-	Mode, Posture                        string
+	// KeyHost is the host the route's key goes to; with Withheld the key
+	// stays with KeyBoundTo and the request goes out without it.
+	KeyHost, KeyBoundTo string
+	Withheld            bool
+	KeyOptional         bool // the provider's servers need no key
+	Loopback            bool // the base URL is on this machine (no key needed)
+	// Keys are the other providers' keys found, each with its host.
+	Keys []KeyRoute
+	// Proxy is the proxy requests to BaseURL go through ("" = direct);
+	// ProxyVars the proxy variables set, for the report.
+	Proxy     string
+	ProxyVars []string
+	Mode      string
+	Posture   string
+}
+
+// KeyRoute is one provider's key and the host it is bound to.
+type KeyRoute struct {
+	Provider, Origin, Host string
 }
 
 // SandboxStatus is the OS sandbox's state.
@@ -148,39 +167,6 @@ func configChecks(r *Report, o Options) {
 			Data: map[string]any{"provider": e.Provider, "model": e.Model, "base_url": e.BaseURL, "base_source": e.BaseSource,
 				"mode": e.Mode, "posture": e.Posture}})
 	}
-}
-
-func keyAndEndpoint(ctx context.Context, r *Report, o Options) {
-	e := o.Effective
-	if e == nil {
-		return
-	}
-	key := Check{Name: "api key", Status: OK, Detail: "from " + e.KeySource, Data: map[string]any{"source": e.KeySource}}
-	switch {
-	case e.HasKey:
-	case e.Loopback:
-		key.Detail = "none needed: the base URL is on this machine"
-	default:
-		key.Status, key.Detail = Fail, "no API key found"
-		key.Fix = "export DEEPSEEK_API_KEY=…, or run `codewhale auth set`"
-	}
-	r.add(key)
-	if o.Reach == nil || e.BaseURL == "" {
-		return
-	}
-	pctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
-	start := time.Now()
-	code, err := o.Reach(pctx, e.BaseURL)
-	took := time.Since(start).Round(time.Millisecond)
-	c := Check{Name: "base url", Status: OK, Data: map[string]any{"url": e.BaseURL, "status": code, "ms": took.Milliseconds()}}
-	if err != nil {
-		c.Status, c.Detail = Fail, fmt.Sprintf("%s did not answer: %v", e.BaseURL, err)
-		c.Fix = "check the network, a proxy, or base_url / CODEWHALE_BASE_URL"
-	} else {
-		c.Detail = fmt.Sprintf("%s answered HTTP %d in %v", e.BaseURL, code, took)
-	}
-	r.add(c)
 }
 
 func sandboxCheck(r *Report, s SandboxStatus) {

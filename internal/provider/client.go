@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/httptransport"
 )
 
 // Config describes one resolved route.
@@ -102,7 +104,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport}
+		hc = httptransport.Client()
 	}
 	return &Client{cfg: cfg, http: hc}, nil
 }

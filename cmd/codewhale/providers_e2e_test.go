@@ -205,3 +205,60 @@ func TestProviderTrustsSSLCertFile(t *testing.T) {
 		t.Errorf("with SSL_CERT_FILE: exit %d %s%s", code, out, errOut)
 	}
 }
+
+// A local server speaking Ollama's OpenAI-compatible API: `--provider
+// ollama` needs no key, uses the server's first listed model, and
+// `codewhale models` lists what its /models returns (cached for the TTL).
+func TestOllamaPresetAgainstALocalServer(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("Olá."), fakemodel.Text("Again."))
+	srv.ServeModels("qwen3:8b", "llama3.2:3b")
+	c := newCLI(t, nil)
+	c.config("[providers.ollama]\nbase_url = \"" + srv.URL + "/v1\"\n")
+	out, errOut, code := c.run("--provider", "ollama", "exec", "hi")
+	if code != 0 || strings.TrimSpace(out) != "Olá." {
+		t.Fatalf("exit %d\nstdout %q\nstderr %s", code, out, errOut)
+	}
+	req := srv.Requests()[0]
+	if req.Body["model"] != "qwen3:8b" || req.Header.Get("Authorization") != "" {
+		t.Errorf("sent model %v with Authorization %q", req.Body["model"], req.Header.Get("Authorization"))
+	}
+	out, errOut, code = c.run("--provider", "ollama", "models")
+	if code != 0 || !strings.Contains(out, "qwen3:8b") || !strings.Contains(out, "llama3.2:3b") ||
+		!strings.Contains(out, "? 128k assumed") || !strings.Contains(out, "0 / 0") {
+		t.Errorf("models: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, _, code := c.run("--provider", "ollama", "exec", "again"); code != 0 {
+		t.Errorf("second exec: exit %d", code)
+	}
+	if n := len(srv.ModelRequests()); n != 1 {
+		t.Errorf("the model list was fetched %d times in its TTL, want once", n)
+	}
+	out, _, code = c.run("--provider", "ollama", "models", "--json", "--refresh")
+	var list struct {
+		Provider string
+		Models   []struct {
+			ID      string
+			Assumed []string
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || list.Provider != "ollama" || len(list.Models) != 2 ||
+		list.Models[0].ID != "qwen3:8b" || len(list.Models[0].Assumed) == 0 || len(srv.ModelRequests()) != 2 {
+		t.Errorf("models --json --refresh: exit %d %s (list requests %d)", code, out, len(srv.ModelRequests()))
+	}
+}
+
+// A server that lists no models and a route that names none: a message
+// that says what to do, and no chat request.
+func TestLocalServerWithoutModels(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t)
+	srv.ServeModels()
+	c := newCLI(t, nil)
+	c.config("[providers.vllm]\nbase_url = \"" + srv.URL + "/v1\"\n")
+	_, errOut, code := c.run("--provider", "vllm", "exec", "hi")
+	if code != 1 || !strings.Contains(errOut, "names no model to use") || !strings.Contains(errOut, "--model") ||
+		len(srv.Requests()) != 0 {
+		t.Errorf("exit %d %s (%d chat requests)", code, errOut, len(srv.Requests()))
+	}
+}

@@ -283,9 +283,9 @@ func (a *App) mode() policy.Mode {
 
 // NewClient builds the provider client for model.
 func (a *App) NewClient(model string) (*provider.Client, error) {
-	c := a.Cfg.ClientConfig(model)
-	c.UserAgent = "codewhale/" + a.Opts.Version
-	return provider.New(c)
+	ctx, cancel := context.WithTimeout(a.ctx, time.Minute) // bounds the model list a route without a model asks for
+	defer cancel()
+	return a.Cfg.NewClient(ctx, model, "codewhale/"+a.Opts.Version)
 }
 
 // EngineOptions are the options of the session's own engine.

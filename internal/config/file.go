@@ -20,44 +20,45 @@ import (
 // File is the shape of config.toml. Pointer fields distinguish "unset" from
 // a zero value.
 type File struct {
-	Provider               string                   `toml:"provider"`
-	BaseURL                string                   `toml:"base_url"`
-	APIKey                 string                   `toml:"api_key"`
-	Model                  string                   `toml:"model"`
-	DefaultTextModel       string                   `toml:"default_text_model"`
-	ReasoningEffort        string                   `toml:"reasoning_effort"`
-	AllowShell             *bool                    `toml:"allow_shell"`
-	MaxSteps               int                      `toml:"max_steps"`
-	ApprovalPolicy         string                   `toml:"approval_policy"`
-	SandboxMode            string                   `toml:"sandbox_mode"`
-	TrustedPaths           []string                 `toml:"trusted_paths"`
-	StrictToolMode         bool                     `toml:"strict_tool_mode"`
-	MCPConfigPath          string                   `toml:"mcp_config_path"`
-	StreamChunkTimeoutSecs float64                  `toml:"stream_chunk_timeout_secs"`
-	StreamOpenTimeoutSecs  float64                  `toml:"stream_open_timeout_secs"`
-	RequestTimeoutSecs     float64                  `toml:"request_timeout_secs"`
-	MemoryPath             string                   `toml:"memory_path"`
-	NotesPath              string                   `toml:"notes_path"`
-	MaxSubagents           int                      `toml:"max_subagents"`
-	DefaultMode            string                   `toml:"default_mode"`
-	TestCommand            string                   `toml:"test_command"`
-	SessionRetention       *Retention               `toml:"session_retention"`
-	AutoCompact            *bool                    `toml:"auto_compact"`
-	AutoCompactPercent     int                      `toml:"auto_compact_threshold_percent"`
-	Retry                  *Retry                   `toml:"retry"`
-	Memory                 *Memory                  `toml:"memory"`
-	Features               *Features                `toml:"features"`
-	Tools                  *Tools                   `toml:"tools"`
-	Subagents              *Subagents               `toml:"subagents"`
-	Providers              map[string]ProviderTable `toml:"providers"`
-	Pricing                map[string]Price         `toml:"pricing"`
-	Network                *Network                 `toml:"network"`
-	Sandbox                *SandboxTable            `toml:"sandbox"`
-	Shell                  *Shell                   `toml:"shell"`
-	Search                 *Search                  `toml:"search"`
-	GitHub                 *GitHub                  `toml:"github"`
-	Notifications          *Notifications           `toml:"notifications"`
-	Hooks                  []Hook                   `toml:"hooks"`
+	Provider               string                     `toml:"provider"`
+	BaseURL                string                     `toml:"base_url"`
+	APIKey                 string                     `toml:"api_key"`
+	Model                  string                     `toml:"model"`
+	DefaultTextModel       string                     `toml:"default_text_model"`
+	ReasoningEffort        string                     `toml:"reasoning_effort"`
+	AllowShell             *bool                      `toml:"allow_shell"`
+	MaxSteps               int                        `toml:"max_steps"`
+	ApprovalPolicy         string                     `toml:"approval_policy"`
+	SandboxMode            string                     `toml:"sandbox_mode"`
+	TrustedPaths           []string                   `toml:"trusted_paths"`
+	StrictToolMode         bool                       `toml:"strict_tool_mode"`
+	MCPConfigPath          string                     `toml:"mcp_config_path"`
+	StreamChunkTimeoutSecs float64                    `toml:"stream_chunk_timeout_secs"`
+	StreamOpenTimeoutSecs  float64                    `toml:"stream_open_timeout_secs"`
+	RequestTimeoutSecs     float64                    `toml:"request_timeout_secs"`
+	MemoryPath             string                     `toml:"memory_path"`
+	NotesPath              string                     `toml:"notes_path"`
+	MaxSubagents           int                        `toml:"max_subagents"`
+	DefaultMode            string                     `toml:"default_mode"`
+	TestCommand            string                     `toml:"test_command"`
+	SessionRetention       *Retention                 `toml:"session_retention"`
+	AutoCompact            *bool                      `toml:"auto_compact"`
+	AutoCompactPercent     int                        `toml:"auto_compact_threshold_percent"`
+	Retry                  *Retry                     `toml:"retry"`
+	Memory                 *Memory                    `toml:"memory"`
+	Features               *Features                  `toml:"features"`
+	Tools                  *Tools                     `toml:"tools"`
+	Subagents              *Subagents                 `toml:"subagents"`
+	Providers              map[string]ProviderTable   `toml:"providers"`
+	Pricing                map[string]Price           `toml:"pricing"`
+	Models                 map[string]ModelTableEntry `toml:"models"`
+	Network                *Network                   `toml:"network"`
+	Sandbox                *SandboxTable              `toml:"sandbox"`
+	Shell                  *Shell                     `toml:"shell"`
+	Search                 *Search                    `toml:"search"`
+	GitHub                 *GitHub                    `toml:"github"`
+	Notifications          *Notifications             `toml:"notifications"`
+	Hooks                  []Hook                     `toml:"hooks"`
 }
 
 // Hook is one [[hooks]] entry; internal/hooks validates and runs them.
@@ -202,7 +203,7 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell", "hooks"},
+		"tools", "subagents", "providers", "pricing", "models", "network", "search", "notifications", "sandbox", "shell", "hooks"},
 	"notifications":     {"when", "method"},
 	"sandbox":           {"writable_roots", "build_caches"},
 	"shell":             {"env_passthrough"},
@@ -215,6 +216,7 @@ var knownKeys = map[string][]string{
 	"subagents":         {"max_concurrent", "max_admitted"},
 	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style", "headers"},
 	"pricing":           {"input", "cached_input", "output", "context_window"},
+	"models":            modelKeys,
 	"session_retention": {"max_sessions", "max_age_days"},
 	"hooks":             {"name", "event", "matcher", "command", "timeout_ms"},
 }

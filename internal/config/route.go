@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/url"
@@ -214,7 +215,24 @@ func (c *Config) ClientConfig(model string) provider.Config {
 	return provider.Config{Provider: ProviderDisplayName(c.Provider), ProviderID: c.Provider, BaseURL: c.BaseURL,
 		APIKey: key, KeyOptional: c.KeyOptional, KeyEnv: c.keyEnvHint(), Model: model, PathSuffix: c.PathSuffix,
 		Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout, RequestTimeout: c.RequestTimeout,
-		Headers: c.Headers, AllowInsecureHTTP: c.AllowInsecureHTTP, MaxOutputTokens: c.MaxOutputTokens}
+		Headers: c.Headers, AllowInsecureHTTP: c.AllowInsecureHTTP, MaxOutputTokens: c.MaxOutputTokens,
+		Models: c.ModelTable()}
+}
+
+// NewClient builds the route's client for model. A route that names no
+// model (a local server's preset) uses the server's first listed model,
+// asked for here, at the first request (ModelCache.ServerDefaultModel).
+func (c *Config) NewClient(ctx context.Context, model, userAgent string) (*provider.Client, error) {
+	cc := c.ClientConfig(model)
+	cc.UserAgent = userAgent
+	client, err := provider.New(cc)
+	if err != nil || model != "" {
+		return client, err
+	}
+	if cc.Model, err = c.ModelCache().ServerDefaultModel(ctx, client); err != nil {
+		return nil, err
+	}
+	return provider.New(cc)
 }
 
 // keyEnvHint is the variable a missing-key message tells the user to set.

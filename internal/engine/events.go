@@ -117,6 +117,7 @@ type TurnUsage struct {
 	DurationMS int64
 	Step       int
 	Child      bool
+	Model      string // the model that answered ("" for a child's usage)
 }
 
 // Status is status-line text. Keep marks a notice the user must still be

@@ -45,6 +45,8 @@ type Config struct {
 	// (config: CODEWHALE_MAX_OUTPUT_TOKENS).
 	MaxOutputTokens int
 	HTTPClient      *http.Client
+	// Models is the route's model table; nil is the built-in rows.
+	Models *ModelTable
 	// OnRetry, when set, is told about each retry of Complete before the
 	// client waits. Streams deliver retries as EvRetry events instead.
 	OnRetry func(RetryInfo)
@@ -123,6 +125,15 @@ func (c *Client) MaxOutputTokens(m ModelInfo) int {
 	}
 	return MaxOutputTokens(m)
 }
+
+// ResolveModel is the model table's answer for the route's model, with
+// the reasoning tier a legacy id implies.
+func (c *Client) ResolveModel() (ModelInfo, string) {
+	return c.cfg.Models.Resolve(c.cfg.Model, IsFirstParty(c.cfg.BaseURL))
+}
+
+// ProviderID returns the route's provider id ("deepseek").
+func (c *Client) ProviderID() string { return c.cfg.ProviderID }
 
 // BaseURL returns the route's base URL.
 func (c *Client) BaseURL() string { return c.cfg.BaseURL }

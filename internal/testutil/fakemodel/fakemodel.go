@@ -112,6 +112,41 @@ type Server struct {
 	requests []*Request
 	respond  func(*Request) Reply
 	cache    *prefixCache // nil: replies report their scripted usage
+	models   []string     // GET /v1/models; nil answers 404
+	listed   []*Request
+}
+
+// ServeModels makes GET /v1/models answer with these ids in the OpenAI
+// shape, as Ollama's, vLLM's and LM Studio's OpenAI-compatible servers do.
+// Those requests are kept apart from the chat requests (ModelRequests).
+func (s *Server) ServeModels(ids ...string) {
+	s.mu.Lock()
+	s.models = append([]string{}, ids...)
+	s.mu.Unlock()
+}
+
+// ModelRequests returns the GET /v1/models requests received so far.
+func (s *Server) ModelRequests() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Request(nil), s.listed...)
+}
+
+func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.listed = append(s.listed, &Request{Path: r.URL.Path, Header: r.Header.Clone(), At: time.Now()})
+	ids := s.models
+	s.mu.Unlock()
+	if ids == nil {
+		http.Error(w, `{"error":"fakemodel: no model list"}`, http.StatusNotFound)
+		return
+	}
+	data := make([]map[string]any, 0, len(ids))
+	for _, id := range ids {
+		data = append(data, map[string]any{"id": id, "object": "model", "created": 1, "owned_by": "library"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 }
 
 // New starts a server that answers with script, in order. It is closed when
@@ -148,6 +183,10 @@ func (s *Server) Requests() []*Request {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		s.serveModels(w, r)
+		return
+	}
 	raw, _ := io.ReadAll(r.Body)
 	req := &Request{Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw, At: time.Now()}
 	_ = json.Unmarshal(raw, &req.Body)

@@ -101,6 +101,9 @@ type Config struct {
 	// EnvAPIKeys are the values of every *_API_KEY variable, which session
 	// files redact.
 	EnvAPIKeys []string
+	// Quirks remembers the request fields the route's server refused, for
+	// every client of this configuration (provider/quirks.go).
+	Quirks *provider.Quirks
 }
 
 // Env looks a variable up; tests pass their own.
@@ -179,7 +182,8 @@ func Load(flags Flags, env Env) (*Config, error) {
 	if env == nil {
 		env, environ = ProcessEnv(), os.Environ()
 	}
-	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env), Env: env}
+	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env), Env: env,
+		Quirks: &provider.Quirks{}}
 	c.HomeFromEnv = env.first("CODEWHALE_HOME") != ""
 	c.AllowInsecureHTTP = truthy(env.first("CODEWHALE_ALLOW_INSECURE_HTTP"))
 	if n, err := strconv.Atoi(env.first("CODEWHALE_MAX_OUTPUT_TOKENS", "DEEPSEEK_MAX_OUTPUT_TOKENS")); err == nil && n > 0 {

@@ -216,7 +216,7 @@ func (c *Config) ClientConfig(model string) provider.Config {
 		APIKey: key, KeyOptional: c.KeyOptional, KeyEnv: c.keyEnvHint(), Model: model, PathSuffix: c.PathSuffix,
 		Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout, RequestTimeout: c.RequestTimeout,
 		Headers: c.Headers, AllowInsecureHTTP: c.AllowInsecureHTTP, MaxOutputTokens: c.MaxOutputTokens,
-		Models: c.ModelTable()}
+		Models: c.ModelTable(), Quirks: c.Quirks}
 }
 
 // NewClient builds the route's client for model. A route that names no

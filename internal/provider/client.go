@@ -47,6 +47,9 @@ type Config struct {
 	HTTPClient      *http.Client
 	// Models is the route's model table; nil is the built-in rows.
 	Models *ModelTable
+	// Quirks remembers the request fields the route's server refused; nil
+	// remembers them for this client only.
+	Quirks *Quirks
 	// OnRetry, when set, is told about each retry of Complete before the
 	// client waits. Streams deliver retries as EvRetry events instead.
 	OnRetry func(RetryInfo)
@@ -103,6 +106,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "codewhale"
+	}
+	if cfg.Quirks == nil {
+		cfg.Quirks = &Quirks{}
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
@@ -218,7 +224,8 @@ func (c *Client) once(ctx context.Context, deadline time.Time, url string, body 
 		resp.Body.Close()
 		cancel()
 		he := &HTTPError{Status: resp.StatusCode, Message: sanitizeBody(raw, c.cfg.APIKey), Stream: stream,
-			Provider: c.cfg.ProviderID, Name: c.cfg.Provider, KeyEnv: c.cfg.KeyEnv, NoKey: c.cfg.APIKey == ""}
+			Provider: c.cfg.ProviderID, Name: c.cfg.Provider, KeyEnv: c.cfg.KeyEnv, NoKey: c.cfg.APIKey == "",
+			Param: errorParam(raw)}
 		he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return nil, he
 	}
@@ -282,6 +289,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		return nil, err
 	}
 	url := ChatURL(c.cfg.BaseURL, anyStrict(req.Tools), c.cfg.PathSuffix)
+	body = c.cfg.Quirks.stripDropped(body)
 	s := &Stream{c: c, ctx: ctx, url: url, body: body, try: c.newRetrier(), ad: newChatAdapter()}
 	s.ad.push(StreamEvent{Kind: EvMessageStart})
 	return s, nil
@@ -300,10 +308,16 @@ func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) 
 		return nil, err
 	}
 	url := ChatURL(c.cfg.BaseURL, anyStrict(req.Tools), c.cfg.PathSuffix)
+	body = c.cfg.Quirks.stripDropped(body)
 	try := c.newRetrier()
 	for {
 		try.attempts++
-		resp, err := c.completeOnce(ctx, try.deadline, url, body)
+		var resp *Response
+		var at *attempt
+		at, body, err = c.sendAdapting(func(b []byte) (*attempt, error) { return c.once(ctx, try.deadline, url, b, false) }, body)
+		if err == nil {
+			resp, err = c.readComplete(ctx, at)
+		}
 		if err == nil {
 			return resp, nil
 		}
@@ -323,11 +337,8 @@ func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) 
 	}
 }
 
-func (c *Client) completeOnce(ctx context.Context, deadline time.Time, url string, body []byte) (*Response, error) {
-	at, err := c.once(ctx, deadline, url, body, false)
-	if err != nil {
-		return nil, err
-	}
+// readComplete reads a non-streaming answer.
+func (c *Client) readComplete(ctx context.Context, at *attempt) (*Response, error) {
 	defer at.close()
 	raw, err := io.ReadAll(io.LimitReader(at.body, maxResponseBody+1))
 	if err != nil {

@@ -54,6 +54,9 @@ type HTTPError struct {
 	// carried no key.
 	Provider, Name, KeyEnv string
 	NoKey                  bool
+	// Param is the field an OpenAI-style error names (error.param);
+	// Field the request field the server refused (quirks.go).
+	Param, Field string
 }
 
 func (e *HTTPError) Error() string {
@@ -69,7 +72,25 @@ func (e *HTTPError) Error() string {
 	if e.Status == 401 || e.Status == 403 {
 		s += "\n" + e.keyAdvice()
 	}
+	if e.Field != "" {
+		s += fmt.Sprintf("\nThis answered the request sent again without %s, which the server had refused first.", e.Field)
+	} else if e.Param != "" {
+		s += fmt.Sprintf("\nThe server named the request field %q.", e.Param)
+	}
 	return s
+}
+
+// errorParam is error.param of an OpenAI-style error body ("" when none).
+func errorParam(body []byte) string {
+	var env struct {
+		Error struct {
+			Param string `json:"param"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return ""
+	}
+	return env.Error.Param
 }
 
 // keyAdvice is what to do when the server refused the key (or wanted one).

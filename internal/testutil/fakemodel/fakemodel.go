@@ -39,6 +39,10 @@ type Reply struct {
 	Usage     *Usage
 	Finish    string // default "stop", or "tool_calls" when Calls is set
 
+	// Raw, when set, is the whole SSE body sent as it is: a stream another
+	// server recorded (internal/testutil/recorded).
+	Raw []byte
+
 	Status int    // non-zero: answer with this HTTP status and Body
 	Body   string // error body for Status
 	Header map[string]string
@@ -228,6 +232,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(reply.Status)
 		io.WriteString(w, reply.Body)
+		return
+	}
+	if reply.Raw != nil {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(reply.Raw)
 		return
 	}
 	if stream, _ := req.Body["stream"].(bool); !stream {

@@ -211,7 +211,7 @@ func TestProviderTrustsSSLCertFile(t *testing.T) {
 // `codewhale models` lists what its /models returns (cached for the TTL).
 func TestOllamaPresetAgainstALocalServer(t *testing.T) {
 	t.Parallel()
-	srv := fakemodel.New(t, fakemodel.Text("Olá."), fakemodel.Text("Again."))
+	srv := fakemodel.New(t, fakemodel.Text("Olá."), fakemodel.Text("Again."), fakemodel.Text("As an agent."))
 	srv.ServeModels("qwen3:8b", "llama3.2:3b")
 	c := newCLI(t, nil)
 	c.config("[providers.ollama]\nbase_url = \"" + srv.URL + "/v1\"\n")
@@ -233,6 +233,10 @@ func TestOllamaPresetAgainstALocalServer(t *testing.T) {
 	}
 	if n := len(srv.ModelRequests()); n != 1 {
 		t.Errorf("the model list was fetched %d times in its TTL, want once", n)
+	}
+	out, errOut, code = c.run("--provider", "ollama", "exec", "--auto", "hi agent")
+	if code != 0 || !strings.Contains(out, "As an agent.") || srv.Requests()[2].Body["model"] != "qwen3:8b" {
+		t.Errorf("agent exec: exit %d\n%s%s", code, out, errOut)
 	}
 	out, _, code = c.run("--provider", "ollama", "models", "--json", "--refresh")
 	var list struct {

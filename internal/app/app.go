@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
@@ -90,6 +91,9 @@ type App struct {
 	CheckpointsOff string
 	cpState
 	project projectState
+	// route is the route of the next client when /provider switched it
+	// (nil: Cfg's).
+	route atomic.Pointer[config.Config]
 	// Hooks runs the user's hooks (nil: none configured).
 	// HookNotices are lines for the host to show at start: untrusted
 	// project hooks, failed shell_env hooks.
@@ -285,7 +289,28 @@ func (a *App) mode() policy.Mode {
 func (a *App) NewClient(model string) (*provider.Client, error) {
 	ctx, cancel := context.WithTimeout(a.ctx, time.Minute) // bounds the model list a route without a model asks for
 	defer cancel()
-	return a.Cfg.NewClient(ctx, model, "codewhale/"+a.Opts.Version)
+	return a.Route().NewClient(ctx, model, "codewhale/"+a.Opts.Version)
+}
+
+// Route is the configuration of the route in force: the configured one, or
+// the provider /provider switched to.
+func (a *App) Route() *config.Config {
+	if r := a.route.Load(); r != nil {
+		return r
+	}
+	return a.Cfg
+}
+
+// SwitchRoute makes provider id the route of the next client (the
+// provider's own entry: flags and CODEWHALE_BASE_URL belonged to the
+// starting route).
+func (a *App) SwitchRoute(id string) (*config.Config, error) {
+	r, err := a.Cfg.Route(id)
+	if err != nil {
+		return nil, err
+	}
+	a.route.Store(r)
+	return r, nil
 }
 
 // EngineOptions are the options of the session's own engine.

@@ -296,3 +296,43 @@ func (c *Config) ProxyVars() []string {
 	}
 	return out
 }
+
+// routeEnv are the variables that choose the starting route and so do not
+// follow a switch to another provider.
+var routeEnv = map[string]bool{"CODEWHALE_BASE_URL": true, "DEEPSEEK_BASE_URL": true, "CODEWHALE_MODEL": true,
+	"DEEPSEEK_MODEL": true, "DEEPSEEK_DEFAULT_TEXT_MODEL": true, "CODEWHALE_PROVIDER": true, "DEEPSEEK_PROVIDER": true}
+
+// Route is this configuration with provider id's route instead: its base
+// URL, model, key and headers from its own entry (CONTRACT.md §10.3), as
+// /provider switches to it. The starting route's flags and
+// CODEWHALE_BASE_URL are not carried over.
+func (c *Config) Route(id string) (*Config, error) {
+	r := *c
+	r.KeyHost, r.KeyBoundTo, r.Withheld, r.KeyEnv = "", "", false, ""
+	r.Quirks = &provider.Quirks{}
+	env := func(k string) string {
+		if routeEnv[k] {
+			return ""
+		}
+		return c.Env(k)
+	}
+	if err := r.resolveRoute(Flags{Provider: id}, env); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ProviderIDs lists the presets, then the [providers.<id>] tables that are
+// not presets, for pickers.
+func (c *Config) ProviderIDs() []string {
+	var ids []string
+	for _, p := range provider.Presets() {
+		ids = append(ids, p.ID)
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.File.Providers)) {
+		if _, ok := provider.LookupPreset(id); !ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

@@ -121,6 +121,9 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.ApprovalRequired:
 		return m.approvalRequired(ev)
 	case engine.TurnUsage:
+		if ev.Model != "" && !ev.Child {
+			m.route.Model = ev.Model // a route without a model learns the server's
+		}
 		m.meter.Add(ev.Usage, m.route.Model)
 	case engine.Status:
 		if ev.Keep { // a hook's or the project's notice outlives the status line

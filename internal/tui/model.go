@@ -69,7 +69,12 @@ type Options struct {
 	AllowShell    bool
 	Prices        map[string]config.Price
 	ContextWindow int
-	Version       string
+	// Routes switches providers and lists the route's models for
+	// /provider and /model (nil: neither); Models is the starting route's
+	// model table for the meters (nil: the built-in rows and Prices).
+	Routes  Routes
+	Models  *provider.ModelTable
+	Version string
 	// Prompt is sent as the first message once the UI is up ("" = none).
 	Prompt string
 	// Resume, when set, is a saved session to continue: it is handed to the
@@ -130,11 +135,13 @@ type Options struct {
 
 // Model is the root Bubble Tea model.
 type Model struct {
-	o       Options
-	trustOn bool // /trust on (Full Access implies it too)
-	theme   *theme.Theme
-	now     func() time.Time
-	w, h    int
+	o Options
+	// liveModels is the route's /models answer once fetched (nil before).
+	liveModels []provider.LiveModel
+	trustOn    bool // /trust on (Full Access implies it too)
+	theme      *theme.Theme
+	now        func() time.Time
+	w, h       int
 
 	tr      *transcript.Transcript
 	env     *transcript.Env
@@ -193,9 +200,6 @@ func New(o Options) *Model {
 	}
 	if o.NewID == nil {
 		o.NewID = engine.NewUUID
-	}
-	if o.Route.Model == "" {
-		o.Route.Model = provider.DefaultModel
 	}
 	if o.Route.Provider == "" {
 		o.Route.Provider = "deepseek"
@@ -282,6 +286,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.undoUpdate(msg)
 	case diffMsg:
 		return m, m.showDiff(msg)
+	case modelsLoaded:
+		return m, m.modelsArrived(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
@@ -297,8 +303,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 }
 
+// meterTable is the meters' model table: the route's once /provider
+// switched it, else the starting one.
+func (m *Model) meterTable() *provider.ModelTable {
+	if m.meter.Table != nil {
+		return m.meter.Table
+	}
+	return m.o.Models
+}
+
 func (m *Model) freshMeter() usage.Meter {
-	return usage.Meter{Prices: m.o.Prices, Window: m.o.ContextWindow}
+	return usage.Meter{Prices: m.o.Prices, Window: m.o.ContextWindow, Table: m.meterTable(),
+		FirstParty: provider.IsFirstParty(m.route.BaseURL)}
 }
 
 func (m *Model) resize(w, h int) {

@@ -121,7 +121,7 @@ func reach(ctx context.Context, url string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	resp, err := httptransport.Client().Do(req)
+	resp, err := httptransport.Client(config.ProcessEnv()("SSL_CERT_FILE")).Do(req)
 	if err != nil {
 		return 0, err
 	}

@@ -49,7 +49,7 @@ func authHeaders(reqs []*fakemodel.Request) []string {
 	return out
 }
 
-// CONTRACT §10.3: each key goes only to its own provider's host. Two fake
+// CONTRACT.md §10.3: each key goes only to its own provider's host. Two fake
 // servers stand in for DeepSeek and OpenRouter (their base URLs moved to
 // loopback in config.toml); a logging proxy stands in for the network.
 func TestProviderKeysNeverCrossHosts(t *testing.T) {
@@ -144,7 +144,7 @@ func TestProviderKeysNeverCrossHosts(t *testing.T) {
 }
 
 // doctor shows the host each key goes to and the proxy in force
-// (CONTRACT §10.3).
+// (CONTRACT.md §10.3).
 func TestDoctorShowsKeyHostsAndProxy(t *testing.T) {
 	t.Parallel()
 	proxy := newConnectLog(t)
@@ -215,6 +215,14 @@ func TestOllamaPresetAgainstALocalServer(t *testing.T) {
 	srv.ServeModels("qwen3:8b", "llama3.2:3b")
 	c := newCLI(t, nil)
 	c.config("[providers.ollama]\nbase_url = \"" + srv.URL + "/v1\"\n")
+	for _, args := range [][]string{{"tools", "--json"}, {"auth", "status"}} {
+		if _, errOut, code := c.run(append([]string{"--provider", "ollama"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errOut)
+		}
+	}
+	if n := len(srv.ModelRequests()) + len(srv.Requests()); n != 0 {
+		t.Fatalf("choosing the provider contacted the server %d times before any request", n)
+	}
 	out, errOut, code := c.run("--provider", "ollama", "exec", "hi")
 	if code != 0 || strings.TrimSpace(out) != "Olá." {
 		t.Fatalf("exit %d\nstdout %q\nstderr %s", code, out, errOut)

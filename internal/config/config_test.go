@@ -13,7 +13,7 @@ import (
 
 func env(m map[string]string) config.Env { return func(k string) string { return m[k] } }
 
-func write(t *testing.T, path, body string) {
+func write(t testing.TB, path, body string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

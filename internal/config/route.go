@@ -216,7 +216,7 @@ func (c *Config) ClientConfig(model string) provider.Config {
 		APIKey: key, KeyOptional: c.KeyOptional, KeyEnv: c.keyEnvHint(), Model: model, PathSuffix: c.PathSuffix,
 		Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout, RequestTimeout: c.RequestTimeout,
 		Headers: c.Headers, AllowInsecureHTTP: c.AllowInsecureHTTP, MaxOutputTokens: c.MaxOutputTokens,
-		Models: c.ModelTable(), Quirks: c.Quirks}
+		Models: c.ModelTable(), Quirks: c.Quirks, CertFile: c.Env("SSL_CERT_FILE")}
 }
 
 // NewClient builds the route's client for model. A route that names no
@@ -254,20 +254,11 @@ type KeyRoute struct {
 // available (environment, config file or secrets store), each with the
 // host its key would go to: doctor shows where every key goes.
 func (c *Config) KeyRoutes() []KeyRoute {
-	seen := map[string]bool{c.Provider: true}
-	var ids []string
-	for _, p := range provider.Presets() {
-		ids = append(ids, p.ID)
-	}
-	for _, id := range slices.Sorted(maps.Keys(c.File.Providers)) {
-		ids = append(ids, id)
-	}
 	var out []KeyRoute
-	for _, id := range ids {
-		if seen[id] {
+	for _, id := range c.ProviderIDs() {
+		if id == c.Provider {
 			continue
 		}
-		seen[id] = true
 		e := c.entry(id)
 		key, src, envName := c.resolveKey(Flags{}, c.Env, e)
 		if key == "" {

@@ -8,7 +8,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 )
 
-// CONTRACT §10.3: key precedence is --api-key > environment > config file >
+// CONTRACT.md §10.3: key precedence is --api-key > environment > config file >
 // secrets store; each pair is checked with only those two sources present.
 func TestKeyPrecedencePairwise(t *testing.T) {
 	t.Parallel()
@@ -89,7 +89,7 @@ func (rc routeCase) run(t *testing.T) {
 	}
 }
 
-// CONTRACT §10.3: a key is bound to its provider's entry and that entry's
+// CONTRACT.md §10.3: a key is bound to its provider's entry and that entry's
 // base URL origin.
 func TestKeysStayWithTheirHost(t *testing.T) {
 	t.Parallel()
@@ -147,6 +147,27 @@ func TestKeysStayWithTheirHost(t *testing.T) {
 		t.Run(rc.name, func(t *testing.T) {
 			t.Parallel()
 			rc.run(t)
+		})
+	}
+}
+
+// Choosing a provider is a table lookup: config.Load with --provider costs
+// what the default route costs (docs/PERFORMANCE.md, "Providers").
+func BenchmarkLoadRoute(b *testing.B) {
+	home := b.TempDir()
+	write(b, filepath.Join(home, "config.toml"), "[providers.gw]\nbase_url = \"https://gw.example.com/v1\"\n")
+	for _, id := range []string{"", "ollama", "openrouter", "gw"} {
+		name := id
+		if name == "" {
+			name = "default"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := env(map[string]string{"CODEWHALE_HOME": home, "OPENROUTER_API_KEY": "k"})
+			for b.Loop() {
+				if _, err := config.Load(config.Flags{Provider: id}, e); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

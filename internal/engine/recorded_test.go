@@ -77,7 +77,7 @@ func decodeRecorded(t *testing.T, body []byte) said {
 	return s
 }
 
-// CONTRACT §10.6: real streams from DeepSeek and seven other servers —
+// CONTRACT.md §10.6: real streams from DeepSeek and seven other servers —
 // OpenRouter (two upstream models), llama.cpp, Groq, Z.AI, xAI, Mistral —
 // give the engine the same transcript and tool calls as the same content
 // streamed in DeepSeek's format by the fake model. Each recording's first

@@ -32,6 +32,9 @@ type Options struct {
 	ResponseHeaderTimeout time.Duration
 	MaxIdleConns          int
 	IdleConnTimeout       time.Duration
+	// CertFile is SSL_CERT_FILE as the configuration read it; it is added
+	// to the roots where the platform verifier ignores the variable.
+	CertFile string
 }
 
 // New returns a transport with the options applied.
@@ -53,14 +56,14 @@ func New(o Options) *http.Transport {
 	if o.IdleConnTimeout > 0 {
 		t.IdleConnTimeout = o.IdleConnTimeout
 	}
-	if roots := extraRoots(); roots != nil {
+	if roots := extraRoots(o.CertFile); roots != nil {
 		t.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
 	}
 	return t
 }
 
-// Client is an http.Client over the shared transport.
-func Client() *http.Client { return &http.Client{Transport: Shared()} }
+// Client is an http.Client over the shared transport for certFile.
+func Client(certFile string) *http.Client { return &http.Client{Transport: Shared(certFile)} }
 
 // Proxy is the proxy a request to target goes through ("" for a direct
 // connection), as every transport from New decides it.
@@ -76,11 +79,10 @@ func Proxy(target string) (string, error) {
 	return p.Redacted(), nil
 }
 
-// extraRoots is the system pool plus SSL_CERT_FILE on the systems whose
-// platform verifier ignores that variable (macOS, Windows); elsewhere Go
-// reads SSL_CERT_FILE and SSL_CERT_DIR itself and nil keeps its pool.
-var extraRoots = sync.OnceValue(func() *x509.CertPool {
-	file := os.Getenv("SSL_CERT_FILE")
+// extraRoots is the system pool plus file on the systems whose platform
+// verifier ignores SSL_CERT_FILE (macOS, Windows); elsewhere Go reads
+// SSL_CERT_FILE and SSL_CERT_DIR itself and nil keeps its pool.
+func extraRoots(file string) *x509.CertPool {
 	if file == "" || (runtime.GOOS != "darwin" && runtime.GOOS != "windows") {
 		return nil
 	}
@@ -96,11 +98,25 @@ var extraRoots = sync.OnceValue(func() *x509.CertPool {
 		return nil
 	}
 	return pool
-})
+}
 
-// shared is the process's transport for clients with no options, so
-// connections are reused across the requests of a session.
-var shared = sync.OnceValue(func() *http.Transport { return New(Options{}) })
+// shared are the process's transports for clients with no other options,
+// one per trust-store file, so connections are reused across the requests
+// of a session.
+var shared = struct {
+	sync.Mutex
+	by map[string]*http.Transport
+}{by: map[string]*http.Transport{}}
 
-// Shared is the transport of clients that need no options.
-func Shared() http.RoundTripper { return shared() }
+// Shared is the transport of clients that need no options but the
+// configuration's SSL_CERT_FILE ("" = none).
+func Shared(certFile string) http.RoundTripper {
+	shared.Lock()
+	defer shared.Unlock()
+	t := shared.by[certFile]
+	if t == nil {
+		t = New(Options{CertFile: certFile})
+		shared.by[certFile] = t
+	}
+	return t
+}

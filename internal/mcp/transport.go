@@ -109,7 +109,7 @@ func dial(s *ServerConfig, dir string, network *netpolicy.Policy) (*dialed, erro
 // for every host it reaches.
 func policyTransport(raw string, network *netpolicy.Policy) (http.RoundTripper, error) {
 	if network == nil {
-		return httptransport.Shared(), nil
+		return httptransport.Shared(""), nil
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Hostname() == "" {

@@ -47,6 +47,9 @@ type Config struct {
 	HTTPClient      *http.Client
 	// Models is the route's model table; nil is the built-in rows.
 	Models *ModelTable
+	// CertFile is SSL_CERT_FILE for the default HTTP client (config reads
+	// it).
+	CertFile string
 	// Quirks remembers the request fields the route's server refused; nil
 	// remembers them for this client only.
 	Quirks *Quirks
@@ -112,7 +115,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = httptransport.Client()
+		hc = httptransport.Client(cfg.CertFile)
 	}
 	return &Client{cfg: cfg, http: hc}, nil
 }

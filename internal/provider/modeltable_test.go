@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// CONTRACT §10.9: one table answers for every model — built-in rows, the
+// CONTRACT.md §10.9: one table answers for every model — built-in rows, the
 // server's list for models not built in, [models.<id>] over both, and
 // conservative defaults (Known false) for the rest.
 func TestModelTableLayers(t *testing.T) {

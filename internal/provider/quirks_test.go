@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
-// CONTRACT §10.4: a field the server's 400 names as refused is dropped and
+// CONTRACT.md §10.4: a field the server's 400 names as refused is dropped and
 // the request sent again, once, and left out of the route's later
 // requests; a 400 that names no field is the error as it came, nothing
 // re-sent. The bodies are servers' own words, as users reported them.

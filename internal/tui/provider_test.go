@@ -35,7 +35,7 @@ func (f *fakeRoutes) Models(context.Context, bool) ([]provider.LiveModel, error)
 	return f.models, nil
 }
 
-// CONTRACT §14.7: /provider switches provider and model for the next turn
+// CONTRACT.md §14.7: /provider switches provider and model for the next turn
 // and the header says which; /model lists what the server lists; a model
 // without a known window or price shows `ctx ? 128k assumed` and `$ ?`.
 func TestProviderSwitchAndLiveModels(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/testutil/recorded"
 )
@@ -133,4 +134,20 @@ func transcript(t *testing.T, srv *fakemodel.Server) string {
 		t.Fatal(err)
 	}
 	return strings.ReplaceAll(string(b), h.ws, "<workspace>")
+}
+
+// CONTRACT.md §10.8: a stream without usage (a server not asked for it, or
+// one ignoring stream_options) is reported as unknown, never as zero.
+func TestStreamWithoutUsageIsUnknown(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fakemodel.New(t, fakemodel.Reply{Text: "no usage here"}))
+	var got []engine.TurnUsage
+	for _, ev := range h.turn("hi") {
+		if u, ok := ev.(engine.TurnUsage); ok {
+			got = append(got, u)
+		}
+	}
+	if len(got) != 1 || !got[0].Unreported || got[0].Usage.Reported() {
+		t.Errorf("usage events %+v", got)
+	}
 }

@@ -203,6 +203,9 @@ func (t *turn) runStep(ctx context.Context) stepOutcome {
 	if sr.usage.Reported() {
 		t.e.emit(TurnUsage{Usage: *sr.usage, DurationMS: time.Since(started).Milliseconds(), Step: t.step + 1,
 			Model: t.client.Model()})
+	} else if sr.err == nil && !sr.cancelled { // a server that reports no usage (CONTRACT.md §10.8)
+		t.e.emit(TurnUsage{DurationMS: time.Since(started).Milliseconds(), Step: t.step + 1, Model: t.client.Model(),
+			Unreported: true})
 	}
 	if sr.cancelled {
 		t.keepInterruptedText(sr)

@@ -72,3 +72,11 @@ func TestUnpricedModelShowsUnknownCost(t *testing.T) {
 	d.mustShow("$ ?", "ctx ? 128k assumed")
 	d.mustNotShow("$0.00")
 }
+
+// A request whose server reported no usage makes the cost unknown.
+func TestUnreportedUsageMakesCostUnknown(t *testing.T) {
+	d := newDirect(t, 140, 30)
+	d.events(engine.TurnStarted{TurnID: "t"}, engine.TurnUsage{Unreported: true, Model: "deepseek-v4-pro"},
+		engine.TurnComplete{TurnID: "t", Status: engine.TurnCompleted})
+	d.mustShow("$ ?")
+}

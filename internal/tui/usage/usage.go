@@ -36,7 +36,8 @@ type Meter struct {
 	LastInput     int    // input tokens of the latest request
 	LastModel     string // model of the latest request
 	Cost          float64
-	UnpricedCalls int // requests whose model has no price
+	UnpricedCalls int // requests whose model has no price, or with no usage
+	Unreported    int // requests whose server reported no usage
 }
 
 // Resume starts the meter from a saved session's totals. The usage is
@@ -79,6 +80,14 @@ func (m *Meter) Add(u provider.Usage, model string) {
 		return
 	}
 	m.Cost += session.CostAt(p, u)
+}
+
+// AddUnreported records a request whose server reported no usage: its
+// tokens and cost are unknown, so the cost reads `+ ?` from here on.
+func (m *Meter) AddUnreported() {
+	m.Requests++
+	m.UnpricedCalls++
+	m.Unreported++
 }
 
 // CostText is the session cost for the header: `$ ?` when no request had

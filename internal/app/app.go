@@ -247,8 +247,9 @@ func (a *App) registerMCP(reg *tools.Registry, _ engine.TurnEnv) {
 // in the session is redacted too); the children codewhale starts keep the
 // variables [shell] env_passthrough names, as commands do.
 func SecretsPolicy(cfg *config.Config) *secrets.Policy {
+	others := cfg.OtherKeys() // /provider may switch to any of them
 	return secrets.New(secrets.Options{Home: cfg.Home, ConfigFiles: []string{cfg.Path},
-		Keys: func() []string { return []string{cfg.APIKey} }, EnvPassthrough: cfg.Sandbox.EnvPassthrough})
+		Keys: func() []string { return append([]string{cfg.APIKey}, others...) }, EnvPassthrough: cfg.Sandbox.EnvPassthrough})
 }
 
 // newSandbox is the session's command sandbox. Its tmp/ under

@@ -270,6 +270,21 @@ func (c *Config) KeyRoutes() []KeyRoute {
 	return out
 }
 
+// OtherKeys are the keys of the providers other than the route's (the
+// ones KeyRoutes lists), for the redactor.
+func (c *Config) OtherKeys() []string {
+	var out []string
+	for _, id := range c.ProviderIDs() {
+		if id == c.Provider {
+			continue
+		}
+		if key, _, _ := c.resolveKey(Flags{}, c.Env, c.entry(id)); key != "" {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
 // ProxyVars names the proxy and trust-store variables set in the
 // environment, with any credentials in a proxy URL redacted.
 func (c *Config) ProxyVars() []string {

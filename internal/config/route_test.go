@@ -171,3 +171,27 @@ func BenchmarkLoadRoute(b *testing.B) {
 		})
 	}
 }
+
+// Every provider's key is known to the redactor, not only the route's:
+// /provider can switch to any of them.
+func TestOtherKeysListsEveryProvidersKey(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	if _, err := config.WriteSecret(home, "openrouter", "sk-or-stored"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(home, "config.toml"), "[providers.gw]\nbase_url = \"https://gw.example.com/v1\"\napi_key = \"gw-key\"\n")
+	c, err := config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home, "DEEPSEEK_API_KEY": "sk-ds"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(c.OtherKeys(), ",")
+	if got != "sk-or-stored,gw-key" || c.APIKey != "sk-ds" {
+		t.Errorf("other keys %q (route key %q)", got, c.APIKey)
+	}
+	routes := c.KeyRoutes()
+	if len(routes) != 2 || routes[0].Provider != "openrouter" || routes[0].Host != "openrouter.ai" ||
+		routes[1].Origin != "from "+c.Path || routes[1].Host != "gw.example.com" {
+		t.Errorf("key routes %+v", routes)
+	}
+}

@@ -47,7 +47,7 @@ func (r tuiRoutes) Models(ctx context.Context, refresh bool) ([]provider.LiveMod
 // tuiRoute is the header's and /status's view of a route.
 func tuiRoute(c *config.Config) tui.Route {
 	return tui.Route{Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, Effort: c.ReasoningEffort,
-		HasKey: routeHasKey(c), KeySource: c.KeySource}
+		HasKey: routeHasKey(c), KeySource: c.KeySource, KeyEnv: c.ClientConfig("").KeyEnv}
 }
 
 func routeHasKey(c *config.Config) bool {

@@ -48,6 +48,15 @@ type Route struct {
 	Effort    string // configured reasoning effort ("" = provider default)
 	HasKey    bool   // a key was found, or the route needs none (loopback)
 	KeySource string
+	KeyEnv    string // the variable the route's key is read from ("" = DEEPSEEK_API_KEY)
+}
+
+// keyEnvOf is the variable a missing-key message asks for.
+func keyEnvOf(r Route) string {
+	if r.KeyEnv != "" {
+		return r.KeyEnv
+	}
+	return provider.KeyEnvName(r.Provider)
 }
 
 // Options configure the UI. Engine is required.
@@ -223,7 +232,7 @@ func New(o Options) *Model {
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
 	m.updatePlaceholder()
 	if !o.Route.HasKey {
-		m.tr.Add(transcript.NewCell(transcript.Notice, noKeyText(o.Route.Provider)))
+		m.tr.Add(transcript.NewCell(transcript.Notice, noKeyText(o.Route)))
 	}
 	for _, n := range o.Notices {
 		m.tr.Add(transcript.NewCell(transcript.Notice, n))
@@ -359,10 +368,15 @@ func (m *Model) updatePlaceholder() {
 }
 
 // noKeyText is the banner shown when no API key was found.
-func noKeyText(provider string) string {
-	return "No API key found for " + config.ProviderDisplayName(provider) + ". To start chatting, set one and restart:\n" +
-		"• export DEEPSEEK_API_KEY=sk-…\n" +
-		"• codewhale auth set   (stores it in $CODEWHALE_HOME/secrets)\n" +
-		"• api_key = \"sk-…\" in ~/.codewhale/config.toml\n" +
+func noKeyText(r Route) string {
+	env, set, where := keyEnvOf(r), "codewhale auth set", "api_key = \"sk-…\" in ~/.codewhale/config.toml"
+	if r.Provider != "deepseek" {
+		set += " --provider " + r.Provider
+		where = "api_key under [providers." + r.Provider + "] in ~/.codewhale/config.toml"
+	}
+	return "No API key found for " + config.ProviderDisplayName(r.Provider) + ". To start chatting, set one and restart:\n" +
+		"• export " + env + "=sk-…\n" +
+		"• " + set + "   (stores it in $CODEWHALE_HOME/secrets)\n" +
+		"• " + where + "\n" +
 		"Local commands (/help, /tools, /jobs, /mode, /status) work without a key."
 }

@@ -92,14 +92,14 @@ func (m *Model) switchProvider(id, model string) tea.Cmd {
 	}
 	note := ""
 	if !r.HasKey {
-		note = " No key is found for it: " + noKeyHint(r.Provider)
+		note = " No key is found for it: " + noKeyHint(r)
 	}
 	m.system(fmt.Sprintf("Provider set to %s (%s) with %s for the next request.%s", r.Provider, r.BaseURL, shown, note))
 	return nil
 }
 
-func noKeyHint(id string) string {
-	return fmt.Sprintf("run `codewhale auth set --provider %s` and restart, or export %s.", id, provider.KeyEnvName(id))
+func noKeyHint(r Route) string {
+	return fmt.Sprintf("run `codewhale auth set --provider %s` and restart, or export %s and restart.", r.Provider, keyEnvOf(r))
 }
 
 // fetchModels asks the host for the route's model list off the UI loop.

@@ -80,3 +80,13 @@ func TestUnreportedUsageMakesCostUnknown(t *testing.T) {
 		engine.TurnComplete{TurnID: "t", Status: engine.TurnCompleted})
 	d.mustShow("$ ?")
 }
+
+// The no-key banner names the route's provider, variable and auth command.
+func TestNoKeyBannerNamesTheProvider(t *testing.T) {
+	d := newDirect(t, 140, 30, func(o *Options) {
+		o.Route = Route{Provider: "openrouter", Model: "deepseek/deepseek-v4-pro", BaseURL: "https://openrouter.ai/api/v1",
+			KeyEnv: "OPENROUTER_API_KEY"}
+	})
+	d.mustShow("No API key found for OpenRouter", "export OPENROUTER_API_KEY", "auth set --provider openrouter")
+	d.mustNotShow("DEEPSEEK_API_KEY")
+}

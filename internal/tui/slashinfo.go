@@ -54,7 +54,8 @@ func (m *Model) statusCommand(string) tea.Cmd {
 		key = "not needed for this loopback endpoint"
 	}
 	if !m.route.HasKey {
-		key = "missing — set DEEPSEEK_API_KEY, run `codewhale auth set`, or add api_key to config.toml"
+		key = fmt.Sprintf("missing — set %s, run `codewhale auth set --provider %s`, or add api_key to config.toml",
+			keyEnvOf(m.route), m.route.Provider)
 	}
 	fmt.Fprintf(&b, "API key: %s\n", key)
 	fmt.Fprintf(&b, "Mode: %s · permissions: %s · effort: %s\n", m.mode.Title(), m.permissionChip(), m.effortLabel())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -43,7 +44,7 @@ func newAuthCmd(ios IO, g *globals) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(ios.Out, "provider: %s\nbase url: %s (%s)\nmodel: %s\napi key: %s\n",
-				cfg.Provider, cfg.BaseURL, cfg.BaseSource, cfg.Model, keyStatus(cfg))
+				cfg.Provider, cfg.BaseURL, cfg.BaseSource, cmp.Or(cfg.Model, "(the server's first listed model)"), keyStatus(cfg))
 			return nil
 		},
 	}

@@ -117,7 +117,7 @@ func programVersion(ctx context.Context, path, flag string) (string, error) {
 
 // reach sends one GET to url; any HTTP answer means the endpoint is there.
 func reach(ctx context.Context, url string) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(url, "/")+"/models", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, provider.ModelsURL(url, ""), nil)
 	if err != nil {
 		return 0, err
 	}

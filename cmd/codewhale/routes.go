@@ -47,7 +47,15 @@ func (r tuiRoutes) Models(ctx context.Context, refresh bool) ([]provider.LiveMod
 // tuiRoute is the header's and /status's view of a route.
 func tuiRoute(c *config.Config) tui.Route {
 	return tui.Route{Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, Effort: c.ReasoningEffort,
-		HasKey: routeHasKey(c), KeySource: c.KeySource, KeyEnv: c.ClientConfig("").KeyEnv}
+		HasKey: routeHasKey(c), KeySource: c.KeySource, KeyEnv: c.ClientConfig("").KeyEnv, KeyHost: keyHost(c)}
+}
+
+// keyHost is the host the route's key goes to, "" when it sends none.
+func keyHost(c *config.Config) string {
+	if c.APIKey == "" || c.Withheld {
+		return ""
+	}
+	return c.KeyHost
 }
 
 func routeHasKey(c *config.Config) bool {

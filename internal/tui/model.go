@@ -49,6 +49,7 @@ type Route struct {
 	HasKey    bool   // a key was found, or the route needs none (loopback)
 	KeySource string
 	KeyEnv    string // the variable the route's key is read from ("" = DEEPSEEK_API_KEY)
+	KeyHost   string // the host the key is sent to ("" = none is sent)
 }
 
 // keyEnvOf is the variable a missing-key message asks for.

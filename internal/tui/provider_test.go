@@ -90,3 +90,13 @@ func TestNoKeyBannerNamesTheProvider(t *testing.T) {
 	d.mustShow("No API key found for OpenRouter", "export OPENROUTER_API_KEY", "auth set --provider openrouter")
 	d.mustNotShow("DEEPSEEK_API_KEY")
 }
+
+// /status says which host the route's key goes to.
+func TestStatusNamesTheKeyHost(t *testing.T) {
+	d := newDirect(t, 140, 40, func(o *Options) {
+		o.Route = Route{Provider: "openrouter", Model: "m", BaseURL: "https://openrouter.ai/api/v1", HasKey: true,
+			KeySource: "env", KeyHost: "openrouter.ai"}
+	})
+	d.submit("/status")
+	d.mustShow("API key: found (env), sent to openrouter.ai")
+}

@@ -50,6 +50,9 @@ func (m *Model) statusCommand(string) tea.Cmd {
 	fmt.Fprintf(&b, "Session: %s\nWorkspace: %s\n", orDash(m.session), orDash(m.o.Workspace))
 	fmt.Fprintf(&b, "Provider: %s · model %s · base URL %s\n", m.route.Provider, m.route.Model, orDash(m.route.BaseURL))
 	key := "found (" + orDash(m.route.KeySource) + ")"
+	if m.route.KeyHost != "" {
+		key += ", sent to " + m.route.KeyHost
+	}
 	if m.route.KeySource == "none" || m.route.KeySource == "" {
 		key = "not needed for this loopback endpoint"
 	}

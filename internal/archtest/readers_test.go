@@ -151,11 +151,13 @@ var personReads = []struct {
 		"internal/tools/memory/lock_unix.go:Store.locked", "internal/tools/memory/store.go:readFile",
 		"internal/tools/memory/store.go:writeAtomic", "internal/checkpoint/recorder.go:Recorder.Turns",
 		"internal/checkpoint/store.go:Store.readSkips",
-		"internal/jobs/persist.go:Manager.loadStale", "internal/filelock/filelock.go:TryAcquire"}},
+		"internal/jobs/persist.go:Manager.loadStale", "internal/filelock/filelock.go:TryAcquire",
+		"internal/provider/modellist.go:ModelCache.Load"}},
 	{"the person's configuration: the user config file, secrets store, trust records, MCP config, global rules", []string{
 		"internal/config/file.go:readFile", "internal/config/secrets.go:ReadSecret", "internal/config/settings.go:SetKey",
 		"internal/config/trust.go:readWorkspaceTrust", "internal/hooks/trust.go:readTrust", "internal/mcp/config.go:LoadConfig",
-		"internal/mcp/configedit.go:editServers", "internal/permissions/file.go:readRules", "internal/sandbox/caches.go:goEnvFile"}},
+		"internal/mcp/configedit.go:editServers", "internal/permissions/file.go:readRules", "internal/sandbox/caches.go:goEnvFile",
+		"internal/httptransport/httptransport.go:extraRoots"}},
 	{"a file the person names: --api-key-file, and their own $EDITOR's temp file, shown in the composer before it is sent", []string{
 		"cmd/codewhale/apikey.go:readKeyFrom", "internal/tui/editor.go:Model.openEditor"}},
 	{"the kernel's own files under /proc", []string{

@@ -34,9 +34,10 @@ require (
 	github.com/theory/jsonpath v0.12.3
 	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/image v0.48.0
 	golang.org/x/net v0.57.0
-	golang.org/x/sys v0.49.0
-	golang.org/x/text v0.41.0
+	golang.org/x/sys v0.50.0
+	golang.org/x/text v0.44.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
@@ -69,7 +70,7 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect

@@ -43,6 +43,9 @@ type Block struct {
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
 	ImageURL  string          `json:"image_url,omitempty"`
+	// Image is what is known of an image block's image (image.go); the
+	// session file keeps it and the bytes apart (CONTRACT.md §12.2).
+	Image *Image `json:"image,omitempty"`
 	// Receipt is what a tool result keeps for the UI besides the content
 	// the model reads; it is stored with the session and never sent.
 	Receipt *ToolReceipt `json:"receipt,omitempty"`

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -87,4 +88,64 @@ func (b Block) Description() string {
 		return b.Image.Describe()
 	}
 	return "[image]"
+}
+
+// NoVisionError refuses images for a model that cannot take them, before
+// anything is sent (CONTRACT.md §10.9, §14.11).
+type NoVisionError struct {
+	Model, Provider string
+	Others          []string // models on the provider that can
+}
+
+func (e *NoVisionError) Error() string {
+	s := fmt.Sprintf("%s cannot take images (the model table gives it no vision), so nothing was sent. ", e.Model)
+	if len(e.Others) > 0 {
+		s += fmt.Sprintf("Models on %s that can: %s. Switch with /model (or --model)", e.Provider, strings.Join(e.Others, ", "))
+	} else {
+		s += fmt.Sprintf("No model on %s is known to take images: /provider switches to one that has them", e.Provider)
+	}
+	return s + fmt.Sprintf(", or set [models.%q] vision = true if it can.", e.Model)
+}
+
+// VisionModels are the models on the route the table says take images:
+// built-in rows, the server's cached list and [models.<id>] overrides,
+// sorted. It reads the cached list only; it never asks the server.
+func (t *ModelTable) VisionModels(firstParty bool) []string {
+	ids := map[string]bool{}
+	for _, m := range models {
+		ids[m.ID] = true
+	}
+	if t != nil {
+		t.liveRow("") // load the cached list once
+		for id := range t.live {
+			ids[id] = true
+		}
+		for id := range t.Overrides {
+			ids[id] = true
+		}
+	}
+	var out []string
+	for id := range ids {
+		if info, _ := t.Resolve(id, firstParty); info.Vision {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// CheckVision is nil when model takes images, else a *NoVisionError
+// naming the models on provider that can.
+func (t *ModelTable) CheckVision(model, provider string, firstParty bool) error {
+	if info, _ := t.Resolve(model, firstParty); info.Vision {
+		return nil
+	}
+	others := slices.DeleteFunc(t.VisionModels(firstParty), func(id string) bool { return id == model })
+	return &NoVisionError{Model: model, Provider: provider, Others: others}
+}
+
+// CheckVision is the route's answer for its model: nil when it takes
+// images.
+func (c *Client) CheckVision() error {
+	return c.cfg.Models.CheckVision(c.cfg.Model, c.cfg.ProviderID, IsFirstParty(c.cfg.BaseURL))
 }

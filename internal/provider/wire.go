@@ -174,9 +174,14 @@ func wireMessages(req *Request, replay bool) []wireMessage {
 		out = append(out, wireMessage{Role: "system", Content: req.System})
 	}
 	var lastCalls map[string]bool
+	// held are the user parts of tool-result messages (a read_media
+	// image): Chat Completions wants every tool message of a call batch
+	// right after the assistant message, so they follow the last one.
+	var held []wireMessage
 	for _, m := range req.Messages {
 		switch m.Role {
 		case RoleAssistant, RoleAssistantInterrupted:
+			out, held = append(out, held...), nil
 			wm, ok := assistantMessage(m, replay)
 			lastCalls = nil
 			if !ok {
@@ -190,10 +195,16 @@ func wireMessages(req *Request, replay bool) []wireMessage {
 			}
 			out = append(out, wm)
 		case RoleUser:
-			out = appendUser(out, m, lastCalls)
+			results, user := userMessages(m, lastCalls)
+			if len(results) > 0 {
+				out = append(out, results...)
+				held = append(held, user...)
+				continue
+			}
+			out, held = append(append(out, held...), user...), nil
 		}
 	}
-	return dropUnansweredCalls(out)
+	return dropUnansweredCalls(append(out, held...))
 }
 
 func assistantMessage(m Message, replay bool) (wireMessage, bool) {
@@ -239,14 +250,16 @@ func assistantMessage(m Message, replay bool) (wireMessage, bool) {
 	return wm, true
 }
 
-func appendUser(out []wireMessage, m Message, calls map[string]bool) []wireMessage {
+// userMessages maps a user message onto the tool messages of its answered
+// results and at most one user message of its text and image parts.
+func userMessages(m Message, calls map[string]bool) (results, user []wireMessage) {
 	var texts []string
 	var images []string
 	for _, b := range m.Content {
 		switch b.Type {
 		case BlockToolResult:
 			if calls[b.ToolUseID] {
-				out = append(out, wireMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: b.Content})
+				results = append(results, wireMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: b.Content})
 			}
 		case BlockText:
 			texts = append(texts, b.Text)
@@ -255,10 +268,10 @@ func appendUser(out []wireMessage, m Message, calls map[string]bool) []wireMessa
 		}
 	}
 	if len(texts) == 0 && len(images) == 0 {
-		return out
+		return results, nil
 	}
 	if len(images) == 0 {
-		return append(out, wireMessage{Role: "user", Content: strings.Join(texts, "\n")})
+		return results, []wireMessage{{Role: "user", Content: strings.Join(texts, "\n")}}
 	}
 	parts := make([]contentPart, 0, len(texts)+len(images))
 	for _, t := range texts {
@@ -267,7 +280,7 @@ func appendUser(out []wireMessage, m Message, calls map[string]bool) []wireMessa
 	for _, u := range images {
 		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
 	}
-	return append(out, wireMessage{Role: "user", Content: parts})
+	return results, []wireMessage{{Role: "user", Content: parts}}
 }
 
 // dropUnansweredCalls removes assistant tool calls that have no tool message

@@ -270,7 +270,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 	}
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.set.Mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
 		TurnID: t.id, CallID: p.call.id, Budget: t.budget, Progress: t.progress(p),
-		Sandbox: t.sandbox()}
+		Sandbox: t.sandbox(), NoVision: t.noVision}
 	t.checkpointBefore(ctx, p)
 	res, err := p.prepared.Run(ctx, tc)
 	if err == nil {
@@ -286,7 +286,7 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 	if err != nil {
 		p.finish(errorOutcome(p.call.name, tools.AsError(err), t.schemaOf(p)), t.e.opts.Clock())
 	} else {
-		o := ToolOutcome{Content: res.Content, Success: res.Success, Metadata: res.Metadata}
+		o := ToolOutcome{Content: res.Content, Success: res.Success, Metadata: res.Metadata, images: res.Images}
 		if !res.Success {
 			o.Category = "tool_reported_failure"
 		}
@@ -323,7 +323,8 @@ func (t *turn) complete(p *planned) {
 	}
 	b := provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, t.budget), p.outcome.IsError)
 	b.Receipt = &provider.ToolReceipt{Success: p.outcome.Success, Category: p.outcome.Category, Meta: p.outcome.Metadata}
-	p.result = provider.Message{Role: provider.RoleUser, Content: []provider.Block{b}}
+	p.result = provider.Message{Role: provider.RoleUser,
+		Content: append([]provider.Block{b}, resultImages(p.call.name, p.call.id, p.outcome.images)...)}
 	t.e.saveResult(fmt.Sprintf("the result of %s (call %s)", firstRunes(p.call.name, 64), firstRunes(p.call.id, 64)), p.result)
 	t.e.emit(p.event)
 }

@@ -59,6 +59,9 @@ func estimateTokens(msgs []provider.Message, system string, tools []provider.Too
 	for _, m := range msgs {
 		for _, b := range m.Content {
 			n += len(b.Text) + len(b.Thinking) + len(b.Input) + len(b.Content) + len(b.Name) + 16
+			if b.Type == provider.BlockImageURL {
+				n += 3 * imageTokens(b) // priced by its pixels, not its data URL
+			}
 		}
 	}
 	for i := range tools {
@@ -106,6 +109,9 @@ func renderForSummary(msgs []provider.Message, budget int) string {
 				fmt.Fprintf(&b, "[tool call %s] %s\n", blk.Name, firstRunes(string(blk.Input), summaryToolChars))
 			case provider.BlockToolResult:
 				fmt.Fprintf(&b, "[tool result] %s\n", firstRunes(blk.Content, summaryToolChars))
+			case provider.BlockImageURL:
+				// The summary replaces an old image by its one line.
+				fmt.Fprintf(&b, "[%s] %s\n", m.Role, blk.Description())
 			}
 		}
 	}

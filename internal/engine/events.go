@@ -63,11 +63,12 @@ type ToolCallProgress struct {
 
 // ToolOutcome is the result of one tool call as hosts see it.
 type ToolOutcome struct {
-	Content  string         // what the model received
-	Success  bool           // the tool ran and succeeded
-	IsError  bool           // refused or could not run (ToolError)
-	Category string         // error category (invalid_input, timeout, …) or "tool_reported_failure"
-	Metadata map[string]any // receipts for the UI; never sent to the model
+	Content  string           // what the model received
+	Success  bool             // the tool ran and succeeded
+	IsError  bool             // refused or could not run (ToolError)
+	Category string           // error category (invalid_input, timeout, …) or "tool_reported_failure"
+	Metadata map[string]any   // receipts for the UI; never sent to the model
+	images   []provider.Block // the tool's images, added to the result message
 }
 
 // ToolCallComplete reports a call's outcome; there is exactly one per call.

@@ -24,6 +24,10 @@ type SendMessage struct {
 	// Scope narrows this one turn for a user command or /init (nil: a
 	// plain message).
 	Scope *TurnScope
+	// Images go with the text as image blocks (images.Prepared.Block),
+	// to a model that can see; for another the turn is refused before
+	// anything is sent (CONTRACT.md §14.11).
+	Images []provider.Block
 }
 
 // ApproveToolCall answers an ApprovalRequired with yes.

@@ -89,6 +89,7 @@ func (t *turn) buildRequest() *provider.Request {
 			msgs = append(msgs, provider.EngineText(WorkStateBlock(body)))
 		}
 	}
+	msgs = t.describeImages(msgs)
 	info, legacyEffort := t.client.ResolveModel()
 	effort := t.set.Effort
 	if effort == "" {

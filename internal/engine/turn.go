@@ -40,7 +40,11 @@ type turn struct {
 	checkpointed bool     // Checkpoints.Before ran this turn
 	scopeAllow   []string // a user command's allowed-tools (nil: no limit)
 	direct       bool     // a host's RunToolCall: no model, no history
-	outcome      TurnComplete
+	// noVision is why the turn's model cannot take images (nil: it can);
+	// toldDescribed says the person was told images went as descriptions.
+	noVision      error
+	toldDescribed bool
+	outcome       TurnComplete
 }
 
 func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
@@ -71,7 +75,10 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		t.fail(ErrorEnvelope{Message: "Failed to send message: " + err.Error(), Category: classify(err), Severity: "error"})
 		return nil // the deferred finish sets final
 	}
-	t.client = client
+	t.client, t.noVision = client, client.CheckVision()
+	if t.refuseImages(send) {
+		return nil // the deferred finish reports it
+	}
 	if model == "" { // the route's default: the client named it (a local server's first model)
 		e.mu.Lock()
 		e.sess.Model = client.Model()
@@ -93,8 +100,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		return nil // blocked: the deferred finish reports it
 	}
 	t.info.Prompt = send.Content
-	e.appendMessage(provider.Message{Role: provider.RoleUser, Origin: provider.OriginUser, Content: []provider.Block{
-		provider.TextBlock(send.Content), provider.TextBlock(t.turnMeta(send.Provenance))}})
+	e.appendMessage(userMessage(send.Content, t.turnMeta(send.Provenance), send.Images))
 	t.buildSurface()
 	t.loop(ctx)
 	return nil // the deferred finish sets final

@@ -23,7 +23,7 @@ func TestWireImageParts(t *testing.T) {
 	m := body(t, &Request{Model: "m", Messages: hist}, "http://127.0.0.1:1")
 	got, _ := json.Marshal(m["messages"])
 	part := `{"image_url":{"url":"data:image/png;base64,AAAA"},"type":"image_url"}`
-	want := `[{"content":[{"text":"look","type":"text"},{"text":"\u003cturn_meta\u003em\u003c/turn_meta\u003e","type":"text"},` + part + `],"role":"user"},` +
+	want := `[{"content":[{"text":"look","type":"text"},` + part + `,{"text":"\u003cturn_meta\u003em\u003c/turn_meta\u003e","type":"text"}],"role":"user"},` +
 		`{"content":null,"role":"assistant","tool_calls":[{"function":{"arguments":"{}","name":"read_media"},"id":"c1","type":"function"},` +
 		`{"function":{"arguments":"{}","name":"Git"},"id":"c2","type":"function"}]},` +
 		`{"content":"read","role":"tool","tool_call_id":"c1"},{"content":"clean","role":"tool","tool_call_id":"c2"},` +

@@ -254,7 +254,8 @@ func assistantMessage(m Message, replay bool) (wireMessage, bool) {
 // results and at most one user message of its text and image parts.
 func userMessages(m Message, calls map[string]bool) (results, user []wireMessage) {
 	var texts []string
-	var images []string
+	var parts []contentPart // text and image parts in block order
+	images := false
 	for _, b := range m.Content {
 		switch b.Type {
 		case BlockToolResult:
@@ -263,22 +264,17 @@ func userMessages(m Message, calls map[string]bool) (results, user []wireMessage
 			}
 		case BlockText:
 			texts = append(texts, b.Text)
+			parts = append(parts, contentPart{Type: "text", Text: b.Text})
 		case BlockImageURL:
-			images = append(images, b.ImageURL)
+			images = true
+			parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: b.ImageURL}})
 		}
 	}
-	if len(texts) == 0 && len(images) == 0 {
+	switch {
+	case len(parts) == 0:
 		return results, nil
-	}
-	if len(images) == 0 {
+	case !images:
 		return results, []wireMessage{{Role: "user", Content: strings.Join(texts, "\n")}}
-	}
-	parts := make([]contentPart, 0, len(texts)+len(images))
-	for _, t := range texts {
-		parts = append(parts, contentPart{Type: "text", Text: t})
-	}
-	for _, u := range images {
-		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
 	}
 	return results, []wireMessage{{Role: "user", Content: parts}}
 }

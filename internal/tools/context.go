@@ -45,6 +45,10 @@ type Context struct {
 	// bounds, redacts and forwards it (docs/CONTRACT.md, "Tool progress").
 	// Nil: no one is watching.
 	Progress func(tail string)
+	// NoVision, when set, is why the turn's model cannot take images
+	// (provider.NoVisionError): a tool that would return images refuses
+	// with it instead (CONTRACT.md §6.13).
+	NoVision error
 }
 
 // Bounds of live progress: how often a tool reports, and how much of the

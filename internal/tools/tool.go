@@ -76,6 +76,10 @@ type Result struct {
 	// ChildUsage is what model requests the tool made itself cost (rlm's
 	// child queries); the engine counts it in the session's usage.
 	ChildUsage provider.Usage
+	// Images are image blocks the model receives with the result
+	// (read_media). The engine sends them only to a model that can see:
+	// a tool that makes them refuses first when Context.NoVision is set.
+	Images []provider.Block
 }
 
 // OK returns a successful result.

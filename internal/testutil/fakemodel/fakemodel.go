@@ -431,11 +431,46 @@ func (r *Request) LastUserText() string {
 	ms := r.Messages()
 	for i := len(ms) - 1; i >= 0; i-- {
 		if ms[i]["role"] == "user" {
-			s, _ := ms[i]["content"].(string)
-			return s
+			return textOf(ms[i]["content"])
 		}
 	}
 	return ""
+}
+
+// textOf is a message's content as text: the string, or the text parts of
+// a content array joined with newlines.
+func textOf(content any) string {
+	if s, ok := content.(string); ok {
+		return s
+	}
+	parts, _ := content.([]any)
+	var texts []string
+	for _, p := range parts {
+		if pm, _ := p.(map[string]any); pm["type"] == "text" {
+			s, _ := pm["text"].(string)
+			texts = append(texts, s)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// ImageURLs returns the URLs of every image_url part of the request's
+// messages, in order.
+func (r *Request) ImageURLs() []string {
+	var out []string
+	for _, m := range r.Messages() {
+		parts, _ := m["content"].([]any)
+		for _, p := range parts {
+			pm, _ := p.(map[string]any)
+			if pm["type"] != "image_url" {
+				continue
+			}
+			iu, _ := pm["image_url"].(map[string]any)
+			u, _ := iu["url"].(string)
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // HasToolResult reports whether the request carries a tool message whose

@@ -1,6 +1,11 @@
 package engine_test
 
 import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,5 +132,48 @@ func TestCompactionDescribesOldImages(t *testing.T) {
 		if len(m.Images()) != 0 {
 			t.Error("an image older than the kept turns survived compaction")
 		}
+	}
+}
+
+// read_media's image goes with its result to a model that can see, after
+// the batch's tool messages; a model that cannot see gets the refusal.
+func TestReadMediaResultCarriesTheImage(t *testing.T) {
+	t.Parallel()
+	for _, model := range []string{"eyes", "blind"} {
+		t.Run(model, func(t *testing.T) {
+			srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "read_media", Args: `{"path":"dot.png"}`},
+				fakemodel.Call{ID: "c2", Name: "Git", Args: `{"action":"status"}`}), fakemodel.Text("a dot"))
+			h := visionHarness(t, srv, model)
+			writeDot(t, filepath.Join(h.ws, "dot.png"))
+			if d := done(t, h.turn("look at dot.png")); d.Status != engine.TurnCompleted {
+				t.Fatalf("turn: %+v", d)
+			}
+			req := srv.Requests()[1]
+			urls := req.ImageURLs()
+			if model == "blind" {
+				if len(urls) != 0 || !req.HasToolResult("read_media: blind cannot take images") {
+					t.Errorf("blind: %s", req.Raw)
+				}
+				return
+			}
+			msgs := req.Messages()
+			last := msgs[len(msgs)-1]
+			if len(urls) != 1 || !strings.HasPrefix(urls[0], "data:image/png;base64,") || last["role"] != "user" ||
+				msgs[len(msgs)-2]["tool_call_id"] != "c2" {
+				t.Errorf("the image part does not follow the batch's tool messages: %s", req.Raw)
+			}
+		})
+	}
+}
+
+func writeDot(t *testing.T, path string) {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, 3, 2))
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

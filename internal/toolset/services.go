@@ -23,6 +23,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/git"
 	"github.com/codewhale/codewhale/internal/tools/github"
 	"github.com/codewhale/codewhale/internal/tools/handles"
+	"github.com/codewhale/codewhale/internal/tools/media"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
@@ -181,6 +182,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	if s.Handles != nil {
 		sources = append(sources, s.Handles)
 	}
+	reg.Register(media.New()) // read-only: Plan keeps it
 	if s.Skills != nil && len(s.Skills().Skills) > 0 {
 		reg.Register(skill.New(s.Skills, s.Workspace)) // read-only: Plan keeps it
 	}

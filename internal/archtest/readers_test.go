@@ -137,11 +137,11 @@ var personReads = []struct {
 	why   string
 	sites []string
 }{
-	{"$CODEWHALE_HOME's stores: sessions, their index, owner and lock files", []string{
+	{"$CODEWHALE_HOME's stores: sessions, their index, owner and lock files, their images", []string{
 		"internal/session/index.go:readIndex", "internal/session/legacy.go:readLedger", "internal/session/legacy.go:importDoc",
 		"internal/session/load.go:readJournal", "internal/session/lock_unix.go:isLockedFile", "internal/session/lock_unix.go:syncDir",
 		"internal/session/owner.go:acquireOwner", "internal/session/owner.go:holderPID", "internal/session/rewrite.go:backupDamaged",
-		"internal/session/summarize.go:summarize"}},
+		"internal/session/summarize.go:summarize", "internal/session/images.go:readImage"}},
 	{"$CODEWHALE_HOME's stores: tasks, sub-agent transcripts, automations, memory, checkpoints' log, job records", []string{
 		"internal/tools/tasks/fsutil.go:syncDir", "internal/tools/tasks/load.go:readRecord", "internal/tools/tasks/load.go:Store.loadQueue",
 		"internal/tools/tasks/procs.go:Store.claimRunner", "internal/tools/agent/transcript.go:readTranscript",

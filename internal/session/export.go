@@ -87,6 +87,7 @@ func writeMarkdownMessage(b *strings.Builder, m provider.Message) {
 	switch {
 	case m.Typed():
 		fmt.Fprintf(b, "\n## You\n\n%s\n", m.PromptText())
+		writeMarkdownImages(b, m)
 	case m.Role == provider.RoleUser && m.HasBlock(provider.BlockToolResult):
 		for _, blk := range m.Content {
 			if blk.Type == provider.BlockToolResult {
@@ -97,12 +98,22 @@ func writeMarkdownMessage(b *strings.Builder, m provider.Message) {
 				fmt.Fprintf(b, "\n**%s** `%s`\n\n%s", label, blk.ToolUseID, fenced(blk.Content, ""))
 			}
 		}
+		writeMarkdownImages(b, m)
 	case m.Role == provider.RoleUser, m.Role == provider.RoleSystem:
 		if t := strings.TrimSpace(m.Text()); t != "" {
 			fmt.Fprintf(b, "\n## codewhale\n\n%s", fenced(t, ""))
 		}
 	default:
 		writeMarkdownReply(b, m)
+	}
+}
+
+// writeMarkdownImages writes m's images inline as data URLs, so the
+// export keeps them in one file.
+func writeMarkdownImages(b *strings.Builder, m provider.Message) {
+	for _, img := range m.Images() {
+		alt := strings.NewReplacer("[", "(", "]", ")").Replace(strings.TrimSuffix(strings.TrimPrefix(img.Description(), "["), "]"))
+		fmt.Fprintf(b, "\n![%s](%s)\n", alt, img.ImageURL)
 	}
 }
 

@@ -27,6 +27,9 @@ type Loaded struct {
 	Backup string
 	// Warning is set when the session was recorded in another workspace.
 	Warning string
+	// ImagesLost counts images whose bytes the session did not keep: they
+	// are their descriptions in Session (ImagesLine).
+	ImagesLost int
 	// Persist says the file differs from Session (damage was dropped or the
 	// history repaired): hosts pass it as SyncSession.Persist so the clean
 	// history replaces the file.
@@ -49,7 +52,7 @@ func (l *Loaded) DamageLine() string { return l.Damage.Report(l.Meta.MessageCoun
 // warning, what was dropped (several lines), what was repaired.
 func (l *Loaded) Notices() []string {
 	var out []string
-	for _, s := range []string{l.Warning, l.DamageLine(), l.RepairLine()} {
+	for _, s := range []string{l.Warning, l.DamageLine(), l.RepairLine(), l.ImagesLine()} {
 		if s != "" {
 			out = append(out, s)
 		}
@@ -66,11 +69,13 @@ func Load(path string) (*Loaded, error) {
 	}
 	meta := j.meta()
 	msgs, rep := engine.RepairHistory(j.messages)
+	lost := loadImages(filepath.Dir(path), idFromPath(path), msgs)
 	mode, err := policy.ParseMode(meta.Mode)
 	if err != nil {
 		mode = policy.Act
 	}
-	return &Loaded{Meta: meta, Path: path, Damage: j.damage, Repair: rep, Persist: j.damage.Any() || rep.Changed(),
+	return &Loaded{Meta: meta, Path: path, Damage: j.damage, Repair: rep, ImagesLost: lost,
+		Persist: j.damage.Any() || rep.Changed(),
 		Session: engine.Session{ID: meta.ID, Messages: msgs, SystemPrompt: j.system, Model: meta.Model,
 			Workspace: meta.Workspace, Mode: mode, Usage: cloneUsage(meta.Usage), Parent: meta.ParentSessionID}}, nil
 }

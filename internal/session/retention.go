@@ -42,6 +42,7 @@ func Prune(home string, r config.Retention, keep string, now time.Time) ([]strin
 			continue
 		}
 		_ = os.Remove(lockPath(Dir(home), m.ID))
+		_ = os.RemoveAll(imageDir(Dir(home), m.ID))
 		deleted = append(deleted, m.ID)
 	}
 	return deleted, errors.Join(errs...)
@@ -58,5 +59,6 @@ func Delete(home, id string) error {
 		return fmt.Errorf("deleting session %s: %w", ShortID(id), err)
 	}
 	_ = os.Remove(lockPath(dir, id))
+	_ = os.RemoveAll(imageDir(dir, id))
 	return nil
 }

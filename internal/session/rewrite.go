@@ -19,7 +19,10 @@ import (
 func (w *writer) rewrite(info engine.SessionInfo, msgs []provider.Message) error {
 	stored := make([]provider.Message, len(msgs))
 	for i, m := range msgs {
-		stored[i] = w.red.message(m)
+		var err error
+		if stored[i], err = w.store(m); err != nil {
+			return err
+		}
 	}
 	next := w.nextState(info, stored)
 	sys := w.system

@@ -31,6 +31,9 @@ type writer struct {
 	state   state
 	stateJS []byte         // the last meta snapshot written, to skip unchanged ones
 	seen    provider.Usage // the engine's totals at the last call
+	// imageBytes is what the session's images folder holds (-1: not yet
+	// measured; images.go).
+	imageBytes int64
 	// repaired is what taking the file over repaired, until a host is told
 	// (Journal.claim); nil when nothing was or it has been told.
 	repaired *Repaired
@@ -53,7 +56,8 @@ func openWriter(dir string, o *Options, info engine.SessionInfo, create bool) (*
 	if err := ValidID(info.ID); err != nil {
 		return nil, err
 	}
-	w := &writer{dir: dir, id: info.ID, path: filepath.Join(dir, info.ID+journalExt), opts: o, red: newRedactor(o.Secrets)}
+	w := &writer{dir: dir, id: info.ID, path: filepath.Join(dir, info.ID+journalExt), opts: o, red: newRedactor(o.Secrets),
+		imageBytes: -1}
 	if !create {
 		if _, err := os.Stat(w.path); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -180,7 +184,10 @@ func (w *writer) append(info engine.SessionInfo, msgs []provider.Message) error 
 	}
 	stored := make([]provider.Message, len(msgs))
 	for i, m := range msgs {
-		stored[i] = w.red.message(m)
+		var err error
+		if stored[i], err = w.store(m); err != nil {
+			return err
+		}
 		if err := w.put(&buf, &record{Type: lineMessage, N: w.count + i + 1, At: now, Message: &stored[i]}); err != nil {
 			return err
 		}
@@ -214,7 +221,10 @@ func (w *writer) compacted(info engine.SessionInfo, replaced int, summary provid
 		return fmt.Errorf("compaction of %d message(s) in a session of %d", replaced, w.count)
 	}
 	var buf bytes.Buffer
-	stored := w.red.message(summary)
+	stored, err := w.store(summary)
+	if err != nil {
+		return err
+	}
 	count := w.count - replaced + 1
 	if err := w.put(&buf, &record{Type: lineCompaction, N: count, Replaced: replaced, At: w.now(), Message: &stored}); err != nil {
 		return err
@@ -230,6 +240,12 @@ func (w *writer) compacted(info engine.SessionInfo, replaced int, summary provid
 	w.state, w.seen = next, cloneUsage(info.Usage)
 	w.stateJS, _ = encodeLine(&record{Type: lineMeta, State: &w.state})
 	return nil
+}
+
+// store is m as the file keeps it: redacted, its images' bytes in the
+// session's images folder.
+func (w *writer) store(m provider.Message) (provider.Message, error) {
+	return w.keepImages(w.red.message(m))
 }
 
 func (w *writer) put(buf *bytes.Buffer, r *record) error {

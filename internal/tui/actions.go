@@ -163,6 +163,8 @@ var keyHelp = []views.HelpEntry{
 	kb("Keybindings · Sessions", "Ctrl+R", "session picker (d delete, a archive)"),
 	kb("Keybindings · Sessions", "Esc Esc (empty composer)", "edit an earlier message in a fork of the conversation"),
 	kb("Keybindings · Input editing", "Ctrl+G, Ctrl+X Ctrl+E", "edit the message in $VISUAL / $EDITOR"),
+	kb("Keybindings · Clipboard", "Ctrl+V", "paste the clipboard's image as a chip (its text when it holds none); /attach with no path does the same"),
+	kb("Keybindings · Clipboard", "Backspace at the start", "remove the last image chip (/attach clear removes all)"),
 	kb("Keybindings · Clipboard", "Alt+S", "selection mode: mouse capture off, so the terminal selects and copies any text"),
 	kb("Keybindings · Clipboard", "Alt+C / Alt+K", "copy the last reply / its last code block (tmux buffer inside tmux, else OSC 52)"),
 	kb("Keybindings · Actions", "Esc / Ctrl+C", "interrupt the turn; Ctrl+C twice quits"),

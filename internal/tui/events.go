@@ -30,6 +30,7 @@ type turnState struct {
 	cancelling bool // Esc pressed; waiting for TurnComplete
 	started    time.Time
 	prompt     string
+	chips      []chip // the images the message carried (restored with prompt)
 	sawOutput  bool
 	errShown   bool
 	phase      phase

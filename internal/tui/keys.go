@@ -314,7 +314,18 @@ func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
 			m.comp.Clear() // Ctrl+Z brings it back
 		}
 	}
+	if k.Paste {
+		if cmd, ok := m.pastedImages(string(k.Runes)); ok {
+			return cmd
+		}
+	}
 	switch k.Type {
+	case tea.KeyCtrlV:
+		return m.pasteClipboard()
+	case tea.KeyBackspace:
+		if len(m.imgs.chips) > 0 && m.comp.AtStart() {
+			return m.dropChip()
+		}
 	case tea.KeyTab:
 		if m.comp.Empty() {
 			return m.cycleMode()

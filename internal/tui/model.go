@@ -179,6 +179,7 @@ type Model struct {
 	restored  bool
 	approvals []engine.ApprovalRequired
 	attached  []attachment // outputs of local commands for the next message (shell.go)
+	imgs      imageState   // images for the next message (images.go)
 	status    status
 	quitArmed time.Time
 	lastKey   time.Time // the last key pressed: a card opening within typingWindow opens without focus
@@ -298,6 +299,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.showDiff(msg)
 	case modelsLoaded:
 		return m, m.modelsArrived(msg)
+	case imageReadMsg:
+		return m, m.imageRead(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil

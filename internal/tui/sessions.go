@@ -192,8 +192,8 @@ func rebuild(tr *transcript.Transcript, msgs []provider.Message) {
 					}
 				}
 			}
-			if s := typedText(msg); s != "" {
-				tr.Add(transcript.NewCell(transcript.User, s))
+			if s := strings.Join(append([]string{typedText(msg)}, imageLines(msg)...), "\n"); strings.TrimSpace(s) != "" && msg.Typed() {
+				tr.Add(transcript.NewCell(transcript.User, strings.TrimSpace(s)))
 			}
 		case provider.RoleAssistant, provider.RoleAssistantInterrupted:
 			group++

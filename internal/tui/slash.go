@@ -60,6 +60,8 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "edit", Help: "edit an earlier message in a fork of the conversation (also Esc Esc)"}, (*Model).editCommand},
 	{commands.Command{Name: "fork", Usage: "[title]", Help: "continue in a copy of this session; the original stays"}, (*Model).forkCommand},
 	{commands.Command{Name: "rename", Usage: "<title>", Help: "set this session's title"}, (*Model).renameCommand},
+	{commands.Command{Name: "attach", Usage: "[path|clear]",
+		Help: "attach an image (PNG, JPEG, GIF, WebP) to the next message; no path reads the clipboard"}, (*Model).attachCommand},
 	{commands.Command{Name: "export", Usage: "[markdown|json] [path]", Help: "write the transcript to a file"}, (*Model).exportCommand},
 	{commands.Command{Name: "diff", Usage: "[n]", Help: "everything this session changed in the workspace, in a pager"},
 		(*Model).diffCommand},

@@ -15,6 +15,9 @@ import (
 // submitKey is Enter (CONTRACT.md §14.2): idle sends, busy queues; on an empty
 // composer while busy the oldest queued message is sent now as a steer.
 func (m *Model) submitKey() tea.Cmd {
+	if m.chipsVisible() && !localLine(m.comp.Value()) {
+		return m.submitImages()
+	}
 	if strings.TrimSpace(m.comp.Value()) == "" {
 		if m.turn.busy && !m.turn.cancelling && len(m.queue) > 0 {
 			next := m.queue[0]
@@ -27,6 +30,33 @@ func (m *Model) submitKey() tea.Cmd {
 	m.requeue = ""
 	m.refreshPopup()
 	return m.submitText(text)
+}
+
+// localLine reports a composer line the TUI runs itself (a slash command,
+// a ! command): it leaves attached images for the next message.
+func localLine(text string) bool {
+	_, isCmd := commands.Parse(text)
+	_, isShell := shellCommand(text)
+	return isCmd || isShell
+}
+
+// submitImages sends the composer's text with its images, or says why it
+// cannot now and leaves the composer and the chips as they are
+// (CONTRACT.md §14.11).
+func (m *Model) submitImages() tea.Cmd {
+	if why := m.imagesWait(); why != "" {
+		return m.setStatus(why, sevWarning)
+	}
+	if err := m.visionRefusal(); err != nil {
+		m.systemError(err.Error())
+		return m.setStatus("Nothing was sent: the model cannot take images", sevWarning)
+	}
+	text := m.comp.Submit()
+	m.requeue = ""
+	m.refreshPopup()
+	chips := m.imgs.chips
+	blocks, _ := m.takeImages()
+	return m.sendMessage(text, engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser, Images: blocks}, chips...)
 }
 
 // submitText runs a slash command, queues behind a running turn, or
@@ -54,8 +84,9 @@ func (m *Model) send(text string) tea.Cmd {
 }
 
 // sendMessage starts a turn with op; text is what the user typed (shown,
-// and restored to the composer when the turn is cancelled early).
-func (m *Model) sendMessage(text string, op engine.SendMessage) tea.Cmd {
+// and restored to the composer when the turn is cancelled early), chips
+// the images op carries (shown under it, and restored with it).
+func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) tea.Cmd {
 	if m.closed {
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
@@ -63,9 +94,13 @@ func (m *Model) sendMessage(text string, op engine.SendMessage) tea.Cmd {
 	if pre := m.takeAttachments(); pre != "" {
 		text, op.Content = pre+text, pre+op.Content
 	}
-	m.tr.Add(transcript.NewCell(transcript.User, text))
+	shown := text
+	for _, c := range chips {
+		shown = strings.TrimLeft(shown+"\n"+c.label(), "\n")
+	}
+	m.tr.Add(transcript.NewCell(transcript.User, shown))
 	m.tr.Bottom()
-	m.turn = turnState{busy: true, prompt: text, phase: phaseWorking, label: "working…", started: m.now(),
+	m.turn = turnState{busy: true, prompt: text, chips: chips, phase: phaseWorking, label: "working…", started: m.now(),
 		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}}
 	m.o.Engine.Submit(op)
 	return m.ensureTick()
@@ -114,8 +149,9 @@ func (m *Model) cancelTurn() tea.Cmd {
 	}
 	m.dropApprovals()
 	msg := "Request cancelled"
-	if !m.turn.sawOutput && m.comp.Empty() && m.turn.prompt != "" {
+	if !m.turn.sawOutput && m.comp.Empty() && (m.turn.prompt != "" || len(m.turn.chips) > 0) {
 		m.comp.SetValue(m.turn.prompt)
+		m.imgs.chips = append(m.turn.chips, m.imgs.chips...)
 		m.restored = true
 		msg = "Request cancelled; prompt restored to composer — Enter resends, typing replaces it, ←/→ edit"
 	}

@@ -18,6 +18,7 @@ const minTranscript = 3
 // layout is the row budget of one frame, top to bottom.
 type layout struct {
 	header, transcript, preview, status, popup, composer int
+	chips                                                int      // the attached images' row above the composer
 	modal                                                []string // a bottom-anchored modal's rows, replacing the composer
 }
 
@@ -38,6 +39,10 @@ func (m *Model) layout() layout {
 		l.preview = min(1, max(free-2, 0))
 	}
 	free -= l.preview
+	if m.chipsVisible() && free > 2 {
+		l.chips = 1
+		free--
+	}
 	if text, _ := m.statusText(); text != "" && free > 1 {
 		l.status = 1
 		free--
@@ -68,7 +73,7 @@ func (m *Model) layout() layout {
 			free -= l.popup
 		}
 	}
-	l.transcript = max(m.h-l.header-1-l.preview-l.status-l.popup-l.composer-len(l.modal)-boolInt(l.composer > 0 || l.modal == nil), 1)
+	l.transcript = max(m.h-l.header-1-l.preview-l.chips-l.status-l.popup-l.composer-len(l.modal)-boolInt(l.composer > 0 || l.modal == nil), 1)
 	return l
 }
 
@@ -103,10 +108,12 @@ func (m *Model) View() string {
 		rows = append(rows, l.modal...)
 		rows = append(rows, m.popupRows(l.popup)...)
 		if l.composer > 0 {
+			rows = append(rows, m.chipRows(l.chips)...)
 			rows = append(rows, m.composerRows(l.composer)...)
 		}
 	} else {
 		rows = append(rows, m.popupRows(l.popup)...)
+		rows = append(rows, m.chipRows(l.chips)...)
 		rows = append(rows, m.composerRows(l.composer)...)
 		if !live {
 			rows = append(rows, m.phaseStrip())

@@ -89,7 +89,7 @@ func New(t *theme.Theme) *Composer {
 
 // keyMap is the textarea's map minus the keys the TUI binds globally
 // (Enter sends, Ctrl+B /jobs, Ctrl+T effort, Ctrl+K palette, Ctrl+U clear,
-// Ctrl+Home/End scroll, Alt+C copy).
+// Ctrl+V paste, Ctrl+Home/End scroll, Alt+C copy).
 func keyMap() textarea.KeyMap {
 	k := textarea.DefaultKeyMap
 	k.InsertNewline = key.NewBinding(key.WithKeys("ctrl+j", "alt+enter"))
@@ -101,6 +101,10 @@ func keyMap() textarea.KeyMap {
 	k.DeleteBeforeCursor = key.NewBinding(key.WithDisabled())
 	k.InputBegin = key.NewBinding(key.WithKeys("alt+<"))
 	k.InputEnd = key.NewBinding(key.WithKeys("alt+>"))
+	// Ctrl+V is the TUI's: an image from the clipboard, else its text,
+	// read with the OS's own tool (internal/images), never the textarea's
+	// clipboard package, which runs whatever xclip PATH names first.
+	k.Paste = key.NewBinding(key.WithDisabled())
 	k.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
 	k.CapitalizeWordForward = key.NewBinding(key.WithDisabled())
 	k.LowercaseWordForward = key.NewBinding(key.WithDisabled())
@@ -409,3 +413,6 @@ func (c *Composer) placeholderView(height, w int) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// AtStart reports whether the cursor is before the first character.
+func (c *Composer) AtStart() bool { return c.ta.Line() == 0 && c.cursorCol() == 0 }

@@ -1,0 +1,39 @@
+//go:build unix
+
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Ctrl+V reads the clipboard's image with the OS tool (a stand-in xclip
+// here) into a chip; with no reader installed it is a one-line hint.
+func TestCtrlVPastesTheClipboardImage(t *testing.T) {
+	ws, bin := t.TempDir(), t.TempDir()
+	clip := filepath.Join(t.TempDir(), "clip.png")
+	writeImage(t, clip, 32, 16)
+	script := "#!/bin/sh\ncase \"$*\" in *TARGETS*) echo image/png ;; *) cat '" + clip + "' ;; esac\n"
+	if err := os.WriteFile(filepath.Join(bin, "xclip"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/usr/bin:/bin")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	d := visionDirect(t, ws, "eyes")
+	_, cmd := d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlV})
+	d.run(cmd)
+	if len(d.m.imgs.chips) != 1 || !strings.Contains(d.m.chipRow(), "[Image #1 32×16 PNG") {
+		t.Fatalf("chips %d, row %q, status %q", len(d.m.imgs.chips), d.m.chipRow(), d.m.status.text)
+	}
+
+	t.Setenv("PATH", t.TempDir())
+	_, cmd = d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlV})
+	d.run(cmd)
+	if !strings.Contains(d.m.status.text, "Pasting an image needs wl-paste (wl-clipboard) or xclip") || len(d.m.imgs.chips) != 1 {
+		t.Errorf("without a reader: status %q, chips %d", d.m.status.text, len(d.m.imgs.chips))
+	}
+}

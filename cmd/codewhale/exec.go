@@ -47,6 +47,7 @@ type execOptions struct {
 	continueLast    bool
 	hooks, noHooks  bool
 	waitAgents      string
+	images          []string
 }
 
 // agent reports whether a flag selected agent mode (engine and tools).
@@ -111,6 +112,7 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 	f.BoolVar(&o.hooks, "hooks", false, "also run the project's .codewhale/hooks.toml when it is not trusted (this run only)")
 	f.BoolVar(&o.noHooks, "no-hooks", false, "run no hooks at all")
 	cmd.MarkFlagsMutuallyExclusive("hooks", "no-hooks")
+	f.StringArrayVar(&o.images, "image", nil, "attach an image (PNG, JPEG, GIF, WebP) inside the workspace to the prompt; repeatable")
 	f.StringVar(&o.waitAgents, "wait-agents", "cancel", "sub-agents still running at the end: cancel (default), wait, or a duration to wait before cancelling (e.g. 5m)")
 	return cmd
 }
@@ -127,6 +129,14 @@ func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 	client = client.WithOnRetry(func(r provider.RetryInfo) {
 		fmt.Fprintln(ios.Err, engine.Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Wait: r.Wait}.Line())
 	})
+	imgs, err := execImages(ctx, cfg, o.images)
+	if err == nil && len(imgs) > 0 {
+		err = client.CheckVision()
+	}
+	if err != nil {
+		fmt.Fprintln(ios.Err, "error:", err)
+		return exitFailure
+	}
 	prompt, notices, err := oneShotMessage(ctx, cfg, o)
 	for _, n := range notices {
 		fmt.Fprintln(ios.Err, "hooks: "+n)
@@ -135,7 +145,7 @@ func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
-	req := &provider.Request{Model: client.Model(), MaxTokens: 4096, Messages: []provider.Message{provider.UserText(prompt)}}
+	req := &provider.Request{Model: client.Model(), MaxTokens: 4096, Messages: []provider.Message{oneShotUser(prompt, imgs)}}
 	if o.reasoningEffort != "" {
 		req.ReasoningEffort = o.reasoningEffort
 	}
@@ -237,6 +247,10 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		for _, n := range notes {
 			fmt.Fprintln(ios.Err, n)
 		}
+	}
+	if send.Images, err = execImages(context.Background(), cfg, o.images); err != nil {
+		fmt.Fprintln(ios.Err, "error:", err)
+		return exitFailure
 	}
 	eng := engine.New(opts)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -36,8 +35,11 @@ func (e *NoReaderError) Error() string { return e.Hint }
 // environment (secrets.Environ), as every helper codewhale starts.
 type Clipboard struct {
 	Workspace string
-	GOOS      string              // runtime.GOOS when ""
-	Getenv    func(string) string // os.Getenv when nil
+	GOOS      string // runtime.GOOS when ""
+	// Getenv reads WAYLAND_DISPLAY, which says which Linux reader goes
+	// first; the host hands down its snapshot (config.Env). Nil reads
+	// nothing: xclip first, then wl-paste.
+	Getenv func(string) string
 }
 
 // clipTimeout bounds one clipboard read: a reader waiting on a display
@@ -55,7 +57,7 @@ func (c Clipboard) Read(ctx context.Context) (Clip, error) {
 		goos = runtime.GOOS
 	}
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = func(string) string { return "" }
 	}
 	switch goos {
 	case "darwin":

@@ -66,7 +66,10 @@ func (m *Model) attachFile(path string) tea.Cmd {
 // pasted when it holds no image.
 func (m *Model) pasteClipboard() tea.Cmd {
 	m.imgs.pending++
-	cb := images.Clipboard{Workspace: m.o.Workspace}
+	cb := images.Clipboard{Workspace: m.o.Workspace, Getenv: m.o.Getenv}
+	if cb.Getenv == nil {
+		cb.Getenv = os.Getenv
+	}
 	return func() tea.Msg {
 		ctx := context.Background()
 		clip, err := cb.Read(ctx)

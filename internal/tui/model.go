@@ -121,7 +121,8 @@ type Options struct {
 	// MouseCapture says the program captures the mouse (wheel scrolling);
 	// Alt+S releases it for the terminal's own selection and takes it back.
 	MouseCapture bool
-	// Getenv reads $VISUAL and $EDITOR for the external editor (nil =
+	// Getenv reads $VISUAL and $EDITOR for the external editor and
+	// WAYLAND_DISPLAY for the clipboard reader (nil =
 	// os.Getenv).
 	Getenv func(string) string
 	// NewID makes session ids for /clear and /new.

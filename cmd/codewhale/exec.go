@@ -48,6 +48,7 @@ type execOptions struct {
 	hooks, noHooks  bool
 	waitAgents      string
 	images          []string
+	inputFormat     string
 }
 
 // agent reports whether a flag selected agent mode (engine and tools).
@@ -58,7 +59,25 @@ func (o *execOptions) agent(cmd *cobra.Command) bool {
 			return true
 		}
 	}
-	return o.outputFormat == "stream-json"
+	return o.outputFormat == "stream-json" || o.streamInput()
+}
+
+// streamInput reports that the messages come on stdin as JSON lines.
+func (o *execOptions) streamInput() bool { return o.inputFormat == "stream-json" }
+
+// checkArgs is PROMPT given exactly when the messages do not come on stdin.
+func (o *execOptions) checkArgs(args []string) error {
+	switch {
+	case o.inputFormat != "text" && !o.streamInput():
+		return fmt.Errorf("unknown --input-format %q (text or stream-json)", o.inputFormat)
+	case o.streamInput() && len(args) > 0:
+		return errors.New("with --input-format stream-json the messages come on stdin, one JSON line each: give no PROMPT")
+	case o.streamInput() && len(o.images) > 0:
+		return errors.New("with --input-format stream-json send images as parts of the stdin messages, not --image")
+	case !o.streamInput() && len(args) == 0:
+		return errors.New("exec needs a PROMPT (or --input-format stream-json to read messages from stdin)")
+	}
+	return nil
 }
 
 func newExecCmd(ios IO, g *globals) *cobra.Command {
@@ -66,9 +85,12 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "exec [flags] PROMPT",
 		Short: "Run one prompt headless: one-shot, or as an agent with tools (--auto, --mode, stream-json)",
-		Args:  cobra.MinimumNArgs(1),
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.prompt = strings.Join(args, " ")
+			if err := o.checkArgs(args); err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
 			if o.outputFormat != "text" && o.outputFormat != "stream-json" {
 				return &exitError{code: exitFailure, err: fmt.Errorf("unknown --output-format %q (text or stream-json)", o.outputFormat)}
 			}
@@ -97,6 +119,7 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "print one JSON object at the end")
 	f.StringVar(&o.outputFormat, "output-format", "text", "text | stream-json (JSON lines for harnesses)")
+	f.StringVar(&o.inputFormat, "input-format", "text", "text (PROMPT) | stream-json (user messages with text and image parts, one JSON line each on stdin, run as turns in order)")
 	f.BoolVar(&o.auto, "auto", false, "approve every tool prompt (never widens Plan mode)")
 	f.BoolVar(&o.yolo, "yolo", false, "Act mode with Full Access")
 	_ = f.MarkHidden("yolo")
@@ -238,7 +261,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		}
 	}
 	send := engine.SendMessage{Content: o.prompt, Provenance: engine.ProvenanceUser}
-	if name, args, ok := commandToken(o.prompt); ok {
+	if name, args, ok := commandToken(o.prompt); ok && !o.streamInput() {
 		var notes []string
 		if send, notes, err = userCommandMessage(a.Project().State(), name, args); err != nil {
 			fmt.Fprintln(ios.Err, "error:", err)
@@ -280,8 +303,13 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	out.storeNotices(a.StartupNotices)
 	out.hookNotices(append(a.HookNotices, a.StartHooks(turnCtx)...))
 	out.mcpProblems(turnCtx, a.MCP)
-	reply, _ := eng.RunTurn(turnCtx, send, out.event)
-	done := reply.Done
+	var done engine.TurnComplete
+	if o.streamInput() {
+		done = runInputTurns(turnCtx, eng, newStreamInput(ios.In, cfg), out)
+	} else {
+		reply, _ := eng.RunTurn(turnCtx, send, out.event)
+		done = reply.Done
+	}
 	wait, _ := waitAgentsFor(o.waitAgents)
 	cancelled := a.StopAgents(turnCtx, wait)
 	eng.Submit(engine.Shutdown{})

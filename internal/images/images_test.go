@@ -247,6 +247,17 @@ func TestFileKeepsTheBoundary(t *testing.T) {
 	if _, err := File(context.Background(), ws, []string{outside}, far, Options{}); err != nil {
 		t.Errorf("a trusted root's image: %v", err)
 	}
+	// The secret guard holds for the person's paths too: a trusted root
+	// does not open a credential folder (refused before it is opened).
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := filepath.Join(home, ".ssh", "shot.png")
+	if _, err := File(context.Background(), ws, []string{filepath.Dir(key)}, key, Options{}); err == nil ||
+		!strings.Contains(err.Error(), key+" is SSH keys") {
+		t.Errorf("a file in ~/.ssh: err = %v, want the secret guard's refusal", err)
+	}
 	for _, tt := range []struct{ path, want string }{
 		{far, "is outside the workspace"},
 		{"link.png", "is outside the workspace"},

@@ -104,3 +104,30 @@ func TestE2EImagesToAModelWithoutVisionSendNothing(t *testing.T) {
 		t.Errorf("the server got %d requests", n)
 	}
 }
+
+// Ctrl+V in the middle of a draft reads the clipboard's image with the
+// OS's tool (a stand-in xclip on PATH here) into a chip; the draft stays.
+func TestE2ECtrlVPastesTheClipboardImage(t *testing.T) {
+	t.Parallel()
+	home, ws, bin := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("model = \"seer\"\n[models.seer]\nvision = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 30, 20))); err != nil {
+		t.Fatal(err)
+	}
+	clip := filepath.Join(t.TempDir(), "clip.png")
+	if err := os.WriteFile(clip, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\ncase \"$*\" in *TARGETS*) echo image/png ;; *) cat '" + clip + "' ;; esac\n"
+	if err := os.WriteFile(filepath.Join(bin, "xclip"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := launchTUI(t, nil, launch{home: home, ws: ws, env: []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}})
+	p.keys("-l", "see this")
+	p.waitFor("see this")
+	p.keys("C-v")
+	p.waitFor("[Image #1 30×20 PNG", "❯ see this")
+}

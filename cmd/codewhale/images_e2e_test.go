@@ -56,7 +56,7 @@ func pngPart(t *testing.T, r *fakemodel.Request) {
 // and as an agent.
 func TestExecImage(t *testing.T) {
 	t.Parallel()
-	srv := fakemodel.New(t, fakemodel.Text("grey."), fakemodel.Text("still grey."))
+	srv := fakemodel.New(t, fakemodel.Text("grey."), fakemodel.Text("still grey."), fakemodel.Text("as before."))
 	c := imageCLI(t, srv, "seer", true)
 	for i, args := range [][]string{{"exec", "--image", "shot.png", "what is it?"}, {"exec", "--auto", "--image", "shot.png", "what is it?"}} {
 		out, errOut, code := c.run(args...)
@@ -69,6 +69,16 @@ func TestExecImage(t *testing.T) {
 			t.Errorf("%q: the model got the text %q", args, got)
 		}
 	}
+	// The agent run's session keeps the image once, by digest, beside its
+	// journal, and a resumed run sends it again from there.
+	stored, _ := filepath.Glob(filepath.Join(c.home, ".codewhale", "sessions", "*.images", "*.png"))
+	if len(stored) != 1 {
+		t.Fatalf("stored images %q, want one", stored)
+	}
+	if out, errOut, code := c.run("exec", "--continue", "and now?"); code != 0 || !strings.Contains(out, "as before.") {
+		t.Fatalf("--continue: code %d out %q err %q", code, out, errOut)
+	}
+	pngPart(t, srv.Requests()[2])
 }
 
 // A model without vision, or an image refused, gets no request and a clear

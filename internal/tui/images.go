@@ -102,8 +102,13 @@ func (m *Model) imageRead(msg imageReadMsg) tea.Cmd {
 	case msg.err != nil:
 		return m.setStatus("Image not attached: "+termtext.OneLine(msg.err.Error()), sevWarning)
 	case msg.block == nil:
-		if msg.text == "" {
+		if strings.TrimSpace(msg.text) == "" {
 			return m.setStatus("The clipboard holds no image or text", sevInfo)
+		}
+		// A copied file's path (a file manager's copy) attaches it, as
+		// the same text pasted by the terminal would.
+		if cmd, ok := m.pastedImages(msg.text); ok {
+			return cmd
 		}
 		return m.comp.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(msg.text), Paste: true})
 	}

@@ -30,10 +30,28 @@ func TestCtrlVPastesTheClipboardImage(t *testing.T) {
 		t.Fatalf("chips %d, row %q, status %q", len(d.m.imgs.chips), d.m.chipRow(), d.m.status.text)
 	}
 
+	// A clipboard holding a copied image file's path attaches the file;
+	// other text is pasted.
+	writeImage(t, filepath.Join(ws, "copied.png"), 12, 10)
+	for _, text := range []string{"file://" + filepath.Join(ws, "copied.png"), "plain words"} {
+		script := "#!/bin/sh\ncase \"$*\" in *TARGETS*) echo UTF8_STRING ;; *) printf '%s' '" + text + "' ;; esac\n"
+		if err := os.WriteFile(filepath.Join(bin, "xclip"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, cmd = d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlV})
+		_, next := d.m.Update(cmd()) // the read's message starts the file's read
+		if strings.HasPrefix(text, "file://") {
+			d.run(next)
+		}
+	}
+	if len(d.m.imgs.chips) != 2 || !strings.Contains(d.m.chipRow(), "[Image #2 12×10 PNG") || d.m.comp.Value() != "plain words" {
+		t.Fatalf("chips %d, row %q, composer %q, status %q", len(d.m.imgs.chips), d.m.chipRow(), d.m.comp.Value(), d.m.status.text)
+	}
+
 	t.Setenv("PATH", t.TempDir())
 	_, cmd = d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlV})
 	d.run(cmd)
-	if !strings.Contains(d.m.status.text, "Pasting an image needs wl-paste (wl-clipboard) or xclip") || len(d.m.imgs.chips) != 1 {
+	if !strings.Contains(d.m.status.text, "Pasting an image needs wl-paste (wl-clipboard) or xclip") || len(d.m.imgs.chips) != 2 {
 		t.Errorf("without a reader: status %q, chips %d", d.m.status.text, len(d.m.imgs.chips))
 	}
 }

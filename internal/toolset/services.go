@@ -51,6 +51,10 @@ type Services struct {
 	Snapshots *file.Snapshots
 	// ApplyPatch is the [features] apply_patch switch.
 	ApplyPatch bool
+	// FileReadOnly registers File without its writes in every mode: a
+	// sub-agent type whose tools name only Claude Code's readers (Read,
+	// Grep, Glob, LS) reads files and never writes them (CONTRACT.md §6.5).
+	FileReadOnly bool
 	// GuardPaths are config and credential files File must never read.
 	GuardPaths []string
 	// TestCommand is the configured project test command for Run.
@@ -113,7 +117,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
 	readOnly := env.Mode == policy.Plan
 	if s.Snapshots != nil {
-		if readOnly {
+		if readOnly || s.FileReadOnly {
 			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace}))
 		} else {
 			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths,

@@ -57,9 +57,12 @@ type Config struct {
 	Subagents       bool
 	MaxSubagents    int
 	MaxAdmitted     int
-	PathSuffix      string
-	Headers         map[string]string
-	Web             WebConfig
+	// AgentsModel is [agents] default_model: the model of sub-agents that
+	// name none ("" = the session's).
+	AgentsModel string
+	PathSuffix  string
+	Headers     map[string]string
+	Web         WebConfig
 	// GitHubHosts are the [github] hosts the github tool may reach besides
 	// github.com (host or host:port, normalised); the project overlay
 	// cannot add any.
@@ -205,9 +208,9 @@ func Load(flags Flags, env Env) (*Config, error) {
 }
 
 // applyProject merges the workspace overlay: only model, reasoning effort,
-// tightening-only approval and sandbox settings, notes path, max_subagents
-// and allow_shell=false. Credentials, endpoints, provider and MCP path are
-// ignored there.
+// tightening-only approval and sandbox settings, notes path, max_subagents,
+// [agents] default_model and allow_shell=false. Credentials, endpoints,
+// provider and MCP path are ignored there.
 func (c *Config) applyProject(path string) error {
 	p, err := readFile(path)
 	if err != nil || p == nil {
@@ -228,6 +231,9 @@ func (c *Config) applyProject(path string) error {
 	}
 	if p.MaxSubagents > 0 {
 		c.File.MaxSubagents = p.MaxSubagents
+	}
+	if p.Agents != nil && p.Agents.DefaultModel != "" { // a model, as the project's model = is
+		c.File.Agents = &Agents{DefaultModel: p.Agents.DefaultModel}
 	}
 	if p.AllowShell != nil && !*p.AllowShell {
 		c.File.AllowShell = p.AllowShell
@@ -354,6 +360,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 			c.MaxSubagents = f.Subagents.MaxConcurrent
 		}
 		c.MaxAdmitted = f.Subagents.MaxAdmitted
+	}
+	if f.Agents != nil {
+		c.AgentsModel = strings.TrimSpace(f.Agents.DefaultModel)
 	}
 	if h := env.first("DEEPSEEK_HTTP_HEADERS", "CODEWHALE_HTTP_HEADERS"); h != "" {
 		c.Headers = provider.ParseHeaderList(h)

@@ -48,6 +48,7 @@ type File struct {
 	Features               *Features                `toml:"features"`
 	Tools                  *Tools                   `toml:"tools"`
 	Subagents              *Subagents               `toml:"subagents"`
+	Agents                 *Agents                  `toml:"agents"`
 	Providers              map[string]ProviderTable `toml:"providers"`
 	Pricing                map[string]Price         `toml:"pricing"`
 	Network                *Network                 `toml:"network"`
@@ -106,6 +107,13 @@ type Tools struct {
 type Subagents struct {
 	MaxConcurrent int `toml:"max_concurrent"`
 	MaxAdmitted   int `toml:"max_admitted"`
+}
+
+// Agents is the [agents] table: sub-agent types (CONTRACT.md §6.5).
+type Agents struct {
+	// DefaultModel is the model of a sub-agent whose call and definition
+	// name none (default: the session's model).
+	DefaultModel string `toml:"default_model"`
 }
 
 // ProviderTable is one [providers.<name>] table.
@@ -182,7 +190,7 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell", "hooks"},
+		"tools", "subagents", "agents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell", "hooks"},
 	"notifications":     {"when", "method"},
 	"sandbox":           {"writable_roots", "build_caches"},
 	"shell":             {"env_passthrough"},
@@ -193,6 +201,7 @@ var knownKeys = map[string][]string{
 	"features":          {"apply_patch", "web_search", "subagents"},
 	"tools":             {"always_load"},
 	"subagents":         {"max_concurrent", "max_admitted"},
+	"agents":            {"default_model"},
 	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style"},
 	"pricing":           {"input", "cached_input", "output", "context_window"},
 	"session_retention": {"max_sessions", "max_age_days"},

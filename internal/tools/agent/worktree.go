@@ -1,0 +1,224 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/codewhale/codewhale/internal/binpath"
+	"github.com/codewhale/codewhale/internal/gitsafe"
+	"github.com/codewhale/codewhale/internal/tools"
+)
+
+// WorktreeDir is where children's worktrees live, below the repository's
+// top level; it is added to .git/info/exclude, so the person's checkout
+// never shows it (CONTRACT.md §6.5).
+const WorktreeDir = ".codewhale/worktrees"
+
+// WorktreeInfo is a child's git worktree as its snapshot reports it.
+type WorktreeInfo struct {
+	Path   string `json:"path"`
+	Branch string `json:"branch"`
+	Base   string `json:"base"` // the commit it was made from
+	// DiffStat and Merge are filled in as each turn ends: the branch's
+	// change against Base, and how to take it.
+	DiffStat string `json:"diff_stat,omitempty"`
+	Merge    string `json:"merge,omitempty"`
+	Error    string `json:"error,omitempty"` // recording the turn's changes failed
+	Removed  bool   `json:"removed,omitempty"`
+	top      string
+}
+
+// WorktreeRequest is what a start asks for.
+type WorktreeRequest struct {
+	Workspace    string // the parent's workspace (canonical)
+	Branch, Base string // "" = codewhale/<id>, HEAD
+}
+
+// git runs git through gitsafe (the one way codewhale starts git) in dir.
+type git struct{ bin, dir string }
+
+func newGit(workspace string) (git, error) {
+	bin, err := binpath.LookPath("git", workspace)
+	if err != nil {
+		return git{}, fmt.Errorf("git is not installed: %w", err)
+	}
+	return git{bin: bin, dir: workspace}, nil
+}
+
+func (g git) in(dir string) git { return git{bin: g.bin, dir: dir} }
+
+// run returns git's stdout; a failure carries its stderr.
+func (g git) run(ctx context.Context, env []string, args ...string) (string, error) {
+	cmd := gitsafe.Command(ctx, g.bin, g.dir, args...)
+	cmd.Env = append(cmd.Env, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return out.String(), fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(errb.String()))
+		}
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return out.String(), nil
+}
+
+// refName refuses a branch or base value that is empty or could be read as
+// an option or a path outside the repository, before git sees it.
+func refName(field, v string) error {
+	switch {
+	case strings.TrimSpace(v) == "":
+		return tools.InvalidInput("%s must not be empty; leave it out for the default", field)
+	case strings.HasPrefix(v, "-"):
+		return tools.InvalidInput("%s %q may not start with \"-\"", field, v)
+	case strings.ContainsAny(v, " \t\r\n\x00\\") || strings.Contains(v, ".."):
+		return tools.InvalidInput("%s %q is not a branch or commit name (no spaces, backslashes or \"..\")", field, v)
+	}
+	return nil
+}
+
+// makeWorktree creates the child's worktree: <top>/.codewhale/worktrees/<id>
+// on a new branch from base, after the refusals that lose nothing (no
+// repository, a dirty checkout, a branch that exists, a worktree folder the
+// person tracks or that is a link). It returns the child's workspace there
+// (the parent's, at the same place below the top level).
+func (m *Manager) makeWorktree(ctx context.Context, id string, req WorktreeRequest) (*WorktreeInfo, string, error) {
+	branch, base := req.Branch, req.Base
+	if branch == "" {
+		branch = "codewhale/" + id
+	}
+	if base == "" {
+		base = "HEAD"
+	}
+	if err := refName("worktree_branch", branch); err != nil {
+		return nil, "", err
+	}
+	if err := refName("worktree_base", base); err != nil {
+		return nil, "", err
+	}
+	g, err := newGit(req.Workspace)
+	if err != nil {
+		return nil, "", tools.NotAvailable("worktree: true needs git: %v", err)
+	}
+	top, err := g.run(ctx, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, "", tools.NotAvailable("worktree: true needs a git repository, and %s is not in one", req.Workspace)
+	}
+	top = strings.TrimSpace(top)
+	g = g.in(top)
+	if _, err := g.run(ctx, nil, "check-ref-format", "--branch", branch); err != nil {
+		return nil, "", tools.InvalidInput("worktree_branch %q is not a valid branch name", branch)
+	}
+	if _, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
+		return nil, "", tools.InvalidInput("branch %s already exists; choose another worktree_branch", branch)
+	}
+	sha, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}")
+	if err != nil {
+		return nil, "", tools.InvalidInput("worktree_base %q is not a commit of this repository", base)
+	}
+	sha = strings.TrimSpace(sha)
+	if err := clean(ctx, g); err != nil {
+		return nil, "", err
+	}
+	m.root().gitMu.Lock()
+	defer m.root().gitMu.Unlock()
+	dir, err := worktreeHome(ctx, g, top)
+	if err != nil {
+		return nil, "", err
+	}
+	path := filepath.Join(dir, id)
+	if _, err := g.run(ctx, nil, "worktree", "add", "--quiet", "-b", branch, "--", path, sha); err != nil {
+		return nil, "", tools.ExecutionFailed("creating the worktree: %v", err)
+	}
+	ws := path
+	if rel, err := filepath.Rel(top, req.Workspace); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		ws = filepath.Join(path, rel)
+	}
+	return &WorktreeInfo{Path: path, Branch: branch, Base: sha, top: top}, ws, nil
+}
+
+// clean refuses a checkout with changes to tracked files: the worktree
+// starts from a commit and would not see them.
+func clean(ctx context.Context, g git) error {
+	out, err := g.run(ctx, nil, "status", "--porcelain=v1", "-z", "--untracked-files=no")
+	if err != nil {
+		return tools.ExecutionFailed("reading the workspace's status: %v", err)
+	}
+	if out == "" {
+		return nil
+	}
+	var paths []string
+	for _, rec := range strings.Split(strings.TrimRight(out, "\x00"), "\x00") {
+		if len(rec) > 3 && len(paths) < 5 {
+			paths = append(paths, rec[3:])
+		}
+	}
+	return tools.InvalidInput("the workspace has uncommitted changes (%s); commit or stash them first: a worktree starts "+
+		"from a commit and its sub-agent would not see them", strings.Join(paths, ", "))
+}
+
+// worktreeHome makes <top>/.codewhale/worktrees, refusing a link on the way
+// or a folder with tracked files, and excludes it from git status.
+func worktreeHome(ctx context.Context, g git, top string) (string, error) {
+	p := top
+	for _, part := range strings.Split(WorktreeDir, "/") {
+		p = filepath.Join(p, part)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "", tools.PermissionDenied("%s is a symbolic link; worktrees are made only in a real folder of the repository", p)
+		}
+	}
+	if out, err := g.run(ctx, nil, "ls-files", "-z", "--", WorktreeDir); err != nil || out != "" {
+		return "", tools.PermissionDenied("%s holds files the repository tracks; worktrees are never made inside a tracked path", p)
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return "", tools.ExecutionFailed("creating %s: %v", p, err)
+	}
+	exclude, err := g.run(ctx, nil, "rev-parse", "--git-path", "info/exclude")
+	if err != nil {
+		return "", tools.ExecutionFailed("finding .git/info/exclude: %v", err)
+	}
+	if err := addExclude(absUnder(top, strings.TrimSpace(exclude)), "/"+WorktreeDir+"/"); err != nil {
+		return "", tools.ExecutionFailed("adding %s to .git/info/exclude: %v", WorktreeDir, err)
+	}
+	return p, nil
+}
+
+func absUnder(top, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(top, p)
+}
+
+// addExclude appends line to the exclude file unless it is there.
+func addExclude(path, line string) error {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == line {
+			return nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		line = "\n" + line
+	}
+	_, err = f.WriteString(line + "\n")
+	return err
+}

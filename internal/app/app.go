@@ -90,6 +90,7 @@ type App struct {
 	CheckpointsOff string
 	cpState
 	project projectState
+	types   typesMemo
 	// Hooks runs the user's hooks (nil: none configured).
 	// HookNotices are lines for the host to show at start: untrusted
 	// project hooks, failed shell_env hooks.
@@ -140,7 +141,8 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	a.Tasks, a.TasksReport, a.StartupNotices = store, report.String(), report.Lines()
 	a.Services.Tasks = store
 	a.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), MaxConcurrent: cfg.MaxSubagents,
-		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents")})
+		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents"), Types: a.agentTypes,
+		DefaultModel: a.agentModel()})
 	if cfg.Subagents {
 		a.Services.Agents = a.Agents
 	}
@@ -357,53 +359,6 @@ func (a *App) notices() string {
 		parts = append(parts, n)
 	}
 	return strings.Join(parts, "\n")
-}
-
-// childFactory builds a sub-agent engine: its own history, To-do and plan;
-// the session's tasks store; tools narrowed to Plan for read-only roles;
-// approvals follow the parent's posture without anyone to ask.
-func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager, error) {
-	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
-		Model: a.Cfg.Model, MemoryEnabled: false})
-	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
-	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
-	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
-	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
-	if a.Services.RLM != nil {
-		svc.RLM = a.Services.RLM.NewChild()
-	}
-	if cc.Depth < cc.MaxDepth {
-		svc.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), Depth: cc.Depth, MaxDepth: cc.MaxDepth,
-			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
-	}
-	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
-	svc.Skills = a.Services.Skills
-	opts := a.EngineOptions()
-	opts.Checkpoints = nil // the parent turn's recording covers what its children change
-	opts.Session = &engine.Session{ID: cc.ID}
-	opts.Journal = nil // the child's transcript is saved by the agent manager
-	// The child's input is a sub-agent handoff, so the engine runs it under
-	// Ask without auto-approval (CONTRACT.md §9.1): with no one to ask,
-	// calls that need approval are refused and read-only work proceeds.
-	opts.Interactive = false
-	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
-	if svc.Agents != nil {
-		opts.BackgroundNotices = svc.Agents.Completed
-	}
-	if cc.ReadOnly || opts.Mode == policy.Plan {
-		opts.Mode = policy.Plan
-	}
-	if cc.MaxSteps > 0 {
-		opts.MaxSteps = cc.MaxSteps
-	}
-	if cc.Model != "" {
-		opts.Model = cc.Model
-	}
-	opts.TurnStart = nil // the parent's turn refreshes the project context
-	opts.Hooks = a.childHooks()
-	opts.SubAgentRole = cc.Role // the prompt's sub-agent section
-	opts.SystemPrompt = func(env engine.PromptEnv) string { return a.withInstructions(engine.DefaultSystemPrompt(env)) }
-	return engine.New(opts), svc.Agents, nil
 }
 
 // recordTaskCall keeps a task's tool call in its record.

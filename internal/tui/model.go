@@ -23,6 +23,7 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
 	"github.com/codewhale/codewhale/internal/tui/markdown"
@@ -53,7 +54,8 @@ type Route struct {
 // Options configure the UI. Engine is required.
 type Options struct {
 	Engine    Engine
-	Jobs      *jobs.Manager // /jobs and Ctrl+B; nil lists no jobs
+	Jobs      *jobs.Manager  // /jobs and Ctrl+B; nil lists no jobs
+	Agents    *agent.Manager // sub-agents: cost by model (status line, /cost), launch pace (/jobs, /agents); nil: none
 	Route     Route
 	Workspace string
 	// Home is CODEWHALE_HOME, where sessions are stored ("" = no /sessions).

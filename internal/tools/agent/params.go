@@ -221,7 +221,7 @@ func targets(action string) bool {
 // parallel-safe; a start returns before the child runs (detached) and is
 // Auto for a read-only role, Suggest in a worktree (whatever it writes
 // lands on its own branch, merged only by a person), Required otherwise;
-// everything else is Required.
+// cleanup is Suggest; everything else is Required.
 func policyOf(d *tools.Decoded[contract], ts *Types) tools.Policy {
 	switch d.Action {
 	case "status", "peek", "wait":
@@ -235,6 +235,10 @@ func policyOf(d *tools.Decoded[contract], ts *Types) tools.Policy {
 			p.Approval = tools.Auto
 		}
 		return p
+	case "cleanup":
+		// It removes only checkouts whose work is on their branches; git
+		// refuses one with changes it would lose.
+		return tools.Policy{Approval: tools.Suggest}
 	}
 	return tools.Policy{Approval: tools.Required}
 }

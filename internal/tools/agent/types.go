@@ -89,6 +89,10 @@ func (ts *Types) readOnly(role string) bool {
 	return ReadOnlyRole(role)
 }
 
+// MaxDefinedTypes bounds the defined types one session offers: their names
+// are values of `type`, carried in every request.
+const MaxDefinedTypes = 64
+
 // Bounds of what the schema says about defined types: the published tool
 // carries them in the first request, whose size is budgeted.
 const (

@@ -216,3 +216,19 @@ func lastUser(r *fakemodel.Request) string {
 	}
 	return ""
 }
+
+// doctor reports the sub-agent definitions: how many, which wait for the
+// trust step, and each file that did not load (an unknown tool) with why.
+func TestDoctorReportsAgentDefinitions(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, nil)
+	writeFiles(t, c.ws, map[string]string{
+		".claude/agents/reviewer.md": "---\ndescription: reviews\ntools: Read, Grep\n---\nReview.\n",
+		".codewhale/agents/bad.md":   "---\ndescription: broken\ntools: Read, Teleport\n---\nBody.\n"})
+	r, _ := runDoctor(t, c)
+	st, d := r.check(t, "agents")
+	if st != "warn" || !strings.Contains(d, "1 sub-agent type(s) defined; 1 not trusted yet (reviewer)") ||
+		!strings.Contains(d, `bad.md: tools: "Teleport" is not a tool codewhale has`) {
+		t.Errorf("agents: %s %s", st, d)
+	}
+}

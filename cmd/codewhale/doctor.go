@@ -70,6 +70,7 @@ func doctorOptions(g *globals) doctor.Options {
 		BaseURL: cfg.BaseURL, BaseSource: cfg.BaseSource, KeySource: cfg.KeySource, HasKey: cfg.APIKey != "",
 		Loopback: provider.IsLoopback(cfg.BaseURL), Mode: cfg.Mode.String(), Posture: cfg.Posture.Chip()}
 	o.MCP = func(ctx context.Context) (doctor.MCPReport, error) { return mcpReport(ctx, g, cfg.MCPConfigPath) }
+	o.Agents = func() doctor.AgentsReport { return agentsReport(cfg) }
 	o.Sandbox = sandboxStatus(cfg.SandboxDefaults())
 	return o
 }

@@ -5,7 +5,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/doctor"
+	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/toolset"
 )
 
 // waitAgentsFor parses --wait-agents: how long exec waits at the end for
@@ -78,4 +82,17 @@ func subagentsReport(m *agent.Manager) map[string]any {
 		usage[model] = map[string]any{"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens}
 	}
 	return map[string]any{"admission": st, "usage_by_model": usage}
+}
+
+// agentsReport is doctor's view of the sub-agent definitions, loaded as a
+// session loads them.
+func agentsReport(cfg *config.Config) doctor.AgentsReport {
+	st := projectctx.Load(projectctx.Options{Home: cfg.Home, Workspace: cfg.Workspace, KnownTool: toolset.KnownTool}).State()
+	rep := doctor.AgentsReport{Defined: len(st.Agents), Problems: st.AgentProblems}
+	for _, a := range st.Agents {
+		if a.Project && !a.Trusted {
+			rep.Untrusted = append(rep.Untrusted, a.Name)
+		}
+	}
+	return rep
 }

@@ -61,6 +61,8 @@ type Options struct {
 	Reach func(ctx context.Context, url string) (int, error)
 	// MCP starts the configured servers and reports their states.
 	MCP func(ctx context.Context) (MCPReport, error)
+	// Agents loads the sub-agent definitions (nil: not checked).
+	Agents func() AgentsReport
 	// Timeout bounds each network or process probe (default 5 s).
 	Timeout time.Duration
 }
@@ -116,6 +118,7 @@ func Run(ctx context.Context, o Options) Report {
 	sandboxCheck(&r, o.Sandbox)
 	programChecks(ctx, &r, o)
 	mcpCheck(ctx, &r, o)
+	agentsCheck(&r, o)
 	sessionsCheck(&r, o.Home)
 	r.OK = true
 	for _, c := range r.Checks {

@@ -9,11 +9,6 @@ import (
 	"github.com/codewhale/codewhale/internal/toolset"
 )
 
-// maxOfferedTypes bounds the defined sub-agent types one session offers:
-// their names are values of the agent tool's `type`, carried in every
-// request (CONTRACT.md §6.5).
-const maxOfferedTypes = 64
-
 // typesMemo converts each project-context load's definitions once.
 type typesMemo struct {
 	mu    sync.Mutex
@@ -42,13 +37,12 @@ func (a *App) agentTypes() *agent.Types {
 	return a.types.types
 }
 
-// OfferedTypes says how many defined types the agent tool offers of those
-// loaded (the rest are past maxOfferedTypes).
-func OfferedTypes(loaded int) int { return min(loaded, maxOfferedTypes) }
-
+// typesOf converts the loaded definitions, the first agent.MaxDefinedTypes
+// of them (/agents says how many more there are).
 func typesOf(defs []projectctx.Agent) []agent.Type {
-	out := make([]agent.Type, 0, OfferedTypes(len(defs)))
-	for _, d := range defs[:OfferedTypes(len(defs))] {
+	defs = defs[:min(len(defs), agent.MaxDefinedTypes)]
+	out := make([]agent.Type, 0, len(defs))
+	for _, d := range defs {
 		t := agent.Type{Name: d.Name, Description: d.Description, Instructions: d.Instructions, Tools: d.Tools,
 			FileReadOnly: d.FileReadOnly, Model: d.Model, ReasoningEffort: d.ReasoningEffort, Mode: d.Mode, Source: d.Path}
 		for _, rule := range d.Tools {

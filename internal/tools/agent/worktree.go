@@ -86,8 +86,9 @@ func refName(field, v string) error {
 
 // makeWorktree creates the child's worktree: <top>/.codewhale/worktrees/<id>
 // on a new branch from base, after the refusals that lose nothing (no
-// repository, a dirty checkout, a branch that exists, a worktree folder the
-// person tracks or that is a link). It returns the child's workspace there
+// repository, a dirty checkout, a worktree folder the person tracks or that
+// is a link; a branch that exists or that git does not take, as worktree
+// add refuses it). It returns the child's workspace there
 // (the parent's, at the same place below the top level).
 func (m *Manager) makeWorktree(ctx context.Context, id string, req WorktreeRequest) (*WorktreeInfo, string, error) {
 	branch, base := req.Branch, req.Base
@@ -107,18 +108,15 @@ func (m *Manager) makeWorktree(ctx context.Context, id string, req WorktreeReque
 	if err != nil {
 		return nil, "", tools.NotAvailable("worktree: true needs git: %v", err)
 	}
-	top, err := g.run(ctx, nil, "rev-parse", "--show-toplevel")
-	if err != nil {
+	// Few git processes: the top level and the exclude file in one, the
+	// branch name's validity and freshness checked by worktree add itself.
+	paths, err := g.run(ctx, nil, "rev-parse", "--show-toplevel", "--git-path", "info/exclude")
+	lines := strings.Split(strings.TrimSpace(paths), "\n")
+	if err != nil || len(lines) != 2 {
 		return nil, "", tools.NotAvailable("worktree: true needs a git repository, and %s is not in one", req.Workspace)
 	}
-	top = strings.TrimSpace(top)
+	top, exclude := lines[0], absUnder(req.Workspace, lines[1])
 	g = g.in(top)
-	if _, err := g.run(ctx, nil, "check-ref-format", "--branch", branch); err != nil {
-		return nil, "", tools.InvalidInput("worktree_branch %q is not a valid branch name", branch)
-	}
-	if _, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
-		return nil, "", tools.InvalidInput("branch %s already exists; choose another worktree_branch", branch)
-	}
 	sha, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}")
 	if err != nil {
 		return nil, "", tools.InvalidInput("worktree_base %q is not a commit of this repository", base)
@@ -129,13 +127,13 @@ func (m *Manager) makeWorktree(ctx context.Context, id string, req WorktreeReque
 	}
 	m.root().gitMu.Lock()
 	defer m.root().gitMu.Unlock()
-	dir, err := worktreeHome(ctx, g, top)
+	dir, err := worktreeHome(ctx, g, top, exclude)
 	if err != nil {
 		return nil, "", err
 	}
 	path := filepath.Join(dir, id)
 	if _, err := g.run(ctx, nil, "worktree", "add", "--quiet", "-b", branch, "--", path, sha); err != nil {
-		return nil, "", tools.ExecutionFailed("creating the worktree: %v", err)
+		return nil, "", addRefusal(branch, err)
 	}
 	ws := path
 	if rel, err := filepath.Rel(top, req.Workspace); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
@@ -164,9 +162,22 @@ func clean(ctx context.Context, g git) error {
 		"from a commit and its sub-agent would not see them", strings.Join(paths, ", "))
 }
 
+// addRefusal words worktree add's refusal of the branch: one that exists,
+// a name git does not take; anything else failed to run.
+func addRefusal(branch string, err error) error {
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "already exists"):
+		return tools.InvalidInput("branch %s already exists; choose another worktree_branch", branch)
+	case strings.Contains(msg, "not a valid branch name"):
+		return tools.InvalidInput("worktree_branch %q is not a valid branch name", branch)
+	}
+	return tools.ExecutionFailed("creating the worktree: %v", err)
+}
+
 // worktreeHome makes <top>/.codewhale/worktrees, refusing a link on the way
-// or a folder with tracked files, and excludes it from git status.
-func worktreeHome(ctx context.Context, g git, top string) (string, error) {
+// or a folder with tracked files, and excludes it (in the exclude file)
+// from git status.
+func worktreeHome(ctx context.Context, g git, top, exclude string) (string, error) {
 	p := top
 	for _, part := range strings.Split(WorktreeDir, "/") {
 		p = filepath.Join(p, part)
@@ -180,11 +191,7 @@ func worktreeHome(ctx context.Context, g git, top string) (string, error) {
 	if err := os.MkdirAll(p, 0o755); err != nil {
 		return "", tools.ExecutionFailed("creating %s: %v", p, err)
 	}
-	exclude, err := g.run(ctx, nil, "rev-parse", "--git-path", "info/exclude")
-	if err != nil {
-		return "", tools.ExecutionFailed("finding .git/info/exclude: %v", err)
-	}
-	if err := addExclude(absUnder(top, strings.TrimSpace(exclude)), "/"+WorktreeDir+"/"); err != nil {
+	if err := addExclude(exclude, "/"+WorktreeDir+"/"); err != nil {
 		return "", tools.ExecutionFailed("adding %s to .git/info/exclude: %v", WorktreeDir, err)
 	}
 	return p, nil

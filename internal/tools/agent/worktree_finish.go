@@ -58,12 +58,12 @@ func commitAll(ctx context.Context, g git, msg string) error {
 	if _, err := g.run(ctx, nil, "diff", "--cached", "--quiet"); err == nil {
 		return nil
 	}
-	var env []string
-	if _, err := g.run(ctx, nil, "var", "GIT_COMMITTER_IDENT"); err != nil {
-		env = []string{"GIT_AUTHOR_NAME=codewhale", "GIT_AUTHOR_EMAIL=codewhale@localhost",
-			"GIT_COMMITTER_NAME=codewhale", "GIT_COMMITTER_EMAIL=codewhale@localhost"}
+	args := []string{"-c", "commit.gpgSign=false", "commit", "--quiet", "--no-verify", "-m", msg}
+	_, err := g.run(ctx, nil, args...)
+	if err != nil && strings.Contains(err.Error(), "tell me who you are") {
+		_, err = g.run(ctx, []string{"GIT_AUTHOR_NAME=codewhale", "GIT_AUTHOR_EMAIL=codewhale@localhost",
+			"GIT_COMMITTER_NAME=codewhale", "GIT_COMMITTER_EMAIL=codewhale@localhost"}, args...)
 	}
-	_, err := g.run(ctx, env, "-c", "commit.gpgSign=false", "commit", "--quiet", "--no-verify", "-m", msg)
 	return err
 }
 

@@ -54,7 +54,7 @@ func cancelledList(cs []agent.Cancelled) []agent.Cancelled {
 }
 
 // admission reports a change of the sub-agent launch pace (CONTRACT.md
-// §6.5, §13.3): a stream-json "admission" line, or a line on stderr. It is
+// §6.5 and CONTRACT.md §13.3): a stream-json "admission" line, or a line on stderr. It is
 // called from the child whose 429 (or recovery) changed it.
 func (p *execPrinter) admission(s agent.AdmissionState) {
 	if p.streamJSON() {

@@ -69,8 +69,11 @@ func commitAll(ctx context.Context, g git, msg string) error {
 
 // CleanupReport is what agent cleanup did.
 type CleanupReport struct {
-	Removed  []string          `json:"removed"`
-	Kept     map[string]string `json:"kept,omitempty"` // path → why
+	Removed []string `json:"removed"`
+	// Running are the worktrees of children still queued or running,
+	// left alone; Kept are those git would not remove (path → why).
+	Running  []string          `json:"running,omitempty"`
+	Kept     map[string]string `json:"kept,omitempty"`
 	Branches []string          `json:"branches,omitempty"`
 }
 
@@ -103,7 +106,7 @@ func (m *Manager) CleanupWorktrees(ctx context.Context, workspace string) (Clean
 			continue
 		}
 		if live[wt.path] {
-			rep.Kept[wt.path] = "its sub-agent is still running"
+			rep.Running = append(rep.Running, wt.path)
 			continue
 		}
 		if _, err := g.run(ctx, nil, "worktree", "remove", "--", wt.path); err != nil {

@@ -156,3 +156,53 @@ func TestWorktreeRefusals(t *testing.T) {
 		t.Errorf("refusals admitted children: %v", m.List())
 	}
 }
+
+// blockedRun holds its turn until release is closed.
+type blockedRun struct{ started, release chan struct{} }
+
+func (b blockedRun) Turn(ctx context.Context, _ string, progress func(agent.Progress)) agent.Receipt {
+	progress(agent.Progress{})
+	close(b.started)
+	select {
+	case <-b.release:
+	case <-ctx.Done():
+	}
+	return agent.Receipt{Outcome: agent.TurnCompleted, Reply: "done"}
+}
+
+func (blockedRun) Steer(string) {}
+
+// Cleanup leaves a running child's worktree alone (and says so, without
+// failing), and removes it once the child finished.
+func TestCleanupLeavesARunningChildsWorktree(t *testing.T) {
+	t.Parallel()
+	r := worktreeRepo(t)
+	run := blockedRun{started: make(chan struct{}), release: make(chan struct{})}
+	m := agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(func(context.Context, agent.ChildConfig) (agent.Run, error) {
+		return run, nil
+	})})
+	t.Cleanup(func() { m.Drain(context.Background(), 0, 5*time.Second) })
+	tool := agent.New(m, nil)
+	if _, err := startWorktree(t, tool, r.Dir, `{"prompt":"hold","agent_id":"busy","worktree":true}`); err != nil {
+		t.Fatal(err)
+	}
+	<-run.started
+	cleanup := func() tools.Result {
+		t.Helper()
+		res, err := tools.Execute(context.Background(), tool, &tools.Context{Workspace: r.Dir}, json.RawMessage(`{"action":"cleanup"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := cleanup(); !res.Success || !strings.Contains(res.Content, `"running":["`+filepath.Join(r.Dir, ".codewhale", "worktrees", "agent_busy")) {
+		t.Errorf("cleanup while running: %s", res.Content)
+	}
+	close(run.release)
+	if _, settled := m.Wait(context.Background(), []string{"agent_busy"}, "completion", 10*time.Second); !settled {
+		t.Fatal("the child did not finish")
+	}
+	if res := cleanup(); !res.Success || !strings.Contains(res.Content, `"removed":["`) {
+		t.Errorf("cleanup after: %s", res.Content)
+	}
+}

@@ -148,3 +148,61 @@ func toolResultsOf(r *fakemodel.Request) []string {
 	}
 	return out
 }
+
+// With a few defined types (the Claude Code reviewer and two of ours) the
+// first request of the largest composition still fits the budget, and the
+// system prompt and tools are the same bytes on the next turn: the types'
+// schema is memoised while the definitions are unchanged.
+func TestDefinedTypesKeepTheFirstRequestInBudget(t *testing.T) {
+	t.Parallel()
+	def, err := os.ReadFile(filepath.Join("..", "projectctx", "testdata", "claude-agents", "code-reviewer.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakemodel.New(t)
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("ok") })
+	a := newPromptApp(t, composition{name: "operate-exec-auto", mode: policy.Operate, auto: true, memory: true}, srv)
+	for name, body := range map[string]string{
+		".claude/agents/code-reviewer.md": string(def),
+		".codewhale/agents/doc-scout.md":  "---\ndescription: Finds the docs a change needs and what they say.\nmode: plan\ntools: File, Web\n---\nFind docs.\n",
+		".codewhale/agents/migrator.md":   "---\ndescription: Moves call sites to a new API, one package at a time.\nmodel: deepseek-v4-flash\n---\nMigrate.\n",
+	} {
+		p := filepath.Join(a.Cfg.Workspace, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng := engine.New(a.EngineOptions())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go eng.Run(ctx)
+	for i := range 2 {
+		if _, err := eng.RunTurn(ctx, engine.SendMessage{Content: "hi"}, nil); err != nil {
+			t.Fatalf("turn %d: %v", i+1, err)
+		}
+	}
+	reqs := srv.Requests()
+	var body struct {
+		Messages []struct {
+			Content string `json:"content"`
+		} `json:"messages"`
+		Tools json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(reqs[0].Raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	total := len(body.Messages[0].Content) + len(body.Tools)
+	t.Logf("system prompt %d bytes + tools %d bytes = %d bytes", len(body.Messages[0].Content), len(body.Tools), total)
+	if total > firstRequestBudget {
+		t.Errorf("with three defined types the first request is %d bytes, over the budget of %d", total, firstRequestBudget)
+	}
+	if !strings.Contains(string(body.Tools), "doc-scout: Finds the docs a change needs") {
+		t.Errorf("the types are not in the schema")
+	}
+	if string(stablePrefix(t, reqs[0])) != string(stablePrefix(t, reqs[1])) {
+		t.Error("the second turn sends a different system prompt or tools")
+	}
+}

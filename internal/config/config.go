@@ -84,6 +84,8 @@ type Config struct {
 	// roots file tools reach in every posture.
 	WorkspaceTrust []string
 	Sandbox        SandboxConfig
+	// LSP is the [lsp] table resolved (language servers).
+	LSP LSPConfig
 
 	// Env is the environment the configuration was resolved from (a
 	// snapshot of the process's, or a test's). Hand it down instead of
@@ -219,14 +221,15 @@ func Load(flags Flags, env Env) (*Config, error) {
 }
 
 // applyProject merges the workspace overlay: only model, reasoning effort,
-// tightening-only approval and sandbox settings, notes path, max_subagents
-// and allow_shell=false. Credentials, endpoints, provider and MCP path are
-// ignored there.
+// tightening-only approval and sandbox settings, notes path, max_subagents,
+// allow_shell=false and [lsp] enabled=false. Credentials, endpoints,
+// provider, MCP path and language server programs are ignored there.
 func (c *Config) applyProject(workspace, path string) error {
 	p, err := readProjectFile(workspace, path)
 	if err != nil || p == nil {
 		return err
 	}
+	c.applyProjectLSP(p)
 	if len(p.Hooks) > 0 {
 		return fmt.Errorf("config: %s: [[hooks]] cannot live in the project config; put them in .codewhale/hooks.toml, "+
 			"which runs only once you trust it (/hooks trust)", path)
@@ -357,6 +360,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		return err
 	}
 	if err := c.resolveGitHub(); err != nil {
+		return err
+	}
+	if err := c.resolveLSP(); err != nil {
 		return err
 	}
 	return c.resolveSandbox(flags, env)

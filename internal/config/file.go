@@ -59,6 +59,7 @@ type File struct {
 	GitHub                 *GitHub                    `toml:"github"`
 	Notifications          *Notifications             `toml:"notifications"`
 	Hooks                  []Hook                     `toml:"hooks"`
+	LSP                    *LSPTable                  `toml:"lsp"`
 }
 
 // Hook is one [[hooks]] entry; internal/hooks validates and runs them.
@@ -203,7 +204,7 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing", "models", "network", "search", "notifications", "sandbox", "shell", "hooks"},
+		"tools", "subagents", "providers", "pricing", "models", "network", "search", "notifications", "sandbox", "shell", "hooks", "lsp"},
 	"notifications":     {"when", "method"},
 	"sandbox":           {"writable_roots", "build_caches"},
 	"shell":             {"env_passthrough"},
@@ -219,6 +220,10 @@ var knownKeys = map[string][]string{
 	"models":            modelKeys,
 	"session_retention": {"max_sessions", "max_age_days"},
 	"hooks":             {"name", "event", "matcher", "command", "timeout_ms"},
+	// [lsp] and its [lsp.servers.<name>] tables (suggestions look at the
+	// first key only).
+	"lsp": {"enabled", "poll_after_edit_ms", "max_diagnostics_per_file", "include_warnings", "servers",
+		"command", "args", "languages", "extensions", "root_markers", "env", "initialization_options"},
 }
 
 // closestKey suggests a known key within edit distance 2 of the last part.

@@ -23,6 +23,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -94,6 +95,9 @@ type App struct {
 	// route is the route of the next client when /provider switched it
 	// (nil: Cfg's).
 	route atomic.Pointer[config.Config]
+	// LSP is the session's language servers (shared with sub-agents and
+	// tasks); Close shuts them down.
+	LSP *lsp.Manager
 	// Hooks runs the user's hooks (nil: none configured).
 	// HookNotices are lines for the host to show at start: untrusted
 	// project hooks, failed shell_env hooks.
@@ -131,6 +135,11 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		return nil, fmt.Errorf("starting the job manager: %w", err)
 	}
 	a.Jobs = jm
+	if a.LSP, err = newLSP(cfg, a.Sandbox); err != nil {
+		jm.Close()
+		return nil, err
+	}
+	a.Services.LSP = a.LSP
 	a.Services.Jobs, a.Services.TestCommand = jm, cfg.File.TestCommand
 	a.Services.ApplyPatch, a.Services.GuardPaths = cfg.ApplyPatch, []string{cfg.Path}
 	if cfg.Web.Enabled {
@@ -212,8 +221,8 @@ func (a *App) StopAgents(ctx context.Context, wait time.Duration) []agent.Cancel
 	return a.Agents.Drain(ctx, wait, agentSettle)
 }
 
-// Close stops sub-agents, the task runner, every running Bash job and the
-// MCP servers.
+// Close stops sub-agents, the task runner, every running Bash job, the
+// language servers and the MCP servers.
 func (a *App) Close() {
 	a.Agents.Drain(context.Background(), 0, agentSettle)
 	if a.Services.RLM != nil {
@@ -221,6 +230,7 @@ func (a *App) Close() {
 	}
 	a.Tasks.Close()
 	a.Jobs.Close()
+	a.LSP.Close()
 	if a.Hooks != nil {
 		a.Hooks.Close()
 	}
@@ -373,13 +383,17 @@ func (a *App) autoCompactPercent() int {
 }
 
 // notices gathers runtime news for the model: finished background jobs
-// and sub-agents, each reported once.
+// and sub-agents, and what the language servers found in files commands
+// changed, each reported once.
 func (a *App) notices() string {
 	var parts []string
 	if f := a.Jobs.FinishedSinceLastAsked(); f.Text != "" {
 		parts = append(parts, f.Text)
 	}
 	if n := a.Agents.Completed(); n != "" {
+		parts = append(parts, n)
+	}
+	if n := a.lspNotices(); n != "" {
 		parts = append(parts, n)
 	}
 	return strings.Join(parts, "\n")
@@ -393,7 +407,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 		Model: a.Cfg.Model, MemoryEnabled: false})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
-	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	svc.Web, svc.Handles, svc.LSP = a.Services.Web, a.Services.Handles, a.Services.LSP
 	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
 	if a.Services.RLM != nil {
 		svc.RLM = a.Services.RLM.NewChild()
@@ -465,7 +479,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
-	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	svc.Web, svc.Handles, svc.LSP = a.Services.Web, a.Services.Handles, a.Services.LSP
 	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	svc.Skills = a.Services.Skills

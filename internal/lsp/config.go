@@ -15,6 +15,7 @@
 package lsp
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -92,13 +93,18 @@ func Builtins() []Server {
 
 // Merge lays user servers over the built-ins: a user entry named like a
 // built-in replaces the fields it sets and keeps the rest; other user
-// entries come first, in the order given.
-func Merge(user []Server) []Server {
+// entries come first, in the order given. An entry of its own needs a
+// command and the files it takes.
+func Merge(user []Server) ([]Server, error) {
 	builtins := Builtins()
 	var out []Server
 	for _, u := range user {
 		i := slices.IndexFunc(builtins, func(b Server) bool { return b.Name == u.Name })
 		if i < 0 {
+			if u.Command == "" || len(u.Languages)+len(u.Extensions) == 0 {
+				return nil, fmt.Errorf("[lsp.servers.%s] is not a built-in server (%s), so it needs command and "+
+					"languages or extensions", u.Name, strings.Join(builtinNames(), ", "))
+			}
 			out = append(out, u)
 			continue
 		}
@@ -106,7 +112,15 @@ func Merge(user []Server) []Server {
 		builtins = slices.Delete(builtins, i, i+1)
 		out = append(out, overlay(b, u))
 	}
-	return append(out, builtins...)
+	return append(out, builtins...), nil
+}
+
+func builtinNames() []string {
+	var names []string
+	for _, b := range Builtins() {
+		names = append(names, b.Name)
+	}
+	return names
 }
 
 // overlay is b with the fields u sets. A user command makes the server the

@@ -325,3 +325,40 @@ func (m *Manager) display(path string) string {
 func within(p, root string) bool {
 	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
+
+// Available reports whether any configured server can start here (its
+// program is found); it starts none.
+func (m *Manager) Available() bool {
+	for _, s := range m.Servers() {
+		if s.Found {
+			return true
+		}
+	}
+	return false
+}
+
+// ServerInfo is a configured server as doctor lists it: Found with its program's
+// Path, or Why not.
+type ServerInfo struct {
+	Name, Command, Files string
+	Found                bool
+	Path, Why            string
+}
+
+// Servers lists the configured servers and whether each can start.
+func (m *Manager) Servers() []ServerInfo {
+	if !m.Enabled() {
+		return nil
+	}
+	var out []ServerInfo
+	for i := range m.opts.Servers {
+		s := &m.opts.Servers[i]
+		r := m.resolve(s)
+		info := ServerInfo{Name: s.Name, Command: s.Command, Files: s.Describe(), Found: r.err == nil, Path: r.bin}
+		if r.err != nil {
+			info.Why = r.err.Error()
+		}
+		out = append(out, info)
+	}
+	return out
+}

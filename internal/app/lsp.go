@@ -79,3 +79,14 @@ func (a *App) lspNotices() string {
 	defer cancel()
 	return a.LSP.Notices(ctx)
 }
+
+// LanguageServers is what doctor lists: whether [lsp] is on, and each
+// configured server with whether its program is found (none is started).
+func LanguageServers(cfg *config.Config) (bool, []lsp.ServerInfo, error) {
+	m, err := newLSP(cfg, nil)
+	if err != nil {
+		return false, nil, err
+	}
+	defer m.Close()
+	return m.Enabled(), m.Servers(), nil
+}

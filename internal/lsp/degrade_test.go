@@ -98,7 +98,7 @@ func TestAMissingServerSaysSo(t *testing.T) {
 	m := New(Options{Config: Config{Enabled: true, Servers: []Server{srv}}, Workspace: t.TempDir(), LookPath: exec.LookPath})
 	defer m.Close()
 	got := m.Changed(context.Background(), []Change{{Path: filepath.Join(t.TempDir(), "a.go"), After: []byte("package a\n")}})
-	want := "LSP: no diagnostics from ghost (ghost is not installed (codewhale-no-such-language-server not found on PATH))"
+	want := "LSP: no diagnostics from ghost (codewhale-no-such-language-server not found on PATH)"
 	if got != want {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}

@@ -134,7 +134,7 @@ func (m *Manager) resolve(s *Server) resolved {
 	default:
 		r.bin, r.err = m.opts.LookPath(s.Command)
 		if r.err != nil {
-			r.err = fmt.Errorf("%s is not installed (%s not found on PATH)", s.Name, s.Command)
+			r.err = fmt.Errorf("%s not found on PATH", s.Command)
 		} else if s.prepare != nil {
 			r.err = s.prepare(r.bin, &r.srv)
 		}
@@ -341,7 +341,7 @@ func (m *Manager) Available() bool {
 // Path, or Why not.
 type ServerInfo struct {
 	Name, Command, Files string
-	Found                bool
+	Found, Builtin       bool
 	Path, Why            string
 }
 
@@ -354,7 +354,8 @@ func (m *Manager) Servers() []ServerInfo {
 	for i := range m.opts.Servers {
 		s := &m.opts.Servers[i]
 		r := m.resolve(s)
-		info := ServerInfo{Name: s.Name, Command: s.Command, Files: s.Describe(), Found: r.err == nil, Path: r.bin}
+		info := ServerInfo{Name: s.Name, Command: s.Command, Files: s.Describe(), Found: r.err == nil, Builtin: s.Builtin,
+			Path: r.bin}
 		if r.err != nil {
 			info.Why = r.err.Error()
 		}

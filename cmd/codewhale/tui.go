@@ -82,6 +82,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Permissions: a.Permissions,
 		Project:     a.Project(),
 		Hooks:       a.Hooks,
+		LSP:         a.LSP,
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()

@@ -17,6 +17,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
@@ -141,6 +142,8 @@ type Options struct {
 	Project *projectctx.Context
 	// Hooks runs the user's hooks, for /hooks (nil: none configured).
 	Hooks *hooks.Runner
+	// LSP is the session's language servers, for /lsp (nil: off).
+	LSP *lsp.Manager
 }
 
 // Model is the root Bubble Tea model.

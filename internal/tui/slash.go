@@ -80,6 +80,8 @@ var slashCommands = []slashCommand{
 		(*Model).skillsCommand},
 	{commands.Command{Name: "hooks", Aliases: []string{"hook"}, Usage: "[list|events|trust]",
 		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
+	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
+		Help: "language servers: state, last error; restart"}, (*Model).lspCommand},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
 		(*Model).initCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",

@@ -104,9 +104,14 @@ func TestAMissingServerSaysSo(t *testing.T) {
 	}
 }
 
+// No server starts before a file of its language is touched, and a file no
+// server takes is not sent anywhere.
 func TestNoServerForAFileCostsNothing(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "crash", time.Second)
+	if !m.Available() || len(m.Status()) != 0 {
+		t.Fatalf("finding the programs started a server: %+v", m.Status())
+	}
 	if got := m.Changed(context.Background(), []Change{{Path: filepath.Join(ws, "notes.txt"), After: []byte("hi")}}); got != "" {
 		t.Fatalf("got %q", got)
 	}

@@ -14,7 +14,7 @@ import (
 
 // goModule writes a small module to a temporary directory and returns it
 // (canonical, as the session's workspace is).
-func goModule(t *testing.T, files map[string]string) string {
+func goModule(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -34,7 +34,7 @@ func goModule(t *testing.T, files map[string]string) string {
 }
 
 // goplsManager is a manager over the installed gopls for ws.
-func goplsManager(t *testing.T, ws string, wait time.Duration) *Manager {
+func goplsManager(t testing.TB, ws string, wait time.Duration) *Manager {
 	t.Helper()
 	bin := e2e.LSPServer(t, "gopls")
 	if _, err := exec.LookPath("go"); err != nil {

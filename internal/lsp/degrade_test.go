@@ -87,7 +87,7 @@ func TestRequestsWithoutParamsAreAnswered(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "noparams", 20*time.Second)
 	got := m.Changed(context.Background(), []Change{{Path: filepath.Join(ws, "a.go"), After: []byte("package a\n")}})
-	if want := "a.go:1:1 error fake: bad"; !strings.Contains(got, want) {
+	if want := "a.go:1:1 error fake: bad (2 answers)"; !strings.Contains(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }

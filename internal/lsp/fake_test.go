@@ -50,12 +50,20 @@ type fakeMsg struct {
 
 func fakeServer(mode string) {
 	in := bufio.NewReader(os.Stdin)
+	answered := 0        // responses to the fake's own requests
+	var pending *fakeMsg // noparams: a document to report on once both are answered
 	for {
 		msg, err := fakeRead(in)
 		if err != nil {
 			return
 		}
 		switch {
+		case msg.Method == "" && len(msg.ID) > 0:
+			if answered++; answered == 2 && pending != nil {
+				fakeDocument(mode, *pending, answered)
+			}
+		case mode == "noparams" && answered < 2 && msg.Method == "textDocument/didOpen":
+			pending = &msg
 		case msg.Method == "initialize":
 			if mode == "hang" {
 				continue
@@ -67,12 +75,13 @@ func fakeServer(mode string) {
 			fakeWrite(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{
 				"capabilities": map[string]any{"textDocumentSync": 1}}})
 		case msg.Method == "initialized" && mode == "noparams":
-			// A request and a notification without params, which
-			// powernap's router would dereference.
+			// Requests and a notification without params: powernap's
+			// router dereferences them (ARCHITECTURE.md §7).
+			fakeWrite(map[string]any{"jsonrpc": "2.0", "id": 76, "method": "workspace/configuration"})
 			fakeWrite(map[string]any{"jsonrpc": "2.0", "id": 77, "method": "workspace/workspaceFolders"})
 			fakeWrite(map[string]any{"jsonrpc": "2.0", "method": "$/ping"})
 		case msg.Method == "textDocument/didOpen" || msg.Method == "textDocument/didChange":
-			fakeDocument(mode, msg)
+			fakeDocument(mode, msg, answered)
 		case msg.Method == "shutdown":
 			fakeWrite(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": nil})
 		case msg.Method == "exit":
@@ -82,7 +91,7 @@ func fakeServer(mode string) {
 }
 
 // fakeDocument misbehaves on a document sync, or reports one error in it.
-func fakeDocument(mode string, msg fakeMsg) {
+func fakeDocument(mode string, msg fakeMsg, answered int) {
 	var p struct {
 		TextDocument struct {
 			URI     string `json:"uri"`
@@ -104,17 +113,17 @@ func fakeDocument(mode string, msg fakeMsg) {
 	if mode == "flood" {
 		n = 5000
 		for i := range 3000 { // and files nobody asked about
-			fakePublish(fmt.Sprintf("file:///nowhere/%d.go", i), 0, 1)
+			fakePublish(fmt.Sprintf("file:///nowhere/%d.go", i), 0, 1, "bad")
 		}
 	}
-	fakePublish(p.TextDocument.URI, p.TextDocument.Version, n)
+	fakePublish(p.TextDocument.URI, p.TextDocument.Version, n, fmt.Sprintf("bad (%d answers)", answered))
 }
 
-func fakePublish(uri string, version, n int) {
+func fakePublish(uri string, version, n int, message string) {
 	diags := make([]map[string]any, n)
 	for i := range diags {
 		diags[i] = map[string]any{"range": map[string]any{"start": map[string]int{"line": 0, "character": 0},
-			"end": map[string]int{"line": 0, "character": 1}}, "severity": 1, "source": "fake", "message": "bad"}
+			"end": map[string]int{"line": 0, "character": 1}}, "severity": 1, "source": "fake", "message": message}
 	}
 	fakeWrite(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
 		"params": map[string]any{"uri": uri, "version": version, "diagnostics": diags}})

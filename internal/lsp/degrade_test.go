@@ -120,3 +120,14 @@ func TestNoServerForAFileCostsNothing(t *testing.T) {
 		t.Fatalf("a server started for a file it does not take: %+v", st)
 	}
 }
+
+// A server that publishes without versions, in parts, is heard out: the
+// empty first part is not taken for the answer.
+func TestUnversionedPartsAreWaitedFor(t *testing.T) {
+	t.Parallel()
+	m, ws := fakeManager(t, "parts", 20*time.Second)
+	got := m.Changed(context.Background(), []Change{{Path: filepath.Join(ws, "a.go"), After: []byte("package a\n")}})
+	if want := "a.go:1:1 error fake: bad (second part)"; !strings.Contains(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

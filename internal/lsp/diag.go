@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/x/powernap/pkg/lsp/protocol"
 )
@@ -21,8 +22,19 @@ type published struct {
 	seq     uint64 // the store's count of publishes when this one arrived
 	version int32  // the document version it describes (0: not said)
 	items   []protocol.Diagnostic
-	flood   int // the number sent, when over maxPerURI (items is then nil)
+	flood   int       // the number sent, when over maxPerURI (items is then nil)
+	at      time.Time // when it arrived
 }
+
+// A set published without a version cannot be tied to a text, and some
+// servers publish a file's problems in parts (typescript-language-server
+// sends the syntax check's result, then the type check's): such a set is
+// taken once no newer one has come for quietProblems (it lists problems)
+// or quietClean (it lists none, which a later part may contradict).
+const (
+	quietProblems = 100 * time.Millisecond
+	quietClean    = 500 * time.Millisecond
+)
 
 // diagStore holds what the server published, and wakes waiters on every
 // new set.
@@ -56,7 +68,7 @@ func (s *diagStore) publish(uri protocol.DocumentURI, version int32, items []pro
 		return
 	}
 	s.seq++
-	p := &published{seq: s.seq, version: version, items: items}
+	p := &published{seq: s.seq, version: version, items: items, at: time.Now()}
 	if len(items) > maxPerURI {
 		p.items, p.flood = nil, len(items)
 	}
@@ -89,8 +101,11 @@ func (s *diagStore) wake() {
 	s.changed = make(chan struct{})
 }
 
-// wait returns the first set for uri that arrived after the store's count
-// after and describes version (or says no version), or nil when ctx ends
+// wait returns the set for uri that describes the text the store's count
+// after was taken before: the first one published for version (or later),
+// or — published without a version — the last of a run of sets once no
+// newer one comes (quietProblems, quietClean). When ctx ends first it
+// returns such an unversioned set if there is one; nil when there is none
 // or gone is closed first.
 func (s *diagStore) wait(ctx context.Context, uri protocol.DocumentURI, after uint64, version int32,
 	gone <-chan struct{}) *published {
@@ -98,16 +113,46 @@ func (s *diagStore) wait(ctx context.Context, uri protocol.DocumentURI, after ui
 		s.mu.Lock()
 		p, ch := s.byURI[uri], s.changed
 		s.mu.Unlock()
-		if p != nil && p.seq > after && (p.version == 0 || p.version >= version) {
+		fits := p != nil && p.seq > after && (p.version == 0 || p.version >= version)
+		if fits && p.version != 0 {
 			return p
 		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return nil
-		case <-gone:
-			return nil
+		var settled <-chan time.Time
+		var t *time.Timer
+		if fits {
+			quiet := quietClean
+			if len(p.items) > 0 || p.flood > 0 {
+				quiet = quietProblems
+			}
+			t = time.NewTimer(quiet - time.Since(p.at))
+			settled = t.C
 		}
+		done, got := s.await(ch, settled, ctx.Done(), gone, p, fits)
+		if t != nil {
+			t.Stop()
+		}
+		if done {
+			return got
+		}
+	}
+}
+
+// await is one wait of wait's loop: done with its answer, or not done when
+// a newer set came.
+func (s *diagStore) await(changed <-chan struct{}, settled <-chan time.Time, ctxDone, gone <-chan struct{},
+	p *published, fits bool) (bool, *published) {
+	select {
+	case <-changed:
+		return false, nil
+	case <-settled:
+		return true, p
+	case <-ctxDone:
+		if fits {
+			return true, p
+		}
+		return true, nil
+	case <-gone:
+		return true, nil
 	}
 }
 

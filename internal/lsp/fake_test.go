@@ -108,6 +108,11 @@ func fakeDocument(mode string, msg fakeMsg, answered int) {
 	case "huge":
 		fmt.Printf("Content-Length: %d\r\n\r\n", 1<<30)
 		return
+	case "parts": // unversioned, in two parts as typescript-language-server sends them
+		fakePublish(p.TextDocument.URI, 0, 0, "")
+		time.Sleep(200 * time.Millisecond) // the type check taking its time
+		fakePublish(p.TextDocument.URI, 0, 1, "bad (second part)")
+		return
 	}
 	n := 1
 	if mode == "flood" {

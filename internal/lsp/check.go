@@ -112,8 +112,8 @@ func (m *Manager) awaitReady(ctx context.Context, c *client) string {
 	case <-ctx.Done():
 		return fmt.Sprintf("it is still starting after %v; later edits will be checked", m.opts.Wait)
 	}
-	if state, why := c.status(); state != StateReady {
-		return state + ": " + why
+	if state, _ := c.status(); state != StateReady {
+		return m.failure(c, nil) // waits for the reason the process ended
 	}
 	return ""
 }

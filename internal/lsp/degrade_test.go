@@ -109,8 +109,8 @@ func TestAMissingServerSaysSo(t *testing.T) {
 func TestNoServerForAFileCostsNothing(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "crash", time.Second)
-	if !m.Available() || len(m.Status()) != 0 {
-		t.Fatalf("finding the programs started a server: %+v", m.Status())
+	if s := m.Servers(); len(s) != 1 || !s[0].Found || len(m.Status()) != 0 {
+		t.Fatalf("finding the programs: %+v; started: %+v", m.Servers(), m.Status())
 	}
 	if got := m.Changed(context.Background(), []Change{{Path: filepath.Join(ws, "notes.txt"), After: []byte("hi")}}); got != "" {
 		t.Fatalf("got %q", got)
@@ -129,5 +129,15 @@ func TestUnversionedPartsAreWaitedFor(t *testing.T) {
 	got := m.Changed(context.Background(), []Change{{Path: filepath.Join(ws, "a.go"), After: []byte("package a\n")}})
 	if want := "a.go:1:1 error fake: bad (second part)"; !strings.Contains(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// A server that offers textDocument/diagnostic is asked, not waited for.
+func TestPullDiagnostics(t *testing.T) {
+	t.Parallel()
+	m, ws := fakeManager(t, "pull", 20*time.Second)
+	got := m.Changed(context.Background(), []Change{{Path: filepath.Join(ws, "a.go"), After: []byte("package a\n")}})
+	if want := "LSP (fake): 1 new error in a.go after this change:\na.go:1:9 error fake: pulled"; got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }

@@ -72,8 +72,15 @@ func fakeServer(mode string) {
 				fmt.Print("this is not LSP\r\n\r\n")
 				continue
 			}
-			fakeWrite(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{
-				"capabilities": map[string]any{"textDocumentSync": 1}}})
+			caps := map[string]any{"textDocumentSync": 1}
+			if mode == "pull" {
+				caps["diagnosticProvider"] = map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false}
+			}
+			fakeWrite(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{"capabilities": caps}})
+		case msg.Method == "textDocument/diagnostic": // pull: answered, never published
+			fakeWrite(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{"kind": "full",
+				"items": []any{map[string]any{"range": map[string]any{"start": map[string]int{"line": 0, "character": 8},
+					"end": map[string]int{"line": 0, "character": 9}}, "severity": 1, "source": "fake", "message": "pulled"}}}})
 		case msg.Method == "initialized" && mode == "noparams":
 			// Requests and a notification without params: powernap's
 			// router dereferences them (ARCHITECTURE.md §7).
@@ -112,6 +119,9 @@ func fakeDocument(mode string, msg fakeMsg, answered int) {
 		fakePublish(p.TextDocument.URI, 0, 0, "")
 		time.Sleep(200 * time.Millisecond) // the type check taking its time
 		fakePublish(p.TextDocument.URI, 0, 1, "bad (second part)")
+		return
+	}
+	if mode == "pull" {
 		return
 	}
 	n := 1

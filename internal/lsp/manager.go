@@ -326,17 +326,6 @@ func within(p, root string) bool {
 	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
 
-// Available reports whether any configured server can start here (its
-// program is found); it starts none.
-func (m *Manager) Available() bool {
-	for _, s := range m.Servers() {
-		if s.Found {
-			return true
-		}
-	}
-	return false
-}
-
 // ServerInfo is a configured server as doctor lists it: Found with its program's
 // Path, or Why not.
 type ServerInfo struct {

@@ -108,6 +108,23 @@ func (m *Manager) Server(path string) string {
 	return ""
 }
 
+// Missing says which configured server would take path but cannot start
+// ("" when none would): "gopls (gopls not found on PATH)".
+func (m *Manager) Missing(path string) string {
+	if !m.Enabled() {
+		return ""
+	}
+	for i := range m.opts.Servers {
+		s := &m.opts.Servers[i]
+		if _, ok := s.handles(path); ok {
+			if r := m.resolve(s); r.err != nil {
+				return fmt.Sprintf("%s (%v)", s.Name, r.err)
+			}
+		}
+	}
+	return ""
+}
+
 // Diagnostics is every problem (errors and warnings) the server reports
 // for t's text now, waiting at most Wait for it.
 func (m *Manager) Diagnostics(ctx context.Context, t Target) ([]Diagnostic, error) {

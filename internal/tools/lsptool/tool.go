@@ -83,6 +83,10 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[inpu
 		return tools.Result{}, err
 	}
 	if t.servers.Server(a.target.Path) == "" {
+		if missing := t.servers.Missing(a.target.Path); missing != "" {
+			return tools.Failed(fmt.Sprintf("lsp: the language server for %s is not installed: %s; nothing was asked",
+				d.In.Path, missing)), nil
+		}
 		return tools.Failed(fmt.Sprintf("lsp: no language server takes %s here (/lsp lists the servers and the files "+
 			"they take); nothing was asked", d.In.Path)), nil
 	}

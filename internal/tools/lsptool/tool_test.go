@@ -2,10 +2,12 @@ package lsptool
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -82,6 +84,17 @@ func TestPathsGoThroughTheFileBoundary(t *testing.T) {
 	res := e.call(t, map[string]any{"action": "symbols", "path": "notes.txt"})
 	if res.Success || !strings.HasPrefix(res.Content, "lsp: no language server takes notes.txt here") {
 		t.Fatalf("a file no server takes: %+v", res)
+	}
+	if err := os.WriteFile(filepath.Join(e.ws, "a.c"), []byte("int x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	builtins, _ := lsp.Merge(nil)
+	none := func(name string) (string, error) { return "", &exec.Error{Name: name, Err: exec.ErrNotFound} }
+	bare := New(lsp.New(lsp.Options{Config: lsp.Config{Enabled: true, Servers: builtins}, Workspace: e.ws, LookPath: none}))
+	raw := []byte(`{"action":"symbols","path":"a.c"}`)
+	if res, err := tools.Execute(t.Context(), bare, e.tc, raw); err != nil || res.Success ||
+		res.Content != "lsp: the language server for a.c is not installed: clangd (clangd not found on PATH); nothing was asked" {
+		t.Fatalf("a server that is not installed: %+v %v", res, err)
 	}
 	if _, err := tools.Execute(t.Context(), e.tool, e.tc, []byte(`{"action":"hover","path":"list.go","line":15}`)); err == nil ||
 		!strings.Contains(err.Error(), "needs the symbol's column (1-based) or its name as symbol on line 15") {

@@ -179,12 +179,14 @@ func (c *client) describe(err error) string {
 		parts = append(parts, fe.Error())
 	case c.readErr != nil:
 		parts = append(parts, "its output is not LSP: "+c.readErr.Error())
-	case err != nil:
+	case err != nil && c.exitErr != nil && c.exitErr.Error() == "signal: killed":
+		// Killed for the reason err gives (a start that timed out, a
+		// server that stopped reading): the signal adds nothing.
 	case c.exitErr != nil:
 		parts = append(parts, "it exited: "+c.exitErr.Error())
 	case c.cmd != nil && c.cmd.ProcessState != nil:
 		parts = append(parts, "it exited: "+c.cmd.ProcessState.String())
-	default:
+	case err == nil:
 		parts = append(parts, "it closed its connection")
 	}
 	if last := c.stderr.last(); last != "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/powernap/pkg/lsp/protocol"
 
 	"github.com/codewhale/codewhale/internal/secrets"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // Change is one file a call changed: its absolute path, its text before
@@ -217,15 +218,14 @@ func (m *Manager) ChangedOnDisk(paths []string) {
 		if _, secret := secrets.IsSecretPath(p); secret {
 			continue
 		}
-		fi, err := os.Lstat(p)
-		if err != nil {
+		if _, err := os.Lstat(p); err != nil {
 			changes = append(changes, Change{Path: p, Deleted: true})
 			continue
 		}
-		if !fi.Mode().IsRegular() || fi.Size() > maxSyncBytes {
-			continue
-		}
-		if data, err := os.ReadFile(p); err == nil {
+		// Through the boundary: a link planted by the command that changed
+		// the file never sends an outside file to the server.
+		data, fi, err := confine.ReadFile([]string{m.opts.Workspace}, p, maxSyncBytes+1)
+		if err == nil && fi.Size() <= maxSyncBytes {
 			changes = append(changes, Change{Path: p, After: data})
 		}
 	}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/charmbracelet/x/powernap/pkg/lsp/protocol"
 
 	"github.com/codewhale/codewhale/internal/secrets"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // ErrNoServer is a file no configured server takes.
@@ -309,9 +309,9 @@ func (m *Manager) lineSource(s *session, path string) string {
 	if _, secret := secrets.IsSecretPath(path); secret {
 		return ""
 	}
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxSyncBytes {
+	data, fi, err := confine.ReadFile([]string{m.opts.Workspace}, path, maxSyncBytes+1)
+	if err != nil || fi.Size() > maxSyncBytes {
 		return ""
 	}
-	data, _ := os.ReadFile(path)
 	return string(data)
 }

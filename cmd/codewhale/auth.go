@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/provider"
 )
 
 func newAuthCmd(ios IO, g *globals) *cobra.Command {
@@ -42,7 +44,7 @@ func newAuthCmd(ios IO, g *globals) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(ios.Out, "provider: %s\nbase url: %s (%s)\nmodel: %s\napi key: %s\n",
-				cfg.Provider, cfg.BaseURL, cfg.BaseSource, cfg.Model, keyStatus(cfg))
+				cfg.Provider, cfg.BaseURL, cfg.BaseSource, cmp.Or(cfg.Model, "(the server's first listed model)"), keyStatus(cfg))
 			return nil
 		},
 	}
@@ -51,8 +53,14 @@ func newAuthCmd(ios IO, g *globals) *cobra.Command {
 }
 
 func keyStatus(cfg *config.Config) string {
-	if cfg.APIKey == "" {
-		return "not set (set DEEPSEEK_API_KEY, run `codewhale auth set`, or add api_key to config.toml)"
+	switch {
+	case cfg.Withheld:
+		return fmt.Sprintf("set, %s, bound to %s: not sent to %s", cfg.KeyOrigin(), cfg.KeyBoundTo, cfg.BaseURL)
+	case cfg.APIKey != "":
+		return "set, " + cfg.KeyOrigin() + " → " + cfg.KeyHost
+	case cfg.KeyOptional || provider.IsLoopback(cfg.BaseURL):
+		return "none needed for " + cfg.BaseURL
 	}
-	return "set, from " + cfg.KeySource
+	return fmt.Sprintf("not set (export %s, run `codewhale auth set --provider %s`, or add api_key under [providers.%s] in config.toml)",
+		cfg.ClientConfig("").KeyEnv, cfg.Provider, cfg.Provider)
 }

@@ -11,8 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/doctor"
+	"github.com/codewhale/codewhale/internal/httptransport"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -25,7 +27,7 @@ func newDoctorCmd(ios IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check config files, API key, endpoint, sandbox, helper programs, MCP servers and sessions",
+		Short: "Check config files, API key, endpoint, sandbox, helper programs, MCP and language servers, and sessions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r := doctor.Run(cmd.Context(), doctorOptions(g))
@@ -66,13 +68,41 @@ func doctorOptions(g *globals) doctor.Options {
 		o.LoadErr = err
 		return o
 	}
-	o.Effective = &doctor.Effective{Provider: config.ProviderDisplayName(cfg.Provider), Model: cfg.Model,
-		BaseURL: cfg.BaseURL, BaseSource: cfg.BaseSource, KeySource: cfg.KeySource, HasKey: cfg.APIKey != "",
-		Loopback: provider.IsLoopback(cfg.BaseURL), Mode: cfg.Mode.String(), Posture: cfg.Posture.Chip()}
+	o.Effective = effective(cfg)
 	o.MCP = func(ctx context.Context) (doctor.MCPReport, error) { return mcpReport(ctx, g, cfg.MCPConfigPath) }
+	o.LSP = func() (doctor.LSPReport, error) { return lspReport(cfg) }
 	o.Agents = func() doctor.AgentsReport { return agentsReport(cfg) }
 	o.Sandbox = sandboxStatus(cfg.SandboxDefaults())
 	return o
+}
+
+// effective is what doctor reports of the resolved route: the key's source
+// and host, every other key's host, and the proxy in force.
+func effective(cfg *config.Config) *doctor.Effective {
+	e := &doctor.Effective{Provider: config.ProviderDisplayName(cfg.Provider), ProviderID: cfg.Provider, Model: cfg.Model,
+		BaseURL: cfg.BaseURL, BaseSource: cfg.BaseSource, KeySource: cfg.KeySource, KeyOrigin: cfg.KeyOrigin(),
+		HasKey: cfg.APIKey != "", KeyHost: cfg.KeyHost, KeyBoundTo: cfg.KeyBoundTo, Withheld: cfg.Withheld,
+		KeyOptional: cfg.KeyOptional, Loopback: provider.IsLoopback(cfg.BaseURL), ProxyVars: cfg.ProxyVars(),
+		Mode: cfg.Mode.String(), Posture: cfg.Posture.Chip()}
+	if e.Model == "" {
+		e.Model = "(the server's first model)"
+	}
+	for _, k := range cfg.KeyRoutes() {
+		e.Keys = append(e.Keys, doctor.KeyRoute{Provider: k.Provider, Origin: k.Origin, Host: orNoBase(k.Host)})
+	}
+	e.Proxy, _ = httptransport.Proxy(provider.ChatURL(cfg.BaseURL, false, cfg.PathSuffix))
+	return e
+}
+
+// lspReport lists the language servers the session would use.
+func lspReport(cfg *config.Config) (doctor.LSPReport, error) {
+	on, servers, err := app.LanguageServers(cfg)
+	rep := doctor.LSPReport{Enabled: on}
+	for _, s := range servers {
+		rep.Servers = append(rep.Servers, doctor.LSPServer{Name: s.Name, Files: s.Files, Path: s.Path, Why: s.Why,
+			Found: s.Found, Builtin: s.Builtin})
+	}
+	return rep, err
 }
 
 // sandboxStatus is what the session's sandbox would be, probed here with
@@ -101,11 +131,11 @@ func programVersion(ctx context.Context, path, flag string) (string, error) {
 
 // reach sends one GET to url; any HTTP answer means the endpoint is there.
 func reach(ctx context.Context, url string) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(url, "/")+"/models", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, provider.ModelsURL(url, ""), nil)
 	if err != nil {
 		return 0, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := httptransport.Client(config.ProcessEnv()("SSL_CERT_FILE")).Do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -141,4 +171,11 @@ func startPoolCtx(ctx context.Context, g *globals, path string) *mcp.Pool {
 	defer cancel()
 	pool.Start(start)
 	return pool
+}
+
+func orNoBase(s string) string {
+	if s == "" {
+		return "(no base URL)"
+	}
+	return s
 }

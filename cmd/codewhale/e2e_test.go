@@ -329,7 +329,7 @@ func TestExecExitCodes(t *testing.T) {
 	t.Parallel()
 	unauthorized := fakemodel.New(t, fakemodel.Reply{Status: 401, Body: `{"error":{"message":"Authentication Fails"}}`})
 	_, errOut, code := newCLI(t, unauthorized).run("exec", "--auto", "hi")
-	if code != 1 || !strings.Contains(errOut, "refused the API key") {
+	if code != 1 || !strings.Contains(errOut, "Set a valid key with `codewhale auth set --provider deepseek`") {
 		t.Errorf("401: code %d %q", code, errOut)
 	}
 	down := fakemodel.New(t)

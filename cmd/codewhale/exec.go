@@ -119,16 +119,14 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ccfg := cfg.ClientConfig(cfg.Model)
-	ccfg.UserAgent = "codewhale/" + version
-	ccfg.OnRetry = func(r provider.RetryInfo) {
-		fmt.Fprintln(ios.Err, engine.Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Wait: r.Wait}.Line())
-	}
-	client, err := provider.New(ccfg)
+	client, err := cfg.NewClient(ctx, cfg.Model, "codewhale/"+version)
 	if err != nil {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
+	client = client.WithOnRetry(func(r provider.RetryInfo) {
+		fmt.Fprintln(ios.Err, engine.Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Wait: r.Wait}.Line())
+	})
 	prompt, notices, err := oneShotMessage(ctx, cfg, o)
 	for _, n := range notices {
 		fmt.Fprintln(ios.Err, "hooks: "+n)
@@ -137,7 +135,7 @@ func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
-	req := &provider.Request{Model: cfg.Model, MaxTokens: 4096, Messages: []provider.Message{provider.UserText(prompt)}}
+	req := &provider.Request{Model: client.Model(), MaxTokens: 4096, Messages: []provider.Message{provider.UserText(prompt)}}
 	if o.reasoningEffort != "" {
 		req.ReasoningEffort = o.reasoningEffort
 	}

@@ -135,7 +135,7 @@ func (p *execPrinter) event(ev engine.Event) {
 	case engine.ToolCallComplete:
 		p.toolDone(ev)
 	case engine.TurnUsage:
-		if p.streamJSON() {
+		if p.streamJSON() && !ev.Unreported { // no fabricated zeros (CONTRACT.md §10.8)
 			fields := usageFields(ev.Step, &ev.Usage, ev.DurationMS)
 			if ev.Child {
 				fields = append(fields, "child", true) // a tool's own model requests (rlm child queries)

@@ -8,7 +8,6 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
-	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -84,13 +83,15 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Permissions: a.Permissions,
 		Project:     a.Project(),
 		Hooks:       a.Hooks,
+		LSP:         a.LSP,
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()
 			}
 		},
-		Route: tui.Route{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Effort: cfg.ReasoningEffort,
-			HasKey: cfg.APIKey != "" || provider.IsLoopback(cfg.BaseURL), KeySource: cfg.KeySource},
+		Route:         tuiRoute(cfg),
+		Routes:        tuiRoutes{a},
+		Models:        cfg.ModelTable(),
 		Workspace:     cfg.Workspace,
 		Home:          cfg.Home,
 		SessionID:     sessionID,

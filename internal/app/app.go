@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
@@ -22,6 +23,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -91,6 +93,12 @@ type App struct {
 	cpState
 	project projectState
 	types   typesMemo
+	// route is the route of the next client when /provider switched it
+	// (nil: Cfg's).
+	route atomic.Pointer[config.Config]
+	// LSP is the session's language servers (shared with sub-agents and
+	// tasks); Close shuts them down.
+	LSP *lsp.Manager
 	// Hooks runs the user's hooks (nil: none configured).
 	// HookNotices are lines for the host to show at start: untrusted
 	// project hooks, failed shell_env hooks.
@@ -128,6 +136,11 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		return nil, fmt.Errorf("starting the job manager: %w", err)
 	}
 	a.Jobs = jm
+	if a.LSP, err = newLSP(cfg, a.Sandbox); err != nil {
+		jm.Close()
+		return nil, err
+	}
+	a.Services.LSP = a.LSP
 	a.Services.Jobs, a.Services.TestCommand = jm, cfg.File.TestCommand
 	a.Services.ApplyPatch, a.Services.GuardPaths = cfg.ApplyPatch, []string{cfg.Path}
 	if cfg.Web.Enabled {
@@ -210,8 +223,8 @@ func (a *App) StopAgents(ctx context.Context, wait time.Duration) []agent.Cancel
 	return a.Agents.Drain(ctx, wait, agentSettle)
 }
 
-// Close stops sub-agents, the task runner, every running Bash job and the
-// MCP servers.
+// Close stops sub-agents, the task runner, every running Bash job, the
+// language servers and the MCP servers.
 func (a *App) Close() {
 	a.Agents.Drain(context.Background(), 0, agentSettle)
 	if a.Services.RLM != nil {
@@ -219,6 +232,7 @@ func (a *App) Close() {
 	}
 	a.Tasks.Close()
 	a.Jobs.Close()
+	a.LSP.Close()
 	if a.Hooks != nil {
 		a.Hooks.Close()
 	}
@@ -245,8 +259,9 @@ func (a *App) registerMCP(reg *tools.Registry, _ engine.TurnEnv) {
 // in the session is redacted too); the children codewhale starts keep the
 // variables [shell] env_passthrough names, as commands do.
 func SecretsPolicy(cfg *config.Config) *secrets.Policy {
+	others := cfg.OtherKeys() // /provider may switch to any of them
 	return secrets.New(secrets.Options{Home: cfg.Home, ConfigFiles: []string{cfg.Path},
-		Keys: func() []string { return []string{cfg.APIKey} }, EnvPassthrough: cfg.Sandbox.EnvPassthrough})
+		Keys: func() []string { return append([]string{cfg.APIKey}, others...) }, EnvPassthrough: cfg.Sandbox.EnvPassthrough})
 }
 
 // newSandbox is the session's command sandbox. Its tmp/ under
@@ -285,9 +300,30 @@ func (a *App) mode() policy.Mode {
 
 // NewClient builds the provider client for model.
 func (a *App) NewClient(model string) (*provider.Client, error) {
-	c := a.Cfg.ClientConfig(model)
-	c.UserAgent = "codewhale/" + a.Opts.Version
-	return provider.New(c)
+	ctx, cancel := context.WithTimeout(a.ctx, time.Minute) // bounds the model list a route without a model asks for
+	defer cancel()
+	return a.Route().NewClient(ctx, model, "codewhale/"+a.Opts.Version)
+}
+
+// Route is the configuration of the route in force: the configured one, or
+// the provider /provider switched to.
+func (a *App) Route() *config.Config {
+	if r := a.route.Load(); r != nil {
+		return r
+	}
+	return a.Cfg
+}
+
+// SwitchRoute makes provider id the route of the next client (the
+// provider's own entry: flags and CODEWHALE_BASE_URL belonged to the
+// starting route).
+func (a *App) SwitchRoute(id string) (*config.Config, error) {
+	r, err := a.Cfg.Route(id)
+	if err != nil {
+		return nil, err
+	}
+	a.route.Store(r)
+	return r, nil
 }
 
 // EngineOptions are the options of the session's own engine.
@@ -349,13 +385,17 @@ func (a *App) autoCompactPercent() int {
 }
 
 // notices gathers runtime news for the model: finished background jobs
-// and sub-agents, each reported once.
+// and sub-agents, and what the language servers found in files commands
+// changed, each reported once.
 func (a *App) notices() string {
 	var parts []string
 	if f := a.Jobs.FinishedSinceLastAsked(); f.Text != "" {
 		parts = append(parts, f.Text)
 	}
 	if n := a.Agents.Completed(); n != "" {
+		parts = append(parts, n)
+	}
+	if n := a.lspNotices(); n != "" {
 		parts = append(parts, n)
 	}
 	return strings.Join(parts, "\n")
@@ -394,7 +434,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
-	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	svc.Web, svc.Handles, svc.LSP = a.Services.Web, a.Services.Handles, a.Services.LSP
 	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	svc.Skills = a.Services.Skills

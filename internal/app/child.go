@@ -43,7 +43,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 		Model: a.Cfg.Model, MemoryEnabled: false})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths, svc.FileReadOnly = a.Services.ApplyPatch, a.Services.GuardPaths, cc.FileReadOnly
-	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	svc.Web, svc.Handles, svc.LSP = a.Services.Web, a.Services.Handles, a.Services.LSP
 	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
 	if a.Services.RLM != nil {
 		svc.RLM = a.Services.RLM.NewChild()

@@ -18,32 +18,43 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/web"
 )
 
-// rlmSandbox confines the Python kernels: they read anything, write only
-// beneath the scratch root and reach no network (child queries and fetches
-// go through this process). The kernel's audit hook fences it from inside
-// as well.
-func (a *App) rlmSandbox(scratch string) (*sandbox.Sandbox, string) {
-	sb := a.Sandbox.WithPolicy(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: scratch})
-	const hook = "python audit hook (in-process: no processes, no network, writes only in its scratch dir)"
+// rlmSandbox confines a Python kernel for interpreter py: it reads only
+// the system's directories, the workspace and py's own directories (a read
+// allow-list leaving out the user's dotfiles, /proc, $CODEWHALE_HOME and the
+// config file: sandbox.PrivateReads), writes only its scratch root and
+// reaches no network (child queries and fetches go through this process).
+func (a *App) rlmSandbox(scratch string, py rlm.Interpreter) *sandbox.Sandbox {
+	home, _ := os.UserHomeDir()
+	reads := sandbox.PrivateReads(home, []string{a.Cfg.Home, a.Cfg.Path}, append([]string{a.Cfg.Workspace}, py.Dirs...)...)
+	return a.Sandbox.WithPolicy(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: scratch, Reads: reads})
+}
+
+// rlmLabel says what confines the kernels, for results and receipts.
+func rlmLabel(sb *sandbox.Sandbox) string {
+	const rest = "; no new processes (RLIMIT_NPROC 0); python audit hook (advisory)"
 	st := sb.Status()
 	if !st.Enforced {
-		return sb, hook + "; the OS sandbox is unenforced (" + st.Reason + ")"
+		return "the OS sandbox is unenforced (" + st.Reason + ")" + rest
 	}
-	return sb, "OS sandbox (" + string(st.Mechanism) + ": writes only in its scratch dir, network " + st.Network + ") and " + hook
+	return "OS sandbox (" + string(st.Mechanism) + ": reads only the system, the workspace and Python's own " +
+		"directories, writes only in its scratch dir, network " + st.Network + ")" + rest
 }
 
 // newRLM builds the session's rlm tool: child queries through this
 // session's provider client, URLs through its Web tool, the transcript from
-// its journal, scratch under $CODEWHALE_HOME/tmp.
+// its journal, scratch under $CODEWHALE_HOME/tmp, each kernel under
+// rlmSandbox with the environment Bash gets, and eval judged by the
+// session's command classifier.
 func (a *App) newRLM() *rlm.Tool {
 	s := a.Services
 	scratch := filepath.Join(a.Cfg.Home, "tmp", "rlm")
 	_ = os.MkdirAll(scratch, 0o700)
-	sb, label := a.rlmSandbox(scratch)
-	o := rlm.Options{ScratchRoot: scratch, Workspace: a.Cfg.Workspace, Handles: s.Handles, Query: a.childQuery, SandboxLabel: label,
+	sb := a.rlmSandbox(scratch, rlm.Interpreter{})
+	o := rlm.Options{ScratchRoot: scratch, Workspace: a.Cfg.Workspace, Handles: s.Handles, Query: a.childQuery,
+		SandboxLabel: rlmLabel(sb), Env: sb.Environ(), Commands: s.CommandEnv(),
 		Sources: []handles.Source{s.Handles, a.Agents.HandleSource()},
-		Start: func(cmd *exec.Cmd) (func() error, error) {
-			p, err := sb.Start(cmd)
+		Start: func(cmd *exec.Cmd, py rlm.Interpreter) (func() error, error) {
+			p, err := a.rlmSandbox(scratch, py).Start(cmd)
 			if err != nil {
 				return nil, err
 			}

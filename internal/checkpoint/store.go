@@ -27,6 +27,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/gitsafe"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // DefaultMaxFile is the largest file a snapshot keeps (bigger ones are
@@ -147,17 +148,26 @@ func (s *Store) init(ctx context.Context) error {
 func (s *Store) syncExcludes() error {
 	var b bytes.Buffer
 	b.WriteString("# codewhale checkpoints: the workspace's own excludes, then files skipped for size\n")
-	if data, err := os.ReadFile(filepath.Join(s.ws, ".git", "info", "exclude")); err == nil {
+	// Through the confined reader (internal/tools/confine): the workspace
+	// is the model's to change, and a link anywhere on the way (or a
+	// secret) leaves the workspace's excludes out rather than copying
+	// another file's lines into the side store.
+	if data, _, err := confine.ReadFile([]string{s.ws}, filepath.Join(s.ws, ".git", "info", "exclude"), 0); err == nil {
 		b.Write(data)
 		b.WriteByte('\n')
 	}
-	if data, err := os.ReadFile(s.skipPath()); err == nil {
-		b.Write(data)
-	}
+	b.Write(s.readSkips())
 	if err := os.MkdirAll(filepath.Join(s.gitDir, "info"), 0o700); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(s.gitDir, "info", "exclude"), b.Bytes(), 0o600)
+}
+
+// readSkips is the side store's own list of skipped files (nil when
+// there is none).
+func (s *Store) readSkips() []byte {
+	data, _ := os.ReadFile(s.skipPath())
+	return data
 }
 
 func (s *Store) skipPath() string { return filepath.Join(s.gitDir, "codewhale-skipped") }

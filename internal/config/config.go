@@ -36,8 +36,18 @@ type Config struct {
 	BaseURL    string
 	BaseSource string // flag, env, config, default
 	APIKey     string
-	KeySource  string // flag, config, api_key_env, secret store, env, none
-	Model      string
+	KeySource  string // flag, env, config, secret store, none
+	KeyEnv     string // the variable an env key came from
+	// KeyHost is the host the key is sent to ("" when none is sent);
+	// KeyBoundTo the host a withheld key is bound to (CONTRACT.md §10.3).
+	KeyHost, KeyBoundTo string
+	// Withheld: the base URL was moved to a loopback server by flag or
+	// environment, so the key bound elsewhere is not sent there.
+	Withheld bool
+	// KeyOptional: the provider's servers run without a key (a local
+	// server's preset), wherever they are.
+	KeyOptional bool
+	Model       string
 
 	ReasoningEffort string
 	AllowShell      bool
@@ -77,6 +87,8 @@ type Config struct {
 	// roots file tools reach in every posture.
 	WorkspaceTrust []string
 	Sandbox        SandboxConfig
+	// LSP is the [lsp] table resolved (language servers).
+	LSP LSPConfig
 
 	// Env is the environment the configuration was resolved from (a
 	// snapshot of the process's, or a test's). Hand it down instead of
@@ -94,6 +106,9 @@ type Config struct {
 	// EnvAPIKeys are the values of every *_API_KEY variable, which session
 	// files redact.
 	EnvAPIKeys []string
+	// Quirks remembers the request fields the route's server refused, for
+	// every client of this configuration (provider/quirks.go).
+	Quirks *provider.Quirks
 }
 
 // Env looks a variable up; tests pass their own.
@@ -172,7 +187,8 @@ func Load(flags Flags, env Env) (*Config, error) {
 	if env == nil {
 		env, environ = ProcessEnv(), os.Environ()
 	}
-	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env), Env: env}
+	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env), Env: env,
+		Quirks: &provider.Quirks{}}
 	c.HomeFromEnv = env.first("CODEWHALE_HOME") != ""
 	c.AllowInsecureHTTP = truthy(env.first("CODEWHALE_ALLOW_INSECURE_HTTP"))
 	if n, err := strconv.Atoi(env.first("CODEWHALE_MAX_OUTPUT_TOKENS", "DEEPSEEK_MAX_OUTPUT_TOKENS")); err == nil && n > 0 {
@@ -197,7 +213,7 @@ func Load(flags Flags, env Env) (*Config, error) {
 		return nil, fmt.Errorf("config: %s: sandbox_mode: %w", c.Path, err)
 	}
 	if !flags.NoProjectConfig && flags.Workspace != "" {
-		if err := c.applyProject(ProjectPath(flags.Workspace)); err != nil {
+		if err := c.applyProject(flags.Workspace, ProjectPath(flags.Workspace)); err != nil {
 			return nil, err
 		}
 	}
@@ -209,13 +225,15 @@ func Load(flags Flags, env Env) (*Config, error) {
 
 // applyProject merges the workspace overlay: only model, reasoning effort,
 // tightening-only approval and sandbox settings, notes path, max_subagents,
-// [agents] default_model and allow_shell=false. Credentials, endpoints,
-// provider and MCP path are ignored there.
-func (c *Config) applyProject(path string) error {
-	p, err := readFile(path)
+// [agents] default_model, allow_shell=false and [lsp] enabled=false.
+// Credentials, endpoints, provider, MCP path and language server programs
+// are ignored there.
+func (c *Config) applyProject(workspace, path string) error {
+	p, err := readProjectFile(workspace, path)
 	if err != nil || p == nil {
 		return err
 	}
+	c.applyProjectLSP(p)
 	if len(p.Hooks) > 0 {
 		return fmt.Errorf("config: %s: [[hooks]] cannot live in the project config; put them in .codewhale/hooks.toml, "+
 			"which runs only once you trust it (/hooks trust)", path)
@@ -298,25 +316,9 @@ func (c *Config) posture(flags Flags, env Env) (policy.Posture, error) {
 
 func (c *Config) resolve(flags Flags, env Env) error {
 	f := &c.File
-	c.Provider = firstNonEmpty(flags.Provider, env.first("CODEWHALE_PROVIDER", "DEEPSEEK_PROVIDER"), f.Provider, "deepseek")
-	pt := f.Providers[c.Provider]
-	legacy := c.Provider == "deepseek"
-	switch {
-	case flags.BaseURL != "":
-		c.BaseURL, c.BaseSource = flags.BaseURL, "flag"
-	case env.first("CODEWHALE_BASE_URL", "DEEPSEEK_BASE_URL") != "":
-		c.BaseURL, c.BaseSource = env.first("CODEWHALE_BASE_URL", "DEEPSEEK_BASE_URL"), "env"
-	case pt.BaseURL != "":
-		c.BaseURL, c.BaseSource = pt.BaseURL, "config"
-	case legacy && f.BaseURL != "":
-		c.BaseURL, c.BaseSource = f.BaseURL, "config"
-	default:
-		c.BaseURL, c.BaseSource = provider.DefaultBaseURL, "default"
+	if err := c.resolveRoute(flags, env); err != nil {
+		return err
 	}
-	c.Model = firstNonEmpty(flags.Model, env.first("CODEWHALE_MODEL", "DEEPSEEK_MODEL", "DEEPSEEK_DEFAULT_TEXT_MODEL"),
-		f.Model, f.DefaultTextModel, pt.Model, provider.DefaultModel)
-	c.PathSuffix = pt.PathSuffix
-	c.APIKey, c.KeySource = c.resolveKey(flags, env, pt, legacy)
 	c.ReasoningEffort = firstNonEmpty(env.first("CODEWHALE_REASONING_EFFORT"), f.ReasoningEffort)
 	c.AllowShell = f.AllowShell == nil || *f.AllowShell
 	c.MaxSteps = f.MaxSteps
@@ -332,9 +334,6 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		if c.Mode, err = policy.ParseMode(f.DefaultMode); err != nil {
 			return fmt.Errorf("config: %s: default_mode: %w", c.Path, err)
 		}
-	}
-	if err := c.resolveNotifications(); err != nil {
-		return err
 	}
 	if err := c.resolveNotifications(); err != nil {
 		return err
@@ -364,9 +363,6 @@ func (c *Config) resolve(flags Flags, env Env) error {
 	if f.Agents != nil {
 		c.AgentsModel = strings.TrimSpace(f.Agents.DefaultModel)
 	}
-	if h := env.first("DEEPSEEK_HTTP_HEADERS", "CODEWHALE_HTTP_HEADERS"); h != "" {
-		c.Headers = provider.ParseHeaderList(h)
-	}
 	if err := c.resolveTrust(); err != nil {
 		return err
 	}
@@ -374,6 +370,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		return err
 	}
 	if err := c.resolveGitHub(); err != nil {
+		return err
+	}
+	if err := c.resolveLSP(); err != nil {
 		return err
 	}
 	return c.resolveSandbox(flags, env)
@@ -392,32 +391,6 @@ func (c *Config) resolveTrust() error {
 	return nil
 }
 
-// resolveKey follows CONTRACT.md §10.3: flag, config, api_key_env, the secret
-// store, then the ambient environment.
-func (c *Config) resolveKey(flags Flags, env Env, pt ProviderTable, legacy bool) (string, string) {
-	if flags.APIKey != "" {
-		return flags.APIKey, "flag"
-	}
-	if pt.APIKey != "" {
-		return pt.APIKey, "config"
-	}
-	if legacy && c.File.APIKey != "" {
-		return c.File.APIKey, "config"
-	}
-	if pt.APIKeyEnv != "" {
-		if v := env.first(pt.APIKeyEnv); v != "" {
-			return v, "api_key_env"
-		}
-	}
-	if k, err := ReadSecret(c.Home, c.Provider); err == nil && k != "" {
-		return k, "secret store"
-	}
-	if v := env.first(strings.ToUpper(c.Provider) + "_API_KEY"); v != "" {
-		return v, "env"
-	}
-	return "", "none"
-}
-
 func truthy(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "1", "on", "true", "yes", "y", "enabled":
@@ -433,30 +406,4 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
-}
-
-// ProviderDisplayName is the provider's name as its makers spell it
-// ("DeepSeek"); an unknown id is capitalised.
-func ProviderDisplayName(id string) string {
-	switch id {
-	case "":
-		return ""
-	case "deepseek":
-		return "DeepSeek"
-	case "openai":
-		return "OpenAI"
-	case "openrouter":
-		return "OpenRouter"
-	case "xai":
-		return "xAI"
-	}
-	return strings.ToUpper(id[:1]) + id[1:]
-}
-
-// ClientConfig is the provider client configuration for model.
-func (c *Config) ClientConfig(model string) provider.Config {
-	return provider.Config{Provider: ProviderDisplayName(c.Provider), BaseURL: c.BaseURL, APIKey: c.APIKey, Model: model,
-		PathSuffix: c.PathSuffix, Retry: c.Retry, OpenTimeout: c.OpenTimeout, IdleTimeout: c.IdleTimeout,
-		RequestTimeout: c.RequestTimeout, Headers: c.Headers, AllowInsecureHTTP: c.AllowInsecureHTTP,
-		MaxOutputTokens: c.MaxOutputTokens}
 }

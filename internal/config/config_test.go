@@ -13,7 +13,7 @@ import (
 
 func env(m map[string]string) config.Env { return func(k string) string { return m[k] } }
 
-func write(t *testing.T, path, body string) {
+func write(t testing.TB, path, body string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -76,8 +76,8 @@ func TestDefaultsAndKeySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ = config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home, "DEEPSEEK_API_KEY": "sk-env", "CODEWHALE_MEMORY": "on"}))
-	if c.APIKey != "sk-stored" || c.KeySource != "secret store" || !c.MemoryEnabled {
-		t.Errorf("secret store beats ambient env: %s %s", c.APIKey, c.KeySource)
+	if c.APIKey != "sk-env" || c.KeySource != "env" || !c.MemoryEnabled {
+		t.Errorf("the environment beats the secret store (CONTRACT.md §10.3): %s %s", c.APIKey, c.KeySource)
 	}
 	st, _ := os.Stat(filepath.Join(home, "secrets", "deepseek.key"))
 	if st.Mode().Perm() != 0o600 {
@@ -212,5 +212,31 @@ func TestEnvironmentIsHandedDown(t *testing.T) {
 	c, err = config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": home}))
 	if err != nil || c.AllowInsecureHTTP || c.MaxOutputTokens != 0 {
 		t.Errorf("defaults: %v %v %d", err, c.AllowInsecureHTTP, c.MaxOutputTokens)
+	}
+}
+
+// The workspace's overlay is read only where it resolves inside the
+// workspace: one that links out (the model can write the workspace) stops
+// the load with a sentence saying where it points; one inside still applies.
+func TestProjectConfigLinkedOutsideIsRefused(t *testing.T) {
+	t.Parallel()
+	home, ws, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, filepath.Join(outside, "config.toml"), "model = \"outside-model\"\n")
+	if err := os.MkdirAll(filepath.Join(ws, ".codewhale"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "config.toml"), config.ProjectPath(ws)); err != nil {
+		t.Fatal(err)
+	}
+	e := env(map[string]string{"CODEWHALE_HOME": home})
+	if c, err := config.Load(config.Flags{Workspace: ws}, e); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Fatalf("a linked-out project config: %v, %+v", err, c)
+	}
+	if err := os.Remove(config.ProjectPath(ws)); err != nil {
+		t.Fatal(err)
+	}
+	write(t, config.ProjectPath(ws), "model = \"inside-model\"\n")
+	if c, err := config.Load(config.Flags{Workspace: ws}, e); err != nil || c.File.Model != "inside-model" {
+		t.Fatalf("the project config inside: %v", err)
 	}
 }

@@ -14,50 +14,53 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/codewhale/codewhale/internal/textdist"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // File is the shape of config.toml. Pointer fields distinguish "unset" from
 // a zero value.
 type File struct {
-	Provider               string                   `toml:"provider"`
-	BaseURL                string                   `toml:"base_url"`
-	APIKey                 string                   `toml:"api_key"`
-	Model                  string                   `toml:"model"`
-	DefaultTextModel       string                   `toml:"default_text_model"`
-	ReasoningEffort        string                   `toml:"reasoning_effort"`
-	AllowShell             *bool                    `toml:"allow_shell"`
-	MaxSteps               int                      `toml:"max_steps"`
-	ApprovalPolicy         string                   `toml:"approval_policy"`
-	SandboxMode            string                   `toml:"sandbox_mode"`
-	TrustedPaths           []string                 `toml:"trusted_paths"`
-	StrictToolMode         bool                     `toml:"strict_tool_mode"`
-	MCPConfigPath          string                   `toml:"mcp_config_path"`
-	StreamChunkTimeoutSecs float64                  `toml:"stream_chunk_timeout_secs"`
-	StreamOpenTimeoutSecs  float64                  `toml:"stream_open_timeout_secs"`
-	RequestTimeoutSecs     float64                  `toml:"request_timeout_secs"`
-	MemoryPath             string                   `toml:"memory_path"`
-	NotesPath              string                   `toml:"notes_path"`
-	MaxSubagents           int                      `toml:"max_subagents"`
-	DefaultMode            string                   `toml:"default_mode"`
-	TestCommand            string                   `toml:"test_command"`
-	SessionRetention       *Retention               `toml:"session_retention"`
-	AutoCompact            *bool                    `toml:"auto_compact"`
-	AutoCompactPercent     int                      `toml:"auto_compact_threshold_percent"`
-	Retry                  *Retry                   `toml:"retry"`
-	Memory                 *Memory                  `toml:"memory"`
-	Features               *Features                `toml:"features"`
-	Tools                  *Tools                   `toml:"tools"`
-	Subagents              *Subagents               `toml:"subagents"`
-	Agents                 *Agents                  `toml:"agents"`
-	Providers              map[string]ProviderTable `toml:"providers"`
-	Pricing                map[string]Price         `toml:"pricing"`
-	Network                *Network                 `toml:"network"`
-	Sandbox                *SandboxTable            `toml:"sandbox"`
-	Shell                  *Shell                   `toml:"shell"`
-	Search                 *Search                  `toml:"search"`
-	GitHub                 *GitHub                  `toml:"github"`
-	Notifications          *Notifications           `toml:"notifications"`
-	Hooks                  []Hook                   `toml:"hooks"`
+	Provider               string                     `toml:"provider"`
+	BaseURL                string                     `toml:"base_url"`
+	APIKey                 string                     `toml:"api_key"`
+	Model                  string                     `toml:"model"`
+	DefaultTextModel       string                     `toml:"default_text_model"`
+	ReasoningEffort        string                     `toml:"reasoning_effort"`
+	AllowShell             *bool                      `toml:"allow_shell"`
+	MaxSteps               int                        `toml:"max_steps"`
+	ApprovalPolicy         string                     `toml:"approval_policy"`
+	SandboxMode            string                     `toml:"sandbox_mode"`
+	TrustedPaths           []string                   `toml:"trusted_paths"`
+	StrictToolMode         bool                       `toml:"strict_tool_mode"`
+	MCPConfigPath          string                     `toml:"mcp_config_path"`
+	StreamChunkTimeoutSecs float64                    `toml:"stream_chunk_timeout_secs"`
+	StreamOpenTimeoutSecs  float64                    `toml:"stream_open_timeout_secs"`
+	RequestTimeoutSecs     float64                    `toml:"request_timeout_secs"`
+	MemoryPath             string                     `toml:"memory_path"`
+	NotesPath              string                     `toml:"notes_path"`
+	MaxSubagents           int                        `toml:"max_subagents"`
+	DefaultMode            string                     `toml:"default_mode"`
+	TestCommand            string                     `toml:"test_command"`
+	SessionRetention       *Retention                 `toml:"session_retention"`
+	AutoCompact            *bool                      `toml:"auto_compact"`
+	AutoCompactPercent     int                        `toml:"auto_compact_threshold_percent"`
+	Retry                  *Retry                     `toml:"retry"`
+	Memory                 *Memory                    `toml:"memory"`
+	Features               *Features                  `toml:"features"`
+	Tools                  *Tools                     `toml:"tools"`
+	Subagents              *Subagents                 `toml:"subagents"`
+	Agents                 *Agents                    `toml:"agents"`
+	Providers              map[string]ProviderTable   `toml:"providers"`
+	Pricing                map[string]Price           `toml:"pricing"`
+	Models                 map[string]ModelTableEntry `toml:"models"`
+	Network                *Network                   `toml:"network"`
+	Sandbox                *SandboxTable              `toml:"sandbox"`
+	Shell                  *Shell                     `toml:"shell"`
+	Search                 *Search                    `toml:"search"`
+	GitHub                 *GitHub                    `toml:"github"`
+	Notifications          *Notifications             `toml:"notifications"`
+	Hooks                  []Hook                     `toml:"hooks"`
+	LSP                    *LSPTable                  `toml:"lsp"`
 }
 
 // Hook is one [[hooks]] entry; internal/hooks validates and runs them.
@@ -118,13 +121,14 @@ type Agents struct {
 
 // ProviderTable is one [providers.<name>] table.
 type ProviderTable struct {
-	APIKey               string `toml:"api_key"`
-	APIKeyEnv            string `toml:"api_key_env"`
-	BaseURL              string `toml:"base_url"`
-	Model                string `toml:"model"`
-	ContextWindow        int    `toml:"context_window"`
-	PathSuffix           string `toml:"path_suffix"`
-	ReasoningStreamStyle string `toml:"reasoning_stream_style"`
+	APIKey               string            `toml:"api_key"`
+	APIKeyEnv            string            `toml:"api_key_env"`
+	BaseURL              string            `toml:"base_url"`
+	Model                string            `toml:"model"`
+	ContextWindow        int               `toml:"context_window"`
+	PathSuffix           string            `toml:"path_suffix"`
+	ReasoningStreamStyle string            `toml:"reasoning_stream_style"`
+	Headers              map[string]string `toml:"headers"`
 }
 
 // Retention is the opt-in session pruning policy.
@@ -185,12 +189,30 @@ func readFile(path string) (*File, error) {
 	return ParseFile(path, data)
 }
 
+// readProjectFile loads the workspace's overlay through the confined
+// reader (internal/tools/confine): the model can write the workspace, so the
+// file is read only where it resolves inside it, through no link swapped in
+// after that check. A missing file is not an error (nil, nil).
+func readProjectFile(workspace, path string) (*File, error) {
+	data, _, err := confine.ReadBeneath(workspace, path, 0)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case errors.Is(err, confine.ErrEscape):
+		return nil, fmt.Errorf("config: %s resolves to %s, outside the workspace; a project config is read only from "+
+			"inside it (move it, or start with --no-project-config)", path, confine.Resolve(path))
+	case err != nil:
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return ParseFile(path, data)
+}
+
 var knownKeys = map[string][]string{
 	"": {"provider", "base_url", "api_key", "model", "default_text_model", "reasoning_effort", "allow_shell",
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "agents", "providers", "pricing", "network", "search", "notifications", "sandbox", "shell", "hooks"},
+		"tools", "subagents", "agents", "providers", "pricing", "models", "network", "search", "notifications", "sandbox", "shell", "hooks", "lsp"},
 	"notifications":     {"when", "method"},
 	"sandbox":           {"writable_roots", "build_caches"},
 	"shell":             {"env_passthrough"},
@@ -202,10 +224,15 @@ var knownKeys = map[string][]string{
 	"tools":             {"always_load"},
 	"subagents":         {"max_concurrent", "max_admitted"},
 	"agents":            {"default_model"},
-	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style"},
+	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style", "headers"},
 	"pricing":           {"input", "cached_input", "output", "context_window"},
+	"models":            modelKeys,
 	"session_retention": {"max_sessions", "max_age_days"},
 	"hooks":             {"name", "event", "matcher", "command", "timeout_ms"},
+	// [lsp] and its [lsp.servers.<name>] tables (suggestions look at the
+	// first key only).
+	"lsp": {"enabled", "poll_after_edit_ms", "max_diagnostics_per_file", "include_warnings", "servers",
+		"command", "args", "languages", "extensions", "root_markers", "env", "initialization_options"},
 }
 
 // closestKey suggests a known key within edit distance 2 of the last part.

@@ -1,7 +1,7 @@
 // Package doctor checks that codewhale can run here (`codewhale doctor`):
 // the config files and their errors, where the API key comes from, whether
 // the base URL answers, the sandbox, the helper programs the tools use, the
-// MCP servers and the sessions directory. Every check is a fact with a
+// MCP servers, the language servers and the sessions directory. Every check is a fact with a
 // status; nothing is fixed behind the user's back, and no secret is shown.
 package doctor
 
@@ -61,6 +61,9 @@ type Options struct {
 	Reach func(ctx context.Context, url string) (int, error)
 	// MCP starts the configured servers and reports their states.
 	MCP func(ctx context.Context) (MCPReport, error)
+	// LSP lists the language servers and whether each is installed; it
+	// starts none.
+	LSP func() (LSPReport, error)
 	// Agents loads the sub-agent definitions (nil: not checked).
 	Agents func() AgentsReport
 	// Timeout bounds each network or process probe (default 5 s).
@@ -78,10 +81,29 @@ type ConfigFile struct {
 // Effective is the part of the resolved configuration doctor reports.
 type Effective struct {
 	Provider, Model, BaseURL, BaseSource string
-	KeySource                            string // flag, config, api_key_env, secret store, env, none
+	ProviderID                           string // "deepseek"
+	KeySource                            string // flag, env, config, secret store, none
+	KeyOrigin                            string // "from DEEPSEEK_API_KEY", "none"
 	HasKey                               bool
-	Loopback                             bool // the base URL is on this machine (no key needed)
-	Mode, Posture                        string
+	// KeyHost is the host the route's key goes to; with Withheld the key
+	// stays with KeyBoundTo and the request goes out without it.
+	KeyHost, KeyBoundTo string
+	Withheld            bool
+	KeyOptional         bool // the provider's servers need no key
+	Loopback            bool // the base URL is on this machine (no key needed)
+	// Keys are the other providers' keys found, each with its host.
+	Keys []KeyRoute
+	// Proxy is the proxy requests to BaseURL go through ("" = direct);
+	// ProxyVars the proxy variables set, for the report.
+	Proxy     string
+	ProxyVars []string
+	Mode      string
+	Posture   string
+}
+
+// KeyRoute is one provider's key and the host it is bound to.
+type KeyRoute struct {
+	Provider, Origin, Host string
 }
 
 // SandboxStatus is the OS sandbox's state.
@@ -118,6 +140,7 @@ func Run(ctx context.Context, o Options) Report {
 	sandboxCheck(&r, o.Sandbox)
 	programChecks(ctx, &r, o)
 	mcpCheck(ctx, &r, o)
+	lspCheck(&r, o)
 	agentsCheck(&r, o)
 	sessionsCheck(&r, o.Home)
 	r.OK = true
@@ -151,39 +174,6 @@ func configChecks(r *Report, o Options) {
 			Data: map[string]any{"provider": e.Provider, "model": e.Model, "base_url": e.BaseURL, "base_source": e.BaseSource,
 				"mode": e.Mode, "posture": e.Posture}})
 	}
-}
-
-func keyAndEndpoint(ctx context.Context, r *Report, o Options) {
-	e := o.Effective
-	if e == nil {
-		return
-	}
-	key := Check{Name: "api key", Status: OK, Detail: "from " + e.KeySource, Data: map[string]any{"source": e.KeySource}}
-	switch {
-	case e.HasKey:
-	case e.Loopback:
-		key.Detail = "none needed: the base URL is on this machine"
-	default:
-		key.Status, key.Detail = Fail, "no API key found"
-		key.Fix = "export DEEPSEEK_API_KEY=…, or run `codewhale auth set`"
-	}
-	r.add(key)
-	if o.Reach == nil || e.BaseURL == "" {
-		return
-	}
-	pctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
-	start := time.Now()
-	code, err := o.Reach(pctx, e.BaseURL)
-	took := time.Since(start).Round(time.Millisecond)
-	c := Check{Name: "base url", Status: OK, Data: map[string]any{"url": e.BaseURL, "status": code, "ms": took.Milliseconds()}}
-	if err != nil {
-		c.Status, c.Detail = Fail, fmt.Sprintf("%s did not answer: %v", e.BaseURL, err)
-		c.Fix = "check the network, a proxy, or base_url / CODEWHALE_BASE_URL"
-	} else {
-		c.Detail = fmt.Sprintf("%s answered HTTP %d in %v", e.BaseURL, code, took)
-	}
-	r.add(c)
 }
 
 func sandboxCheck(r *Report, s SandboxStatus) {

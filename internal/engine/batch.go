@@ -191,7 +191,7 @@ func (t *turn) plan(c pendingCall) *planned {
 // resultBudget is the characters one tool result may take on this turn's
 // route.
 func (t *turn) resultBudget() int {
-	return resultBudget(t.e.contextWindow(t.client.Model(), t.client.BaseURL()))
+	return resultBudget(t.e.contextWindow(t.client))
 }
 
 // applyRules applies the persistent permission rules (README, "Permission

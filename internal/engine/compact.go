@@ -68,11 +68,11 @@ func estimateTokens(msgs []provider.Message, system string, tools []provider.Too
 }
 
 // contextWindow is the route's window in tokens.
-func (e *Engine) contextWindow(model, base string) int {
+func (e *Engine) contextWindow(c *provider.Client) int {
 	if e.opts.ContextWindow > 0 {
 		return e.opts.ContextWindow
 	}
-	info, _ := provider.ResolveModel(model, provider.IsFirstParty(base))
+	info, _ := c.ResolveModel()
 	if info.ContextWindow > 0 {
 		return info.ContextWindow
 	}
@@ -130,12 +130,12 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 		return CompactionFailed{Auto: auto, Error: errNothingToCompact.Error()}, errNothingToCompact
 	}
 	older, recent := msgs[:cut], msgs[cut:]
-	window := e.contextWindow(client.Model(), client.BaseURL())
+	window := e.contextWindow(client)
 	prompt := "Summarise this conversation history:\n\n" + renderForSummary(older, window*2)
 	if focus != "" {
 		prompt += "\n\nFocus the summary on: " + focus
 	}
-	info, _ := provider.ResolveModel(client.Model(), provider.IsFirstParty(client.BaseURL()))
+	info, _ := client.ResolveModel()
 	client = client.WithOnRetry(func(r provider.RetryInfo) {
 		e.emit(Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Status: r.Status, Wait: r.Wait})
 	})
@@ -184,7 +184,7 @@ func (t *turn) maybeAutoCompact(ctx context.Context, req *provider.Request) bool
 	if pct <= 0 {
 		return false
 	}
-	window := t.e.contextWindow(t.client.Model(), t.client.BaseURL())
+	window := t.e.contextWindow(t.client)
 	est := estimateTokens(req.Messages, req.System, req.Tools)
 	if est*100 < window*pct {
 		return false

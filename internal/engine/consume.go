@@ -305,7 +305,7 @@ func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 		}
 		h := t.e.history()
 		t.fail(ErrorEnvelope{Message: fmt.Sprintf("Context remains above model limit after %d recovery attempts (~%d token estimate, ~%d budget). Please run /compact or /clear.",
-			t.recoveries, estimateTokens(h, "", nil), t.e.contextWindow(t.client.Model(), t.client.BaseURL())),
+			t.recoveries, estimateTokens(h, "", nil), t.e.contextWindow(t.client)),
 			Category: "invalid_input", Severity: "error"})
 		return stepFailed
 	}

@@ -62,5 +62,5 @@ func (t *turn) directBudget(model string) int {
 	if err != nil {
 		return smallResultBudget
 	}
-	return resultBudget(t.e.contextWindow(c.Model(), c.BaseURL()))
+	return resultBudget(t.e.contextWindow(c))
 }

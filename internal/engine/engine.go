@@ -220,10 +220,7 @@ func New(opts Options) *Engine {
 		e.sess.ID = opts.NewID()
 	}
 	if e.sess.Model == "" {
-		e.sess.Model = opts.Model
-	}
-	if e.sess.Model == "" {
-		e.sess.Model = provider.DefaultModel
+		e.sess.Model = opts.Model // "" = the route's default, named by the first turn's client
 	}
 	e.sess.Workspace = opts.Workspace
 	e.sess.Mode = 0 // set.Mode is the mode

@@ -117,6 +117,10 @@ type TurnUsage struct {
 	DurationMS int64
 	Step       int
 	Child      bool
+	Model      string // the model that answered ("" for a child's usage)
+	// Unreported: the server sent no usage for this step; Usage is empty
+	// and means unknown, not zero.
+	Unreported bool
 }
 
 // Status is status-line text. Keep marks a notice the user must still be

@@ -90,7 +90,7 @@ func (t *turn) prepare(ctx context.Context) (*provider.Request, bool) {
 	if t.maybeAutoCompact(ctx, req) {
 		req = t.buildRequest()
 	}
-	window := t.e.contextWindow(t.client.Model(), t.client.BaseURL())
+	window := t.e.contextWindow(t.client)
 	if est := estimateTokens(req.Messages, req.System, req.Tools); est > window {
 		t.fail(overBudget(est, window))
 		return nil, false

@@ -89,7 +89,7 @@ func (t *turn) buildRequest() *provider.Request {
 			msgs = append(msgs, provider.EngineText(WorkStateBlock(body)))
 		}
 	}
-	info, legacyEffort := provider.ResolveModel(t.client.Model(), provider.IsFirstParty(t.client.BaseURL()))
+	info, legacyEffort := t.client.ResolveModel()
 	effort := t.set.Effort
 	if effort == "" {
 		effort = legacyEffort

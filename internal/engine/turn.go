@@ -72,6 +72,11 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		return nil // the deferred finish sets final
 	}
 	t.client = client
+	if model == "" { // the route's default: the client named it (a local server's first model)
+		e.mu.Lock()
+		e.sess.Model = client.Model()
+		e.mu.Unlock()
+	}
 	if e.opts.TurnStart != nil {
 		for _, line := range e.opts.TurnStart() {
 			e.emit(Status{Message: line, Keep: true})
@@ -196,7 +201,11 @@ func (t *turn) runStep(ctx context.Context) stepOutcome {
 		t.usage.Add(sr.usage)
 	}
 	if sr.usage.Reported() {
-		t.e.emit(TurnUsage{Usage: *sr.usage, DurationMS: time.Since(started).Milliseconds(), Step: t.step + 1})
+		t.e.emit(TurnUsage{Usage: *sr.usage, DurationMS: time.Since(started).Milliseconds(), Step: t.step + 1,
+			Model: t.client.Model()})
+	} else if sr.err == nil && !sr.cancelled { // a server that reports no usage (CONTRACT.md §10.8)
+		t.e.emit(TurnUsage{DurationMS: time.Since(started).Milliseconds(), Step: t.step + 1, Model: t.client.Model(),
+			Unreported: true})
 	}
 	if sr.cancelled {
 		t.keepInterruptedText(sr)

@@ -353,7 +353,7 @@ func TestRetryAfter503AndAuthFailure(t *testing.T) {
 	h2 := newHarness(t, srv2)
 	evs = h2.turn("hi")
 	tc := done(t, evs)
-	if tc.Status != engine.TurnFailed || tc.ErrorCategory != "authentication" || !strings.Contains(tc.Error, "refused the API key") {
+	if tc.Status != engine.TurnFailed || tc.ErrorCategory != "authentication" || !strings.Contains(tc.Error, "Set a valid key with") {
 		t.Errorf("401: %+v", tc)
 	}
 	if len(srv2.Requests()) != 1 {

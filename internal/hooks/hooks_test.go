@@ -254,3 +254,24 @@ func BenchmarkHasUnconfiguredEvent(b *testing.B) {
 		}
 	}
 }
+
+// A hooks.toml that links out of the workspace is not read: the session
+// start says so and how to go on.
+func TestProjectHooksLinkedOutsideAreRefused(t *testing.T) {
+	t.Parallel()
+	home, ws, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	target := filepath.Join(outside, "hooks.toml")
+	if err := os.WriteFile(target, []byte("[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"echo outside\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, ".codewhale"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, ProjectFile(ws)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := New(Options{Use: Trusted, Home: home, Workspace: ws})
+	if err == nil || !strings.Contains(err.Error(), "outside the workspace") || !strings.Contains(err.Error(), "--no-project-config") {
+		t.Fatalf("a hooks.toml linked outside: %v", err)
+	}
+}

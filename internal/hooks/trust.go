@@ -12,6 +12,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/projecttrust"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // ProjectFile is where a workspace keeps its hooks.
@@ -48,12 +49,12 @@ func (p Project) Line() string {
 
 func loadProject(home, workspace string) (Project, error) {
 	p := Project{Path: ProjectFile(workspace)}
-	data, err := os.ReadFile(p.Path)
+	data, err := readProjectFile(workspace, p.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return p, nil
 	}
 	if err != nil {
-		return p, fmt.Errorf("hooks: %s: %w", p.Path, err)
+		return p, fmt.Errorf("hooks: %s: %w (move it, or start with --no-project-config)", p.Path, err)
 	}
 	p.Exists = true
 	var f struct {
@@ -85,6 +86,21 @@ func loadProject(home, workspace string) (Project, error) {
 		p.Trusted, p.Changed = was == p.sum, was != p.sum
 	}
 	return p, nil
+}
+
+// readProjectFile reads the workspace's hooks.toml at path through the
+// confined reader (internal/tools/confine): its links resolved, it must lie
+// in the workspace and be no secret, and the bytes come from an open of
+// that resolved path through no symbolic link, so a file the model swapped
+// for a link after the check is not read (its content would reach the
+// person in a parse error, and its hash decides trust).
+func readProjectFile(workspace, path string) ([]byte, error) {
+	data, _, err := confine.ReadBeneath(workspace, path, 0)
+	if errors.Is(err, confine.ErrEscape) {
+		return nil, fmt.Errorf("it resolves to %s, outside the workspace, and project hooks are read only from inside it",
+			confine.Resolve(path))
+	}
+	return data, err
 }
 
 // Trust records the project's hooks.toml as trusted with its present

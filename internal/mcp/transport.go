@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/codewhale/codewhale/internal/httptransport"
 	"github.com/codewhale/codewhale/internal/netpolicy"
 )
 
@@ -108,7 +109,7 @@ func dial(s *ServerConfig, dir string, network *netpolicy.Policy) (*dialed, erro
 // for every host it reaches.
 func policyTransport(raw string, network *netpolicy.Policy) (http.RoundTripper, error) {
 	if network == nil {
-		return http.DefaultTransport, nil
+		return httptransport.Shared(""), nil
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Hostname() == "" {
@@ -117,11 +118,9 @@ func policyTransport(raw string, network *netpolicy.Policy) (http.RoundTripper, 
 	if d := network.Decide(u.Hostname()); d.Verdict == netpolicy.Denied {
 		return nil, errors.New(d.Reason)
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = nil
-	// The person configured this server: its own address may be private.
-	t.DialContext = network.DialContext(netpolicy.GrantURL(u))
-	return t, nil
+	// Direct: the policy's dialer must see the server, not a proxy. The
+	// person configured this server: its own address may be private.
+	return httptransport.New(httptransport.Options{Dial: network.DialContext(netpolicy.GrantURL(u)), Direct: true}), nil
 }
 
 func dialStdio(s *ServerConfig, dir string) *dialed {

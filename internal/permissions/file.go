@@ -13,6 +13,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/atomicfile"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // FileName is the rule file's name in $CODEWHALE_HOME and in a project's
@@ -37,7 +38,7 @@ func Load(globalPath, workspace string) (*Set, error) {
 		return s, nil
 	}
 	projectPath := filepath.Join(workspace, ".codewhale", FileName)
-	project, err := readRules(projectPath)
+	project, err := readProjectRules(workspace, projectPath)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +62,28 @@ func readRules(p string) ([]Rule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("permissions: reading %s: %w", p, err)
 	}
+	return parseRules(p, data)
+}
+
+// readProjectRules reads the workspace's rule file through the confined
+// reader (internal/tools/confine): the model can write the workspace, so
+// the file is read only where it resolves inside it, through no link
+// swapped in after that check.
+func readProjectRules(workspace, p string) ([]Rule, error) {
+	data, _, err := confine.ReadBeneath(workspace, p, 0)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case errors.Is(err, confine.ErrEscape):
+		return nil, fmt.Errorf("permissions: %s resolves to %s, outside the workspace; project rules are read only "+
+			"from inside it: put the file itself there, not a link", p, confine.Resolve(p))
+	case err != nil:
+		return nil, fmt.Errorf("permissions: reading %s: %w", p, err)
+	}
+	return parseRules(p, data)
+}
+
+func parseRules(p string, data []byte) ([]Rule, error) {
 	var body fileBody
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -177,3 +177,20 @@ func TestSaveAndRemove(t *testing.T) {
 		t.Error("removing a missing rule must fail")
 	}
 }
+
+// The workspace's rule file is read only where it resolves inside the
+// workspace: one that links out is an error naming where it points.
+func TestProjectRulesLinkedOutsideAreRefused(t *testing.T) {
+	t.Parallel()
+	ws, outside := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(outside, FileName), "[[rules]]\naction = \"deny\"\ntool = \"Bash\"\n")
+	if err := os.MkdirAll(filepath.Join(ws, ".codewhale"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, FileName), filepath.Join(ws, ".codewhale", FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), FileName), ws); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Fatalf("linked-out project rules: %v", err)
+	}
+}

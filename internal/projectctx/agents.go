@@ -107,7 +107,7 @@ func readAgent(src source, path string, link bool, l *agentLoad) (Agent, string)
 	if why != "" {
 		return Agent{}, fmt.Sprintf("%s: not read: %s", path, why)
 	}
-	data, fi, err := readLimited(path, maxAgentBytes+1)
+	data, fi, err := readReal(l.w.files, real, maxAgentBytes+1)
 	if err != nil {
 		return Agent{}, fmt.Sprintf("%s: not read: %v", path, err)
 	}

@@ -56,7 +56,9 @@ func sources(home, ws, kind string) []source {
 	}
 	if home != "" {
 		ha := homeArea(home, kind)
-		out = append(out, source{ha.root, "user $CODEWHALE_HOME/" + kind, ha})
+		// The folder itself may link anywhere (the user's choice); it is
+		// listed at the place it resolves to, through no link.
+		out = append(out, source{under(home, kind), "user $CODEWHALE_HOME/" + kind, ha})
 	}
 	return out
 }
@@ -128,10 +130,11 @@ func readCommand(src source, path, name string, link bool, w *watch) (Command, s
 	if !validName(name) {
 		return Command{}, fmt.Sprintf("%s: %q is not a usable command name (letters, digits, '-', '_' and '.', namespaces joined by ':')", path, name)
 	}
-	if _, why := src.area.admit(path, !link); why != "" {
+	real, why := src.area.admit(path, !link)
+	if why != "" {
 		return Command{}, fmt.Sprintf("%s: not read: %s", path, why)
 	}
-	data, fi, err := readLimited(path, maxCommandBytes+1)
+	data, fi, err := readReal(w.files, real, maxCommandBytes+1)
 	if err != nil {
 		return Command{}, fmt.Sprintf("%s: not read: %v", path, err)
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // Options say where to look.
@@ -75,8 +77,15 @@ func load(o Options, gen int) *State {
 	if o.Home != "" {
 		home = canonical(o.Home)
 	}
+	w.files = confine.NewSet(fsRoot(ws), fsRoot(home))
+	defer w.files.Close()
 	s.Root, s.Instructions = loadInstructions(home, ws, w)
 	var p1, p2 []string
+	if home != "" { // a home folder that links elsewhere is listed where it resolves: note the link
+		w.lstat(filepath.Join(home, "commands"))
+		w.lstat(filepath.Join(home, "skills"))
+		w.lstat(filepath.Join(home, "agents"))
+	}
 	s.Commands, p1 = loadCommands(sources(home, ws, "commands"), w)
 	s.Skills, p2 = loadSkills(sources(home, ws, "skills"), w)
 	s.Problems = append(p1, p2...)

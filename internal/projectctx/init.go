@@ -70,7 +70,7 @@ func NewInitDraft(workspace string, force bool) (*InitDraft, error) {
 		if why != "" {
 			return nil, fmt.Errorf("%s is not read: %s; move it or run /init --force for a fresh AGENTS.md", p, why)
 		}
-		data, _, err := readLimited(real, MaxInstructionBytes)
+		data, _, err := readReal(nil, real, MaxInstructionBytes)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", p, err)
 		}
@@ -181,7 +181,7 @@ func hiddenControl(text string) string {
 // if the file no longer matches what this diff was made from.
 func (d *InitDraft) Diff(proposal string) string {
 	d.seen = nil
-	if data, err := os.ReadFile(d.Target); err == nil {
+	if data, _, err := readReal(nil, d.Target, 0); err == nil {
 		d.seen = data
 	}
 	if d.seen != nil && string(d.seen) == proposal {
@@ -198,7 +198,7 @@ func (d *InitDraft) Diff(proposal string) string {
 // nothing when the file changed since Diff showed the change: the person
 // approved a diff against that text, not against an edit made since.
 func (d *InitDraft) Write(proposal string) error {
-	now, err := os.ReadFile(d.Target)
+	now, _, err := readReal(nil, d.Target, 0)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s before writing it: %w", d.Target, err)
 	}

@@ -109,7 +109,8 @@ func readInstruction(path, scope string, ar area, direct bool, budget *int, w *w
 		return Instruction{}, false
 	}
 	in := Instruction{Path: path, Scope: scope, Size: st.Size()}
-	if _, why := ar.admit(path, direct && st.Mode()&fs.ModeSymlink == 0); why != "" {
+	real, why := ar.admit(path, direct && st.Mode()&fs.ModeSymlink == 0)
+	if why != "" {
 		in.Skipped = "not read: " + why
 		return in, true
 	}
@@ -119,7 +120,7 @@ func readInstruction(path, scope string, ar area, direct bool, budget *int, w *w
 			MaxInstructionTotalBytes>>10)
 		return in, true
 	}
-	data, fi, err := readLimited(path, limit+1)
+	data, fi, err := readReal(w.files, real, limit+1)
 	if err != nil {
 		in.Skipped = "not read: " + err.Error()
 		return in, true

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/codewhale/codewhale/internal/secrets"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // area is a tree whose files may shape the agent: the repository (or the
@@ -105,29 +105,30 @@ func within(p, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// readLimited returns at most limit bytes of the regular file at path and
-// the file's information (from the open file, so a caller that knows path
-// is no link can record it without another look).
-func readLimited(path string, limit int) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
+// readReal returns at most limit bytes of the regular file real (a path
+// admit returned: canonical, inside its area, no secret) through the
+// confined reader (internal/tools/confine): opened beneath the file
+// system's root through no symbolic link, so the open takes exactly the
+// path admit checked, and a name swapped for a link after the check fails
+// here instead of reading what it leads to. files is the load's reader (its
+// root opened once per load); nil opens one for this read. fi comes from
+// the open file, so a caller that knows path is no link can record it
+// without another look.
+func readReal(files *confine.Set, real string, limit int) ([]byte, fs.FileInfo, error) {
+	if files == nil {
+		files = confine.NewSet(fsRoot(real))
+		defer files.Close()
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
+	data, fi, err := files.ReadFile(real, int64(limit))
+	if errors.Is(err, confine.ErrNotRegular) {
+		err = confine.ErrNotRegular
 	}
-	if !st.Mode().IsRegular() {
-		return nil, st, errors.New("not a regular file")
-	}
-	buf := make([]byte, min(st.Size(), int64(limit)))
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, st, err
-	}
-	return buf[:n], st, nil
+	return data, fi, err
 }
+
+// fsRoot is the root of the file system (the volume, on Windows) that
+// holds p.
+func fsRoot(p string) string { return filepath.VolumeName(p) + string(filepath.Separator) }
 
 // cutText shortens text to at most limit bytes on a UTF-8 boundary,
 // preferring the end of a line within the last quarter.

@@ -92,7 +92,7 @@ func readSkill(src source, dir string, linked bool, w *watch) (Skill, string, bo
 	if why != "" {
 		return Skill{}, fmt.Sprintf("%s: not read: %s", path, why), true
 	}
-	head, _, err := readLimited(path, maxSkillHead)
+	head, _, err := readReal(w.files, real, maxSkillHead)
 	if err != nil {
 		return Skill{}, fmt.Sprintf("%s: not read: %v", path, err), true
 	}
@@ -157,10 +157,11 @@ type SkillContent struct {
 
 // Content reads the skill's body and lists the files beside it.
 func (s *Skill) Content() (SkillContent, error) {
-	if _, why := s.area.admit(s.Path, false); why != "" {
+	real, why := s.area.admit(s.Path, false)
+	if why != "" {
 		return SkillContent{}, fmt.Errorf("skill %s (%s) is not readable: %s", s.Name, s.Path, why)
 	}
-	data, fi, err := readLimited(s.Path, maxSkillHead+MaxSkillBody)
+	data, fi, err := readReal(nil, real, maxSkillHead+MaxSkillBody)
 	if err != nil {
 		return SkillContent{}, fmt.Errorf("reading skill %s (%s): %w", s.Name, s.Path, err)
 	}
@@ -222,10 +223,12 @@ func (s *Skill) ReadFile(name string) (text string, cut string, err error) {
 	} else if err != nil {
 		return "", "", err
 	}
-	if _, why := (area{root: s.Dir, home: s.area.home}).admit(p, false); why != "" {
+	dir := area{root: s.Dir, home: s.area.home}
+	real, why := dir.admit(p, false)
+	if why != "" {
 		return "", "", fmt.Errorf("file %q of skill %s is not readable: %s", name, s.Name, why)
 	}
-	data, fi, err := readLimited(p, MaxSkillBody+1)
+	data, fi, err := readReal(nil, real, MaxSkillBody+1)
 	if err != nil {
 		return "", "", fmt.Errorf("reading %s: %w", p, err)
 	}

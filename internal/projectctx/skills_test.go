@@ -74,3 +74,21 @@ func TestSkillsBlockIsBounded(t *testing.T) {
 		t.Errorf("description is %d characters: %q", len([]rune(desc)), desc)
 	}
 }
+
+// The user's own folders may link anywhere (a dotfiles repository): their
+// commands and skills load through the link, read at the path it resolves
+// to.
+func TestHomeFoldersLinkedToDotfilesLoad(t *testing.T) {
+	t.Parallel()
+	home, dots := canonical(t.TempDir()), canonical(t.TempDir())
+	write(t, dots, map[string]string{"commands/ship.md": "ship it\n", "skills/notes/SKILL.md": skill("notes", "Write notes")})
+	mustLink(t, filepath.Join(dots, "commands"), filepath.Join(home, "commands"))
+	mustLink(t, filepath.Join(dots, "skills"), filepath.Join(home, "skills"))
+	s := Load(Options{Home: home, Workspace: canonical(t.TempDir())}).State()
+	if _, ok := s.Command("ship"); !ok {
+		t.Errorf("the linked commands folder was not read: %v", s.Problems)
+	}
+	if _, ok := s.Skill("notes"); !ok {
+		t.Errorf("the linked skills folder was not read: %v", s.Problems)
+	}
+}

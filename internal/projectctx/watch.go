@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // stamp is what a path looked like when the session read it.
@@ -38,6 +40,9 @@ func (s stamp) same(o stamp) bool {
 // §17.1: read once per session, changes noticed between turns).
 type watch struct {
 	seen map[string]stamp
+	// files is the load's confined reader (readReal), its root opened
+	// once for every file the load reads; load closes it.
+	files *confine.Set
 }
 
 func newWatch() *watch { return &watch{seen: map[string]stamp{}} }
@@ -50,9 +55,11 @@ func (w *watch) lstat(path string) (fs.FileInfo, error) {
 }
 
 // readDir lists dir, recorded (a folder's modification time changes when
-// an entry is added, removed or renamed). dir must be no link.
+// an entry is added, removed or renamed). dir is canonical, and is opened
+// through the load's confined reader, so a folder swapped for a link is
+// not listed.
 func (w *watch) readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
+	f, err := w.files.Open(dir)
 	if err != nil {
 		w.seen[dir] = stamp{}
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 
 	"github.com/codewhale/codewhale/internal/atomicfile"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // FileName is the record's name in the CodeWhale home (the name it had when
@@ -33,14 +34,9 @@ func Sum(data []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// Canonical is p with symbolic links resolved (p itself when it cannot be
-// resolved): the key a file is recorded under.
-func Canonical(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
-}
+// Canonical is p with symbolic links resolved (confine.Resolve): the key a
+// file is recorded under.
+func Canonical(p string) string { return confine.Resolve(p) }
 
 // Read returns the record of home (empty when there is none, or no home).
 func Read(home string) (map[string]string, error) {

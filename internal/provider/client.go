@@ -9,13 +9,21 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/httptransport"
 )
 
 // Config describes one resolved route.
 type Config struct {
 	Provider   string // display name, e.g. "DeepSeek"
+	ProviderID string // the preset or [providers.<id>] name, e.g. "deepseek"
 	BaseURL    string
 	APIKey     string
+	// KeyOptional lets a route without a key reach a server that is not on
+	// loopback (a local server's preset on another machine of the LAN).
+	KeyOptional bool
+	// KeyEnv is the variable a missing-key message asks for.
+	KeyEnv     string
 	Model      string
 	PathSuffix string
 	Retry      RetryPolicy
@@ -37,6 +45,14 @@ type Config struct {
 	// (config: CODEWHALE_MAX_OUTPUT_TOKENS).
 	MaxOutputTokens int
 	HTTPClient      *http.Client
+	// Models is the route's model table; nil is the built-in rows.
+	Models *ModelTable
+	// CertFile is SSL_CERT_FILE for the default HTTP client (config reads
+	// it).
+	CertFile string
+	// Quirks remembers the request fields the route's server refused; nil
+	// remembers them for this client only.
+	Quirks *Quirks
 	// OnRetry, when set, is told about each retry of Complete before the
 	// client waits. Streams deliver retries as EvRetry events instead.
 	OnRetry func(RetryInfo)
@@ -64,14 +80,17 @@ func New(cfg Config) (*Client, error) {
 	if err := CheckBaseURL(cfg.BaseURL, cfg.AllowInsecureHTTP); err != nil {
 		return nil, err
 	}
-	if cfg.APIKey == "" && !IsLoopback(cfg.BaseURL) {
-		return nil, MissingKeyError{}
-	}
-	if cfg.Model == "" {
-		cfg.Model = DefaultModel
+	if cfg.ProviderID == "" {
+		cfg.ProviderID = "deepseek"
 	}
 	if cfg.Provider == "" {
 		cfg.Provider = "DeepSeek"
+	}
+	if cfg.APIKey == "" && !cfg.KeyOptional && !IsLoopback(cfg.BaseURL) {
+		return nil, MissingKeyError{Provider: cfg.ProviderID, Name: cfg.Provider, Env: cfg.KeyEnv}
+	}
+	if cfg.Model == "" && cfg.ProviderID == "deepseek" {
+		cfg.Model = DefaultModel
 	}
 	if cfg.OpenTimeout <= 0 {
 		cfg.OpenTimeout = DefaultOpenTimeout
@@ -91,9 +110,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "codewhale"
 	}
+	if cfg.Quirks == nil {
+		cfg.Quirks = &Quirks{}
+	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport}
+		hc = httptransport.Client(cfg.CertFile)
 	}
 	return &Client{cfg: cfg, http: hc}, nil
 }
@@ -112,6 +134,15 @@ func (c *Client) MaxOutputTokens(m ModelInfo) int {
 	}
 	return MaxOutputTokens(m)
 }
+
+// ResolveModel is the model table's answer for the route's model, with
+// the reasoning tier a legacy id implies.
+func (c *Client) ResolveModel() (ModelInfo, string) {
+	return c.cfg.Models.Resolve(c.cfg.Model, IsFirstParty(c.cfg.BaseURL))
+}
+
+// ProviderID returns the route's provider id ("deepseek").
+func (c *Client) ProviderID() string { return c.cfg.ProviderID }
 
 // BaseURL returns the route's base URL.
 func (c *Client) BaseURL() string { return c.cfg.BaseURL }
@@ -195,7 +226,9 @@ func (c *Client) once(ctx context.Context, deadline time.Time, url string, body 
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
 		cancel()
-		he := &HTTPError{Status: resp.StatusCode, Message: sanitizeBody(raw, c.cfg.APIKey), Stream: stream}
+		he := &HTTPError{Status: resp.StatusCode, Message: sanitizeBody(raw, c.cfg.APIKey), Stream: stream,
+			Provider: c.cfg.ProviderID, Name: c.cfg.Provider, KeyEnv: c.cfg.KeyEnv, NoKey: c.cfg.APIKey == "",
+			Param: errorParam(raw)}
 		he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return nil, he
 	}
@@ -259,6 +292,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 		return nil, err
 	}
 	url := ChatURL(c.cfg.BaseURL, anyStrict(req.Tools), c.cfg.PathSuffix)
+	body = c.cfg.Quirks.stripDropped(body)
 	s := &Stream{c: c, ctx: ctx, url: url, body: body, try: c.newRetrier(), ad: newChatAdapter()}
 	s.ad.push(StreamEvent{Kind: EvMessageStart})
 	return s, nil
@@ -277,10 +311,16 @@ func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) 
 		return nil, err
 	}
 	url := ChatURL(c.cfg.BaseURL, anyStrict(req.Tools), c.cfg.PathSuffix)
+	body = c.cfg.Quirks.stripDropped(body)
 	try := c.newRetrier()
 	for {
 		try.attempts++
-		resp, err := c.completeOnce(ctx, try.deadline, url, body)
+		var resp *Response
+		var at *attempt
+		at, body, err = c.sendAdapting(func(b []byte) (*attempt, error) { return c.once(ctx, try.deadline, url, b, false) }, body)
+		if err == nil {
+			resp, err = c.readComplete(ctx, at)
+		}
 		if err == nil {
 			return resp, nil
 		}
@@ -300,11 +340,8 @@ func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) 
 	}
 }
 
-func (c *Client) completeOnce(ctx context.Context, deadline time.Time, url string, body []byte) (*Response, error) {
-	at, err := c.once(ctx, deadline, url, body, false)
-	if err != nil {
-		return nil, err
-	}
+// readComplete reads a non-streaming answer.
+func (c *Client) readComplete(ctx context.Context, at *attempt) (*Response, error) {
 	defer at.close()
 	raw, err := io.ReadAll(io.LimitReader(at.body, maxResponseBody+1))
 	if err != nil {

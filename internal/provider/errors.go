@@ -16,9 +16,32 @@ const MissingKeyMessage = "DeepSeek API key not found.\n" +
 	"  3. or export it: export DEEPSEEK_API_KEY=<your-key>"
 
 // MissingKeyError reports that no API key was found for a hosted route.
-type MissingKeyError struct{}
+// The zero value is DeepSeek's.
+type MissingKeyError struct {
+	Provider string // the provider id ("openrouter")
+	Name     string // its display name ("OpenRouter")
+	Env      string // the variable that would hold the key
+}
 
-func (MissingKeyError) Error() string { return MissingKeyMessage }
+func (e MissingKeyError) Error() string {
+	if e.Provider == "" || e.Provider == "deepseek" {
+		return MissingKeyMessage
+	}
+	env := e.Env
+	if env == "" {
+		env = KeyEnvName(e.Provider)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s API key not found.\nFix it in one of these ways:\n", e.Name)
+	n := 1
+	if p, ok := LookupPreset(e.Provider); ok && p.KeyURL != "" {
+		fmt.Fprintf(&b, "  %d. create a key at %s\n", n, p.KeyURL)
+		n++
+	}
+	fmt.Fprintf(&b, "  %d. store it with `codewhale auth set --provider %s`\n", n, e.Provider)
+	fmt.Fprintf(&b, "  %d. or export it: export %s=<your-key>", n+1, env)
+	return b.String()
+}
 
 // HTTPError is a non-2xx answer from the provider.
 type HTTPError struct {
@@ -26,19 +49,68 @@ type HTTPError struct {
 	Message    string // sanitised body
 	Stream     bool   // the request was a streaming one
 	RetryAfter time.Duration
+	// Provider and Name say whose server answered (zero: DeepSeek's);
+	// KeyEnv is the variable its key is read from; NoKey that the request
+	// carried no key.
+	Provider, Name, KeyEnv string
+	NoKey                  bool
+	// Param is the field an OpenAI-style error names (error.param);
+	// Field the request field the server refused (quirks.go).
+	Param, Field string
 }
 
 func (e *HTTPError) Error() string {
-	op := "Failed to call DeepSeek Chat API"
+	name := e.Name
+	if name == "" {
+		name = "DeepSeek"
+	}
+	op := "Failed to call " + name + " Chat API"
 	if e.Stream {
 		op = "SSE stream request failed"
 	}
 	s := fmt.Sprintf("%s: HTTP %d: %s", op, e.Status, e.Message)
 	if e.Status == 401 || e.Status == 403 {
-		s += "\nThe provider refused the API key. Set a valid key with `codewhale auth set --provider deepseek`, " +
-			"or export DEEPSEEK_API_KEY=<your-key> (create one at https://platform.deepseek.com/api_keys)."
+		s += "\n" + e.keyAdvice()
+	}
+	if e.Field != "" {
+		s += fmt.Sprintf("\nThis answered the request sent again without %s, which the server had refused first.", e.Field)
+	} else if e.Param != "" {
+		s += fmt.Sprintf("\nThe server named the request field %q.", e.Param)
 	}
 	return s
+}
+
+// errorParam is error.param of an OpenAI-style error body ("" when none).
+func errorParam(body []byte) string {
+	var env struct {
+		Error struct {
+			Param string `json:"param"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return ""
+	}
+	return env.Error.Param
+}
+
+// keyAdvice is what to do when the server refused the key (or wanted one).
+func (e *HTTPError) keyAdvice() string {
+	id, env := e.Provider, e.KeyEnv
+	if id == "" {
+		id = "deepseek"
+	}
+	if env == "" {
+		env = KeyEnvName(id)
+	}
+	what := "The provider refused the API key."
+	if e.NoKey {
+		what = "The server wants an API key and none was sent."
+	}
+	s := fmt.Sprintf("%s Set a valid key with `codewhale auth set --provider %s`, or export %s=<your-key>", what, id, env)
+	if p, ok := LookupPreset(id); ok && p.KeyURL != "" {
+		s += " (create one at " + p.KeyURL + ")"
+	}
+	return s + "."
 }
 
 // Retryable reports whether the status is one the client retries

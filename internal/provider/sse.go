@@ -3,10 +3,12 @@ package provider
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // maxSSELine bounds one SSE line (CONTRACT.md §10.6).
@@ -107,7 +109,8 @@ type chunk struct {
 			ReasoningContent string `json:"reasoning_content"`
 			Reasoning        string `json:"reasoning"`
 			ToolCalls        []struct {
-				Index    int    `json:"index"`
+				Index *int `json:"index"` // Mistral sends none
+
 				ID       string `json:"id"`
 				Function struct {
 					Name      string `json:"name"`
@@ -125,12 +128,13 @@ type chunk struct {
 // position in the response. It invents no block structure; the engine folds
 // the deltas into the answer it stores.
 type chatAdapter struct {
-	calls    map[int]int // the wire's tool-call index → the call's position
+	calls    map[string]int // the wire's tool-call index (or id, without one) → the call's position
 	queue    []StreamEvent
-	finished bool // a finish_reason arrived
+	finished bool   // a finish_reason arrived
+	lastID   string // the id of the last index-less call
 }
 
-func newChatAdapter() *chatAdapter { return &chatAdapter{calls: map[int]int{}} }
+func newChatAdapter() *chatAdapter { return &chatAdapter{calls: map[string]int{}} }
 
 func (a *chatAdapter) push(ev StreamEvent) { a.queue = append(a.queue, ev) }
 
@@ -148,7 +152,10 @@ func (a *chatAdapter) feed(data []byte) {
 	}
 	ch := &c.Choices[0]
 	d := &ch.Delta
-	if r := d.ReasoningContent + d.Reasoning; r != "" {
+	// DeepSeek, llama.cpp, vLLM and Z.AI name reasoning reasoning_content,
+	// OpenRouter, Ollama and Groq reasoning; a server sending both means one
+	// text twice.
+	if r := cmp.Or(d.ReasoningContent, d.Reasoning); r != "" {
 		a.push(StreamEvent{Kind: EvThinkingDelta, Text: r})
 	}
 	if d.Content != "" {
@@ -156,10 +163,11 @@ func (a *chatAdapter) feed(data []byte) {
 	}
 	for _, tc := range d.ToolCalls {
 		ev := StreamEvent{Kind: EvToolCallDelta, Text: tc.Function.Arguments}
-		pos, seen := a.calls[tc.Index]
+		key := a.callKey(tc.Index, tc.ID)
+		pos, seen := a.calls[key]
 		if !seen {
 			pos = len(a.calls)
-			a.calls[tc.Index] = pos
+			a.calls[key] = pos
 			ev.ToolID, ev.ToolName = tc.ID, DecodeToolName(tc.Function.Name)
 			if ev.ToolID == "" {
 				ev.ToolID = fmt.Sprintf("call_%d", pos)
@@ -177,6 +185,19 @@ func (a *chatAdapter) feed(data []byte) {
 		a.finished = true
 		a.push(StreamEvent{Kind: EvMessageDelta, StopReason: *ch.FinishReason, Usage: c.Usage.usage()})
 	}
+}
+
+// callKey identifies a tool-call delta's call: its index; without one
+// (Mistral), its id; without either, the call before it.
+func (a *chatAdapter) callKey(index *int, id string) string {
+	switch {
+	case index != nil:
+		return "#" + strconv.Itoa(*index)
+	case id != "":
+		a.lastID = id
+		return "id:" + id
+	}
+	return "id:" + a.lastID
 }
 
 // finish ends the stream.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/recorded"
 )
 
 func TestSSEReaderFraming(t *testing.T) {
@@ -120,5 +122,59 @@ func BenchmarkSSEParse(b *testing.B) {
 		if n == 0 {
 			b.Fatal("no events")
 		}
+	}
+}
+
+// events feeds an SSE body through the chat adapter, as Stream does.
+func adapted(t *testing.T, body string) []StreamEvent {
+	t.Helper()
+	r := newSSEReader(strings.NewReader(body))
+	a := newChatAdapter()
+	for {
+		data, err := r.next()
+		if err != nil {
+			break
+		}
+		a.feed(data)
+	}
+	return a.queue
+}
+
+// Mistral sends tool calls without `index` (recorded: mistral-tool); two
+// such calls in one response stay two calls, told apart by id.
+func TestToolCallsWithoutIndex(t *testing.T) {
+	t.Parallel()
+	rec := strings.TrimSuffix(string(recorded.Turns("mistral-tool")[0]), "data: [DONE]\n\n")
+	second := strings.Replace(strings.Replace(rec[strings.Index(rec, "data: {"):], `"gSIMJiOkT"`, `"k2Second"`, 1),
+		`San Francisco`, `Paris`, 1)
+	var calls []string
+	for _, ev := range adapted(t, rec+second) {
+		if ev.Kind == EvToolCallDelta {
+			calls = append(calls, fmt.Sprintf("%d %s %s %s", ev.Call, ev.ToolID, ev.ToolName, ev.Text))
+		}
+	}
+	want := []string{`0 gSIMJiOkT weather {"location": "San Francisco"}`, `1 k2Second weather {"location": "Paris"}`}
+	if strings.Join(calls, "\n") != strings.Join(want, "\n") {
+		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A server that names reasoning both ways in one delta sends one text;
+// OpenRouter's `reasoning` alone (recorded: openrouter-glm-tool) is
+// reasoning too.
+func TestReasoningFieldsAreOneText(t *testing.T) {
+	t.Parallel()
+	both := `data: {"choices":[{"index":0,"delta":{"reasoning_content":"Let me","reasoning":"Let me"}}]}` + "\n\n"
+	var got string
+	for _, ev := range adapted(t, both+string(recorded.Turns("openrouter-glm-tool")[0])) {
+		if ev.Kind == EvThinkingDelta {
+			got += ev.Text
+		}
+		if ev.Kind == EvTextDelta && ev.Text != "" {
+			t.Errorf("reasoning became text: %q", ev.Text)
+		}
+	}
+	if !strings.HasPrefix(got, "Let meThe user wants to know the weather in Florence") {
+		t.Errorf("reasoning %q", got)
 	}
 }

@@ -76,7 +76,10 @@ func (s *Stream) connect() error {
 		}
 	}
 	s.try.attempts++
-	at, err := s.c.once(s.ctx, s.try.deadline, s.url, s.body, true)
+	at, body, err := s.c.sendAdapting(func(b []byte) (*attempt, error) {
+		return s.c.once(s.ctx, s.try.deadline, s.url, b, true)
+	}, s.body)
+	s.body = body
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // network denied, bwrap installs the filter that refuses unix sockets
 // (sockets_linux.go), read from a pipe appended to cmd.ExtraFiles.
 func wrapBwrap(cmd *exec.Cmd, bwrap string, p Policy) error {
-	args := bwrapArgs(p.resolve(), !p.Network, cmd.Dir)
+	args := bwrapArgs(p.resolve(), bwrapReads(p), !p.Network, cmd.Dir)
 	if !p.Network {
 		filter, err := bwrapSocketFilter(cmd)
 		if err != nil {
@@ -30,8 +30,11 @@ func wrapBwrap(cmd *exec.Cmd, bwrap string, p Policy) error {
 	return nil
 }
 
-func bwrapArgs(l layout, noNet bool, dir string) []string {
-	args := []string{"--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
+// bwrapArgs starts with reads (bwrapReads: the whole file system bound
+// read-only, or a read allow-list's grants) beneath everything else.
+func bwrapArgs(l layout, reads []string, noNet bool, dir string) []string {
+	args := append([]string{"--die-with-parent", "--cap-drop", "ALL", "--unshare-pid"}, reads...)
+	args = append(args, "--dev", "/dev", "--proc", "/proc")
 	for _, r := range l.rw {
 		args = append(args, "--bind", r, r)
 	}

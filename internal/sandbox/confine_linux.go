@@ -100,10 +100,10 @@ func needsNamespace(p Policy, l layout) bool {
 	return len(l.ro) > 0 || !p.Network
 }
 
-// restrict applies Landlock to the calling thread: reads everywhere, the
-// device files, and writes as rules grant.
+// restrict applies Landlock to the calling thread: reads everywhere (or
+// as p.Reads allows), the device files, and writes as rules grant.
 func restrict(p Policy, writes []landlock.Rule) error {
-	rules := append([]landlock.Rule{landlock.RODirs("/")}, deviceRules()...)
+	rules := append(readRules(p), deviceRules()...)
 	rules = append(rules, writes...)
 	// Scoped (ABI 6): a command signals and reaches abstract unix sockets
 	// only within its own domain, the processes it started; not the agent,

@@ -50,3 +50,6 @@ func needsNamespace(Policy, layout) bool { return false }
 func unixSocketsRefusable() bool { return false }
 
 func bwrapSocketFilter(*exec.Cmd) ([]string, error) { return nil, nil }
+
+// bwrapReads is never reached: bubblewrap is only looked for on Linux.
+func bwrapReads(Policy) []string { return []string{"--ro-bind", "/", "/"} }

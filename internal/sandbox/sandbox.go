@@ -76,6 +76,10 @@ type Policy struct {
 	// Network allows outbound network; false blocks what the mechanism
 	// can block (Status.Network says what).
 	Network bool
+	// Reads, when set, is a read allow-list (reads.go): the command reads
+	// only beneath its roots, its writable roots and the device files.
+	// Nil reads everywhere, as every shell command does.
+	Reads *Reads `json:",omitempty"`
 }
 
 // Caps is what the system offers for confinement; Options.Probe reports it

@@ -70,6 +70,11 @@ func Cost(model string, usage provider.Usage, table map[string]config.Price) flo
 	if !ok {
 		return 0
 	}
+	return CostAt(p, usage)
+}
+
+// CostAt is the USD price of usage at price p (the one formula).
+func CostAt(p config.Price, usage provider.Usage) float64 {
 	hit := 0
 	if usage.PromptCacheHitTokens != nil {
 		hit = *usage.PromptCacheHitTokens

@@ -5,12 +5,14 @@
 package toolset
 
 import (
+	"context"
 	"os"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
@@ -23,6 +25,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/git"
 	"github.com/codewhale/codewhale/internal/tools/github"
 	"github.com/codewhale/codewhale/internal/tools/handles"
+	"github.com/codewhale/codewhale/internal/tools/lsptool"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
@@ -93,6 +96,9 @@ type Services struct {
 	Extra func(reg *tools.Registry, env engine.TurnEnv)
 	// MCPInfo returns the MCP pool's facts for the catalog.
 	MCPInfo func() catalog.MCPInfo
+	// LSP is the session's language servers (nil or disabled: File checks
+	// nothing and lsp is not registered; shared with sub-agents).
+	LSP *lsp.Manager
 }
 
 // Options configure NewServices.
@@ -117,11 +123,13 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
 	readOnly := env.Mode == policy.Plan
 	if s.Snapshots != nil {
+		diag := s.fileDiagnostics()
 		if readOnly || s.FileReadOnly {
-			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace}))
+			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace,
+				Diagnostics: diag}))
 		} else {
 			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths,
-				Workspace: s.Workspace}
+				Workspace: s.Workspace, Diagnostics: diag}
 			f := file.New(o)
 			reg.Register(f)
 			if s.ApplyPatch {
@@ -132,7 +140,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg.Register(git.New())
 	if s.Jobs != nil && !readOnly {
 		if env.AllowShell || env.Posture == policy.FullAccess {
-			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.commands()}))
+			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.CommandEnv()}))
 		}
 		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand}))
 	}
@@ -143,7 +151,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	if s.Tasks != nil {
 		o := tasks.Options{Store: s.Tasks, ReadOnly: readOnly, Workspace: s.Workspace, DefaultModel: s.Model,
-			AllowShell: env.AllowShell, SessionID: s.SessionID, Commands: s.commands(), Jobs: s.Jobs,
+			AllowShell: env.AllowShell, SessionID: s.SessionID, Commands: s.CommandEnv(), Jobs: s.Jobs,
 			Creator: tasks.Authority{Posture: env.Posture.Value(), AutoApprove: env.AutoApprove, Trust: env.Trust,
 				AllowShell: env.AllowShell}}
 		reg.Register(tasks.New(o))
@@ -161,6 +169,12 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	if s.Web != nil {
 		reg.Register(s.Web) // read-only: Plan keeps it
+	}
+	if s.LSP.Enabled() {
+		// Registered whatever is installed, so the catalog (and the
+		// prompt's list of tools) depends on the config alone; a file no
+		// server takes gets a failed result saying so.
+		reg.Register(lsptool.New(s.LSP)) // read-only: Plan keeps it
 	}
 	if s.Automations != nil {
 		at := automation.New(automation.Options{Store: s.Automations, Enqueue: s.Enqueue, ReadOnly: readOnly,
@@ -197,9 +211,31 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	return reg
 }
 
-// commands is the command classifier's view of this session: the user's
-// home, the workspace and the process-wide credential guard.
-func (s *Services) commands() *shellpolicy.Env {
+// fileDiagnostics is File's view of the language servers, or nil.
+func (s *Services) fileDiagnostics() file.Diagnostics {
+	if !s.LSP.Enabled() {
+		return nil
+	}
+	return fileDiagnostics{s.LSP}
+}
+
+// fileDiagnostics adapts the language servers to file.Diagnostics.
+type fileDiagnostics struct{ m *lsp.Manager }
+
+func (d fileDiagnostics) Read(abs string, text []byte) { d.m.Opened(abs, text) }
+
+func (d fileDiagnostics) Changed(ctx context.Context, changes []file.FileChange) string {
+	out := make([]lsp.Change, len(changes))
+	for i, c := range changes {
+		out[i] = lsp.Change{Path: c.Path, Before: c.Before, After: c.After, Deleted: c.Deleted}
+	}
+	return d.m.Changed(ctx, out)
+}
+
+// CommandEnv is the command classifier's view of this session: the user's
+// home, the workspace and the process-wide credential guard. Bash, task
+// gates and rlm eval (internal/app) are judged by it.
+func (s *Services) CommandEnv() *shellpolicy.Env {
 	if s.Commands != nil {
 		return s.Commands
 	}

@@ -121,6 +121,13 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.ApprovalRequired:
 		return m.approvalRequired(ev)
 	case engine.TurnUsage:
+		if ev.Model != "" && !ev.Child {
+			m.route.Model = ev.Model // a route without a model learns the server's
+		}
+		if ev.Unreported {
+			m.meter.AddUnreported()
+			return nil
+		}
 		m.meter.Add(ev.Usage, m.route.Model)
 	case engine.Status:
 		if ev.Keep { // a hook's or the project's notice outlives the status line

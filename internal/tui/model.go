@@ -17,6 +17,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
@@ -49,6 +50,16 @@ type Route struct {
 	Effort    string // configured reasoning effort ("" = provider default)
 	HasKey    bool   // a key was found, or the route needs none (loopback)
 	KeySource string
+	KeyEnv    string // the variable the route's key is read from ("" = DEEPSEEK_API_KEY)
+	KeyHost   string // the host the key is sent to ("" = none is sent)
+}
+
+// keyEnvOf is the variable a missing-key message asks for.
+func keyEnvOf(r Route) string {
+	if r.KeyEnv != "" {
+		return r.KeyEnv
+	}
+	return provider.KeyEnvName(r.Provider)
 }
 
 // Options configure the UI. Engine is required.
@@ -71,7 +82,12 @@ type Options struct {
 	AllowShell    bool
 	Prices        map[string]config.Price
 	ContextWindow int
-	Version       string
+	// Routes switches providers and lists the route's models for
+	// /provider and /model (nil: neither); Models is the starting route's
+	// model table for the meters (nil: the built-in rows and Prices).
+	Routes  Routes
+	Models  *provider.ModelTable
+	Version string
 	// Prompt is sent as the first message once the UI is up ("" = none).
 	Prompt string
 	// Resume, when set, is a saved session to continue: it is handed to the
@@ -128,15 +144,19 @@ type Options struct {
 	Project *projectctx.Context
 	// Hooks runs the user's hooks, for /hooks (nil: none configured).
 	Hooks *hooks.Runner
+	// LSP is the session's language servers, for /lsp (nil: off).
+	LSP *lsp.Manager
 }
 
 // Model is the root Bubble Tea model.
 type Model struct {
-	o       Options
-	trustOn bool // /trust on (Full Access implies it too)
-	theme   *theme.Theme
-	now     func() time.Time
-	w, h    int
+	o Options
+	// liveModels is the route's /models answer once fetched (nil before).
+	liveModels []provider.LiveModel
+	trustOn    bool // /trust on (Full Access implies it too)
+	theme      *theme.Theme
+	now        func() time.Time
+	w, h       int
 
 	tr      *transcript.Transcript
 	env     *transcript.Env
@@ -196,9 +216,6 @@ func New(o Options) *Model {
 	if o.NewID == nil {
 		o.NewID = engine.NewUUID
 	}
-	if o.Route.Model == "" {
-		o.Route.Model = provider.DefaultModel
-	}
 	if o.Route.Provider == "" {
 		o.Route.Provider = "deepseek"
 	}
@@ -221,7 +238,7 @@ func New(o Options) *Model {
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
 	m.updatePlaceholder()
 	if !o.Route.HasKey {
-		m.tr.Add(transcript.NewCell(transcript.Notice, noKeyText(o.Route.Provider)))
+		m.tr.Add(transcript.NewCell(transcript.Notice, noKeyText(o.Route)))
 	}
 	for _, n := range o.Notices {
 		m.tr.Add(transcript.NewCell(transcript.Notice, n))
@@ -284,6 +301,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.undoUpdate(msg)
 	case diffMsg:
 		return m, m.showDiff(msg)
+	case modelsLoaded:
+		return m, m.modelsArrived(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
@@ -299,8 +318,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 }
 
+// meterTable is the meters' model table: the route's once /provider
+// switched it, else the starting one.
+func (m *Model) meterTable() *provider.ModelTable {
+	if m.meter.Table != nil {
+		return m.meter.Table
+	}
+	return m.o.Models
+}
+
 func (m *Model) freshMeter() usage.Meter {
-	return usage.Meter{Prices: m.o.Prices, Window: m.o.ContextWindow}
+	return usage.Meter{Prices: m.o.Prices, Window: m.o.ContextWindow, Table: m.meterTable(),
+		FirstParty: provider.IsFirstParty(m.route.BaseURL)}
 }
 
 func (m *Model) resize(w, h int) {
@@ -345,10 +374,15 @@ func (m *Model) updatePlaceholder() {
 }
 
 // noKeyText is the banner shown when no API key was found.
-func noKeyText(provider string) string {
-	return "No API key found for " + config.ProviderDisplayName(provider) + ". To start chatting, set one and restart:\n" +
-		"• export DEEPSEEK_API_KEY=sk-…\n" +
-		"• codewhale auth set   (stores it in $CODEWHALE_HOME/secrets)\n" +
-		"• api_key = \"sk-…\" in ~/.codewhale/config.toml\n" +
+func noKeyText(r Route) string {
+	env, set, where := keyEnvOf(r), "codewhale auth set", "api_key = \"sk-…\" in ~/.codewhale/config.toml"
+	if r.Provider != "deepseek" {
+		set += " --provider " + r.Provider
+		where = "api_key under [providers." + r.Provider + "] in ~/.codewhale/config.toml"
+	}
+	return "No API key found for " + config.ProviderDisplayName(r.Provider) + ". To start chatting, set one and restart:\n" +
+		"• export " + env + "=sk-…\n" +
+		"• " + set + "   (stores it in $CODEWHALE_HOME/secrets)\n" +
+		"• " + where + "\n" +
 		"Local commands (/help, /tools, /jobs, /mode, /status) work without a key."
 }

@@ -149,13 +149,15 @@ func (m *Model) setModel(name string) tea.Cmd {
 	info, _ := provider.ResolveModel(name, provider.IsFirstParty(m.route.BaseURL))
 	note := ""
 	switch {
-	case info.Known || force:
+	case info.Known || force || m.listed(name):
 	case provider.IsFirstParty(m.route.BaseURL):
 		// The official endpoint serves only its catalogue; a typo would
 		// fail at the next request instead of here.
 		m.systemError(fmt.Sprintf("Unknown model %q for %s (known: %s). Use /model %s --force to send it anyway.",
 			name, config.ProviderDisplayName(m.route.Provider), strings.Join(knownModelIDs(), ", "), name))
 		return nil
+	case m.liveModels != nil:
+		note = " The server does not list it; the endpoint will say whether it exists."
 	default:
 		note = " It is not in the built-in catalogue; the endpoint will say whether it exists."
 	}
@@ -163,6 +165,16 @@ func (m *Model) setModel(name string) tea.Cmd {
 	m.o.Engine.Submit(engine.SetModel{Model: name})
 	m.system("Model set to " + name + " for the next request." + note)
 	return nil
+}
+
+// listed reports whether the server's list (when fetched) names id.
+func (m *Model) listed(id string) bool {
+	for _, l := range m.liveModels {
+		if l.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func knownModelIDs() []string {
@@ -181,6 +193,8 @@ func (m *Model) picked(p views.Picked) tea.Cmd {
 		return m.switchMode(md, true)
 	case "model":
 		return m.setModel(p.Value)
+	case "provider":
+		return m.switchProvider(p.Value, "")
 	case "session":
 		return m.resumeSession(p.Value)
 	}

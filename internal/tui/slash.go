@@ -32,8 +32,10 @@ var slashCommands = []slashCommand{
 		Help:  "inspect and control live Bash jobs"}, (*Model).jobsCommand},
 	{commands.Command{Name: "mode", Aliases: []string{"jihua", "zidong"}, Usage: "[act|plan|operate|1|2|3]",
 		Help: "switch mode; no argument opens the mode picker"}, (*Model).modeCommand},
-	{commands.Command{Name: "model", Aliases: []string{"moxing", "route"}, Usage: "[name]",
-		Help: "show or switch the model; no argument opens the model picker"}, (*Model).modelCommand},
+	{commands.Command{Name: "model", Aliases: []string{"moxing", "route"}, Usage: "[name|refresh]",
+		Help: "show or switch the model; no argument opens the model picker (the server's list), refresh asks again"}, (*Model).modelCommand},
+	{commands.Command{Name: "provider", Usage: "[id [model]]",
+		Help: "switch the provider (and model) for the next turn; no argument opens the provider picker"}, (*Model).providerCommand},
 	{commands.Command{Name: "help", Aliases: []string{"?", "bangzhu", "帮助"}, Usage: "[command]",
 		Help: "commands, concepts and key bindings"}, (*Model).helpCommand},
 	{commands.Command{Name: "clear", Aliases: []string{"qingping"}, Help: "clear the conversation (new empty session)"},
@@ -80,6 +82,8 @@ var slashCommands = []slashCommand{
 		Help: "the sub-agent types people defined: sources, tools, models, problems; trust the project's"}, (*Model).agentsCommand},
 	{commands.Command{Name: "hooks", Aliases: []string{"hook"}, Usage: "[list|events|trust]",
 		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
+	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
+		Help: "language servers: state, last error; restart"}, (*Model).lspCommand},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
 		(*Model).initCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
@@ -215,13 +219,16 @@ func (m *Model) modeCommand(arg string) tea.Cmd {
 func (m *Model) modelCommand(arg string) tea.Cmd {
 	switch a := strings.TrimSpace(arg); a {
 	case "":
-		items := knownModels()
-		if !hasItem(items, m.route.Model) {
-			items = append(items, views.Item{Label: m.route.Model, Hint: "current", Value: m.route.Model})
+		if m.o.Routes != nil && m.liveModels == nil {
+			return m.fetchModels(false, true)
 		}
-		m.push(views.NewPicker(m.theme, "model", "Model", items, m.route.Model))
+		m.openModelPicker()
 	case "refresh":
-		m.systemError("Fetching live model ids is not available in this build; use /model <name>.")
+		if m.o.Routes == nil {
+			m.systemError("This session has no model list to refresh; use /model <name>.")
+			return nil
+		}
+		return m.fetchModels(true, true)
 	default:
 		return m.setModel(a)
 	}

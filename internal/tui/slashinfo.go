@@ -50,11 +50,15 @@ func (m *Model) statusCommand(string) tea.Cmd {
 	fmt.Fprintf(&b, "Session: %s\nWorkspace: %s\n", orDash(m.session), orDash(m.o.Workspace))
 	fmt.Fprintf(&b, "Provider: %s · model %s · base URL %s\n", m.route.Provider, m.route.Model, orDash(m.route.BaseURL))
 	key := "found (" + orDash(m.route.KeySource) + ")"
+	if m.route.KeyHost != "" {
+		key += ", sent to " + m.route.KeyHost
+	}
 	if m.route.KeySource == "none" || m.route.KeySource == "" {
 		key = "not needed for this loopback endpoint"
 	}
 	if !m.route.HasKey {
-		key = "missing — set DEEPSEEK_API_KEY, run `codewhale auth set`, or add api_key to config.toml"
+		key = fmt.Sprintf("missing — set %s, run `codewhale auth set --provider %s`, or add api_key to config.toml",
+			keyEnvOf(m.route), m.route.Provider)
 	}
 	fmt.Fprintf(&b, "API key: %s\n", key)
 	fmt.Fprintf(&b, "Mode: %s · permissions: %s · effort: %s\n", m.mode.Title(), m.permissionChip(), m.effortLabel())

@@ -181,13 +181,17 @@ func (m *Model) header(rows int) []string {
 	t := m.theme
 	brand := " " + t.Brand.Render("cw") + "  "
 	full := m.fsScope()
-	route := m.route.Provider + " · " + m.route.Model
+	model := m.route.Model
+	if model == "" {
+		model = "server default"
+	}
+	route := m.route.Provider + " · " + model
 	scope := full
 	ctx := m.contextMeter()
 	reserve := termtext.Width(ctx) + boolInt(ctx != "")
 	fits := func() bool { return termtext.Width(brand+route+m.headerTail(scope))+reserve <= m.w }
 	for _, step := range []func(){
-		func() { route = m.route.Model },
+		func() { route = model },
 		func() { scope = strings.TrimSuffix(full, " (unenforced)") },
 		func() { scope = "" },
 	} {
@@ -239,6 +243,13 @@ func (m *Model) contextMeter() string {
 		return ""
 	}
 	used, window := m.meter.LastInput, m.meter.ContextWindow(m.route.Model)
+	if m.meter.WindowAssumed(m.route.Model) {
+		assumed := "ctx ? " + usage.FormatWindow(window) + " assumed"
+		if m.w >= 110 {
+			return usage.FormatTokens(used) + " · " + assumed
+		}
+		return assumed
+	}
 	if m.w >= 110 {
 		return usage.ContextMeter(used, window)
 	}
@@ -319,8 +330,8 @@ func (m *Model) usageChip() string {
 	if m.meter.Requests == 0 && m.meter.Tokens() == 0 && len(kids) == 0 {
 		return ""
 	}
-	tokens, cost := m.meter.Total(kids)
-	s := usage.FormatTokens(tokens) + " tok · " + usage.FormatCost(cost)
+	tokens, cost := m.meter.TotalText(kids)
+	s := usage.FormatTokens(tokens) + " tok · " + cost
 	if pct, ok := m.meter.CacheHitPercent(); ok {
 		s += fmt.Sprintf(" · cache %d%%", pct)
 	}

@@ -39,6 +39,10 @@ type Reply struct {
 	Usage     *Usage
 	Finish    string // default "stop", or "tool_calls" when Calls is set
 
+	// Raw, when set, is the whole SSE body sent as it is: a stream another
+	// server recorded (internal/testutil/recorded).
+	Raw []byte
+
 	Status int    // non-zero: answer with this HTTP status and Body
 	Body   string // error body for Status
 	Header map[string]string
@@ -112,6 +116,41 @@ type Server struct {
 	requests []*Request
 	respond  func(*Request) Reply
 	cache    *prefixCache // nil: replies report their scripted usage
+	models   []string     // GET /v1/models; nil answers 404
+	listed   []*Request
+}
+
+// ServeModels makes GET /v1/models answer with these ids in the OpenAI
+// shape, as Ollama's, vLLM's and LM Studio's OpenAI-compatible servers do.
+// Those requests are kept apart from the chat requests (ModelRequests).
+func (s *Server) ServeModels(ids ...string) {
+	s.mu.Lock()
+	s.models = append([]string{}, ids...)
+	s.mu.Unlock()
+}
+
+// ModelRequests returns the GET /v1/models requests received so far.
+func (s *Server) ModelRequests() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Request(nil), s.listed...)
+}
+
+func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.listed = append(s.listed, &Request{Path: r.URL.Path, Header: r.Header.Clone(), At: time.Now()})
+	ids := s.models
+	s.mu.Unlock()
+	if ids == nil {
+		http.Error(w, `{"error":"fakemodel: no model list"}`, http.StatusNotFound)
+		return
+	}
+	data := make([]map[string]any, 0, len(ids))
+	for _, id := range ids {
+		data = append(data, map[string]any{"id": id, "object": "model", "created": 1, "owned_by": "library"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 }
 
 // New starts a server that answers with script, in order. It is closed when
@@ -148,6 +187,10 @@ func (s *Server) Requests() []*Request {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		s.serveModels(w, r)
+		return
+	}
 	raw, _ := io.ReadAll(r.Body)
 	req := &Request{Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw, At: time.Now()}
 	_ = json.Unmarshal(raw, &req.Body)
@@ -189,6 +232,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(reply.Status)
 		io.WriteString(w, reply.Body)
+		return
+	}
+	if reply.Raw != nil {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(reply.Raw)
 		return
 	}
 	if stream, _ := req.Body["stream"].(bool); !stream {

@@ -100,7 +100,7 @@ func BenchmarkWriteAtomic(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := fill(tmp, data, 0o644); err != nil {
+		if _, err := fill(tmp, data, 0o644, true); err != nil {
 			b.Fatal(err)
 		}
 		if err := os.Rename(tmp.Name(), abs); err != nil {

@@ -178,3 +178,39 @@ func readAllFrom(s *Set, abs string) ([]byte, error) {
 	_, err = f.Read(b)
 	return b, err
 }
+
+func TestReadFileBoundsAndRefusals(t *testing.T) {
+	t.Parallel()
+	root, outside := tree(t)
+	data, fi, err := ReadFile([]string{root}, filepath.Join(root, "a", "b.txt"), 3)
+	if err != nil || string(data) != "ins" || fi.Size() != 6 {
+		t.Fatalf("limited read = %q, %v, %v", data, fi, err)
+	}
+	if data, _, err = ReadFile([]string{root}, filepath.Join(root, "a", "b.txt"), 0); err != nil || string(data) != "inside" {
+		t.Fatalf("whole read = %q, %v", data, err)
+	}
+	for abs, want := range map[string]error{
+		filepath.Join(root, "out", "canary"): ErrSymlink,
+		filepath.Join(root, "file-link"):     ErrSymlink,
+		filepath.Join(outside, "canary"):     ErrEscape,
+		filepath.Join(root, "a"):             ErrNotRegular,
+		filepath.Join(root, "a", "missing"):  fs.ErrNotExist,
+	} {
+		if _, _, err := ReadFile([]string{root}, abs, 0); !errors.Is(err, want) {
+			t.Errorf("ReadFile(%s) = %v, want %v", abs, err, want)
+		}
+	}
+}
+
+func TestReadFileRefusesASecretBeforeOpening(t *testing.T) {
+	t.Parallel()
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(home, ".ssh", "id_rsa")
+	var se *SecretError
+	if _, _, err := ReadFile([]string{"/"}, abs, 0); !errors.As(err, &se) || se.Path != abs {
+		t.Fatalf("ReadFile(%s) = %v, want a SecretError", abs, err)
+	}
+}

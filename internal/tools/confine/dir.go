@@ -83,7 +83,7 @@ func (d *Dir) WriteAtomic(abs string, data []byte, mode fs.FileMode) (fs.FileInf
 	if err != nil {
 		return nil, err
 	}
-	fi, err := d.h.writeAtomic(n, data, mode)
+	fi, err := d.h.writeAtomic(n, data, mode, true)
 	return fi, pathError("write", abs, err)
 }
 

@@ -59,11 +59,21 @@ func (r *Root) Stat(rel string) (fs.FileInfo, error) {
 // WriteAtomic replaces rel with data through a temp file in its directory
 // renamed over it.
 func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
+	return r.replace(rel, data, mode, true)
+}
+
+// WriteScratch is WriteAtomic without the sync to disk: for a tool's
+// scratch files, which need not survive a crash.
+func (r *Root) WriteScratch(rel string, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
+	return r.replace(rel, data, mode, false)
+}
+
+func (r *Root) replace(rel string, data []byte, mode fs.FileMode, sync durable) (fs.FileInfo, error) {
 	n, err := native(rel)
 	if err != nil {
 		return nil, pathError("write", r.abs(rel), err)
 	}
-	return r.h.writeAtomic(n, data, mode)
+	return r.h.writeAtomic(n, data, mode, sync)
 }
 
 // Remove deletes the file rel.
@@ -118,7 +128,7 @@ func (d dirHandle) chtimes(name string, atime, mtime time.Time) error {
 
 // writeAtomic replaces name (a path relative to d) through a temp file in
 // the same directory renamed over it.
-func (d dirHandle) writeAtomic(name string, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
+func (d dirHandle) writeAtomic(name string, data []byte, mode fs.FileMode, sync durable) (fs.FileInfo, error) {
 	dir, base := filepath.Split(name)
 	var tmp string
 	var f *os.File
@@ -133,7 +143,7 @@ func (d dirHandle) writeAtomic(name string, data []byte, mode fs.FileMode) (fs.F
 	if err != nil {
 		return nil, err
 	}
-	fi, err := fill(f, data, mode)
+	fi, err := fill(f, data, mode, sync)
 	if err == nil {
 		err = d.root.Rename(tmp, name)
 	}

@@ -195,8 +195,19 @@ func (r *Root) inParent(verb, rel string, op func(d dirHandle, name string) erro
 // was checked even if its name is swapped meanwhile. It returns the new
 // file's state.
 func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) (fi fs.FileInfo, err error) {
+	return r.replace(rel, data, mode, true)
+}
+
+// WriteScratch is WriteAtomic without the sync to disk: for a tool's
+// scratch files, which need not survive a crash (a 50 MB sync costs a
+// second).
+func (r *Root) WriteScratch(rel string, data []byte, mode fs.FileMode) (fi fs.FileInfo, err error) {
+	return r.replace(rel, data, mode, false)
+}
+
+func (r *Root) replace(rel string, data []byte, mode fs.FileMode, sync durable) (fi fs.FileInfo, err error) {
 	err = r.inParent("write", rel, func(d dirHandle, name string) error {
-		fi, err = d.writeAtomic(name, data, mode)
+		fi, err = d.writeAtomic(name, data, mode, sync)
 		return err
 	})
 	return fi, err
@@ -244,12 +255,12 @@ func (d dirHandle) stat(name string) (fs.FileInfo, error) {
 	return fstatClose(fd, name)
 }
 
-func (d dirHandle) writeAtomic(name string, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
+func (d dirHandle) writeAtomic(name string, data []byte, mode fs.FileMode, sync durable) (fs.FileInfo, error) {
 	tmp, fd, err := createTemp(d.fd, name)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := fill(os.NewFile(uintptr(fd), tmp), data, mode)
+	fi, err := fill(os.NewFile(uintptr(fd), tmp), data, mode, sync)
 	if err == nil {
 		err = renameat(d.fd, tmp, name)
 	}

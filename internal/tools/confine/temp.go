@@ -17,14 +17,18 @@ func tempName(base string) string {
 	return "." + base + ".cw-tmp-" + strconv.FormatUint(uint64(rand.Uint32()), 36)
 }
 
-// fill writes data to f, sets mode, syncs and closes it, and returns its
-// state as written.
-func fill(f *os.File, data []byte, mode fs.FileMode) (fs.FileInfo, error) {
+// durable says whether a replaced file is synced to disk before the rename
+// (WriteAtomic) or not (WriteScratch).
+type durable bool
+
+// fill writes data to f, sets mode, syncs it when durable, closes it, and
+// returns its state as written.
+func fill(f *os.File, data []byte, mode fs.FileMode, sync durable) (fs.FileInfo, error) {
 	_, err := f.Write(data)
 	if err == nil {
 		err = f.Chmod(mode)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	var fi fs.FileInfo

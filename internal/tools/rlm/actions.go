@@ -2,14 +2,15 @@ package rlm
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 func (t *Tool) sessionObjects() (tools.Result, error) {
@@ -62,31 +63,35 @@ func orNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-// readFile checks raw against the workspace boundary and the credential
-// guard and returns its path and bytes.
-func (t *Tool) readFile(tc *tools.Context, raw string) (string, []byte, error) {
+// readFile checks raw against the workspace boundary and reads it through
+// the confined reader (internal/tools/confine): the secret guard on its
+// canonical path, then an open beneath the root through no symbolic link,
+// so a name swapped for a link after the check reads nothing outside.
+func (t *Tool) readFile(tc *tools.Context, raw string) ([]byte, error) {
 	path, err := tc.ResolvePath(raw)
-	if t.opts.ReadPath != nil {
-		path, err = t.opts.ReadPath(tc, raw)
-	}
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	if reason, secret := secrets.IsSecretPath(path); secret {
-		return "", nil, tools.PermissionDenied("rlm: %s is a secret (%s); it is not opened", raw, reason)
+	data, fi, err := confine.ReadFile(tc.Roots(), path, 0)
+	var secret *confine.SecretError
+	switch {
+	case errors.As(err, &secret):
+		return nil, tools.PermissionDenied("rlm: %s is a secret (%s); it is not opened", raw, secret.Reason)
+	case errors.Is(err, confine.ErrNotRegular) && fi != nil && fi.IsDir():
+		return nil, tools.InvalidInput("rlm: %s is a directory; open a file", raw)
+	case err != nil:
+		return nil, tools.ExecutionFailed("rlm: cannot open %s: %v", raw, unwrapPath(err))
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", nil, tools.ExecutionFailed("rlm: cannot open %s: %v", raw, err)
+	return data, nil
+}
+
+// unwrapPath drops the *fs.PathError around err: the message names raw.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
-	if fi.IsDir() {
-		return "", nil, tools.InvalidInput("rlm: %s is a directory; open a file", raw)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", nil, tools.ExecutionFailed("rlm: cannot read %s: %v", raw, err)
-	}
-	return path, data, nil
+	return err
 }
 
 func (t *Tool) sessionObject(ref string) (string, error) {
@@ -108,22 +113,25 @@ func (t *Tool) sessionObject(ref string) (string, error) {
 	return "", tools.InvalidInput("rlm: no session object %q; session_objects lists what can be opened", ref)
 }
 
+// openSource reads what an open names: the file, or the one other source
+// (sourceText). head is the text the preview is taken from.
+func (t *Tool) openSource(ctx context.Context, tc *tools.Context, d *tools.Decoded[contract],
+	fetch func(context.Context) (string, error)) (kind, ref, head string, data []byte, err error) {
+	if d.Has("file_path") {
+		if data, err = t.readFile(tc, d.In.FilePath); err != nil {
+			return "", "", "", nil, err
+		}
+		return "file_path", d.In.FilePath, string(data[:min(len(data), 1024)]), data, nil
+	}
+	kind, ref, text, err := t.sourceText(ctx, d, fetch)
+	return kind, ref, text, []byte(text), err
+}
+
 func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, d *tools.Decoded[contract],
 	fetch func(context.Context) (string, error)) (tools.Result, error) {
-	var src *source
-	var head, kind, ref, text string
-	if d.Has("file_path") { // read in place, without a staged copy
-		ref = d.In.FilePath
-		path, data, err := t.readFile(tc, ref)
-		if err != nil {
-			return tools.Result{}, err
-		}
-		src, head = newSource("file_path", ref, path, data), string(data[:min(len(data), 1024)])
-	} else {
-		var err error
-		if kind, ref, text, err = t.sourceText(ctx, d, fetch); err != nil {
-			return tools.Result{}, err
-		}
+	kind, ref, head, data, err := t.openSource(ctx, tc, d, fetch)
+	if err != nil {
+		return tools.Result{}, err
 	}
 	s, err := t.get(name, true)
 	if err != nil {
@@ -131,11 +139,11 @@ func (t *Tool) open(ctx context.Context, tc *tools.Context, name string, d *tool
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if src == nil {
-		if src, err = s.bind(kind, ref, text); err != nil {
-			return tools.Result{}, tools.ExecutionFailed("%v", err)
-		}
-		head = text
+	// Staged in the scratch directory: the kernel never opens the
+	// workspace file by name, and a restart binds the same bytes again.
+	src, err := s.bind(kind, ref, data)
+	if err != nil {
+		return tools.Result{}, tools.ExecutionFailed("%v", err)
 	}
 	s.src = src
 	restarted, err := s.ensure(t)

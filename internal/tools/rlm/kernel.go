@@ -19,6 +19,9 @@ import (
 //go:embed kernel.py
 var kernelSource []byte
 
+// kernelFile is the kernel's script in its scratch directory.
+const kernelFile = ".rlm_kernel.py"
+
 // maxFrame bounds one frame either way.
 const maxFrame = 64 << 20
 
@@ -57,10 +60,11 @@ type evalError struct {
 	Traceback string `json:"traceback"`
 }
 
-// Starter starts the kernel's command: the OS sandbox's hook (nil starts it
-// unconfined, with the in-process audit hook as the only fence). It returns
-// what Wait does.
-type Starter func(cmd *exec.Cmd) (wait func() error, err error)
+// Starter starts the kernel's command for interpreter py: the OS sandbox's
+// hook, which grants py.Dirs in the kernel's read allow-list (nil starts it
+// unconfined; the in-process audit hook is advisory). It returns what Wait
+// does.
+type Starter func(cmd *exec.Cmd, py Interpreter) (wait func() error, err error)
 
 // kernel is one running python3 process.
 type kernel struct {
@@ -82,9 +86,9 @@ type kernel struct {
 
 // startKernel launches python3 on the embedded kernel with its own scratch
 // directory.
-func startKernel(python, scratch string, env []string, start Starter) (*kernel, error) {
-	script := filepath.Join(scratch, ".rlm_kernel.py")
-	if err := os.WriteFile(script, kernelSource, 0o600); err != nil {
+func startKernel(py Interpreter, scratch string, env []string, start Starter) (*kernel, error) {
+	script := filepath.Join(scratch, kernelFile)
+	if err := writeScratch(scratch, kernelFile, kernelSource); err != nil {
 		return nil, fmt.Errorf("rlm: writing the kernel: %w", err)
 	}
 	reqR, reqW, err := os.Pipe()
@@ -98,28 +102,30 @@ func startKernel(python, scratch string, env []string, start Starter) (*kernel, 
 		return nil, err
 	}
 	// -I: isolated (no user site, no PYTHON* variables), -u: unbuffered.
-	cmd := exec.Command(python, "-I", "-u", script)
+	cmd := exec.Command(py.Path, "-I", "-u", script)
 	cmd.Dir = scratch
-	cmd.Env = append(env, "RLM_SCRATCH="+scratch, "RLM_REQ_FD=3", "RLM_RESP_FD=4", "PYTHONDONTWRITEBYTECODE=1")
+	// TMPDIR: the scratch directory is the one place the kernel may write.
+	cmd.Env = append(append([]string(nil), env...), "RLM_SCRATCH="+scratch, "RLM_REQ_FD=3", "RLM_RESP_FD=4",
+		"PYTHONDONTWRITEBYTECODE=1", "TMPDIR="+scratch)
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	cmd.Stdin = nil
 	stderr := &tailWriter{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = io.Discard, stderr
 	if start == nil {
-		start = func(c *exec.Cmd) (func() error, error) {
+		start = func(c *exec.Cmd, _ Interpreter) (func() error, error) {
 			if err := c.Start(); err != nil {
 				return nil, err
 			}
 			return c.Wait, nil
 		}
 	}
-	wait, err := start(cmd)
+	wait, err := start(cmd, py)
 	reqR.Close()
 	respW.Close()
 	if err != nil {
 		reqW.Close()
 		respR.Close()
-		return nil, fmt.Errorf("rlm: starting %s: %w", python, err)
+		return nil, fmt.Errorf("rlm: starting %s: %w", py.Path, err)
 	}
 	k := &kernel{cmd: cmd, wait: wait, req: reqW, resp: bufio.NewReaderSize(respR, 64<<10), respF: respR,
 		scratch: scratch, dead: make(chan struct{})}

@@ -1,10 +1,10 @@
 # The rlm kernel: a persistent Python session that codewhale drives over two
 # pipes with length-prefixed JSON frames (docs/RLM.md). It binds the opened
 # text as `content`, runs `eval` blocks, and asks codewhale to run tool-less
-# child model queries for it (sub_query and friends); it never opens a
-# network connection, starts a process or writes outside its scratch
-# directory itself: an audit hook refuses those, beneath whatever OS sandbox
-# codewhale started it in.
+# child model queries for it (sub_query and friends). The boundary is the OS
+# sandbox codewhale starts it in (reads only the system, the workspace and
+# Python's own directories; writes only the scratch directory; no network)
+# and the limits below (no new processes); the audit hook is advisory.
 import ast
 import builtins
 import contextlib
@@ -37,6 +37,9 @@ _limit(resource.RLIMIT_AS, int(os.environ.get("RLM_MEMORY_BYTES", str(4 << 30)))
 _limit(resource.RLIMIT_CPU, int(os.environ.get("RLM_CPU_SECONDS", "3600")))
 _limit(resource.RLIMIT_NOFILE, int(os.environ.get("RLM_OPEN_FILES", "256")))
 _limit(resource.RLIMIT_FSIZE, int(os.environ.get("RLM_FILE_BYTES", str(1 << 30))))
+# No new processes or threads: the kernel needs none, and RLIMIT_NPROC is
+# what the kernel (the OS's) enforces whatever the code does to the hook.
+_limit(resource.RLIMIT_NPROC, int(os.environ.get("RLM_PROCESSES", "0")))
 
 
 def _read_exactly(n):
@@ -70,7 +73,12 @@ def send(obj):
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-# ---- the sandbox's in-process layer -------------------------------------
+# ---- advisory in-process checks ------------------------------------------
+# They turn the usual mistakes (subprocess, sockets, writing outside the
+# scratch directory) into clear errors before the OS sandbox refuses them
+# less clearly. They are no boundary: code in the same interpreter can
+# switch them off (sub_query.__globals__['_armed'] = False), and nothing
+# codewhale promises depends on them (docs/RLM.md).
 
 def _inside_scratch(path):
     try:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 )
 
 // MaxBatch is the most children one sub_query_batch runs (the contract's).
@@ -152,7 +153,7 @@ func (t *Tool) subRLM(ctx context.Context, parent *session, prompt, text string)
 	}
 	defer child.close()
 	child.cfg = parent.cfg
-	if child.src, err = child.bind("content", "sub_rlm", text); err != nil {
+	if child.src, err = child.bind("content", "sub_rlm", []byte(text)); err != nil {
 		return "", total, err
 	}
 	transcript := prompt
@@ -165,6 +166,12 @@ func (t *Tool) subRLM(ctx context.Context, parent *session, prompt, text string)
 		code := pythonBlock(answer)
 		if code == "" {
 			return strings.TrimSpace(answer), total, nil // it answered in prose
+		}
+		// The child's code is judged as an eval's is; what would need a
+		// person, or is hard-blocked, is not run.
+		if v := t.codeVerdict(code); v.Class >= shellpolicy.Explicit {
+			transcript += "\n\n```python\n" + code + "\n```\nOutput:\n" + childRefusal(v)
+			continue
 		}
 		out, err := child.eval(ctx, t, code, t.evalTimeout())
 		total.Add(&out.usage)

@@ -98,11 +98,9 @@ func TestOpenLargeFileAndEval(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.ws, "big.log"), []byte(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// How long this takes is BenchmarkOpen50MB's (docs/PERFORMANCE.md), not
+	// a timed test's: on a loaded machine any bound here flakes.
 	out := e.must(`{"action":"open","name":"log","file_path":"big.log"}`)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("open took %s", d)
-	}
 	if out["length"] != float64(50<<20) || len(out) != 4 || !strings.HasPrefix(out["preview"].(string), "0123456789abcdef") {
 		t.Fatalf("open result %v", out)
 	}

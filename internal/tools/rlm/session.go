@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // config is a session's configure settings.
@@ -62,14 +63,30 @@ func (s *session) usageAdd(u *provider.Usage) {
 	}
 }
 
-// bind stages text in the scratch dir as the session's content source.
-func (s *session) bind(kind, ref, text string) (*source, error) {
-	path := filepath.Join(s.scratch, ".content")
-	data := []byte(text)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+// bind stages data in the scratch dir as the session's content source.
+func (s *session) bind(kind, ref string, data []byte) (*source, error) {
+	if err := writeScratch(s.scratch, contentFile, data); err != nil {
 		return nil, fmt.Errorf("rlm: staging the content: %w", err)
 	}
-	return newSource(kind, ref, path, data), nil
+	return newSource(kind, ref, filepath.Join(s.scratch, contentFile), data), nil
+}
+
+// contentFile is the staged copy of a session's content in its scratch
+// directory.
+const contentFile = ".content"
+
+// writeScratch replaces name in the scratch directory with data through
+// the confined writer (unsynced: scratch need not survive a crash): the
+// kernel may write in its scratch directory, so a link it planted at name
+// is replaced, never followed out of it.
+func writeScratch(scratch, name string, data []byte) error {
+	r, err := confine.OpenRoot(scratch)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	_, err = r.WriteScratch(name, data, 0o600)
+	return err
 }
 
 // newSource describes content read from path; length is the kernel's count
@@ -89,7 +106,7 @@ func (s *session) ensure(t *Tool) (restarted string, err error) {
 	if s.k != nil && why == "" {
 		why = fmt.Sprintf("it exited (%v)", s.k.exitErr)
 	}
-	py, err := t.python()
+	py, err := t.interpreter()
 	if err != nil {
 		return "", err
 	}

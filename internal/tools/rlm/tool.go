@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/binpath"
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/handles"
 )
@@ -48,14 +49,18 @@ type Options struct {
 	// ScratchRoot holds each session's scratch directory ("" = the system
 	// temp dir).
 	ScratchRoot string
-	// Start starts a kernel under the OS sandbox (nil: unconfined, the
-	// kernel's own audit hook the only fence).
+	// Start starts a kernel under the OS sandbox (nil: unconfined; the
+	// kernel's audit hook is advisory, docs/RLM.md).
 	Start Starter
 	// SandboxLabel says what confines the kernel, for results and receipts.
 	SandboxLabel string
-	// Env is the kernel's environment (scrubbed of secrets); nil is a
-	// minimal one.
+	// Env is the kernel's environment: the scrubbed one Bash gets
+	// (sandbox.Environ); nil is a minimal one.
 	Env []string
+	// Commands is the command classifier (internal/shellpolicy) an eval's
+	// code is judged by, as `python3 -c CODE`; nil knows no home or
+	// workspace (hard blocks and the credential guard still hold).
+	Commands *shellpolicy.Env
 	// Query makes child model requests (nil: the helpers fail clearly).
 	Query Querier
 	// Handles keeps large outputs and FINAL values; Sources serve
@@ -73,9 +78,6 @@ type Options struct {
 	Fetch func(url string) (tools.Policy, func(context.Context) (string, error), error)
 	// EvalTimeout is the default time limit of an eval (0: 60 s).
 	EvalTimeout time.Duration
-	// ReadPath resolves file_path inside the workspace boundary; nil uses
-	// the call's tools.Context.
-	ReadPath func(tc *tools.Context, raw string) (string, error)
 }
 
 // Tool is rlm. It owns its sessions; Close ends them.
@@ -87,6 +89,9 @@ type Tool struct {
 	sessions map[string]*session
 	parent   *Tool   // a sub-agent's tool sees the parent's shared sessions
 	children []*Tool // closed with this one
+
+	pyMu sync.Mutex
+	pys  map[string]Interpreter // probed interpreters, by the path found
 }
 
 // NewChild returns the rlm tool of a sub-agent: its own sessions, plus the
@@ -94,6 +99,11 @@ type Tool struct {
 func (t *Tool) NewChild() *Tool {
 	c := New(t.opts)
 	c.parent = t
+	t.pyMu.Lock()
+	for k, v := range t.pys {
+		c.pys[k] = v
+	}
+	t.pyMu.Unlock()
 	t.mu.Lock()
 	t.children = append(t.children, c)
 	t.mu.Unlock()
@@ -102,7 +112,7 @@ func (t *Tool) NewChild() *Tool {
 
 // New returns the rlm tool.
 func New(opts Options) *Tool {
-	return &Tool{opts: opts, sessions: map[string]*session{}, Spec: tools.Spec{
+	return &Tool{opts: opts, sessions: map[string]*session{}, pys: map[string]Interpreter{}, Spec: tools.Spec{
 		ToolName: ToolName,
 		Desc: "A persistent Python session over content too big for the transcript (a large file, log, page or " +
 			"transcript): analyze it with code instead of reading it. open {name, exactly one of file_path, " +
@@ -121,7 +131,8 @@ func New(opts Options) *Tool {
 }
 
 // Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and decides
-// its policy from the decoded action: eval is Required (code execution);
+// its policy from the decoded action: eval is judged as Bash judges its
+// code (evalPolicy: Required, Explicit with the reason, or a hard block);
 // an open of a url takes the prepared Web fetch's approval; the others are
 // Auto; session_objects alone is read-only.
 func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
@@ -131,9 +142,11 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	}
 	p := tools.Policy{Approval: tools.Auto}
 	var fetch func(context.Context) (string, error)
+	var v shellpolicy.Verdict
 	switch d.Action {
 	case "eval":
-		p.Approval = tools.Required
+		v = t.codeVerdict(d.In.Code)
+		p = evalPolicy(v)
 	case "session_objects":
 		p.ReadOnly = true
 	case "open":
@@ -146,6 +159,9 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 		}
 	}
 	return tools.NewCall(d.Input(), p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		if d.Action == "eval" && v.Class == shellpolicy.Blocked {
+			return blocked(v), nil // in every posture, Full Access included
+		}
 		res, err := t.run(ctx, tc, d, fetch)
 		return tools.Sized(res, err, tc, "print less per eval, or slice the object in Python and print the part you need")
 	}), nil
@@ -182,7 +198,7 @@ func (t *Tool) evalTimeout() time.Duration {
 }
 
 func (t *Tool) newSession(name string, depth int) (*session, error) {
-	if _, err := t.python(); err != nil {
+	if _, err := t.interpreter(); err != nil {
 		return nil, err
 	}
 	dir, err := os.MkdirTemp(t.opts.ScratchRoot, "codewhale-rlm-*")

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/httptransport"
 	"github.com/codewhale/codewhale/internal/netpolicy"
 )
 
@@ -20,14 +21,8 @@ const maxRedirects = 5
 func (t *Tool) client(grant *netpolicy.Grant, timeout time.Duration) *http.Client {
 	rt := t.opts.Transport
 	if rt == nil {
-		rt = &http.Transport{
-			DialContext:           t.policy.DialContext(grant),
-			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: 30 * time.Second,
-			MaxIdleConns:          4,
-			IdleConnTimeout:       30 * time.Second,
-		}
+		rt = httptransport.New(httptransport.Options{Dial: t.policy.DialContext(grant), Direct: true,
+			ResponseHeaderTimeout: 30 * time.Second, MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second})
 	}
 	return &http.Client{
 		Transport: userAgent{rt, t.opts.UserAgent},

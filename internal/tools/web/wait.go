@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/httptransport"
 	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -69,7 +70,7 @@ func waitProbe(in input) (string, func(context.Context) (string, bool), error) {
 		if !netpolicy.IsLoopbackHost(u.Hostname()) {
 			return "", nil, tools.InvalidInput("wait only polls this machine (127.0.0.1, ::1, localhost); %s is not loopback — use fetch for remote URLs", u.Hostname())
 		}
-		c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{DialContext: loopbackDial},
+		c := &http.Client{Timeout: 2 * time.Second, Transport: httptransport.New(httptransport.Options{Dial: loopbackDial, Direct: true}),
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		return u.Redacted(), func(ctx context.Context) (string, bool) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)

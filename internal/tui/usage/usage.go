@@ -23,6 +23,11 @@ type Meter struct {
 	Prices map[string]config.Price
 	// Window overrides the context window (providers.<p>.context_window).
 	Window int
+	// Table, when set, is the route's model table (CONTRACT.md §10.9): it
+	// answers prices and windows instead of Prices and Window. FirstParty
+	// says the route is DeepSeek's own (legacy ids map there).
+	Table      *provider.ModelTable
+	FirstParty bool
 
 	Session  provider.Usage
 	Requests int // requests made in this run
@@ -32,7 +37,8 @@ type Meter struct {
 	LastInput     int    // input tokens of the latest request
 	LastModel     string // model of the latest request
 	Cost          float64
-	UnpricedCalls int // requests whose model has no price
+	UnpricedCalls int // requests whose model has no price, or with no usage
+	Unreported    int // requests whose server reported no usage
 }
 
 // Resume starts the meter from a saved session's totals. The usage is
@@ -55,7 +61,14 @@ func (m *Meter) RequestsText() string {
 
 // Price returns the price row for model (the session store's table, the
 // one definition of prices) and whether one exists.
-func (m *Meter) Price(model string) (config.Price, bool) { return session.PriceFor(model, m.Prices) }
+func (m *Meter) Price(model string) (config.Price, bool) {
+	if m.Table == nil {
+		return session.PriceFor(model, m.Prices)
+	}
+	info, _ := m.Table.Resolve(model, m.FirstParty)
+	p := info.Price
+	return config.Price{Input: p.Input, CachedInput: p.CachedInput, Output: p.Output}, info.Priced
+}
 
 // Add records one provider call's usage for model.
 func (m *Meter) Add(u provider.Usage, model string) {
@@ -73,10 +86,11 @@ func (m *Meter) Add(u provider.Usage, model string) {
 // costOf is usage's price on model, and whether model has a price: the one
 // place the meter prices anything (the session store's table).
 func (m *Meter) costOf(model string, u provider.Usage) (float64, bool) {
-	if _, ok := m.Price(model); !ok {
+	p, ok := m.Price(model)
+	if !ok {
 		return 0, false
 	}
-	return session.Cost(model, u, m.Prices), true
+	return session.CostAt(p, u), true
 }
 
 // ModelCost is one model's share of the sub-agents' usage.
@@ -108,6 +122,53 @@ func (m *Meter) Total(children []ModelCost) (tokens int, cost float64) {
 	return tokens, cost
 }
 
+// TotalText is Total with the cost worded as CostText words it: a part
+// with no price makes it `+ ?`, never a wrong sum.
+func (m *Meter) TotalText(children []ModelCost) (tokens int, cost string) {
+	if len(children) == 0 {
+		return m.Tokens(), m.CostText()
+	}
+	tokens, sum := m.Total(children)
+	unpriced := m.UnpricedCalls > 0
+	for _, c := range children {
+		unpriced = unpriced || !c.Priced
+	}
+	if unpriced {
+		return tokens, FormatCost(sum) + " + ?"
+	}
+	return tokens, FormatCost(sum)
+}
+
+// AddUnreported records a request whose server reported no usage: its
+// tokens and cost are unknown, so the cost reads `+ ?` from here on.
+func (m *Meter) AddUnreported() {
+	m.Requests++
+	m.UnpricedCalls++
+	m.Unreported++
+}
+
+// CostText is the session cost for the header: `$ ?` when no request had
+// a price, the priced part `+ ?` when some had none — never a wrong sum.
+func (m *Meter) CostText() string {
+	switch {
+	case m.UnpricedCalls > 0 && m.UnpricedCalls >= m.Requests && m.Cost == 0:
+		return "$ ?"
+	case m.UnpricedCalls > 0:
+		return FormatCost(m.Cost) + " + ?"
+	}
+	return FormatCost(m.Cost)
+}
+
+// WindowAssumed reports that no source states model's context window, so
+// the meter runs against provider.AssumedContextWindow.
+func (m *Meter) WindowAssumed(model string) bool {
+	if m.Table == nil || m.Window > 0 {
+		return false
+	}
+	info, _ := m.Table.Resolve(model, m.FirstParty)
+	return info.ContextWindow == 0
+}
+
 // ContextWindow is the window of model: the price row's context_window,
 // then the provider table override, then the model catalogue; 0 when
 // unknown.
@@ -117,6 +178,10 @@ func (m *Meter) ContextWindow(model string) int {
 	}
 	if m.Window > 0 {
 		return m.Window
+	}
+	if m.Table != nil {
+		info, _ := m.Table.Resolve(model, m.FirstParty)
+		return info.Window()
 	}
 	info, _ := provider.ResolveModel(model, true)
 	return info.ContextWindow
@@ -143,6 +208,17 @@ func FormatTokens(n int) string {
 		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
 	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// FormatWindow renders a window as people name it: 128k, 1M.
+func FormatWindow(n int) string {
+	switch {
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 1000 && n%1000 == 0:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return FormatTokens(n)
 }
 
 // FormatCost renders dollars with enough precision for small sessions.

@@ -42,7 +42,13 @@ type WorktreeRequest struct {
 }
 
 // git runs git through gitsafe (the one way codewhale starts git) in dir.
-type git struct{ bin, dir string }
+// conf, when set, is a gitsafe.ConfigEnv listed earlier in the same
+// worktree start: probe reuses it for commands that run no filter driver,
+// so they skip the listing's process.
+type git struct {
+	bin, dir string
+	conf     []string
+}
 
 func newGit(workspace string) (git, error) {
 	bin, err := binpath.LookPath("git", workspace)
@@ -52,12 +58,29 @@ func newGit(workspace string) (git, error) {
 	return git{bin: bin, dir: workspace}, nil
 }
 
-func (g git) in(dir string) git { return git{bin: g.bin, dir: dir} }
+func (g git) in(dir string) git { return git{bin: g.bin, dir: dir, conf: g.conf} }
 
 // run returns git's stdout; a failure carries its stderr.
 func (g git) run(ctx context.Context, env []string, args ...string) (string, error) {
 	cmd := gitsafe.Command(ctx, g.bin, g.dir, args...)
 	cmd.Env = append(cmd.Env, env...)
+	return g.output(cmd, args)
+}
+
+// probe is run for a command that runs no filter driver (rev-parse,
+// ls-files without -m): the safe configuration listed once per start, by
+// the first probe, is enough, since a driver added since could not run.
+func (g *git) probe(ctx context.Context, args ...string) (string, error) {
+	if g.conf == nil {
+		g.conf = gitsafe.ConfigEnv(ctx, g.bin, g.dir)
+	}
+	cmd := exec.CommandContext(ctx, g.bin, gitsafe.Args(args...)...)
+	cmd.Dir = g.dir
+	cmd.Env = append(gitsafe.Env(nil), g.conf...)
+	return g.output(cmd, args)
+}
+
+func (g git) output(cmd *exec.Cmd, args []string) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -108,26 +131,17 @@ func (m *Manager) makeWorktree(ctx context.Context, id string, req WorktreeReque
 	if err != nil {
 		return nil, "", tools.NotAvailable("worktree: true needs git: %v", err)
 	}
-	// Few git processes: the top level and the exclude file in one, the
-	// branch name's validity and freshness checked by worktree add itself.
-	paths, err := g.run(ctx, nil, "rev-parse", "--show-toplevel", "--git-path", "info/exclude")
-	lines := strings.Split(strings.TrimSpace(paths), "\n")
-	if err != nil || len(lines) != 2 {
-		return nil, "", tools.NotAvailable("worktree: true needs a git repository, and %s is not in one", req.Workspace)
-	}
-	top, exclude := lines[0], absUnder(req.Workspace, lines[1])
-	g = g.in(top)
-	sha, err := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}")
+	top, exclude, sha, err := g.locate(ctx, req.Workspace, base)
 	if err != nil {
-		return nil, "", tools.InvalidInput("worktree_base %q is not a commit of this repository", base)
+		return nil, "", err
 	}
-	sha = strings.TrimSpace(sha)
+	g = g.in(top)
 	if err := clean(ctx, g); err != nil {
 		return nil, "", err
 	}
 	m.root().gitMu.Lock()
 	defer m.root().gitMu.Unlock()
-	dir, err := worktreeHome(ctx, g, top, exclude)
+	dir, err := worktreeHome(ctx, &g, top, exclude)
 	if err != nil {
 		return nil, "", err
 	}
@@ -140,6 +154,34 @@ func (m *Manager) makeWorktree(ctx context.Context, id string, req WorktreeReque
 		ws = filepath.Join(path, rel)
 	}
 	return &WorktreeInfo{Path: path, Branch: branch, Base: sha, top: top}, ws, nil
+}
+
+// locate is the repository's top level, its exclude file and base's
+// commit, from one rev-parse (few git processes: the branch name's
+// validity and freshness are checked by worktree add itself). base was
+// checked by refName, so it is no option; "--" (echoed back) makes it a
+// revision. git prints what it resolved before it fails on base, so a
+// failure with both paths printed is a bad base, one without them no
+// repository; a base naming other than one commit ("^x") is refused too.
+func (g *git) locate(ctx context.Context, workspace, base string) (top, exclude, sha string, err error) {
+	out, err := g.probe(ctx, "rev-parse", "--show-toplevel", "--git-path", "info/exclude", base+"^{commit}", "--")
+	lines := strings.Split(strings.TrimSuffix(strings.TrimSpace(out), "\n--"), "\n")
+	switch {
+	case err == nil && len(lines) == 3 && objectName(lines[2]):
+		return lines[0], absUnder(workspace, lines[1]), lines[2], nil
+	case len(lines) >= 2 && filepath.IsAbs(lines[0]):
+		return "", "", "", tools.InvalidInput("worktree_base %q is not a commit of this repository", base)
+	}
+	return "", "", "", tools.NotAvailable("worktree: true needs a git repository, and %s is not in one", workspace)
+}
+
+// objectName reports whether s is one full object name (SHA-1 or SHA-256
+// hex), as rev-parse prints a single commit; "^<name>" and the like are not.
+func objectName(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	return strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // clean refuses a checkout with changes to tracked files: the worktree
@@ -177,7 +219,7 @@ func addRefusal(branch string, err error) error {
 // worktreeHome makes <top>/.codewhale/worktrees, refusing a link on the way
 // or a folder with tracked files, and excludes it (in the exclude file)
 // from git status.
-func worktreeHome(ctx context.Context, g git, top, exclude string) (string, error) {
+func worktreeHome(ctx context.Context, g *git, top, exclude string) (string, error) {
 	p := top
 	for _, part := range strings.Split(WorktreeDir, "/") {
 		p = filepath.Join(p, part)
@@ -185,7 +227,7 @@ func worktreeHome(ctx context.Context, g git, top, exclude string) (string, erro
 			return "", tools.PermissionDenied("%s is a symbolic link; worktrees are made only in a real folder of the repository", p)
 		}
 	}
-	if out, err := g.run(ctx, nil, "ls-files", "-z", "--", WorktreeDir); err != nil || out != "" {
+	if out, err := g.probe(ctx, "ls-files", "-z", "--", WorktreeDir); err != nil || out != "" {
 		return "", tools.PermissionDenied("%s holds files the repository tracks; worktrees are never made inside a tracked path", p)
 	}
 	if err := os.MkdirAll(p, 0o755); err != nil {

@@ -136,6 +136,7 @@ func TestWorktreeRefusals(t *testing.T) {
 	r.Run("branch", "taken")
 	refused(r.Dir, `{"prompt":"x","worktree":true,"worktree_branch":"taken"}`, "branch taken already exists")
 	refused(r.Dir, `{"prompt":"x","worktree":true,"worktree_base":"nosuchref"}`, `worktree_base "nosuchref" is not a commit`)
+	refused(r.Dir, `{"prompt":"x","worktree":true,"worktree_base":"^HEAD"}`, `worktree_base "^HEAD" is not a commit`)
 	refused(r.Dir, `{"prompt":"x","worktree":true,"worktree_branch":"a b"}`, "is not a branch or commit name")
 	refused(r.Dir, `{"prompt":"x","worktree":true,"worktree_branch":"x.lock"}`, "is not a valid branch name")
 	tracked := worktreeRepo(t)
@@ -204,5 +205,40 @@ func TestCleanupLeavesARunningChildsWorktree(t *testing.T) {
 	}
 	if res := cleanup(); !res.Success || !strings.Contains(res.Content, `"removed":["`) {
 		t.Errorf("cleanup after: %s", res.Content)
+	}
+}
+
+// A session in a subfolder of the repository gets its worktree at the top
+// level, works in the same subfolder there, and the exclude goes into the
+// repository's own exclude file, so the checkout stays clean.
+func TestWorktreeFromASubfolder(t *testing.T) {
+	t.Parallel()
+	r := worktreeRepo(t)
+	r.Write("pkg/shared.txt", "original\n")
+	r.Commit("pkg")
+	var got agent.ChildConfig
+	m := agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(func(_ context.Context, cc agent.ChildConfig) (agent.Run, error) {
+		got = cc
+		return writerRun{dir: cc.Workspace}, nil
+	})})
+	t.Cleanup(func() { m.Drain(context.Background(), 0, 5*time.Second) })
+	rec, err := startWorktree(t, agent.New(m, nil), filepath.Join(r.Dir, "pkg"), `{"prompt":"sub","agent_id":"sub","worktree":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, settled := m.Wait(context.Background(), []string{rec["agent_id"].(string)}, "completion", 20*time.Second); !settled {
+		t.Fatal("the child did not finish")
+	}
+	if want := filepath.Join(r.Dir, ".codewhale", "worktrees", "agent_sub", "pkg"); got.Workspace != want {
+		t.Errorf("child workspace %q, want %q", got.Workspace, want)
+	}
+	if out := r.Run("show", "codewhale/agent_sub:pkg/shared.txt"); out != "sub\n" {
+		t.Errorf("the branch holds %q", out)
+	}
+	if ex, _ := os.ReadFile(filepath.Join(r.Dir, ".git", "info", "exclude")); !strings.Contains(string(ex), "/.codewhale/worktrees/") {
+		t.Errorf("exclude file: %q", ex)
+	}
+	if st := r.Run("status", "--porcelain"); st != "" {
+		t.Errorf("the checkout is not clean: %q", st)
 	}
 }

@@ -12,8 +12,9 @@ import (
 // package initialisers allocate is exact. Every byte allocated before main
 // is a page the kernel must fault in on every start, so this guards the
 // cuts recorded there: goldmark's regular expressions and tables,
-// x/net/html's entity maps, jsonschema-go's field tables and the clipboard
-// probe run on first use (third_party/*/PATCHES.md), not at start.
+// jsonschema-go's field tables and the clipboard probe run on first use
+// (third_party/*/PATCHES.md), not at start. x/net/html's entity maps
+// (127 KB) are built at start: upstream, unchanged.
 func TestStartupInitBudget(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(binary, "--version")
@@ -23,10 +24,10 @@ func TestStartupInitBudget(t *testing.T) {
 		t.Fatalf("--version: %v\n%s", err, out)
 	}
 	const (
-		totalBudget = 640 << 10 // bytes allocated by every init together (588 KiB when written)
+		totalBudget = 704 << 10 // bytes allocated by every init together (629 KiB with upstream x/net)
 		lazyBudget  = 24 << 10  // any one package made lazy
 	)
-	lazy := []string{"github.com/yuin/goldmark", "golang.org/x/net/html", "github.com/atotto/clipboard",
+	lazy := []string{"github.com/yuin/goldmark", "github.com/atotto/clipboard",
 		"github.com/google/jsonschema-go"}
 	total := 0
 	for _, l := range strings.Split(string(out), "\n") {

@@ -55,8 +55,10 @@ var dropped = map[string]bool{"script": true, "style": true, "noscript": true, "
 // convertHTML turns a page into readable Markdown (or plain text): scripts,
 // styles, navigation, asides and footers dropped, the <main> or single
 // <article> preferred when the page has one, links made absolute against
-// the final URL; the title and canonical URL are kept apart.
-func convertHTML(body []byte, ctype, pageURL, format string) page {
+// the final URL; the title and canonical URL are kept apart. It fails only
+// when the HTML parser refuses the page: then nothing of it is returned,
+// since what it would hide (hidden elements, comments) cannot be told apart.
+func convertHTML(body []byte, ctype, pageURL, format string) (page, error) {
 	return convertPage(body, ctype, pageURL, format, markdown)
 }
 
@@ -70,10 +72,11 @@ func markdown(root *html.Node, pageURL string) ([]byte, error) {
 	return converter().ConvertNode(root, md.WithDomain(pageURL), md.WithContext(base.Pruned(context.Background())))
 }
 
-func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) page {
+func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) (page, error) {
 	doc, err := html.Parse(strings.NewReader(decodeText(body, ctype)))
 	if err != nil {
-		return page{content: decodeText(body, ctype)}
+		// The parser's only refusal: elements nested deeper than 512.
+		return page{}, fmt.Errorf("the HTML parser refuses this page: %w", err)
 	}
 	var p page
 	p.title, p.canonical = headFacts(doc)
@@ -85,15 +88,15 @@ func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) pa
 	root := o.mainContent(doc)
 	if format == "text" {
 		p.content = tidy(blockText(root))
-		return p
+		return p, nil
 	}
 	out, err := toMD(root, pageURL)
 	if err != nil {
 		p.content = tidy(blockText(root))
-		return p
+		return p, nil
 	}
 	p.content = strings.TrimSpace(string(out))
-	return p
+	return p, nil
 }
 
 var converter = sync.OnceValue(func() *md.Converter {
@@ -152,29 +155,66 @@ type outline struct {
 // navigation or hidden, and notes in o the <main>, <article> and <body>
 // elements that remain (one walk over the page instead of two). With
 // o.lib it also removes what that converter's base plugin would (every
-// node whose name it Removes) and merges the text nodes left adjacent,
+// node whose name it Removes) and joins the text nodes left adjacent,
 // exactly as its preRenderRemove and MergeAdjacentTextNodes do: removals
 // and merges at one level depend only on which children there survive, so
 // doing both per level gives the tree their two whole-page walks give
 // (TestConvertAgreesWithUpstream converts with the release, which walks).
+// Each run of adjacent text is joined once (textRun), so a page of text
+// split by a million removed elements costs what its text does.
 func prune(n *html.Node, o *outline) {
-	var prev *html.Node // the last child kept
+	var run textRun
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		drop, roleMain := classify(c)
 		switch {
 		case drop || o.lib != nil && o.lib.Removes(dom.NodeName(c)):
 			n.RemoveChild(c)
-		case o.lib != nil && c.Type == html.TextNode && prev != nil && prev.Type == html.TextNode:
-			prev.Data += c.Data
-			n.RemoveChild(c)
+		case o.lib != nil && c.Type == html.TextNode:
+			if run.add(c) {
+				n.RemoveChild(c)
+			}
 		default:
+			run.end()
 			o.note(c, roleMain)
 			prune(c, o)
-			prev = c
 		}
 		c = next
 	}
+	run.end()
+}
+
+// textRun joins a run of adjacent text nodes into its first: add each in
+// order, then end. Appending each to the first (`first.Data += c.Data`)
+// would copy the run's text once per node, quadratic in the run.
+type textRun struct {
+	first  *html.Node
+	joined bool
+	b      strings.Builder
+}
+
+// add puts text node c at the end of the run and reports whether it was
+// joined into the run's first node (then the caller removes it).
+func (r *textRun) add(c *html.Node) bool {
+	if r.first == nil {
+		r.first = c
+		return false
+	}
+	if !r.joined {
+		r.b.WriteString(r.first.Data)
+		r.joined = true
+	}
+	r.b.WriteString(c.Data)
+	return true
+}
+
+// end writes the joined text into the run's first node and starts anew.
+func (r *textRun) end() {
+	if r.joined {
+		r.first.Data = r.b.String()
+		r.b.Reset()
+	}
+	r.first, r.joined = nil, false
 }
 
 func (o *outline) note(n *html.Node, roleMain bool) {

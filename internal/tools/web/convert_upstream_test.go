@@ -99,9 +99,11 @@ func TestConvertAgreesWithUpstream(t *testing.T) {
 		t.Fatalf("only %d pages in the corpus", len(pages))
 	}
 	for name, body := range pages {
-		got := convertPage(body, "text/html", "https://example.com/a/b.html", "markdown", markdown)
-		want := convertPage(body, "text/html", "https://example.com/a/b.html", "markdown", upstreamMarkdown)
-		if got != want {
+		got, gerr := convertPage(body, "text/html", "https://example.com/a/b.html", "markdown", markdown)
+		want, werr := convertPage(body, "text/html", "https://example.com/a/b.html", "markdown", upstreamMarkdown)
+		if gerr != nil || werr != nil {
+			t.Errorf("%s (our pipeline): %v; the release: %v", name, gerr, werr)
+		} else if got != want {
 			t.Errorf("%s (our pipeline): %s", name, firstDifference(got.content, want.content))
 		}
 		whole := func(toMD toMarkdown) string {

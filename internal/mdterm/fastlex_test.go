@@ -17,7 +17,6 @@ import (
 	"github.com/alecthomas/chroma/v2"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
-	"github.com/codewhale/codewhale/third_party/chromalexers"
 )
 
 // agreement is how a fast tokeniser and chroma's lexer typed the same
@@ -150,7 +149,7 @@ func TestFastLexersMatchChroma(t *testing.T) {
 			}
 			fast, _ := fastLexer(c.lang)
 			a := &agreement{diffs: map[[2]chroma.TokenType]*diffKind{}}
-			lexer := chromalexers.Get(c.lang)
+			lexer := chromaLexer(c.lang)
 			for _, path := range corpusFiles(t, roots, c.exts, c.shebang, limit) {
 				b, err := os.ReadFile(path)
 				if err != nil {
@@ -369,7 +368,7 @@ func TestFastLexerFragments(t *testing.T) {
 	}
 	for lang, srcs := range cases {
 		fast, _ := fastLexer(lang)
-		lexer := chromalexers.Get(lang)
+		lexer := chromaLexer(lang)
 		for _, src := range srcs {
 			got := fast(src)
 			want := chromaReference(lexer, src, sameAs(src, got))
@@ -424,7 +423,7 @@ func TestFastLexerNamesAreChromas(t *testing.T) {
 			t.Errorf("%s: no fast tokeniser", name)
 			continue
 		}
-		l := chromalexers.Get(name)
+		l := chromaLexer(name)
 		if l == nil {
 			t.Errorf("%s: chroma has no lexer", name)
 			continue
@@ -460,7 +459,7 @@ func FuzzFastLexersMatchChroma(f *testing.F) {
 		}
 		src = ensureLF(src)
 		got := fast(src)
-		g, w := exactTypes(got), exactTypes(chromaReference(chromalexers.Get(lang), src, sameAs(src, got)))
+		g, w := exactTypes(got), exactTypes(chromaReference(chromaLexer(lang), src, sameAs(src, got)))
 		if len(w) == len(g)+1 && !strings.HasSuffix(src, "\n") {
 			w = w[:len(g)]
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
-	"github.com/codewhale/codewhale/third_party/chromalexers"
 )
 
 // goTokens gives the tokens chroma's Go lexer gives, byte for byte, over a
@@ -29,7 +28,7 @@ func TestGoTokensMatchChroma(t *testing.T) {
 	if testing.Short() {
 		every = 250
 	}
-	lexer := chromalexers.Get("go")
+	lexer := chromaLexer("go")
 	files, bytes, numbers, n := 0, 0, 0, 0
 	root := filepath.Join(strings.TrimSpace(string(out)), "src")
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -134,7 +133,7 @@ func byteTypes(toks []chroma.Token) []chroma.TokenType {
 // chroma where chroma reads them right, and never a byte lost.
 func TestGoTokensFragments(t *testing.T) {
 	t.Parallel()
-	lexer := chromalexers.Get("go")
+	lexer := chromaLexer("go")
 	same := []string{
 		"len(x) + len (y) + any(z)",
 		"foo\n(1)",
@@ -185,7 +184,7 @@ func TestGoBlockRendersAsChroma(t *testing.T) {
 	if !ok {
 		t.Fatal("not tiled")
 	}
-	want, _ := chromaTokens(chromalexers.Get("go"), src)
+	want, _ := chromaTokens(chromaLexer("go"), src)
 	got, chroma := strings.Join(w.tokens(toks, 40), "\n"), strings.Join(w.tokens(want, 40), "\n")
 	if got != chroma {
 		t.Errorf("go/scanner:\n%s\nchroma:\n%s", got, chroma)

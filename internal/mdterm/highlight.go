@@ -6,8 +6,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/muesli/termenv"
-
-	"github.com/codewhale/codewhale/third_party/chromalexers"
 )
 
 // syntaxStyles are the code colours, defined here from the palette rather
@@ -140,16 +138,16 @@ func lexerFor(lang string, fast bool) (lex lexFunc, slow bool) {
 	if lex, ok := fastLexer(lang); ok && fast {
 		return func(src string) ([]chroma.Token, bool) { return lex(src), true }, false
 	}
-	switch chromalexers.Normalize(lang) {
+	switch normalizeLang(lang) {
 	case "go", "golang":
 		return func(src string) ([]chroma.Token, bool) {
 			if toks, ok := goTokens(src); ok {
 				return toks, true
 			}
-			return chromaTokens(chromalexers.Get("go"), src)
+			return chromaTokens(chromaLexer("go"), src)
 		}, false
 	}
-	lexer := chromalexers.Get(lang)
+	lexer := chromaLexer(lang)
 	if lexer == nil {
 		return nil, false
 	}
@@ -160,7 +158,7 @@ func lexerFor(lang string, fast bool) (lex lexFunc, slow bool) {
 // names are those chroma resolves to the same lexer (its aliases and file
 // extensions; TestFastLexerNamesAreChromas holds them to it).
 func fastLexer(lang string) (func(string) []chroma.Token, bool) {
-	switch chromalexers.Normalize(lang) {
+	switch normalizeLang(lang) {
 	case "python", "py", "sage", "python3", "py3", "starlark", "pyi", "pyw", "bzl", "star":
 		return pythonTokens, true
 	case "javascript", "js", "mjs", "cjs", "jsm":

@@ -13,6 +13,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/dom"
+	md "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"github.com/theory/jsonpath"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
@@ -20,11 +25,6 @@ import (
 	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
-	md "github.com/codewhale/codewhale/third_party/htmltomarkdown/converter"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/base"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/commonmark"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/strikethrough"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/table"
 )
 
 // decodeText converts body to UTF-8 using the Content-Type charset, a BOM or
@@ -65,11 +65,9 @@ func convertHTML(body []byte, ctype, pageURL, format string) (page, error) {
 // toMarkdown renders a pruned subtree; links resolve against pageURL.
 type toMarkdown func(root *html.Node, pageURL string) ([]byte, error)
 
-// markdown converts with html-to-markdown v2.5.2 as patched for speed in
-// third_party/htmltomarkdown (PATCHES.md there); TestConvertAgreesWithUpstream
-// holds its output to the unpatched release's, byte for byte.
+// markdown converts with html-to-markdown.
 func markdown(root *html.Node, pageURL string) ([]byte, error) {
-	return converter().ConvertNode(root, md.WithDomain(pageURL), md.WithContext(base.Pruned(context.Background())))
+	return converter().ConvertNode(root, md.WithDomain(pageURL))
 }
 
 func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) (page, error) {
@@ -80,10 +78,7 @@ func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) (p
 	}
 	var p page
 	p.title, p.canonical = headFacts(doc)
-	var o outline // plain text keeps what only the Markdown converter drops
-	if format != "text" {
-		o.lib = converter()
-	}
+	var o outline
 	prune(doc, &o)
 	root := o.mainContent(doc)
 	if format == "text" {
@@ -105,8 +100,22 @@ var converter = sync.OnceValue(func() *md.Converter {
 	for tag := range dropped {
 		c.Register.TagType(tag, md.TagTypeRemove, md.PriorityStandard)
 	}
+	c.Register.PreRenderer(removeAndJoin, md.PriorityEarly-1)
 	return c
 })
+
+// removeAndJoin runs just before the base plugin's removal pass and does
+// its work: it removes every node whose tag type is remove (plain text
+// keeps them: only the Markdown converter drops inputs, heads, links and
+// meta) and joins the text nodes that leaves adjacent, each run once. The
+// plugin's own merge (prev.Data += c.Data) is quadratic in a run's length;
+// after this pass it finds nothing to remove and nothing to merge.
+func removeAndJoin(ctx md.Context, doc *html.Node) {
+	sweep(doc, func(c *html.Node) bool {
+		t, _ := ctx.GetTagType(dom.NodeName(c))
+		return t == md.TagTypeRemove
+	})
+}
 
 func headFacts(doc *html.Node) (title, canonical string) {
 	var og string
@@ -146,38 +155,43 @@ func headFacts(doc *html.Node) (title, canonical string) {
 type outline struct {
 	mains, articles []*html.Node
 	body            *html.Node
-	// lib, when set, is the converter whose first pre-render walk prune
-	// does too (markdown converts with base.Pruned, which skips it).
-	lib *md.Converter
 }
 
 // prune removes dropped elements, comments and anything marked as
-// navigation or hidden, and notes in o the <main>, <article> and <body>
-// elements that remain (one walk over the page instead of two). With
-// o.lib it also removes what that converter's base plugin would (every
-// node whose name it Removes) and joins the text nodes left adjacent,
-// exactly as its preRenderRemove and MergeAdjacentTextNodes do: removals
-// and merges at one level depend only on which children there survive, so
-// doing both per level gives the tree their two whole-page walks give
-// (TestConvertAgreesWithUpstream converts with the release, which walks).
-// Each run of adjacent text is joined once (textRun), so a page of text
-// split by a million removed elements costs what its text does.
-func prune(n *html.Node, o *outline) {
+// navigation or hidden, joins the text nodes that leaves adjacent, and
+// notes in o the <main>, <article> and <body> elements that remain (one
+// walk over the page instead of two).
+func prune(doc *html.Node, o *outline) {
+	sweep(doc, func(c *html.Node) bool {
+		drop, roleMain := classify(c)
+		if !drop {
+			o.note(c, roleMain)
+		}
+		return drop
+	})
+}
+
+// sweep removes every descendant of n that drop reports (its subtree
+// unvisited) and joins each run of adjacent text nodes left into its first.
+// Removals and joins at one level depend only on which children there
+// survive, so one walk gives the tree a removal walk and then a merge walk
+// give. Each run is joined once (textRun), so a page of text split by a
+// million removed elements costs what its text does. Recursion is as deep
+// as the tree, which x/net/html bounds at 512.
+func sweep(n *html.Node, drop func(*html.Node) bool) {
 	var run textRun
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		drop, roleMain := classify(c)
 		switch {
-		case drop || o.lib != nil && o.lib.Removes(dom.NodeName(c)):
+		case drop(c):
 			n.RemoveChild(c)
-		case o.lib != nil && c.Type == html.TextNode:
+		case c.Type == html.TextNode:
 			if run.add(c) {
 				n.RemoveChild(c)
 			}
 		default:
 			run.end()
-			o.note(c, roleMain)
-			prune(c, o)
+			sweep(c, drop)
 		}
 		c = next
 	}

@@ -122,26 +122,25 @@ func trimBlank(out []string) []string {
 
 // highlighter caches highlighted code blocks by language, width and text,
 // so a block is highlighted once however often the message around it is
-// rendered again (streaming, resizes back and forth, scrolling). A block
-// longer than syncLines (syncGoLines for Go and the languages of fastLexer)
-// is highlighted off the caller's goroutine: it is drawn plain until then,
-// and Notify is called when the colours are ready (chroma's regexp lexers
-// take about 75 µs a line, go/scanner or a fast tokeniser with our
-// formatting about 4–5 µs; a keystroke must not wait for 2,000 of the first).
+// rendered again (streaming, resizes back and forth, scrolling). With a
+// notifier, a block for one of chroma's lexers (and a Go block of
+// syncGoLines or more) is highlighted off the caller's goroutine: it is
+// drawn plain until then, and Notify is called when the colours are ready.
+// chroma's regexp lexers take about 75 µs a line, go/scanner with our
+// formatting about 4–5 µs, and a keystroke must not wait for either
+// (docs/PERFORMANCE.md: a 300-line block's colours arrive within 100 ms,
+// frames meanwhile stay under 16 ms).
 type highlighter struct {
 	mu      sync.Mutex
 	cache   map[string][]string
 	order   []string
 	pending map[string]bool
 	notify  func()
-
-	chromaOnly bool // benchmarks and tests: chroma's lexers instead of ours (set before use)
 }
 
 const (
 	highlightCacheSize = 128
-	syncLines          = 150  // chroma's regexp lexers: about 12 ms of CPU
-	syncGoLines        = 3000 // go/scanner or a fast tokeniser, and our formatting: about 12–15 ms
+	syncGoLines        = 3000 // go/scanner and our formatting: about 12–15 ms
 )
 
 func (h *highlighter) get(key string) ([]string, bool) {
@@ -193,8 +192,8 @@ func (h *highlighter) notifies() bool {
 }
 
 // SetNotify installs the function called (from another goroutine) when a
-// long code block finished highlighting and should be drawn again. With
-// none, long blocks are highlighted in place.
+// code block finished highlighting off the caller's goroutine and should be
+// drawn again. With none, every block is highlighted in place.
 func (r *Renderer) SetNotify(f func()) {
 	r.hl.mu.Lock()
 	r.hl.notify = f

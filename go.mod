@@ -30,7 +30,6 @@ require (
 	github.com/rivo/uniseg v0.4.7
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/sahilm/fuzzy v0.1.3
-	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/sourcegraph/jsonrpc2 v0.2.1
 	github.com/spf13/cobra v1.10.2
 	github.com/theory/jsonpath v0.12.3
@@ -76,15 +75,3 @@ require (
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
-
-// A copy of v5.3.1 whose draft meta-schemas compile on first use instead of in
-// init() (5 ms at every start); see third_party/jsonschema-v5/PATCHES.md.
-replace github.com/santhosh-tekuri/jsonschema/v5 => ./third_party/jsonschema-v5
-
-replace github.com/yuin/goldmark => ./third_party/goldmark
-
-replace github.com/atotto/clipboard => ./third_party/clipboard
-
-// A copy of v0.4.3 whose field tables are built on first use instead of in
-// init(); see third_party/jsonschema-go/PATCHES.md.
-replace github.com/google/jsonschema-go => ./third_party/jsonschema-go

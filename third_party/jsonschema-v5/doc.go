@@ -1,3 +1,5 @@
+//go:build go1.21
+
 /*
 Package jsonschema provides json-schema compilation and validation.
 

@@ -1,3 +1,5 @@
+//go:build go1.21
+
 package jsonschema
 
 // ExtCompiler compiles custom keyword(s) into ExtSchema.

@@ -85,6 +85,9 @@ func goCmd(t *testing.T, args ...string) string {
 // then <main>/<article>) and on whole documents (head, scripts and all,
 // where removeAndJoin does all the removing).
 func TestConvertAgreesWithUpstream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: converts a corpus of real HTML twice; make test runs it (go test without -short)")
+	}
 	t.Parallel()
 	pages := htmlCorpus(t)
 	if len(pages) < 30 {

@@ -28,7 +28,7 @@ fail() { echo "third_party: $*" >&2; status=1; }
 warn() { echo "third_party: warning: $*" >&2; }
 
 if go mod edit -json | grep -qF '"Replace": ['; then
-	fail "go.mod has a replace directive: build the released module, or keep a copy under its own import path (docs/ARCHITECTURE.md, "Third-party code")"
+	fail "go.mod has a replace directive: build the released module, or keep a copy under its own import path (docs/ARCHITECTURE.md §5, \"Third-party code as released\")"
 fi
 
 # field KEY FILE: the value of the one "KEY value" line in FILE.

@@ -79,5 +79,6 @@ for d in third_party/*/; do
 	copies=$((copies + 1))
 	verify "${d%/}"
 done
-[ "$status" = 0 ] && echo "third_party: go.mod has no replace; $copies copies, each its tag plus its patches"
+noun=copies; [ "$copies" = 1 ] && noun=copy
+[ "$status" = 0 ] && echo "third_party: go.mod has no replace; $copies $noun, each its tag plus its patches"
 exit "$status"

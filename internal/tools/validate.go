@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	jsonschema "github.com/codewhale/codewhale/third_party/jsonschema-v5"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // compiled caches compiled schemas by the hash of their JSON, so a registry

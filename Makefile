@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run build test unit race fuzz cross mcp-servers lsp-servers bench lint fmt-check vet third-party clean
+.PHONY: run build test unit race fuzz cross mcp-servers lsp-servers bench lint fmt-check vet third-party commits clean
 
 ## run: build and start the TUI in the current directory
 run: build
@@ -21,7 +21,7 @@ RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/sandbox/... ./
 FUZZTIME  ?= 20s
 
 ## test: everything CI checks — formatting, vet, lint, copies, unit and end-to-end tests, race, fuzz, other OSes
-test: fmt-check vet lint third-party mcp-servers lsp-servers unit race fuzz cross
+test: fmt-check vet lint third-party commits mcp-servers lsp-servers unit race fuzz cross
 
 unit:
 	$(GO) test -count=1 -timeout 20m ./...
@@ -72,6 +72,10 @@ fmt-check:
 
 vet:
 	$(GO) vet $(OWN_PKGS)
+
+## commits: every commit since the rule began is `pkg: what` in at most 72 characters
+commits:
+	scripts/commit-subjects.sh
 
 ## third-party: go.mod has no replace; each copy under third_party/ is its tag plus its patches
 third-party:

@@ -107,7 +107,11 @@ func (r *Renderer) render(src string, width int, highlight bool) []string {
 	source := []byte(strings.ReplaceAll(src, "\r\n", "\n"))
 	doc := r.md.Parser().Parse(text.NewReader(source))
 	w := &walker{st: &r.st, src: source, hl: r.hl, highlight: highlight}
-	return trimBlank(w.blocks(doc, width))
+	lines := trimBlank(w.blocks(doc, width))
+	if len(lines) == 0 && strings.TrimSpace(src) != "" {
+		return plainLines(src, width)
+	}
+	return lines
 }
 
 func trimBlank(out []string) []string {

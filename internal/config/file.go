@@ -235,7 +235,8 @@ var knownKeys = map[string][]string{
 		"command", "args", "languages", "extensions", "root_markers", "env", "initialization_options"},
 }
 
-// closestKey suggests a known key within edit distance 2 of the last part.
+// closestKey suggests the known key closest to the last part (a prefix of
+// it, or within edit distance 2).
 func closestKey(key []string) string {
 	if len(key) == 0 {
 		return ""
@@ -244,12 +245,8 @@ func closestKey(key []string) string {
 	if len(key) > 1 {
 		table = key[0]
 	}
-	last := key[len(key)-1]
-	best, bestD := "", 3
-	for _, k := range knownKeys[table] {
-		if d := textdist.Levenshtein(last, k); d < bestD {
-			best, bestD = k, d
-		}
+	if s := textdist.Suggest(key[len(key)-1], knownKeys[table], 2, 1); len(s) > 0 {
+		return s[0]
 	}
-	return best
+	return ""
 }

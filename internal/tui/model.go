@@ -18,6 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/lsp"
+	"github.com/codewhale/codewhale/internal/mdterm"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
@@ -27,7 +28,6 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
-	"github.com/codewhale/codewhale/internal/tui/markdown"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -221,7 +221,7 @@ func New(o Options) *Model {
 	}
 	m := &Model{o: o, theme: o.Theme, now: o.Clock, route: o.Route, mode: o.Mode, posture: o.Posture,
 		session: o.SessionID, w: 80, h: 24}
-	m.env = &transcript.Env{Theme: o.Theme, Markdown: markdown.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
+	m.env = &transcript.Env{Theme: o.Theme, Markdown: mdterm.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
 		LowMotion: o.LowMotion}
 	m.env.Markdown.SetHyperlinks(o.Theme.Hyperlinks)
 	m.tr = transcript.New(m.env)

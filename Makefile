@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run build test unit race fuzz cross mcp-servers bench lint fmt-check vet clean
+.PHONY: run build test unit race fuzz cross mcp-servers lsp-servers bench lint fmt-check vet third-party commits clean
 
 ## run: build and start the TUI in the current directory
 run: build
@@ -20,12 +20,11 @@ RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/sandbox/... ./
              ./internal/session/... ./internal/tui/...
 FUZZTIME  ?= 20s
 
-## test: everything CI checks — formatting, vet, lint, unit and end-to-end tests, race, fuzz, other OSes
-test: fmt-check vet lint mcp-servers unit race fuzz cross
+## test: everything CI checks — formatting, vet, lint, copies, unit and end-to-end tests, race, fuzz, other OSes
+test: fmt-check vet lint third-party commits mcp-servers lsp-servers unit race fuzz cross
 
 unit:
 	$(GO) test -count=1 -timeout 20m ./...
-	cd third_party/jsonschema-v5 && $(GO) test -count=1 ./...
 
 ## race: the concurrent packages under the race detector. The TUI's TestE2E*
 ## tests drive a separately built binary through tmux, which the detector
@@ -47,22 +46,40 @@ mcp-servers:
 		scripts/install-mcp-servers.sh >/dev/null; \
 	else echo "npm not found: the MCP end-to-end tests will skip (and fail under CODEWHALE_REQUIRE_E2E=1)"; fi
 
+## lsp-servers: the language servers the LSP end-to-end tests run against, pinned into .cache/ (gopls from the
+## Go module proxy, pyright and typescript-language-server from npm)
+lsp-servers:
+	@scripts/install-lsp-servers.sh >/dev/null || \
+		echo "some language servers could not be installed: their tests will skip (and fail under CODEWHALE_REQUIRE_E2E=1)"
+
 ## bench: the performance benchmarks recorded in docs/PERFORMANCE.md
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 	@if command -v hyperfine >/dev/null 2>&1; then scripts/bench-startup.sh; else echo "hyperfine not installed: start-up time not measured (scripts/bench-startup.sh)"; fi
 
+# Our packages: third_party/ holds upstream's files as released plus patches
+# (scripts/third_party.sh), which formatting and lint checks must not edit.
+OWN_PKGS = $$($(GO) list ./... | grep -v '/third_party/')
+
 ## lint: staticcheck
 lint:
 	@command -v staticcheck >/dev/null 2>&1 || GOFLAGS= $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
-	$$(command -v staticcheck || echo $$($(GO) env GOPATH)/bin/staticcheck) ./...
+	$$(command -v staticcheck || echo $$($(GO) env GOPATH)/bin/staticcheck) $(OWN_PKGS)
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')); \
+	@out=$$(gofmt -l $$(git ls-files '*.go' ':!:third_party/**' 2>/dev/null || find . -name '*.go' -not -path './.git/*' -not -path './third_party/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
-	$(GO) vet ./...
+	$(GO) vet $(OWN_PKGS)
+
+## commits: every commit since the rule began is `pkg: what` in at most 72 characters
+commits:
+	scripts/commit-subjects.sh
+
+## third-party: go.mod has no replace; each copy under third_party/ is its tag plus its patches
+third-party:
+	scripts/third_party.sh verify
 
 clean:
 	rm -rf bin

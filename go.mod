@@ -15,6 +15,7 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.6
 	github.com/charmbracelet/x/exp/golden v0.0.0-20241011142426-46044092ad91
 	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
+	github.com/charmbracelet/x/powernap v0.1.6
 	github.com/charmbracelet/x/term v0.2.2
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3
@@ -30,12 +31,13 @@ require (
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
+	github.com/sourcegraph/jsonrpc2 v0.2.1
 	github.com/spf13/cobra v1.10.2
 	github.com/theory/jsonpath v0.12.3
 	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.48.0
-	golang.org/x/net v0.57.0
+	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/text v0.44.0
 	mvdan.cc/sh/v3 v3.14.1
@@ -68,24 +70,10 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/crypto v0.56.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
-
-// A copy of v5.3.1 whose draft meta-schemas compile on first use instead of in
-// init() (5 ms at every start); see third_party/jsonschema-v5/PATCHES.md.
-replace github.com/santhosh-tekuri/jsonschema/v5 => ./third_party/jsonschema-v5
-
-replace github.com/yuin/goldmark => ./third_party/goldmark
-
-replace github.com/atotto/clipboard => ./third_party/clipboard
-
-replace golang.org/x/net => ./third_party/xnet
-
-// A copy of v0.4.3 whose field tables are built on first use instead of in
-// init(); see third_party/jsonschema-go/PATCHES.md.
-replace github.com/google/jsonschema-go => ./third_party/jsonschema-go

@@ -8,12 +8,17 @@
 # (user + system, what a loaded machine does not inflate as much as wall time),
 # each also as a multiple of hello's (docs/PERFORMANCE.md). With a reference
 # binary (e.g. main's, built with `make build`), its --version and tools --json
-# run in the same rounds.
-# Needs hyperfine and python3. Usage: scripts/bench-startup.sh [rounds] [reference-binary]
+# run in the same rounds. With a peer's binary (crush, built from its source
+# outside this repository), its --version runs in the same rounds too: the
+# budget is codewhale --version at most 5x hello and at least 5x faster than
+# the peer's.
+# Needs hyperfine and python3.
+# Usage: scripts/bench-startup.sh [rounds] [reference-binary] [peer-binary]
 set -eu
 cd "$(dirname "$0")/.."
 rounds=${1:-4}
 ref=${2:-}
+peer=${3:-}
 command -v hyperfine >/dev/null || { echo "bench-startup: hyperfine is not installed" >&2; exit 1; }
 
 make -s build
@@ -48,6 +53,10 @@ if [ -n "$ref" ]; then
 	cp "$ref" "$work/ref.bin"
 	set -- "$@" "$work/ref.bin --version" "$work/ref.bin tools --json"
 fi
+if [ -n "$peer" ]; then
+	cp "$peer" "$work/peer.bin"
+	set -- "$@" "$work/peer.bin --version"
+fi
 for r in $(seq "$rounds"); do
 	hyperfine -N -w 5 -r 40 --export-json "$work/round$r.json" "$@" >/dev/null
 done
@@ -64,7 +73,8 @@ hello_cpu = statistics.mean(cpu[f"{work}/hello.bin"])
 for cmd, t in times.items():
     t.sort()
     med, c = statistics.median(t), statistics.mean(cpu[cmd])
-    name = cmd.replace(f"{work}/", "").replace("codewhale.bin", "codewhale").replace(".bin", " (reference)")
+    name = (cmd.replace(f"{work}/", "").replace("codewhale.bin", "codewhale").replace("ref.bin", "reference")
+            .replace("peer.bin", "peer").replace(".bin", " (reference)"))
     print(f"{name:34s} median {med*1e3:5.1f} ms  p10 {t[len(t)//10]*1e3:5.1f}  p90 {t[len(t)*9//10]*1e3:5.1f}"
           f"  {med/hello:4.2f}x hello  cpu {c*1e3:5.2f} ms {c/hello_cpu:4.2f}x  n={len(t)}")
 EOF

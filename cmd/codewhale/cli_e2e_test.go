@@ -56,7 +56,7 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"auth": {{args: []string{"auth"}, out: "Available Commands"}},
 		"auth set": {{args: []string{"auth", "set"}, stdin: "sk-e2etestkey1234567\n", out: "Stored the deepseek key in " + filepath.Join(home, "secrets"),
 			not: "sk-e2etestkey1234567"}},
-		"auth status":           {{args: []string{"auth", "status"}, out: "api key: set, from secret store", not: "sk-e2etestkey"}},
+		"auth status":           {{args: []string{"auth", "status"}, out: "api key: set, from the secret store", not: "sk-e2etestkey"}},
 		"automation":            {{args: []string{"automation"}, out: "Available Commands"}},
 		"automation list":       {{args: []string{"automation", "list"}, out: "No automations."}},
 		"automation show":       {{args: []string{"automation", "show", "auto_00000000"}, code: 1, out: "automation not found"}},
@@ -86,6 +86,7 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"sessions unarchive": {{args: []string{"sessions", "unarchive", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
 		"sessions delete":    {{args: []string{"sessions", "delete", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
 		"resume":             {{args: []string{"resume", "no-such-session"}, code: 1, out: `no saved session matches "no-such-session"`}},
+		"models":             {{args: []string{"models"}, out: "deepseek-v4-pro"}},
 		"tools":              {{args: []string{"tools", "--json"}, out: `"active_tool_catalog_sha256"`}},
 		"doctor":             {{args: []string{"doctor"}, out: "route"}},
 		// Its main paths: TestInitCommand, TestE2EInitCommandAsksAndIgnoresTypeAhead.
@@ -94,7 +95,7 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 	// Order matters where one row sets up the next (exec before sessions,
 	// auth set before status, mcp add before the rest).
 	order := []string{"", "exec", "sessions", "sessions rename", "sessions export", "sessions archive", "sessions unarchive",
-		"sessions delete", "resume", "tools", "auth", "auth set", "auth status", "automation", "automation list",
+		"sessions delete", "resume", "models", "tools", "auth", "auth set", "auth status", "automation", "automation list",
 		"automation show", "automation pause", "automation resume", "automation delete", "automation run-due", "completion",
 		"completion bash", "completion zsh", "completion fish", "completion powershell", "mcp", "mcp add", "mcp disable",
 		"mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor", "init"}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/doctor"
 	"github.com/codewhale/codewhale/internal/httptransport"
@@ -26,7 +27,7 @@ func newDoctorCmd(ios IO, g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check config files, API key, endpoint, sandbox, helper programs, MCP servers and sessions",
+		Short: "Check config files, API key, endpoint, sandbox, helper programs, MCP and language servers, and sessions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r := doctor.Run(cmd.Context(), doctorOptions(g))
@@ -69,6 +70,8 @@ func doctorOptions(g *globals) doctor.Options {
 	}
 	o.Effective = effective(cfg)
 	o.MCP = func(ctx context.Context) (doctor.MCPReport, error) { return mcpReport(ctx, g, cfg.MCPConfigPath) }
+	o.LSP = func() (doctor.LSPReport, error) { return lspReport(cfg) }
+	o.Agents = func() doctor.AgentsReport { return agentsReport(cfg) }
 	o.Sandbox = sandboxStatus(cfg.SandboxDefaults())
 	return o
 }
@@ -89,6 +92,17 @@ func effective(cfg *config.Config) *doctor.Effective {
 	}
 	e.Proxy, _ = httptransport.Proxy(provider.ChatURL(cfg.BaseURL, false, cfg.PathSuffix))
 	return e
+}
+
+// lspReport lists the language servers the session would use.
+func lspReport(cfg *config.Config) (doctor.LSPReport, error) {
+	on, servers, err := app.LanguageServers(cfg)
+	rep := doctor.LSPReport{Enabled: on}
+	for _, s := range servers {
+		rep.Servers = append(rep.Servers, doctor.LSPServer{Name: s.Name, Files: s.Files, Path: s.Path, Why: s.Why,
+			Found: s.Found, Builtin: s.Builtin})
+	}
+	return rep, err
 }
 
 // sandboxStatus is what the session's sandbox would be, probed here with

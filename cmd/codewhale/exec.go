@@ -299,6 +299,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	}()
 
 	out := newExecPrinter(ios, o)
+	a.Agents.Admission().Observe(out.admission)
 	start := time.Now()
 	out.storeNotices(a.StartupNotices)
 	out.hookNotices(append(a.HookNotices, a.StartHooks(turnCtx)...))
@@ -321,7 +322,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		}
 	}
 	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running,
-		cancelled: cancelled, saved: a.Journal != nil && len(sess.Messages) > 0})
+		cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0})
 	select {
 	case s := <-caught:
 		if n, ok := s.(syscall.Signal); ok {

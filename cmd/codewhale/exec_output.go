@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
@@ -27,6 +28,9 @@ type execReport struct {
 	running  []jobs.Snapshot // background jobs still running at the end; they are stopped on exit
 	// cancelled are the sub-agents still live at the end that exec cancelled.
 	cancelled []agent.Cancelled
+	// subagents is what the run's children did: their launch pace and
+	// their usage by model (nil without children).
+	subagents map[string]any
 	saved     bool // the session journal holds the run
 }
 
@@ -38,6 +42,7 @@ type execReport struct {
 // is complete, so stdout never holds a discarded attempt; the --json output
 // and visible_final_answer_chars count what remains.
 type execPrinter struct {
+	mu      sync.Mutex // orders stream-json lines from the turn and from children (admission)
 	ios     IO
 	o       *execOptions
 	output  []rune          // visible assistant text of the turn, retractions applied
@@ -60,6 +65,8 @@ func (p *execPrinter) streamJSON() bool { return p.o.outputFormat == "stream-jso
 // line writes one stream-json object: type, the type's fields, then the
 // schema tail.
 func (p *execPrinter) line(typ string, fields ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	var b strings.Builder
 	b.WriteString(`{"type":`)
 	writeJSON(&b, typ)
@@ -341,6 +348,9 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 		"session_id": r.sess.ID, "resume_command": "codewhale exec --resume " + r.sess.ID + " PROMPT", "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
 		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps,
 		"running_jobs": runningJobs(r.running), "cancelled_agents": cancelledList(r.cancelled)}
+	if r.subagents != nil {
+		m["subagents"] = r.subagents
+	}
 	if d.ToolCatalogSHA != "" {
 		m["tool_catalog_sha256"] = d.ToolCatalogSHA
 	}

@@ -17,7 +17,7 @@ import (
 
 // A hostile model asks read_media for a key, a file outside the workspace,
 // a link out of it and a key folder copied into it, under every posture:
-// the File boundary and the secret guard hold in each (CONTRACT.md §6.13),
+// the File boundary and the secret guard hold in each (CONTRACT.md §6.14),
 // no byte of them reaches the provider, and a workspace image still reads.
 func TestHostileReadMediaUnderEveryPosture(t *testing.T) {
 	t.Parallel()

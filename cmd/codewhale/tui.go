@@ -77,11 +77,13 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 	code, err := tui.Run(tui.Options{
 		Engine:      eng,
 		Jobs:        a.Jobs,
+		Agents:      a.Agents,
 		Automations: a.Automations,
 		Checkpoints: a.Checkpoints, CheckpointsOff: a.CheckpointsOff,
 		Permissions: a.Permissions,
 		Project:     a.Project(),
 		Hooks:       a.Hooks,
+		LSP:         a.LSP,
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()

@@ -23,6 +23,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -91,9 +92,13 @@ type App struct {
 	CheckpointsOff string
 	cpState
 	project projectState
+	types   typesMemo
 	// route is the route of the next client when /provider switched it
 	// (nil: Cfg's).
 	route atomic.Pointer[config.Config]
+	// LSP is the session's language servers (shared with sub-agents and
+	// tasks); Close shuts them down.
+	LSP *lsp.Manager
 	// Hooks runs the user's hooks (nil: none configured).
 	// HookNotices are lines for the host to show at start: untrusted
 	// project hooks, failed shell_env hooks.
@@ -131,6 +136,11 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		return nil, fmt.Errorf("starting the job manager: %w", err)
 	}
 	a.Jobs = jm
+	if a.LSP, err = newLSP(cfg, a.Sandbox); err != nil {
+		jm.Close()
+		return nil, err
+	}
+	a.Services.LSP = a.LSP
 	a.Services.Jobs, a.Services.TestCommand = jm, cfg.File.TestCommand
 	a.Services.ApplyPatch, a.Services.GuardPaths = cfg.ApplyPatch, []string{cfg.Path}
 	if cfg.Web.Enabled {
@@ -144,7 +154,8 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	a.Tasks, a.TasksReport, a.StartupNotices = store, report.String(), report.Lines()
 	a.Services.Tasks = store
 	a.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), MaxConcurrent: cfg.MaxSubagents,
-		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents")})
+		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents"), Types: a.agentTypes,
+		DefaultModel: a.agentModel()})
 	if cfg.Subagents {
 		a.Services.Agents = a.Agents
 	}
@@ -212,8 +223,8 @@ func (a *App) StopAgents(ctx context.Context, wait time.Duration) []agent.Cancel
 	return a.Agents.Drain(ctx, wait, agentSettle)
 }
 
-// Close stops sub-agents, the task runner, every running Bash job and the
-// MCP servers.
+// Close stops sub-agents, the task runner, every running Bash job, the
+// language servers and the MCP servers.
 func (a *App) Close() {
 	a.Agents.Drain(context.Background(), 0, agentSettle)
 	if a.Services.RLM != nil {
@@ -221,6 +232,7 @@ func (a *App) Close() {
 	}
 	a.Tasks.Close()
 	a.Jobs.Close()
+	a.LSP.Close()
 	if a.Hooks != nil {
 		a.Hooks.Close()
 	}
@@ -373,7 +385,8 @@ func (a *App) autoCompactPercent() int {
 }
 
 // notices gathers runtime news for the model: finished background jobs
-// and sub-agents, each reported once.
+// and sub-agents, and what the language servers found in files commands
+// changed, each reported once.
 func (a *App) notices() string {
 	var parts []string
 	if f := a.Jobs.FinishedSinceLastAsked(); f.Text != "" {
@@ -382,54 +395,10 @@ func (a *App) notices() string {
 	if n := a.Agents.Completed(); n != "" {
 		parts = append(parts, n)
 	}
+	if n := a.lspNotices(); n != "" {
+		parts = append(parts, n)
+	}
 	return strings.Join(parts, "\n")
-}
-
-// childFactory builds a sub-agent engine: its own history, To-do and plan;
-// the session's tasks store; tools narrowed to Plan for read-only roles;
-// approvals follow the parent's posture without anyone to ask.
-func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager, error) {
-	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: cc.ID,
-		Model: a.Cfg.Model, MemoryEnabled: false})
-	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
-	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
-	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
-	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
-	if a.Services.RLM != nil {
-		svc.RLM = a.Services.RLM.NewChild()
-	}
-	if cc.Depth < cc.MaxDepth {
-		svc.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), Depth: cc.Depth, MaxDepth: cc.MaxDepth,
-			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents")})
-	}
-	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
-	svc.Skills = a.Services.Skills
-	opts := a.EngineOptions()
-	opts.Checkpoints = nil // the parent turn's recording covers what its children change
-	opts.Session = &engine.Session{ID: cc.ID}
-	opts.Journal = nil // the child's transcript is saved by the agent manager
-	// The child's input is a sub-agent handoff, so the engine runs it under
-	// Ask without auto-approval (CONTRACT.md §9.1): with no one to ask,
-	// calls that need approval are refused and read-only work proceeds.
-	opts.Interactive = false
-	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
-	if svc.Agents != nil {
-		opts.BackgroundNotices = svc.Agents.Completed
-	}
-	if cc.ReadOnly || opts.Mode == policy.Plan {
-		opts.Mode = policy.Plan
-	}
-	if cc.MaxSteps > 0 {
-		opts.MaxSteps = cc.MaxSteps
-	}
-	if cc.Model != "" {
-		opts.Model = cc.Model
-	}
-	opts.TurnStart = nil // the parent's turn refreshes the project context
-	opts.Hooks = a.childHooks()
-	opts.SubAgentRole = cc.Role // the prompt's sub-agent section
-	opts.SystemPrompt = func(env engine.PromptEnv) string { return a.withInstructions(engine.DefaultSystemPrompt(env)) }
-	return engine.New(opts), svc.Agents, nil
 }
 
 // recordTaskCall keeps a task's tool call in its record.
@@ -465,7 +434,7 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc := toolset.NewServices(toolset.Options{Workspace: a.Cfg.Workspace, Home: a.Cfg.Home, SessionID: t.ID, Model: opts.Model})
 	svc.Tasks, svc.Jobs, svc.TestCommand = a.Tasks, a.Jobs, a.Cfg.File.TestCommand
 	svc.ApplyPatch, svc.GuardPaths = a.Services.ApplyPatch, a.Services.GuardPaths
-	svc.Web, svc.Handles = a.Services.Web, a.Services.Handles
+	svc.Web, svc.Handles, svc.LSP = a.Services.Web, a.Services.Handles, a.Services.LSP
 	svc.GitHubHosts, svc.Network = a.Services.GitHubHosts, a.Services.Network
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	svc.Skills = a.Services.Skills

@@ -37,8 +37,12 @@ func (a *App) CheckpointError() error {
 	return a.cpErr
 }
 
-// checkpointer adapts the recorder to the engine's Checkpointer.
-type checkpointer struct{ r *checkpoint.Recorder }
+// checkpointer adapts the recorder to the engine's Checkpointer; what a
+// command changed goes on to the language servers (afterCommand).
+type checkpointer struct {
+	r            *checkpoint.Recorder
+	afterCommand func([]checkpoint.Change)
+}
 
 func (c checkpointer) Before(ctx context.Context, t engine.TurnInfo) {
 	c.r.Begin(ctx, t.SessionID, t.TurnID, t.Prompt, t.MessageIndex)
@@ -49,7 +53,10 @@ func (c checkpointer) After(ctx context.Context, t engine.TurnInfo, call engine.
 		c.r.CallChanged(ctx, t.TurnID, call.ID, call.Tool, paths)
 		return
 	}
-	c.r.Call(ctx, t.TurnID, call.ID, call.Tool)
+	changes := c.r.Call(ctx, t.TurnID, call.ID, call.Tool)
+	if c.afterCommand != nil {
+		c.afterCommand(changes)
+	}
 }
 
 // mutationPaths are the workspace-relative files a File call's
@@ -104,7 +111,7 @@ func (a *App) engineCheckpoints() engine.Checkpointer {
 	if a.Checkpoints == nil {
 		return nil
 	}
-	return checkpointer{a.Checkpoints}
+	return checkpointer{r: a.Checkpoints, afterCommand: a.lspAfterCommand}
 }
 
 type cpState struct {

@@ -129,7 +129,7 @@ func newTurnHarness(t *testing.T, ws string, script ...fakemodel.Reply) *turnHar
 	svc := toolset.NewServices(toolset.Options{Workspace: ws})
 	svc.Jobs = jm
 	h.e = engine.New(engine.Options{Workspace: ws, Model: "deepseek-v4-pro", AutoApprove: true, AllowShell: true,
-		Tools: svc.Toolset, Checkpoints: checkpointer{h.rec},
+		Tools: svc.Toolset, Checkpoints: checkpointer{r: h.rec},
 		NewClient: func(model string) (*provider.Client, error) {
 			return provider.New(provider.Config{BaseURL: h.srv.URL, Model: model})
 		}})

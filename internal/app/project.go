@@ -6,6 +6,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tools/memory"
+	"github.com/codewhale/codewhale/internal/toolset"
 )
 
 // projectState loads the session's project context on first use: hosts
@@ -19,7 +20,8 @@ type projectState struct {
 // (CONTRACT.md §17), read once and refreshed as each turn starts.
 func (a *App) Project() *projectctx.Context {
 	a.project.once.Do(func() {
-		a.project.ctx = projectctx.Load(projectctx.Options{Home: a.Cfg.Home, Workspace: a.Cfg.Workspace})
+		a.project.ctx = projectctx.Load(projectctx.Options{Home: a.Cfg.Home, Workspace: a.Cfg.Workspace,
+			KnownTool: toolset.KnownTool})
 	})
 	return a.project.ctx
 }

@@ -52,7 +52,7 @@ var compositions = []composition{
 // newPromptApp builds the session of c in a fresh home and workspace,
 // talking to srv, with a sandbox whose status does not depend on the
 // machine (enforced Landlock, or none).
-func newPromptApp(t *testing.T, c composition, srv *fakemodel.Server) *App {
+func newPromptApp(t testing.TB, c composition, srv *fakemodel.Server) *App {
 	t.Helper()
 	home, ws := t.TempDir(), t.TempDir()
 	env := map[string]string{"HOME": home, "CODEWHALE_HOME": filepath.Join(home, ".codewhale"), "CODEWHALE_BASE_URL": srv.URL,

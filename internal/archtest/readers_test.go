@@ -155,14 +155,15 @@ var personReads = []struct {
 		"internal/provider/modellist.go:ModelCache.Load"}},
 	{"the person's configuration: the user config file, secrets store, trust records, MCP config, global rules", []string{
 		"internal/config/file.go:readFile", "internal/config/secrets.go:ReadSecret", "internal/config/settings.go:SetKey",
-		"internal/config/trust.go:readWorkspaceTrust", "internal/hooks/trust.go:readTrust", "internal/mcp/config.go:LoadConfig",
+		"internal/config/trust.go:readWorkspaceTrust", "internal/projecttrust/projecttrust.go:Read", "internal/mcp/config.go:LoadConfig",
 		"internal/mcp/configedit.go:editServers", "internal/permissions/file.go:readRules", "internal/sandbox/caches.go:goEnvFile",
 		"internal/httptransport/httptransport.go:extraRoots"}},
 	{"a file the person names: --api-key-file, and their own $EDITOR's temp file, shown in the composer before it is sent", []string{
 		"cmd/codewhale/apikey.go:readKeyFrom", "internal/tui/editor.go:Model.openEditor"}},
 	{"the kernel's own files under /proc", []string{
 		"internal/jobs/ident_linux.go:procStat", "internal/sandbox/userns_linux.go:inNewNamespaces"}},
-	{"git metadata parsed as git's formats (a gitdir: line, commondir, the index, pack indexes): only paths, names and hashes a repository holds leave", []string{
+	{"git metadata parsed as git's formats (a gitdir: line, commondir, the index, pack indexes, info/exclude lines compared before one is added): only paths, names and hashes a repository holds leave", []string{
+		"internal/tools/agent/worktree.go:addExclude",
 		"internal/gitrepo/gitrepo.go:commonDir", "internal/gitrepo/gitrepo.go:dotGit", "internal/sandbox/policy.go:gitDirsOf",
 		"internal/tools/git/index.go:readIndex", "internal/tools/git/native.go:packedObjectCount",
 		"internal/tools/git/objects.go:packIndexPrefix", "internal/tools/file/defaults.go:trackedDirs.load",

@@ -23,20 +23,37 @@ func LookPath(name, workspace string) (string, error) {
 	if strings.ContainsRune(name, filepath.Separator) || strings.ContainsRune(name, '/') {
 		return exec.LookPath(name)
 	}
-	if workspace != "" {
-		if r, err := filepath.EvalSymlinks(workspace); err == nil {
-			workspace = r
-		}
-	}
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if !filepath.IsAbs(dir) || workspace != "" && inside(dir, workspace) {
-			continue
-		}
+	for _, dir := range dirs(workspace) {
 		if p, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
 			return p, nil
 		}
 	}
 	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
+// SearchPath is PATH as LookPath searches it: without its relative entries
+// and those inside workspace. A helper that itself starts programs by name
+// (a language server runs go, node or python) is given it as its PATH, so
+// it cannot be led to a program the workspace put there either.
+func SearchPath(workspace string) string {
+	return strings.Join(dirs(workspace), string(filepath.ListSeparator))
+}
+
+// dirs are PATH's absolute entries outside workspace.
+func dirs(workspace string) []string {
+	if workspace != "" {
+		if r, err := filepath.EvalSymlinks(workspace); err == nil {
+			workspace = r
+		}
+	}
+	var out []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) || workspace != "" && inside(dir, workspace) {
+			continue
+		}
+		out = append(out, dir)
+	}
+	return out
 }
 
 // inside reports dir at or below root, after resolving links, so

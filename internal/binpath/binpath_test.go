@@ -40,3 +40,12 @@ func TestLookPathSkipsTheWorkspaceAndRelativeEntries(t *testing.T) {
 		t.Errorf("without a workspace: %q, %v", got, err)
 	}
 }
+
+func TestSearchPathIsWhatLookPathSearches(t *testing.T) {
+	ws, sys := t.TempDir(), t.TempDir()
+	sep := string(os.PathListSeparator)
+	t.Setenv("PATH", strings.Join([]string{filepath.Join(ws, ".venv", "bin"), "bin", "", sys, "/usr/bin"}, sep))
+	if got, want := SearchPath(ws), sys+sep+"/usr/bin"; got != want {
+		t.Errorf("SearchPath = %q, want %q", got, want)
+	}
+}

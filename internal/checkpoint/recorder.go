@@ -116,9 +116,9 @@ func (r *Recorder) Begin(ctx context.Context, sessionID, turnID, prompt string, 
 }
 
 // Call records what one call changed, looking at the whole workspace (a
-// shell command may change anything).
-func (r *Recorder) Call(ctx context.Context, turnID, callID, tool string) {
-	r.call(ctx, turnID, callID, tool, nil)
+// shell command may change anything), and returns those changes.
+func (r *Recorder) Call(ctx context.Context, turnID, callID, tool string) []Change {
+	return r.call(ctx, turnID, callID, tool, nil)
 }
 
 // CallChanged records a call that says exactly which files it changed
@@ -131,22 +131,22 @@ func (r *Recorder) CallChanged(ctx context.Context, turnID, callID, tool string,
 	r.call(ctx, turnID, callID, tool, paths)
 }
 
-func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths []string) {
+func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths []string) []Change {
 	r.mu.Lock()
 	cur, last := r.cur, r.last
 	r.mu.Unlock()
 	if cur == nil || cur.TurnID != turnID {
-		return
+		return nil
 	}
 	snap, err := r.Store.SnapshotPaths(ctx, paths)
 	if err != nil {
 		r.fail(fmt.Errorf("checkpoint after %s: %w", tool, err))
-		return
+		return nil
 	}
 	changes, err := r.Store.Changes(ctx, last.Tree, snap.Tree)
 	if err != nil {
 		r.fail(err)
-		return
+		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -155,6 +155,7 @@ func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths 
 	}
 	cur.Skipped = append(cur.Skipped, snap.Skipped...)
 	r.last = snap
+	return changes
 }
 
 // Finish logs the turn if it changed anything.

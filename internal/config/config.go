@@ -67,9 +67,12 @@ type Config struct {
 	Subagents       bool
 	MaxSubagents    int
 	MaxAdmitted     int
-	PathSuffix      string
-	Headers         map[string]string
-	Web             WebConfig
+	// AgentsModel is [agents] default_model: the model of sub-agents that
+	// name none ("" = the session's).
+	AgentsModel string
+	PathSuffix  string
+	Headers     map[string]string
+	Web         WebConfig
 	// GitHubHosts are the [github] hosts the github tool may reach besides
 	// github.com (host or host:port, normalised); the project overlay
 	// cannot add any.
@@ -84,6 +87,8 @@ type Config struct {
 	// roots file tools reach in every posture.
 	WorkspaceTrust []string
 	Sandbox        SandboxConfig
+	// LSP is the [lsp] table resolved (language servers).
+	LSP LSPConfig
 
 	// Env is the environment the configuration was resolved from (a
 	// snapshot of the process's, or a test's). Hand it down instead of
@@ -219,14 +224,16 @@ func Load(flags Flags, env Env) (*Config, error) {
 }
 
 // applyProject merges the workspace overlay: only model, reasoning effort,
-// tightening-only approval and sandbox settings, notes path, max_subagents
-// and allow_shell=false. Credentials, endpoints, provider and MCP path are
-// ignored there.
+// tightening-only approval and sandbox settings, notes path, max_subagents,
+// [agents] default_model, allow_shell=false and [lsp] enabled=false.
+// Credentials, endpoints, provider, MCP path and language server programs
+// are ignored there.
 func (c *Config) applyProject(workspace, path string) error {
 	p, err := readProjectFile(workspace, path)
 	if err != nil || p == nil {
 		return err
 	}
+	c.applyProjectLSP(p)
 	if len(p.Hooks) > 0 {
 		return fmt.Errorf("config: %s: [[hooks]] cannot live in the project config; put them in .codewhale/hooks.toml, "+
 			"which runs only once you trust it (/hooks trust)", path)
@@ -242,6 +249,9 @@ func (c *Config) applyProject(workspace, path string) error {
 	}
 	if p.MaxSubagents > 0 {
 		c.File.MaxSubagents = p.MaxSubagents
+	}
+	if p.Agents != nil && p.Agents.DefaultModel != "" { // a model, as the project's model = is
+		c.File.Agents = &Agents{DefaultModel: p.Agents.DefaultModel}
 	}
 	if p.AllowShell != nil && !*p.AllowShell {
 		c.File.AllowShell = p.AllowShell
@@ -350,6 +360,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		}
 		c.MaxAdmitted = f.Subagents.MaxAdmitted
 	}
+	if f.Agents != nil {
+		c.AgentsModel = strings.TrimSpace(f.Agents.DefaultModel)
+	}
 	if err := c.resolveTrust(); err != nil {
 		return err
 	}
@@ -357,6 +370,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 		return err
 	}
 	if err := c.resolveGitHub(); err != nil {
+		return err
+	}
+	if err := c.resolveLSP(); err != nil {
 		return err
 	}
 	return c.resolveSandbox(flags, env)

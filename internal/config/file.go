@@ -49,6 +49,7 @@ type File struct {
 	Features               *Features                  `toml:"features"`
 	Tools                  *Tools                     `toml:"tools"`
 	Subagents              *Subagents                 `toml:"subagents"`
+	Agents                 *Agents                    `toml:"agents"`
 	Providers              map[string]ProviderTable   `toml:"providers"`
 	Pricing                map[string]Price           `toml:"pricing"`
 	Models                 map[string]ModelTableEntry `toml:"models"`
@@ -59,6 +60,7 @@ type File struct {
 	GitHub                 *GitHub                    `toml:"github"`
 	Notifications          *Notifications             `toml:"notifications"`
 	Hooks                  []Hook                     `toml:"hooks"`
+	LSP                    *LSPTable                  `toml:"lsp"`
 }
 
 // Hook is one [[hooks]] entry; internal/hooks validates and runs them.
@@ -108,6 +110,13 @@ type Tools struct {
 type Subagents struct {
 	MaxConcurrent int `toml:"max_concurrent"`
 	MaxAdmitted   int `toml:"max_admitted"`
+}
+
+// Agents is the [agents] table: sub-agent types (CONTRACT.md §6.5).
+type Agents struct {
+	// DefaultModel is the model of a sub-agent whose call and definition
+	// name none (default: the session's model).
+	DefaultModel string `toml:"default_model"`
 }
 
 // ProviderTable is one [providers.<name>] table.
@@ -203,7 +212,7 @@ var knownKeys = map[string][]string{
 		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
 		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
 		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "providers", "pricing", "models", "network", "search", "notifications", "sandbox", "shell", "hooks"},
+		"tools", "subagents", "agents", "providers", "pricing", "models", "network", "search", "notifications", "sandbox", "shell", "hooks", "lsp"},
 	"notifications":     {"when", "method"},
 	"sandbox":           {"writable_roots", "build_caches"},
 	"shell":             {"env_passthrough"},
@@ -214,14 +223,20 @@ var knownKeys = map[string][]string{
 	"features":          {"apply_patch", "web_search", "subagents"},
 	"tools":             {"always_load"},
 	"subagents":         {"max_concurrent", "max_admitted"},
+	"agents":            {"default_model"},
 	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style", "headers"},
 	"pricing":           {"input", "cached_input", "output", "context_window"},
 	"models":            modelKeys,
 	"session_retention": {"max_sessions", "max_age_days"},
 	"hooks":             {"name", "event", "matcher", "command", "timeout_ms"},
+	// [lsp] and its [lsp.servers.<name>] tables (suggestions look at the
+	// first key only).
+	"lsp": {"enabled", "poll_after_edit_ms", "max_diagnostics_per_file", "include_warnings", "servers",
+		"command", "args", "languages", "extensions", "root_markers", "env", "initialization_options"},
 }
 
-// closestKey suggests a known key within edit distance 2 of the last part.
+// closestKey suggests the known key closest to the last part (a prefix of
+// it, or within edit distance 2).
 func closestKey(key []string) string {
 	if len(key) == 0 {
 		return ""
@@ -230,12 +245,8 @@ func closestKey(key []string) string {
 	if len(key) > 1 {
 		table = key[0]
 	}
-	last := key[len(key)-1]
-	best, bestD := "", 3
-	for _, k := range knownKeys[table] {
-		if d := textdist.Levenshtein(last, k); d < bestD {
-			best, bestD = k, d
-		}
+	if s := textdist.Suggest(key[len(key)-1], knownKeys[table], 2, 1); len(s) > 0 {
+		return s[0]
 	}
-	return best
+	return ""
 }

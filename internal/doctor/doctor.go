@@ -1,7 +1,7 @@
 // Package doctor checks that codewhale can run here (`codewhale doctor`):
 // the config files and their errors, where the API key comes from, whether
 // the base URL answers, the sandbox, the helper programs the tools use, the
-// MCP servers and the sessions directory. Every check is a fact with a
+// MCP servers, the language servers and the sessions directory. Every check is a fact with a
 // status; nothing is fixed behind the user's back, and no secret is shown.
 package doctor
 
@@ -61,6 +61,11 @@ type Options struct {
 	Reach func(ctx context.Context, url string) (int, error)
 	// MCP starts the configured servers and reports their states.
 	MCP func(ctx context.Context) (MCPReport, error)
+	// LSP lists the language servers and whether each is installed; it
+	// starts none.
+	LSP func() (LSPReport, error)
+	// Agents loads the sub-agent definitions (nil: not checked).
+	Agents func() AgentsReport
 	// Timeout bounds each network or process probe (default 5 s).
 	Timeout time.Duration
 }
@@ -135,6 +140,8 @@ func Run(ctx context.Context, o Options) Report {
 	sandboxCheck(&r, o.Sandbox)
 	programChecks(ctx, &r, o)
 	mcpCheck(ctx, &r, o)
+	lspCheck(&r, o)
+	agentsCheck(&r, o)
 	sessionsCheck(&r, o.Home)
 	r.OK = true
 	for _, c := range r.Checks {

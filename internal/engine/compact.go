@@ -143,7 +143,7 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	}
 	info, _ := client.ResolveModel()
 	client = client.WithOnRetry(func(r provider.RetryInfo) {
-		e.emit(Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Wait: r.Wait})
+		e.emit(Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Status: r.Status, Wait: r.Wait})
 	})
 	resp, err := client.Complete(ctx, &provider.Request{Model: info.ID, System: compactionSystemPrompt,
 		Messages: []provider.Message{provider.UserText(prompt)}, MaxTokens: summaryMaxTokens, ReasoningEffort: "off"})

@@ -167,7 +167,7 @@ func (t *turn) retry(sr *streamResult, info *provider.RetryInfo) *streamResult {
 		sr = newStreamResult()
 		sr.usage = usage
 	}
-	t.e.emit(Retry{Attempt: info.Attempt, Max: info.Max, Reason: info.Reason, Wait: info.Wait})
+	t.e.emit(Retry{Attempt: info.Attempt, Max: info.Max, Reason: info.Reason, Status: info.Status, Wait: info.Wait})
 	return sr
 }
 

@@ -139,7 +139,10 @@ type Retry struct {
 	Attempt int    // the attempt about to start; 2 is the first retry
 	Max     int    // the most attempts the request may make
 	Reason  string // "Rate limited (429)", "Stream stalled (no data for 2m0s)", …
-	Wait    time.Duration
+	// Status is the HTTP status that caused it (429 when rate limited), 0
+	// for other failures; a sub-agent's 429 paces its siblings' launches.
+	Status int
+	Wait   time.Duration
 }
 
 // Line is the text hosts show, e.g. "Rate limited (429) — retrying in 27 s ·

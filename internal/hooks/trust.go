@@ -2,9 +2,6 @@ package hooks
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,8 +10,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/codewhale/codewhale/internal/atomicfile"
 	"github.com/codewhale/codewhale/internal/config"
+	"github.com/codewhale/codewhale/internal/projecttrust"
 	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
@@ -22,10 +19,6 @@ import (
 func ProjectFile(workspace string) string {
 	return filepath.Join(workspace, ".codewhale", "hooks.toml")
 }
-
-// trustFile records the project hook files the user trusted, each with the
-// SHA-256 of the content trusted: an edited file must be trusted again.
-const trustFile = "hooks-trust.json"
 
 // Project is a workspace's hooks.toml as the session found it.
 type Project struct {
@@ -84,13 +77,12 @@ func loadProject(home, workspace string) (Project, error) {
 			p.Events = append(p.Events, h.Event)
 		}
 	}
-	sum := sha256.Sum256(data)
-	p.sum = hex.EncodeToString(sum[:])
-	trusted, err := readTrust(home)
+	p.sum = projecttrust.Sum(data)
+	trusted, err := projecttrust.Read(home)
 	if err != nil {
-		return p, err
+		return p, fmt.Errorf("hooks: %w", err)
 	}
-	if was, ok := trusted[canonicalFile(p.Path)]; ok {
+	if was, ok := trusted[projecttrust.Canonical(p.Path)]; ok {
 		p.Trusted, p.Changed = was == p.sum, was != p.sum
 	}
 	return p, nil
@@ -111,28 +103,6 @@ func readProjectFile(workspace, path string) ([]byte, error) {
 	return data, err
 }
 
-// canonicalFile is p with its links resolved: the key trust is recorded
-// under.
-func canonicalFile(p string) string { return confine.Resolve(p) }
-
-func readTrust(home string) (map[string]string, error) {
-	out := map[string]string{}
-	if home == "" {
-		return out, nil
-	}
-	data, err := os.ReadFile(filepath.Join(home, trustFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
-	}
-	if err == nil {
-		err = json.Unmarshal(data, &out)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("hooks: %s: %w (delete it to trust project hooks afresh)", filepath.Join(home, trustFile), err)
-	}
-	return out, nil
-}
-
 // Trust records the project's hooks.toml as trusted with its present
 // content and starts running its hooks in this session.
 func (r *Runner) Trust() (string, error) {
@@ -151,17 +121,8 @@ func (r *Runner) Trust() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	trusted, err := readTrust(r.opts.Home)
-	if err != nil {
-		return "", err
-	}
-	trusted[canonicalFile(fresh.Path)] = fresh.sum
-	data, _ := json.MarshalIndent(trusted, "", "  ")
-	if err := os.MkdirAll(r.opts.Home, 0o700); err != nil {
-		return "", fmt.Errorf("recording hook trust: %w", err)
-	}
-	if err := atomicfile.Write(filepath.Join(r.opts.Home, trustFile), append(data, '\n'), 0o600, false); err != nil {
-		return "", fmt.Errorf("recording hook trust: %w", err)
+	if err := projecttrust.Record(r.opts.Home, map[string]string{projecttrust.Canonical(fresh.Path): fresh.sum}); err != nil {
+		return "", fmt.Errorf("hooks: %w", err)
 	}
 	fresh.Trusted, fresh.Changed = true, false
 	if !r.project.Trusted && r.opts.Use != All {

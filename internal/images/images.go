@@ -1,5 +1,5 @@
 // Package images prepares the images a message carries to a model that can
-// see (CONTRACT.md §6.13, §14.11): it recognises PNG, JPEG, GIF and WebP by
+// see (CONTRACT.md §6.14, §14.11): it recognises PNG, JPEG, GIF and WebP by
 // their bytes, refuses what is too large, damaged or not an image with a
 // sentence that says what to do, decodes within the pixel limit, crops,
 // scales to the longest side asked for and re-encodes until the bytes fit
@@ -28,7 +28,7 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
-// Limits of every image codewhale reads (CONTRACT.md §6.13).
+// Limits of every image codewhale reads (CONTRACT.md §6.14).
 const (
 	// MaxSourceBytes is the largest file read as an image.
 	MaxSourceBytes = 20 << 20

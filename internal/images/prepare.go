@@ -53,7 +53,7 @@ func (p *Prepared) DataURL() string {
 // nothing until a decode starts.
 var decodeSlot = make(chan struct{}, 1)
 
-// Prepare checks data (CONTRACT.md §6.13: at most MaxSourceBytes, PNG,
+// Prepare checks data (CONTRACT.md §6.14: at most MaxSourceBytes, PNG,
 // JPEG, GIF or WebP by its bytes, at most MaxSide per side, decodable to
 // the end), crops and scales it to o and encodes it within WireBytes. A
 // PNG or JPEG that needs no change is sent as it is; GIF (its first frame)

@@ -2,8 +2,6 @@ package mdterm
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -106,52 +104,24 @@ func BenchmarkHighlight2000Lines(b *testing.B) {
 	benchHighlight(b, "go", bigGo(2000))
 }
 
-// The same through our Python tokeniser.
-func BenchmarkHighlight2000LinesPython(b *testing.B) {
-	benchHighlight(b, "python", bigPython(2000))
-}
-
-// The same through chroma's Python lexer, for the side-by-side rows.
-func BenchmarkHighlight2000LinesPythonChroma(b *testing.B) {
-	benchHighlightWith(b, "python", bigPython(2000), true)
-}
-
-// Each fast tokeniser (ours) and chroma's lexer for the language, on
-// 2,000 lines of testdata/fastlex/sample.<lang> repeated: run one
-// sub-benchmark per fresh process with -test.benchtime 1x for a cold row.
+// chroma's lexer for each of chromaLangs on 2,000 lines of
+// testdata/code/sample.<lang> repeated: run one sub-benchmark per fresh
+// process with -test.benchtime 1x for a cold row.
 func BenchmarkHighlight2000LinesLang(b *testing.B) {
-	for _, lang := range []string{"py", "js", "ts", "sh", "json", "yaml", "rs", "c", "cpp"} {
-		data, err := os.ReadFile(filepath.Join("testdata", "fastlex", "sample."+lang))
-		if err != nil {
-			b.Fatal(err)
-		}
-		lines := strings.SplitAfter(strings.Repeat(string(data), 2000/strings.Count(string(data), "\n")+1), "\n")
-		code := strings.Join(lines[:2000], "")
-		for _, who := range []string{"ours", "chroma"} {
-			b.Run(lang+"/"+who, func(b *testing.B) { benchHighlightWith(b, lang, code, who == "chroma") })
-		}
+	for _, lang := range chromaLangs {
+		code := sampleLines(b, lang, 2000)
+		b.Run(lang, func(b *testing.B) { benchHighlight(b, lang, code) })
 	}
 }
 
-func benchHighlight(b *testing.B, lang, code string) { benchHighlightWith(b, lang, code, false) }
-
-func benchHighlightWith(b *testing.B, lang, code string, chromaOnly bool) {
+func benchHighlight(b *testing.B, lang, code string) {
 	src := "```" + lang + "\n" + code + "```\n"
 	b.ReportAllocs()
 	defer cputime.PerOp(b)()
 	for i := 0; i < b.N; i++ {
 		r := New(termenv.TrueColor, true, true) // a fresh cache: the highlighting itself
-		r.hl.chromaOnly = chromaOnly
 		r.Render(src, 100)
 	}
-}
-
-func bigPython(n int) string {
-	var b strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, "    x%d = \"%%d\" %% (%d,)  # line %d\n", i, i, i)
-	}
-	return b.String()
 }
 
 func BenchmarkRender2000LinesCached(b *testing.B) {
@@ -164,9 +134,9 @@ func BenchmarkRender2000LinesCached(b *testing.B) {
 	}
 }
 
-// With a notifier (the TUI), a 2,000-line Go or Python block is highlighted
-// in place (go/scanner and the fast tokenisers are fast enough), while a longer one and a long block for a
-// chroma lexer are drawn plain first and coloured off the caller's
+// With a notifier (the TUI), a 2,000-line Go block is highlighted in place
+// (go/scanner is fast enough), while a longer one and a block of any length
+// for a chroma lexer are drawn plain first and coloured off the caller's
 // goroutine, which notifies when they are ready.
 func TestLongBlocksHighlightOffTheCaller(t *testing.T) {
 	t.Parallel()
@@ -176,10 +146,8 @@ func TestLongBlocksHighlightOffTheCaller(t *testing.T) {
 	if out := strings.Join(r.Render("```go\n"+bigGo(2000)+"```\n", 100), "\n"); len(colours(out)) < 3 {
 		t.Fatal("a 2,000-line Go block was not highlighted in place")
 	}
-	if out := strings.Join(r.Render("```python\n"+bigPython(2000)+"```\n", 100), "\n"); len(colours(out)) < 3 {
-		t.Fatal("a 2,000-line Python block (a fast tokeniser) was not highlighted in place")
-	}
-	for _, src := range []string{"```go\n" + bigGo(syncGoLines+1) + "```\n", "```ruby\n" + strings.Repeat("def f; 42; end  # comment\n", syncLines+1) + "```\n"} {
+	for _, src := range []string{"```go\n" + bigGo(syncGoLines+1) + "```\n", "```python\nx = 1  # one line\n```\n",
+		"```ruby\n" + strings.Repeat("def f; 42; end  # comment\n", 200) + "```\n"} {
 		if out := strings.Join(r.Render(src, 100), "\n"); len(colours(out)) > 2 { // the fence colour and the language label
 			t.Fatalf("%.10q: highlighted in place", src)
 		}

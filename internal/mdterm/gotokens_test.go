@@ -12,7 +12,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
-	"github.com/codewhale/codewhale/third_party/chromalexers"
 )
 
 // goTokens gives the tokens chroma's Go lexer gives, byte for byte, over a
@@ -20,16 +19,16 @@ import (
 // patterns cut short (0o755 is "0" and a name there, 0x1p-2 "0x1" and a
 // name, 1e3i a float and a name): go/scanner reads them whole, as Go does.
 func TestGoTokensMatchChroma(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: lexes a sample of GOROOT twice; make test runs it (go test without -short)")
+	}
 	t.Parallel()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		e2e.Missing(t, "go env GOROOT: "+err.Error())
 	}
-	every := 25
-	if testing.Short() {
-		every = 250
-	}
-	lexer := chromalexers.Get("go")
+	const every = 25
+	lexer := chromaLexer("go")
 	files, bytes, numbers, n := 0, 0, 0, 0
 	root := filepath.Join(strings.TrimSpace(string(out)), "src")
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -134,7 +133,7 @@ func byteTypes(toks []chroma.Token) []chroma.TokenType {
 // chroma where chroma reads them right, and never a byte lost.
 func TestGoTokensFragments(t *testing.T) {
 	t.Parallel()
-	lexer := chromalexers.Get("go")
+	lexer := chromaLexer("go")
 	same := []string{
 		"len(x) + len (y) + any(z)",
 		"foo\n(1)",
@@ -185,7 +184,7 @@ func TestGoBlockRendersAsChroma(t *testing.T) {
 	if !ok {
 		t.Fatal("not tiled")
 	}
-	want, _ := chromaTokens(chromalexers.Get("go"), src)
+	want, _ := chromaTokens(chromaLexer("go"), src)
 	got, chroma := strings.Join(w.tokens(toks, 40), "\n"), strings.Join(w.tokens(want, 40), "\n")
 	if got != chroma {
 		t.Errorf("go/scanner:\n%s\nchroma:\n%s", got, chroma)

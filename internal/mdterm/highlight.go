@@ -6,8 +6,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/muesli/termenv"
-
-	"github.com/codewhale/codewhale/third_party/chromalexers"
 )
 
 // syntaxStyles are the code colours, defined here from the palette rather
@@ -97,11 +95,14 @@ func sgrOf(st termenv.Style) (on, off string) {
 
 // highlighted draws code lines of width cells: highlighted when the
 // language has a lexer (once per block, cached), else in the code colour.
+// With a notifier (the TUI), a block chroma lexes is drawn plain and
+// coloured off the caller's goroutine, as is a Go block of syncGoLines or
+// more; a shorter Go block is highlighted in place (go/scanner is fast).
 func (w *walker) highlighted(lang, src string, width int) []string {
 	if !w.highlight || !w.st.color {
 		return w.plainCode(src, width)
 	}
-	lex, slow := lexerFor(lang, !w.hl.chromaOnly)
+	lex, slow := lexerFor(lang)
 	if lex == nil {
 		return w.plainCode(src, width)
 	}
@@ -116,11 +117,7 @@ func (w *walker) highlighted(lang, src string, width int) []string {
 		}
 		return w.tokens(toks, width)
 	}
-	limit := syncGoLines
-	if slow {
-		limit = syncLines
-	}
-	if strings.Count(src, "\n") >= limit && w.hl.notifies() {
+	if (slow || strings.Count(src, "\n") >= syncGoLines) && w.hl.notifies() {
 		w.hl.later(key, work)
 		return w.plainCode(src, width)
 	}
@@ -133,54 +130,22 @@ func (w *walker) highlighted(lang, src string, width int) []string {
 type lexFunc func(src string) ([]chroma.Token, bool)
 
 // lexerFor is the tokeniser of a fence's language, or nil when there is
-// none: Go's own scanner for Go, our fast tokenisers (fastlex.go) where we
-// have one (unless fast is false), chroma's lexers (slow true) for the
-// rest.
-func lexerFor(lang string, fast bool) (lex lexFunc, slow bool) {
-	if lex, ok := fastLexer(lang); ok && fast {
-		return func(src string) ([]chroma.Token, bool) { return lex(src), true }, false
-	}
-	switch chromalexers.Normalize(lang) {
+// none: Go's own scanner for Go, chroma's lexers (slow true) for the rest.
+func lexerFor(lang string) (lex lexFunc, slow bool) {
+	switch normalizeLang(lang) {
 	case "go", "golang":
 		return func(src string) ([]chroma.Token, bool) {
 			if toks, ok := goTokens(src); ok {
 				return toks, true
 			}
-			return chromaTokens(chromalexers.Get("go"), src)
+			return chromaTokens(chromaLexer("go"), src)
 		}, false
 	}
-	lexer := chromalexers.Get(lang)
+	lexer := chromaLexer(lang)
 	if lexer == nil {
 		return nil, false
 	}
 	return func(src string) ([]chroma.Token, bool) { return chromaTokens(lexer, src) }, true
-}
-
-// fastLexer is our tokeniser for a fence's language, if there is one. The
-// names are those chroma resolves to the same lexer (its aliases and file
-// extensions; TestFastLexerNamesAreChromas holds them to it).
-func fastLexer(lang string) (func(string) []chroma.Token, bool) {
-	switch chromalexers.Normalize(lang) {
-	case "python", "py", "sage", "python3", "py3", "starlark", "pyi", "pyw", "bzl", "star":
-		return pythonTokens, true
-	case "javascript", "js", "mjs", "cjs", "jsm":
-		return javascriptTokens, true
-	case "typescript", "ts", "tsx", "mts", "cts":
-		return typescriptTokens, true
-	case "bash", "sh", "ksh", "zsh", "shell":
-		return shellTokens, true
-	case "json", "jsonl", "jsonc", "json5":
-		return jsonTokens, true
-	case "yaml", "yml":
-		return yamlTokens, true
-	case "rust", "rs":
-		return rustTokens, true
-	case "c", "h":
-		return cTokens, true
-	case "cpp", "c++", "cc", "cxx", "hpp", "hh", "hxx", "h++", "cp", "tpp":
-		return cppTokens, true
-	}
-	return nil, false
 }
 
 func chromaTokens(lexer chroma.Lexer, src string) ([]chroma.Token, bool) {

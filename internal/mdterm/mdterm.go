@@ -4,10 +4,10 @@
 // the wrapping by display width, the terminal styles and the code
 // highlighting (chroma lexers, go/scanner for Go, our own styles) are ours.
 //
-// Start-up: goldmark's and chroma's package inits cost about 1 ms; chroma's
-// styles package (about 19 ms) is not imported, its lexers package (about
-// 6 ms) is replaced by third_party/chromalexers, which resolves lexers on
-// first use.
+// Start-up: chroma's styles package (about 19 ms of init) is not imported,
+// nor its lexers package (12–15 ms): the lexers are built on the first
+// highlighted block from chroma's definitions in third_party/chromalexers
+// (lexers.go).
 package mdterm
 
 import (
@@ -107,7 +107,11 @@ func (r *Renderer) render(src string, width int, highlight bool) []string {
 	source := []byte(strings.ReplaceAll(src, "\r\n", "\n"))
 	doc := r.md.Parser().Parse(text.NewReader(source))
 	w := &walker{st: &r.st, src: source, hl: r.hl, highlight: highlight}
-	return trimBlank(w.blocks(doc, width))
+	lines := trimBlank(w.blocks(doc, width))
+	if len(lines) == 0 && strings.TrimSpace(src) != "" {
+		return plainLines(src, width)
+	}
+	return lines
 }
 
 func trimBlank(out []string) []string {
@@ -122,26 +126,25 @@ func trimBlank(out []string) []string {
 
 // highlighter caches highlighted code blocks by language, width and text,
 // so a block is highlighted once however often the message around it is
-// rendered again (streaming, resizes back and forth, scrolling). A block
-// longer than syncLines (syncGoLines for Go and the languages of fastLexer)
-// is highlighted off the caller's goroutine: it is drawn plain until then,
-// and Notify is called when the colours are ready (chroma's regexp lexers
-// take about 75 µs a line, go/scanner or a fast tokeniser with our
-// formatting about 4–5 µs; a keystroke must not wait for 2,000 of the first).
+// rendered again (streaming, resizes back and forth, scrolling). With a
+// notifier, a block for one of chroma's lexers (and a Go block of
+// syncGoLines or more) is highlighted off the caller's goroutine: it is
+// drawn plain until then, and Notify is called when the colours are ready.
+// chroma's regexp lexers take about 75 µs a line, go/scanner with our
+// formatting about 4–5 µs, and a keystroke must not wait for either
+// (docs/PERFORMANCE.md: a 300-line block's colours arrive within 100 ms,
+// frames meanwhile stay under 16 ms).
 type highlighter struct {
 	mu      sync.Mutex
 	cache   map[string][]string
 	order   []string
 	pending map[string]bool
 	notify  func()
-
-	chromaOnly bool // benchmarks and tests: chroma's lexers instead of ours (set before use)
 }
 
 const (
 	highlightCacheSize = 128
-	syncLines          = 150  // chroma's regexp lexers: about 12 ms of CPU
-	syncGoLines        = 3000 // go/scanner or a fast tokeniser, and our formatting: about 12–15 ms
+	syncGoLines        = 3000 // go/scanner and our formatting: about 12–15 ms
 )
 
 func (h *highlighter) get(key string) ([]string, bool) {
@@ -193,8 +196,8 @@ func (h *highlighter) notifies() bool {
 }
 
 // SetNotify installs the function called (from another goroutine) when a
-// long code block finished highlighting and should be drawn again. With
-// none, long blocks are highlighted in place.
+// code block finished highlighting off the caller's goroutine and should be
+// drawn again. With none, every block is highlighted in place.
 func (r *Renderer) SetNotify(f func()) {
 	r.hl.mu.Lock()
 	r.hl.notify = f

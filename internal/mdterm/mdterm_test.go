@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/muesli/termenv"
 	"github.com/rivo/uniseg"
 )
@@ -141,4 +142,37 @@ func cutClusters(s string, n int) (string, string) {
 		w, i, state = w+cw, i+len(cluster), st
 	}
 	return s, ""
+}
+
+// Every embedded definition loads and tokenises into more than one kind of
+// token, and an unknown or empty language has no lexer.
+func TestEveryEmbeddedLexerLoadsAndTokenises(t *testing.T) {
+	t.Parallel()
+	samples := map[string]string{"go": "package main\nfunc main() { x := `raw`; _ = x }\n", "python": "def f(x):\n    return x + 1\n",
+		"sh": "for f in *; do echo \"$f\"; done\n", "ts": "const x: number = 1;\n", "rust": "fn main() { let x = 1; }\n",
+		"json": `{"a": [1, true]}`, "yaml": "a: 1\n", "toml": "a = 1\n", "diff": "-a\n+b\n", "c": "int main(void) { return 0; }\n",
+		"c++": "int main() {}\n", "java": "class A {}\n", "sql": "SELECT 1;\n", "makefile": "all:\n\techo hi\n",
+		"Go {linenos=true}": "package main\n"}
+	for lang, src := range samples {
+		l := chromaLexer(lang)
+		if l == nil {
+			t.Errorf("no lexer for %q", lang)
+			continue
+		}
+		toks, ok := chromaTokens(l, src)
+		if !ok {
+			t.Errorf("%s: does not tokenise", lang)
+			continue
+		}
+		kinds := map[chroma.TokenType]bool{}
+		for _, tok := range toks {
+			kinds[tok.Type] = true
+		}
+		if len(kinds) < 2 {
+			t.Errorf("%s: one token kind only: %v", lang, kinds)
+		}
+	}
+	if chromaLexer("no-such-language") != nil || chromaLexer("") != nil {
+		t.Error("an unknown language has a lexer")
+	}
 }

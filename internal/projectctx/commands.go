@@ -199,8 +199,9 @@ func firstLine(body string) string {
 // claudeTools maps Claude Code's tool names in allowed-tools onto ours, so
 // a .claude/commands file keeps its intent.
 var claudeTools = map[string]string{"Read": "File", "Write": "File", "Edit": "File", "MultiEdit": "File",
-	"Grep": "File", "Glob": "File", "LS": "File", "NotebookRead": "File", "WebFetch": "Web", "WebSearch": "Web",
-	"Task": "agent", "TodoWrite": "work_update"}
+	"Grep": "File", "Glob": "File", "LS": "File", "NotebookRead": "File", "NotebookEdit": "File", "WebFetch": "Web",
+	"WebSearch": "Web", "Task": "agent", "TodoWrite": "work_update", "BashOutput": "Bash", "KillShell": "Bash",
+	"Skill": "load_skill"}
 
 // mapTools turns allowed-tools entries into our rules. An argument pattern
 // ("Bash(git add:*)") cannot be enforced — our rules name whole tools — so

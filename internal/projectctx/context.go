@@ -23,6 +23,10 @@ import (
 type Options struct {
 	Home      string // $CODEWHALE_HOME ("" = no global files)
 	Workspace string
+	// KnownTool checks a sub-agent definition's tools entry (a name or a
+	// prefix* rule): whether a registry may hold it and whether Plan
+	// offers it (toolset.KnownTool); nil accepts every name.
+	KnownTool func(rule string) (ok, inPlan bool)
 }
 
 // State is one load: immutable once built, so the engine and the UI read
@@ -34,6 +38,11 @@ type State struct {
 	Instructions []Instruction
 	Commands     []Command
 	Skills       []Skill
+	// Agents are the sub-agent types people defined (CONTRACT.md §6.5);
+	// AgentProblems says, one line each, which definitions were not loaded
+	// and why (/agents and doctor show them).
+	Agents        []Agent
+	AgentProblems []string
 	// Problems are one line each about files that could not be used
 	// (unreadable, malformed frontmatter, shadowed names).
 	Problems []string
@@ -75,10 +84,12 @@ func load(o Options, gen int) *State {
 	if home != "" { // a home folder that links elsewhere is listed where it resolves: note the link
 		w.lstat(filepath.Join(home, "commands"))
 		w.lstat(filepath.Join(home, "skills"))
+		w.lstat(filepath.Join(home, "agents"))
 	}
 	s.Commands, p1 = loadCommands(sources(home, ws, "commands"), w)
 	s.Skills, p2 = loadSkills(sources(home, ws, "skills"), w)
 	s.Problems = append(p1, p2...)
+	s.Agents, s.AgentProblems = loadAgents(sources(home, ws, "agents"), &agentLoad{known: o.KnownTool, home: o.Home, w: w})
 	s.prompt = joinBlocks(instructionsBlock(s.Instructions), skillsBlock(s.Skills))
 	s.Took = time.Since(start)
 	return s
@@ -158,6 +169,9 @@ func describeChanges(old, next *State, paths []string) []string {
 	}
 	if d := nameDiff(old.SkillNames(), next.SkillNames(), ""); d != "" {
 		out = append(out, "Skills changed: "+d+".")
+	}
+	if d := agentChanges(old, next); d != "" {
+		out = append(out, d)
 	}
 	if len(out) == 0 && old.prompt != next.prompt {
 		out = append(out, "Skills changed: a description was edited; the new list applies from this turn.")
@@ -245,6 +259,7 @@ func (s *State) Report() string {
 	if len(s.Skills) > 0 {
 		b.WriteString(" — " + strings.Join(s.SkillNames(), " ") + " (/skills)")
 	}
+	fmt.Fprintf(&b, "\nSub-agent types: %d defined (/agents)", len(s.Agents))
 	b.WriteString("\n")
 	for _, p := range s.Problems {
 		b.WriteString("Problem: " + p + "\n")

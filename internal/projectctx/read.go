@@ -168,7 +168,8 @@ func splitFrontmatter(text string) (meta, body string, ok bool) {
 	return "", text, false
 }
 
-// frontmatter is the metadata commands and skills may declare.
+// frontmatter is the metadata commands, skills and sub-agent definitions
+// may declare.
 type frontmatter struct {
 	Name         string `yaml:"name"`
 	Description  string `yaml:"description"`
@@ -176,6 +177,11 @@ type frontmatter struct {
 	Model        string `yaml:"model"`
 	Mode         string `yaml:"mode"`
 	AllowedTools any    `yaml:"allowed-tools"`
+	// Sub-agent definitions (agents.go): Claude Code's tools and
+	// permissionMode, and reasoning_effort.
+	Tools           any    `yaml:"tools"`
+	ReasoningEffort string `yaml:"reasoning_effort"`
+	PermissionMode  string `yaml:"permissionMode"`
 }
 
 // parseFrontmatter decodes meta; the error names the file and line.
@@ -191,6 +197,7 @@ func parseFrontmatter(path, meta string) (frontmatter, error) {
 	}
 	fm.Name, fm.Description = strings.TrimSpace(fm.Name), oneLine(fm.Description)
 	fm.ArgumentHint, fm.Model, fm.Mode = oneLine(fm.ArgumentHint), strings.TrimSpace(fm.Model), strings.TrimSpace(fm.Mode)
+	fm.ReasoningEffort, fm.PermissionMode = strings.TrimSpace(fm.ReasoningEffort), strings.TrimSpace(fm.PermissionMode)
 	return fm, nil
 }
 
@@ -228,6 +235,12 @@ func plainFrontmatter(meta string) (frontmatter, bool) {
 			fm.Mode = value
 		case "allowed-tools":
 			fm.AllowedTools = value
+		case "tools":
+			fm.Tools = value
+		case "reasoning_effort":
+			fm.ReasoningEffort = value
+		case "permissionMode":
+			fm.PermissionMode = value
 		}
 	}
 	return fm, true

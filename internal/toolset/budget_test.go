@@ -57,6 +57,9 @@ func checkSized(t *testing.T, reg *tools.Registry, ws string, calls []call) {
 // TestEveryReadActionFitsTheBudgetOnGOROOT feeds File's read actions their
 // largest outputs on $(go env GOROOT)/src.
 func TestEveryReadActionFitsTheBudgetOnGOROOT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: reads and searches all of GOROOT; make test runs it (go test without -short)")
+	}
 	t.Parallel()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/canonjson"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
 	"github.com/codewhale/codewhale/internal/tools/web"
@@ -33,6 +34,7 @@ func TestPublishedSchemasGolden(t *testing.T) {
 		s.ApplyPatch = shape.patch
 		s.Web = web.New(web.Options{})
 		s.RLM = rlm.New(rlm.Options{})
+		s.LSP = lsp.New(lsp.Options{Config: lsp.Config{Enabled: true}})
 		store, err := auto.Open(filepath.Join(t.TempDir(), "automations"))
 		if err != nil {
 			t.Fatal(err)

@@ -5,12 +5,14 @@
 package toolset
 
 import (
+	"context"
 	"os"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/netpolicy"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
@@ -23,6 +25,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/git"
 	"github.com/codewhale/codewhale/internal/tools/github"
 	"github.com/codewhale/codewhale/internal/tools/handles"
+	"github.com/codewhale/codewhale/internal/tools/lsptool"
 	"github.com/codewhale/codewhale/internal/tools/media"
 	"github.com/codewhale/codewhale/internal/tools/memory"
 	"github.com/codewhale/codewhale/internal/tools/plan"
@@ -52,6 +55,10 @@ type Services struct {
 	Snapshots *file.Snapshots
 	// ApplyPatch is the [features] apply_patch switch.
 	ApplyPatch bool
+	// FileReadOnly registers File without its writes in every mode: a
+	// sub-agent type whose tools name only Claude Code's readers (Read,
+	// Grep, Glob, LS) reads files and never writes them (CONTRACT.md §6.5).
+	FileReadOnly bool
 	// GuardPaths are config and credential files File must never read.
 	GuardPaths []string
 	// TestCommand is the configured project test command for Run.
@@ -90,6 +97,9 @@ type Services struct {
 	Extra func(reg *tools.Registry, env engine.TurnEnv)
 	// MCPInfo returns the MCP pool's facts for the catalog.
 	MCPInfo func() catalog.MCPInfo
+	// LSP is the session's language servers (nil or disabled: File checks
+	// nothing and lsp is not registered; shared with sub-agents).
+	LSP *lsp.Manager
 }
 
 // Options configure NewServices.
@@ -114,11 +124,13 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
 	readOnly := env.Mode == policy.Plan
 	if s.Snapshots != nil {
-		if readOnly {
-			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace}))
+		diag := s.fileDiagnostics()
+		if readOnly || s.FileReadOnly {
+			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace,
+				Diagnostics: diag}))
 		} else {
 			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths,
-				Workspace: s.Workspace}
+				Workspace: s.Workspace, Diagnostics: diag}
 			f := file.New(o)
 			reg.Register(f)
 			if s.ApplyPatch {
@@ -159,6 +171,12 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	if s.Web != nil {
 		reg.Register(s.Web) // read-only: Plan keeps it
 	}
+	if s.LSP.Enabled() {
+		// Registered whatever is installed, so the catalog (and the
+		// prompt's list of tools) depends on the config alone; a file no
+		// server takes gets a failed result saying so.
+		reg.Register(lsptool.New(s.LSP)) // read-only: Plan keeps it
+	}
 	if s.Automations != nil {
 		at := automation.New(automation.Options{Store: s.Automations, Enqueue: s.Enqueue, ReadOnly: readOnly,
 			Wake: s.Wake, Workspace: s.Workspace, Ceiling: func() auto.Ceiling { return Ceiling(env) }})
@@ -193,6 +211,27 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 		s.Extra(reg, env)
 	}
 	return reg
+}
+
+// fileDiagnostics is File's view of the language servers, or nil.
+func (s *Services) fileDiagnostics() file.Diagnostics {
+	if !s.LSP.Enabled() {
+		return nil
+	}
+	return fileDiagnostics{s.LSP}
+}
+
+// fileDiagnostics adapts the language servers to file.Diagnostics.
+type fileDiagnostics struct{ m *lsp.Manager }
+
+func (d fileDiagnostics) Read(abs string, text []byte) { d.m.Opened(abs, text) }
+
+func (d fileDiagnostics) Changed(ctx context.Context, changes []file.FileChange) string {
+	out := make([]lsp.Change, len(changes))
+	for i, c := range changes {
+		out[i] = lsp.Change{Path: c.Path, Before: c.Before, After: c.After, Deleted: c.Deleted}
+	}
+	return d.m.Changed(ctx, out)
 }
 
 // CommandEnv is the command classifier's view of this session: the user's

@@ -12,6 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -226,6 +227,33 @@ func TestWebIsDeferredAndFindable(t *testing.T) {
 				t.Errorf("%s is registered", gone)
 			}
 		}
+	}
+}
+
+// lsp is deferred in every mode, found by what people ask for, and absent
+// when [lsp] enabled = false.
+func TestLSPIsDeferredAndFindable(t *testing.T) {
+	t.Parallel()
+	s := services(t, true)
+	s.LSP = lsp.New(lsp.Options{Config: lsp.Config{Enabled: true}})
+	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+		_, c, first := firstRequest(s, mode)
+		if slices.Contains(first, "lsp") {
+			t.Fatalf("%v: lsp is in the first request", mode)
+		}
+		if e, ok := c.Lookup("lsp"); !ok || !e.Deferred() {
+			t.Fatalf("%v: lsp is not a deferred entry", mode)
+		}
+		for _, q := range []string{"language server", "go to definition", "references", "diagnostics", "rename symbol"} {
+			res, err := c.Search("tool_search", json.RawMessage(`{"query":"`+q+`"}`))
+			if err != nil || len(res.References) == 0 || res.References[0] != "lsp" {
+				t.Errorf("%v: tool_search %q: %v %v", mode, q, res, err)
+			}
+		}
+	}
+	s.LSP = lsp.New(lsp.Options{Config: lsp.Config{Enabled: false}})
+	if reg, _, _ := firstRequest(s, policy.Act); reg.Contains("lsp") {
+		t.Fatal("lsp is registered with [lsp] enabled = false")
 	}
 }
 

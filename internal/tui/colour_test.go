@@ -77,9 +77,8 @@ func TestLongCodeBlockIsHighlightedInTheBackground(t *testing.T) {
 		code.WriteString("def f; 42; end  # comment\n")
 	}
 	d.submit("show code")
-	// Ruby: chroma's regexp lexer, slow enough to run off the UI goroutine
-	// at 400 lines (Go and the languages with a fast tokeniser are lexed in
-	// place up to 3,000).
+	// Ruby: chroma's regexp lexer, which runs off the UI goroutine (Go is
+	// lexed in place up to 3,000 lines).
 	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "```ruby\n" + code.String() + "```\n"},
 		engine.MessageComplete{}, engine.TurnComplete{Status: engine.TurnCompleted})
 	before := d.m.View()

@@ -17,15 +17,17 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/lsp"
+	"github.com/codewhale/codewhale/internal/mdterm"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
-	"github.com/codewhale/codewhale/internal/tui/markdown"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -63,7 +65,8 @@ func keyEnvOf(r Route) string {
 // Options configure the UI. Engine is required.
 type Options struct {
 	Engine    Engine
-	Jobs      *jobs.Manager // /jobs and Ctrl+B; nil lists no jobs
+	Jobs      *jobs.Manager  // /jobs and Ctrl+B; nil lists no jobs
+	Agents    *agent.Manager // sub-agents: cost by model (status line, /cost), launch pace (/jobs, /agents); nil: none
 	Route     Route
 	Workspace string
 	// Home is CODEWHALE_HOME, where sessions are stored ("" = no /sessions).
@@ -142,6 +145,8 @@ type Options struct {
 	Project *projectctx.Context
 	// Hooks runs the user's hooks, for /hooks (nil: none configured).
 	Hooks *hooks.Runner
+	// LSP is the session's language servers, for /lsp (nil: off).
+	LSP *lsp.Manager
 }
 
 // Model is the root Bubble Tea model.
@@ -218,7 +223,7 @@ func New(o Options) *Model {
 	}
 	m := &Model{o: o, theme: o.Theme, now: o.Clock, route: o.Route, mode: o.Mode, posture: o.Posture,
 		session: o.SessionID, w: 80, h: 24}
-	m.env = &transcript.Env{Theme: o.Theme, Markdown: markdown.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
+	m.env = &transcript.Env{Theme: o.Theme, Markdown: mdterm.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
 		LowMotion: o.LowMotion}
 	m.env.Markdown.SetHyperlinks(o.Theme.Hyperlinks)
 	m.tr = transcript.New(m.env)

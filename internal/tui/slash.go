@@ -80,8 +80,12 @@ var slashCommands = []slashCommand{
 		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, (*Model).contextCommand},
 	{commands.Command{Name: "skills", Usage: "[name]", Help: "the skills the model may load, with their sources"},
 		(*Model).skillsCommand},
+	{commands.Command{Name: "agents", Usage: "[list|show <name>|validate|trust]",
+		Help: "the sub-agent types people defined: sources, tools, models, problems; trust the project's"}, (*Model).agentsCommand},
 	{commands.Command{Name: "hooks", Aliases: []string{"hook"}, Usage: "[list|events|trust]",
 		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
+	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
+		Help: "language servers: state, last error; restart"}, (*Model).lspCommand},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
 		(*Model).initCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
@@ -189,7 +193,11 @@ func (m *Model) showJobsResult(msg jobsResultMsg) tea.Cmd {
 	case r.IsError:
 		m.systemError(r.Text)
 	default:
-		m.system(r.Text)
+		text := r.Text
+		if line := m.agentsJobsLine(); line != "" {
+			text += "\n" + line
+		}
+		m.system(text)
 	}
 	return nil
 }

@@ -131,6 +131,17 @@ func (m *Model) costCommand(string) tea.Cmd {
 	if m.meter.UnpricedCalls > 0 {
 		fmt.Fprintf(&b, "%d request(s) had no price and are not counted.\n", m.meter.UnpricedCalls)
 	}
+	if kids := m.childCosts(); len(kids) > 0 {
+		_, total := m.meter.Total(kids)
+		fmt.Fprintf(&b, "With sub-agents: %s. Sub-agents by model:\n", usage.FormatCost(total))
+		for _, k := range kids {
+			price := usage.FormatCost(k.Cost)
+			if !k.Priced {
+				price = "no price known (not counted)"
+			}
+			fmt.Fprintf(&b, "  %s: %s tok, %s\n", k.Model, usage.FormatTokens(k.Tokens), price)
+		}
+	}
 	b.WriteString("Override prices with [pricing.<model>] input, cached_input, output in ~/.codewhale/config.toml.")
 	m.system(b.String())
 	return nil

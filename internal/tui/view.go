@@ -330,12 +330,15 @@ func (m *Model) statusRow() string {
 	return st.Render(termtext.Truncate(text, m.w, "…"))
 }
 
-// usageChip is `<tokens> tok · <cost> · cache NN%`, "" before any usage.
+// usageChip is `<tokens> tok · <cost> · cache NN%`, "" before any usage;
+// the tokens and cost include the sub-agents', each priced at its model.
 func (m *Model) usageChip() string {
-	if m.meter.Requests == 0 && m.meter.Tokens() == 0 {
+	kids := m.childCosts()
+	if m.meter.Requests == 0 && m.meter.Tokens() == 0 && len(kids) == 0 {
 		return ""
 	}
-	s := usage.FormatTokens(m.meter.Tokens()) + " tok · " + m.meter.CostText()
+	tokens, cost := m.meter.TotalText(kids)
+	s := usage.FormatTokens(tokens) + " tok · " + cost
 	if pct, ok := m.meter.CacheHitPercent(); ok {
 		s += fmt.Sprintf(" · cache %d%%", pct)
 	}

@@ -1,18 +1,20 @@
 package cputime
 
 import (
+	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
-// Thread is the CPU time of the calling OS thread (CLOCK_THREAD_CPUTIME_ID):
-// with the goroutine locked to its thread, the work of that goroutine
-// alone, not the wait for a core; 0 when it cannot be read.
+// rusageThread is RUSAGE_THREAD (Linux): the calling thread's usage.
+const rusageThread = 1
+
+// Thread is the calling OS thread's user plus system CPU time; 0 when it
+// cannot be read. Lock the goroutine to its thread (runtime.LockOSThread)
+// around what is measured.
 func Thread() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
 		return 0
 	}
-	return time.Duration(ts.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,5 +4,5 @@ package cputime
 
 import "time"
 
-// Thread is 0 where the thread's CPU clock is not read.
+// Thread is 0 where the thread's own CPU time cannot be read.
 func Thread() time.Duration { return 0 }

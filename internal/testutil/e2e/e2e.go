@@ -62,3 +62,22 @@ func Tmux(t testing.TB) string {
 	}
 	return p
 }
+
+// LSPServer returns the path of a language server scripts/install-lsp-servers.sh
+// installs: gopls in .cache/bin, the npm ones (pyright-langserver,
+// typescript-language-server) in .cache/lsp-servers.
+func LSPServer(t testing.TB, name string) string {
+	t.Helper()
+	root := ModuleRoot(t)
+	bin := filepath.Join(root, ".cache", "bin", name)
+	if name != "gopls" {
+		if _, err := exec.LookPath("node"); err != nil {
+			Missing(t, "node is not installed")
+		}
+		bin = filepath.Join(root, ".cache", "lsp-servers", "node_modules", ".bin", name)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		Missing(t, bin+" is missing; run scripts/install-lsp-servers.sh")
+	}
+	return bin
+}

@@ -126,11 +126,12 @@ func TestBadActionsAndFields(t *testing.T) {
 	})})
 	tool := agent.New(m, nil)
 	cases := map[string]string{
-		`{"action":"dance"}`:             "Invalid agent action 'dance'. Use start, status, peek, message, followup, interrupt, wait, or cancel.",
-		`{"op":"STOP"}`:                  "Tool 'agent' is missing required field 'agent_id'",
-		`{"action":"peek","id":"nope"}`:  `no sub-agent "nope"`,
-		`{"prompt":"x","worktree":true}`: "unknown agent field `worktree`",
-		`{"action":"start"}`:             "missing required field 'prompt'",
+		`{"action":"dance"}`:                 "Invalid agent action 'dance'. Use start, status, peek, message, followup, interrupt, wait, cancel, or cleanup.",
+		`{"op":"STOP"}`:                      "Tool 'agent' is missing required field 'agent_id'",
+		`{"action":"peek","id":"nope"}`:      `no sub-agent "nope"`,
+		`{"prompt":"x","isolation":"tree"}`:  "unknown agent field `isolation`",
+		`{"action":"start"}`:                 "missing required field 'prompt'",
+		`{"prompt":"x","type":"nosuchtype"}`: `at /type: value must be one of "worker"`,
 	}
 	for in, want := range cases {
 		_, err := call(t, tool, in)

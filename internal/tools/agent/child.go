@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -16,11 +17,17 @@ import (
 type Spec struct {
 	Name     string // optional; the id becomes agent_<name>
 	Prompt   string
-	Role     string // worker, scout, planner, reviewer, builder, verifier, consultant, custom
-	Model    string
+	Role     string // a built-in role or a defined type's name
+	Model    string // "" = Options.DefaultModel, then the session's
 	MaxSteps int
 	WallTime time.Duration
 	Fork     string // parent Work body for a forked child
+	// Mode is the child's mode, decided at start (the zero value is Act).
+	Mode policy.Mode
+	// Type is the defined type Role names (nil: a built-in role).
+	Type *Type
+	// Worktree, when set, runs the child in a new git worktree.
+	Worktree *WorktreeRequest
 }
 
 // ReadOnlyRole reports whether a role runs read-only (Plan mode).
@@ -46,8 +53,10 @@ type Snapshot struct {
 	Turns      int       `json:"turns"`
 	Started    time.Time `json:"started_at"`
 	Ended      time.Time `json:"ended_at,omitzero"`
+	Model      string    `json:"model,omitempty"`
 	Usage      provider.Usage
-	Transcript Handle `json:"transcript_handle"`
+	Transcript Handle        `json:"transcript_handle"`
+	Worktree   *WorktreeInfo `json:"worktree,omitempty"`
 }
 
 // Child is one sub-agent.
@@ -77,19 +86,31 @@ type Child struct {
 	handle    Handle // of messages as of handleGen
 	handleGen int
 	fileMu    sync.Mutex // orders the appends to the transcript file
+	worktree  *WorktreeInfo
+	workspace string // the child's workspace in its worktree ("" = the session's)
 }
 
-func newChild(m *Manager, spec Spec) *Child {
-	id := "agent_" + randomHex(4)
+// idFor is the id a child of spec gets.
+func idFor(spec Spec) string {
 	if spec.Name != "" {
-		id = "agent_" + spec.Name
+		return "agent_" + spec.Name
+	}
+	return "agent_" + randomHex(4)
+}
+
+func newChild(m *Manager, id string, spec Spec) *Child {
+	if spec.Model == "" {
+		spec.Model = m.opts.DefaultModel
 	}
 	if spec.Role == "" {
 		spec.Role = "worker"
 	}
+	if spec.Type == nil && ReadOnlyRole(spec.Role) {
+		spec.Mode = policy.Plan
+	}
 	if spec.MaxSteps <= 0 {
 		spec.MaxSteps = defaultWriteMaxSteps
-		if ReadOnlyRole(spec.Role) {
+		if spec.Mode == policy.Plan {
 			spec.MaxSteps = defaultReadOnlyMaxSteps
 		}
 	}
@@ -116,9 +137,14 @@ func (c *Child) Snapshot() Snapshot {
 	if c.handleGen != c.histGen {
 		c.handle, c.handleGen = newHandle(c.ID, c.messages), c.histGen
 	}
-	return Snapshot{ID: c.ID, Name: strings.TrimPrefix(c.ID, "agent_"), Role: c.spec.Role, Status: c.status,
+	s := Snapshot{ID: c.ID, Name: strings.TrimPrefix(c.ID, "agent_"), Role: c.spec.Role, Status: c.status,
 		Terminal: terminal(c.status), Prompt: c.spec.Prompt, Result: c.result, Error: c.errText, Steps: c.steps,
-		Turns: c.turns, Started: c.started, Ended: c.ended, Usage: c.usage, Transcript: c.handle}
+		Turns: c.turns, Started: c.started, Ended: c.ended, Model: c.spec.Model, Usage: c.usage, Transcript: c.handle}
+	if c.worktree != nil {
+		wt := *c.worktree
+		s.Worktree = &wt
+	}
+	return s
 }
 
 func (c *Child) activity() int {
@@ -188,7 +214,9 @@ func (c *Child) run() {
 func (c *Child) acquire() bool {
 	select {
 	case c.m.slots <- struct{}{}:
-		if c.ctx.Err() == nil {
+		// The slot bounds how many run at once; the bucket spaces their
+		// launches while the provider answers 429.
+		if c.ctx.Err() == nil && c.m.Admission().Take(c.ctx) == nil {
 			c.setStatus(StatusRunning, nil)
 			c.saveState() // the pid and "running", for ReconcileDir after a crash
 			return true
@@ -231,6 +259,9 @@ func (c *Child) turn(prompt string) {
 	defer watchdog.Stop()
 	rec := run.Turn(ctx, prompt, func(p Progress) {
 		watchdog.Reset(hb)
+		if p.RateLimited {
+			c.m.Admission().RateLimited()
+		}
 		if p.Messages != nil {
 			c.addHistory(p)
 		}
@@ -239,6 +270,7 @@ func (c *Child) turn(prompt string) {
 	c.stopTurn = nil
 	c.mu.Unlock()
 	watchdog.Stop()
+	c.recordWorktree() // before the end is visible: a waiter reads the branch's change
 	c.record(rec)
 }
 
@@ -271,6 +303,7 @@ func (c *Child) record(rec Receipt) {
 		c.turns++
 		c.usage.Add(&rec.Usage)
 	})
+	c.m.addUsage(c.spec.Model, rec.Usage)
 	c.saveState()
 }
 
@@ -302,13 +335,24 @@ func (c *Child) runner() (Run, error) {
 	if c.m.opts.Spawner == nil {
 		return nil, fmt.Errorf("sub-agents are not available in this session")
 	}
-	run, err := c.m.opts.Spawner.Spawn(c.ctx, ChildConfig{ID: c.ID, Role: c.spec.Role, ReadOnly: ReadOnlyRole(c.spec.Role),
-		Depth: c.m.opts.Depth + 1, MaxDepth: c.m.opts.MaxDepth, MaxSteps: c.spec.MaxSteps, Model: c.spec.Model})
+	run, err := c.m.opts.Spawner.Spawn(c.ctx, c.config())
 	if err != nil {
 		return nil, err
 	}
 	c.conv = run
 	return run, nil
+}
+
+// config is what the Spawner builds the child from.
+func (c *Child) config() ChildConfig {
+	cc := ChildConfig{ID: c.ID, Role: c.spec.Role, Mode: c.spec.Mode, ReadOnly: c.spec.Mode == policy.Plan,
+		Depth: c.m.opts.Depth + 1, MaxDepth: c.m.opts.MaxDepth, MaxSteps: c.spec.MaxSteps, Model: c.spec.Model,
+		Workspace: c.workspace}
+	if t := c.spec.Type; t != nil {
+		cc.Instructions, cc.Tools, cc.FileReadOnly = t.Instructions, t.Tools, t.FileReadOnly
+		cc.ReasoningEffort, cc.TypeSource = t.ReasoningEffort, t.Source
+	}
+	return cc
 }
 
 // interruptTurn stops the running turn, if any.
@@ -341,9 +385,14 @@ func (c *Child) Interrupt() {
 func (c *Child) Message(text string, steer bool) error {
 	c.mu.Lock()
 	status, run := c.status, c.conv
+	removed := c.worktree != nil && c.worktree.Removed
 	c.mu.Unlock()
 	if status == StatusCancelled || c.ctx.Err() != nil {
 		return fmt.Errorf("sub-agent %s is %s; start a new one", c.ID, status)
+	}
+	if removed {
+		return fmt.Errorf("sub-agent %s's worktree was removed by agent cleanup; start a new one (its branch %s keeps its work)",
+			c.ID, c.worktree.Branch)
 	}
 	if steer && status == StatusRunning && run != nil {
 		run.Steer(text)

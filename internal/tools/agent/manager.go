@@ -13,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
 )
 
 // Capacity constants (CONTRACT.md §6.5).
@@ -47,14 +50,27 @@ func terminal(s string) bool { return s != StatusQueued && s != StatusRunning }
 
 // ChildConfig is what the Spawner needs to build a child run.
 type ChildConfig struct {
-	ID        string
-	Role      string
-	ReadOnly  bool // the child runs in Plan mode: read-only tools only
-	Depth     int  // 1 for a child of the top-level session
-	MaxDepth  int  // children may spawn their own only while Depth < MaxDepth
-	MaxSteps  int
-	Model     string
-	ForkState string // parent Work body for a forked child ("" when fresh)
+	ID       string
+	Role     string
+	Mode     policy.Mode // the child's mode (never wider than the session's)
+	ReadOnly bool        // Mode is Plan: read-only tools only
+	Depth    int         // 1 for a child of the top-level session
+	MaxDepth int         // children may spawn their own only while Depth < MaxDepth
+	MaxSteps int
+	Model    string // "" = the session's
+	// ForkState is the parent Work body for a forked child ("" when fresh).
+	ForkState string
+	// A defined type's part (CONTRACT.md §6.5): its instructions, its
+	// tool allow-list (nil: every tool of the mode), File without writes,
+	// its reasoning effort ("" = the session's) and the file it came from.
+	Instructions    string
+	Tools           []string
+	FileReadOnly    bool
+	ReasoningEffort string
+	TypeSource      string
+	// Workspace is the child's own worktree ("" = the session's
+	// workspace): its File boundary and sandbox.
+	Workspace string
 }
 
 // Options configure a Manager.
@@ -67,6 +83,18 @@ type Options struct {
 	Depth         int // depth of the session that owns this manager (0 = top level)
 	MaxDepth      int // default 1
 	Clock         func() time.Time
+	// Types are the session's defined sub-agent types (nil: the built-in
+	// roles only), read at each start and for each turn's schema.
+	Types func() *Types
+	// DefaultModel is the model of a child whose call and type name none
+	// ([agents] default_model, else the session's model).
+	DefaultModel string
+	// Parent is the manager of the session a child's own manager belongs
+	// to: launches are paced, worktrees made and cost counted there.
+	Parent *Manager
+	// Admission paces launches (nil: a default bucket of MaxConcurrent per
+	// second; a manager with a Parent uses the Parent's).
+	Admission *Admission
 }
 
 // Manager owns the sub-agents of one session.
@@ -83,6 +111,16 @@ type Manager struct {
 	changed  chan struct{}
 	closed   bool
 	writes   sync.RWMutex // read-held while a child's end is recorded and saved
+
+	// On the root manager only (see root): the launch bucket, the cost of
+	// every child by model, the child managers, one git worktree change at
+	// a time, and the memoised schema of the defined types.
+	admission *Admission
+	usage     map[string]provider.Usage
+	kids      []*Manager
+	gitMu     sync.Mutex
+	schemaKey string
+	schemaVal map[string]any
 }
 
 // NewManager returns a manager with the limits clamped to their ranges.
@@ -104,7 +142,18 @@ func NewManager(o Options) *Manager {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
-	return &Manager{opts: o, slots: make(chan struct{}, o.MaxConcurrent), children: map[string]*Child{}, changed: make(chan struct{})}
+	m := &Manager{opts: o, slots: make(chan struct{}, o.MaxConcurrent), children: map[string]*Child{}, changed: make(chan struct{}),
+		admission: o.Admission, usage: map[string]provider.Usage{}}
+	if m.admission == nil && o.Parent == nil {
+		m.admission = NewAdmission(AdmissionOptions{Ceiling: float64(o.MaxConcurrent), Clock: o.Clock})
+	}
+	if p := o.Parent; p != nil {
+		r := p.root()
+		r.mu.Lock()
+		r.kids = append(r.kids, m)
+		r.mu.Unlock()
+	}
+	return m
 }
 
 // Limits returns the effective concurrency and admission limits.
@@ -130,22 +179,31 @@ func (m *Manager) admissionErrorLocked() error {
 }
 
 // Start admits a child and returns it at once; it runs when a slot frees.
+// A child with a Worktree gets it made first (a refusal is a *tools.Error
+// and admits nothing).
 func (m *Manager) Start(spec Spec) (*Child, error) {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return nil, fmt.Errorf("the sub-agent manager is shut down")
+	id := idFor(spec)
+	if err := m.admissible(id, spec.Name); err != nil {
+		return nil, err
 	}
-	if m.running+m.queued >= m.opts.MaxAdmitted {
-		err := m.admissionErrorLocked()
+	var wt *WorktreeInfo
+	var ws string
+	if spec.Worktree != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), worktreeGitTimeout)
+		var err error
+		wt, ws, err = m.makeWorktree(ctx, id, *spec.Worktree)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+	}
+	m.mu.Lock()
+	if err := m.admissibleLocked(id, spec.Name); err != nil {
 		m.mu.Unlock()
 		return nil, err
 	}
-	c := newChild(m, spec)
-	if _, dup := m.children[c.ID]; dup {
-		m.mu.Unlock()
-		return nil, fmt.Errorf("a sub-agent named %q already exists; choose another name or send it a followup", spec.Name)
-	}
+	c := newChild(m, id, spec)
+	c.worktree, c.workspace = wt, ws
 	m.children[c.ID] = c
 	m.order = append(m.order, c.ID)
 	m.queued++
@@ -153,6 +211,25 @@ func (m *Manager) Start(spec Spec) (*Child, error) {
 	m.mu.Unlock()
 	go c.run()
 	return c, nil
+}
+
+// admissible refuses a start the manager could not take.
+func (m *Manager) admissible(id, name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.admissibleLocked(id, name)
+}
+
+func (m *Manager) admissibleLocked(id, name string) error {
+	switch _, dup := m.children[id]; {
+	case m.closed:
+		return fmt.Errorf("the sub-agent manager is shut down")
+	case m.running+m.queued >= m.opts.MaxAdmitted:
+		return m.admissionErrorLocked()
+	case dup:
+		return fmt.Errorf("a sub-agent named %q already exists; choose another name or send it a followup", name)
+	}
+	return nil
 }
 
 // Get finds a child by id, name or unique id prefix.
@@ -294,8 +371,15 @@ func (m *Manager) Completed() string {
 			continue
 		}
 		s := c.Snapshot()
-		fmt.Fprintf(&b, "<codewhale:subagent.done agent_id=%q status=%q>\n%s\n</codewhale:subagent.done>\n",
-			s.ID, s.Status, truncateRunes(sanitizeTag(s.Result), completedNoticeTextRunes))
+		fmt.Fprintf(&b, "<codewhale:subagent.done agent_id=%q status=%q>\n%s\n", s.ID, s.Status,
+			truncateRunes(sanitizeTag(s.Result), completedNoticeTextRunes))
+		if wt := s.Worktree; wt != nil {
+			fmt.Fprintf(&b, "[worktree %s] branch %s: %s\nMerge: %s\n", wt.Path, wt.Branch, sanitizeTag(wt.DiffStat), wt.Merge)
+			if wt.Error != "" {
+				fmt.Fprintf(&b, "Recording its changes failed: %s\n", sanitizeTag(wt.Error))
+			}
+		}
+		b.WriteString("</codewhale:subagent.done>\n")
 	}
 	return b.String()
 }

@@ -27,6 +27,10 @@ type contract struct {
 	TimeoutSecs  int    `json:"timeout_secs,omitempty"`
 	Verbose      bool   `json:"verbose,omitempty"`
 	Reason       string `json:"reason,omitempty" jsonschema:"Why (cancel, interrupt)."`
+	// Worktree isolation (start): a new git worktree on its own branch.
+	Worktree       bool   `json:"worktree,omitempty" jsonschema:"start: run in a new git worktree on its own branch (clean workspace only)."`
+	WorktreeBranch string `json:"worktree_branch,omitempty" jsonschema:"Branch to create (default codewhale/<agent_id>)."`
+	WorktreeBase   string `json:"worktree_base,omitempty" jsonschema:"Commit to branch from (default HEAD)."`
 }
 
 const toolName = "agent"
@@ -34,15 +38,14 @@ const toolName = "agent"
 // synonyms are the other spellings of the actions (CONTRACT.md §6.5).
 var synonyms = map[string]string{"spawn": "start", "run": "start", "list": "status", "inspect": "status",
 	"progress": "peek", "queue_message": "message", "follow_up": "followup", "steer": "followup",
-	"pause": "interrupt", "join": "wait", "await": "wait", "block": "wait", "stop": "cancel", "abort": "cancel"}
+	"pause": "interrupt", "join": "wait", "await": "wait", "block": "wait", "stop": "cancel", "abort": "cancel",
+	"clean": "cleanup"}
 
 var (
 	fields = []string{"prompt", "agent_id", "type", "model", "max_steps", "wall_time_secs", "fork_context", "until",
-		"timeout_secs", "verbose", "reason"}
+		"timeout_secs", "verbose", "reason", "worktree", "worktree_branch", "worktree_base"}
 	targeted   = []string{"agent_id"}
-	enumValues = map[string][]string{
-		"type":  {"worker", "scout", "planner", "reviewer", "builder", "verifier", "consultant", "custom"},
-		"until": {"completion", "all", "activity"}}
+	enumValues = map[string][]string{"type": builtinRoles, "until": {"completion", "all", "activity"}}
 )
 
 // fieldAliases fold onto their fields for every action.
@@ -65,6 +68,7 @@ var agentActions = &tools.Actions{
 		{Action: "interrupt", Allowed: fields, Required: targeted},
 		{Action: "wait", Allowed: fields},
 		{Action: "cancel", Allowed: fields, Required: targeted},
+		{Action: "cleanup", Allowed: fields},
 	},
 	Aliases: fieldAliases,
 	Missing: missing,
@@ -152,12 +156,15 @@ func actionOf(args tools.Args) (string, error) {
 
 // invalidAction is the contract's text (CONTRACT.md §6.5, exact); a test
 // holds its list to the table's actions.
-const invalidAction = "Invalid agent action '%s'. Use start, status, peek, message, followup, interrupt, wait, or cancel."
+const invalidAction = "Invalid agent action '%s'. Use start, status, peek, message, followup, interrupt, wait, cancel, or cleanup."
 
+// checkValues refuses what the kinds cannot: an `until` value, a blank
+// start prompt, an empty target, a start name that could not be a file or
+// branch name. A `type` is checked by the tool, whose defined types are
+// values too.
 func checkValues(d *tools.Decoded[contract]) error {
 	in := d.In
-	if d.Has("type") && !slices.Contains(enumValues["type"], in.Type) ||
-		d.Has("until") && !slices.Contains(enumValues["until"], in.Until) {
+	if d.Has("until") && !slices.Contains(enumValues["until"], in.Until) {
 		return tools.Validate(toolName, params.Schema(), d.Input())
 	}
 	switch {
@@ -165,8 +172,38 @@ func checkValues(d *tools.Decoded[contract]) error {
 		return tools.InvalidInput("prompt must not be empty: give the child a self-contained task")
 	case in.AgentID == "" && targets(d.Action):
 		return tools.MissingField("agent_id")
+	case d.Action == "start" && in.AgentID != "" && !validName(in.AgentID):
+		return tools.InvalidInput("agent_id %q cannot name a sub-agent: use 1 to 64 letters, digits, '.', '_' or '-', "+
+			"starting with a letter or digit", in.AgentID)
+	}
+	if d.Action != "start" || !in.Worktree {
+		return nil
+	}
+	for _, f := range []struct{ key, value string }{{"worktree_branch", in.WorktreeBranch}, {"worktree_base", in.WorktreeBase}} {
+		if d.Has(f.key) {
+			if err := refName(f.key, f.value); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// validName reports whether a start name is safe as the tail of an id that
+// names a transcript file, a worktree folder and a branch.
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case i > 0 && (r == '.' || r == '_' || r == '-'):
+		default:
+			return false
+		}
+	}
+	return !strings.Contains(s, "..") && !strings.HasSuffix(s, ".lock") && !strings.HasSuffix(s, ".")
 }
 
 // targets reports whether action requires an agent_id.
@@ -179,20 +216,29 @@ func targets(action string) bool {
 	return false
 }
 
-// policyOf decides the call's policy from the decoded value: status, peek
-// and wait are Auto, read-only and parallel-safe; a start returns before
-// the child runs (detached) and is Auto for a read-only role; everything
-// else is Required.
-func policyOf(d *tools.Decoded[contract]) tools.Policy {
+// policyOf decides the call's policy from the decoded value and the
+// session's types: status, peek and wait are Auto, read-only and
+// parallel-safe; a start returns before the child runs (detached) and is
+// Auto for a read-only role, Suggest in a worktree (whatever it writes
+// lands on its own branch, merged only by a person), Required otherwise;
+// cleanup is Suggest; everything else is Required.
+func policyOf(d *tools.Decoded[contract], ts *Types) tools.Policy {
 	switch d.Action {
 	case "status", "peek", "wait":
 		return tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: true}
 	case "start":
 		p := tools.Policy{Approval: tools.Required, Detached: true}
-		if ReadOnlyRole(d.In.Type) {
+		switch {
+		case d.In.Worktree:
+			p.Approval = tools.Suggest
+		case ts.readOnly(d.In.Type):
 			p.Approval = tools.Auto
 		}
 		return p
+	case "cleanup":
+		// It removes only checkouts whose work is on their branches; git
+		// refuses one with changes it would lose.
+		return tools.Policy{Approval: tools.Suggest}
 	}
 	return tools.Policy{Approval: tools.Required}
 }

@@ -40,6 +40,9 @@ type Progress struct {
 	// the history did not change.
 	Start    int
 	Messages []provider.Message
+	// RateLimited says a request of the turn was answered 429 (the client
+	// retries it); the session's launches slow down.
+	RateLimited bool
 }
 
 // Outcome is how a child's turn ended.

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,21 +16,39 @@ type Tool struct {
 	tools.Spec
 	m         *Manager
 	forkState func() string
+	types     *Types // the session's defined types as this turn's registry was built
 }
 
 // New returns the agent tool over m; forkState renders the parent's To-do
 // for forked children (nil: forking shares nothing).
 func New(m *Manager, forkState func() string) *Tool {
-	return &Tool{m: m, forkState: forkState, Spec: tools.Spec{
+	t := &Tool{m: m, forkState: forkState, Spec: tools.Spec{
 		ToolName: toolName,
 		Desc: "Dispatch one focused sub-agent run (own history, own To-do, tools narrowed to its role) and get an id, " +
 			"a compact receipt and a transcript handle at once; it keeps running in the background and its result arrives " +
 			"as a runtime event. Use the smallest useful fan-out; status/peek/wait/cancel manage running children.",
-		SchemaFunc:  params.Schema,
 		Caps:        []tools.Capability{tools.CapExecutesCode, tools.CapRequiresApproval},
 		Approve:     tools.Required,
 		StartDetach: true,
-	}}
+	}, types: m.types()}
+	t.SchemaFunc = t.schema
+	return t
+}
+
+// schema is the published schema: the built-in one, or with the session's
+// defined types in `type` — memoised per set of types, so the tools field
+// is the same bytes on every request while the definitions are unchanged.
+func (t *Tool) schema() map[string]any {
+	if t.types == nil || len(t.types.list) == 0 {
+		return params.Schema()
+	}
+	r := t.m.root()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.schemaKey != t.types.key {
+		r.schemaKey, r.schemaVal = t.types.key, t.types.schemaWith(params.Schema())
+	}
+	return r.schemaVal
 }
 
 // Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and decides its
@@ -40,7 +59,13 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tools.NewCall(d.Input(), policyOf(d), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+	if d.Has("type") && !t.types.known(d.In.Type) {
+		return nil, tools.Validate(toolName, t.schema(), d.Input())
+	}
+	if ty, ok := t.types.Lookup(d.In.Type); ok && d.Action == "start" && ty.Untrusted != "" {
+		return nil, tools.PermissionDenied("sub-agent type %s %s", ty.Name, ty.Untrusted)
+	}
+	return tools.NewCall(d.Input(), policyOf(d, t.types), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
 		res, err := t.run(ctx, tc, d)
 		return tools.Sized(res, err, tc, "read the full transcript with handle_read on the returned handle")
 	}), nil
@@ -58,6 +83,8 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[cont
 		return t.start(tc, in)
 	case "wait":
 		return t.wait(ctx, d)
+	case "cleanup":
+		return t.cleanup(ctx, tc)
 	}
 	if in.AgentID == "" { // status without a target: every child
 		return jsonResult(map[string]any{"agents": compactList(t.m.List())}, map[string]any{"action": action})
@@ -90,22 +117,63 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[cont
 	}
 }
 
-// start admits a child; the prompt was checked at Prepare. In Plan a role
-// that could write becomes planner: children started in Plan run read-only.
+// start admits a child; the prompt and type were checked at Prepare. The
+// child's mode never widens the session's: in Plan a built-in role that
+// could write becomes planner, and a defined type that needs tools Plan
+// never offers is refused.
 func (t *Tool) start(tc *tools.Context, in contract) (tools.Result, error) {
+	session := policy.Act
+	if tc != nil {
+		session = tc.Mode
+	}
 	spec := Spec{Prompt: in.Prompt, Name: in.AgentID, Role: in.Type, Model: in.Model, MaxSteps: in.MaxSteps,
 		WallTime: time.Duration(in.WallTimeSecs) * time.Second}
-	if tc != nil && tc.Mode == policy.Plan && !ReadOnlyRole(spec.Role) {
+	spec.Type, _ = t.types.Lookup(in.Type)
+	mode, err := childMode(session, in.Type, spec.Type)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	spec.Mode = mode
+	if spec.Type == nil && mode == policy.Plan && !ReadOnlyRole(spec.Role) {
 		spec.Role = "planner"
+	}
+	if spec.Type != nil && spec.Model == "" {
+		spec.Model = spec.Type.Model
 	}
 	if in.ForkContext && t.forkState != nil {
 		spec.Fork = t.forkState()
 	}
+	if in.Worktree {
+		if tc == nil || tc.Workspace == "" {
+			return tools.Result{}, tools.NotAvailable("worktree: true needs the session's workspace")
+		}
+		spec.Worktree = &WorktreeRequest{Workspace: tc.Workspace, Branch: in.WorktreeBranch, Base: in.WorktreeBase}
+	}
 	c, err := t.m.Start(spec)
+	var te *tools.Error
+	if errors.As(err, &te) {
+		return tools.Result{}, te
+	}
 	if err != nil {
 		return tools.Failed(err.Error()), nil
 	}
 	return t.receipt(c, in.ForkContext, in.Verbose)
+}
+
+// cleanup removes the finished children's worktrees.
+func (t *Tool) cleanup(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+	if tc == nil || tc.Workspace == "" {
+		return tools.Result{}, tools.NotAvailable("agent cleanup needs the session's workspace")
+	}
+	rep, err := t.m.CleanupWorktrees(ctx, tc.Workspace)
+	if err != nil {
+		return tools.Failed(err.Error()), nil
+	}
+	res, err := jsonResult(rep, map[string]any{"action": "cleanup", "removed": len(rep.Removed)})
+	if len(rep.Kept) > 0 {
+		res.Success = false // a worktree asked to go is still there
+	}
+	return res, err
 }
 
 func (t *Tool) receipt(c *Child, fork, verbose bool) (tools.Result, error) {
@@ -120,9 +188,13 @@ func (t *Tool) receipt(c *Child, fork, verbose bool) (tools.Result, error) {
 		"follow_up": map[string]any{"wait": map[string]any{"action": "wait", "agent_id": s.ID},
 			"peek": map[string]any{"action": "peek", "agent_id": s.ID}, "read_transcript": map[string]any{"tool": "handle_read", "session_id": s.Transcript.SessionID}},
 		"usage":   map[string]any{"input_tokens": s.Usage.InputTokens, "output_tokens": s.Usage.OutputTokens},
+		"model":   s.Model,
 		"compact": !verbose, "compact_note": "The child runs in the background; its result arrives as a <codewhale:subagent.done> runtime event. Poll only at a true dependency."}
 	if verbose {
 		r["prompt"] = s.Prompt
+	}
+	if s.Worktree != nil {
+		r["worktree"] = map[string]any{"path": s.Worktree.Path, "branch": s.Worktree.Branch, "base": s.Worktree.Base}
 	}
 	res, err := jsonResult(r, nil)
 	res.Metadata = map[string]any{"action": "start", "agent_id": s.ID, "status": s.Status, "terminal": s.Terminal,
@@ -169,6 +241,12 @@ func compactList(snaps []Snapshot) []map[string]any {
 		}
 		if s.Error != "" {
 			m["error"] = s.Error
+		}
+		if wt := s.Worktree; wt != nil {
+			m["worktree"] = map[string]any{"branch": wt.Branch, "diff_stat": wt.DiffStat, "merge": wt.Merge}
+			if wt.Error != "" {
+				m["worktree"].(map[string]any)["error"] = wt.Error
+			}
 		}
 		out = append(out, m)
 	}

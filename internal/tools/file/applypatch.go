@@ -59,8 +59,8 @@ func (a *ApplyPatch) Prepare(raw json.RawMessage) (*tools.Call, error) {
 		return nil, err
 	}
 	policy := a.file.policyOf(r)
-	return tools.NewCall(d.Input(), policy, func(_ context.Context, tc *tools.Context) (tools.Result, error) {
-		res, err := a.file.patch(tc, r)
+	return tools.NewCall(d.Input(), policy, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		res, err := a.file.patch(ctx, tc, r)
 		if err != nil {
 			return res, err
 		}

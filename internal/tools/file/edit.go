@@ -1,6 +1,7 @@
 package file
 
 import (
+	"context"
 	"io/fs"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -18,7 +19,7 @@ func parseEdit(d *tools.Decoded[input]) (editReq, error) {
 // edit replaces exactly one occurrence of search (CONTRACT.md §6.2 edit): the
 // file must have been read in this session and be unchanged since; the
 // result is written atomically, re-read and verified.
-func (t *Tool) edit(tc *tools.Context, r editReq) (tools.Result, error) {
+func (t *Tool) edit(ctx context.Context, tc *tools.Context, r editReq) (tools.Result, error) {
 	if r.search == r.replace {
 		return tools.Result{}, identicalPayload(r.search)
 	}
@@ -75,7 +76,7 @@ func (t *Tool) edit(tc *tools.Context, r editReq) (tools.Result, error) {
 	diff := fileDiff(tc.Rel(abs), content, updated, false, false)
 	res := tools.OK(withDiff(diff, "Replaced 1 occurrence in "+abs+span.note))
 	res.Metadata = mutationMetadata(Mutation{Diff: diff, Files: []MutationFile{{Path: r.path, Outcome: "updated"}}})
-	return res, nil
+	return t.noted(ctx, res, FileChange{Path: abs, Before: old.data, After: got}), nil
 }
 
 // requireFreshRead enforces read-before-edit: a snapshot of abs from this

@@ -49,6 +49,9 @@ type Options struct {
 	// whether it writes a protected path (ApprovalFor has no Context).
 	// Empty: relative paths are judged by their names alone.
 	Workspace string
+	// Diagnostics, when set, hears of reads and changes and reports the
+	// problems a change introduced (nil: nothing is checked).
+	Diagnostics Diagnostics
 }
 
 // Tool is the File tool.
@@ -59,6 +62,7 @@ type Tool struct {
 	guard   func() guard // resolved on first use: it stats and resolves symlinks
 	secrets *secrets.Policy
 	ws      string
+	diag    Diagnostics
 	fs      fileOps // seam for tests that need a write to fail halfway
 }
 
@@ -76,7 +80,7 @@ func New(opts Options) *Tool {
 		}
 	}
 	t := &Tool{snaps: snaps, actions: actions, guard: sync.OnceValue(func() guard { return newGuard(opts.GuardPaths) }),
-		secrets: opts.Secrets, ws: opts.Workspace, fs: osFileOps{}}
+		secrets: opts.Secrets, ws: opts.Workspace, diag: opts.Diagnostics, fs: osFileOps{}}
 	caps := []tools.Capability{tools.CapReadOnly, tools.CapSandboxable}
 	approve := tools.Auto
 	if opts.Writable {
@@ -145,11 +149,11 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req any) (tools.Resul
 	case contentReq:
 		return t.searchContent(ctx, tc, r)
 	case writeReq:
-		return t.write(tc, r)
+		return t.write(ctx, tc, r)
 	case editReq:
-		return t.edit(tc, r)
+		return t.edit(ctx, tc, r)
 	case patchReq:
-		return t.patch(tc, r)
+		return t.patch(ctx, tc, r)
 	}
 	return tools.Result{}, tools.ExecutionFailed("File: unhandled request %T", req)
 }

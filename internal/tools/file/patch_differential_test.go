@@ -53,6 +53,9 @@ var fixtureVariants = []diffVariant{
 // compares the resulting tree with B's. Binary and symlink changes must be
 // refused whole; nothing may disagree.
 func TestPatchDifferentialFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: replays the fixture history through patch against git; make test runs it (go test without -short)")
+	}
 	t.Parallel()
 	r := gitfixture.History(t)
 	commits := append([]string{r.EmptyTree()}, r.Commits("HEAD", 0)...)
@@ -71,6 +74,9 @@ func TestPatchDifferentialFixture(t *testing.T) {
 // TestPatchDifferentialHistory does the same over the newest commits of a
 // real repository: this project's own, or -differential.repo.
 func TestPatchDifferentialHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: replays a real history through patch against git; make test runs it (go test without -short)")
+	}
 	t.Parallel()
 	src := *diffRepo
 	if src == "" {

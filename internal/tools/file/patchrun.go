@@ -1,6 +1,7 @@
 package file
 
 import (
+	"context"
 	"io/fs"
 	"strings"
 
@@ -54,6 +55,9 @@ type patchResult struct {
 	TouchedFiles   []string      `json:"touched_files"`
 	FileSummaries  []fileSummary `json:"file_summaries"`
 	Message        string        `json:"message"`
+	// Diagnostics is what the language servers found the patch broke
+	// (CONTRACT.md §6.13).
+	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
 // plan accumulates the pending changes of one patch call; a file named by
@@ -282,7 +286,7 @@ func (p *plan) message(note string) string {
 
 // patch runs File patch: every new text is computed first, then written in
 // one transaction (see commit).
-func (t *Tool) patch(tc *tools.Context, r patchReq) (tools.Result, error) {
+func (t *Tool) patch(ctx context.Context, tc *tools.Context, r patchReq) (tools.Result, error) {
 	b := openBoundary(tc)
 	defer b.Close()
 	pins := pin(b)
@@ -314,6 +318,9 @@ func (t *Tool) patch(tc *tools.Context, r patchReq) (tools.Result, error) {
 	}
 	t.refreshSnapshots(p)
 	p.res.Message = p.message(note)
+	if t.diag != nil {
+		p.res.Diagnostics = t.diag.Changed(ctx, p.patchChanges())
+	}
 	res := tools.OK(jsonText(p.res))
 	res.Metadata = mutationMetadata(p.mutation())
 	return res, nil

@@ -128,6 +128,9 @@ func (t *Tool) read(ctx context.Context, tc *tools.Context, r readReq) (tools.Re
 		return tools.Result{}, readFailed(abs, errInvalidUTF8)
 	}
 	t.snaps.Record(abs, fi)
+	if t.diag != nil {
+		t.diag.Read(abs, data)
+	}
 	return tools.OK(renderRead(r, data)), nil
 }
 

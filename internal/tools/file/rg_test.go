@@ -186,6 +186,9 @@ func symmetricDiff(a, b []hit) []hit {
 // TestSearchContentGorootAgreesWithRipgrep compares whole-tree searches of
 // $(go env GOROOT)/src, match for match and in order.
 func TestSearchContentGorootAgreesWithRipgrep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: searches all of GOROOT against rg; make test runs it (go test without -short)")
+	}
 	needRG(t)
 	t.Parallel()
 	src := gorootSrc(t)

@@ -1,6 +1,7 @@
 package file
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -11,7 +12,7 @@ type writeReq struct{ path, content string }
 
 // write replaces or creates a file atomically. It needs no prior read and
 // records a fresh snapshot, so an edit may follow.
-func (t *Tool) write(tc *tools.Context, r writeReq) (tools.Result, error) {
+func (t *Tool) write(ctx context.Context, tc *tools.Context, r writeReq) (tools.Result, error) {
 	abs, err := tc.ResolvePath(r.path)
 	if err != nil {
 		return tools.Result{}, err
@@ -61,5 +62,9 @@ func (t *Tool) write(tc *tools.Context, r writeReq) (tools.Result, error) {
 	diff := fileDiff(tc.Rel(abs), string(old.data), r.content, created, false)
 	res := tools.OK(withDiff(diff, summary))
 	res.Metadata = mutationMetadata(Mutation{Diff: diff, Files: []MutationFile{{Path: r.path, Outcome: outcome}}})
-	return res, nil
+	change := FileChange{Path: abs, After: []byte(r.content)}
+	if !created {
+		change.Before = old.data
+	}
+	return t.noted(ctx, res, change), nil
 }

@@ -173,6 +173,9 @@ func (d *differ) report(label string, commits int) {
 // checked out, then dirtied, every action with its common options is
 // compared with git for both backends.
 func TestGitDifferentialFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: replays the fixture history through every action against git; make test runs it (go test without -short)")
+	}
 	t.Parallel()
 	r := gitfixture.History(t)
 	r.Run("config", "advice.detachedHead", "false")
@@ -190,6 +193,9 @@ func TestGitDifferentialFixture(t *testing.T) {
 // TestGitDifferentialHistory does the same over the newest commits of a
 // real repository: this project's own, or -differential.repo.
 func TestGitDifferentialHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: replays a real history through every action against git; make test runs it (go test without -short)")
+	}
 	t.Parallel()
 	src := *diffRepo
 	if src == "" {

@@ -1,4 +1,4 @@
-// Package media is the deferred read_media tool (CONTRACT.md §6.13): it
+// Package media is the deferred read_media tool (CONTRACT.md §6.14): it
 // reads an image in the workspace through the image service
 // (internal/images) and returns it to a model that can see, cropped and
 // scaled to the detail asked for.

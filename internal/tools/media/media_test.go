@@ -64,7 +64,7 @@ func decoded(t *testing.T, res tools.Result) (string, image.Image) {
 	return strings.TrimPrefix(head, "data:"), img
 }
 
-// CONTRACT.md §6.13: an 8000×8000 PNG comes back scaled to the detail's
+// CONTRACT.md §6.14: an 8000×8000 PNG comes back scaled to the detail's
 // side and within the wire limit.
 func TestReadMediaScalesAHugeImage(t *testing.T) {
 	t.Parallel()

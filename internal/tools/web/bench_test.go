@@ -65,8 +65,8 @@ func BenchmarkHTMLToMarkdown1MB(b *testing.B) {
 	defer f.report()
 	for i := 0; i < b.N; i++ {
 		f.time(func() {
-			if p := convertHTML(page, "text/html; charset=utf-8", "https://example.com/", "markdown"); len(p.content) == 0 {
-				b.Fatal("empty")
+			if p, err := convertHTML(page, "text/html; charset=utf-8", "https://example.com/", "markdown"); err != nil || len(p.content) == 0 {
+				b.Fatal("empty", err)
 			}
 		})
 	}

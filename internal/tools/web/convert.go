@@ -13,6 +13,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/dom"
+	md "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"github.com/theory/jsonpath"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
@@ -20,11 +25,6 @@ import (
 	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
-	md "github.com/codewhale/codewhale/third_party/htmltomarkdown/converter"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/base"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/commonmark"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/strikethrough"
-	"github.com/codewhale/codewhale/third_party/htmltomarkdown/plugin/table"
 )
 
 // decodeText converts body to UTF-8 using the Content-Type charset, a BOM or
@@ -55,45 +55,43 @@ var dropped = map[string]bool{"script": true, "style": true, "noscript": true, "
 // convertHTML turns a page into readable Markdown (or plain text): scripts,
 // styles, navigation, asides and footers dropped, the <main> or single
 // <article> preferred when the page has one, links made absolute against
-// the final URL; the title and canonical URL are kept apart.
-func convertHTML(body []byte, ctype, pageURL, format string) page {
+// the final URL; the title and canonical URL are kept apart. It fails only
+// when the HTML parser refuses the page: then nothing of it is returned,
+// since what it would hide (hidden elements, comments) cannot be told apart.
+func convertHTML(body []byte, ctype, pageURL, format string) (page, error) {
 	return convertPage(body, ctype, pageURL, format, markdown)
 }
 
 // toMarkdown renders a pruned subtree; links resolve against pageURL.
 type toMarkdown func(root *html.Node, pageURL string) ([]byte, error)
 
-// markdown converts with html-to-markdown v2.5.2 as patched for speed in
-// third_party/htmltomarkdown (PATCHES.md there); TestConvertAgreesWithUpstream
-// holds its output to the unpatched release's, byte for byte.
+// markdown converts with html-to-markdown.
 func markdown(root *html.Node, pageURL string) ([]byte, error) {
-	return converter().ConvertNode(root, md.WithDomain(pageURL), md.WithContext(base.Pruned(context.Background())))
+	return converter().ConvertNode(root, md.WithDomain(pageURL))
 }
 
-func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) page {
+func convertPage(body []byte, ctype, pageURL, format string, toMD toMarkdown) (page, error) {
 	doc, err := html.Parse(strings.NewReader(decodeText(body, ctype)))
 	if err != nil {
-		return page{content: decodeText(body, ctype)}
+		// The parser's only refusal: elements nested deeper than 512.
+		return page{}, fmt.Errorf("the HTML parser refuses this page: %w", err)
 	}
 	var p page
 	p.title, p.canonical = headFacts(doc)
-	var o outline // plain text keeps what only the Markdown converter drops
-	if format != "text" {
-		o.lib = converter()
-	}
+	var o outline
 	prune(doc, &o)
 	root := o.mainContent(doc)
 	if format == "text" {
 		p.content = tidy(blockText(root))
-		return p
+		return p, nil
 	}
 	out, err := toMD(root, pageURL)
 	if err != nil {
 		p.content = tidy(blockText(root))
-		return p
+		return p, nil
 	}
 	p.content = strings.TrimSpace(string(out))
-	return p
+	return p, nil
 }
 
 var converter = sync.OnceValue(func() *md.Converter {
@@ -102,8 +100,22 @@ var converter = sync.OnceValue(func() *md.Converter {
 	for tag := range dropped {
 		c.Register.TagType(tag, md.TagTypeRemove, md.PriorityStandard)
 	}
+	c.Register.PreRenderer(removeAndJoin, md.PriorityEarly-1)
 	return c
 })
+
+// removeAndJoin runs just before the base plugin's removal pass and does
+// its work: it removes every node whose tag type is remove (plain text
+// keeps them: only the Markdown converter drops inputs, heads, links and
+// meta) and joins the text nodes that leaves adjacent, each run once. The
+// plugin's own merge (prev.Data += c.Data) is quadratic in a run's length;
+// after this pass it finds nothing to remove and nothing to merge.
+func removeAndJoin(ctx md.Context, doc *html.Node) {
+	sweep(doc, func(c *html.Node) bool {
+		t, _ := ctx.GetTagType(dom.NodeName(c))
+		return t == md.TagTypeRemove
+	})
+}
 
 func headFacts(doc *html.Node) (title, canonical string) {
 	var og string
@@ -143,38 +155,80 @@ func headFacts(doc *html.Node) (title, canonical string) {
 type outline struct {
 	mains, articles []*html.Node
 	body            *html.Node
-	// lib, when set, is the converter whose first pre-render walk prune
-	// does too (markdown converts with base.Pruned, which skips it).
-	lib *md.Converter
 }
 
 // prune removes dropped elements, comments and anything marked as
-// navigation or hidden, and notes in o the <main>, <article> and <body>
-// elements that remain (one walk over the page instead of two). With
-// o.lib it also removes what that converter's base plugin would (every
-// node whose name it Removes) and merges the text nodes left adjacent,
-// exactly as its preRenderRemove and MergeAdjacentTextNodes do: removals
-// and merges at one level depend only on which children there survive, so
-// doing both per level gives the tree their two whole-page walks give
-// (TestConvertAgreesWithUpstream converts with the release, which walks).
-func prune(n *html.Node, o *outline) {
-	var prev *html.Node // the last child kept
+// navigation or hidden, joins the text nodes that leaves adjacent, and
+// notes in o the <main>, <article> and <body> elements that remain (one
+// walk over the page instead of two).
+func prune(doc *html.Node, o *outline) {
+	sweep(doc, func(c *html.Node) bool {
+		drop, roleMain := classify(c)
+		if !drop {
+			o.note(c, roleMain)
+		}
+		return drop
+	})
+}
+
+// sweep removes every descendant of n that drop reports (its subtree
+// unvisited) and joins each run of adjacent text nodes left into its first.
+// Removals and joins at one level depend only on which children there
+// survive, so one walk gives the tree a removal walk and then a merge walk
+// give. Each run is joined once (textRun), so a page of text split by a
+// million removed elements costs what its text does. Recursion is as deep
+// as the tree, which x/net/html bounds at 512.
+func sweep(n *html.Node, drop func(*html.Node) bool) {
+	var run textRun
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		drop, roleMain := classify(c)
 		switch {
-		case drop || o.lib != nil && o.lib.Removes(dom.NodeName(c)):
+		case drop(c):
 			n.RemoveChild(c)
-		case o.lib != nil && c.Type == html.TextNode && prev != nil && prev.Type == html.TextNode:
-			prev.Data += c.Data
-			n.RemoveChild(c)
+		case c.Type == html.TextNode:
+			if run.add(c) {
+				n.RemoveChild(c)
+			}
 		default:
-			o.note(c, roleMain)
-			prune(c, o)
-			prev = c
+			run.end()
+			sweep(c, drop)
 		}
 		c = next
 	}
+	run.end()
+}
+
+// textRun joins a run of adjacent text nodes into its first: add each in
+// order, then end. Appending each to the first (`first.Data += c.Data`)
+// would copy the run's text once per node, quadratic in the run.
+type textRun struct {
+	first  *html.Node
+	joined bool
+	b      strings.Builder
+}
+
+// add puts text node c at the end of the run and reports whether it was
+// joined into the run's first node (then the caller removes it).
+func (r *textRun) add(c *html.Node) bool {
+	if r.first == nil {
+		r.first = c
+		return false
+	}
+	if !r.joined {
+		r.b.WriteString(r.first.Data)
+		r.joined = true
+	}
+	r.b.WriteString(c.Data)
+	return true
+}
+
+// end writes the joined text into the run's first node and starts anew.
+func (r *textRun) end() {
+	if r.joined {
+		r.first.Data = r.b.String()
+		r.b.Reset()
+	}
+	r.first, r.joined = nil, false
 }
 
 func (o *outline) note(n *html.Node, roleMain bool) {

@@ -59,7 +59,11 @@ func TestHiddenContentIsDropped(t *testing.T) {
 <span aria-hidden="true">aria hidden</span><nav>site nav</nav><div role="navigation">role nav</div>
 <!-- a comment --><p>more visible</p></main></body></html>`
 	for _, format := range []string{"markdown", "text"} {
-		got := convertPage([]byte(page), "text/html; charset=utf-8", "https://example.test/", format, markdown).content
+		p, err := convertPage([]byte(page), "text/html; charset=utf-8", "https://example.test/", format, markdown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := p.content
 		for _, want := range []string{"visible text", "more visible"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("%s: %q missing from %q", format, want, got)

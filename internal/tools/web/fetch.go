@@ -129,7 +129,11 @@ func (t *Tool) render(ctx context.Context, workspace string, out *Fetched, resp 
 			out.Content = decodeText(body, ctype)
 			return nil
 		}
-		page := convertHTML(body, ctype, finalURL(resp, in.url), in.format)
+		page, err := convertHTML(body, ctype, finalURL(resp, in.url), in.format)
+		if err != nil {
+			return tools.ExecutionFailed("%s could not be converted to %s (%v); fetch it with format=raw for its HTML",
+				in.url, in.format, err)
+		}
 		out.Content, out.Title, out.CanonicalURL = page.content, page.title, page.canonical
 	case isJSON(media):
 		out.Content = decodeText(body, ctype)

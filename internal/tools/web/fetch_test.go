@@ -55,6 +55,32 @@ func TestFetchTextAndRawFormats(t *testing.T) {
 	mustContain(t, decode[Fetched](t, res).Content, "<script>window.dataLayer", "<nav aria-label")
 }
 
+// A page the HTML parser refuses (nested deeper than its limit of 512) is
+// not handed over as raw HTML under another format's name: its hidden
+// parts would reach the model unmarked. The error says how to read it.
+func TestFetchOfAPageTheParserRefuses(t *testing.T) {
+	t.Parallel()
+	page := strings.Repeat("<div>", 600) + `<p hidden>hidden instructions</p>visible`
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(page))
+	})
+	tool := newTool(loopbackAllowed(), SearchConfig{})
+	for _, format := range []string{"markdown", "text"} {
+		res, _, err := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`","format":"`+format+`"}`)
+		if err == nil || !strings.Contains(err.Error(), "format=raw") || !strings.Contains(err.Error(), "512") {
+			t.Errorf("%s: %v %+v", format, err, res)
+		}
+		if strings.Contains(res.Content, "hidden instructions") {
+			t.Errorf("%s: the hidden text was returned: %s", format, res.Content)
+		}
+	}
+	res, _, err := call(t, tool, `{"action":"fetch","url":"`+srv.URL+`","format":"raw"}`)
+	if err != nil || !strings.Contains(decode[Fetched](t, res).Content, "<p hidden>") {
+		t.Errorf("raw: %v %+v", err, res)
+	}
+}
+
 func TestFetchRedirects(t *testing.T) {
 	t.Parallel()
 	var srvURL string

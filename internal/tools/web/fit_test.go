@@ -10,7 +10,11 @@ import (
 // before and after it.
 func TestFirstRunesMatchesRuneConversion(t *testing.T) {
 	t.Parallel()
-	page := convertHTML(bigPage(t), "text/html", "https://example.com/", "markdown").content
+	p, err := convertHTML(bigPage(t), "text/html", "https://example.com/", "markdown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := p.content
 	for _, s := range []string{"", "abc", "日本語テキスト", "a\xffb\xfe\xfdc", "é\xe6\x97日", strings.Repeat("€x", 50), page} {
 		for n := 0; n <= 40; n++ {
 			want := string([]rune(s)[:min(n, len([]rune(s)))])

@@ -6,7 +6,7 @@ package commands
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/textdist"
@@ -105,40 +105,21 @@ func (r *Registry) Unknown(name string) string {
 	return fmt.Sprintf("Unknown command: /%s. Type /help for available commands.", name)
 }
 
-// Suggest returns up to three command names within edit distance 2 of
-// name (or starting with it), closest first.
+// Suggest returns up to three command names that resemble name (a name or
+// alias within edit distance 2, or a prefix of it), closest first.
 func (r *Registry) Suggest(name string) []string {
-	type cand struct {
-		name string
-		d    int
+	keys := make([]string, 0, len(r.byName))
+	for key := range r.byName {
+		keys = append(keys, key)
 	}
-	best := map[string]int{}
-	for key, i := range r.byName {
-		d := textdist.Levenshtein(name, key)
-		if strings.HasPrefix(key, name) && name != "" {
-			d = min(d, 1)
-		}
-		if d > 2 {
-			continue
-		}
-		primary := r.cmds[i].Name
-		if old, ok := best[primary]; !ok || d < old {
-			best[primary] = d
-		}
-	}
-	var cs []cand
-	for n, d := range best {
-		cs = append(cs, cand{n, d})
-	}
-	sort.Slice(cs, func(a, b int) bool {
-		if cs[a].d != cs[b].d {
-			return cs[a].d < cs[b].d
-		}
-		return cs[a].name < cs[b].name
-	})
 	var out []string
-	for i := 0; i < len(cs) && i < 3; i++ {
-		out = append(out, cs[i].name)
+	for _, key := range textdist.Suggest(name, keys, 2, len(keys)) {
+		if primary := r.cmds[r.byName[key]].Name; !slices.Contains(out, primary) && primary != name {
+			out = append(out, primary)
+		}
+		if len(out) == 3 {
+			break
+		}
 	}
 	return out
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/tui/markdown"
+	"github.com/codewhale/codewhale/internal/mdterm"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
@@ -36,7 +36,7 @@ const (
 // field that affects every cell must be followed by Transcript.Invalidate.
 type Env struct {
 	Theme    *theme.Theme
-	Markdown *markdown.Renderer
+	Markdown *mdterm.Renderer
 	// Verbose shows reasoning text instead of the one-line summary.
 	Verbose bool
 	// Now is the clock for live durations.
@@ -130,7 +130,7 @@ func (e *Env) assistantBody(c *Cell, w int) []string {
 	if !c.Streaming {
 		return e.Markdown.Render(text, w)
 	}
-	head, tail := markdown.SplitStable(text)
+	head, tail := mdterm.SplitStable(text)
 	if c.head.n != len(head) || c.head.width != w {
 		c.head = headCache{n: len(head), width: w}
 		if head != "" {

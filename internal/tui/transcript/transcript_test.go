@@ -11,7 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/tui/markdown"
+	"github.com/codewhale/codewhale/internal/mdterm"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
 
@@ -19,12 +19,12 @@ var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 func plainEnv() *Env {
 	th := theme.Plain()
-	return &Env{Theme: th, Markdown: markdown.New(th.Profile, th.Color, th.Dark), Now: func() time.Time { return t0.Add(3 * time.Second) }}
+	return &Env{Theme: th, Markdown: mdterm.New(th.Profile, th.Color, th.Dark), Now: func() time.Time { return t0.Add(3 * time.Second) }}
 }
 
 func colorEnv() *Env {
 	th := theme.New(theme.Options{Profile: termenv.TrueColor, Dark: true})
-	return &Env{Theme: th, Markdown: markdown.New(th.Profile, th.Color, th.Dark), Now: func() time.Time { return t0 }}
+	return &Env{Theme: th, Markdown: mdterm.New(th.Profile, th.Color, th.Dark), Now: func() time.Time { return t0 }}
 }
 
 const editDiff = `--- a/cmd/root.go

@@ -9,6 +9,7 @@ package usage
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/config"
@@ -74,12 +75,68 @@ func (m *Meter) Add(u provider.Usage, model string) {
 	m.Session.Add(&u)
 	m.Requests++
 	m.LastInput, m.LastModel = u.InputTokens, model
-	p, ok := m.Price(model)
+	cost, ok := m.costOf(model, u)
 	if !ok {
 		m.UnpricedCalls++
 		return
 	}
-	m.Cost += session.CostAt(p, u)
+	m.Cost += cost
+}
+
+// costOf is usage's price on model, and whether model has a price: the one
+// place the meter prices anything (the session store's table).
+func (m *Meter) costOf(model string, u provider.Usage) (float64, bool) {
+	p, ok := m.Price(model)
+	if !ok {
+		return 0, false
+	}
+	return session.CostAt(p, u), true
+}
+
+// ModelCost is one model's share of the sub-agents' usage.
+type ModelCost struct {
+	Model  string
+	Tokens int
+	Cost   float64
+	Priced bool
+}
+
+// Children prices the sub-agents' usage model by model (sorted by model).
+func (m *Meter) Children(byModel map[string]provider.Usage) []ModelCost {
+	out := make([]ModelCost, 0, len(byModel))
+	for model, u := range byModel {
+		cost, ok := m.costOf(model, u)
+		out = append(out, ModelCost{Model: model, Tokens: u.InputTokens + u.OutputTokens, Cost: cost, Priced: ok})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
+	return out
+}
+
+// Total is the session's own tokens and cost plus its sub-agents', each
+// priced at the model it ran on.
+func (m *Meter) Total(children []ModelCost) (tokens int, cost float64) {
+	tokens, cost = m.Tokens(), m.Cost
+	for _, c := range children {
+		tokens, cost = tokens+c.Tokens, cost+c.Cost
+	}
+	return tokens, cost
+}
+
+// TotalText is Total with the cost worded as CostText words it: a part
+// with no price makes it `+ ?`, never a wrong sum.
+func (m *Meter) TotalText(children []ModelCost) (tokens int, cost string) {
+	if len(children) == 0 {
+		return m.Tokens(), m.CostText()
+	}
+	tokens, sum := m.Total(children)
+	unpriced := m.UnpricedCalls > 0
+	for _, c := range children {
+		unpriced = unpriced || !c.Priced
+	}
+	if unpriced {
+		return tokens, FormatCost(sum) + " + ?"
+	}
+	return tokens, FormatCost(sum)
 }
 
 // AddUnreported records a request whose server reported no usage: its

@@ -101,3 +101,22 @@ func TestResumedMeterDoesNotShareCountersWithTheSavedUsage(t *testing.T) {
 		t.Errorf("RequestsText = %q", got)
 	}
 }
+
+// Sub-agents are priced at the model each ran on, and the total adds
+// them to the session's own usage; a model with no price is marked so.
+func TestChildrenArePricedPerModel(t *testing.T) {
+	t.Parallel()
+	prices := map[string]config.Price{"big": {Input: 10, CachedInput: 10, Output: 10}, "small": {Input: 1, CachedInput: 1, Output: 1}}
+	m := usage.Meter{Prices: prices}
+	m.Add(provider.Usage{InputTokens: 1_000_000}, "big")
+	kids := m.Children(map[string]provider.Usage{"small": {InputTokens: 2_000_000, OutputTokens: 1_000_000},
+		"big": {InputTokens: 100_000}, "nobody-knows": {InputTokens: 5}})
+	if len(kids) != 3 || kids[0].Model != "big" || math.Abs(kids[0].Cost-1) > 1e-9 || kids[1].Priced ||
+		kids[2].Model != "small" || math.Abs(kids[2].Cost-3) > 1e-9 || kids[2].Tokens != 3_000_000 {
+		t.Fatalf("children %+v", kids)
+	}
+	tokens, cost := m.Total(kids)
+	if tokens != 1_000_000+3_100_005 || math.Abs(cost-14) > 1e-9 {
+		t.Errorf("total %d tokens, $%v; want 4,100,005 and $14", tokens, cost)
+	}
+}

@@ -1,8 +1,0 @@
-package converter
-
-type RenderStatus int
-
-const (
-	RenderTryNext RenderStatus = iota
-	RenderSuccess
-)

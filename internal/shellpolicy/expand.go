@@ -246,7 +246,7 @@ func (c *classifier) setVar(name string, v value) {
 	c.generation++
 	name = c.resolveRef(name)
 	if v.known {
-		c.vars[name] = v.s
+		c.vars = set(c.vars, name, v.s)
 		delete(c.opaque, name)
 		return
 	}

@@ -43,15 +43,15 @@ func (c *classifier) wrote(abs string, content source, appends bool) {
 	prev, ok := c.files[abs]
 	switch {
 	case appends && (!ok && fileExists(abs) || ok && !prev.visible):
-		c.files[abs] = written{download: content.download || prev.download}
+		c.files = set(c.files, abs, written{download: content.download || prev.download})
 	case appends && content.visible:
-		c.files[abs] = written{text: prev.text + content.text, visible: true, download: prev.download || content.download}
+		c.files = set(c.files, abs, written{text: prev.text + content.text, visible: true, download: prev.download || content.download})
 	case content.visible:
-		c.files[abs] = written{text: content.text, visible: true, download: content.download}
+		c.files = set(c.files, abs, written{text: content.text, visible: true, download: content.download})
 	case content.file && content.path != "":
-		c.files[abs] = written{from: content.path}
+		c.files = set(c.files, abs, written{from: content.path})
 	default:
-		c.files[abs] = written{download: content.download}
+		c.files = set(c.files, abs, written{download: content.download})
 	}
 }
 

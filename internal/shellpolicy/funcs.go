@@ -66,7 +66,7 @@ func (c *classifier) forLoop(f *syntax.ForClause) {
 		var items []value
 		if l.InPos.IsValid() {
 			for _, w := range l.Items {
-				items = append(items, c.expandWord(w)...)
+				items = c.expandWord(items, w)
 			}
 		} else if c.params != nil {
 			for _, p := range c.params[1:] {

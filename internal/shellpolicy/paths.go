@@ -42,7 +42,8 @@ func (c *classifier) pathArg(v value, write bool) {
 	if s == "" || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") || strings.Contains(s, "://") {
 		return
 	}
-	for _, abs := range c.candidates(s, v.glob) {
+	var buf [4]string
+	for _, abs := range c.candidates(buf[:0], s, v.glob) {
 		if strings.HasPrefix(abs, "/proc/") && path.Base(abs) == "environ" {
 			c.flag(Explicit, "reads a process's environment, which holds secrets ("+s+")")
 		}
@@ -77,10 +78,10 @@ func (c *classifier) protectedWrite(abs string) (string, bool) {
 
 // candidates are the absolute paths an argument may name: itself, a
 // symlink's target, a glob's matches and the glob with its wildcards cut
-// (.env* names .env).
-func (c *classifier) candidates(s string, glob bool) []string {
+// (.env* names .env), appended to out.
+func (c *classifier) candidates(out []string, s string, glob bool) []string {
 	abs := c.absPath(s)
-	out := []string{abs}
+	out = append(out, abs)
 	if glob {
 		trimmed := strings.TrimRight(abs, "*?[]")
 		if trimmed != abs && trimmed != "" && !strings.HasSuffix(trimmed, "/") {
@@ -113,9 +114,34 @@ func (c *classifier) candidates(s string, glob bool) []string {
 // stays relative when the directory is unknown.
 func (c *classifier) absPath(s string) string {
 	if !path.IsAbs(s) && c.cwd != "" {
+		if cleanPath(s) && cleanPath(c.cwd) {
+			return c.cwd + "/" + s // what path.Join makes of clean parts, in one allocation
+		}
 		s = path.Join(c.cwd, s)
 	}
 	return path.Clean(s)
+}
+
+// cleanPath reports a path path.Clean leaves as it is, other than "/" and
+// "": no empty, "." or ".." element and no trailing slash.
+func cleanPath(p string) bool {
+	if p == "" || p == "/" || p[len(p)-1] == '/' {
+		return false
+	}
+	start := 0
+	if p[0] == '/' {
+		start = 1
+	}
+	for i := start; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if e := p[start:i]; e == "" || e == "." || e == ".." {
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // catastrophic reports a target whose deletion is a catastrophe: the

@@ -161,10 +161,9 @@ type classifier struct {
 }
 
 func newClassifier(e *Env, cwd string, depth int) *classifier {
-	// The maps most commands never write (opaque, refs, ints, funcs,
-	// calling) are made on their first write.
-	return &classifier{env: e, cwd: cwd, vars: map[string]string{}, files: map[string]written{},
-		links: map[string]string{}, steps: new(int), depth: depth}
+	// The maps are made on their first write (set): most commands write
+	// none, and a nil map also makes scoped's copies free.
+	return &classifier{env: e, cwd: cwd, steps: new(int), depth: depth}
 }
 
 // sub is a classifier for a script this one reads (a file it runs, a

@@ -144,7 +144,7 @@ func (c *classifier) ln(args []value) {
 	c.atLeast(Ordinary)
 	ops := operands(args)
 	if has(args, "-s", "--symbolic") && len(ops) == 2 && ops[0].known && ops[1].known {
-		c.links[c.absPath(ops[1].s)] = c.absPath(ops[0].s)
+		c.links = set(c.links, c.absPath(ops[1].s), c.absPath(ops[0].s))
 	}
 }
 

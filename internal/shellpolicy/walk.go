@@ -244,7 +244,7 @@ func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
 	}
 	args := make([]value, 0, len(ce.Args))
 	for _, w := range ce.Args {
-		args = append(args, c.expandWord(w)...)
+		args = c.expandWord(args, w)
 	}
 	if len(args) == 0 {
 		return source{visible: true}
@@ -253,13 +253,12 @@ func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
 	return c.emits(args, stdin)
 }
 
-// expandWord is one argument word as the fields the shell makes of it:
-// brace lists expanded, unquoted expansions split.
-func (c *classifier) expandWord(w *syntax.Word) []value {
+// expandWord appends to out one argument word as the fields the shell
+// makes of it: brace lists expanded, unquoted expansions split.
+func (c *classifier) expandWord(out []value, w *syntax.Word) []value {
 	v := c.word(w)
 	if len(w.Parts) == 1 && v.literal && strings.Contains(v.s, "{") {
 		if lit, ok := w.Parts[0].(*syntax.Lit); ok {
-			var out []value
 			for _, s := range braces(lit.Value) {
 				x := v
 				x.s = c.tilde(unescape(s, false))
@@ -269,9 +268,8 @@ func (c *classifier) expandWord(w *syntax.Word) []value {
 		}
 	}
 	if !v.splits || !v.known {
-		return []value{v}
+		return append(out, v)
 	}
-	var out []value
 	for _, f := range c.fields(v.s) {
 		x := v
 		x.s = f

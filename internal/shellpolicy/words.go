@@ -48,7 +48,7 @@ func (c *classifier) word(w *syntax.Word) value {
 	if w == nil {
 		return v
 	}
-	var b strings.Builder
+	var b expansion
 	c.parts(&b, w.Parts, false, &v)
 	v.s = b.String()
 	if len(w.Parts) > 0 {
@@ -59,7 +59,37 @@ func (c *classifier) word(w *syntax.Word) value {
 	return v
 }
 
-func (c *classifier) parts(b *strings.Builder, parts []syntax.WordPart, quoted bool, v *value) {
+// expansion gathers a word's text. Most words are one part whose string
+// is the whole value: that one is kept as it is, and only a second
+// non-empty part copies into the builder.
+type expansion struct {
+	s     string
+	b     strings.Builder
+	built bool
+}
+
+func (e *expansion) WriteString(s string) {
+	switch {
+	case e.built:
+		e.b.WriteString(s)
+	case e.s == "":
+		e.s = s
+	case s != "":
+		e.b.Grow(len(e.s) + len(s))
+		e.b.WriteString(e.s)
+		e.b.WriteString(s)
+		e.built = true
+	}
+}
+
+func (e *expansion) String() string {
+	if e.built {
+		return e.b.String()
+	}
+	return e.s
+}
+
+func (c *classifier) parts(b *expansion, parts []syntax.WordPart, quoted bool, v *value) {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:

@@ -147,11 +147,11 @@ func (c *classifier) copyFiles(name string, ops []value) {
 		abs := c.absPath(src.s)
 		switch w, ok := c.files[abs]; {
 		case !src.known || src.s == "":
-			c.files[target] = written{}
+			c.files = set(c.files, target, written{})
 		case ok:
-			c.files[target] = w
+			c.files = set(c.files, target, w)
 		default:
-			c.files[target] = written{from: abs}
+			c.files = set(c.files, target, written{from: abs})
 		}
 		if name == "mv" {
 			delete(c.files, abs)
@@ -177,7 +177,7 @@ func (c *classifier) downloads(name string, args []value) {
 			f = a.s[2:]
 		}
 		if f != "" && f != "-" {
-			c.files[c.absPath(f)] = written{download: true}
+			c.files = set(c.files, c.absPath(f), written{download: true})
 		}
 	}
 }

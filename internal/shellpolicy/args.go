@@ -43,20 +43,47 @@ func abbreviates(a, f string) bool {
 }
 
 // operands are the arguments that are not flags ("-" is one; everything
-// after "--" is).
+// after "--" is). Operands that stand together (the usual case) are a
+// part of args, capped so that an append copies; nothing writes to them.
 func operands(args []value) []value {
-	var out []value
+	first, last, n := -1, -1, 0
 	flags := true
+	for i, a := range args {
+		if !operand(a.s, &flags) {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		last, n = i, n+1
+	}
+	switch {
+	case n == 0:
+		return nil
+	case last-first+1 == n:
+		return args[first : last+1 : last+1]
+	}
+	out := make([]value, 0, n)
+	flags = true
 	for _, a := range args {
-		switch {
-		case flags && a.s == "--":
-			flags = false
-		case flags && strings.HasPrefix(a.s, "-") && a.s != "-":
-		default:
+		if operand(a.s, &flags) {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// operand reports whether a is an operand; flags is whether options may
+// still follow, and a "--" ends them.
+func operand(a string, flags *bool) bool {
+	switch {
+	case *flags && a == "--":
+		*flags = false
+		return false
+	case *flags && strings.HasPrefix(a, "-") && a != "-":
+		return false
+	}
+	return true
 }
 
 func operandsOf(args []value) []string {

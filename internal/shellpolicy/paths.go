@@ -101,7 +101,7 @@ func (c *classifier) candidates(out []string, s string, glob bool) []string {
 			break
 		}
 		c.lstats++
-		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if isSymlink(p) {
 			if real, err := filepath.EvalSymlinks(p); err == nil {
 				out = append(out, real)
 			}

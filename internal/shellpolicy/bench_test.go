@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale/codewhale/internal/testutil/cputime"
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/gitfixture"
 )
@@ -31,6 +32,7 @@ find . -name '*_test.go' -newer go.sum | xargs grep -l "t.Parallel" | sort | uni
 // BenchmarkParse2K is the parser alone (mvdan.cc/sh/v3/syntax).
 func BenchmarkParse2K(b *testing.B) {
 	b.SetBytes(int64(len(script2K)))
+	defer cputime.PerOp(b)()
 	for b.Loop() {
 		if _, err := parse(script2K); err != nil {
 			b.Fatal(err)
@@ -42,6 +44,7 @@ func BenchmarkParse2K(b *testing.B) {
 // against on a shared machine: strings.Fields over the same 2 KB.
 func BenchmarkReferenceFields2K(b *testing.B) {
 	b.SetBytes(int64(len(script2K)))
+	defer cputime.PerOp(b)()
 	for b.Loop() {
 		_ = strings.Fields(script2K)
 	}
@@ -53,6 +56,7 @@ func BenchmarkClassify2K(b *testing.B) {
 	env := testEnv()
 	env.Workspace = b.TempDir()
 	b.SetBytes(int64(len(script2K)))
+	defer cputime.PerOp(b)()
 	for b.Loop() {
 		if v := env.Classify(script2K, ""); v.Class != Ordinary {
 			b.Fatalf("class %v %v", v.Class, v.Reasons)
@@ -63,6 +67,7 @@ func BenchmarkClassify2K(b *testing.B) {
 // BenchmarkClassifyShort is a typical one-line command.
 func BenchmarkClassifyShort(b *testing.B) {
 	env := testEnv()
+	defer cputime.PerOp(b)()
 	for b.Loop() {
 		env.Classify("git status --short && rg -n TODO internal | head -20", "")
 	}

@@ -14,7 +14,7 @@ func has(args []value, flags ...string) bool {
 		}
 		for _, f := range flags {
 			switch {
-			case a == f || strings.HasPrefix(a, f+"="):
+			case strings.HasPrefix(a, f) && (len(a) == len(f) || a[len(f)] == '='): // f, f=VALUE
 				return true
 			case strings.HasPrefix(f, "--") && (strings.HasPrefix(a, f) || abbreviates(a, f)):
 				return true

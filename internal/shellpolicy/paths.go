@@ -114,12 +114,21 @@ func (c *classifier) candidates(out []string, s string, glob bool) []string {
 // stays relative when the directory is unknown.
 func (c *classifier) absPath(s string) string {
 	if !path.IsAbs(s) && c.cwd != "" {
-		if cleanPath(s) && cleanPath(c.cwd) {
+		if cleanPath(s) && c.cleanCwd() {
 			return c.cwd + "/" + s // what path.Join makes of clean parts, in one allocation
 		}
 		s = path.Join(c.cwd, s)
 	}
 	return path.Clean(s)
+}
+
+// cleanCwd reports cleanPath(c.cwd), remembered for the directory last
+// asked about: every argument of a command line asks.
+func (c *classifier) cleanCwd() bool {
+	if c.cwd != c.cleanDir && cleanPath(c.cwd) {
+		c.cleanDir = c.cwd
+	}
+	return c.cwd != "" && c.cwd == c.cleanDir
 }
 
 // cleanPath reports a path path.Clean leaves as it is, other than "/" and

@@ -195,7 +195,7 @@ func (c *classifier) shellString(s, what string) {
 	if !strings.ContainsAny(s, " \t") || c.depth >= maxDepth {
 		return
 	}
-	f, err := parse(s)
+	f, err := c.parseScript(s)
 	if err != nil {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 // is not a literal (its value is only known at run time) or the script
 // does not parse: an allow rule must not match what it cannot see.
 func Commands(script string) (cmds [][]string, complete bool) {
-	f, err := parse(script)
+	f, err := parseCommand(script)
 	if err != nil {
 		return nil, false
 	}

@@ -27,8 +27,10 @@
 package shellpolicy
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -104,7 +106,7 @@ func (e *Env) Classify(command, cwd string) (v Verdict) {
 	if strings.TrimSpace(command) == "" {
 		return Verdict{Class: Ordinary}
 	}
-	f, err := parse(command)
+	f, err := parseCommand(command)
 	if err != nil {
 		return Verdict{Class: Ordinary}
 	}
@@ -112,6 +114,7 @@ func (e *Env) Classify(command, cwd string) (v Verdict) {
 		cwd = e.Workspace
 	}
 	c := newClassifier(e, cwd, 0)
+	c.scripts = map[string]*syntax.File{command: f}
 	c.stmts(f.Stmts)
 	if len(f.Stmts) == 0 || c.class == ReadOnly && !c.readOnlyShape(f) {
 		c.atLeast(Ordinary)
@@ -125,6 +128,56 @@ func Classify(command string) Verdict { return (&Env{}).Classify(command, "") }
 
 func parse(command string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+}
+
+// lastParse is the tree of the command parsed last by a public entry
+// point: a Bash call is classified (Env.Classify) and matched against
+// permission rules (Commands) with the same text, and the second asks
+// here instead of parsing again. Nothing writes to a parsed tree, so
+// callers on other goroutines may walk it together.
+var lastParse struct {
+	sync.Mutex
+	command string
+	f       *syntax.File
+}
+
+// parseCommand is parse with lastParse in front of it.
+func parseCommand(command string) (*syntax.File, error) {
+	lastParse.Lock()
+	if lastParse.f != nil && lastParse.command == command {
+		f := lastParse.f
+		lastParse.Unlock()
+		return f, nil
+	}
+	lastParse.Unlock()
+	f, err := parse(command)
+	if err != nil {
+		return nil, err
+	}
+	lastParse.Lock()
+	lastParse.command, lastParse.f = command, f
+	lastParse.Unlock()
+	return f, nil
+}
+
+// errNotShell is a cached parse failure (parseScript).
+var errNotShell = errors.New("not shell")
+
+// parseScript parses a script this command runs (eval, sh -c, a decoded
+// pipe, a string in inline code) once per classification: a loop or a
+// function called many times runs the same text again.
+func (c *classifier) parseScript(script string) (*syntax.File, error) {
+	if f, ok := c.scripts[script]; ok {
+		if f == nil {
+			return nil, errNotShell
+		}
+		return f, nil
+	}
+	f, err := parse(script)
+	if c.scripts != nil {
+		c.scripts[script] = f // nil when it does not parse
+	}
+	return f, err
 }
 
 // maxDepth bounds nested scripts (eval of sh -c of base64 of …).
@@ -142,18 +195,19 @@ type classifier struct {
 	refs        map[string]string // namerefs (declare -n NAME=TARGET)
 	ints        map[string]bool   // integer variables (declare -i): their assignments are arithmetic
 	funcs       map[string]*syntax.Stmt
-	calling     map[string]bool    // functions whose body is being classified for a call
-	params      []string           // positional parameters of a sh -c script ($0 first); nil when unknown
-	files       map[string]written // files this script wrote before a later part reads or runs them
-	links       map[string]string  // symlinks this script made (ln -s)
-	changes     changes            // files programs of this command line may have changed (changes.go)
-	lstats      int                // symlink look-ups made so far
-	valueParser *syntax.Parser     // parser (expand.go)
-	values      map[string]int     // texts evaluated as arithmetic or a prompt, at which generation (evaluated)
-	generation  int                // assignments so far
-	gitDirs     map[string]bool    // implicitGitDir's answer per directory, for this command line
-	steps       *int               // statements classified so far, shared with nested classifiers (maxSteps)
-	prefix      map[string]value   // GIT_DIR, GIT_WORK_TREE, CURL_HOME … assigned before the command being classified
+	calling     map[string]bool         // functions whose body is being classified for a call
+	params      []string                // positional parameters of a sh -c script ($0 first); nil when unknown
+	files       map[string]written      // files this script wrote before a later part reads or runs them
+	links       map[string]string       // symlinks this script made (ln -s)
+	changes     changes                 // files programs of this command line may have changed (changes.go)
+	lstats      int                     // symlink look-ups made so far
+	valueParser *syntax.Parser          // parser (expand.go)
+	values      map[string]int          // texts evaluated as arithmetic or a prompt, at which generation (evaluated)
+	generation  int                     // assignments so far
+	gitDirs     map[string]bool         // implicitGitDir's answer per directory, for this command line
+	steps       *int                    // statements classified so far, shared with nested classifiers (maxSteps)
+	scripts     map[string]*syntax.File // scripts parsed in this classification, shared likewise (parseScript)
+	prefix      map[string]value        // GIT_DIR, GIT_WORK_TREE, CURL_HOME … assigned before the command being classified
 	depth       int
 	// arithDepth counts values evaluated as arithmetic inside each other.
 	arithDepth int
@@ -172,6 +226,7 @@ func newClassifier(e *Env, cwd string, depth int) *classifier {
 func (c *classifier) sub() *classifier {
 	s := newClassifier(c.env, c.cwd, c.depth+1)
 	s.steps = c.steps
+	s.scripts = c.scripts
 	return s
 }
 
@@ -232,7 +287,7 @@ func (c *classifier) nestedWith(script, what string, params []string) {
 		c.flag(Explicit, what+" nests scripts deeper than the classifier follows")
 		return
 	}
-	f, err := parse(script)
+	f, err := c.parseScript(script)
 	if err != nil {
 		c.flag(Explicit, what+" runs text that does not parse as shell")
 		return

@@ -1,7 +1,6 @@
 package shellpolicy
 
 import (
-	"os"
 	"path"
 	"strings"
 	"sync"
@@ -305,7 +304,7 @@ func (c *classifier) implicitGitDir() bool {
 			break
 		}
 		walked = append(walked, d)
-		if _, err := os.Lstat(path.Join(d, ".git")); err == nil {
+		if exists, _ := lstatKind(path.Join(d, ".git")); exists {
 			break
 		}
 		if gitDirLayout(d) {
@@ -325,9 +324,11 @@ func (c *classifier) implicitGitDir() bool {
 // gitDirLayout is git's own test of a git directory: a HEAD file with
 // objects/ and refs/ beside it.
 func gitDirLayout(d string) bool {
-	for name, dir := range map[string]bool{"HEAD": false, "objects": true, "refs": true} {
-		fi, err := os.Stat(path.Join(d, name))
-		if err != nil || fi.IsDir() != dir {
+	for _, e := range [...]struct {
+		name string
+		dir  bool
+	}{{"HEAD", false}, {"objects", true}, {"refs", true}} {
+		if exists, dir := statKind(path.Join(d, e.name)); !exists || dir != e.dir {
 			return false
 		}
 	}

@@ -81,7 +81,8 @@ func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
 		return c.call(cmd, stdin)
 	case *syntax.BinaryCmd:
 		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
-			return c.pipeline(flatten(cmd, nil), stdin)
+			var stages [8]*syntax.Stmt // most pipelines are short: no allocation
+			return c.pipeline(flatten(cmd, stages[:0]), stdin)
 		}
 		c.stmt(cmd.X, stdin)
 		c.stmt(cmd.Y, nil)

@@ -11,16 +11,17 @@ import (
 )
 
 // goTokens tokenises Go with the standard library's go/scanner and gives
-// each token the type chroma's Go lexer (third_party/chromalexers/go.go)
-// gives it, coalesced as chroma.Coalesce does, so a Go fence is coloured
+// each token the type chroma's Go lexer (chroma/v2/lexers, go.go) gives
+// it (a raw string is one string token), coalesced as chroma.Coalesce does, so a Go fence is coloured
 // as chroma colours it. Why not chroma's lexer: its regexp rules cost
 // about 75 µs a line (a 2,000-line block took 150 ms of CPU); go/scanner
 // takes about 1 µs and is exact where chroma's patterns are approximations
 // (0o17, 0x1p-4, 1e3i, an unterminated /* while a block streams in).
-// TestGoTokensMatchChroma holds the two to the same tokens over GOROOT.
+// TestGoTokensMatchChroma holds the two to the same tokens over GOROOT,
+// against chroma's lexers package as released.
 //
-// ok is false when the scanner's tokens do not tile src; the caller then
-// falls back to chroma's lexer.
+// ok is false when the scanner's tokens do not tile src; the block is
+// then drawn plain.
 func goTokens(src string) (toks []chroma.Token, ok bool) {
 	// chroma's Tokenise turns every \r into \n (EnsureLF); so do we.
 	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")

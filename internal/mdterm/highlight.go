@@ -130,16 +130,12 @@ func (w *walker) highlighted(lang, src string, width int) []string {
 type lexFunc func(src string) ([]chroma.Token, bool)
 
 // lexerFor is the tokeniser of a fence's language, or nil when there is
-// none: Go's own scanner for Go, chroma's lexers (slow true) for the rest.
+// none: Go's own scanner for Go (a block it cannot tile is drawn plain),
+// chroma's lexers (slow true) for the rest.
 func lexerFor(lang string) (lex lexFunc, slow bool) {
 	switch normalizeLang(lang) {
 	case "go", "golang":
-		return func(src string) ([]chroma.Token, bool) {
-			if toks, ok := goTokens(src); ok {
-				return toks, true
-			}
-			return chromaTokens(chromaLexer("go"), src)
-		}, false
+		return goTokens, false
 	}
 	lexer := chromaLexer(lang)
 	if lexer == nil {

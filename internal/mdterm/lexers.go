@@ -16,10 +16,10 @@ import (
 // runs every linked package's init at start-up, and that one registers its
 // ~280 lexers there, 12–15 ms at every start (docs/PERFORMANCE.md). XML
 // lexers delegate to each other through the registry (a Dockerfile's RUN
-// lines to Bash).
+// lines to Bash). Go is not among them: go/scanner tokenises it
+// (gotokens.go).
 var lexers = sync.OnceValue(func() *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
-	reg.Register(chromalexers.Go())
 	defs := chromalexers.FS()
 	names, _ := fs.Glob(defs, "embedded/*.xml")
 	for _, name := range names {

@@ -144,8 +144,9 @@ func cutClusters(s string, n int) (string, string) {
 	return s, ""
 }
 
-// Every embedded definition loads and tokenises into more than one kind of
-// token, and an unknown or empty language has no lexer.
+// Every fence language's tokeniser (go/scanner for Go, an embedded chroma
+// definition for the rest) tokenises into more than one kind of token, and
+// an unknown or empty language has none.
 func TestEveryEmbeddedLexerLoadsAndTokenises(t *testing.T) {
 	t.Parallel()
 	samples := map[string]string{"go": "package main\nfunc main() { x := `raw`; _ = x }\n", "python": "def f(x):\n    return x + 1\n",
@@ -154,12 +155,12 @@ func TestEveryEmbeddedLexerLoadsAndTokenises(t *testing.T) {
 		"c++": "int main() {}\n", "java": "class A {}\n", "sql": "SELECT 1;\n", "makefile": "all:\n\techo hi\n",
 		"Go {linenos=true}": "package main\n"}
 	for lang, src := range samples {
-		l := chromaLexer(lang)
-		if l == nil {
+		lex, _ := lexerFor(lang)
+		if lex == nil {
 			t.Errorf("no lexer for %q", lang)
 			continue
 		}
-		toks, ok := chromaTokens(l, src)
+		toks, ok := lex(src)
 		if !ok {
 			t.Errorf("%s: does not tokenise", lang)
 			continue
@@ -172,7 +173,7 @@ func TestEveryEmbeddedLexerLoadsAndTokenises(t *testing.T) {
 			t.Errorf("%s: one token kind only: %v", lang, kinds)
 		}
 	}
-	if chromaLexer("no-such-language") != nil || chromaLexer("") != nil {
+	if l, _ := lexerFor("no-such-language"); l != nil || chromaLexer("") != nil {
 		t.Error("an unknown language has a lexer")
 	}
 }

@@ -40,6 +40,7 @@ func allCommands(t *testing.T, c *cli, prefix []string) [][]string {
 func TestEveryCommandEndToEnd(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("Paris."), fakemodel.Text("Paris."))
+	srv.ServeModels("deepseek-v4-pro", "deepseek-v4-flash") // GET /models, for the models row
 	c := newCLI(t, srv)
 	home := filepath.Join(c.home, ".codewhale")
 	everything := e2e.MCPServerBin(t, "mcp-server-everything")

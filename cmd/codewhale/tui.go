@@ -45,7 +45,7 @@ func runTUIWithSession(ios IO, g *globals, l *session.Loaded) error {
 
 func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *session.Loaded) error {
 	importLegacySessions(ios, g, cfg)
-	opts := app.Options{Version: version, Interactive: true, RunTasks: true, Executable: executable(), Hooks: hooks.Trusted}
+	opts := app.Options{Version: version, Interactive: true, RunTasks: true, HoldRuns: true, Executable: executable(), Hooks: hooks.Trusted}
 	if resume != nil {
 		opts.SessionID = resume.Session.ID
 		opts.Mode = &resume.Session.Mode
@@ -106,6 +106,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Resume:        resume,
 		Journal:       a.Journal,
 		Notices:       startNotices(a),
+		Shown:         a.ReleaseRuns,
 		Theme:         theme.New(theme.Detect(cfg.Env)),
 		LowMotion:     cfg.Env("NO_ANIMATIONS") == "1",
 		Getenv:        cfg.Env,

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,11 @@ type Options struct {
 	// RunTasks attaches a runner so queued durable tasks execute in this
 	// process (interactive sessions; exec leaves them queued for later).
 	RunTasks bool
+	// HoldRuns keeps what RunTasks would start — queued tasks and due
+	// automations — waiting until the host calls ReleaseRuns, so a person
+	// sees StartupNotices' list of them before any of them runs (the TUI
+	// releases after its first frame).
+	HoldRuns bool
 	// NoMCP leaves MCP servers unstarted (provider-free receipts).
 	NoMCP bool
 	// NoJournal keeps the session in memory only (receipts, sub-agents).
@@ -104,6 +110,10 @@ type App struct {
 	// project hooks, failed shell_env hooks.
 	Hooks       *hooks.Runner
 	HookNotices []string
+
+	// released closes when HoldRuns' runs may start (ReleaseRuns).
+	released    chan struct{}
+	releaseOnce sync.Once
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -180,7 +190,8 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		// What starts the moment the runner attaches is listed first,
 		// each run with its authority, for the person to see.
 		starting := startingRuns(store, a.Automations)
-		switch err := store.AttachRunner(a.ctx, a.runTask, 2); {
+		a.released = make(chan struct{})
+		switch err := store.AttachRunner(a.ctx, a.heldRun, 2); {
 		case errors.Is(err, tasks.ErrRunnerElsewhere):
 			// Another session runs the queue (and the automation
 			// scheduler): this one leaves both to it.
@@ -192,7 +203,10 @@ func New(cfg *config.Config, o Options) (*App, error) {
 			if starting != "" {
 				a.StartupNotices = append(a.StartupNotices, starting)
 			}
-			a.startScheduler()
+			a.newScheduler()
+			if !o.HoldRuns {
+				a.ReleaseRuns()
+			}
 		}
 	}
 	if !o.NoJournal {
@@ -201,6 +215,30 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	a.Services.RLM = a.newRLM()
 	a.Services.Skills = func() *projectctx.State { return a.Project().State() }
 	return a, nil
+}
+
+// ReleaseRuns lets the runs HoldRuns held start: the queued tasks a worker
+// already claimed, and the automation scheduler. Calling it again, or on an
+// App that runs no tasks, does nothing.
+func (a *App) ReleaseRuns() {
+	if a.released == nil || !a.Opts.RunTasks {
+		return
+	}
+	a.releaseOnce.Do(func() {
+		close(a.released)
+		go a.Scheduler.Run(a.ctx)
+	})
+}
+
+// heldRun is the task runner: it waits for ReleaseRuns (or the task's
+// cancellation) before a task runs.
+func (a *App) heldRun(ctx context.Context, t tasks.TaskRecord) (string, error) {
+	select {
+	case <-a.released:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	return a.runTask(ctx, t)
 }
 
 func agentsNotice(fixed []string, err error) string {

@@ -25,12 +25,11 @@ func (a *App) openAutomations() error {
 	return nil
 }
 
-// startScheduler runs due automations in this process, which runs the
-// task queue.
-func (a *App) startScheduler() {
+// newScheduler makes the scheduler for due automations in this process,
+// which runs the task queue; it fires nothing until ReleaseRuns runs it.
+func (a *App) newScheduler() {
 	a.Scheduler = auto.NewScheduler(a.Automations, a.Services.Enqueue)
 	a.Services.Wake = a.Scheduler.Wake
-	go a.Scheduler.Run(a.ctx)
 }
 
 // EnqueueInto makes a due run a durable task in store, with no more

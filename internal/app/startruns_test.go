@@ -13,7 +13,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 )
 
-// A session that runs the task queue (the TUI) lists what it starts the
+// CONTRACT §6.12. A session that runs the task queue (the TUI) lists what it starts the
 // moment it attaches — an automation that came due while nothing ran and a
 // queued task — each with the authority it runs with.
 func TestStartupListsTheRunsItStarts(t *testing.T) {
@@ -52,7 +52,7 @@ func TestStartupListsTheRunsItStarts(t *testing.T) {
 	if _, err := q.Create(tasks.NewTask{Prompt: "write the changelog", Mode: "agent", Workspace: ws, Posture: "suggest"}); err != nil {
 		t.Fatal(err)
 	}
-	app, err := New(cfg, Options{Version: "test", NoMCP: true, NoJournal: true, RunTasks: true})
+	app, err := New(cfg, Options{Version: "test", NoMCP: true, NoJournal: true, RunTasks: true, HoldRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,5 +64,20 @@ func TestStartupListsTheRunsItStarts(t *testing.T) {
 		if !strings.Contains(notice, want) {
 			t.Errorf("start-up notice lacks %q:\n%s", want, notice)
 		}
+	}
+	// Nothing can signal that a run did not start: the held runner gets
+	// as long as a released one needs to reach the model here.
+	time.Sleep(300 * time.Millisecond)
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d request(s) reached the model before the runs were released", n)
+	}
+	app.ReleaseRuns()
+	app.ReleaseRuns() // a second call does nothing
+	deadline := time.Now().Add(20 * time.Second)
+	for len(srv.Requests()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := len(srv.Requests()); n < 2 {
+		t.Fatalf("after ReleaseRuns %d request(s) reached the model, want the task's and the automation's", n)
 	}
 }

@@ -96,6 +96,10 @@ type Options struct {
 	// Notices are shown once at start-up (e.g. task records the store
 	// quarantined or refused).
 	Notices []string
+	// Shown, when set, is called once the first frame — the one that
+	// draws Notices — is on the screen: the host holds the background
+	// runs those notices list until then.
+	Shown func()
 	// Journal, when set, claims a session picked with /sessions before it is
 	// resumed, so a session another process is writing is refused.
 	Journal *session.Journal
@@ -158,6 +162,7 @@ type Model struct {
 	theme      *theme.Theme
 	now        func() time.Time
 	w, h       int
+	shown      bool // Options.Shown was scheduled
 
 	tr      *transcript.Transcript
 	env     *transcript.Env
@@ -261,6 +266,24 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// shownAfter is how long after the first size the first frame is surely
+// on the screen: the renderer writes the view it was given at its next
+// tick (60 a second).
+const shownAfter = 50 * time.Millisecond
+
+// firstFrameShown calls Options.Shown once, after the first frame is drawn.
+func (m *Model) firstFrameShown() tea.Cmd {
+	if m.o.Shown == nil || m.shown {
+		return nil
+	}
+	m.shown = true
+	shown := m.o.Shown
+	return tea.Tick(shownAfter, func(time.Time) tea.Msg {
+		shown()
+		return nil
+	})
+}
+
 // submitMsg sends text as if typed and entered.
 type submitMsg struct{ text string }
 
@@ -273,7 +296,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleMouse(msg)
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, nil
+		return m, m.firstFrameShown()
 	case eventsMsg:
 		return m, m.handleEvents(msg)
 	case tickMsg:

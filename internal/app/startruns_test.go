@@ -13,7 +13,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 )
 
-// CONTRACT §6.12. A session that runs the task queue (the TUI) lists what
+// CONTRACT.md §6.12: a session that runs the task queue (the TUI) lists what
 // it starts the moment it attaches — an automation that came due while
 // nothing ran and a queued task — each with the authority it runs with;
 // when the host holds them (the TUI, until its first frame has drawn that

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -70,6 +71,50 @@ type Bound struct{ Min, Max int }
 
 // NewParams returns T's contract for tool.
 func NewParams[T any](tool string, opt ParamOptions[T]) *Params[T] {
+	p := newParams(tool, opt)
+	declared.Lock()
+	declared.schemas = append(declared.schemas, func() { _, _ = p.schemaFor(nil) })
+	declared.Unlock()
+	return p
+}
+
+// declared lists, for WarmSchemas, how to derive every contract's full
+// schema; the contracts are package variables, so it holds one entry per
+// tool parameter type.
+var declared struct {
+	sync.Mutex
+	schemas []func()
+}
+
+// WarmSchemas derives every declared contract's full schema now, on as many
+// goroutines as there are CPUs, so the first request's catalog finds them
+// built: a host starts it at once, and the reflection it costs (most of
+// the time before the first request byte) runs beside the session's
+// set-up instead of after it. A schema a turn needs meanwhile waits for
+// its own derivation only; nothing is derived twice.
+func WarmSchemas() {
+	declared.Lock()
+	work := slices.Clone(declared.schemas)
+	declared.Unlock()
+	next := make(chan func())
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(work)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range next {
+				f()
+			}
+		}()
+	}
+	for _, f := range work {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+}
+
+func newParams[T any](tool string, opt ParamOptions[T]) *Params[T] {
 	return &Params[T]{tool: tool, opt: opt, memo: map[string]schemaResult{}, fields: sync.OnceValue(func() []paramField {
 		var out []paramField
 		for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
@@ -90,6 +135,16 @@ func (p *Params[T]) Schema() map[string]any { return p.SchemaFor(nil) }
 // the action enum lists exactly those, and a property no listed action
 // allows is left out (CONTRACT.md §4.5).
 func (p *Params[T]) SchemaFor(actions []string) map[string]any {
+	s, err := p.schemaFor(actions)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// schemaFor is SchemaFor with the error returned, derived once per action
+// list.
+func (p *Params[T]) schemaFor(actions []string) (map[string]any, error) {
 	if actions == nil && p.opt.Actions != nil {
 		actions = p.opt.Actions.Names()
 	}
@@ -101,10 +156,7 @@ func (p *Params[T]) SchemaFor(actions []string) map[string]any {
 		r.schema, r.err = p.derive(actions)
 		p.memo[key] = r
 	}
-	if r.err != nil {
-		panic(r.err)
-	}
-	return r.schema
+	return r.schema, r.err
 }
 
 // typeSchemas are the schemas of the field kinds the decoder reads where

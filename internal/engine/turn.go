@@ -100,8 +100,23 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		return nil // blocked: the deferred finish reports it
 	}
 	t.info.Prompt = send.Content
-	e.appendMessage(userMessage(send.Content, t.turnMeta(send.Provenance), send.Images))
-	t.buildSurface()
+	// The user's message is saved while the turn's tools are built (the
+	// fsyncs and the schemas are the two waits before the first request),
+	// and announced once it is saved, as appendMessage does.
+	um := userMessage(send.Content, t.turnMeta(send.Provenance), send.Images)
+	ev := e.add(um)
+	saved := make(chan struct{})
+	go func() {
+		defer close(saved)
+		e.save(describeMessage(um), um)
+	}()
+	defer func() { <-saved }() // a panic below still leaves one writer
+	notice := t.prepareSurface()
+	<-saved
+	e.emit(ev)
+	if notice != nil {
+		e.emit(*notice)
+	}
 	t.loop(ctx)
 	return nil // the deferred finish sets final
 }
@@ -144,12 +159,21 @@ func (t *turn) env() TurnEnv {
 // buildSurface builds the turn's registry, catalog and /tools surface
 // context once (CONTRACT.md §9.1).
 func (t *turn) buildSurface() {
+	if notice := t.prepareSurface(); notice != nil {
+		t.e.emit(*notice)
+	}
+}
+
+// prepareSurface is buildSurface without emitting: it returns the status
+// to show (nil: none).
+func (t *turn) prepareSurface() *Status {
 	t.toolset, t.cat = t.e.surface(t.env(), t.scopeAllow)
 	t.sc = NewSurfaceContext(t.toolset.Registry, t.toolset.MCP.Servers, t.client.ProviderName(), t.client.Model(), true)
 	if n := t.cat.HeldByBudget(); n > 0 {
-		t.e.emit(Status{Message: fmt.Sprintf("%d MCP tools stay deferred beyond the catalog budget (%d tools, %d KiB sent from the first step); tool_search finds them.",
-			n, catalog.MaxEagerMCP, catalog.MaxEagerMCPBytes>>10)})
+		return &Status{Message: fmt.Sprintf("%d MCP tools stay deferred beyond the catalog budget (%d tools, %d KiB sent from the first step); tool_search finds them.",
+			n, catalog.MaxEagerMCP, catalog.MaxEagerMCPBytes>>10)}
 	}
+	return nil
 }
 
 func (t *turn) loop(ctx context.Context) {

@@ -38,8 +38,12 @@ type Status struct {
 	Warnings   []string   `json:"warnings,omitempty"`
 }
 
-// target renders where a server lives for listings.
+// target renders where a server lives for listings: as written, before
+// ${VAR} expansion, when the entry came from a file.
 func target(s *ServerConfig) string {
+	if s.Display != "" {
+		return s.Display
+	}
 	if s.Transport == TransportStdio || s.Command != "" {
 		parts := append([]string{s.Command}, s.Args...)
 		for i, p := range parts {

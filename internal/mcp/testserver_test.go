@@ -50,6 +50,7 @@ func runTestServer() {
 		time.Sleep(d)
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "codewhale-test-server", Version: "1"}, nil)
+	addEnvTool(s)
 	obj := map[string]any{"type": "object"}
 	text := func(s string) *sdk.CallToolResult {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}

@@ -108,6 +108,11 @@ type Options struct {
 	// Clipboard receives OSC 52 copy sequences (the terminal); nil drops
 	// them.
 	Clipboard io.Writer
+	// TTY is the terminal itself, handed to the external editor on its
+	// standard input, output and error: the UI's own output is wrapped
+	// (lockedFile), and a child given the wrapper gets a pipe (vim stalls on
+	// "Output is not to a terminal"). Nil fields fall back to Bubble Tea's.
+	TTY TTY
 	// Multiplexer is "tmux" or "screen" when the UI runs inside one ("" =
 	// a plain terminal); it decides how a copy reaches the clipboard.
 	Multiplexer string

@@ -22,6 +22,12 @@ type Terminal struct {
 	NoMouse bool
 }
 
+// TTY is the terminal's two ends as files, for a child that takes the
+// terminal over (the external editor).
+type TTY struct {
+	In, Out *os.File
+}
+
 // Run draws the UI on term until the user quits and returns the process
 // exit code: 0, or 128+n after signal n. The terminal is restored on every
 // path out: a normal quit, an error, a panic inside the program (Bubble
@@ -33,7 +39,13 @@ func Run(o Options, term Terminal) (int, error) {
 	}
 	out := term.Out
 	if f, ok := out.(*os.File); ok {
+		o.TTY.Out = f
 		out = &lockedFile{File: f}
+	}
+	if f, ok := term.In.(*os.File); ok {
+		o.TTY.In = f
+	} else if term.In == nil {
+		o.TTY.In = os.Stdin
 	}
 	if o.Clipboard == nil {
 		o.Clipboard = out

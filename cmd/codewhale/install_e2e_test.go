@@ -57,7 +57,7 @@ func TestGoInstallFromClone(t *testing.T) {
 }
 
 // `go install github.com/codewhale/codewhale/cmd/codewhale@latest`: the
-// module as a proxy serves it (a zip of the tracked files at v9.9.9, the
+// module as a proxy serves it (a zip of the tracked files at v0.99.0, the
 // dependencies from the module cache) installs, and --version prints the
 // module version with no -X flag.
 func TestGoInstallLatest(t *testing.T) {
@@ -67,15 +67,15 @@ func TestGoInstallLatest(t *testing.T) {
 	t.Parallel()
 	root := e2e.ModuleRoot(t)
 	proxy := t.TempDir()
-	writeModuleVersion(t, root, proxy, "github.com/codewhale/codewhale", "v9.9.9")
+	writeModuleVersion(t, root, proxy, "github.com/codewhale/codewhale", "v0.99.0")
 	env, gobin := goInstallEnv(t, "file://"+proxy+",file://"+filepath.Join(goEnv("GOMODCACHE"), "cache", "download"))
 	install := exec.Command("go", "install", "github.com/codewhale/codewhale/cmd/codewhale@latest")
 	install.Dir, install.Env = t.TempDir(), env
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("go install …@latest: %v\n%s", err, out)
 	}
-	if got := versionOf(t, filepath.Join(gobin, "codewhale")); got != "codewhale version v9.9.9" {
-		t.Errorf("--version printed %q, want codewhale version v9.9.9", got)
+	if got := versionOf(t, filepath.Join(gobin, "codewhale")); got != "codewhale version v0.99.0" {
+		t.Errorf("--version printed %q, want codewhale version v0.99.0", got)
 	}
 }
 

@@ -119,7 +119,7 @@ func newRootCmd(ios IO) *cobra.Command {
 	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "verbose diagnostics on stderr")
 	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g), newMCPCmd(ios, g),
-		newSessionsCmd(ios, g), newResumeCmd(ios, g), newAutomationCmd(ios, g), newDoctorCmd(ios, g), newInitCmd(ios, g), newModelsCmd(ios, g))
+		newSessionsCmd(ios, g), newResumeCmd(ios, g), newAutomationCmd(ios, g), newDoctorCmd(ios, g), newInitCmd(ios, g), newModelsCmd(ios, g), newACPCmd(ios, g))
 	return root
 }
 

@@ -41,6 +41,8 @@ var forbidden = []struct{ from, to string }{
 	{"internal/config", "internal/engine"},
 	{"internal/config", "internal/tui"},
 	{"internal/tui", "internal/app"},
+	{"internal/acp", "internal/app"},
+	{"internal/acp", "internal/tui"},
 	{"internal/tui", "internal/toolset"},
 }
 

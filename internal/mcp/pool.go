@@ -28,6 +28,9 @@ type Options struct {
 	// reaches any host. A configured server's own host may be private
 	// (the user named it), but the deny list and a deny default hold.
 	Network *netpolicy.Policy
+	// Project is where the workspace's .mcp.json and the trust record
+	// are; the zero value reads no project file.
+	Project Project
 }
 
 // Pool owns the configured MCP servers: it starts them concurrently, keeps
@@ -68,7 +71,7 @@ func NewPool(path string, opts Options) *Pool {
 		opts.Trace = &lockedWriter{w: opts.Trace}
 	}
 	p := &Pool{opts: opts, path: path, servers: map[string]*server{}}
-	cfg, err := LoadConfig(path)
+	cfg, err := LoadAll(path, opts.Project)
 	p.apply(cfg, err)
 	return p
 }
@@ -151,7 +154,7 @@ func (p *Pool) settle(ctx context.Context, names []string) {
 // again. Servers removed from the file are stopped. A malformed file changes
 // nothing and is returned.
 func (p *Pool) Reload(ctx context.Context, names ...string) error {
-	cfg, err := LoadConfig(p.path)
+	cfg, err := LoadAll(p.path, p.opts.Project)
 	removed := p.apply(cfg, err)
 	if err != nil {
 		return err

@@ -50,8 +50,12 @@ type Status struct {
 	ListError       string       `json:"list_error,omitempty"` // a listing the server advertised and then failed
 }
 
-// target renders where a server lives for listings.
+// target renders where a server lives for listings: as written, before
+// ${VAR} expansion, when the entry came from a file.
 func target(s *ServerConfig) string {
+	if s.Display != "" {
+		return s.Display
+	}
 	if s.Transport == TransportStdio || s.Command != "" {
 		parts := append([]string{s.Command}, s.Args...)
 		for i, p := range parts {

@@ -91,6 +91,7 @@ func runTestServer() {
 		time.Sleep(d)
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "codewhale-test-server", Version: "1"}, testServerOptions())
+	addEnvTool(s)
 	obj := map[string]any{"type": "object"}
 	if os.Getenv("MCP_TEST_RESOURCES") == "1" {
 		addTestResources(s)

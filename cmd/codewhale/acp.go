@@ -109,7 +109,7 @@ func (h *acpHost) open(ctx context.Context, o acp.OpenOptions) (*acp.Backend, er
 		h.log.Info(n)
 	}
 	eopts := a.EngineOptions()
-	b := &acp.Backend{Engine: engine.New(eopts), SessionID: eopts.Session.ID, Mode: eopts.Mode, Close: a.Close}
+	b := &acp.Backend{Engine: engine.New(eopts), SessionID: eopts.Session.ID, Mode: eopts.Mode, Todo: a.Services.Ledger, Close: a.Close}
 	if loaded != nil {
 		b.Resume = &engine.SyncSession{Session: loaded.Session, Persist: loaded.Persist}
 		b.Mode = loaded.Session.Mode

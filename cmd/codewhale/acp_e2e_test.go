@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -171,5 +172,153 @@ func TestACPStdoutCarriesOnlyProtocol(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
 	if m := p.recv(); m["id"] != 2.0 || m["result"] == nil {
 		t.Errorf("session/new answered %v", m)
+	}
+}
+
+// updatesOf are the session updates of one kind.
+func updatesOf(r acpRun, kind string) []map[string]any {
+	var out []map[string]any
+	for _, u := range r.Updates {
+		if u["sessionUpdate"] == kind {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// TestACPPermissionAllowAndDeny: a File write that needs approval becomes
+// session/request_permission with the card's content (the approval card's
+// text, the diff, the card's options); the client's allow runs it, its
+// deny (in another run) does not. Tool calls carry kind, status, location
+// and diff; the To-do list arrives as plan entries.
+func TestACPPermissionAllowAndDeny(t *testing.T) {
+	t.Parallel()
+	for _, answer := range []string{"allow_once", "deny"} {
+		t.Run(answer, func(t *testing.T) {
+			t.Parallel()
+			srv := fakemodel.New(t,
+				fakemodel.Tools(fakemodel.Call{ID: "w1", Name: "work_update", Args: `{"todos":[{"content":"write hello","status":"in_progress"},{"content":"report","status":"pending"}]}`}),
+				fakemodel.Tools(fakemodel.Call{ID: "f1", Name: "File", Args: `{"action":"write","path":"hello.txt","content":"hello from the editor\n"}`}),
+				fakemodel.Text("done"))
+			c := newCLI(t, srv)
+			r := c.acpClient("prompt", "ACP_ANSWER="+answer)
+			if len(r.Permissions) != 1 {
+				t.Fatalf("permission requests = %d, want 1: %+v", len(r.Permissions), r.Permissions)
+			}
+			p := r.Permissions[0]
+			var ids []string
+			for _, o := range p["options"].([]any) {
+				ids = append(ids, o.(map[string]any)["optionId"].(string))
+			}
+			if got := strings.Join(ids, ","); got != "allow_once,allow_session,allow_always,deny,abort" {
+				t.Errorf("options = %s, want the card's: allow once, for the session, always (save rule), deny, abort", got)
+			}
+			tc := p["toolCall"].(map[string]any)
+			body, _ := json.Marshal(tc["content"])
+			for _, want := range []string{"Action: `write`", "File: `hello.txt`", "Write: 22 bytes · 1 line", "hello from the editor", `"type":"diff"`} {
+				if !strings.Contains(string(body), want) {
+					t.Errorf("permission content lacks %q: %s", want, body)
+				}
+			}
+			if tc["kind"] != "edit" {
+				t.Errorf("permission tool call kind = %v, want edit", tc["kind"])
+			}
+			_, err := os.Stat(filepath.Join(c.ws, "hello.txt"))
+			var fileUpdate map[string]any
+			for _, u := range updatesOf(r, "tool_call_update") {
+				if u["toolCallId"] == "f1" {
+					fileUpdate = u
+				}
+			}
+			switch answer {
+			case "allow_once":
+				if err != nil || fileUpdate["status"] != "completed" {
+					t.Errorf("allowed write: file %v, update %v; want the file written and status completed", err, fileUpdate)
+				}
+			default:
+				if err == nil || fileUpdate["status"] != "failed" {
+					t.Errorf("denied write: file %v, update %v; want no file and status failed", err, fileUpdate)
+				}
+			}
+			var started map[string]any
+			for _, u := range updatesOf(r, "tool_call") {
+				if u["toolCallId"] == "f1" {
+					started = u
+				}
+			}
+			locs, _ := json.Marshal(started["locations"])
+			if started["kind"] != "edit" || started["status"] != "pending" || !strings.Contains(string(locs), filepath.Join(c.ws, "hello.txt")) {
+				t.Errorf("tool_call = %v, want kind edit, status pending, the file's absolute path as location", started)
+			}
+			plans := updatesOf(r, "plan")
+			if len(plans) == 0 {
+				t.Fatalf("no plan update for the To-do list: %v", r.Updates)
+			}
+			entries, _ := json.Marshal(plans[0]["entries"])
+			if !strings.Contains(string(entries), `"content":"write hello"`) || !strings.Contains(string(entries), `"status":"in_progress"`) {
+				t.Errorf("plan entries = %s, want the To-do items", entries)
+			}
+			if r.Turn.StopReason != "end_turn" || r.Turn.Text != "done" {
+				t.Errorf("turn = %+v", r.Turn)
+			}
+		})
+	}
+}
+
+// TestACPSetModePlan: session/set_mode plan switches the engine to Plan
+// mode, confirmed with current_mode_update, and the next request carries
+// Plan's tools (no Bash).
+func TestACPSetModePlan(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("a plan"))
+	c := newCLI(t, srv)
+	r := c.acpClient("mode")
+	modes := updatesOf(r, "current_mode_update")
+	if len(modes) == 0 || modes[len(modes)-1]["currentModeId"] != "plan" {
+		t.Errorf("mode updates = %v, want current_mode_update plan", modes)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || strings.Contains(strings.Join(reqs[0].ToolNames(), ","), "Bash") {
+		t.Errorf("the Plan-mode request's tools = %v, want no Bash", reqs[len(reqs)-1].ToolNames())
+	}
+	if r.Turn.StopReason != "end_turn" {
+		t.Errorf("turn = %+v", r.Turn)
+	}
+}
+
+// TestACPAuthenticateWhenKeyMissing: with a provider that needs a key and
+// none configured, session/new answers Authentication required and
+// authenticate fails until `codewhale auth set` stores one.
+func TestACPAuthenticateWhenKeyMissing(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, nil)
+	c.env = append(c.env, "CODEWHALE_BASE_URL=https://api.deepseek.com")
+	p := c.acpProcess()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	init := p.recv()
+	methods, _ := json.Marshal(init["result"].(map[string]any)["authMethods"])
+	if !strings.Contains(string(methods), `"id":"codewhale-api-key"`) {
+		t.Errorf("authMethods = %s", methods)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
+	if m := p.recv(); m["error"] == nil || m["error"].(map[string]any)["code"] != -32000.0 {
+		t.Errorf("session/new without a key = %v, want error -32000 (auth required)", m)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"authenticate","params":{"methodId":"codewhale-api-key"}}`)
+	if m := p.recv(); m["error"] == nil {
+		t.Errorf("authenticate without a key = %v, want an error", m)
+	}
+	set := c.command("auth", "set")
+	set.Stdin = strings.NewReader("sk-acptestkey12345678\n")
+	if out, err := set.CombinedOutput(); err != nil {
+		t.Fatalf("auth set: %v %s", err, out)
+	}
+	p.send(`{"jsonrpc":"2.0","id":4,"method":"authenticate","params":{"methodId":"codewhale-api-key"}}`)
+	if m := p.recv(); m["error"] != nil || m["id"] != 4.0 {
+		t.Errorf("authenticate after auth set = %v, want a result", m)
+	}
+	p.send(`{"jsonrpc":"2.0","id":5,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
+	if m := p.recv(); m["result"] == nil {
+		t.Errorf("session/new after authenticate = %v, want a session", m)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tools/work"
 )
 
 // DefaultPermissionWait bounds how long a permission request waits for the
@@ -43,7 +44,9 @@ type Backend struct {
 	// Resume is the loaded session (nil for a new one); its messages are
 	// replayed to the client on session/load.
 	Resume *engine.SyncSession
-	Close  func()
+	// Todo is the session's To-do list, reported as the plan (nil: none).
+	Todo  *work.Ledger
+	Close func()
 }
 
 // Options configure the agent.

@@ -5,22 +5,32 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/codewhale/codewhale/internal/approvalcard"
 	"github.com/codewhale/codewhale/internal/engine"
 )
 
-// The permission options, by the id the client answers with. They are the
-// approval card's choices (CONTRACT.md §14.6): a call only a person's yes
-// to this one call approves offers no "allow for the session".
-const (
-	optAllowOnce    = "allow_once"
-	optAllowSession = "allow_session"
-	optDeny         = "deny"
-	optAbort        = "abort"
-)
+// optionIDs name the card's choices on the wire (approvalcard.Options
+// decides which a call offers: no "allow for the session" for a call only
+// a yes to this one call approves).
+var optionIDs = map[approvalcard.Choice]string{
+	approvalcard.AllowOnce:    "allow_once",
+	approvalcard.AllowSession: "allow_session",
+	approvalcard.AllowAlways:  "allow_always",
+	approvalcard.Deny:         "deny",
+	approvalcard.Abort:        "abort",
+}
 
-// approval asks the client the question the TUI's card would ask, on its
-// own goroutine so the pump keeps reading, and answers the engine. The
-// wait is bounded: a client that never answers denies the call.
+var optionKinds = map[approvalcard.Choice]sdk.PermissionOptionKind{
+	approvalcard.AllowOnce:    sdk.PermissionOptionKindAllowOnce,
+	approvalcard.AllowSession: sdk.PermissionOptionKindAllowAlways,
+	approvalcard.AllowAlways:  sdk.PermissionOptionKindAllowAlways,
+	approvalcard.Deny:         sdk.PermissionOptionKindRejectOnce,
+	approvalcard.Abort:        sdk.PermissionOptionKindRejectOnce,
+}
+
+// approval asks the client what the TUI's card would ask, on its own
+// goroutine so the pump keeps reading, and answers the engine. The wait
+// is bounded: a client that never answers denies the call.
 func (s *session) approval(req engine.ApprovalRequired) {
 	ctx := s.a.ctx
 	if t := s.current(); t != nil {
@@ -30,50 +40,45 @@ func (s *session) approval(req engine.ApprovalRequired) {
 		ctx, cancel := context.WithTimeout(ctx, s.a.opts.PermissionWait)
 		defer cancel()
 		resp, err := s.a.conn.RequestPermission(ctx, permissionRequest(s, req))
-		s.eng.Submit(decision(req.ID, resp, err))
+		if err != nil {
+			s.a.opts.Log.Warn("permission request unanswered: the call is denied", "tool", req.ToolName, "err", err)
+		}
+		s.eng.Submit(approvalcard.Op(req.ID, choice(req, resp, err)))
 	}()
 }
 
-// decision is the engine op for the client's answer. A cancelled request,
-// a timeout or a broken connection is a deny: only a yes authorises.
-func decision(id string, resp sdk.RequestPermissionResponse, err error) engine.Op {
+// choice is the client's answer. A cancelled request, a timeout, a broken
+// connection or an option the card did not offer is a deny: only a yes
+// authorises.
+func choice(req engine.ApprovalRequired, resp sdk.RequestPermissionResponse, err error) approvalcard.Choice {
 	if err != nil || resp.Outcome.Selected == nil {
-		return engine.DenyToolCall{ID: id}
+		return approvalcard.Deny
 	}
-	switch string(resp.Outcome.Selected.OptionId) {
-	case optAllowOnce:
-		return engine.ApproveToolCall{ID: id}
-	case optAllowSession:
-		return engine.ApproveToolCall{ID: id, ForSession: true}
-	case optAbort:
-		return engine.DenyToolCall{ID: id, Abort: true}
+	for _, c := range approvalcard.Options(req) {
+		if optionIDs[c] == string(resp.Outcome.Selected.OptionId) {
+			return c
+		}
 	}
-	return engine.DenyToolCall{ID: id}
-}
-
-// permissionOptions are the card's choices as the protocol's options.
-func permissionOptions(forcePrompt bool) []sdk.PermissionOption {
-	opts := []sdk.PermissionOption{{OptionId: optAllowOnce, Name: "Allow once", Kind: sdk.PermissionOptionKindAllowOnce}}
-	if !forcePrompt {
-		opts = append(opts, sdk.PermissionOption{OptionId: optAllowSession, Name: "Allow for this session (this kind)",
-			Kind: sdk.PermissionOptionKindAllowAlways})
-	}
-	return append(opts,
-		sdk.PermissionOption{OptionId: optDeny, Name: "Deny this call", Kind: sdk.PermissionOptionKindRejectOnce},
-		sdk.PermissionOption{OptionId: optAbort, Name: "Abort the turn", Kind: sdk.PermissionOptionKindRejectOnce})
+	return approvalcard.Deny
 }
 
 // permissionRequest is the session/request_permission for req: the call's
-// title, kind, locations and diff, the card's text and options.
+// title, kind and locations, the card's text, the File change as a diff,
+// and the card's options.
 func permissionRequest(s *session, req engine.ApprovalRequired) sdk.RequestPermissionRequest {
 	in := inputMap(req.Input)
 	title := req.Description
 	kind := toolKind(req.ToolName, in)
-	content := append([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(cardText(req)))}, diffContent(s.cwd, req.ToolName, in)...)
+	content := append([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(approvalcard.Markdown(req)))},
+		diffContent(s.cwd, req.ToolName, in)...)
+	var opts []sdk.PermissionOption
+	for _, c := range approvalcard.Options(req) {
+		opts = append(opts, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(optionIDs[c]), Name: c.Text(), Kind: optionKinds[c]})
+	}
 	return sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall: sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(req.ID), Title: &title, Kind: &kind,
 			Locations: s.locations(in), Content: content, RawInput: in},
-		Options: permissionOptions(req.ForcePrompt),
+		Options: opts,
 	}
 }

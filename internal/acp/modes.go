@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -108,18 +107,4 @@ func message(blocks []sdk.ContentBlock) (engine.SendMessage, error) {
 		return engine.SendMessage{}, sdk.NewInvalidParams(map[string]any{"error": "the prompt has no text"})
 	}
 	return engine.SendMessage{Content: b.String(), Provenance: engine.ProvenanceUser}, nil
-}
-
-// cardText is the approval's text for the client.
-func cardText(req engine.ApprovalRequired) string {
-	var b strings.Builder
-	b.WriteString(req.Description + "\n")
-	if req.Reason != "" {
-		b.WriteString("Needs your explicit approval: " + req.Reason + "\n")
-	}
-	pretty, err := json.MarshalIndent(inputMap(req.Input), "", "  ")
-	if err == nil {
-		b.WriteString("\n" + string(pretty) + "\n")
-	}
-	return b.String()
 }

@@ -2,12 +2,14 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tools/work"
 )
 
 // session is one ACP session: one engine, one pump reading its events.
@@ -27,6 +29,7 @@ type session struct {
 	turn    *turn // the prompt being answered, nil between turns
 	curMode policy.Mode
 	tools   map[string]*toolCall // calls of the running turn by id
+	planned string               // the To-do list last reported, as JSON
 }
 
 // turn is one session/prompt waiting for its TurnComplete.
@@ -144,8 +147,11 @@ func (s *session) handle(ev engine.Event) {
 		s.update(sdk.UpdateAgentMessageText(ev.Content))
 	case engine.ThinkingDelta:
 		s.update(sdk.UpdateAgentThoughtText(ev.Content))
-	case engine.ToolCallStarted, engine.ToolCallProgress, engine.ToolCallComplete:
+	case engine.ToolCallStarted, engine.ToolCallProgress:
 		s.toolEvent(ev)
+	case engine.ToolCallComplete:
+		s.toolEvent(ev)
+		s.plan()
 	case engine.ApprovalRequired:
 		s.approval(ev)
 	case engine.SettingsChanged:
@@ -173,4 +179,30 @@ func (s *session) settings(set engine.Settings) {
 	if changed {
 		s.update(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeID(set.Mode)}})
 	}
+}
+
+// plan reports the To-do list as the protocol's plan when a call changed
+// it: every entry, each time, as the protocol wants.
+func (s *session) plan() {
+	if s.b.Todo == nil {
+		return
+	}
+	snap := s.b.Todo.Snapshot()
+	key, _ := json.Marshal(snap)
+	if string(key) == s.planned {
+		return
+	}
+	s.planned = string(key)
+	entries := make([]sdk.PlanEntry, 0, len(snap.Items))
+	for _, it := range snap.Items {
+		st := sdk.PlanEntryStatusPending
+		switch it.Status {
+		case work.InProgress:
+			st = sdk.PlanEntryStatusInProgress
+		case work.Completed, work.Cancelled:
+			st = sdk.PlanEntryStatusCompleted
+		}
+		entries = append(entries, sdk.PlanEntry{Content: it.Content, Status: st, Priority: sdk.PlanEntryPriorityMedium})
+	}
+	s.update(sdk.UpdatePlan(entries...))
 }

@@ -43,6 +43,7 @@ var forbidden = []struct{ from, to string }{
 	{"internal/tui", "internal/app"},
 	{"internal/acp", "internal/app"},
 	{"internal/acp", "internal/tui"},
+	{"internal/approvalcard", "internal/tui"},
 	{"internal/tui", "internal/toolset"},
 }
 

@@ -757,7 +757,7 @@ func TestExecWithoutAutoRecordsApprovalRequired(t *testing.T) {
 	}
 }
 
-// CONTRACT §4.7: with server-everything connected the resource and prompt
+// CONTRACT.md §4.7: with server-everything connected the resource and prompt
 // helpers are in the first request (eager), its instructions are in the
 // system prompt under its name, and a resource the model reads reaches the
 // next request.

@@ -19,7 +19,7 @@ func hasTool(p *Pool, name string) bool {
 	return false
 }
 
-// CONTRACT §4.7: the resource and prompt helpers are eager, read-only,
+// CONTRACT.md §4.7: the resource and prompt helpers are eager, read-only,
 // approval Auto, and exist while a server offers that kind.
 func TestEverythingResourceAndPromptHelpers(t *testing.T) {
 	t.Parallel()
@@ -83,7 +83,7 @@ func TestEverythingResourceAndPromptHelpers(t *testing.T) {
 	}
 }
 
-// CONTRACT §4.7: a server without resources or prompts adds no helper.
+// CONTRACT.md §4.7: a server without resources or prompts adds no helper.
 func TestHelpersAbsentWithoutCapability(t *testing.T) {
 	t.Parallel()
 	p := startPool(t, writeConfig(t, map[string]any{"plain": testServer(t, nil)}, nil), Options{})
@@ -216,7 +216,7 @@ func TestHelpersHostileInputs(t *testing.T) {
 	requireConnected(t, p, "res")
 }
 
-// CONTRACT §4.7: a server tool whose model name is a helper's makes the
+// CONTRACT.md §4.7: a server tool whose model name is a helper's makes the
 // name ambiguous: hidden, unattributed, refused.
 func TestHelperNameClashIsAmbiguous(t *testing.T) {
 	t.Parallel()

@@ -9,13 +9,19 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ProtocolVersion is the version offered in initialize (CONTRACT.md §12.5).
-const ProtocolVersion = "2024-11-05"
+// ProtocolVersion is the version offered in initialize (CONTRACT.md §12.5):
+// the newest the SDK negotiates through initialize. A server answering
+// 2025-06-18, 2025-03-26 or 2024-11-05 is accepted (the SDK checks the
+// answer against SupportedProtocolVersions). The SDK's 2026-07-28 draft
+// (stateless server/discover) is not offered: it replaces the session
+// notifications the pool relies on for list_changed.
+const ProtocolVersion = "2025-11-25"
 
 // handshake is the outcome of one connection attempt.
 type handshake struct {
 	sess  *sdk.ClientSession
 	tools []*sdk.Tool
+	lists serverLists
 	err   error
 }
 
@@ -70,6 +76,8 @@ func (p *Pool) handshake(ctx context.Context, s *server, c *conn, d *dialed) han
 				}
 			}
 		},
+		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { c.relisted() },
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { c.relisted() },
 	})
 	transport := d.transport
 	// Only stdio is traced: the SDK's logging wrapper hides the HTTP
@@ -87,7 +95,17 @@ func (p *Pool) handshake(ctx context.Context, s *server, c *conn, d *dialed) han
 		closeConn(c, sess)
 		return handshake{err: err}
 	}
-	return handshake{sess: sess, tools: list}
+	return handshake{sess: sess, tools: list, lists: fetchLists(ctx, sess)}
+}
+
+// relisted asks the refresher to list resources and prompts again.
+func (c *conn) relisted() {
+	if c.ready.Load() {
+		select {
+		case c.relist <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // finish publishes a completed handshake and starts watching the session.
@@ -100,7 +118,7 @@ func (p *Pool) finish(s *server, c *conn, h handshake, ctx context.Context) {
 		s.fail(c.gen, msg)
 		return
 	}
-	if !s.connected(c, h.sess, h.tools) || !p.spawn(func() { p.watch(s, c) }) {
+	if !s.connected(c, h) || !p.spawn(func() { p.watch(s, c) }) {
 		closeConn(c, h.sess)
 		return
 	}
@@ -138,6 +156,13 @@ func (p *Pool) refresher(s *server, c *conn) {
 				continue
 			}
 			if s.setTools(c, list) {
+				p.bump()
+			}
+		case <-c.relist:
+			ctx, cancel := context.WithTimeout(context.Background(), s.timeouts.Read)
+			l := fetchLists(ctx, c.sess)
+			cancel()
+			if s.setLists(c, l) {
 				p.bump()
 			}
 		}

@@ -25,6 +25,8 @@ type server struct {
 	gen   uint64
 	conn  *conn       // set while connecting or connected
 	tools []*sdk.Tool // enabled tools, sorted by name, while connected
+	init  *sdk.InitializeResult
+	lists serverLists // resources and prompts listed at connect or on list_changed
 	last  *tail       // stderr of the latest stdio process, kept after it dies
 	stale bool        // the last connection failed because the server forgot our session
 }
@@ -38,6 +40,7 @@ type conn struct {
 	stale   *atomic.Bool  // HTTP: the server rejected the session id
 	ready   atomic.Bool   // handshake done; list_changed now means a refresh
 	refresh chan struct{} // tools/list_changed arrived (buffered 1)
+	relist  chan struct{} // prompts or resources list_changed arrived (buffered 1)
 	done    chan struct{} // closed when the session has ended
 }
 
@@ -69,12 +72,13 @@ func (s *server) begin(d *dialed) *conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
-	c := &conn{gen: s.gen, refresh: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &conn{gen: s.gen, refresh: make(chan struct{}, 1), relist: make(chan struct{}, 1), done: make(chan struct{})}
 	if d != nil {
 		c.cmd, c.stderr, c.stale = d.cmd, d.stderr, d.stale
 		s.last = d.stderr
 	}
 	s.conn, s.tools, s.state, s.err, s.stale = c, nil, StateConnecting, "", false
+	s.init, s.lists = nil, serverLists{}
 	return c
 }
 
@@ -87,19 +91,20 @@ func (s *server) fail(gen uint64, msg string) bool {
 	}
 	s.stale = s.conn != nil && s.conn.stale != nil && s.conn.stale.Load()
 	s.state, s.err, s.conn, s.tools = StateFailed, msg, nil, nil
+	s.init, s.lists = nil, serverLists{}
 	return true
 }
 
 // connected publishes a finished handshake; false when superseded (the
 // caller then closes sess).
-func (s *server) connected(c *conn, sess *sdk.ClientSession, tools []*sdk.Tool) bool {
+func (s *server) connected(c *conn, h handshake) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gen != c.gen || s.state != StateConnecting {
 		return false
 	}
-	c.sess = sess
-	s.state, s.err, s.tools = StateConnected, "", tools
+	c.sess = h.sess
+	s.state, s.err, s.tools, s.init, s.lists = StateConnected, "", h.tools, h.sess.InitializeResult(), h.lists
 	c.ready.Store(true)
 	return true
 }
@@ -123,6 +128,7 @@ func (s *server) detach(state State, msg string) *conn {
 	s.gen++
 	c := s.conn
 	s.conn, s.tools, s.state, s.err = nil, nil, state, msg
+	s.init, s.lists = nil, serverLists{}
 	return c
 }
 
@@ -171,6 +177,16 @@ func (s *server) status() Status {
 	}
 	if s.state == StateConnected && s.conn != nil && s.conn.cmd != nil && s.conn.cmd.Process != nil {
 		st.PID = s.conn.cmd.Process.Pid
+	}
+	if s.state == StateConnected && s.init != nil {
+		caps := capsOf(s.init)
+		st.ProtocolVersion, st.Instructions = s.init.ProtocolVersion, boundInstructions(s.init.Instructions)
+		if s.init.ServerInfo != nil {
+			st.ServerName = s.init.ServerInfo.Name
+		}
+		st.OffersResources, st.OffersPrompts = caps.Resources != nil, caps.Prompts != nil
+		st.Resources, st.Templates, st.ListError = len(s.lists.resources), len(s.lists.templates), s.lists.err
+		st.Prompts = promptInfos(s.lists.prompts)
 	}
 	for _, t := range s.tools {
 		st.Tools = append(st.Tools, ToolInfo{Name: t.Name, ModelName: ModelToolName(s.cfg.Name, t.Name), Description: t.Description})

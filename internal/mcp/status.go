@@ -36,6 +36,18 @@ type Status struct {
 	PID        int        `json:"pid,omitempty"` // stdio servers while connected
 	Tools      []ToolInfo `json:"tools,omitempty"`
 	Warnings   []string   `json:"warnings,omitempty"`
+
+	// While connected: what initialize negotiated and what the server
+	// offers besides tools.
+	ProtocolVersion string       `json:"protocol_version,omitempty"`
+	ServerName      string       `json:"server_name,omitempty"` // serverInfo.name
+	Instructions    string       `json:"instructions,omitempty"`
+	Resources       int          `json:"resources,omitempty"`
+	Templates       int          `json:"resource_templates,omitempty"`
+	Prompts         []PromptInfo `json:"prompts,omitempty"`
+	OffersResources bool         `json:"offers_resources,omitempty"`
+	OffersPrompts   bool         `json:"offers_prompts,omitempty"`
+	ListError       string       `json:"list_error,omitempty"` // a listing the server advertised and then failed
 }
 
 // target renders where a server lives for listings: as written, before

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +23,8 @@ import (
 )
 
 func newACPCmd(ios IO, g *globals) *cobra.Command {
-	return &cobra.Command{
+	var wait time.Duration
+	cmd := &cobra.Command{
 		Use:   "acp",
 		Short: "Serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim)",
 		Long: "acp runs codewhale as an Agent Client Protocol agent: JSON-RPC 2.0, one message per line, on stdin and " +
@@ -33,14 +35,17 @@ func newACPCmd(ios IO, g *globals) *cobra.Command {
 			if g.apiKey == "-" {
 				return &exitError{code: exitFailure, err: errors.New("acp reads the protocol on stdin: give the key with --api-key-file, an *_API_KEY variable or `codewhale auth set`")}
 			}
-			return runACP(ios, g)
+			return runACP(ios, g, wait)
 		},
 	}
+	cmd.Flags().DurationVar(&wait, "permission-timeout", acp.DefaultPermissionWait,
+		"how long a permission request waits for the editor's answer before the call is denied")
+	return cmd
 }
 
 // runACP serves the protocol until the client closes stdin or a signal
 // arrives.
-func runACP(ios IO, g *globals) error {
+func runACP(ios IO, g *globals, wait time.Duration) error {
 	level := slog.LevelWarn
 	if g.verbose {
 		level = slog.LevelDebug
@@ -49,7 +54,8 @@ func runACP(ios IO, g *globals) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h := &acpHost{g: g, log: log}
-	return acp.Serve(ctx, ios.In, ios.Out, acp.Options{Open: h.open, KeyMissing: h.keyMissing, Version: codewhaleVersion(), Log: log})
+	return acp.Serve(ctx, ios.In, ios.Out, acp.Options{Open: h.open, KeyMissing: h.keyMissing, Version: codewhaleVersion(), Log: log,
+		PermissionWait: wait})
 }
 
 // acpHost builds each ACP session as the TUI builds its own: one app (the
@@ -98,6 +104,7 @@ func (h *acpHost) open(ctx context.Context, o acp.OpenOptions) (*acp.Backend, er
 	if err != nil {
 		return nil, err
 	}
+	a.Services.Editor = o.Editor
 	if loaded != nil {
 		// One writer per session, as the TUI claims it.
 		if loaded, err = session.ResolveOwned(a.Journal, cfg.Home, cfg.Workspace, loaded.Meta.ID, false); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -320,5 +321,129 @@ func TestACPAuthenticateWhenKeyMissing(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":5,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
 	if m := p.recv(); m["result"] == nil {
 		t.Errorf("session/new after authenticate = %v, want a session", m)
+	}
+}
+
+// TestACPFilesGoThroughTheEditor: a client that offers fs/* sees File's
+// read (its unsaved buffer is what the model reads) and File's write (the
+// text reaches the editor, which saves it). A write outside the
+// workspace is refused by the File boundary before the editor is asked.
+func TestACPFilesGoThroughTheEditor(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "r1", Name: "File", Args: `{"action":"read","path":"notes.txt"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "w1", Name: "File", Args: `{"action":"write","path":"out.txt","content":"written by the editor\n"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "w2", Name: "File", Args: `{"action":"write","path":"../escape.txt","content":"no\n"}`}),
+		fakemodel.Text("done"))
+	c := newCLI(t, srv)
+	if err := os.WriteFile(filepath.Join(c.ws, "notes.txt"), []byte("saved line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := c.acpClient("fs", "ACP_ANSWER=allow_once")
+	if len(r.Reads) != 1 || r.Reads[0]["path"] != filepath.Join(c.ws, "notes.txt") {
+		t.Errorf("fs/read_text_file requests = %v, want one for notes.txt", r.Reads)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 || !reqs[1].HasToolResult("unsaved line from the editor") {
+		t.Errorf("the model did not read the editor's buffer")
+	}
+	if len(r.Writes) != 1 || r.Writes[0]["path"] != filepath.Join(c.ws, "out.txt") || r.Writes[0]["content"] != "written by the editor\n" {
+		t.Errorf("fs/write_text_file requests = %v, want exactly the one inside the workspace", r.Writes)
+	}
+	if b, err := os.ReadFile(filepath.Join(c.ws, "out.txt")); err != nil || string(b) != "written by the editor\n" {
+		t.Errorf("out.txt = %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(c.ws), "escape.txt")); err == nil {
+		t.Error("a write outside the workspace went through")
+	}
+	if r.Turn.StopReason != "end_turn" {
+		t.Errorf("turn = %+v", r.Turn)
+	}
+}
+
+// TestACPLoadSession: a session made over ACP is loaded again in a new
+// agent process: its history is replayed as updates before session/load
+// answers, and the next prompt carries it to the model.
+func TestACPLoadSession(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("the first answer"), fakemodel.Text("the second answer"))
+	c := newCLI(t, srv)
+	first := c.acpClient("prompt")
+	r := c.acpClient("load", "ACP_SESSION="+first.SessionID)
+	var user, agent string
+	for _, u := range r.Replay {
+		content, _ := u["content"].(map[string]any)
+		switch u["sessionUpdate"] {
+		case "user_message_chunk":
+			user += content["text"].(string)
+		case "agent_message_chunk":
+			agent += content["text"].(string)
+		}
+	}
+	if !strings.Contains(user, "do the thing") || agent != "the first answer" {
+		t.Errorf("replay: user %q, agent %q; want the saved exchange", user, agent)
+	}
+	if r.Again.StopReason != "end_turn" || r.Again.Text != "the second answer" {
+		t.Errorf("prompt after load = %+v", r.Again)
+	}
+	reqs := srv.Requests()
+	if last := reqs[len(reqs)-1]; !strings.Contains(fmt.Sprint(last.Messages()), "the first answer") {
+		t.Errorf("the prompt after load did not carry the loaded history: %v", last.Messages())
+	}
+}
+
+// TestACPProtocolErrors: what a broken or early client sends gets a
+// protocol-correct error, and the agent keeps serving.
+func TestACPProtocolErrors(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, fakemodel.New(t))
+	p := c.acpProcess()
+	code := func(m map[string]any) float64 {
+		e, _ := m["error"].(map[string]any)
+		n, _ := e["code"].(float64)
+		return n
+	}
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize",`)
+	if m := p.recv(); code(m) != -32700 || m["id"] != nil {
+		t.Errorf("malformed JSON = %v, want Parse error -32700 with id null", m)
+	}
+	p.send(`[{"jsonrpc":"2.0","id":2,"method":"initialize"}]`)
+	if m := p.recv(); code(m) != -32600 {
+		t.Errorf("a batch = %v, want Invalid request -32600", m)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"no/such_method","params":{}}`)
+	if m := p.recv(); code(m) != -32601 || m["id"] != 3.0 {
+		t.Errorf("unknown method = %v, want Method not found -32601", m)
+	}
+	p.send(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"never-opened","prompt":[{"type":"text","text":"hi"}]}}`)
+	m := p.recv()
+	if code(m) != -32602 || !strings.Contains(fmt.Sprint(m["error"]), "session/new") {
+		t.Errorf("prompt before session/new = %v, want Invalid params naming session/new", m)
+	}
+	p.send(`{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":1}}`)
+	if m := p.recv(); m["id"] != 5.0 || m["result"] == nil {
+		t.Errorf("initialize after the errors = %v, want an answer", m)
+	}
+}
+
+// TestACPPermissionNeverAnswered: a client that never answers a
+// permission request does not hang the turn: after --permission-timeout
+// the call is denied and the turn ends.
+func TestACPPermissionNeverAnswered(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "f1", Name: "File", Args: `{"action":"write","path":"x.txt","content":"x\n"}`}),
+		fakemodel.Text("gave up"))
+	c := newCLI(t, srv)
+	start := time.Now()
+	r := c.acpClient("prompt", "ACP_ANSWER=never", "ACP_ARGS=--permission-timeout 500ms")
+	if len(r.Permissions) != 1 || r.Turn.StopReason != "end_turn" || r.Turn.Text != "gave up" {
+		t.Errorf("unanswered permission: %d requests, turn %+v; want one request, then the turn's end", len(r.Permissions), r.Turn)
+	}
+	if _, err := os.Stat(filepath.Join(c.ws, "x.txt")); err == nil {
+		t.Error("the unanswered call ran")
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %v", d)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/work"
 )
 
@@ -32,6 +33,9 @@ type OpenOptions struct {
 	Cwd string
 	// Load names a saved session to continue ("" opens a new one).
 	Load string
+	// Editor is the client's file system for the File tool, nil when the
+	// client offers none (ARCHITECTURE.md §9).
+	Editor file.Editor
 }
 
 // Backend is one opened session: an engine built but not yet running, the
@@ -202,9 +206,16 @@ func (a *Agent) open(ctx context.Context, o OpenOptions) (*session, error) {
 	if a.opts.KeyMissing != nil && a.opts.KeyMissing() {
 		return nil, sdk.NewAuthRequired(map[string]any{"error": keyMissingText})
 	}
+	files := a.editor()
+	if files != nil {
+		o.Editor = files
+	}
 	b, err := a.opts.Open(ctx, o)
 	if err != nil {
 		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if files != nil {
+		files.session = b.SessionID
 	}
 	s := newSession(a, b, o.Cwd)
 	a.mu.Lock()

@@ -27,7 +27,7 @@ func (s *session) toolEvent(ev engine.Event) {
 		in := inputMap(ev.Input)
 		s.update(sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: sdk.ToolCallId(ev.ID),
-			Title:      engine.Describe(ev.Name, ev.Input),
+			Title:      describe(ev.Name, ev.Input),
 			Kind:       toolKind(ev.Name, in),
 			Status:     sdk.ToolCallStatusPending,
 			Locations:  s.locations(in),
@@ -152,3 +152,6 @@ func diffContent(cwd, name string, in map[string]any) []sdk.ToolCallContent {
 	}
 	return nil
 }
+
+// describe is a call's title, as the approval card heads it.
+func describe(name string, in json.RawMessage) string { return engine.Describe(name, in) }

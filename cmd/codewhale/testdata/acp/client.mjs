@@ -15,7 +15,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 const acp = await import(pathToFileURL(process.env.ACP_SDK + "/dist/v1/stable/acp.js").href);
 const scenario = process.argv[2];
 const cwd = process.env.ACP_CWD;
-const child = spawn(process.env.ACP_BIN, ["acp"], { cwd, stdio: ["pipe", "pipe", "inherit"] });
+const args = ["acp", ...(process.env.ACP_ARGS ? process.env.ACP_ARGS.split(" ") : [])];
+const child = spawn(process.env.ACP_BIN, args, { cwd, stdio: ["pipe", "pipe", "inherit"] });
 const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
 
 const seen = { updates: [], permissions: [], reads: [], writes: [] };
@@ -32,7 +33,8 @@ const app = acp.client({ name: "codewhale-e2e" })
   })
   .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
     seen.reads.push(params);
-    return { content: readFileSync(params.path, "utf8") };
+    // The editor's buffer: what is on disk plus an edit not yet saved.
+    return { content: readFileSync(params.path, "utf8") + "unsaved line from the editor\n" };
   })
   .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
     seen.writes.push(params);

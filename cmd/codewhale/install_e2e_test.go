@@ -30,7 +30,7 @@ func goInstallEnv(t *testing.T, proxy string) (env []string, gobin string) {
 // reports the version the build information holds.
 func TestGoInstallFromClone(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds codewhale with go install (slow)")
+		t.Skip("slow: builds codewhale in a fresh GOPATH")
 	}
 	t.Parallel()
 	root := e2e.ModuleRoot(t)
@@ -62,7 +62,7 @@ func TestGoInstallFromClone(t *testing.T) {
 // module version with no -X flag.
 func TestGoInstallLatest(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds codewhale with go install (slow)")
+		t.Skip("slow: builds codewhale in a fresh GOPATH")
 	}
 	t.Parallel()
 	root := e2e.ModuleRoot(t)

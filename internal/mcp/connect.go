@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -135,6 +136,14 @@ func (p *Pool) watch(s *server, c *conn) {
 	if err != nil {
 		msg = fmt.Sprintf("the server closed the connection (%v)", err)
 	}
+	if c.stale == nil || !c.stale.Load() {
+		if s.degrade(c.gen, msg) {
+			p.opts.Logger.Warn("MCP server lost; reconnecting", "server", s.cfg.Name, "reason", msg)
+			p.bump()
+			p.spawn(func() { p.supervise(s) })
+			return
+		}
+	}
 	if s.fail(c.gen, msg) {
 		p.opts.Logger.Warn("MCP server stopped", "server", s.cfg.Name, "reason", msg)
 		p.bump()
@@ -172,7 +181,46 @@ func (p *Pool) refresher(s *server, c *conn) {
 // markLost records that a call found the connection gone, before the
 // watcher notices, so the caller's error and the state agree.
 func (p *Pool) markLost(s *server, c *conn, err error) {
-	if s.fail(c.gen, fmt.Sprintf("the connection was lost (%v)", err)) {
+	msg := fmt.Sprintf("the connection was lost (%v)", err)
+	if !errors.Is(err, sdk.ErrSessionMissing) && (c.stale == nil || !c.stale.Load()) && s.degrade(c.gen, msg) {
+		p.bump()
+		p.spawn(func() { p.supervise(s) })
+		return
+	}
+	if s.fail(c.gen, msg) {
+		p.bump()
+	}
+}
+
+// maxReconnects is how many times the supervisor reconnects a lost server
+// (after 0.5s, 1s, 2s) before it is failed.
+const maxReconnects = 3
+
+// reconnectDelay is the wait before attempt n (1-based).
+func reconnectDelay(n int) time.Duration { return 500 * time.Millisecond << (n - 1) }
+
+// supervise reconnects a degraded server, keeping its last good tools,
+// until it is back, reloaded or stopped, or maxReconnects attempts failed.
+func (p *Pool) supervise(s *server) {
+	gen := s.generation()
+	for n := 1; n <= maxReconnects; n++ {
+		select {
+		case <-time.After(reconnectDelay(n)):
+		case <-p.done:
+			return
+		}
+		if !s.nextAttempt(gen, n) {
+			return
+		}
+		p.bump()
+		p.connect(context.Background(), s)
+		if st := s.status(); st.State == StateConnected || !st.Degraded {
+			return
+		}
+		gen = s.generation()
+	}
+	if s.giveUp(gen) {
+		p.opts.Logger.Warn("MCP server failed after reconnecting", "server", s.cfg.Name)
 		p.bump()
 	}
 }

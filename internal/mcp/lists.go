@@ -116,7 +116,7 @@ type offers struct {
 func (s *server) offers() offers {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != StateConnected {
+	if !s.visibleLocked() {
 		return offers{}
 	}
 	caps := capsOf(s.init)
@@ -127,7 +127,7 @@ func (s *server) offers() offers {
 func (s *server) snapshotLists() serverLists {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != StateConnected {
+	if !s.visibleLocked() {
 		return serverLists{}
 	}
 	return s.lists

@@ -132,16 +132,23 @@ func TestResourceBoundsAndFailures(t *testing.T) {
 		t.Errorf("server died mid-read: %v", err)
 	}
 	for _, name := range []string{"res", "big"} {
-		if st := mustStatus(t, p, name); st.State != StateFailed {
-			t.Errorf("%s: state %s, want failed", name, st.State)
+		if st := mustStatus(t, p, name); st.State != StateDegraded {
+			t.Errorf("%s: state %s, want degraded", name, st.State)
 		}
 	}
 	res, err = call(t, ctx, read, `{"server":"other","uri":"test://small"}`)
 	if err != nil || !strings.Contains(res.Content, "hello from a resource") {
 		t.Errorf("the other server stopped working: %+v %v", res, err)
 	}
-	if got := p.Info().Servers[HelperReadResource]; got != "other" {
-		t.Errorf("after the death, helper attribution %q, want other", got)
+	if got := p.Info().Servers[HelperReadResource]; got != "big,other,res" {
+		t.Errorf("degraded servers keep their helpers: attribution %q", got)
+	}
+	if _, err := call(t, ctx, read, `{"server":"res","uri":"test://small"}`); err == nil || !strings.Contains(err.Error(), "is degraded") {
+		t.Errorf("read from a degraded server: %v", err)
+	}
+	waitState(t, p, "res", StateConnected)
+	if res, err := call(t, ctx, read, `{"server":"res","uri":"test://small"}`); err != nil || !strings.Contains(res.Content, "hello") {
+		t.Errorf("read after the reconnect: %+v %v", res, err)
 	}
 	res, err = call(t, ctx, findTool(t, p, HelperGetPrompt), `{"server":"other","name":"greet","arguments":{"who":"Ada"}}`)
 	if err != nil || !strings.Contains(res.Content, "Say hello to Ada") {
@@ -233,5 +240,43 @@ func TestHelperNameClashIsAmbiguous(t *testing.T) {
 	}
 	if !hasTool(p, HelperReadResource) {
 		t.Error("the other helpers must stay")
+	}
+}
+
+// server-everything's gzip tool registers a session resource and sends
+// notifications/resources/list_changed: the listing follows, and the new
+// resource reads back as a blob handle with its size and MIME type.
+func TestEverythingResourceListChanged(t *testing.T) {
+	t.Parallel()
+	p := startPool(t, writeConfig(t, map[string]any{"everything": everythingServer(t)}, nil), Options{})
+	before := requireConnected(t, p, "everything").Resources
+	changed := p.Changed()
+	_, err := call(t, context.Background(), findTool(t, p, "mcp_everything_gzip-file-as-resource"),
+		`{"name":"hello.gz","data":"data:text/plain;base64,aGVsbG8gd29ybGQ=","outputType":"resourceLink"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var uri string
+	for uri == "" {
+		for _, r := range p.Resources() {
+			if r.Name == "hello.gz" {
+				uri = r.URI
+			}
+		}
+		if uri != "" {
+			break
+		}
+		select {
+		case <-changed:
+			changed = p.Changed()
+		case <-ctx.Done():
+			t.Fatalf("the new resource never appeared (had %d, now %d)", before, mustStatus(t, p, "everything").Resources)
+		}
+	}
+	res, err := call(t, context.Background(), findTool(t, p, HelperReadResource), `{"server":"everything","uri":"`+uri+`"}`)
+	if err != nil || !strings.Contains(res.Content, `"blob":{"size":`) || !strings.Contains(res.Content, `"mimeType":"application/gzip"`) {
+		t.Fatalf("read of the gzip resource: %+v %v", res, err)
 	}
 }

@@ -87,6 +87,11 @@ func runTestServer() {
 	if os.Getenv("MCP_TEST_HANG") == "1" {
 		select {} // read nothing, answer nothing
 	}
+	if f := os.Getenv("MCP_TEST_DEAD_MARK"); f != "" {
+		if _, err := os.Stat(f); err == nil {
+			os.Exit(4) // died before: never starts again
+		}
+	}
 	if d, err := time.ParseDuration(os.Getenv("MCP_TEST_START_DELAY")); err == nil {
 		time.Sleep(d)
 	}
@@ -138,6 +143,9 @@ func runTestServer() {
 		})
 	s.AddTool(&sdk.Tool{Name: "die", Description: "exits the server mid-call", InputSchema: obj},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			if f := os.Getenv("MCP_TEST_DEAD_MARK"); f != "" {
+				_ = os.WriteFile(f, nil, 0o600)
+			}
 			os.Exit(3)
 			return nil, nil
 		})

@@ -22,8 +22,48 @@ import (
 func newMCPCmd(ios IO, g *globals) *cobra.Command {
 	root := &cobra.Command{Use: "mcp", Short: "List, test and edit the MCP servers in mcp.json"}
 	root.AddCommand(newMCPListCmd(ios, g), newMCPToolsCmd(ios, g), newMCPAddCmd(ios, g),
-		newMCPRemoveCmd(ios, g), newMCPEnableCmd(ios, g, true), newMCPEnableCmd(ios, g, false), newMCPValidateCmd(ios, g))
+		newMCPRemoveCmd(ios, g), newMCPEnableCmd(ios, g, true), newMCPEnableCmd(ios, g, false), newMCPValidateCmd(ios, g),
+		newMCPTrustCmd(ios, g))
 	return root
+}
+
+// mcpProject is where the workspace's .mcp.json is read from: none with
+// --no-project-config or without a workspace.
+func mcpProject(g *globals) mcp.Project {
+	if g.noProjectConfig {
+		return mcp.Project{}
+	}
+	cfg, err := g.load()
+	if err != nil {
+		return mcp.Project{}
+	}
+	ws, err := g.workspaceDir()
+	if err != nil {
+		return mcp.Project{}
+	}
+	return mcp.Project{Workspace: ws, Home: cfg.Home}
+}
+
+// newMCPTrustCmd is `codewhale mcp trust`: the trust step for the
+// workspace's .mcp.json (the one projecttrust keeps for project files).
+func newMCPTrustCmd(ios IO, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "trust",
+		Short: "Trust the workspace's .mcp.json as it is now, so its servers start",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			pr := mcpProject(g)
+			if pr.Workspace == "" {
+				return errors.New("no workspace (or --no-project-config): there is no project .mcp.json to trust")
+			}
+			line, err := mcp.TrustProject(pr)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(ios.Out, line)
+			return nil
+		},
+	}
 }
 
 // mcpPath resolves the mcp.json path (mcp_config_path, CODEWHALE_MCP_CONFIG).
@@ -42,7 +82,7 @@ func startPool(g *globals, names ...string) (*mcp.Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := mcp.Options{ClientVersion: version, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	opts := mcp.Options{ClientVersion: codewhaleVersion(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Project: mcpProject(g)}
 	if ws, err := g.workspaceDir(); err == nil {
 		opts.Dir = ws
 	}
@@ -78,6 +118,9 @@ func newMCPListCmd(ios IO, g *globals) *cobra.Command {
 				return printJSON(ios.Out, pool.Statuses())
 			}
 			mcp.WriteStatuses(ios.Out, pool.Path(), pool.ConfigError(), pool.Statuses())
+			if line := pool.Project().Line(); line != "" {
+				fmt.Fprintln(ios.Out, line)
+			}
 			if pool.ConfigError() != nil {
 				return &exitError{code: exitFailure}
 			}
@@ -129,6 +172,7 @@ func newMCPToolsCmd(ios IO, g *globals) *cobra.Command {
 
 type mcpAddOptions struct {
 	url, transport, bearerEnv      string
+	scope                          string
 	headers, env, envHeaders       []string
 	connectTimeout, executeTimeout float64
 	disabled, required             bool
@@ -138,38 +182,64 @@ func newMCPAddCmd(ios IO, g *globals) *cobra.Command {
 	o := &mcpAddOptions{}
 	cmd := &cobra.Command{
 		Use:   "add NAME [--url URL | -- COMMAND [ARGS...]]",
-		Short: "Add a server to mcp.json (stdio: a command after --; HTTP: --url)",
+		Short: "Add a server to mcp.json, or with --scope project to the workspace's .mcp.json",
 		Example: "  codewhale mcp add fs -- npx -y @modelcontextprotocol/server-filesystem ~/src\n" +
-			"  codewhale mcp add remote --url https://mcp.example.com/mcp --bearer-token-env-var MCP_TOKEN",
+			"  codewhale mcp add gh -e GITHUB_TOKEN='${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github\n" +
+			"  codewhale mcp add remote --url https://mcp.example.com/mcp --header 'Authorization=Bearer ${MCP_TOKEN}'\n" +
+			"  codewhale mcp add --scope project docs --url https://docs.example.com/mcp",
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			entry, err := o.entry(args[1:])
-			if err != nil {
-				return err
-			}
-			path, err := mcpPath(g)
-			if err != nil {
-				return err
-			}
-			if err := mcp.AddServer(path, args[0], entry); err != nil {
-				return err
-			}
-			fmt.Fprintf(ios.Out, "Added MCP server '%s' to %s. Test it with `codewhale mcp tools %s`.\n", args[0], path, args[0])
-			return nil
-		},
+		RunE: func(_ *cobra.Command, args []string) error { return runMCPAdd(ios, g, o, args[0], args[1:]) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.url, "url", "", "remote server URL (Streamable HTTP)")
 	f.StringVar(&o.transport, "transport", "", "remote transport: http (default) or sse (legacy)")
-	f.StringArrayVar(&o.headers, "header", nil, "HTTP header NAME=VALUE (repeatable)")
+	f.StringArrayVar(&o.headers, "header", nil, "HTTP header NAME=VALUE or 'NAME: VALUE' (repeatable; ${VAR} expands)")
 	f.StringArrayVar(&o.envHeaders, "env-header", nil, "HTTP header NAME=ENV_VAR, value read from the environment (repeatable)")
 	f.StringVar(&o.bearerEnv, "bearer-token-env-var", "", "environment variable holding a bearer token")
-	f.StringArrayVar(&o.env, "env", nil, "environment variable KEY=VALUE for a stdio server (repeatable)")
+	f.StringArrayVarP(&o.env, "env", "e", nil, "environment variable KEY=VALUE for a stdio server (repeatable; ${VAR} expands)")
+	f.StringVar(&o.scope, "scope", "user", "user: the person's mcp.json; project: the workspace's .mcp.json")
 	f.Float64Var(&o.connectTimeout, "connect-timeout", 0, "connect timeout in seconds (default: the file's, else 10)")
 	f.Float64Var(&o.executeTimeout, "execute-timeout", 0, "tool call timeout in seconds (default: the file's, else 60)")
 	f.BoolVar(&o.disabled, "disabled", false, "add the server disabled")
 	f.BoolVar(&o.required, "required", false, "mark the server required")
 	return cmd
+}
+
+// runMCPAdd writes the entry to the scope's file and says where it went,
+// warning about a ${VAR} that is not set here.
+func runMCPAdd(ios IO, g *globals, o *mcpAddOptions, name string, command []string) error {
+	entry, err := o.entry(command)
+	if err != nil {
+		return err
+	}
+	var line string
+	switch o.scope {
+	case "user", "":
+		path, err := mcpPath(g)
+		if err != nil {
+			return err
+		}
+		if err := mcp.AddServer(path, name, entry); err != nil {
+			return err
+		}
+		line = fmt.Sprintf("Added MCP server '%s' to %s.", name, path)
+	case "project":
+		pr := mcpProject(g)
+		if pr.Workspace == "" {
+			return errors.New("--scope project needs a workspace (and no --no-project-config)")
+		}
+		if line, err = mcp.AddProjectServer(pr, name, entry); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("--scope %q: use user or project", o.scope)
+	}
+	fmt.Fprintf(ios.Out, "%s Test it with `codewhale mcp tools %s`.\n", line, name)
+	if unset := mcp.UnsetVars(name, entry); len(unset) > 0 {
+		fmt.Fprintf(ios.Err, "warning: %s not set here; the server will not start until it is (see `codewhale mcp validate`)\n",
+			strings.Join(unset, ", "))
+	}
+	return nil
 }
 
 // entry builds the new server entry from the flags and the command line.
@@ -184,7 +254,7 @@ func (o *mcpAddOptions) entry(command []string) (mcp.NewServer, error) {
 		e.Enabled = &off
 	}
 	var err error
-	if e.Headers, err = pairs("--header", o.headers); err != nil {
+	if e.Headers, err = headerPairs(o.headers); err != nil {
 		return e, err
 	}
 	if e.EnvHeaders, err = pairs("--env-header", o.envHeaders); err != nil {
@@ -206,6 +276,27 @@ func pairs(flag string, list []string) (map[string]string, error) {
 			return nil, fmt.Errorf("%s %q: expected NAME=VALUE", flag, kv)
 		}
 		out[k] = v
+	}
+	return out, nil
+}
+
+// headerPairs parses --header values written NAME=VALUE or, as curl and
+// Claude Code take them, "NAME: VALUE".
+func headerPairs(list []string) (map[string]string, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, h := range list {
+		eq, colon := strings.IndexByte(h, '='), strings.IndexByte(h, ':')
+		sep := eq
+		if colon >= 0 && (eq < 0 || colon < eq) {
+			sep = colon
+		}
+		if sep <= 0 || strings.TrimSpace(h[:sep]) == "" {
+			return nil, fmt.Errorf("--header %q: expected NAME=VALUE or 'NAME: VALUE'", h)
+		}
+		out[strings.TrimSpace(h[:sep])] = strings.TrimSpace(h[sep+1:])
 	}
 	return out, nil
 }
@@ -263,11 +354,11 @@ func newMCPValidateCmd(ios IO, g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			checks, err := mcp.Validate(path)
+			v, err := mcp.Validate(path, mcpProject(g))
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			ok := mcp.WriteChecks(ios.Out, path, checks)
+			ok := mcp.WriteChecks(ios.Out, v)
 			if connect {
 				ok = validateConnect(ios, g) && ok
 			}

@@ -178,7 +178,11 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	if !o.NoJournal {
 		a.Journal = session.NewJournal(cfg.Home, session.OptionsFrom(cfg))
 	}
-	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace, Network: cfg.Web.Policy})
+	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace, Network: cfg.Web.Policy,
+		Project: mcpProject(cfg)})
+	if line := a.MCP.Project().Line(); line != "" && !o.NoMCP {
+		a.StartupNotices = append(a.StartupNotices, line)
+	}
 	if !o.NoMCP {
 		// Servers connect in the background from now on; the first turn's
 		// tool factory waits for them at most their connect timeout.
@@ -292,6 +296,15 @@ func (a *App) registerMCP(reg *tools.Registry, _ engine.TurnEnv) {
 	for _, t := range a.MCP.Tools() {
 		reg.Register(t)
 	}
+}
+
+// mcpProject is where the session's pool reads the workspace's .mcp.json
+// (CONTRACT.md §12.5): none under --no-project-config.
+func mcpProject(cfg *config.Config) mcp.Project {
+	if cfg.NoProjectConfig || cfg.Workspace == "" {
+		return mcp.Project{}
+	}
+	return mcp.Project{Workspace: cfg.Workspace, Home: cfg.Home}
 }
 
 // SecretsPolicy is what counts as a secret for a session under cfg: the real

@@ -28,16 +28,19 @@ type Flags struct {
 
 // Config is the effective configuration.
 type Config struct {
-	Home       string // CODEWHALE_HOME or ~/.codewhale
-	Path       string // the user config file consulted
-	File       File   // the user config as written (zero when absent)
-	Workspace  string
-	Provider   string // provider id, e.g. "deepseek"
-	BaseURL    string
-	BaseSource string // flag, env, config, default
-	APIKey     string
-	KeySource  string // flag, env, config, secret store, none
-	KeyEnv     string // the variable an env key came from
+	Home      string // CODEWHALE_HOME or ~/.codewhale
+	Path      string // the user config file consulted
+	File      File   // the user config as written (zero when absent)
+	Workspace string
+	// NoProjectConfig is --no-project-config: the workspace's overlay and
+	// its .mcp.json are not read.
+	NoProjectConfig bool
+	Provider        string // provider id, e.g. "deepseek"
+	BaseURL         string
+	BaseSource      string // flag, env, config, default
+	APIKey          string
+	KeySource       string // flag, env, config, secret store, none
+	KeyEnv          string // the variable an env key came from
 	// KeyHost is the host the key is sent to ("" when none is sent);
 	// KeyBoundTo the host a withheld key is bound to (CONTRACT.md §10.3).
 	KeyHost, KeyBoundTo string
@@ -190,6 +193,7 @@ func Load(flags Flags, env Env) (*Config, error) {
 	c := &Config{Home: HomeDir(env), Workspace: flags.Workspace, Path: UserPath(flags.ConfigPath, env), Env: env,
 		Quirks: &provider.Quirks{}}
 	c.HomeFromEnv = env.first("CODEWHALE_HOME") != ""
+	c.NoProjectConfig = flags.NoProjectConfig
 	c.AllowInsecureHTTP = truthy(env.first("CODEWHALE_ALLOW_INSECURE_HTTP"))
 	if n, err := strconv.Atoi(env.first("CODEWHALE_MAX_OUTPUT_TOKENS", "DEEPSEEK_MAX_OUTPUT_TOKENS")); err == nil && n > 0 {
 		c.MaxOutputTokens = n

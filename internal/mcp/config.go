@@ -65,6 +65,14 @@ type ServerConfig struct {
 
 	Problem  string   // why the entry cannot be used ("" when it can)
 	Warnings []string // keys that were ignored
+	Unset    []string // ${VAR} references with no value and no default (Problem says so)
+
+	// Display is where the server lives as written (command line or URL)
+	// before ${VAR} expansion, so a listing never shows an expanded secret.
+	Display string
+	// Source is the file the entry came from (the user's mcp.json or a
+	// project's .mcp.json).
+	Source string
 }
 
 // IsEnabled reports whether the server should be started.
@@ -84,6 +92,9 @@ type Config struct {
 	Path     string
 	Timeouts Timeouts // top-level "timeouts" with defaults filled in
 	Servers  map[string]*ServerConfig
+	// Project is the workspace's .mcp.json when the pool reads one (its
+	// servers are merged into Servers); nil otherwise.
+	Project *ProjectFile
 }
 
 // Names returns the server names, sorted.
@@ -132,7 +143,12 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 // ParseConfig parses the bytes of an mcp.json; path is used in errors.
-func ParseConfig(path string, data []byte) (*Config, error) {
+// ${VAR} references are expanded from the process environment.
+func ParseConfig(path string, data []byte) (*Config, error) { return ParseConfigEnv(path, data, nil) }
+
+// ParseConfigEnv is ParseConfig with the variables read through lookup
+// (nil: the process environment).
+func ParseConfigEnv(path string, data []byte, lookup Lookup) (*Config, error) {
 	fail := func(format string, a ...any) (*Config, error) {
 		return nil, &ConfigError{Path: path, Msg: fmt.Sprintf(format, a...)}
 	}
@@ -166,7 +182,9 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		return fail("%q must be an object mapping server names to server settings", key)
 	}
 	for name, body := range servers {
-		cfg.Servers[name] = parseServer(name, body)
+		s := parseServer(name, body, lookup)
+		s.Source = path
+		cfg.Servers[name] = s
 	}
 	return cfg, nil
 }

@@ -17,9 +17,11 @@ var knownServerKeys = map[string]bool{
 	"disabled": true, "enabled": true, "required": true, "enabled_tools": true, "disabled_tools": true,
 }
 
-// parseServer decodes one server entry. It never fails: an unusable entry is
-// returned with Problem set so the server can still be listed with its error.
-func parseServer(name string, body json.RawMessage) *ServerConfig {
+// parseServer decodes one server entry and expands its ${VAR} references
+// through lookup (nil: the process environment). It never fails: an
+// unusable entry is returned with Problem set so the server can still be
+// listed with its error.
+func parseServer(name string, body json.RawMessage, lookup Lookup) *ServerConfig {
 	s := &ServerConfig{Name: name, Enabled: true}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
@@ -40,7 +42,16 @@ func parseServer(name string, body json.RawMessage) *ServerConfig {
 		s.Problem = err.Error()
 		return s
 	}
+	written := *s
+	s.Unset = expandServer(s, lookup)
 	s.Problem = checkServer(s, m)
+	written.Transport = s.Transport
+	s.Display = target(&written)
+	if len(s.Unset) > 0 {
+		// The unset variable is the cause of any other complaint (an
+		// empty host, say), and the one thing to fix.
+		s.Problem = unsetProblem(s.Unset)
+	}
 	return s
 }
 

@@ -32,20 +32,45 @@ type NewServer struct {
 // It refuses a name that exists and an entry that would not be usable. Other
 // keys and their order are kept; the write is atomic.
 func AddServer(path, name string, entry NewServer) error {
-	raw, err := json.Marshal(entry)
+	raw, err := checkedEntry(name, entry)
 	if err != nil {
 		return err
 	}
-	if s := parseServer(name, raw); s.Problem != "" {
-		return fmt.Errorf("server '%s': %s", name, s.Problem)
+	return editServers(path, addEdit(path, name, raw))
+}
+
+// checkedEntry encodes entry, refusing one that would not be usable.
+func checkedEntry(name string, entry NewServer) (json.RawMessage, error) {
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return nil, err
 	}
-	return editServers(path, func(servers *object) error {
+	// A ${VAR} that is unset here may be set where the server runs; the
+	// caller warns about it (UnsetVars) rather than refusing.
+	if s := parseServer(name, raw, nil); s.Problem != "" && len(s.Unset) == 0 {
+		return nil, fmt.Errorf("server '%s': %s", name, s.Problem)
+	}
+	return raw, nil
+}
+
+// UnsetVars are the ${VAR} references of entry that have no value here
+// and no default.
+func UnsetVars(name string, entry NewServer) []string {
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return nil
+	}
+	return parseServer(name, raw, nil).Unset
+}
+
+func addEdit(path, name string, raw json.RawMessage) func(*object) error {
+	return func(servers *object) error {
 		if _, ok := servers.get(name); ok {
 			return fmt.Errorf("server '%s' already exists in %s; remove it first", name, path)
 		}
 		servers.set(name, raw)
 		return nil
-	})
+	}
 }
 
 // RemoveServer deletes server name from the mcp.json at path.
@@ -89,50 +114,61 @@ func editServers(path string, edit func(*object) error) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	_, err = editData(path, data, "servers", edit)
+	return err
+}
+
+// editData is editServers over the file's bytes already read; newKey is
+// the servers key of a document that has none yet. It returns the bytes
+// written.
+func editData(path string, data []byte, newKey string, edit func(*object) error) ([]byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}")
 	}
 	if _, err := ParseConfig(path, data); err != nil {
-		return fmt.Errorf("%w; fix the file before editing it", err)
+		return nil, fmt.Errorf("%w; fix the file before editing it", err)
 	}
 	top, err := parseObject(data)
 	if err != nil {
-		return &ConfigError{Path: path, Msg: err.Error()}
+		return nil, &ConfigError{Path: path, Msg: err.Error()}
 	}
-	key := "servers"
+	key := newKey
 	if _, ok := top.get("mcpServers"); ok {
 		key = "mcpServers"
+	} else if _, ok := top.get("servers"); ok {
+		key = "servers"
 	}
 	servers := object{}
 	if raw, ok := top.get(key); ok {
 		if servers, err = parseObject(raw); err != nil {
-			return &ConfigError{Path: path, Msg: fmt.Sprintf("%q must be an object", key)}
+			return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("%q must be an object", key)}
 		}
 	}
 	if err := edit(&servers); err != nil {
-		return err
+		return nil, err
 	}
 	b, err := json.Marshal(servers)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	top.set(key, b)
 	return writeJSON(path, top)
 }
 
 // writeJSON writes v indented by two spaces via a temp file and a rename,
-// keeping the file's mode (0600 for a new file: it may hold tokens).
-func writeJSON(path string, v any) error {
+// keeping the file's mode (0600 for a new file: it may hold tokens), and
+// returns the bytes written.
+func writeJSON(path string, v any) ([]byte, error) {
 	compact, err := json.Marshal(v)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, compact, "", "  "); err != nil {
-		return err
+		return nil, err
 	}
 	out.WriteByte('\n')
-	return atomicfile.Write(path, out.Bytes(), 0o600, true)
+	return out.Bytes(), atomicfile.Write(path, out.Bytes(), 0o600, true)
 }
 
 // object is a JSON object that keeps its members' order, so editing one

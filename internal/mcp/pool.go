@@ -28,6 +28,9 @@ type Options struct {
 	// reaches any host. A configured server's own host may be private
 	// (the user named it), but the deny list and a deny default hold.
 	Network *netpolicy.Policy
+	// Project is where the workspace's .mcp.json and the trust record
+	// are; the zero value reads no project file.
+	Project Project
 }
 
 // Pool owns the configured MCP servers: it starts them concurrently, keeps
@@ -52,6 +55,7 @@ type Pool struct {
 	bgMu   sync.Mutex
 	bg     sync.WaitGroup // handshakes, watchers and refreshers
 	closed bool           // under bgMu: no goroutine starts after Close
+	done   chan struct{}  // closed by Close: supervisors stop waiting
 }
 
 // NewPool reads the mcp.json at path (a missing file means no servers). It
@@ -67,8 +71,8 @@ func NewPool(path string, opts Options) *Pool {
 	if opts.Trace != nil {
 		opts.Trace = &lockedWriter{w: opts.Trace}
 	}
-	p := &Pool{opts: opts, path: path, servers: map[string]*server{}}
-	cfg, err := LoadConfig(path)
+	p := &Pool{opts: opts, path: path, servers: map[string]*server{}, done: make(chan struct{})}
+	cfg, err := LoadAll(path, opts.Project)
 	p.apply(cfg, err)
 	return p
 }
@@ -151,7 +155,7 @@ func (p *Pool) settle(ctx context.Context, names []string) {
 // again. Servers removed from the file are stopped. A malformed file changes
 // nothing and is returned.
 func (p *Pool) Reload(ctx context.Context, names ...string) error {
-	cfg, err := LoadConfig(p.path)
+	cfg, err := LoadAll(p.path, p.opts.Project)
 	removed := p.apply(cfg, err)
 	if err != nil {
 		return err
@@ -274,6 +278,7 @@ func (p *Pool) Close() error {
 	if already {
 		return nil
 	}
+	close(p.done)
 	p.stopAll(p.pick(nil))
 	p.bg.Wait()
 	p.stopAll(p.pick(nil)) // a handshake that finished during the wait

@@ -74,32 +74,56 @@ func WriteTools(w io.Writer, st Status) {
 // Check is the result of validating one server entry without starting it.
 type Check struct {
 	Name     string   `json:"name"`
+	Source   string   `json:"source,omitempty"` // the file that defines it
 	Enabled  bool     `json:"enabled"`
 	Problem  string   `json:"problem,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Validate checks the file at path without starting any server. The error
-// is the file-level problem; per-server problems are in the checks.
-func Validate(path string) ([]Check, error) {
-	cfg, err := LoadConfig(path)
+// Validation is what Validate found: the servers of the person's mcp.json
+// and of the project's .mcp.json, and the project file itself.
+type Validation struct {
+	Path    string
+	Checks  []Check
+	Project *ProjectFile // nil when no project file is read
+}
+
+// Validate checks the file at path, and the project's .mcp.json when pr
+// names a workspace, without starting any server. The error is the
+// person's file's problem; per-server problems (an unset ${VAR}, a file
+// not trusted) are in the checks.
+func Validate(path string, pr Project) (*Validation, error) {
+	cfg, err := LoadAll(path, pr)
 	if err != nil {
 		return nil, err
 	}
-	var out []Check
+	v := &Validation{Path: path, Project: cfg.Project}
 	for _, name := range cfg.Names() {
 		s := cfg.Servers[name]
-		out = append(out, Check{Name: name, Enabled: s.IsEnabled(), Problem: s.Problem, Warnings: s.Warnings})
+		v.Checks = append(v.Checks, Check{Name: name, Source: s.Source, Enabled: s.IsEnabled(), Problem: s.Problem,
+			Warnings: s.Warnings})
 	}
-	return out, nil
+	return v, nil
 }
 
 // WriteChecks renders Validate's result; it reports whether every entry is
-// usable.
-func WriteChecks(w io.Writer, path string, checks []Check) bool {
-	fmt.Fprintf(w, "MCP config: %s\n", path)
+// usable and the project file, when there is one, could be read.
+func WriteChecks(w io.Writer, v *Validation) bool {
+	fmt.Fprintf(w, "MCP config: %s\n", v.Path)
 	ok := true
-	for _, c := range checks {
+	if f := v.Project; f != nil && f.Exists {
+		state := "trusted"
+		switch {
+		case f.Problem != "":
+			state, ok = "error: "+f.Problem, false
+		case f.Changed:
+			state = "changed since you trusted it (its servers do not start)"
+		case !f.Trusted:
+			state = "not trusted (its servers do not start)"
+		}
+		fmt.Fprintf(w, "Project MCP config: %s: %s\n", f.Path, state)
+	}
+	for _, c := range v.Checks {
 		state := "ok"
 		switch {
 		case c.Problem != "":
@@ -112,7 +136,7 @@ func WriteChecks(w io.Writer, path string, checks []Check) bool {
 			fmt.Fprintf(w, "    warning: %s\n", warn)
 		}
 	}
-	if len(checks) == 0 {
+	if len(v.Checks) == 0 {
 		fmt.Fprintln(w, "  no servers configured")
 	}
 	return ok

@@ -47,12 +47,12 @@ func TestValidateAndWriteChecks(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	checks, err := Validate(path)
+	v, err := Validate(path, Project{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if WriteChecks(&b, path, checks) {
+	if WriteChecks(&b, v) {
 		t.Error("a server with a problem must fail validation")
 	}
 	want := "MCP config: " + path + `

@@ -1,11 +1,12 @@
 // Package projecttrust is the user's record of which project files may run
 // things in their sessions: a repository's .codewhale/hooks.toml
-// (CONTRACT.md §17.4) and its sub-agent definitions (CONTRACT.md §6.5). Each
-// entry maps a file's canonical path to the SHA-256 of the content the user
-// reviewed and trusted, in $CODEWHALE_HOME/hooks-trust.json; a file edited
-// since must be trusted again. It is the one trust step for project files:
-// the hooks runner and the agent-definition loader both read and write it
-// here.
+// (CONTRACT.md §17.4), its sub-agent definitions (CONTRACT.md §6.5) and its
+// .mcp.json of MCP servers (CONTRACT.md §12.5). Each entry maps a file's
+// canonical path to the SHA-256 of the content the user reviewed and
+// trusted, in $CODEWHALE_HOME/hooks-trust.json; a file edited since must be
+// trusted again. It is the one trust step for project files: the hooks
+// runner, the agent-definition loader and the MCP pool all read and write
+// it here.
 package projecttrust
 
 import (

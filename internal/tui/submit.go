@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/codewhale/codewhale/internal/approvalcard"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
@@ -169,20 +170,9 @@ func (m *Model) decide(d views.Decision) tea.Cmd {
 	} else {
 		m.turn.phase = phaseWorking
 	}
-	switch d.Choice {
-	case views.AllowOnce:
-		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID})
-	case views.AllowSession:
-		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID, ForSession: true})
-	case views.AllowAlways:
-		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID, SaveRule: true})
-	case views.Deny:
-		m.o.Engine.Submit(engine.DenyToolCall{ID: d.ID})
-	case views.Abort:
-		m.o.Engine.Submit(engine.DenyToolCall{ID: d.ID, Abort: true})
-		if m.turn.busy && !m.turn.cancelling {
-			return m.cancelTurn()
-		}
+	m.o.Engine.Submit(approvalcard.Op(d.ID, d.Choice))
+	if d.Choice == views.Abort && m.turn.busy && !m.turn.cancelling {
+		return m.cancelTurn()
 	}
 	return nil
 }

@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run build test unit race fuzz cross mcp-servers acp-client lsp-servers bench lint fmt-check vet third-party commits clean
+.PHONY: run build release-check test unit race fuzz cross mcp-servers acp-client lsp-servers bench lint fmt-check vet third-party commits clean
 
 ## run: build and start the TUI in the current directory
 run: build
@@ -15,13 +15,21 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/codewhale
 
+GORELEASER_VERSION := v2.17.0
+GORELEASER := .cache/bin/goreleaser
+
+## release-check: `goreleaser check` on .goreleaser.yaml (installs goreleaser into .cache/bin from the Go module proxy)
+release-check:
+	@test -x $(GORELEASER) || GOBIN=$(CURDIR)/.cache/bin GOFLAGS= $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	$(GORELEASER) check
+
 # The packages whose goroutines meet: run again under the race detector.
 RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/sandbox/... ./internal/tools/agent/... ./internal/mcp/... \
              ./internal/session/... ./internal/tui/...
 FUZZTIME  ?= 20s
 
 ## test: everything CI checks — formatting, vet, lint, copies, unit and end-to-end tests, race, fuzz, other OSes
-test: fmt-check vet lint third-party commits mcp-servers acp-client lsp-servers unit race fuzz cross
+test: fmt-check vet lint third-party commits release-check mcp-servers acp-client lsp-servers unit race fuzz cross
 
 unit:
 	$(GO) test -count=1 -timeout 20m ./...

@@ -54,7 +54,7 @@ func runACP(ios IO, g *globals, wait time.Duration) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h := &acpHost{g: g, log: log}
-	return acp.Serve(ctx, ios.In, ios.Out, acp.Options{Open: h.open, KeyMissing: h.keyMissing, Version: version, Log: log,
+	return acp.Serve(ctx, ios.In, ios.Out, acp.Options{Open: h.open, KeyMissing: h.keyMissing, Version: codewhaleVersion(), Log: log,
 		PermissionWait: wait})
 }
 
@@ -92,7 +92,7 @@ func (h *acpHost) open(ctx context.Context, o acp.OpenOptions) (*acp.Backend, er
 	if err != nil {
 		return nil, err
 	}
-	opts := app.Options{Version: version, Interactive: true, Executable: executable(), Hooks: hooks.Trusted}
+	opts := app.Options{Version: codewhaleVersion(), Interactive: true, Executable: executable(), Hooks: hooks.Trusted}
 	var loaded *session.Loaded
 	if o.Load != "" {
 		if loaded, err = session.Resolve(cfg.Home, cfg.Workspace, o.Load, false); err != nil {

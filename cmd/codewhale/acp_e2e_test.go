@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -411,6 +412,10 @@ func TestACPProtocolErrors(t *testing.T) {
 	if m := p.recv(); code(m) != -32600 {
 		t.Errorf("a batch = %v, want Invalid request -32600", m)
 	}
+	p.send(`{"jsonrpc":"2.0"}`)
+	if m := p.recv(); code(m) != -32600 {
+		t.Errorf("an object with neither id nor method = %v, want Invalid request -32600", m)
+	}
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"no/such_method","params":{}}`)
 	if m := p.recv(); code(m) != -32601 || m["id"] != 3.0 {
 		t.Errorf("unknown method = %v, want Method not found -32601", m)
@@ -446,4 +451,52 @@ func TestACPPermissionNeverAnswered(t *testing.T) {
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("the run took %v", d)
 	}
+}
+
+// TestACPInitializeWithin20ms: an editor starting the agent gets its
+// initialize answer within 20 ms of the process start (docs/PERFORMANCE.md,
+// "ACP"). The fastest of several starts is held to the budget, so a busy
+// machine's slow start does not fail the test; the median is logged with
+// the ratio to `codewhale --version` measured in the same run.
+func TestACPInitializeWithin20ms(t *testing.T) {
+	c := newCLI(t, nil)
+	var times []time.Duration
+	for range 9 {
+		p := c.acpProcessStarted(func(p *acpProc) {
+			p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+			p.recv()
+		})
+		times = append(times, p)
+	}
+	var version []time.Duration // the reference start-up, measured in the same run
+	for range 9 {
+		start := time.Now()
+		if err := c.command("--version").Run(); err != nil {
+			t.Fatal(err)
+		}
+		version = append(version, time.Since(start))
+	}
+	slices.Sort(times)
+	slices.Sort(version)
+	t.Logf("initialize answered after %v (fastest), %v (median) of 9 starts; codewhale --version %v (median): ratio %.2f",
+		times[0], times[len(times)/2], version[len(version)/2], float64(times[len(times)/2])/float64(version[len(version)/2]))
+	// On a machine other work keeps busy the process start itself slows
+	// down: the budget then is half again the --version start-up measured
+	// beside it.
+	if budget := max(20*time.Millisecond, version[0]*3/2); times[0] > budget {
+		t.Errorf("initialize answered after %v at best, want within %v of the start (--version: %v)", times[0], budget, version[0])
+	}
+}
+
+// acpProcessStarted starts `codewhale acp`, runs do and returns how long
+// from before the start until do returned; the process is ended after.
+func (c *cli) acpProcessStarted(do func(*acpProc)) time.Duration {
+	c.t.Helper()
+	start := time.Now()
+	p := c.acpProcess()
+	do(p)
+	took := time.Since(start)
+	_ = p.in.Close()
+	_ = p.cmd.Wait()
+	return took
 }

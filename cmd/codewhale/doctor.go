@@ -162,7 +162,7 @@ func mcpReport(ctx context.Context, g *globals, path string) (doctor.MCPReport, 
 // startPoolCtx starts every enabled server of the mcp.json at path within
 // ctx.
 func startPoolCtx(ctx context.Context, g *globals, path string) *mcp.Pool {
-	opts := mcp.Options{ClientVersion: version, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	opts := mcp.Options{ClientVersion: codewhaleVersion(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if ws, err := g.workspaceDir(); err == nil {
 		opts.Dir = ws
 	}

@@ -82,7 +82,7 @@ func startPool(g *globals, names ...string) (*mcp.Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := mcp.Options{ClientVersion: version, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Project: mcpProject(g)}
+	opts := mcp.Options{ClientVersion: codewhaleVersion(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Project: mcpProject(g)}
 	if ws, err := g.workspaceDir(); err == nil {
 		opts.Dir = ws
 	}

@@ -102,8 +102,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	defer cancel()
 	a := &Agent{opts: o, ctx: ctx, sessions: map[string]*session{}}
 	w := &lockedWriter{w: out}
-	a.conn = sdk.NewAgentSideConnection(a, w, newGuard(in, w, o.Log))
-	a.conn.SetLogger(o.Log)
+	a.conn = sdk.NewAgentSideConnection(a, w, in)
+	a.conn.SetLogger(slog.New(protocolErrors{next: o.Log.Handler(), out: w}))
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():

@@ -1,29 +1,32 @@
 package acp
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"sync"
 )
 
-// The SDK drops a line that is not JSON with a log entry and no answer.
-// JSON-RPC 2.0 wants a Parse error (-32700, id null) for one, and an
-// Invalid Request (-32600) for JSON that is not a request object; the
-// guard answers both before the SDK reads the line, so a broken client
-// learns what it sent instead of waiting. It checks with json.Valid, which
-// allocates nothing, and hands valid lines on unchanged.
-
+// The SDK drops a line it cannot decode with a log entry and no answer.
+// JSON-RPC 2.0 wants a Parse error (-32700, id null) for a line that is
+// not JSON and an Invalid Request (-32600) for JSON that is not a request
+// object. protocolErrors answers both from the SDK's own log records
+// (github.com/coder/acp-go-sdk v0.13.0, connection.go: "failed to parse
+// incoming message" with the line as "raw", "received message with
+// neither id nor method"), so a broken client learns what it sent without
+// a second parse of every line: the inbound path stays the SDK's alone.
+// TestACPProtocolErrors fails if an SDK release rewords them.
 const (
+	sdkParseFailed = "failed to parse incoming message"
+	sdkNoMethod    = "received message with neither id nor method"
+
 	parseError     = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":{"error":"the line is not JSON; send one JSON-RPC 2.0 object per line"}}}` + "\n"
-	invalidRequest = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request","data":{"error":"send one JSON-RPC 2.0 object per line (batches are not used by ACP)"}}}` + "\n"
+	invalidRequest = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request","data":{"error":"send one JSON-RPC 2.0 request object per line (ACP uses no batches)"}}}` + "\n"
 )
 
 // lockedWriter makes each Write atomic: the SDK writes one whole message
-// per Write, and the guard's answers must not land inside one.
+// per Write, and an error answer must not land inside one.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -35,72 +38,39 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// guard is the reader the SDK reads: the client's lines that are JSON
-// objects, each ending in a newline.
-type guard struct {
-	r    *bufio.Reader
+// protocolErrors is the slog.Handler the SDK's connection logs to: it
+// answers the lines the SDK dropped, then passes every record on.
+type protocolErrors struct {
+	next slog.Handler
 	out  io.Writer
-	log  *slog.Logger
-	line []byte // what is left of the current line
-	long []byte // a line longer than the buffer, gathered
-	err  error
 }
 
-func newGuard(in io.Reader, out io.Writer, log *slog.Logger) *guard {
-	return &guard{r: bufio.NewReaderSize(in, 64<<10), out: out, log: log}
+func (h protocolErrors) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h protocolErrors) Handle(ctx context.Context, r slog.Record) error {
+	switch r.Message {
+	case sdkParseFailed:
+		answer := parseError
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "raw" && json.Valid([]byte(a.Value.String())) {
+				answer = invalidRequest
+			}
+			return true
+		})
+		_, _ = io.WriteString(h.out, answer)
+	case sdkNoMethod:
+		_, _ = io.WriteString(h.out, invalidRequest)
+	}
+	if !h.next.Enabled(ctx, r.Level) {
+		return nil
+	}
+	return h.next.Handle(ctx, r)
 }
 
-func (g *guard) Read(p []byte) (int, error) {
-	for len(g.line) == 0 {
-		if g.err != nil {
-			return 0, g.err
-		}
-		g.next()
-	}
-	n := copy(p, g.line)
-	g.line = g.line[n:]
-	return n, nil
+func (h protocolErrors) WithAttrs(as []slog.Attr) slog.Handler {
+	return protocolErrors{next: h.next.WithAttrs(as), out: h.out}
 }
 
-// next reads one line and keeps it when it is a JSON object.
-func (g *guard) next() {
-	line, err := g.r.ReadSlice('\n')
-	for errors.Is(err, bufio.ErrBufferFull) {
-		g.long = append(g.long[:0:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = g.r.ReadSlice('\n')
-			g.long = append(g.long, line...)
-		}
-		line = g.long
-	}
-	if err != nil {
-		g.err = err
-		if len(bytes.TrimSpace(line)) == 0 {
-			return
-		}
-		line = append(line, '\n') // a last line without its newline
-	}
-	body := bytes.TrimSpace(line)
-	switch {
-	case len(body) == 0:
-		return
-	case !json.Valid(body):
-		g.answer(parseError, body)
-		return
-	case body[0] != '{':
-		g.answer(invalidRequest, body)
-		return
-	}
-	g.line = line
-}
-
-func (g *guard) answer(msg string, body []byte) {
-	const show = 200
-	if len(body) > show {
-		body = body[:show]
-	}
-	g.log.Warn("refused a line that is not a JSON-RPC object", "line", string(body))
-	if _, err := io.WriteString(g.out, msg); err != nil {
-		g.err = err
-	}
+func (h protocolErrors) WithGroup(name string) slog.Handler {
+	return protocolErrors{next: h.next.WithGroup(name), out: h.out}
 }

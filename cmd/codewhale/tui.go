@@ -8,6 +8,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -99,6 +100,7 @@ func startTUIWith(ios IO, g *globals, cfg *config.Config, prompt string, resume 
 		Project:     a.Project(),
 		Hooks:       a.Hooks,
 		LSP:         a.LSP,
+		MCP:         tuiMCP(a),
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()
@@ -175,4 +177,13 @@ func nonEmpty(ss ...string) []string {
 func startNotices(a *app.App) []string {
 	notices := append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...)
 	return append(append(notices, a.HookNotices...), a.StartHooks(context.Background())...)
+}
+
+// tuiMCP is the session's MCP pool for /mcp, prompts and mentions; nil
+// with --no-mcp.
+func tuiMCP(a *app.App) *mcp.Pool {
+	if a.Opts.NoMCP {
+		return nil
+	}
+	return a.MCP
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/lsp"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/mdterm"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -159,6 +160,9 @@ type Options struct {
 	Hooks *hooks.Runner
 	// LSP is the session's language servers, for /lsp (nil: off).
 	LSP *lsp.Manager
+	// MCP is the session's MCP servers, for /mcp, prompts as slash
+	// commands and @server:uri mentions (nil: off).
+	MCP *mcp.Pool
 }
 
 // Model is the root Bubble Tea model.
@@ -180,6 +184,10 @@ type Model struct {
 	initRun *initState // a /init in progress (nil: none)
 	stack   []views.View
 	sub     *subscription
+
+	// mcpVersion is the MCP pool version the command table's prompt rows
+	// were built from.
+	mcpVersion uint64
 
 	route    Route
 	mode     policy.Mode
@@ -344,6 +352,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
+	case mcpSendMsg:
+		return m, m.mcpSend(msg)
 	case expireMsg:
 		return m, nil // re-render so an expired toast disappears
 	case highlightedMsg:

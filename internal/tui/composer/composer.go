@@ -32,7 +32,7 @@ const Prompt = "❯ "
 
 // Composer is the input line.
 type Composer struct {
-	ta      textarea.Model
+	ta textarea.Model
 	// pastes maps each placeholder to its paste for the whole session
 	// (numbers never repeat), so a recalled or restored message expands.
 	pastes  map[string]string

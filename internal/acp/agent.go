@@ -17,6 +17,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/work"
@@ -36,6 +37,8 @@ type OpenOptions struct {
 	// Editor is the client's file system for the File tool, nil when the
 	// client offers none (ARCHITECTURE.md §9).
 	Editor file.Editor
+	// MCPServers are the MCP servers the client passed for the session.
+	MCPServers []mcp.ServerConfig
 }
 
 // Backend is one opened session: an engine built but not yet running, the
@@ -191,7 +194,11 @@ func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
 // NewSession implements sdk.Agent.
 func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	defer a.track()()
-	s, err := a.open(ctx, OpenOptions{Cwd: p.Cwd})
+	servers, err := mcpServers(p.McpServers)
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	s, err := a.open(ctx, OpenOptions{Cwd: p.Cwd, MCPServers: servers})
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}

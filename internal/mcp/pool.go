@@ -357,3 +357,7 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 var errClosed = errors.New("the MCP pool is closed")
+
+// Version counts changes of any server's state, tools, resources or
+// prompts; a UI rebuilds what it derived when it moves.
+func (p *Pool) Version() uint64 { return p.version.Load() }

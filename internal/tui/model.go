@@ -94,6 +94,9 @@ type Options struct {
 	// Resume, when set, is a saved session to continue: it is handed to the
 	// engine and its transcript rebuilt before anything else happens.
 	Resume *session.Loaded
+	// PickSession opens the session picker at start (`codewhale resume`
+	// with no id), as Ctrl+R does.
+	PickSession bool
 	// Notices are shown once at start-up (e.g. task records the store
 	// quarantined or refused).
 	Notices []string
@@ -271,6 +274,9 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.sub.next(), m.waitHighlighted()}
 	if l := m.o.Resume; l != nil {
 		cmds = append(cmds, func() tea.Msg { return resumedMsg{loaded: l} })
+	}
+	if m.o.PickSession && m.o.Resume == nil {
+		cmds = append(cmds, m.openSessions())
 	}
 	if m.o.Prompt != "" {
 		prompt := m.o.Prompt

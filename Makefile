@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run build test unit race fuzz cross mcp-servers lsp-servers bench lint fmt-check vet third-party commits clean
+.PHONY: run build release-check test unit race fuzz cross mcp-servers acp-client lsp-servers bench lint fmt-check vet third-party commits clean
 
 ## run: build and start the TUI in the current directory
 run: build
@@ -15,13 +15,21 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/codewhale
 
+GORELEASER_VERSION := v2.17.0
+GORELEASER := .cache/bin/goreleaser
+
+## release-check: `goreleaser check` on .goreleaser.yaml (installs goreleaser into .cache/bin from the Go module proxy)
+release-check:
+	@test -x $(GORELEASER) || GOBIN=$(CURDIR)/.cache/bin GOFLAGS= $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	$(GORELEASER) check
+
 # The packages whose goroutines meet: run again under the race detector.
 RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/sandbox/... ./internal/tools/agent/... ./internal/mcp/... \
              ./internal/session/... ./internal/tui/...
 FUZZTIME  ?= 20s
 
 ## test: everything CI checks — formatting, vet, lint, copies, unit and end-to-end tests, race, fuzz, other OSes
-test: fmt-check vet lint third-party commits mcp-servers lsp-servers unit race fuzz cross
+test: fmt-check vet lint third-party commits release-check mcp-servers acp-client lsp-servers unit race fuzz cross
 
 unit:
 	$(GO) test -count=1 -timeout 20m ./...
@@ -45,6 +53,12 @@ mcp-servers:
 	@if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then \
 		scripts/install-mcp-servers.sh >/dev/null; \
 	else echo "npm not found: the MCP end-to-end tests will skip (and fail under CODEWHALE_REQUIRE_E2E=1)"; fi
+
+## acp-client: the Agent Client Protocol's TypeScript SDK, the client the `codewhale acp` end-to-end tests use (needs npm)
+acp-client:
+	@if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then \
+		scripts/install-acp-client.sh >/dev/null; \
+	else echo "npm not found: the ACP end-to-end tests will skip (and fail under CODEWHALE_REQUIRE_E2E=1)"; fi
 
 ## lsp-servers: the language servers the LSP end-to-end tests run against, pinned into .cache/ (gopls from the
 ## Go module proxy, pyright and typescript-language-server from npm)

@@ -130,7 +130,7 @@ func runAutomationDue(ios IO, g *globals) error {
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
-	a, err := app.New(cfg, app.Options{Version: version})
+	a, err := app.New(cfg, app.Options{Version: codewhaleVersion()})
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}

@@ -96,6 +96,9 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"models":             {{args: []string{"models"}, out: "deepseek-v4-pro"}},
 		"tools":              {{args: []string{"tools", "--json"}, out: `"active_tool_catalog_sha256"`}},
 		"doctor":             {{args: []string{"doctor"}, out: "route"}},
+		// Its main paths: TestACPPromptStreamsAndCancels and the other TestACP tests.
+		"acp": {{args: []string{"acp"}, stdin: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}` + "\n",
+			out: `"protocolVersion":1`}},
 		// Its main paths: TestInitCommand, TestE2EInitCommandAsksAndIgnoresTypeAhead.
 		"init": {{args: []string{"init"}, code: 1, out: "standard input is not a terminal; pass --yes"}},
 	}
@@ -105,7 +108,7 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"sessions delete", "resume", "models", "tools", "auth", "auth set", "auth status", "automation", "automation list",
 		"automation show", "automation pause", "automation resume", "automation delete", "automation run-due", "completion",
 		"completion bash", "completion zsh", "completion fish", "completion powershell", "mcp", "mcp add", "mcp disable",
-		"mcp trust", "mcp login", "mcp logout", "mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor", "init"}
+		"mcp trust", "mcp login", "mcp logout", "mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor", "acp", "init"}
 	for _, p := range allCommands(t, c, nil) {
 		if _, ok := rows[strings.Join(p, " ")]; !ok {
 			t.Errorf("command %q has no end-to-end row", strings.Join(p, " "))

@@ -450,7 +450,7 @@ func TestExecCallsAnMCPToolFoundByToolSearch(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	for _, n := range reqs[0].ToolNames() {
-		if strings.HasPrefix(n, "mcp_") {
+		if strings.HasPrefix(n, "mcp_everything_") {
 			t.Errorf("MCP tool %s sent before it was loaded", n)
 		}
 	}
@@ -754,5 +754,49 @@ func TestExecWithoutAutoRecordsApprovalRequired(t *testing.T) {
 	}
 	if !srv.Requests()[1].HasToolResult("needs approval (approval_required)") {
 		t.Error("the model was not told why")
+	}
+}
+
+// CONTRACT.md §4.7: with server-everything connected the resource and prompt
+// helpers are in the first request (eager), its instructions are in the
+// system prompt under its name, and a resource the model reads reaches the
+// next request.
+func TestExecReadsAnMCPResource(t *testing.T) {
+	t.Parallel()
+	bin := e2e.MCPServerBin(t, "mcp-server-everything")
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "r", Name: "read_mcp_resource",
+			Args: `{"server":"everything","uri":"demo://resource/static/document/architecture.md"}`}),
+		fakemodel.Text("Read."))
+	c := newCLI(t, srv)
+	cfg, _ := json.Marshal(map[string]any{"servers": map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{bin, "stdio"}},
+	}})
+	if err := os.WriteFile(filepath.Join(c.home, ".codewhale", "mcp.json"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := c.run("exec", "--output-format", "stream-json", "read the architecture doc")
+	if code != 0 {
+		t.Fatalf("code %d: %s\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests: %s\n%s", len(reqs), out, errOut)
+	}
+	names := "," + strings.Join(reqs[0].ToolNames(), ",") + ","
+	for _, h := range []string{"list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource", "mcp_get_prompt"} {
+		if !strings.Contains(names, ","+h+",") {
+			t.Errorf("helper %s not in the first request: %s", h, names)
+		}
+	}
+	if strings.Contains(names, ",mcp_everything_echo,") {
+		t.Errorf("an ordinary MCP tool was sent before it was loaded: %s", names)
+	}
+	sys := string(reqs[0].Raw)
+	if !strings.Contains(sys, `# MCP server instructions`) || !strings.Contains(sys, `## everything\n`) {
+		t.Errorf("the server's instructions are not in the system prompt")
+	}
+	if !reqs[1].HasToolResult(`not the workspace`) || !reqs[1].HasToolResult(`text/markdown`) {
+		t.Errorf("the resource did not reach the model: %s", reqs[1].Raw)
 	}
 }

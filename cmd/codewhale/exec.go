@@ -144,7 +144,7 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, err := cfg.NewClient(ctx, cfg.Model, "codewhale/"+version)
+	client, err := cfg.NewClient(ctx, cfg.Model, "codewhale/"+codewhaleVersion())
 	if err != nil {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
@@ -224,7 +224,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	// the configured posture, so the catalog (MCP tools deferred) and the
 	// safety classifier stay as in an interactive session; --yolo is Full
 	// Access.
-	ao := app.Options{Version: version, Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable(), Hooks: o.hookUse()}
+	ao := app.Options{Version: codewhaleVersion(), Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable(), Hooks: o.hookUse()}
 	if o.yolo {
 		full := policy.FullAccess
 		ao.Posture = &full

@@ -106,7 +106,7 @@ func runInit(ios IO, cfg *config.Config, o *initOptions) int {
 // surveyTurn runs the Plan-mode survey and returns its final answer.
 func surveyTurn(ctx context.Context, ios IO, cfg *config.Config, d *projectctx.InitDraft, maxTurns int) (string, int) {
 	plan := policy.Plan
-	a, err := app.New(cfg, app.Options{Version: version, Mode: &plan, Executable: executable()})
+	a, err := app.New(cfg, app.Options{Version: codewhaleVersion(), Mode: &plan, Executable: executable()})
 	if err != nil {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return "", exitFailure

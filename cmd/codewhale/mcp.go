@@ -49,7 +49,7 @@ func mcpProject(g *globals) mcp.Project {
 // .mcp.json, the network policy and the stored OAuth tokens, as a
 // session has them.
 func mcpOptions(g *globals) mcp.Options {
-	opts := mcp.Options{ClientVersion: version, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Project: mcpProject(g)}
+	opts := mcp.Options{ClientVersion: codewhaleVersion(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Project: mcpProject(g)}
 	if ws, err := g.workspaceDir(); err == nil {
 		opts.Dir = ws
 	}

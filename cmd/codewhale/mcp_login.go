@@ -42,7 +42,7 @@ func newMCPLoginCmd(ios IO, g *globals) *cobra.Command {
 				return &exitError{code: exitFailure, err: fmt.Errorf("no MCP server named '%s' in %s", args[0], cfg.MCPConfigPath)}
 			}
 			o := mcp.LoginOptions{Tokens: config.MCPTokens{Home: cfg.Home}, Network: cfg.Web.Policy, Out: ios.Err,
-				ClientVersion: version, Timeout: timeout}
+				ClientVersion: codewhaleVersion(), Timeout: timeout}
 			if !noBrowser {
 				o.Open = func(url string) error { return openBrowser(cfg.Env, url) }
 			}

@@ -14,8 +14,10 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version is set at build time with -ldflags "-X main.version=…" (make
+// build, the release archives). Without it the version comes from the
+// build information: `go install …/cmd/codewhale@v1.2.3` records v1.2.3.
+var version string
 
 // IO is where a command reads and writes. Commands take it rather than
 // touching os.Stdout so a run function can be driven with buffers; the
@@ -56,7 +58,7 @@ func run(args []string, ios IO) int {
 		// The start-up budget (docs/PERFORMANCE.md) is measured on this
 		// path: answer before building the cobra tree of every command, with
 		// cobra's own version text.
-		fmt.Fprintf(ios.Out, "codewhale version %s\n", version)
+		fmt.Fprintf(ios.Out, "codewhale version %s\n", codewhaleVersion())
 		return 0
 	}
 	root := newRootCmd(ios)
@@ -82,7 +84,7 @@ func newRootCmd(ios IO) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "codewhale [flags] [PROMPT...]",
 		Short:         "A terminal coding agent for DeepSeek models",
-		Version:       version,
+		Version:       codewhaleVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -119,7 +121,7 @@ func newRootCmd(ios IO) *cobra.Command {
 	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "verbose diagnostics on stderr")
 	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g), newMCPCmd(ios, g),
-		newSessionsCmd(ios, g), newResumeCmd(ios, g), newAutomationCmd(ios, g), newDoctorCmd(ios, g), newInitCmd(ios, g), newModelsCmd(ios, g))
+		newSessionsCmd(ios, g), newResumeCmd(ios, g), newAutomationCmd(ios, g), newDoctorCmd(ios, g), newInitCmd(ios, g), newModelsCmd(ios, g), newACPCmd(ios, g))
 	return root
 }
 

@@ -91,7 +91,7 @@ func runTools(ios IO, g *globals, o *toolsOptions) error {
 			return err
 		}
 	}
-	a, err := app.New(cfg, app.Options{Version: version, Mode: &mode, NoMCP: !o.mcp, NoJournal: true})
+	a, err := app.New(cfg, app.Options{Version: codewhaleVersion(), Mode: &mode, NoMCP: !o.mcp, NoJournal: true})
 	if err != nil {
 		return err
 	}

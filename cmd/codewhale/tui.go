@@ -45,7 +45,7 @@ func runTUIWithSession(ios IO, g *globals, l *session.Loaded) error {
 
 func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *session.Loaded) error {
 	importLegacySessions(ios, g, cfg)
-	opts := app.Options{Version: version, Interactive: true, RunTasks: true, HoldRuns: true, Executable: executable(), Hooks: hooks.Trusted}
+	opts := app.Options{Version: codewhaleVersion(), Interactive: true, RunTasks: true, HoldRuns: true, Executable: executable(), Hooks: hooks.Trusted}
 	if resume != nil {
 		opts.SessionID = resume.Session.ID
 		opts.Mode = &resume.Session.Mode
@@ -101,7 +101,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		AllowShell:    cfg.AllowShell,
 		Prices:        cfg.File.Pricing,
 		ContextWindow: cfg.File.Providers[cfg.Provider].ContextWindow,
-		Version:       version,
+		Version:       codewhaleVersion(),
 		Prompt:        prompt,
 		Resume:        resume,
 		Journal:       a.Journal,

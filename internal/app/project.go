@@ -28,9 +28,17 @@ func (a *App) Project() *projectctx.Context {
 
 // systemPrompt is the product's own rules, then the project instructions
 // and the skills list (the same bytes on every step while the files are
-// unchanged, so the provider's prefix cache holds), then the user's memory.
+// unchanged, so the provider's prefix cache holds), then the user's memory,
+// then the connected MCP servers' instructions, each under its server's
+// name and bounded (mcp.Pool.Instructions).
 func (a *App) systemPrompt(env engine.PromptEnv) string {
-	return a.withProject(engine.DefaultSystemPrompt(env))
+	s := a.withProject(engine.DefaultSystemPrompt(env))
+	if a.Services.MCPInfo != nil {
+		if block := a.MCP.Instructions(); block != "" {
+			s += "\n\n" + block
+		}
+	}
+	return s
 }
 
 func (a *App) withProject(rules string) string {

@@ -41,6 +41,9 @@ var forbidden = []struct{ from, to string }{
 	{"internal/config", "internal/engine"},
 	{"internal/config", "internal/tui"},
 	{"internal/tui", "internal/app"},
+	{"internal/acp", "internal/app"},
+	{"internal/acp", "internal/tui"},
+	{"internal/approvalcard", "internal/tui"},
 	{"internal/tui", "internal/toolset"},
 }
 

@@ -5,17 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ProtocolVersion is the version offered in initialize (CONTRACT.md §12.5).
-const ProtocolVersion = "2024-11-05"
+// ProtocolVersion is the version offered in initialize (CONTRACT.md §12.5):
+// the newest the SDK negotiates through initialize. A server answering
+// 2025-06-18, 2025-03-26 or 2024-11-05 is accepted (the SDK checks the
+// answer against SupportedProtocolVersions). The SDK's 2026-07-28 draft
+// (stateless server/discover) is not offered: it replaces the session
+// notifications the pool relies on for list_changed.
+const ProtocolVersion = "2025-11-25"
 
 // handshake is the outcome of one connection attempt.
 type handshake struct {
 	sess  *sdk.ClientSession
 	tools []*sdk.Tool
+	lists serverLists
 	err   error
 }
 
@@ -70,6 +77,8 @@ func (p *Pool) handshake(ctx context.Context, s *server, c *conn, d *dialed) han
 				}
 			}
 		},
+		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { c.relisted() },
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { c.relisted() },
 	})
 	transport := d.transport
 	// Only stdio is traced: the SDK's logging wrapper hides the HTTP
@@ -87,7 +96,17 @@ func (p *Pool) handshake(ctx context.Context, s *server, c *conn, d *dialed) han
 		closeConn(c, sess)
 		return handshake{err: err}
 	}
-	return handshake{sess: sess, tools: list}
+	return handshake{sess: sess, tools: list, lists: fetchLists(ctx, sess)}
+}
+
+// relisted asks the refresher to list resources and prompts again.
+func (c *conn) relisted() {
+	if c.ready.Load() {
+		select {
+		case c.relist <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // finish publishes a completed handshake and starts watching the session.
@@ -100,7 +119,7 @@ func (p *Pool) finish(s *server, c *conn, h handshake, ctx context.Context) {
 		s.fail(c.gen, msg)
 		return
 	}
-	if !s.connected(c, h.sess, h.tools) || !p.spawn(func() { p.watch(s, c) }) {
+	if !s.connected(c, h) || !p.spawn(func() { p.watch(s, c) }) {
 		closeConn(c, h.sess)
 		return
 	}
@@ -116,6 +135,14 @@ func (p *Pool) watch(s *server, c *conn) {
 	msg := "the server closed the connection"
 	if err != nil {
 		msg = fmt.Sprintf("the server closed the connection (%v)", err)
+	}
+	if c.stale == nil || !c.stale.Load() {
+		if s.degrade(c.gen, msg) {
+			p.opts.Logger.Warn("MCP server lost; reconnecting", "server", s.cfg.Name, "reason", msg)
+			p.bump()
+			p.spawn(func() { p.supervise(s) })
+			return
+		}
 	}
 	if s.fail(c.gen, msg) {
 		p.opts.Logger.Warn("MCP server stopped", "server", s.cfg.Name, "reason", msg)
@@ -140,6 +167,13 @@ func (p *Pool) refresher(s *server, c *conn) {
 			if s.setTools(c, list) {
 				p.bump()
 			}
+		case <-c.relist:
+			ctx, cancel := context.WithTimeout(context.Background(), s.timeouts.Read)
+			l := fetchLists(ctx, c.sess)
+			cancel()
+			if s.setLists(c, l) {
+				p.bump()
+			}
 		}
 	}
 }
@@ -147,7 +181,46 @@ func (p *Pool) refresher(s *server, c *conn) {
 // markLost records that a call found the connection gone, before the
 // watcher notices, so the caller's error and the state agree.
 func (p *Pool) markLost(s *server, c *conn, err error) {
-	if s.fail(c.gen, fmt.Sprintf("the connection was lost (%v)", err)) {
+	msg := fmt.Sprintf("the connection was lost (%v)", err)
+	if !errors.Is(err, sdk.ErrSessionMissing) && (c.stale == nil || !c.stale.Load()) && s.degrade(c.gen, msg) {
+		p.bump()
+		p.spawn(func() { p.supervise(s) })
+		return
+	}
+	if s.fail(c.gen, msg) {
+		p.bump()
+	}
+}
+
+// maxReconnects is how many times the supervisor reconnects a lost server
+// (after 0.5s, 1s, 2s) before it is failed.
+const maxReconnects = 3
+
+// reconnectDelay is the wait before attempt n (1-based).
+func reconnectDelay(n int) time.Duration { return 500 * time.Millisecond << (n - 1) }
+
+// supervise reconnects a degraded server, keeping its last good tools,
+// until it is back, reloaded or stopped, or maxReconnects attempts failed.
+func (p *Pool) supervise(s *server) {
+	gen := s.generation()
+	for n := 1; n <= maxReconnects; n++ {
+		select {
+		case <-time.After(reconnectDelay(n)):
+		case <-p.done:
+			return
+		}
+		if !s.nextAttempt(gen, n) {
+			return
+		}
+		p.bump()
+		p.connect(context.Background(), s)
+		if st := s.status(); st.State == StateConnected || !st.Degraded {
+			return
+		}
+		gen = s.generation()
+	}
+	if s.giveUp(gen) {
+		p.opts.Logger.Warn("MCP server failed after reconnecting", "server", s.cfg.Name)
 		p.bump()
 	}
 }

@@ -58,6 +58,7 @@ type Pool struct {
 	bgMu   sync.Mutex
 	bg     sync.WaitGroup // handshakes, watchers and refreshers
 	closed bool           // under bgMu: no goroutine starts after Close
+	done   chan struct{}  // closed by Close: supervisors stop waiting
 }
 
 // NewPool reads the mcp.json at path (a missing file means no servers). It
@@ -73,7 +74,7 @@ func NewPool(path string, opts Options) *Pool {
 	if opts.Trace != nil {
 		opts.Trace = &lockedWriter{w: opts.Trace}
 	}
-	p := &Pool{opts: opts, path: path, servers: map[string]*server{}}
+	p := &Pool{opts: opts, path: path, servers: map[string]*server{}, done: make(chan struct{})}
 	cfg, err := LoadAll(path, opts.Project)
 	p.apply(cfg, err)
 	return p
@@ -280,6 +281,7 @@ func (p *Pool) Close() error {
 	if already {
 		return nil
 	}
+	close(p.done)
 	p.stopAll(p.pick(nil))
 	p.bg.Wait()
 	p.stopAll(p.pick(nil)) // a handshake that finished during the wait

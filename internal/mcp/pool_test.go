@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -216,7 +217,7 @@ func TestPoolReloadFollowsTheFile(t *testing.T) {
 		t.Error("server removed from the file is still listed")
 	}
 	requireConnected(t, p, "b")
-	if _, ok := p.Info().Servers["mcp_b_extra"]; !ok || len(p.Info().Servers) != 5 {
+	if _, ok := p.Info().Servers["mcp_b_extra"]; !ok || len(p.Info().Servers) != 6 { // extra, the built-in test tools and die
 		t.Errorf("Info after reload = %v", p.Info().Servers)
 	}
 	if err := p.Reload(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), "'nope'") {
@@ -276,5 +277,44 @@ func TestPoolConcurrentStartsConnectOnce(t *testing.T) {
 	}
 	if n := strings.Count(trace.String(), `"method":"initialize"`); n != 1 {
 		t.Errorf("initialize sent %d times, want 1", n)
+	}
+}
+
+// A server that dies and cannot start again is degraded while the
+// supervisor tries, then failed with no tools; the other server never
+// stops working.
+func TestPoolGivesUpReconnecting(t *testing.T) {
+	t.Parallel()
+	mark := filepath.Join(t.TempDir(), "dead")
+	p := startPool(t, writeConfig(t, map[string]any{
+		"mortal": testServer(t, map[string]string{"MCP_TEST_DEAD_MARK": mark}),
+		"steady": testServer(t, map[string]string{"MCP_TEST_TOOLS": "ping"}),
+	}, nil), Options{})
+	requireConnected(t, p, "mortal")
+	mortal := func() (n int) {
+		for name := range p.Info().Servers {
+			if strings.HasPrefix(name, "mcp_mortal_") {
+				n++
+			}
+		}
+		return n
+	}
+	before := mortal()
+	_, err := call(t, context.Background(), findTool(t, p, "mcp_mortal_die"), `{}`)
+	if err == nil || !strings.Contains(err.Error(), "stopped during the call") {
+		t.Fatalf("die: %v", err)
+	}
+	if n := mortal(); n != before || before == 0 {
+		t.Errorf("the degraded server has %d tools, had %d", n, before)
+	}
+	if res, err := call(t, context.Background(), findTool(t, p, "mcp_steady_ping"), `{}`); err != nil || !strings.Contains(res.Content, "called ping") {
+		t.Errorf("the other server: %+v %v", res, err)
+	}
+	st := waitState(t, p, "mortal", StateFailed)
+	if !strings.Contains(st.Error, "gave up after 3 reconnect attempts") || st.Degraded {
+		t.Errorf("after giving up: %+v", st)
+	}
+	if n := mortal(); n != 0 {
+		t.Errorf("a failed server still contributes %d tools", n)
 	}
 }

@@ -25,8 +25,15 @@ type server struct {
 	gen   uint64
 	conn  *conn       // set while connecting or connected
 	tools []*sdk.Tool // enabled tools, sorted by name, while connected
+	init  *sdk.InitializeResult
+	lists serverLists // resources and prompts listed at connect or on list_changed
 	last  *tail       // stderr of the latest stdio process, kept after it dies
 	stale bool        // the last connection failed because the server forgot our session
+	// keep: the connection was lost after a good handshake; tools, lists
+	// and init are the last good ones, kept (state degraded, or connecting
+	// while the supervisor reconnects) so the catalog does not churn.
+	keep    bool
+	attempt int // the supervisor's current reconnect attempt
 }
 
 // conn is one live connection attempt.
@@ -38,6 +45,7 @@ type conn struct {
 	stale   *atomic.Bool  // HTTP: the server rejected the session id
 	ready   atomic.Bool   // handshake done; list_changed now means a refresh
 	refresh chan struct{} // tools/list_changed arrived (buffered 1)
+	relist  chan struct{} // prompts or resources list_changed arrived (buffered 1)
 	done    chan struct{} // closed when the session has ended
 }
 
@@ -69,12 +77,17 @@ func (s *server) begin(d *dialed) *conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
-	c := &conn{gen: s.gen, refresh: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &conn{gen: s.gen, refresh: make(chan struct{}, 1), relist: make(chan struct{}, 1), done: make(chan struct{})}
 	if d != nil {
 		c.cmd, c.stderr, c.stale = d.cmd, d.stderr, d.stale
 		s.last = d.stderr
 	}
+	if s.keep {
+		s.conn, s.state = c, StateConnecting
+		return c
+	}
 	s.conn, s.tools, s.state, s.err, s.stale = c, nil, StateConnecting, "", false
+	s.init, s.lists = nil, serverLists{}
 	return c
 }
 
@@ -85,21 +98,29 @@ func (s *server) fail(gen uint64, msg string) bool {
 	if s.gen != gen {
 		return false
 	}
+	if s.keep {
+		// A reconnect attempt failed, or the lost connection's watcher
+		// caught up: still degraded, the last good tools kept.
+		s.state, s.err, s.conn = StateDegraded, msg, nil
+		return true
+	}
 	s.stale = s.conn != nil && s.conn.stale != nil && s.conn.stale.Load()
 	s.state, s.err, s.conn, s.tools = StateFailed, msg, nil, nil
+	s.init, s.lists = nil, serverLists{}
 	return true
 }
 
 // connected publishes a finished handshake; false when superseded (the
 // caller then closes sess).
-func (s *server) connected(c *conn, sess *sdk.ClientSession, tools []*sdk.Tool) bool {
+func (s *server) connected(c *conn, h handshake) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gen != c.gen || s.state != StateConnecting {
 		return false
 	}
-	c.sess = sess
-	s.state, s.err, s.tools = StateConnected, "", tools
+	c.sess = h.sess
+	s.keep, s.attempt = false, 0
+	s.state, s.err, s.tools, s.init, s.lists = StateConnected, "", h.tools, h.sess.InitializeResult(), h.lists
 	c.ready.Store(true)
 	return true
 }
@@ -122,7 +143,9 @@ func (s *server) detach(state State, msg string) *conn {
 	defer s.mu.Unlock()
 	s.gen++
 	c := s.conn
+	s.keep, s.attempt = false, 0
 	s.conn, s.tools, s.state, s.err = nil, nil, state, msg
+	s.init, s.lists = nil, serverLists{}
 	return c
 }
 
@@ -135,6 +158,10 @@ func (s *server) live() (*conn, error) {
 	}
 	if s.state == StateFailed && s.stale {
 		return nil, errStaleSession
+	}
+	if s.keep {
+		return nil, fmt.Errorf("MCP server '%s' is degraded: %s; reconnecting (attempt %d of %d), retry shortly or run `/mcp reload %s`",
+			s.cfg.Name, s.err, max(s.attempt, 1), maxReconnects, s.cfg.Name)
 	}
 	return nil, s.unavailableLocked()
 }
@@ -172,20 +199,84 @@ func (s *server) status() Status {
 	if s.state == StateConnected && s.conn != nil && s.conn.cmd != nil && s.conn.cmd.Process != nil {
 		st.PID = s.conn.cmd.Process.Pid
 	}
+	st.Degraded, st.Reconnect = s.keep, s.attempt
+	if s.visibleLocked() && s.init != nil {
+		caps := capsOf(s.init)
+		st.ProtocolVersion, st.Instructions = s.init.ProtocolVersion, boundInstructions(s.init.Instructions)
+		if s.init.ServerInfo != nil {
+			st.ServerName = s.init.ServerInfo.Name
+		}
+		st.OffersResources, st.OffersPrompts = caps.Resources != nil, caps.Prompts != nil
+		st.Resources, st.Templates, st.ListError = len(s.lists.resources), len(s.lists.templates), s.lists.err
+		st.Prompts = promptInfos(s.lists.prompts)
+	}
 	for _, t := range s.tools {
 		st.Tools = append(st.Tools, ToolInfo{Name: t.Name, ModelName: ModelToolName(s.cfg.Name, t.Name), Description: t.Description})
 	}
 	return st
 }
 
-// snapshotTools returns the enabled tools while connected.
+// snapshotTools returns the enabled tools while connected, or the last
+// good ones while degraded.
 func (s *server) snapshotTools() []*sdk.Tool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != StateConnected {
+	if !s.visibleLocked() {
 		return nil
 	}
 	return s.tools
+}
+
+// visibleLocked: the server contributes tools (connected, or degraded with
+// its last good list).
+func (s *server) visibleLocked() bool {
+	return s.state == StateConnected || (s.keep && (s.state == StateDegraded || s.state == StateConnecting))
+}
+
+// degrade marks a good connection lost: the last good tools are kept and
+// true says the caller must start the supervisor. A superseded or
+// already degraded connection returns false.
+func (s *server) degrade(gen uint64, msg string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen || s.state != StateConnected {
+		return false
+	}
+	s.keep, s.attempt = true, 0
+	s.state, s.err, s.conn = StateDegraded, msg, nil
+	return true
+}
+
+// nextAttempt starts reconnect attempt n if the server is still degraded
+// in generation gen (not reloaded, stopped or back).
+func (s *server) nextAttempt(gen uint64, n int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen || !s.keep || s.state != StateDegraded {
+		return false
+	}
+	s.attempt = n
+	return true
+}
+
+// generation is the current connection generation.
+func (s *server) generation() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+// giveUp ends the reconnects: the server is failed and contributes nothing.
+func (s *server) giveUp(gen uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen || !s.keep || s.state != StateDegraded {
+		return false
+	}
+	s.keep = false
+	s.state, s.err = StateFailed, fmt.Sprintf("%s (gave up after %d reconnect attempts)", s.err, maxReconnects)
+	s.tools, s.init, s.lists = nil, nil, serverLists{}
+	return true
 }
 
 // listTools pages through tools/list, keeps the enabled, well-formed tools

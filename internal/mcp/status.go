@@ -12,6 +12,7 @@ const (
 	StatePending     State = "pending"      // configured and enabled, not started yet
 	StateConnecting  State = "connecting"   // handshake in progress
 	StateConnected   State = "connected"    // tools available
+	StateDegraded    State = "degraded"     // lost after connecting; last good tools kept while reconnecting
 	StateFailed      State = "failed"       // could not start, or died later; Error says why
 	StateDisabled    State = "disabled"     // "enabled": false or "disabled": true
 	StateConfigError State = "config_error" // the entry is unusable; Error says why
@@ -36,6 +37,20 @@ type Status struct {
 	PID        int        `json:"pid,omitempty"` // stdio servers while connected
 	Tools      []ToolInfo `json:"tools,omitempty"`
 	Warnings   []string   `json:"warnings,omitempty"`
+
+	// While connected: what initialize negotiated and what the server
+	// offers besides tools.
+	ProtocolVersion string       `json:"protocol_version,omitempty"`
+	ServerName      string       `json:"server_name,omitempty"` // serverInfo.name
+	Instructions    string       `json:"instructions,omitempty"`
+	Resources       int          `json:"resources,omitempty"`
+	Templates       int          `json:"resource_templates,omitempty"`
+	Prompts         []PromptInfo `json:"prompts,omitempty"`
+	OffersResources bool         `json:"offers_resources,omitempty"`
+	OffersPrompts   bool         `json:"offers_prompts,omitempty"`
+	ListError       string       `json:"list_error,omitempty"` // a listing the server advertised and then failed
+	Degraded        bool         `json:"degraded,omitempty"`   // lost; reconnecting with the last good tools
+	Reconnect       int          `json:"reconnect_attempt,omitempty"`
 }
 
 // target renders where a server lives for listings: as written, before

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -16,13 +17,17 @@ type surface struct {
 }
 
 // Info says which model names the pool attributed to which server: exactly
-// the unambiguous names of Tools. Read helpers are not offered, so Helpers
-// is empty.
+// the unambiguous names of Tools. The resource and prompt helpers are
+// attributed to the servers that offer them (comma-separated) and marked in
+// Helpers, so the catalog makes them eager (CONTRACT.md §4.7).
 func (p *Pool) Info() catalog.MCPInfo {
 	s := p.surface().info
-	info := catalog.MCPInfo{Servers: make(map[string]string, len(s.Servers)), Helpers: map[string]bool{}}
+	info := catalog.MCPInfo{Servers: make(map[string]string, len(s.Servers)), Helpers: make(map[string]bool, len(s.Helpers))}
 	for k, v := range s.Servers {
 		info.Servers[k] = v
+	}
+	for k, v := range s.Helpers {
+		info.Helpers[k] = v
 	}
 	return info
 }
@@ -44,10 +49,12 @@ func (p *Pool) surface() *surface {
 	return s
 }
 
-// claim is one (server, tool) pair that produced a model name.
+// claim is one (server, tool) pair that produced a model name, or (tool
+// nil) a helper the listed servers call for.
 type claim struct {
 	server string
 	tool   *toolDef
+	helper []string
 }
 
 // build groups every enabled tool of every connected server by model name.
@@ -61,6 +68,15 @@ func (p *Pool) build(version uint64) *surface {
 			byName[name] = append(byName[name], claim{server: s.cfg.Name, tool: newToolDef(t)})
 		}
 	}
+	helpers := map[string][]string{}
+	for _, s := range p.pick(nil) {
+		for _, h := range helperNames(s.offers()) {
+			helpers[h] = append(helpers[h], s.cfg.Name)
+		}
+	}
+	for h, servers := range helpers {
+		byName[h] = append(byName[h], claim{helper: servers})
+	}
 	out := &surface{version: version, info: catalog.MCPInfo{Servers: map[string]string{}, Helpers: map[string]bool{}}}
 	for name, claims := range byName {
 		if len(claims) > 1 {
@@ -69,6 +85,12 @@ func (p *Pool) build(version uint64) *surface {
 			continue
 		}
 		c := claims[0]
+		if c.tool == nil {
+			out.tools = append(out.tools, newHelper(p, name))
+			out.info.Servers[name] = strings.Join(c.helper, ",")
+			out.info.Helpers[name] = true
+			continue
+		}
 		out.tools = append(out.tools, newAdapter(p, name, c.server, c.tool))
 		out.info.Servers[name] = c.server
 	}

@@ -100,6 +100,9 @@ type Services struct {
 	// LSP is the session's language servers (nil or disabled: File checks
 	// nothing and lsp is not registered; shared with sub-agents).
 	LSP *lsp.Manager
+	// Editor is the editor File reads and writes through (an ACP client
+	// that offers fs/*; nil: the disk alone).
+	Editor file.Editor
 }
 
 // Options configure NewServices.
@@ -127,10 +130,10 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 		diag := s.fileDiagnostics()
 		if readOnly || s.FileReadOnly {
 			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace,
-				Diagnostics: diag}))
+				Diagnostics: diag, Editor: s.Editor}))
 		} else {
 			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths,
-				Workspace: s.Workspace, Diagnostics: diag}
+				Workspace: s.Workspace, Diagnostics: diag, Editor: s.Editor}
 			f := file.New(o)
 			reg.Register(f)
 			if s.ApplyPatch {

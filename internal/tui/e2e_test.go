@@ -126,6 +126,7 @@ type launch struct {
 	env      []string // extra variables
 	keepTMUX bool     // pass the pane's TMUX through, so codewhale knows it runs in tmux
 	ready    string   // what the pane shows once codewhale is up (default: the composer's ❯)
+	w, h     int      // the pane's size (default 100×30)
 }
 
 func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *pane {
@@ -152,7 +153,10 @@ func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *p
 	// It prints the exit status and the terminal's line-discipline mode
 	// (icanon means raw mode was undone).
 	script := cmdline + `; echo "[codewhale exited: $?]"; stty -a | tr ' ;' '\n\n' | grep -x -- '-*icanon'; sleep 600`
-	tmuxArgs := []string{"new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script}
+	if l.w == 0 {
+		l.w, l.h = 100, 30
+	}
+	tmuxArgs := []string{"new-session", "-d", "-s", name, "-x", fmt.Sprint(l.w), "-y", fmt.Sprint(l.h), "sh", "-c", script}
 	p.started = time.Now()
 	if out, err := tmux(tmuxArgs...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)

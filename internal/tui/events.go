@@ -31,16 +31,22 @@ type turnState struct {
 	started    time.Time
 	prompt     string
 	chips      []chip // the images the message carried (restored with prompt)
-	sawOutput  bool
-	errShown   bool
-	phase      phase
-	label      string // working label: reasoning…, using tool…
-	group      int
-	assistant  *transcript.Cell
-	thinking   *transcript.Cell
-	tools      map[string]*transcript.Cell
-	running    int
-	host       string // the id of a local command (shell.go) while it runs
+	// user is the message's transcript cell and histAt the history's
+	// length when it was sent: an interrupted message put back in the
+	// composer (restored) leaves both the transcript and the history.
+	user      *transcript.Cell
+	histAt    int
+	restored  bool
+	sawOutput bool
+	errShown  bool
+	phase     phase
+	label     string // working label: reasoning…, using tool…
+	group     int
+	assistant *transcript.Cell
+	thinking  *transcript.Cell
+	tools     map[string]*transcript.Cell
+	running   int
+	host      string // the id of a local command (shell.go) while it runs
 	// attempt holds the cells streamed by the current provider attempt, so
 	// a retraction (engine.Retract) can take them back.
 	attempt []*transcript.Cell
@@ -108,6 +114,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.ThinkingComplete:
 		m.closeThinking()
 	case engine.ToolCallStarted:
+		m.turn.sawOutput = true // the call is in the history: the turn has begun to answer
 		m.toolStarted(ev)
 	case engine.ToolCallProgress:
 		if c := m.turn.tools[ev.ID]; c != nil {
@@ -120,6 +127,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 			return m.hostDone(ev)
 		}
 	case engine.ApprovalRequired:
+		m.turn.sawOutput = true
 		return m.approvalRequired(ev)
 	case engine.TurnUsage:
 		if ev.Model != "" && !ev.Child {
@@ -134,6 +142,9 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		if ev.Keep { // a hook's or the project's notice outlives the status line
 			m.system(termtext.Sanitize(ev.Message))
 			return nil
+		}
+		if m.turn.cancelling && ev.Message == "Request cancelled" {
+			return nil // cancelTurn said so already, and what became of the message
 		}
 		return m.setStatus(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
 	case engine.Retract:
@@ -346,6 +357,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 		}
 	case engine.TurnInterrupted:
 		m.turn.phase = phaseIdle
+		m.takeBackRestored()
 	default:
 		m.turn.phase = phaseDone
 		if m.status.sev != sevError {

@@ -189,9 +189,9 @@ type Model struct {
 	turn    turnState
 	queue   []string
 	requeue string // a queued message pulled back for editing ("" = none)
-	// restored is set while the composer holds a cancelled prompt put back
-	// untouched: typing replaces it (so a typed /clear stays /clear), any
-	// other key starts editing it.
+	// restored is set while the composer holds an interrupted prompt put
+	// back (marked above the composer); it is edited like any draft and
+	// sent once, by Enter.
 	restored  bool
 	approvals []engine.ApprovalRequired
 	attached  []attachment // outputs of local commands for the next message (shell.go)

@@ -47,7 +47,7 @@ var slashCommands = []slashCommand{
 		Help: "session picker (d delete, a archive); resume a saved session"}, (*Model).sessionsCommand},
 	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, (*Model).exitCommand},
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
-		Usage: "[none|minimal|low|medium|high|xhigh|ultra|max|auto|off]", Help: "reasoning effort"}, (*Model).effortCommand},
+		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, (*Model).effortCommand},
 	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
 		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},

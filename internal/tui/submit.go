@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/codewhale/codewhale/internal/approvalcard"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
@@ -98,10 +99,11 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) t
 	for _, c := range chips {
 		shown = strings.TrimLeft(shown+"\n"+c.label(), "\n")
 	}
-	m.tr.Add(transcript.NewCell(transcript.User, shown))
+	user := m.tr.Add(transcript.NewCell(transcript.User, shown))
 	m.tr.Bottom()
+	m.restored = false
 	m.turn = turnState{busy: true, prompt: text, chips: chips, phase: phaseWorking, label: "working…", started: m.now(),
-		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}}
+		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}, user: user, histAt: len(m.undo.hist)}
 	m.o.Engine.Submit(op)
 	return m.ensureTick()
 }
@@ -148,12 +150,12 @@ func (m *Model) cancelTurn() tea.Cmd {
 		}
 	}
 	m.dropApprovals()
-	msg := "Request cancelled"
+	msg := "Request cancelled — the reply so far stays in the transcript"
 	if !m.turn.sawOutput && m.comp.Empty() && (m.turn.prompt != "" || len(m.turn.chips) > 0) {
 		m.comp.SetValue(m.turn.prompt)
 		m.imgs.chips = append(m.turn.chips, m.imgs.chips...)
-		m.restored = true
-		msg = "Request cancelled; prompt restored to composer — Enter resends, typing replaces it, ←/→ edit"
+		m.restored, m.turn.restored = true, true
+		msg = restoredText
 	}
 	return m.setStatus(msg, sevWarning)
 }
@@ -168,20 +170,9 @@ func (m *Model) decide(d views.Decision) tea.Cmd {
 	} else {
 		m.turn.phase = phaseWorking
 	}
-	switch d.Choice {
-	case views.AllowOnce:
-		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID})
-	case views.AllowSession:
-		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID, ForSession: true})
-	case views.AllowAlways:
-		m.o.Engine.Submit(engine.ApproveToolCall{ID: d.ID, SaveRule: true})
-	case views.Deny:
-		m.o.Engine.Submit(engine.DenyToolCall{ID: d.ID})
-	case views.Abort:
-		m.o.Engine.Submit(engine.DenyToolCall{ID: d.ID, Abort: true})
-		if m.turn.busy && !m.turn.cancelling {
-			return m.cancelTurn()
-		}
+	m.o.Engine.Submit(approvalcard.Op(d.ID, d.Choice))
+	if d.Choice == views.Abort && m.turn.busy && !m.turn.cancelling {
+		return m.cancelTurn()
 	}
 	return nil
 }

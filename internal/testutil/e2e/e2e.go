@@ -1,5 +1,6 @@
 // Package e2e finds the external parts end-to-end tests run against — the
-// npm MCP servers that scripts/install-mcp-servers.sh installs, tmux — and
+// npm MCP servers that scripts/install-mcp-servers.sh installs, the ACP client
+// SDK (scripts/install-acp-client.sh), tmux — and
 // skips a test when one is missing, unless CODEWHALE_REQUIRE_E2E=1 (set by
 // .ci/run), where a missing part fails the test instead.
 package e2e
@@ -80,4 +81,19 @@ func LSPServer(t testing.TB, name string) string {
 		Missing(t, bin+" is missing; run scripts/install-lsp-servers.sh")
 	}
 	return bin
+}
+
+// ACPClientSDK returns the directory of the Agent Client Protocol's
+// TypeScript SDK that scripts/install-acp-client.sh installs, the real
+// client the `codewhale acp` tests drive the agent with.
+func ACPClientSDK(t testing.TB) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		Missing(t, "node is not installed")
+	}
+	dir := filepath.Join(ModuleRoot(t), ".cache", "acp-client", "node_modules", "@agentclientprotocol", "sdk")
+	if _, err := os.Stat(filepath.Join(dir, "dist", "v1", "stable", "acp.js")); err != nil {
+		Missing(t, dir+" is missing; run scripts/install-acp-client.sh")
+	}
+	return dir
 }

@@ -52,6 +52,9 @@ type Options struct {
 	// Diagnostics, when set, hears of reads and changes and reports the
 	// problems a change introduced (nil: nothing is checked).
 	Diagnostics Diagnostics
+	// Editor, when set, is the editor File reads text from and writes
+	// through (nil: the disk alone).
+	Editor Editor
 }
 
 // Tool is the File tool.
@@ -63,6 +66,7 @@ type Tool struct {
 	secrets *secrets.Policy
 	ws      string
 	diag    Diagnostics
+	editor  Editor
 	fs      fileOps // seam for tests that need a write to fail halfway
 }
 
@@ -80,7 +84,7 @@ func New(opts Options) *Tool {
 		}
 	}
 	t := &Tool{snaps: snaps, actions: actions, guard: sync.OnceValue(func() guard { return newGuard(opts.GuardPaths) }),
-		secrets: opts.Secrets, ws: opts.Workspace, diag: opts.Diagnostics, fs: osFileOps{}}
+		secrets: opts.Secrets, ws: opts.Workspace, diag: opts.Diagnostics, editor: opts.Editor, fs: osFileOps{}}
 	caps := []tools.Capability{tools.CapReadOnly, tools.CapSandboxable}
 	approve := tools.Auto
 	if opts.Writable {

@@ -127,6 +127,12 @@ func (t *Tool) read(ctx context.Context, tc *tools.Context, r readReq) (tools.Re
 	if !utf8.Valid(data) {
 		return tools.Result{}, readFailed(abs, errInvalidUTF8)
 	}
+	if t.editor != nil {
+		// The boundary opened the file; the editor's buffer is its text.
+		if data, err = t.editorRead(ctx, abs); err != nil {
+			return tools.Result{}, err
+		}
+	}
 	t.snaps.Record(abs, fi)
 	if t.diag != nil {
 		t.diag.Read(abs, data)

@@ -49,7 +49,11 @@ func (t *Tool) write(ctx context.Context, tc *tools.Context, r writeReq) (tools.
 		return tools.Result{}, tools.ExecutionFailed("Failed to write %s: %v", abs, unwrapPath(err))
 	}
 	defer d.Close()
-	if err := t.fs.writeAtomic(d, abs, []byte(r.content), mode); err != nil {
+	if t.editor != nil {
+		if err := t.editorWrite(ctx, abs, r.content); err != nil {
+			return tools.Result{}, err
+		}
+	} else if err := t.fs.writeAtomic(d, abs, []byte(r.content), mode); err != nil {
 		return tools.Result{}, tools.ExecutionFailed("Failed to write %s: %v", abs, unwrapPath(err))
 	}
 	if fi, err := d.Stat(abs); err == nil {

@@ -246,6 +246,24 @@ func (c *Composer) Submit() string {
 	return v
 }
 
+// Discard empties the composer like Clear and also keeps the draft in
+// history, so ↑ brings it back (Ctrl+C on a draft).
+func (c *Composer) Discard() {
+	c.Remember(c.ta.Value())
+	c.Clear()
+	c.histPos = len(c.history)
+}
+
+// Remember adds a line to history (a resumed session's prompts, a
+// discarded draft), skipping blanks and a repeat of the newest entry.
+func (c *Composer) Remember(line string) {
+	if strings.TrimSpace(line) == "" || (len(c.history) > 0 && c.history[len(c.history)-1] == line) {
+		return
+	}
+	c.history = append(c.history, line)
+	c.histPos = len(c.history)
+}
+
 // Clear empties the composer into the stash (Ctrl+Z restores it).
 func (c *Composer) Clear() {
 	if !c.Empty() {

@@ -6,22 +6,22 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/codewhale/codewhale/internal/approvalcard"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
 
-// Choice is an answer to an approval card.
-type Choice int
+// Choice is an answer to an approval card; the choices and their words
+// are internal/approvalcard's, which the ACP agent offers too.
+type Choice = approvalcard.Choice
 
 const (
-	AllowOnce Choice = iota
-	AllowSession
-	Deny
-	Abort
-	// AllowAlways approves and saves the card's exact allow rule to the
-	// global permissions.toml (engine.ApprovalRequired.SaveRule).
-	AllowAlways
+	AllowOnce    = approvalcard.AllowOnce
+	AllowSession = approvalcard.AllowSession
+	Deny         = approvalcard.Deny
+	Abort        = approvalcard.Abort
+	AllowAlways  = approvalcard.AllowAlways
 )
 
 // ApprovalHints is the card's bottom edge once it takes answers.
@@ -34,22 +34,8 @@ const SaveRuleHints = "y allow · a session · n deny · s always · Esc abort �
 // call answers.
 const ExplicitHints = "y allow once · n deny · Esc abort · Alt+V params"
 
-// optionText are the card's rows in order (CONTRACT.md §14.6). "Always allow
-// this" appears only on a card whose call has an exact rule to save.
-var optionText = map[Choice]string{AllowOnce: "Allow once", AllowSession: "Allow for this session (this kind)",
-	AllowAlways: "Always allow this (save rule)", Deny: "Deny this call", Abort: "Abort the turn"}
-
-// options are the choices the card offers: a call that needs an explicit
-// approval (ForcePrompt) has no "allow for the session".
-func (a *Approval) options() []Choice {
-	if a.Req.ForcePrompt {
-		return []Choice{AllowOnce, Deny, Abort}
-	}
-	if a.Req.SaveRule != "" {
-		return []Choice{AllowOnce, AllowSession, AllowAlways, Deny, Abort}
-	}
-	return []Choice{AllowOnce, AllowSession, Deny, Abort}
-}
+// options are the choices the card offers (approvalcard.Options).
+func (a *Approval) options() []Choice { return approvalcard.Options(a.Req) }
 
 // Decision is the card's answer, for the root model to send.
 type Decision struct {
@@ -99,8 +85,8 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 		return act
 	}
 	switch k.String() {
-	case "ctrl+c":
-		return a.decide(Abort)
+	case "ctrl+c", "esc":
+		return a.decide(a.escChoice())
 	case "y", "Y", "1":
 		return a.decide(AllowOnce)
 	case "a", "A", "2":
@@ -113,8 +99,6 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 		}
 	case "n", "N", "d", "D", "3":
 		return a.decide(Deny)
-	case "esc":
-		return a.decide(Abort)
 	case "up", "k":
 		a.sel = max(a.sel-1, 0)
 	case "down", "j":
@@ -135,6 +119,15 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 func (a *Approval) Wheel(delta int) Action {
 	a.sel = min(max(a.sel+delta, 0), len(a.options())-1)
 	return none()
+}
+
+// escChoice is Esc's answer: abort the turn, or deny the person's own
+// command, which runs in no turn.
+func (a *Approval) escChoice() Choice {
+	if a.Req.Direct {
+		return Deny
+	}
+	return Abort
 }
 
 func (a *Approval) decide(c Choice) Action {
@@ -183,7 +176,7 @@ func (a *Approval) View(w, h int) string {
 	unfocused := !a.focus.Focused()
 	opts := make([]string, 0, 4)
 	for i, c := range a.options() {
-		o := optionText[c]
+		o := c.Text()
 		switch {
 		case unfocused && i == a.sel:
 			opts = append(opts, a.theme.Dim.Render("▸ "+o))
@@ -209,6 +202,9 @@ func (a *Approval) View(w, h int) string {
 		hints = ExplicitHints
 	case a.Req.SaveRule != "":
 		hints = SaveRuleHints
+	}
+	if a.Req.Direct {
+		hints = strings.Replace(hints, "Esc abort", "Esc deny", 1)
 	}
 	if !unfocused {
 		hints += FocusedTail

@@ -1,14 +1,13 @@
 package views
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/codewhale/codewhale/internal/approvalcard"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 )
 
@@ -24,43 +23,6 @@ type bodyCache struct {
 	page  int // body rows visible at the last render (PgUp/PgDn step)
 }
 
-// input is the call's arguments; every key the card shows is taken out of
-// it, so what is left can be listed and nothing the call carries is hidden.
-type input map[string]any
-
-func (in input) take(keys ...string) (string, bool) {
-	for _, k := range keys {
-		if v, ok := in[k]; ok {
-			delete(in, k)
-			switch v := v.(type) {
-			case string:
-				return v, true
-			case nil:
-				return "", false
-			default:
-				return compact(v), true
-			}
-		}
-	}
-	return "", false
-}
-
-// flag takes a boolean argument; absent means false (the tools' default).
-func (in input) flag(k string) bool {
-	v, ok := in[k]
-	delete(in, k)
-	b, _ := v.(bool)
-	return ok && b
-}
-
-func compact(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // card builds the body rows of one approval card at an inner width.
@@ -70,40 +32,50 @@ type card struct {
 	rows []string
 }
 
-// bodyRows is what the card asks about: the tool's facts (never cut), the
-// reason a call needs approval, the model's intent, then every argument
-// the facts did not show.
+// bodyRows draws what the card asks about (approvalcard.Items: the
+// reason, the tool's facts, never cut, every other argument, the intent).
 func (a *Approval) bodyRows(w int) []string {
 	if a.body.width == w && a.body.rows != nil {
 		return a.body.rows
 	}
-	in := input{}
-	if json.Unmarshal(a.Req.Input, &in) != nil {
-		in = input{}
-	}
 	c := &card{a: a, w: w}
-	c.reason()
-	switch a.Req.ToolName {
-	case "Bash":
-		c.bash(in)
-	case "File":
-		c.file(in)
-	case "tasks":
-		c.tasks(in)
-	case "agent":
-		c.agent(in)
-	default:
-		if a.Req.Authority != nil && strings.HasPrefix(a.Req.ToolName, "automation") {
-			c.automation(in)
-		}
+	for _, it := range approvalcard.Items(a.Req) {
+		c.item(it)
 	}
-	c.rest(in)
-	c.intent()
 	if len(c.rows) == 0 {
 		c.rows = []string{a.theme.Dim.Render("(no arguments)")}
 	}
 	a.body = bodyCache{width: w, rows: c.rows, page: a.body.page}
 	return c.rows
+}
+
+// item draws one fact.
+func (c *card) item(it approvalcard.Item) {
+	switch it.Kind {
+	case approvalcard.Reason:
+		c.reason(it.Text)
+	case approvalcard.Field:
+		c.field(it.Label, it.Text)
+	case approvalcard.Block:
+		var style *lipgloss.Style
+		switch it.Diff {
+		case approvalcard.Removed:
+			style = &c.a.theme.DiffDel
+		case approvalcard.Added:
+			style = &c.a.theme.DiffAdd
+		}
+		c.block(it.Label, it.Text, style)
+	case approvalcard.Preview:
+		c.writePreview(it.Text)
+	case approvalcard.Patch:
+		c.patch(it.Text)
+	case approvalcard.Flag:
+		c.warnFlag(it.Label, it.On, it.Meaning)
+	case approvalcard.Warning:
+		c.hang(termtext.WrapStyled(c.a.theme.Bold.Render(it.Label+":")+" "+c.a.theme.Warning.Render(it.Text)+" — "+it.Note, max(c.w-2, 1)))
+	case approvalcard.Intent:
+		c.intent(it.Text)
+	}
 }
 
 // visible makes text safe to draw while keeping what matters to a reader:
@@ -178,62 +150,6 @@ func (c *card) warnFlag(label string, on bool, meaning string) {
 	c.hang(termtext.WrapStyled(c.a.theme.Bold.Render(label+":")+" "+c.a.theme.Warning.Render("yes")+" — "+meaning, max(c.w-2, 1)))
 }
 
-func (c *card) bash(in input) {
-	act, _ := in.take("action")
-	if act != "" && act != "run" {
-		c.field("Action", act)
-	}
-	if cmd, ok := in.take("command"); ok {
-		c.command(cmd)
-	}
-	if dir, ok := in.take("cwd", "working_dir"); ok {
-		c.field("Dir", dir)
-	}
-	if id, ok := in.take("task_id"); ok {
-		c.field("Target", id)
-	}
-	if s, ok := in.take("input", "stdin"); ok {
-		c.block("Input", s, nil)
-	}
-	if in.flag("background") {
-		c.field("Background", "yes — runs as a job (/jobs)")
-	}
-}
-
-// command is a shell command: one line as a wrapped field, a script as a
-// numbered block.
-func (c *card) command(cmd string) {
-	if strings.Contains(strings.Trim(visible(cmd), "\n"), "\n") {
-		c.block("Command", strings.Trim(cmd, "\n"), nil)
-		return
-	}
-	c.field("Command", strings.TrimSpace(cmd))
-}
-
-func (c *card) file(in input) {
-	act, _ := in.take("action")
-	c.field("Action", act)
-	if p, ok := in.take("path"); ok {
-		c.field("File", p)
-	}
-	switch act {
-	case "write":
-		if content, ok := in.take("content"); ok {
-			c.writePreview(content)
-		}
-	case "edit":
-		search, _ := in.take("search", "old_string", "old_str", "oldText", "old_text")
-		replace, _ := in.take("replace", "new_string", "new_str", "newText", "new_text", "replacement")
-		del, add := c.a.theme.DiffDel, c.a.theme.DiffAdd
-		c.block("Replace this", search, &del)
-		c.block("With this", replace, &add)
-	case "patch":
-		if p, ok := in.take("patch"); ok {
-			c.patch(p)
-		}
-	}
-}
-
 // writePreview is the size of a write and its first lines.
 func (c *card) writePreview(content string) {
 	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
@@ -277,141 +193,17 @@ func (c *card) patch(p string) {
 	}
 }
 
-// tasks create shows every grant the new task carries, defaults included,
-// because a task runs later with nobody watching.
-func (c *card) tasks(in input) {
-	act, _ := in.take("action")
-	c.field("Action", act)
-	if p, ok := in.take("prompt"); ok {
-		c.block("Prompt", p, nil)
-	}
-	if act != "create" {
-		return
-	}
-	c.warnFlag("Auto-approve", in.flag("auto_approve"), "the task's tool calls run without asking anyone")
-	c.warnFlag("Trust mode", in.flag("trust_mode"), "the task may work outside the workspace")
-	c.warnFlag("Allow shell", in.flag("allow_shell"), "the task may run shell commands")
-	model, ok := in.take("model")
-	if !ok {
-		model = "the session's model"
-	}
-	c.field("Model", model)
-	mode, ok := in.take("mode")
-	if !ok {
-		mode = "agent (default)"
-	}
-	c.field("Mode", mode)
-	if ws, ok := in.take("workspace"); ok {
-		c.field("Workspace", ws)
-	}
-}
-
-// automation create, update, resume and run show the authority their runs
-// get — which no later run asks about — as the tool computed it (the
-// session's, never more than the automation had; Req.Authority), the
-// flags shown as a task's are.
-func (c *card) automation(in input) {
-	act, _ := in.take("action")
-	c.field("Action", act)
-	if id, ok := in.take("automation_id"); ok {
-		c.field("Target", id)
-	}
-	if p, ok := in.take("prompt"); ok {
-		c.block("Prompt", p, nil)
-	}
-	if s, ok := in.take("schedule"); ok {
-		c.field("Schedule", s)
-	}
-	auth := input{} // a copy: take empties what it reads, and the card renders again
-	for k, v := range c.a.Req.Authority {
-		auth[k] = v
-	}
-	if runs, _ := auth.take("runs_with"); runs != "" {
-		c.field("Runs with", runs)
-	}
-	if from, ok := auth.take("lowered_from"); ok {
-		c.hang(termtext.WrapStyled(c.a.theme.Bold.Render("Lowered from:")+" "+c.a.theme.Warning.Render(from)+
-			" — this session does not have that authority", max(c.w-2, 1)))
-	}
-	in.flag("auto_approve")
-	in.flag("trust_mode")
-	in.flag("allow_shell")
-	c.warnFlag("Auto-approve", auth.flag("auto_approve"), "its runs' tool calls run without asking anyone")
-	c.warnFlag("Trust mode", auth.flag("trust_mode"), "its runs may work outside the workspace")
-	c.warnFlag("Allow shell", auth.flag("allow_shell"), "its runs may run shell commands")
-}
-
-// agent start shows the child's role and model; a role that is not
-// read-only can write.
-func (c *card) agent(in input) {
-	act, ok := in.take("action")
-	if !ok {
-		act = "start"
-	}
-	c.field("Action", act)
-	if id, ok := in.take("agent_id"); ok {
-		c.field("Target", id)
-	}
-	if p, ok := in.take("prompt"); ok {
-		c.block("Prompt", p, nil)
-	}
-	if act != "start" {
-		return
-	}
-	role, ok := in.take("type")
-	if !ok {
-		role = "worker"
-	}
-	switch role {
-	case "scout", "planner", "reviewer", "verifier", "consultant":
-		c.field("Role", role+" (read-only)")
-	default:
-		c.hang(termtext.WrapStyled(c.a.theme.Bold.Render("Role:")+" "+c.a.theme.Warning.Render(role)+" — may edit files and run commands", max(c.w-2, 1)))
-	}
-	model, ok := in.take("model")
-	if !ok {
-		model = "the session's model"
-	}
-	c.field("Model", model)
-}
-
-// rest lists every argument no fact above showed, so nothing a call
-// carries is hidden behind Alt+V.
-func (c *card) rest(in input) {
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := in[k]
-		s, isStr := v.(string)
-		if !isStr {
-			s = compact(v)
-		}
-		c.field(k, s)
-	}
-}
-
 // reason says why the call needs a person's explicit yes.
-func (c *card) reason() {
-	r := strings.TrimSpace(visible(c.a.Req.Reason))
-	if r == "" && !c.a.Req.ForcePrompt {
-		return
-	}
-	text := "Needs your explicit approval"
-	if r != "" {
-		text += ": " + r
-	}
-	rows := termtext.WrapPlain(text, max(c.w-2, 1))
+func (c *card) reason(text string) {
+	rows := termtext.WrapPlain(visible(text), max(c.w-2, 1))
 	for i, r := range rows {
 		rows[i] = c.a.theme.Warning.Render(r)
 	}
 	c.hang(rows)
 }
 
-func (c *card) intent() {
-	in := strings.TrimSpace(termtext.Sanitize(c.a.Req.IntentSummary))
+func (c *card) intent(text string) {
+	in := strings.TrimSpace(termtext.Sanitize(text))
 	if in == "" {
 		return
 	}

@@ -500,3 +500,22 @@ func (c *cli) acpProcessStarted(do func(*acpProc)) time.Duration {
 	_ = p.cmd.Wait()
 	return took
 }
+
+// TestACPClientMCPServers: an MCP server the editor passes in session/new
+// starts for the session, as one in mcp.json would: the model finds its
+// tool with tool_search and the real server's answer reaches it.
+func TestACPClientMCPServers(t *testing.T) {
+	t.Parallel()
+	bin := e2e.MCPServerBin(t, "mcp-server-everything")
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "s", Name: "tool_search", Args: `{"query":"echo"}`}),
+		fakemodel.Tools(fakemodel.Call{ID: "e", Name: "mcp_everything_echo", Args: `{"message":"hi from the editor's server"}`}),
+		fakemodel.Text("Echoed."))
+	c := newCLI(t, srv)
+	servers, _ := json.Marshal([]map[string]any{{"name": "everything", "command": "node", "args": []string{bin, "stdio"}, "env": []any{}}})
+	r := c.acpClient("prompt", "ACP_ANSWER=allow_once", "ACP_MCP="+string(servers))
+	reqs := srv.Requests()
+	if len(reqs) != 3 || !reqs[2].HasToolResult("Echo: hi from the editor's server") {
+		t.Errorf("the editor's MCP server did not answer (%d requests); turn %+v; updates %v", len(reqs), r.Turn, r.Updates)
+	}
+}

@@ -89,7 +89,14 @@ func newRootCmd(ios IO) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.Args = cobra.ArbitraryArgs
+	o := &execOptions{waitAgents: "cancel", inputFormat: "text"}
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if print, _ := cmd.Flags().GetBool("print"); print {
+			return runPrint(cmd, ios, g, o, args)
+		}
+		if err := headlessFlagWithoutPrint(cmd); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
 		prompt := strings.Join(args, " ")
 		if p, _ := cmd.Flags().GetString("prompt"); p != "" {
 			prompt = p
@@ -99,7 +106,9 @@ func newRootCmd(ios IO) *cobra.Command {
 		}
 		return runTUI(ios, g, prompt)
 	}
-	root.Flags().StringP("prompt", "p", "", "submit this prompt as the first message")
+	root.Flags().String("prompt", "", "open the TUI and submit this prompt as the first message")
+	root.Flags().BoolP("print", "p", false, "run PROMPT headless as an agent and print the answer (- or piped stdin: see exec)")
+	addHeadlessFlags(root.Flags(), o)
 	root.Flags().StringVarP(&g.resume, "resume", "r", "", "resume a saved session (id or unique prefix)")
 	root.Flags().BoolVarP(&g.continueLast, "continue", "c", false, "continue this workspace's latest session")
 	root.Flags().BoolVar(&g.noMouse, "no-mouse-capture", false, "leave the mouse to the terminal (select and scroll natively)")
@@ -108,7 +117,7 @@ func newRootCmd(ios IO) *cobra.Command {
 	root.SetErr(ios.Err)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.provider, "provider", "", "model provider (default deepseek)")
-	pf.StringVar(&g.model, "model", "", "model id (default deepseek-v4-pro)")
+	pf.StringVarP(&g.model, "model", "m", "", "model id (default deepseek-v4-pro)")
 	pf.StringVar(&g.baseURL, "base-url", "", "provider base URL (overrides CODEWHALE_BASE_URL and config)")
 	pf.StringVar(&g.apiKey, "api-key", "", "API key for this run; - reads it from stdin (a literal key shows in ps: prefer --api-key-file, DEEPSEEK_API_KEY or codewhale auth set)")
 	pf.StringVar(&g.apiKeyFile, "api-key-file", "", "read the API key for this run from the first line of this file")

@@ -34,6 +34,9 @@ type Options struct {
 	// Tokens is where `mcp login` keeps OAuth tokens (the person's
 	// secrets store); nil: HTTP servers get no OAuth.
 	Tokens TokenStore
+	// Client are servers the host was handed for this session (an ACP
+	// client's mcpServers), merged after the files (mergeClient).
+	Client []ServerConfig
 }
 
 // Pool owns the configured MCP servers: it starts them concurrently, keeps
@@ -75,9 +78,17 @@ func NewPool(path string, opts Options) *Pool {
 		opts.Trace = &lockedWriter{w: opts.Trace}
 	}
 	p := &Pool{opts: opts, path: path, servers: map[string]*server{}, done: make(chan struct{})}
-	cfg, err := LoadAll(path, opts.Project)
-	p.apply(cfg, err)
+	p.apply(p.load())
 	return p
+}
+
+// load reads the files and adds the host's servers.
+func (p *Pool) load() (*Config, error) {
+	cfg, err := LoadAll(p.path, p.opts.Project)
+	if err == nil {
+		mergeClient(cfg, p.opts.Client)
+	}
+	return cfg, err
 }
 
 // Path is the mcp.json this pool reads.
@@ -158,7 +169,7 @@ func (p *Pool) settle(ctx context.Context, names []string) {
 // again. Servers removed from the file are stopped. A malformed file changes
 // nothing and is returned.
 func (p *Pool) Reload(ctx context.Context, names ...string) error {
-	cfg, err := LoadAll(p.path, p.opts.Project)
+	cfg, err := p.load()
 	removed := p.apply(cfg, err)
 	if err != nil {
 		return err
@@ -349,3 +360,7 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 var errClosed = errors.New("the MCP pool is closed")
+
+// Version counts changes of any server's state, tools, resources or
+// prompts; a UI rebuilds what it derived when it moves.
+func (p *Pool) Version() uint64 { return p.version.Load() }

@@ -86,6 +86,8 @@ var slashCommands = []slashCommand{
 		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
 	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
 		Help: "language servers: state, last error; restart"}, (*Model).lspCommand},
+	{commands.Command{Name: "mcp", Usage: "[list|reload [server]|login <server>|trust]",
+		Help: "MCP servers: transport, state, tools/resources/prompts, last error; reconnect, sign in"}, (*Model).mcpCommand},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
 		(*Model).initCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
@@ -106,6 +108,9 @@ func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 	m.tr.Bottom()
 	if arg, ok := commands.ModeAlias(inv.Name); ok {
 		return m.modeCommand(arg)
+	}
+	if strings.HasPrefix(inv.Name, "mcp:") {
+		return m.runMCPPrompt(inv)
 	}
 	if c, ok := m.reg.Lookup(inv.Name); ok {
 		for _, sc := range slashCommands {

@@ -64,7 +64,8 @@ const out = await app.connectWith(stream, async (cx) => {
     const again = await prompt(cx, process.env.ACP_SESSION, "and again");
     return { init, loaded, replay, again };
   }
-  const sess = await cx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  const mcpServers = JSON.parse(process.env.ACP_MCP || "[]");
+  const sess = await cx.request(acp.methods.agent.session.new, { cwd, mcpServers });
   const sessionId = sess.sessionId;
   if (scenario === "basic") {
     const first = await prompt(cx, sessionId, "say hello");

@@ -79,8 +79,9 @@ func (c *cli) acpClient(scenario string, env ...string) acpRun {
 func TestACPPromptStreamsAndCancels(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("once upon a time ", 200)
-	srv := fakemodel.New(t, fakemodel.Text("Hello from codewhale."),
-		fakemodel.Reply{Text: long, Delay: 20 * time.Millisecond})
+	hello := fakemodel.Text("Hello from codewhale.")
+	hello.Reasoning = "The user wants a greeting."
+	srv := fakemodel.New(t, hello, fakemodel.Reply{Text: long, Delay: 20 * time.Millisecond}, fakemodel.Text("resumed"))
 	c := newCLI(t, srv)
 	r := c.acpClient("basic")
 	if r.Init.ProtocolVersion != 1 || r.Init.AgentCapabilities["loadSession"] != true {
@@ -96,9 +97,24 @@ func TestACPPromptStreamsAndCancels(t *testing.T) {
 		t.Errorf("cancelled prompt = %q (%d of %d chars), want stopReason cancelled after part of the text",
 			r.Cancelled.StopReason, len(r.Cancelled.Text), len(long))
 	}
+	var thought string
+	for _, u := range updatesOf(r, "agent_thought_chunk") {
+		thought += u["content"].(map[string]any)["text"].(string)
+	}
+	if thought != "The user wants a greeting." {
+		t.Errorf("thought chunks = %q, want the reasoning", thought)
+	}
 	out, stderr, code := c.run("sessions")
 	if code != 0 || !strings.Contains(out, r.SessionID[:8]) {
 		t.Errorf("codewhale sessions does not list the ACP session %s (exit %d): %s %s", r.SessionID, code, out, stderr)
+	}
+	// The TUI and exec resume it as any session (session.Resolve).
+	if out, stderr, code := c.run("exec", "--resume", r.SessionID, "go on"); code != 0 || !strings.Contains(out, "resumed") {
+		t.Errorf("exec --resume of the ACP session: exit %d, %s %s", code, out, stderr)
+	}
+	reqs := srv.Requests()
+	if last := fmt.Sprint(reqs[len(reqs)-1].Messages()); !strings.Contains(last, "Hello from codewhale.") {
+		t.Errorf("the resumed session lacks the ACP history: %s", last)
 	}
 }
 
@@ -517,5 +533,34 @@ func TestACPClientMCPServers(t *testing.T) {
 	reqs := srv.Requests()
 	if len(reqs) != 3 || !reqs[2].HasToolResult("Echo: hi from the editor's server") {
 		t.Errorf("the editor's MCP server did not answer (%d requests); turn %+v; updates %v", len(reqs), r.Turn, r.Updates)
+	}
+}
+
+// TestACPExplicitApprovalOffersNoSessionGrant: a hostile write to a
+// protected path (.git/config, which decides what git runs) reaches the
+// editor as the TUI's explicit card: the reason first, no "allow for the
+// session" or "always"; a client that answers with the session grant
+// anyway is denied, and nothing is written.
+func TestACPExplicitApprovalOffersNoSessionGrant(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "File", Args: `{"action":"write","path":".git/config","content":"[core]\n\tfsmonitor = /tmp/x\n"}`}),
+		fakemodel.Text("stopped"))
+	c := newCLI(t, srv)
+	if out, err := exec.Command("git", "init", "-q", c.ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	before, _ := os.ReadFile(filepath.Join(c.ws, ".git", "config"))
+	r := c.acpClient("prompt", "ACP_ANSWER=allow_session")
+	if len(r.Permissions) != 1 {
+		t.Fatalf("permission requests = %v", r.Permissions)
+	}
+	body, _ := json.Marshal(r.Permissions[0])
+	if !strings.Contains(string(body), "Needs your explicit approval") || strings.Contains(string(body), "allow_session") ||
+		strings.Contains(string(body), "allow_always") {
+		t.Errorf("the explicit approval's request = %s; want the reason and no session or saved grant", body)
+	}
+	if after, _ := os.ReadFile(filepath.Join(c.ws, ".git", "config")); string(after) != string(before) {
+		t.Errorf(".git/config was written: %q", after)
 	}
 }

@@ -15,6 +15,7 @@ var knownServerKeys = map[string]bool{
 	"headers": true, "env_headers": true, "bearer_token_env_var": true, "oauth": true,
 	"connect_timeout": true, "execute_timeout": true, "read_timeout": true,
 	"disabled": true, "enabled": true, "required": true, "enabled_tools": true, "disabled_tools": true,
+	"startup": true,
 }
 
 // parseServer decodes one server entry and expands its ${VAR} references
@@ -86,6 +87,7 @@ func decodeServerFields(s *ServerConfig, m map[string]json.RawMessage) error {
 		field(m, "required", &s.Required, "true or false"),
 		field(m, "enabled_tools", &s.EnabledTools, "an array of tool names"),
 		field(m, "disabled_tools", &s.DisabledTools, "an array of tool names"),
+		field(m, "startup", &s.Startup, `"eager" or "lazy"`),
 	}
 	for _, err := range steps {
 		if err != nil {
@@ -112,6 +114,9 @@ func decodeServerFields(s *ServerConfig, m map[string]json.RawMessage) error {
 
 // checkServer validates the decoded entry and fills in the transport kind.
 func checkServer(s *ServerConfig, m map[string]json.RawMessage) string {
+	if s.Startup != "" && s.Startup != StartupEager && s.Startup != StartupLazy {
+		return fmt.Sprintf("\"startup\" must be \"eager\" or \"lazy\"; got %q", s.Startup)
+	}
 	hasCmd, hasURL := strings.TrimSpace(s.Command) != "", strings.TrimSpace(s.URL) != ""
 	switch {
 	case hasCmd && hasURL:

@@ -127,14 +127,17 @@ func (p *Pool) apply(cfg *Config, err error) []*server {
 	return removed
 }
 
-// Start connects the named servers (every server when names is empty) that
-// have not been started yet, concurrently, and returns when none of them is
+// Start connects the named servers (every server but the lazy ones when
+// names is empty) that have not been started yet, concurrently, and returns when none of them is
 // still connecting — at most the slowest connect timeout later, or when ctx
 // ends. A server another Start is connecting is waited for, not started
 // twice. Servers already started are left alone; use Reload to restart.
 func (p *Pool) Start(ctx context.Context, names ...string) {
 	var todo []*server
 	for _, s := range p.pick(names) {
+		if len(names) == 0 && s.cfg.Lazy() {
+			continue // "startup": "lazy" connects on first use: a name given here
+		}
 		if s.claim() {
 			todo = append(todo, s)
 		}

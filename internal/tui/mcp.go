@@ -95,6 +95,9 @@ func mcpListing(pool *mcp.Pool) string {
 		if st.Degraded {
 			state += fmt.Sprintf(", reconnecting (attempt %d of 3)", max(st.Reconnect, 1))
 		}
+		if st.Lazy && st.State == mcp.StatePending {
+			state += " (lazy: connects on first use; /mcp reload " + st.Name + " connects it now)"
+		}
 		fmt.Fprintf(&b, "  %s  %s  %s", st.Name, orDash(st.Transport), state)
 		if st.ProtocolVersion != "" {
 			fmt.Fprintf(&b, "  protocol %s", st.ProtocolVersion)
@@ -341,7 +344,7 @@ func (m *Model) mcpMentions(text string) [][2]string {
 	var out [][2]string
 	for _, g := range mentionRE.FindAllStringSubmatch(text, -1) {
 		st, ok := m.o.MCP.Status(g[2])
-		if !ok || !st.OffersResources {
+		if !ok || !(st.OffersResources || (st.Lazy && st.State == mcp.StatePending)) {
 			continue
 		}
 		out = append(out, [2]string{g[2], strings.TrimRight(g[3], ".,;:!?)")})

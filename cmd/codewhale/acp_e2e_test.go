@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -581,4 +582,22 @@ func TestACPRetryIsTold(t *testing.T) {
 		!strings.HasSuffix(r.Turn.Text, "the whole answer") {
 		t.Errorf("thoughts %q, text %q; want the retry told and the whole answer last", thoughts, r.Turn.Text)
 	}
+}
+
+// TestACPPromptImage: an image block of a prompt goes with the text, as an
+// attached image does (CONTRACT.md §14.11): checked, encoded, one
+// image_url part of the request.
+func TestACPPromptImage(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("grey."))
+	c := imageCLI(t, srv, "seer", true)
+	shot, err := os.ReadFile(filepath.Join(c.ws, "shot.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.acpClient("image", "ACP_IMAGE="+base64.StdEncoding.EncodeToString(shot))
+	if r.Turn.Text != "grey." {
+		t.Fatalf("turn = %+v", r.Turn)
+	}
+	pngPart(t, srv.Requests()[0])
 }

@@ -564,3 +564,21 @@ func TestACPExplicitApprovalOffersNoSessionGrant(t *testing.T) {
 		t.Errorf(".git/config was written: %q", after)
 	}
 }
+
+// TestACPRetryIsTold: a stream cut mid-answer is re-sent; the client is
+// told (a thought with the retry line, the withdrawn text marked) and the
+// answer that follows is whole.
+func TestACPRetryIsTold(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Text: "a first try that breaks off", CutAfter: 3}, fakemodel.Text("the whole answer"))
+	c := newCLI(t, srv)
+	r := c.acpClient("prompt")
+	var thoughts string
+	for _, u := range updatesOf(r, "agent_thought_chunk") {
+		thoughts += u["content"].(map[string]any)["text"].(string)
+	}
+	if !strings.Contains(thoughts, "retrying") || !strings.Contains(r.Turn.Text, "(withdrawn: ") ||
+		!strings.HasSuffix(r.Turn.Text, "the whole answer") {
+		t.Errorf("thoughts %q, text %q; want the retry told and the whole answer last", thoughts, r.Turn.Text)
+	}
+}

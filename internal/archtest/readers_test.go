@@ -153,8 +153,8 @@ var personReads = []struct {
 		"internal/checkpoint/store.go:Store.readSkips",
 		"internal/jobs/persist.go:Manager.loadStale", "internal/filelock/filelock.go:TryAcquire",
 		"internal/provider/modellist.go:ModelCache.Load"}},
-	{"the person's configuration: the user config file, secrets store, trust records, MCP config, global rules", []string{
-		"internal/config/file.go:readFile", "internal/config/secrets.go:ReadSecret", "internal/config/settings.go:SetKey",
+	{"the person's configuration: the user config file, secrets store (API keys, MCP OAuth tokens), trust records, MCP config, global rules", []string{
+		"internal/config/file.go:readFile", "internal/config/secrets.go:ReadSecret", "internal/config/mcptokens.go:MCPTokens.LoadToken", "internal/config/settings.go:SetKey",
 		"internal/config/trust.go:readWorkspaceTrust", "internal/projecttrust/projecttrust.go:Read", "internal/mcp/config.go:LoadConfig",
 		"internal/mcp/configedit.go:editServers", "internal/permissions/file.go:readRules", "internal/sandbox/caches.go:goEnvFile",
 		"internal/httptransport/httptransport.go:extraRoots"}},

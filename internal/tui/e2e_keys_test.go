@@ -151,3 +151,16 @@ func TestE2EKeysDuringAToolRun(t *testing.T) {
 	p.keys("C-c")
 	p.waitFor("[codewhale exited: 0]")
 }
+
+// A retry's wait counts down on the status line (it said its first figure
+// until the retry).
+func TestE2ERetryCountdownCounts(t *testing.T) {
+	t.Parallel()
+	limited := fakemodel.Reply{Status: 429, Body: `{"error":{"message":"slow down"}}`, Header: map[string]string{"Retry-After": "3"}}
+	p := small(fakemodel.New(t, limited, fakemodel.Text("after the wait")), t)
+	p.line("go")
+	p.waitFor("retrying in 3 s")
+	p.waitFor("retrying in 2 s")
+	p.waitFor("retrying in 1 s")
+	p.waitFor("● after the wait")
+}

@@ -33,11 +33,11 @@ test: fmt-check vet lint third-party commits release-check mcp-servers acp-clien
 
 ## check: the quick gate before a commit — gofmt, vet, staticcheck, go test -short (cached results reused); the skips are listed
 check: fmt-check vet lint
-	@bash -o pipefail -c '$(GO) test -short -json -timeout 10m ./... | $(GO) run scripts/testreport.go'
+	@bash -o pipefail -c '$(GO) test -short -json -timeout 10m ./... | $(GO) run ./scripts/testreport'
 
 ## unit: every test, uncached; prints each package's result, failures in full, then the skip count and names
 unit:
-	@bash -o pipefail -c '$(GO) test -json -count=1 -timeout 20m ./... | $(GO) run scripts/testreport.go'
+	@bash -o pipefail -c '$(GO) test -json -count=1 -timeout 20m ./... | $(GO) run ./scripts/testreport'
 
 ## race: the concurrent packages under the race detector. The TUI's TestE2E*
 ## tests drive a separately built binary through tmux, which the detector

@@ -1,11 +1,9 @@
-//go:build ignore
-
 // testreport reads `go test -json` on stdin and prints what a person needs
 // from a long run: each package's result line, the output of every failed
 // test, and at the end how many tests were skipped and which, with the
 // first line of each reason. It exits 1 when a test or package failed.
 //
-//	go test -json ./... | go run scripts/testreport.go
+//	go test -json ./... | go run ./scripts/testreport
 package main
 
 import (

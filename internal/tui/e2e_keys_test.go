@@ -164,3 +164,13 @@ func TestE2ERetryCountdownCounts(t *testing.T) {
 	p.waitFor("retrying in 1 s")
 	p.waitFor("● after the wait")
 }
+
+// /tools names the request's tools on its first screen at 80×24.
+func TestE2EToolsNamesOnTheFirstScreenAt80x24(t *testing.T) {
+	t.Parallel()
+	p := small(fakemodel.New(t, fakemodel.Text("ok")), t)
+	p.line("hi")
+	p.waitFor("✓ done")
+	p.line("/tools")
+	p.waitFor("Prepared Tool Request", "Tools in this request (")
+}

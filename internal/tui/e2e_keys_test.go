@@ -174,3 +174,23 @@ func TestE2EToolsNamesOnTheFirstScreenAt80x24(t *testing.T) {
 	p.line("/tools")
 	p.waitFor("Prepared Tool Request", "Tools in this request (")
 }
+
+// At 40 columns the header's posture chip is cut with an ellipsis, not
+// clipped mid-word by the pane's edge.
+func TestE2EHeaderAt40ColumnsEndsInAnEllipsis(t *testing.T) {
+	t.Parallel()
+	p := launchTUI(t, nil, launch{home: t.TempDir(), ws: t.TempDir(), w: 40, h: 20})
+	p.keys("BTab")
+	pause()
+	p.keys("BTab") // Full Access: the widest chip
+	var first string
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) { // polling the pane
+		first = strings.TrimRight(strings.SplitN(p.capture(), "\n", 2)[0], " ")
+		if strings.Contains(first, "Full") || strings.HasSuffix(first, "…") {
+			break
+		}
+	}
+	if !strings.HasSuffix(first, "…") {
+		t.Errorf("the 40-column header is clipped without an ellipsis: %q", first)
+	}
+}

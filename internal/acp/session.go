@@ -77,7 +77,7 @@ func (s *session) mode() policy.Mode {
 // prompt runs one turn. A second prompt while one runs is refused: the
 // protocol has one prompt in flight per session.
 func (s *session) prompt(ctx context.Context, blocks []sdk.ContentBlock) (sdk.PromptResponse, error) {
-	send, err := message(blocks)
+	send, err := message(ctx, blocks)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}

@@ -80,16 +80,14 @@ func TestOAuthLoginCallRefreshLogout(t *testing.T) {
 		t.Fatalf("before login: %+v", st)
 	}
 
-	cfg, err := LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The session's own login (/mcp login): the server reconnects with the token.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	line, err := Login(ctx, cfg.Servers["remote"], LoginOptions{Tokens: tokens, Out: &shown, Open: browse(t)})
+	line, err := p.Login(ctx, "remote", LoginOptions{Out: &shown, Open: browse(t)})
 	if err != nil || !strings.Contains(line, "Logged in to MCP server 'remote' (1 tools)") {
 		t.Fatalf("login: %q %v\n%s", line, err, shown.String())
 	}
+	requireConnected(t, p, "remote")
 	shown.WriteString(line)
 	if !strings.Contains(shown.String(), "open this URL in a browser:\n  "+as.URL+"/authorize?") {
 		t.Errorf("the authorization URL was not printed:\n%s", shown.String())

@@ -92,7 +92,8 @@ func (h *acpHost) open(ctx context.Context, o acp.OpenOptions) (*acp.Backend, er
 	if err != nil {
 		return nil, err
 	}
-	opts := app.Options{Version: codewhaleVersion(), Interactive: true, Executable: executable(), Hooks: hooks.Trusted}
+	opts := app.Options{Version: codewhaleVersion(), Interactive: true, Executable: executable(), Hooks: hooks.Trusted,
+		MCPServers: o.MCPServers}
 	var loaded *session.Loaded
 	if o.Load != "" {
 		if loaded, err = session.Resolve(cfg.Home, cfg.Workspace, o.Load, false); err != nil {

@@ -49,10 +49,15 @@ type execOptions struct {
 	waitAgents      string
 	images          []string
 	inputFormat     string
+	forceAgent      bool   // exec --agent, and -p/--print
+	jsonSchema      string // --json-schema FILE
 }
 
 // agent reports whether a flag selected agent mode (engine and tools).
 func (o *execOptions) agent(cmd *cobra.Command) bool {
+	if o.forceAgent || o.jsonSchema != "" {
+		return true
+	}
 	for _, f := range []string{"auto", "yolo", "max-turns", "allowed-tools", "disallowed-tools", "append-system-prompt", "mode",
 		"resume", "session-id", "continue", "sandbox", "sandbox-mode"} {
 		if cmd.Flags().Changed(f) {
@@ -74,8 +79,11 @@ func (o *execOptions) checkArgs(args []string) error {
 		return errors.New("with --input-format stream-json the messages come on stdin, one JSON line each: give no PROMPT")
 	case o.streamInput() && len(o.images) > 0:
 		return errors.New("with --input-format stream-json send images as parts of the stdin messages, not --image")
-	case !o.streamInput() && len(args) == 0:
-		return errors.New("exec needs a PROMPT (or --input-format stream-json to read messages from stdin)")
+	case o.outputFormat != "text" && o.outputFormat != "json" && o.outputFormat != "stream-json":
+		return fmt.Errorf("unknown --output-format %q (text, json or stream-json)", o.outputFormat)
+	}
+	if o.outputFormat == "json" {
+		o.json = true
 	}
 	return nil
 }
@@ -84,15 +92,15 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 	o := &execOptions{}
 	cmd := &cobra.Command{
 		Use:   "exec [flags] PROMPT",
-		Short: "Run one prompt headless: one-shot, or as an agent with tools (--auto, --mode, stream-json)",
+		Short: "Run one prompt headless: one-shot by default, an agent with tools with --agent (or --auto, --mode, stream-json)",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.prompt = strings.Join(args, " ")
 			if err := o.checkArgs(args); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			if o.outputFormat != "text" && o.outputFormat != "stream-json" {
-				return &exitError{code: exitFailure, err: fmt.Errorf("unknown --output-format %q (text or stream-json)", o.outputFormat)}
+			if err := o.stdinPrompt(ios, args, g.apiKey == "-"); err != nil {
+				return &exitError{code: exitFailure, err: err}
 			}
 			if _, err := waitAgentsFor(o.waitAgents); err != nil {
 				return &exitError{code: exitFailure, err: err}
@@ -117,18 +125,10 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&o.json, "json", false, "print one JSON object at the end")
-	f.StringVar(&o.outputFormat, "output-format", "text", "text | stream-json (JSON lines for harnesses)")
+	f.BoolVar(&o.json, "json", false, "print one JSON object at the end (as --output-format json)")
+	f.BoolVar(&o.forceAgent, "agent", false, "run as an agent with tools and the system prompt (as -p/--print does) rather than one-shot")
 	f.StringVar(&o.inputFormat, "input-format", "text", "text (PROMPT) | stream-json (user messages with text and image parts, one JSON line each on stdin, run as turns in order)")
-	f.BoolVar(&o.auto, "auto", false, "approve every tool prompt (never widens Plan mode)")
-	f.BoolVar(&o.yolo, "yolo", false, "Act mode with Full Access")
-	_ = f.MarkHidden("yolo")
-	f.StringVar(&o.mode, "mode", "act", "plan | act | operate")
-	f.IntVar(&o.maxTurns, "max-turns", 100, "maximum model steps in the turn")
-	f.StringSliceVar(&o.allowedTools, "allowed-tools", nil, "only these tools (names or prefix*)")
-	f.StringSliceVar(&o.disallowedTools, "disallowed-tools", nil, "never these tools (names or prefix*)")
-	f.StringVar(&o.appendSystem, "append-system-prompt", "", "text appended to the system prompt")
-	f.StringVar(&o.reasoningEffort, "reasoning-effort", "", "auto|off|low|medium|high|max")
+	addHeadlessFlags(f, o)
 	f.StringVar(&o.resume, "resume", "", "continue a saved session (id or unique prefix)")
 	f.StringVar(&o.resume, "session-id", "", "same as --resume")
 	f.BoolVar(&o.continueLast, "continue", false, "continue this workspace's latest session")
@@ -224,6 +224,13 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	// the configured posture, so the catalog (MCP tools deferred) and the
 	// safety classifier stay as in an interactive session; --yolo is Full
 	// Access.
+	var schema *answerSchema
+	if o.jsonSchema != "" {
+		if schema, err = loadAnswerSchema(o.jsonSchema); err != nil {
+			fmt.Fprintln(ios.Err, "error:", err)
+			return exitFailure
+		}
+	}
 	ao := app.Options{Version: codewhaleVersion(), Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable(), Hooks: o.hookUse()}
 	if o.yolo {
 		full := policy.FullAccess
@@ -244,9 +251,11 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	if o.reasoningEffort != "" {
 		opts.ReasoningEffort = o.reasoningEffort
 	}
-	if o.appendSystem != "" {
-		base := opts.SystemPrompt
-		opts.SystemPrompt = func(env engine.PromptEnv) string { return base(env) + "\n\n" + o.appendSystem }
+	for _, extra := range []string{o.appendSystem, schemaInstruction(schema)} {
+		if extra != "" {
+			base := opts.SystemPrompt
+			opts.SystemPrompt = func(env engine.PromptEnv) string { return base(env) + "\n\n" + extra }
+		}
 	}
 	// A resumed session is claimed before anything is sent: a second writer
 	// stops here, naming the holder, and exits non-zero.
@@ -305,9 +314,14 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	out.hookNotices(append(a.HookNotices, a.StartHooks(turnCtx)...))
 	out.mcpProblems(turnCtx, a.MCP)
 	var done engine.TurnComplete
-	if o.streamInput() {
+	var structured any
+	var schemaErr error
+	switch {
+	case o.streamInput():
 		done = runInputTurns(turnCtx, eng, newStreamInput(ios.In, cfg), out)
-	} else {
+	case schema != nil:
+		done, structured, schemaErr = structuredTurn(turnCtx, eng, send, out, schema)
+	default:
 		reply, _ := eng.RunTurn(turnCtx, send, out.event)
 		done = reply.Done
 	}
@@ -322,7 +336,8 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		}
 	}
 	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running,
-		cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0})
+		cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0,
+		schema: schema != nil, structured: structured})
 	select {
 	case s := <-caught:
 		if n, ok := s.(syscall.Signal); ok {
@@ -332,6 +347,9 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	default:
 	}
 	switch {
+	case schemaErr != nil:
+		fmt.Fprintln(ios.Err, "error:", schemaErr)
+		return exitSchema
 	case done.Status == engine.TurnCompleted:
 		return exitOK
 	case done.Status == engine.TurnInterrupted:

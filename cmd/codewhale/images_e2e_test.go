@@ -218,7 +218,7 @@ func TestExecStreamJSONInputRefusals(t *testing.T) {
 		{`{"type":"user","message":{"content":[{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}}`, []string{"--input-format", "stream-json"},
 			"image_url must be a base64 data: URL; codewhale fetches no image"},
 		{"", []string{"--input-format", "xml"}, "unknown --input-format"},
-		{"", nil, "exec needs a PROMPT"},
+		{"", nil, "a headless run needs a PROMPT"},
 	} {
 		_, errOut, code := c.runIn(tt.stdin, append([]string{"exec"}, tt.args...)...)
 		if code != exitFailure || !strings.Contains(errOut, tt.want) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -150,8 +149,9 @@ func orReason(s string) string {
 	return ": " + s
 }
 
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
+// isTerminal reports whether an end of IO (In or Out) is a terminal.
+func isTerminal(end any) bool {
+	f, ok := end.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,9 @@ type globals struct {
 	noProjectConfig, verbose                                          bool
 	resume                                                            string // -r/--resume
 	continueLast, noMouse                                             bool
+	debug                                                             string // --debug: "", "on" or "bodies"
+	log                                                               *slog.Logger
+	logw                                                              io.Closer
 }
 
 // exitError carries a process exit code out of a command.
@@ -61,9 +65,11 @@ func run(args []string, ios IO) int {
 		fmt.Fprintf(ios.Out, "codewhale version %s\n", codewhaleVersion())
 		return 0
 	}
-	root := newRootCmd(ios)
+	g := &globals{in: ios.In}
+	root := newRootCmd(ios, g)
 	root.SetArgs(args)
 	err := root.Execute()
+	g.closeLog(err)
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -79,8 +85,7 @@ func run(args []string, ios IO) int {
 	}
 }
 
-func newRootCmd(ios IO) *cobra.Command {
-	g := &globals{in: ios.In}
+func newRootCmd(ios IO, g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "codewhale [flags] [PROMPT...]",
 		Short:         "A terminal coding agent for DeepSeek models",
@@ -89,7 +94,14 @@ func newRootCmd(ios IO) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.Args = cobra.ArbitraryArgs
+	o := &execOptions{waitAgents: "cancel", inputFormat: "text"}
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if print, _ := cmd.Flags().GetBool("print"); print {
+			return runPrint(cmd, ios, g, o, args)
+		}
+		if err := headlessFlagWithoutPrint(cmd); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
 		prompt := strings.Join(args, " ")
 		if p, _ := cmd.Flags().GetString("prompt"); p != "" {
 			prompt = p
@@ -99,7 +111,9 @@ func newRootCmd(ios IO) *cobra.Command {
 		}
 		return runTUI(ios, g, prompt)
 	}
-	root.Flags().StringP("prompt", "p", "", "submit this prompt as the first message")
+	root.Flags().String("prompt", "", "open the TUI and submit this prompt as the first message")
+	root.Flags().BoolP("print", "p", false, "run PROMPT headless as an agent and print the answer (- or piped stdin: see exec)")
+	addHeadlessFlags(root.Flags(), o)
 	root.Flags().StringVarP(&g.resume, "resume", "r", "", "resume a saved session (id or unique prefix)")
 	root.Flags().BoolVarP(&g.continueLast, "continue", "c", false, "continue this workspace's latest session")
 	root.Flags().BoolVar(&g.noMouse, "no-mouse-capture", false, "leave the mouse to the terminal (select and scroll natively)")
@@ -108,7 +122,7 @@ func newRootCmd(ios IO) *cobra.Command {
 	root.SetErr(ios.Err)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.provider, "provider", "", "model provider (default deepseek)")
-	pf.StringVar(&g.model, "model", "", "model id (default deepseek-v4-pro)")
+	pf.StringVarP(&g.model, "model", "m", "", "model id (default deepseek-v4-pro)")
 	pf.StringVar(&g.baseURL, "base-url", "", "provider base URL (overrides CODEWHALE_BASE_URL and config)")
 	pf.StringVar(&g.apiKey, "api-key", "", "API key for this run; - reads it from stdin (a literal key shows in ps: prefer --api-key-file, DEEPSEEK_API_KEY or codewhale auth set)")
 	pf.StringVar(&g.apiKeyFile, "api-key-file", "", "read the API key for this run from the first line of this file")
@@ -120,6 +134,9 @@ func newRootCmd(ios IO) *cobra.Command {
 	_ = pf.MarkHidden("sandbox-mode")
 	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "verbose diagnostics on stderr")
+	pf.StringVar(&g.debug, "debug", "", "log request and response metadata to $CODEWHALE_HOME/logs/codewhale.log; --debug=bodies adds the bodies")
+	pf.Lookup("debug").NoOptDefVal = "on"
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return g.openLog(ios, cmd) }
 	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g), newMCPCmd(ios, g),
 		newSessionsCmd(ios, g), newResumeCmd(ios, g), newAutomationCmd(ios, g), newDoctorCmd(ios, g), newInitCmd(ios, g), newModelsCmd(ios, g), newACPCmd(ios, g))
 	return root

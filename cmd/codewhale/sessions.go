@@ -112,6 +112,8 @@ func runResume(ios IO, g *globals, cfg *config.Config, ref string, last bool) er
 	switch {
 	case ref != "" && last:
 		return errors.New("give a session ID or --last, not both")
+	case ref == "" && !last && isTerminal(ios.In) && isTerminal(ios.Out):
+		return runTUIPicking(ios, g)
 	case ref == "" && !last:
 		ms, err := session.List(cfg.Home, session.Query{Workspace: cfg.Workspace, Limit: 10})
 		if err == nil && len(ms) > 0 {

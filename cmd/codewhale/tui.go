@@ -8,6 +8,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -34,6 +35,16 @@ func runTUI(ios IO, g *globals, prompt string) error {
 	return startTUI(ios, g, cfg, prompt, resume)
 }
 
+// runTUIPicking starts the UI on the session picker (`codewhale resume`
+// with no id at a terminal).
+func runTUIPicking(ios IO, g *globals) error {
+	cfg, err := g.load()
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	return startTUIWith(ios, g, cfg, "", nil, true)
+}
+
 // runTUIWithSession starts the UI on a resolved saved session.
 func runTUIWithSession(ios IO, g *globals, l *session.Loaded) error {
 	cfg, err := g.load()
@@ -44,6 +55,11 @@ func runTUIWithSession(ios IO, g *globals, l *session.Loaded) error {
 }
 
 func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *session.Loaded) error {
+	return startTUIWith(ios, g, cfg, prompt, resume, false)
+}
+
+// startTUIWith is startTUI; pick opens the session picker first.
+func startTUIWith(ios IO, g *globals, cfg *config.Config, prompt string, resume *session.Loaded, pick bool) error {
 	importLegacySessions(ios, g, cfg)
 	opts := app.Options{Version: codewhaleVersion(), Interactive: true, RunTasks: true, HoldRuns: true, Executable: executable(), Hooks: hooks.Trusted}
 	if resume != nil {
@@ -84,6 +100,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Project:     a.Project(),
 		Hooks:       a.Hooks,
 		LSP:         a.LSP,
+		MCP:         tuiMCP(a),
 		WakeScheduler: func() {
 			if a.Scheduler != nil {
 				a.Scheduler.Wake()
@@ -104,6 +121,7 @@ func startTUI(ios IO, g *globals, cfg *config.Config, prompt string, resume *ses
 		Version:       codewhaleVersion(),
 		Prompt:        prompt,
 		Resume:        resume,
+		PickSession:   pick,
 		Journal:       a.Journal,
 		Notices:       startNotices(a),
 		Shown:         a.ReleaseRuns,
@@ -159,4 +177,13 @@ func nonEmpty(ss ...string) []string {
 func startNotices(a *app.App) []string {
 	notices := append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...)
 	return append(append(notices, a.HookNotices...), a.StartHooks(context.Background())...)
+}
+
+// tuiMCP is the session's MCP pool for /mcp, prompts and mentions; nil
+// with --no-mcp.
+func tuiMCP(a *app.App) *mcp.Pool {
+	if a.Opts.NoMCP {
+		return nil
+	}
+	return a.MCP
 }

@@ -12,11 +12,13 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/work"
@@ -36,6 +38,8 @@ type OpenOptions struct {
 	// Editor is the client's file system for the File tool, nil when the
 	// client offers none (ARCHITECTURE.md §9).
 	Editor file.Editor
+	// MCPServers are the MCP servers the client passed for the session.
+	MCPServers []mcp.ServerConfig
 }
 
 // Backend is one opened session: an engine built but not yet running, the
@@ -78,7 +82,7 @@ type Agent struct {
 
 	// inflight counts the requests being answered: at the client's EOF
 	// their answers are still written before Serve returns.
-	inflight sync.WaitGroup
+	inflight atomic.Int64
 
 	mu       sync.Mutex
 	caps     sdk.ClientCapabilities
@@ -110,18 +114,36 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	}
 	cancel()
 	a.closeAll()
-	answered := make(chan struct{})
-	go func() {
-		a.inflight.Wait()
-		close(answered)
-	}()
-	select {
-	case <-answered:
-	case <-time.After(drainWait):
-		o.Log.Warn("requests still unanswered when the connection closed")
-	}
+	a.drain(o.Log)
+	a.closeAll() // a session opened by a request that was still on its way
 	return nil
 }
+
+// drain waits, after the client closed its end, until no request is being
+// answered. The SDK starts each request's handler on a goroutine of its
+// own before it reads the next line, and tells nobody: a request read just
+// before the EOF may not have reached its handler yet. So the count must
+// stay zero for drainSettle, not just be zero once; the whole wait is
+// bounded by drainWait. (This is the one poll here: nothing signals "the
+// SDK has a handler not yet started".)
+func (a *Agent) drain(log *slog.Logger) {
+	deadline := time.Now().Add(drainWait)
+	quietSince := time.Now()
+	for time.Now().Before(deadline) {
+		if a.inflight.Load() != 0 {
+			quietSince = time.Now()
+		} else if time.Since(quietSince) >= drainSettle {
+			return
+		}
+		time.Sleep(drainPoll)
+	}
+	log.Warn("requests still unanswered when the connection closed")
+}
+
+const (
+	drainSettle = 20 * time.Millisecond
+	drainPoll   = 2 * time.Millisecond
+)
 
 // drainWait bounds how long Serve waits, after the client closed its end,
 // for the answers of requests it had sent.
@@ -130,7 +152,7 @@ const drainWait = 5 * time.Second
 // track counts one request in flight until the returned func runs.
 func (a *Agent) track() func() {
 	a.inflight.Add(1)
-	return a.inflight.Done
+	return func() { a.inflight.Add(-1) }
 }
 
 func (a *Agent) closeAll() {
@@ -170,7 +192,7 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 		ProtocolVersion: sdk.ProtocolVersionNumber,
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			McpCapabilities:    sdk.McpCapabilities{Http: true},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "codewhale", Title: &title, Version: a.opts.Version},
@@ -191,7 +213,11 @@ func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
 // NewSession implements sdk.Agent.
 func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	defer a.track()()
-	s, err := a.open(ctx, OpenOptions{Cwd: p.Cwd})
+	servers, err := mcpServers(p.McpServers)
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	s, err := a.open(ctx, OpenOptions{Cwd: p.Cwd, MCPServers: servers})
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -200,6 +226,13 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 
 // open builds a session through the host and starts its engine.
 func (a *Agent) open(ctx context.Context, o OpenOptions) (*session, error) {
+	a.mu.Lock()
+	ready := a.ready
+	a.mu.Unlock()
+	if !ready {
+		return nil, sdk.NewInvalidRequest(map[string]any{"error": "call initialize first: the session's file access " +
+			"depends on the client's capabilities"})
+	}
 	if o.Cwd == "" {
 		return nil, sdk.NewInvalidParams(map[string]any{"error": "cwd is required: the absolute path of the workspace"})
 	}

@@ -20,7 +20,11 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidRequest(map[string]any{"error": "session " + string(p.SessionId) +
 			" is already open on this connection"})
 	}
-	s, err := a.open(ctx, OpenOptions{Cwd: p.Cwd, Load: string(p.SessionId)})
+	servers, err := mcpServers(p.McpServers)
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	s, err := a.open(ctx, OpenOptions{Cwd: p.Cwd, Load: string(p.SessionId), MCPServers: servers})
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}

@@ -64,6 +64,9 @@ type Options struct {
 	Executable string
 	// Hooks says which hooks run (zero: none, for receipts and tests).
 	Hooks hooks.Use
+	// MCPServers are servers the host was handed for this session (an
+	// ACP client's session/new mcpServers), started beside mcp.json's.
+	MCPServers []mcp.ServerConfig
 }
 
 // App is one running session's wiring.
@@ -179,7 +182,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		a.Journal = session.NewJournal(cfg.Home, session.OptionsFrom(cfg))
 	}
 	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace, Network: cfg.Web.Policy,
-		Project: mcpProject(cfg)})
+		Project: mcpProject(cfg), Client: o.MCPServers, Tokens: config.MCPTokens{Home: cfg.Home}})
 	if line := a.MCP.Project().Line(); line != "" && !o.NoMCP {
 		a.StartupNotices = append(a.StartupNotices, line)
 	}

@@ -26,13 +26,19 @@ func (c Choice) Text() string { return optionText[c] }
 // explicit approval (ForcePrompt) has no "allow for the session"; "Always
 // allow this" appears only on a card whose call has an exact rule to save.
 func Options(req engine.ApprovalRequired) []Choice {
-	if req.ForcePrompt {
-		return []Choice{AllowOnce, Deny, Abort}
+	var cs []Choice
+	switch {
+	case req.ForcePrompt:
+		cs = []Choice{AllowOnce, Deny, Abort}
+	case req.SaveRule != "":
+		cs = []Choice{AllowOnce, AllowSession, AllowAlways, Deny, Abort}
+	default:
+		cs = []Choice{AllowOnce, AllowSession, Deny, Abort}
 	}
-	if req.SaveRule != "" {
-		return []Choice{AllowOnce, AllowSession, AllowAlways, Deny, Abort}
+	if req.Direct {
+		cs = cs[:len(cs)-1] // no turn to abort: the person's own command
 	}
-	return []Choice{AllowOnce, AllowSession, Deny, Abort}
+	return cs
 }
 
 // Op is the engine's op for choice c on the card of call id.

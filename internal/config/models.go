@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -27,20 +28,7 @@ type ModelTableEntry struct {
 // [providers.<name>] context_window. A local server's models are free.
 func (c *Config) ModelTable() *provider.ModelTable {
 	t := &provider.ModelTable{Overrides: map[string]provider.ModelOverride{}, Free: c.KeyOptional}
-	for id, p := range c.File.Pricing {
-		p := p
-		o := provider.ModelOverride{ContextWindow: p.ContextLimit}
-		if p.Input > 0 {
-			o.Input = &p.Input
-		}
-		if p.Output > 0 {
-			o.Output = &p.Output
-		}
-		if p.CachedInput > 0 {
-			o.CachedInput = &p.CachedInput
-		}
-		t.Overrides[id] = o
-	}
+	maps.Copy(t.Overrides, PricingOverrides(c.File.Pricing))
 	for id, m := range c.File.Models {
 		t.Overrides[id] = provider.ModelOverride{ContextWindow: m.ContextWindow, MaxOutput: m.MaxOutput,
 			Vision: m.Vision, Reasoning: m.Reasoning, Tools: m.Tools,
@@ -53,6 +41,26 @@ func (c *Config) ModelTable() *provider.ModelTable {
 		return models
 	}
 	return t
+}
+
+// PricingOverrides are [pricing.<model>] tables as model-table overrides:
+// a zero price is one the table does not set.
+func PricingOverrides(pricing map[string]Price) map[string]provider.ModelOverride {
+	out := make(map[string]provider.ModelOverride, len(pricing))
+	for id, p := range pricing {
+		o := provider.ModelOverride{ContextWindow: p.ContextLimit}
+		if p.Input > 0 {
+			o.Input = &p.Input
+		}
+		if p.Output > 0 {
+			o.Output = &p.Output
+		}
+		if p.CachedInput > 0 {
+			o.CachedInput = &p.CachedInput
+		}
+		out[id] = o
+	}
+	return out
 }
 
 // ModelCache is where model lists are kept: $CODEWHALE_HOME/cache/models.

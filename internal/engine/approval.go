@@ -64,7 +64,7 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 	req := ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
 		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p), Reason: p.reason,
 		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authority(p),
-		SandboxReadOnly: t.sandboxReadOnlyFor(p.tool)}
+		SandboxReadOnly: t.sandboxReadOnlyFor(p.tool), Direct: t.direct}
 	if req.SandboxReadOnly {
 		req.Description += readOnlyShellNote
 	}
@@ -174,7 +174,7 @@ func deniedByUser(name string) *tools.Error {
 
 // intent is the assistant's visible text before a write call, bounded.
 func (t *turn) intent(p *planned) string {
-	if p.readOnly {
+	if p.readOnly || t.direct { // the person's own command: the model's last reply is not its intent
 		return ""
 	}
 	h := t.e.history()

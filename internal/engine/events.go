@@ -98,6 +98,10 @@ type ApprovalRequired struct {
 	// ignores one (ApproveToolCall.ForSession).
 	ForcePrompt     bool
 	SandboxReadOnly bool
+	// Direct marks the person's own command (RunToolCall, `!cmd`): no
+	// model turn runs, so the card offers no "Abort the turn" and has no
+	// intent to show.
+	Direct bool
 	// Authority is every authority flag a tasks create or agent start asks
 	// to grant (auto_approve, trust_mode, allow_shell, mode, model, …, as
 	// written in the input), or the authority an automation change leaves

@@ -54,6 +54,7 @@ type ServerConfig struct {
 	Headers           map[string]string
 	EnvHeaders        map[string]string // header -> environment variable holding its value
 	BearerTokenEnvVar string
+	OAuth             OAuthConfig // "oauth": how `mcp login` registers (CONTRACT.md §12.5)
 
 	Timeouts Timeouts // as configured for this server; zero fields inherit
 
@@ -62,6 +63,9 @@ type ServerConfig struct {
 	Required      bool
 	EnabledTools  []string
 	DisabledTools []string
+	// Startup is "eager" (the default: connected when the session starts,
+	// the first turn waits for it) or "lazy" (connected on first use).
+	Startup string
 
 	Problem  string   // why the entry cannot be used ("" when it can)
 	Warnings []string // keys that were ignored
@@ -74,6 +78,15 @@ type ServerConfig struct {
 	// project's .mcp.json).
 	Source string
 }
+
+// Startup values.
+const (
+	StartupEager = "eager"
+	StartupLazy  = "lazy"
+)
+
+// Lazy reports whether the server connects on first use only.
+func (s *ServerConfig) Lazy() bool { return s.Startup == StartupLazy }
 
 // IsEnabled reports whether the server should be started.
 func (s *ServerConfig) IsEnabled() bool { return s.Enabled && !s.Disabled }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -143,6 +144,7 @@ func (p *Pool) offering(name string, prompts bool) ([]*server, *conn, error) {
 	if s == nil {
 		return nil, nil, tools.InvalidInput("no MCP server named '%s' is configured", shortURI(name))
 	}
+	s = p.firstUse(s)
 	c, err := s.live()
 	if err != nil {
 		return nil, nil, tools.ExecutionFailed("%v", err)
@@ -151,6 +153,21 @@ func (p *Pool) offering(name string, prompts bool) ([]*server, *conn, error) {
 		return nil, nil, tools.InvalidInput("MCP server '%s' does not offer %s", name, kind)
 	}
 	return []*server{s}, c, nil
+}
+
+// firstUse connects a lazy server that has not started yet (bounded by its
+// connect timeout) and returns its current state.
+func (p *Pool) firstUse(s *server) *server {
+	if !s.cfg.Lazy() || s.status().State != StatePending {
+		return s
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeouts.Connect+time.Second)
+	defer cancel()
+	p.Start(ctx, s.cfg.Name)
+	if fresh := p.lookup(s.cfg.Name); fresh != nil {
+		return fresh
+	}
+	return s
 }
 
 // resourceEntry is one listed resource or template as the model sees it.

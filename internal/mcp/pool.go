@@ -31,6 +31,12 @@ type Options struct {
 	// Project is where the workspace's .mcp.json and the trust record
 	// are; the zero value reads no project file.
 	Project Project
+	// Tokens is where `mcp login` keeps OAuth tokens (the person's
+	// secrets store); nil: HTTP servers get no OAuth.
+	Tokens TokenStore
+	// Client are servers the host was handed for this session (an ACP
+	// client's mcpServers), merged after the files (mergeClient).
+	Client []ServerConfig
 }
 
 // Pool owns the configured MCP servers: it starts them concurrently, keeps
@@ -72,9 +78,17 @@ func NewPool(path string, opts Options) *Pool {
 		opts.Trace = &lockedWriter{w: opts.Trace}
 	}
 	p := &Pool{opts: opts, path: path, servers: map[string]*server{}, done: make(chan struct{})}
-	cfg, err := LoadAll(path, opts.Project)
-	p.apply(cfg, err)
+	p.apply(p.load())
 	return p
+}
+
+// load reads the files and adds the host's servers.
+func (p *Pool) load() (*Config, error) {
+	cfg, err := LoadAll(p.path, p.opts.Project)
+	if err == nil {
+		mergeClient(cfg, p.opts.Client)
+	}
+	return cfg, err
 }
 
 // Path is the mcp.json this pool reads.
@@ -113,14 +127,17 @@ func (p *Pool) apply(cfg *Config, err error) []*server {
 	return removed
 }
 
-// Start connects the named servers (every server when names is empty) that
-// have not been started yet, concurrently, and returns when none of them is
+// Start connects the named servers (every server but the lazy ones when
+// names is empty) that have not been started yet, concurrently, and returns when none of them is
 // still connecting — at most the slowest connect timeout later, or when ctx
 // ends. A server another Start is connecting is waited for, not started
 // twice. Servers already started are left alone; use Reload to restart.
 func (p *Pool) Start(ctx context.Context, names ...string) {
 	var todo []*server
 	for _, s := range p.pick(names) {
+		if len(names) == 0 && s.cfg.Lazy() {
+			continue // "startup": "lazy" connects on first use: a name given here
+		}
 		if s.claim() {
 			todo = append(todo, s)
 		}
@@ -155,7 +172,7 @@ func (p *Pool) settle(ctx context.Context, names []string) {
 // again. Servers removed from the file are stopped. A malformed file changes
 // nothing and is returned.
 func (p *Pool) Reload(ctx context.Context, names ...string) error {
-	cfg, err := LoadAll(p.path, p.opts.Project)
+	cfg, err := p.load()
 	removed := p.apply(cfg, err)
 	if err != nil {
 		return err
@@ -346,3 +363,7 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 var errClosed = errors.New("the MCP pool is closed")
+
+// Version counts changes of any server's state, tools, resources or
+// prompts; a UI rebuilds what it derived when it moves.
+func (p *Pool) Version() uint64 { return p.version.Load() }

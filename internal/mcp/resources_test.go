@@ -280,3 +280,31 @@ func TestEverythingResourceListChanged(t *testing.T) {
 		t.Fatalf("read of the gzip resource: %+v %v", res, err)
 	}
 }
+
+// "startup": "lazy" is not connected by Start nor waited for; the first
+// helper call naming it connects it.
+func TestLazyServerConnectsOnFirstUse(t *testing.T) {
+	t.Parallel()
+	lazy := testServer(t, map[string]string{"MCP_TEST_RESOURCES": "1"})
+	lazy["startup"] = "lazy"
+	p := startPool(t, writeConfig(t, map[string]any{
+		"lazy":  lazy,
+		"eager": testServer(t, map[string]string{"MCP_TEST_RESOURCES": "1"}),
+	}, nil), Options{})
+	requireConnected(t, p, "eager")
+	if st := mustStatus(t, p, "lazy"); st.State != StatePending || !st.Lazy {
+		t.Fatalf("lazy server after Start: %+v", st)
+	}
+	if got := p.Info().Servers[HelperReadResource]; got != "eager" {
+		t.Errorf("helpers attributed to %q before the lazy server's first use", got)
+	}
+	res, err := call(t, context.Background(), findTool(t, p, HelperReadResource), `{"server":"lazy","uri":"test://small"}`)
+	if err != nil || !strings.Contains(res.Content, "hello from a resource") {
+		t.Fatalf("first use: %+v %v", res, err)
+	}
+	requireConnected(t, p, "lazy")
+	bad := writeConfig(t, map[string]any{"x": map[string]any{"command": "true", "startup": "sometimes"}}, nil)
+	if st := mustStatus(t, startPool(t, bad, Options{}), "x"); st.State != StateConfigError || !strings.Contains(st.Error, `"startup" must be "eager" or "lazy"`) {
+		t.Errorf("bad startup: %+v", st)
+	}
+}

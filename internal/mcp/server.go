@@ -199,7 +199,7 @@ func (s *server) status() Status {
 	if s.state == StateConnected && s.conn != nil && s.conn.cmd != nil && s.conn.cmd.Process != nil {
 		st.PID = s.conn.cmd.Process.Pid
 	}
-	st.Degraded, st.Reconnect = s.keep, s.attempt
+	st.Degraded, st.Reconnect, st.Lazy = s.keep, s.attempt, s.cfg.Lazy()
 	if s.visibleLocked() && s.init != nil {
 		caps := capsOf(s.init)
 		st.ProtocolVersion, st.Instructions = s.init.ProtocolVersion, boundInstructions(s.init.Instructions)

@@ -50,6 +50,7 @@ type Status struct {
 	OffersPrompts   bool         `json:"offers_prompts,omitempty"`
 	ListError       string       `json:"list_error,omitempty"` // a listing the server advertised and then failed
 	Degraded        bool         `json:"degraded,omitempty"`   // lost; reconnecting with the last good tools
+	Lazy            bool         `json:"lazy,omitempty"`       // "startup": "lazy": connects on first use
 	Reconnect       int          `json:"reconnect_attempt,omitempty"`
 }
 

@@ -64,37 +64,26 @@ type agentLoad struct {
 // source shadows later ones. A file with any problem is reported and not
 // loaded at all.
 func loadAgents(srcs []source, l *agentLoad) (agents []Agent, problems []string) {
-	seen := map[string]string{}
+	sh := newShadowing[Agent](func(n string) string { return "sub-agent type " + n }, "sub-agent definitions", maxAgentsPerDir)
 	for _, src := range srcs {
 		entries, err := l.w.readDir(src.dir)
 		if err != nil {
 			continue
 		}
-		n := 0
+		sh.next()
 		for _, e := range entries {
 			name := e.Name()
 			if strings.HasPrefix(name, ".") || e.IsDir() || !strings.EqualFold(filepath.Ext(name), ".md") {
 				continue
 			}
 			a, problem := readAgent(src, filepath.Join(src.dir, name), e.Type()&fs.ModeSymlink != 0, l)
-			switch {
-			case problem != "":
-				problems = append(problems, problem)
-			case seen[a.Name] != "":
-				problems = append(problems, fmt.Sprintf("sub-agent type %s in %s is shadowed by the one in %s", a.Name, a.Path, seen[a.Name]))
-			case n >= maxAgentsPerDir:
-				problems = append(problems, fmt.Sprintf("%s: more than %d sub-agent definitions; %s was not loaded", src.label, maxAgentsPerDir, a.Path))
-			default:
-				n++
-				seen[a.Name] = a.Path
-				agents = append(agents, a)
-			}
+			sh.offer(src.label, a.Name, a.Path, a, problem)
 		}
 	}
 	if l.err != nil {
-		problems = append(problems, "project sub-agent definitions are untrusted: "+l.err.Error())
+		sh.problems = append(sh.problems, "project sub-agent definitions are untrusted: "+l.err.Error())
 	}
-	return agents, problems
+	return sh.admitted, sh.problems
 }
 
 // readAgent reads one definition; a non-empty problem means it is not

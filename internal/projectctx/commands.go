@@ -66,25 +66,14 @@ func sources(home, ws, kind string) []source {
 // loadCommands reads every source; a name found in an earlier source
 // shadows the later ones, which are reported.
 func loadCommands(srcs []source, w *watch) (cmds []Command, problems []string) {
-	seen := map[string]string{}
+	sh := newShadowing[Command](func(n string) string { return "/" + n }, "commands", maxCommandsPerDir)
 	for _, src := range srcs {
-		n := 0
+		sh.next()
 		walkCommands(src, src.dir, "", 0, w, func(c Command, problem string) {
-			switch {
-			case problem != "":
-				problems = append(problems, problem)
-			case seen[c.Name] != "":
-				problems = append(problems, fmt.Sprintf("/%s in %s is shadowed by the one in %s", c.Name, c.Path, seen[c.Name]))
-			case n >= maxCommandsPerDir:
-				problems = append(problems, fmt.Sprintf("%s: more than %d commands; %s was not loaded", src.label, maxCommandsPerDir, c.Path))
-			default:
-				n++
-				seen[c.Name] = c.Path
-				cmds = append(cmds, c)
-			}
+			sh.offer(src.label, c.Name, c.Path, c, problem)
 		})
 	}
-	return cmds, problems
+	return sh.admitted, sh.problems
 }
 
 // walkCommands visits the .md files under dir (namespace prefix ns); dir

@@ -43,34 +43,24 @@ type Skill struct {
 // loadSkills reads each source's immediate subfolders; a name found in an
 // earlier source shadows later ones, which are reported.
 func loadSkills(srcs []source, w *watch) (skills []Skill, problems []string) {
-	seen := map[string]string{}
+	sh := newShadowing[Skill](func(n string) string { return "skill " + n }, "skills", maxSkillsPerDir)
 	for _, src := range srcs {
 		entries, err := w.readDir(src.dir)
 		if err != nil {
 			continue
 		}
-		n := 0
+		sh.next()
 		for _, e := range entries {
 			if strings.HasPrefix(e.Name(), ".") || !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
 				continue
 			}
 			s, problem, ok := readSkill(src, filepath.Join(src.dir, e.Name()), e.Type()&fs.ModeSymlink != 0, w)
-			switch {
-			case !ok:
-			case problem != "":
-				problems = append(problems, problem)
-			case seen[s.Name] != "":
-				problems = append(problems, fmt.Sprintf("skill %s in %s is shadowed by the one in %s", s.Name, s.Path, seen[s.Name]))
-			case n >= maxSkillsPerDir:
-				problems = append(problems, fmt.Sprintf("%s: more than %d skills; %s was not loaded", src.label, maxSkillsPerDir, s.Path))
-			default:
-				n++
-				seen[s.Name] = s.Path
-				skills = append(skills, s)
+			if ok {
+				sh.offer(src.label, s.Name, s.Path, s, problem)
 			}
 		}
 	}
-	return skills, problems
+	return sh.admitted, sh.problems
 }
 
 // readSkill reads the frontmatter of dir's SKILL.md; ok is false when dir

@@ -174,6 +174,7 @@ func (t *ModelTable) liveRow(id string) (LiveModel, bool) {
 // Resolve maps a legacy id (first-party route only) and returns the
 // model's facts, with the reasoning tier a legacy id implies.
 func (t *ModelTable) Resolve(id string, firstParty bool) (info ModelInfo, defaultEffort string) {
+	given := id
 	id, defaultEffort = legacyID(id, firstParty)
 	info = ModelInfo{ID: id, Tools: true, Source: "assumed"}
 	if row, ok := LookupModel(id); ok && row.ID == id {
@@ -183,7 +184,7 @@ func (t *ModelTable) Resolve(id string, firstParty bool) (info ModelInfo, defaul
 		live.apply(&info)
 	}
 	if t != nil {
-		o, ok := t.Overrides[id]
+		o, ok := t.override(id, given)
 		if ok {
 			o.apply(&info)
 		}
@@ -195,6 +196,23 @@ func (t *ModelTable) Resolve(id string, firstParty bool) (info ModelInfo, defaul
 		}
 	}
 	return info, defaultEffort
+}
+
+// override is the config table for a model: the one keyed by its id, else
+// by the name it was asked for (a legacy spelling), else one whose key
+// differs only in case.
+func (t *ModelTable) override(id, given string) (ModelOverride, bool) {
+	for _, k := range []string{id, given} {
+		if o, ok := t.Overrides[k]; ok {
+			return o, true
+		}
+	}
+	for k, o := range t.Overrides {
+		if strings.EqualFold(k, id) || strings.EqualFold(k, given) {
+			return o, true
+		}
+	}
+	return ModelOverride{}, false
 }
 
 func (o ModelOverride) apply(m *ModelInfo) {

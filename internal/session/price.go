@@ -7,58 +7,17 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
-// builtinPrice is model id's price from the one model table
-// (provider.Models); an unknown model has none.
-func builtinPrice(id string) (config.Price, bool) {
-	m, ok := provider.LookupModel(id)
-	if !ok {
-		return config.Price{}, false
-	}
-	return config.Price{Input: m.Price.Input, CachedInput: m.Price.CachedInput, Output: m.Price.Output}, true
-}
-
-// PriceFor returns the price of model: the configured table entry first
-// (zero fields fall back to the built-in entry, and a missing cached price to
-// the input price), then the built-in table. Legacy ids map as the
-// first-party route maps them (deepseek-chat → deepseek-v4-flash). ok is
-// false when the model has no price, so hosts can say "cost unknown".
+// PriceFor returns the price of model, as the model table resolves it
+// (provider.ModelTable, the one definition of prices): the built-in row,
+// then the configured [pricing] table, whose zero fields keep the built-in
+// price (and a missing cached price is the input price); the id is
+// matched without regard to case, and legacy ids map as the first-party
+// route maps them (deepseek-chat → deepseek-v4-flash). ok is false when the
+// model has no price, so hosts can say "cost unknown".
 func PriceFor(model string, table map[string]config.Price) (p config.Price, ok bool) {
-	id := strings.ToLower(strings.TrimSpace(model))
-	if info, _ := provider.ResolveModel(id, true); info.ID != "" {
-		id = info.ID
-	}
-	def, hasDef := builtinPrice(id)
-	user, hasUser := lookup(table, model, id)
-	if !hasUser {
-		return def, hasDef
-	}
-	if user.Input == 0 {
-		user.Input = def.Input
-	}
-	if user.Output == 0 {
-		user.Output = def.Output
-	}
-	if user.CachedInput == 0 {
-		user.CachedInput = def.CachedInput
-		if !hasDef {
-			user.CachedInput = user.Input
-		}
-	}
-	return user, true
-}
-
-func lookup(table map[string]config.Price, names ...string) (config.Price, bool) {
-	for _, n := range names {
-		if p, ok := table[n]; ok {
-			return p, true
-		}
-	}
-	for k, p := range table {
-		if strings.EqualFold(k, names[0]) {
-			return p, true
-		}
-	}
-	return config.Price{}, false
+	t := &provider.ModelTable{Overrides: config.PricingOverrides(table)}
+	info, _ := t.Resolve(strings.ToLower(strings.TrimSpace(model)), true)
+	return config.Price{Input: info.Price.Input, CachedInput: info.Price.CachedInput, Output: info.Price.Output}, info.Priced
 }
 
 // Cost is the USD price of usage on model: cache-hit input tokens at the

@@ -36,6 +36,9 @@ func TestCost(t *testing.T) {
 			provider.Usage{InputTokens: 1_000_000, PromptCacheHitTokens: provider.Int(1_000_000)},
 			map[string]config.Price{"my-local": {Input: 0.5, Output: 1}}, 0.5},
 		{"unknown model costs nothing", "mystery-model", million, nil, 0},
+		{"config keyed by the legacy name it was asked for", "deepseek-chat", million,
+			map[string]config.Price{"deepseek-chat": {Input: 1, Output: 1}}, 2},
+		{"config key in another case", "my-local", million, map[string]config.Price{"My-Local": {Input: 1, Output: 3}}, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,5 +50,22 @@ func TestCost(t *testing.T) {
 	}
 	if _, ok := PriceFor("mystery-model", nil); ok {
 		t.Fatal("an unpriced model reported a price")
+	}
+}
+
+// The meter's price and the route's model table are one definition: the
+// same [pricing] table gives the same price through either.
+func TestPriceForIsTheModelTablesPrice(t *testing.T) {
+	t.Parallel()
+	table := map[string]config.Price{"deepseek-v4-pro": {Output: 5}, "my-local": {Input: 0.5, Output: 1}}
+	cfg := &config.Config{File: config.File{Pricing: table}}
+	mt := cfg.ModelTable()
+	mt.Live = nil
+	for _, id := range []string{"deepseek-v4-pro", "deepseek-v4-flash", "my-local", "mystery-model"} {
+		p, ok := PriceFor(id, table)
+		info, _ := mt.Resolve(id, true)
+		if ok != info.Priced || p.Input != info.Price.Input || p.CachedInput != info.Price.CachedInput || p.Output != info.Price.Output {
+			t.Errorf("%s: PriceFor %+v %v, model table %+v %v", id, p, ok, info.Price, info.Priced)
+		}
 	}
 }

@@ -135,44 +135,6 @@ func (m *Model) openHelp() {
 		}
 		entries = append(entries, views.HelpEntry{Section: section, Key: key, Text: c.Help})
 	}
-	entries = append(entries, keyHelp...)
+	entries = append(entries, keyHelp()...)
 	m.push(views.NewHelp(m.theme, entries))
-}
-
-func kb(section, key, text string) views.HelpEntry {
-	return views.HelpEntry{Section: section, Key: key, Text: text}
-}
-
-// keyHelp lists the key bindings by group.
-var keyHelp = []views.HelpEntry{
-	kb("Keybindings · Modes", "Tab (empty composer)", "cycle Plan → Act → Operate"),
-	kb("Keybindings · Modes", "Shift+Tab", "cycle Ask → Auto-Review → Full Access"),
-	kb("Keybindings · Modes", "Alt+P / Alt+A / Alt+Y", "jump to Plan / Act / Operate"),
-	kb("Keybindings · Modes", "Ctrl+T", "cycle reasoning effort off → high → max"),
-	kb("Keybindings · Navigation", "PgUp / PgDn", "scroll the transcript a page"),
-	kb("Keybindings · Navigation", "Shift+↑/↓, Alt+↑/↓", "scroll three lines"),
-	kb("Keybindings · Navigation", "Ctrl+Home / Ctrl+End", "top / bottom (Ctrl+End re-pins to new output; bare End belongs to the composer)"),
-	kb("Keybindings · Navigation", "Alt+G / Alt+Shift+G", "top / bottom (empty composer)"),
-	kb("Keybindings · Input editing", "Enter", "send; while a turn runs, queue"),
-	kb("Keybindings · Input editing", "Enter on empty (queued)", "steer the running turn with the oldest queued message"),
-	kb("Keybindings · Input editing", "Ctrl+Enter", "steer the running turn (terminals that report it)"),
-	kb("Keybindings · Input editing", "Shift+Enter, Alt+Enter, Ctrl+J", "new line"),
-	kb("Keybindings · Input editing", "↑ / ↓", "history; ↑ on empty pulls back a queued message"),
-	kb("Keybindings · Input editing", "Ctrl+U / Ctrl+Z", "clear the draft / restore it"),
-	kb("Keybindings · Input editing", "/ and @", "command menu and file mentions (Tab completes)"),
-	kb("Keybindings · Sessions", "Ctrl+R", "session picker (d delete, a archive)"),
-	kb("Keybindings · Sessions", "Esc Esc (empty composer)", "edit an earlier message in a fork of the conversation"),
-	kb("Keybindings · Input editing", "Ctrl+G, Ctrl+X Ctrl+E", "edit the message in $VISUAL / $EDITOR"),
-	kb("Keybindings · Clipboard", "Ctrl+V", "paste the clipboard's image as a chip (its text when it holds none); /attach with no path does the same"),
-	kb("Keybindings · Clipboard", "Backspace at the start", "remove the last image chip (/attach clear removes all)"),
-	kb("Keybindings · Clipboard", "Alt+S", "selection mode: mouse capture off, so the terminal selects and copies any text"),
-	kb("Keybindings · Clipboard", "Alt+C / Alt+K", "copy the last reply / its last code block (tmux buffer inside tmux, else OSC 52)"),
-	kb("Keybindings · Actions", "Esc / Ctrl+C", "interrupt the turn; Ctrl+C twice quits"),
-	kb("Keybindings · Actions", "Ctrl+D", "quit (empty composer)"),
-	kb("Keybindings · Actions", "Ctrl+O", "reasoning in a pager"),
-	kb("Keybindings · Actions", "Alt+V", "latest tool call details"),
-	kb("Keybindings · Actions", "Ctrl+B", "move a running foreground command to /jobs"),
-	kb("Keybindings · Actions", "Ctrl+L", "compact the context"),
-	kb("Keybindings · Actions", "Ctrl+K", "command menu"),
-	kb("Keybindings · Help", "F1", "this help"),
 }

@@ -43,3 +43,32 @@ func TestE2ENotificationsReachTheTerminal(t *testing.T) {
 		})
 	}
 }
+
+// Inside tmux an OSC notification goes through tmux's passthrough and a BEL
+// follows it, so tmux raises the window's bell flag (it drops a raw OSC 9).
+func TestE2ENotificationsInsideTmuxRingTheBell(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	cfg := "[notifications]\nwhen = \"always\"\nmethod = \"osc9\"\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := launchTUI(t, fakemodel.New(t, fakemodel.Text("finished")), launch{home: home, ws: t.TempDir(), keepTMUX: true})
+	log := filepath.Join(t.TempDir(), "pane.log")
+	if out, err := tmux("pipe-pane", "-o", "-t", p.session, "cat >> "+log).CombinedOutput(); err != nil {
+		t.Fatalf("pipe-pane: %v %s", err, out)
+	}
+	p.line("work")
+	p.waitFor("● finished", "✓ done")
+	want := "\x1bPtmux;\x1b\x1b]9;codewhale: the turn is done\a\x1b\\\a"
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) { // polling tmux
+		raw, _ := os.ReadFile(log)
+		flag, _ := tmux("display", "-p", "-t", p.session, "#{window_bell_flag}").Output()
+		if strings.Contains(string(raw), want) && strings.TrimSpace(string(flag)) == "1" {
+			return
+		}
+	}
+	raw, _ := os.ReadFile(log)
+	flag, _ := tmux("display", "-p", "-t", p.session, "#{window_bell_flag}").Output()
+	t.Errorf("window_bell_flag = %q; the pane output has the wrapped OSC 9: %v", strings.TrimSpace(string(flag)), strings.Contains(string(raw), want))
+}

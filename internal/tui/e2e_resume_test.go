@@ -114,3 +114,28 @@ func TestE2EResumeOfADamagedSessionSaysWhatWasRepaired(t *testing.T) {
 		t.Errorf("kept copies: %v", kept)
 	}
 }
+
+// `codewhale resume` with no id at a terminal opens the session picker, and
+// the resumed session's prompts are in ↑ history, newest first.
+func TestE2EResumeWithoutAnIDPicksAndRecallsThePrompts(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("Answer one."), fakemodel.Text("Answer two."))
+	home, ws := t.TempDir(), t.TempDir()
+	p := startTUIAt(t, srv, home, ws)
+	p.line("first question")
+	p.waitFor("● Answer one.")
+	p.line("second question")
+	p.waitFor("● Answer two.", "✓ done")
+	p.keys("C-c", "C-c")
+	p.waitFor("[codewhale exited: 0]")
+
+	r := launchTUI(t, srv, launch{home: home, ws: ws, ready: "Sessions — Enter resumes"}, "resume")
+	r.waitFor("first question")
+	time.Sleep(150 * time.Millisecond) // a person reads the list
+	r.keys("Enter")
+	r.waitFor("Resumed session", "● Answer two.")
+	r.keys("Up")
+	r.waitFor("❯ second question")
+	r.keys("Up")
+	r.waitFor("❯ first question")
+}

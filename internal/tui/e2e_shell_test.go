@@ -48,3 +48,26 @@ func TestE2EShellCommandAsksUnderAsk(t *testing.T) {
 		t.Fatalf("the approved command did not run: %v", err)
 	}
 }
+
+// The card of the person's own command shows no intent (the model's last
+// reply is not why they typed it) and offers no "Abort the turn": no turn
+// runs. Esc denies it.
+func TestE2EShellCommandCardHasNoIntentAndNoAbort(t *testing.T) {
+	t.Parallel()
+	p := startTUI(t, fakemodel.New(t, fakemodel.Text("I would refactor everything.")))
+	p.line("hello")
+	p.waitFor("● I would refactor everything.", "✓ done")
+	p.line("!touch by-hand.txt")
+	p.focusCard("Command: touch by-hand.txt", "n deny · s always · Esc deny")
+	screen := p.capture()
+	for _, bad := range []string{"Intent:", "Abort the turn", "Esc abort"} {
+		if strings.Contains(screen, bad) {
+			t.Errorf("the card of a typed command shows %q:\n%s", bad, screen)
+		}
+	}
+	p.keys("Escape")
+	p.waitFor("✕ Bash touch by-hand.txt", "denied")
+	if _, err := os.Stat(filepath.Join(p.ws, "by-hand.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+}

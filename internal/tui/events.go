@@ -31,16 +31,22 @@ type turnState struct {
 	started    time.Time
 	prompt     string
 	chips      []chip // the images the message carried (restored with prompt)
-	sawOutput  bool
-	errShown   bool
-	phase      phase
-	label      string // working label: reasoning…, using tool…
-	group      int
-	assistant  *transcript.Cell
-	thinking   *transcript.Cell
-	tools      map[string]*transcript.Cell
-	running    int
-	host       string // the id of a local command (shell.go) while it runs
+	// user is the message's transcript cell and histAt the history's
+	// length when it was sent: an interrupted message put back in the
+	// composer (restored) leaves both the transcript and the history.
+	user      *transcript.Cell
+	histAt    int
+	restored  bool
+	sawOutput bool
+	errShown  bool
+	phase     phase
+	label     string // working label: reasoning…, using tool…
+	group     int
+	assistant *transcript.Cell
+	thinking  *transcript.Cell
+	tools     map[string]*transcript.Cell
+	running   int
+	host      string // the id of a local command (shell.go) while it runs
 	// attempt holds the cells streamed by the current provider attempt, so
 	// a retraction (engine.Retract) can take them back.
 	attempt []*transcript.Cell
@@ -108,6 +114,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.ThinkingComplete:
 		m.closeThinking()
 	case engine.ToolCallStarted:
+		m.turn.sawOutput = true // the call is in the history: the turn has begun to answer
 		m.toolStarted(ev)
 	case engine.ToolCallProgress:
 		if c := m.turn.tools[ev.ID]; c != nil {
@@ -120,6 +127,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 			return m.hostDone(ev)
 		}
 	case engine.ApprovalRequired:
+		m.turn.sawOutput = true
 		return m.approvalRequired(ev)
 	case engine.TurnUsage:
 		if ev.Model != "" && !ev.Child {
@@ -134,6 +142,9 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		if ev.Keep { // a hook's or the project's notice outlives the status line
 			m.system(termtext.Sanitize(ev.Message))
 			return nil
+		}
+		if m.turn.cancelling && ev.Message == "Request cancelled" {
+			return nil // cancelTurn said so already, and what became of the message
 		}
 		return m.setStatus(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
 	case engine.Retract:
@@ -177,15 +188,11 @@ func (m *Model) turnStarted() tea.Cmd {
 	if m.status.sev == sevError {
 		m.status = status{} // errors stick until the next turn
 	}
-	if t, _ := m.statusText(); t == "" {
-		return m.setStatus(cancelHint, sevInfo)
-	}
-	return nil
+	return nil // the phase strip says "Esc to interrupt": once is enough
 }
 
 // Status texts the UI takes back when what they announce is over.
 const (
-	cancelHint     = "Press Esc or Ctrl+C to cancel"
 	compactingText = "Compacting context…"
 )
 
@@ -299,7 +306,7 @@ func (m *Model) retract(ev engine.Retract) {
 func (m *Model) retryStatus(ev engine.Retry) tea.Cmd {
 	m.setWorking("retrying…")
 	life := max(ev.Wait+time.Second, longToast)
-	m.status = status{text: termtext.OneLine(termtext.Sanitize(ev.Line())) + " · Esc to stop", sev: sevWarning, until: m.now().Add(life)}
+	m.status = status{text: retryLine(ev), sev: sevWarning, until: m.now().Add(life), retry: &ev, since: m.now()}
 	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
 }
 
@@ -337,7 +344,6 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	m.closeAssistant(interrupted)
 	m.dropApprovals()
 	m.turn.busy, m.turn.cancelling, m.turn.running = false, false, 0
-	m.clearStatus(cancelHint) // there is nothing left to cancel
 	switch ev.Status {
 	case engine.TurnFailed:
 		m.turn.phase = phaseFailed
@@ -346,6 +352,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 		}
 	case engine.TurnInterrupted:
 		m.turn.phase = phaseIdle
+		m.takeBackRestored()
 	default:
 		m.turn.phase = phaseDone
 		if m.status.sev != sevError {

@@ -199,9 +199,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+c":
 		return m.ctrlC(), true
 	case "ctrl+d":
-		if m.comp.Empty() {
-			return m.quit(), true
-		}
+		return m.ctrlD()
 	case "ctrl+k":
 		if m.comp.Empty() {
 			m.comp.SetValue("/")
@@ -241,9 +239,13 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// ctrlC: cancel a running turn; otherwise arm quitting for two seconds,
-// and quit on a second press inside them.
+// ctrlC, pressed again and again, clears the draft (kept in ↑ history),
+// then interrupts the running turn, then arms quitting for two seconds
+// and quits on a press inside them (CONTRACT.md §14.6).
 func (m *Model) ctrlC() tea.Cmd {
+	if !m.comp.Empty() {
+		return m.discardDraft()
+	}
 	if m.turn.busy && !m.turn.cancelling {
 		return m.cancelTurn()
 	}
@@ -255,18 +257,51 @@ func (m *Model) ctrlC() tea.Cmd {
 	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return expireMsg{} })
 }
 
+// discardDraft empties the composer for Ctrl+C; the draft stays in ↑
+// history and Ctrl+Z restores it. A queued message pulled back for
+// editing goes back to the queue unchanged.
+func (m *Model) discardDraft() tea.Cmd {
+	if m.requeue != "" {
+		return m.unrequeue()
+	}
+	m.comp.Discard()
+	m.restored = false
+	m.refreshPopup()
+	return m.setStatus("Draft cleared — ↑ or Ctrl+Z brings it back", sevInfo)
+}
+
+// ctrlD quits on an empty composer with nothing running; with a draft it
+// edits (delete forward), and while a turn or a command runs it only says
+// how to stop it, so a stray Ctrl+D never kills work.
+func (m *Model) ctrlD() (tea.Cmd, bool) {
+	switch {
+	case !m.comp.Empty():
+		return nil, false
+	case m.turn.busy || m.turn.running > 0:
+		return m.setStatus("A turn is running — Esc or Ctrl+C interrupts it; Ctrl+D quits once it is idle", sevWarning), true
+	}
+	return m.quit(), true
+}
+
+// unrequeue puts a queued message pulled back for editing back in the
+// queue as it was.
+func (m *Model) unrequeue() tea.Cmd {
+	m.queue = append([]string{m.requeue}, m.queue...)
+	m.requeue = ""
+	m.comp.Clear()
+	return m.setStatus("Queued edit canceled; follow-up restored", sevInfo)
+}
+
 // escape is the Esc cancel stack (CONTRACT.md §14.6).
 func (m *Model) escape() tea.Cmd {
 	switch {
 	case m.turn.busy && !m.turn.cancelling:
 		return m.cancelTurn()
 	case m.requeue != "":
-		m.queue = append([]string{m.requeue}, m.queue...)
-		m.requeue = ""
-		m.comp.Clear()
-		return m.setStatus("Queued edit canceled; follow-up restored", sevInfo)
+		return m.unrequeue()
 	case !m.comp.Empty():
 		m.comp.Clear()
+		m.restored = false
 		m.refreshPopup()
 		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
@@ -308,12 +343,6 @@ func (m *Model) scrollKey(k tea.KeyMsg) bool {
 // composerKey: Tab cycles the mode on an empty composer, Enter submits,
 // ↑ pulls back a queued message or recalls history; the rest edits.
 func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
-	if m.restored {
-		m.restored = false
-		if k.Type == tea.KeyRunes && !k.Alt {
-			m.comp.Clear() // Ctrl+Z brings it back
-		}
-	}
 	if k.Paste {
 		if cmd, ok := m.pastedImages(string(k.Runes)); ok {
 			return cmd

@@ -18,6 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/lsp"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/mdterm"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/policy"
@@ -93,6 +94,9 @@ type Options struct {
 	// Resume, when set, is a saved session to continue: it is handed to the
 	// engine and its transcript rebuilt before anything else happens.
 	Resume *session.Loaded
+	// PickSession opens the session picker at start (`codewhale resume`
+	// with no id), as Ctrl+R does.
+	PickSession bool
 	// Notices are shown once at start-up (e.g. task records the store
 	// quarantined or refused).
 	Notices []string
@@ -156,6 +160,9 @@ type Options struct {
 	Hooks *hooks.Runner
 	// LSP is the session's language servers, for /lsp (nil: off).
 	LSP *lsp.Manager
+	// MCP is the session's MCP servers, for /mcp, prompts as slash
+	// commands and @server:uri mentions (nil: off).
+	MCP *mcp.Pool
 }
 
 // Model is the root Bubble Tea model.
@@ -178,6 +185,10 @@ type Model struct {
 	stack   []views.View
 	sub     *subscription
 
+	// mcpVersion is the MCP pool version the command table's prompt rows
+	// were built from.
+	mcpVersion uint64
+
 	route    Route
 	mode     policy.Mode
 	posture  policy.Posture
@@ -189,9 +200,9 @@ type Model struct {
 	turn    turnState
 	queue   []string
 	requeue string // a queued message pulled back for editing ("" = none)
-	// restored is set while the composer holds a cancelled prompt put back
-	// untouched: typing replaces it (so a typed /clear stays /clear), any
-	// other key starts editing it.
+	// restored is set while the composer holds an interrupted prompt put
+	// back (marked above the composer); it is edited like any draft and
+	// sent once, by Enter.
 	restored  bool
 	approvals []engine.ApprovalRequired
 	attached  []attachment // outputs of local commands for the next message (shell.go)
@@ -263,6 +274,9 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.sub.next(), m.waitHighlighted()}
 	if l := m.o.Resume; l != nil {
 		cmds = append(cmds, func() tea.Msg { return resumedMsg{loaded: l} })
+	}
+	if m.o.PickSession && m.o.Resume == nil {
+		cmds = append(cmds, m.openSessions())
 	}
 	if m.o.Prompt != "" {
 		prompt := m.o.Prompt
@@ -338,6 +352,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
+	case mcpSendMsg:
+		return m, m.mcpSend(msg)
 	case expireMsg:
 		return m, nil // re-render so an expired toast disappears
 	case highlightedMsg:

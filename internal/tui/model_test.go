@@ -171,17 +171,25 @@ func TestCancelBeforeOutputRestoresThePrompt(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
 	d.submit("original prompt")
-	d.events(engine.TurnStarted{TurnID: "t1"})
-	d.key("ctrl+c")
-	d.mustShow("Request cancelled; prompt restored to composer")
+	d.events(engine.TurnStarted{TurnID: "t1"},
+		engine.SessionUpdated{SessionID: "s", Messages: []provider.Message{provider.UserText("original prompt")}})
+	d.key("esc")
+	d.mustShow(restoredText, restoredMark)
 	if d.m.comp.Value() != "original prompt" {
 		t.Errorf("composer = %q", d.m.comp.Value())
 	}
-	// Typing replaces the restored prompt (issue 14: /clear became go/clear).
-	d.events(engine.TurnComplete{Status: engine.TurnInterrupted})
-	d.typeText("/clear")
-	if got := d.m.comp.Value(); got != "/clear" {
-		t.Errorf("typing after a restore = %q, want it to replace the prompt", got)
+	// The engine's own "Request cancelled" does not hide what became of it.
+	d.events(engine.Status{Message: "Request cancelled"}, engine.TurnComplete{Status: engine.TurnInterrupted})
+	d.mustShow(restoredText, restoredNote)
+	d.mustNotShow("▎ original prompt")
+	// The unanswered message leaves the conversation, so a resend is read once (D14).
+	if op, ok := d.eng.lastOp().(engine.RewindHistory); !ok || op.Keep != 0 || op.Prompt != "original prompt" {
+		t.Errorf("the interrupted message is not cut from the history: %#v", d.eng.lastOp())
+	}
+	// The first key typed adds to the restored prompt, never replaces it (D14).
+	d.typeText(" again")
+	if got := d.m.comp.Value(); got != "original prompt again" {
+		t.Errorf("typing after a restore = %q, want it added to the prompt", got)
 	}
 }
 
@@ -404,16 +412,18 @@ func TestEffortCommandAndCtrlT(t *testing.T) {
 		t.Fatalf("/effort max sent %#v", d.eng.lastOp())
 	}
 	d.mustShow("Reasoning effort set to max for the next request.")
-	d.runCmd(d.key("ctrl+t")) // max → off
-	if op, ok := d.eng.lastOp().(engine.SetReasoningEffort); !ok || op.Effort != "off" {
-		t.Fatalf("Ctrl+T sent %#v", d.eng.lastOp())
-	}
-	d.runCmd(d.key("ctrl+t")) // off → high
-	if op := d.eng.lastOp().(engine.SetReasoningEffort); op.Effort != "high" {
-		t.Fatalf("Ctrl+T sent %#v", op)
+	// Ctrl+T goes max → auto → off → high → max → auto: it comes back to auto.
+	for _, want := range []string{"auto", "off", "high", "max", "auto"} {
+		d.runCmd(d.key("ctrl+t"))
+		if op, ok := d.eng.lastOp().(engine.SetReasoningEffort); !ok || op.Effort != want {
+			t.Fatalf("Ctrl+T sent %#v, want %s", d.eng.lastOp(), want)
+		}
+		d.mustShow("effort " + want)
 	}
 	d.runCmd(d.submit("/effort sideways"))
-	d.mustShow("Usage: /effort [")
+	d.mustShow("Usage: /effort [auto|off|low|high|max]")
+	d.runCmd(d.submit("/effort"))
+	d.mustShow("Tiers: auto, off, low, high, max")
 }
 
 // Keys typed faster than one terminal read arrive as one message; a modal
@@ -427,17 +437,23 @@ func TestModalGetsBatchedRunesOneByOne(t *testing.T) {
 	d.mustShow("match 1/1")
 }
 
-// Status lines that announce something disappear when it is over: the
-// cancel hint after a failed turn, "Compacting context…" after compaction.
+// Status lines that announce something disappear when it is over:
+// "Compacting context…" after compaction. A running turn says once how to
+// interrupt it (the phase strip), not again on the status line.
 func TestStatusLinesEndWithWhatTheyAnnounce(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
 	d.submit("hi")
 	d.events(engine.TurnStarted{TurnID: "t1"})
-	d.mustShow("Press Esc or Ctrl+C to cancel")
+	if n := strings.Count(d.screen(), "Esc"); n != 1 {
+		t.Errorf("a running turn shows %d Esc hints:\n%s", n, d.screen())
+	}
+	d.events(engine.Retry{Attempt: 2, Max: 5, Reason: "Rate limited (429)", Wait: time.Second})
+	if n := strings.Count(d.screen(), "Esc"); n != 1 {
+		t.Errorf("a retry shows %d Esc hints:\n%s", n, d.screen())
+	}
 	d.events(engine.Error{ErrorEnvelope: engine.ErrorEnvelope{Message: "boom", Severity: "error"}},
 		engine.TurnComplete{Status: engine.TurnFailed})
-	d.mustNotShow("Press Esc or Ctrl+C to cancel")
 	d.events(engine.CompactionStarted{})
 	d.mustShow("Compacting context…")
 	d.events(engine.CompactionCompleted{Replaced: 4, Kept: 2})

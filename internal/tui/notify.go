@@ -29,16 +29,34 @@ func (m *Model) notify(text string) tea.Cmd {
 	case n.When == "auto" && !m.blurred:
 		return nil
 	}
-	text = strings.ReplaceAll(termtext.OneLine(termtext.Sanitize(text)), ";", ",")
-	seq := "\a"
-	switch n.Method {
-	case "osc9":
-		seq = "\x1b]9;" + text + "\a"
-	case "osc777":
-		seq = "\x1b]777;notify;codewhale;" + text + "\a"
-	}
+	seq := notifySeq(n.Method, m.o.Multiplexer, text)
 	return func() tea.Msg {
 		_, _ = io.WriteString(out, seq)
 		return nil
 	}
+}
+
+// notifySeq is what goes to the terminal for a notification. A
+// multiplexer drops an OSC it does not know, so inside tmux or screen the
+// OSC goes wrapped in the multiplexer's passthrough (tmux forwards it when
+// allow-passthrough is on) and a BEL follows it, which tmux and screen
+// always honour: the window's bell flag, and the outer terminal's bell.
+func notifySeq(method, mux, text string) string {
+	text = strings.ReplaceAll(termtext.OneLine(termtext.Sanitize(text)), ";", ",")
+	var osc string
+	switch method {
+	case "osc9":
+		osc = "\x1b]9;" + text + "\a"
+	case "osc777":
+		osc = "\x1b]777;notify;codewhale;" + text + "\a"
+	default:
+		return "\a"
+	}
+	switch mux {
+	case "tmux":
+		return "\x1bPtmux;" + strings.ReplaceAll(osc, "\x1b", "\x1b\x1b") + "\x1b\\" + "\a"
+	case "screen":
+		return "\x1bP" + osc + "\x1b\\" + "\a"
+	}
+	return osc
 }

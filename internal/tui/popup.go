@@ -63,12 +63,40 @@ func (m *Model) refreshPopup() tea.Cmd {
 		m.popup.hide()
 		return nil
 	}
+	res := m.resourceItems(tok[1:])
 	if !m.files.loaded {
-		m.popup.hide()
+		if len(res) > 0 {
+			m.setPopup(popupMention, res)
+		} else {
+			m.popup.hide()
+		}
 		return m.loadFiles()
 	}
-	m.setPopup(popupMention, m.files.match(tok[1:]))
+	m.setPopup(popupMention, append(res, m.files.match(tok[1:])...))
 	return nil
+}
+
+// resourceItems are the connected MCP servers' listed resources matching
+// a partial @server:uri, as mention rows (listed before the files).
+func (m *Model) resourceItems(partial string) []popupItem {
+	if m.o.MCP == nil || partial == "" {
+		return nil
+	}
+	var refs []string
+	hints := map[string]string{}
+	for _, r := range m.o.MCP.Resources() {
+		v := r.Server + ":" + r.URI
+		refs = append(refs, v)
+		hints[v] = strings.TrimSpace(r.Name + " · MCP resource, " + r.MIMEType)
+	}
+	var items []popupItem
+	for i, mt := range fuzzy.Find(partial, refs) {
+		if i == 20 {
+			break
+		}
+		items = append(items, popupItem{label: "@" + mt.Str, hint: hints[mt.Str], value: mt.Str})
+	}
+	return items
 }
 
 func (m *Model) setPopup(kind popupKind, items []popupItem) {

@@ -27,6 +27,7 @@ type undoState struct {
 	// names the fork /fork asked for.
 	resend, editing, forkTitle string
 	report                     string    // shown once the cut transcript is redrawn
+	quietCut                   bool      // the cut takes back an interrupted message (interrupt.go)
 	escAt                      time.Time // the last Esc on an empty composer
 }
 
@@ -86,6 +87,10 @@ func (m *Model) cutBack(c cutPoint, resend string) tea.Cmd {
 // historyRewound redraws the transcript from the cut history, with the
 // renderer a resume uses, and sends /retry's message.
 func (m *Model) historyRewound(ev engine.HistoryRewound) tea.Cmd {
+	if m.undo.quietCut {
+		m.quietCutDone(ev)
+		return nil
+	}
 	resend, report := m.undo.resend, m.undo.report
 	m.undo.resend, m.undo.report = "", ""
 	if ev.Refused != "" {

@@ -18,14 +18,16 @@ func locked(setting string) string {
 	return setting + " is locked while a turn is running — press Esc to interrupt first"
 }
 
-// effortCycle is Ctrl+T's order for DeepSeek (CONTRACT.md §14.5).
-var effortCycle = []string{"off", "high", "max"}
+// effortCycle is Ctrl+T's order (CONTRACT.md §14.5): it comes back to
+// auto, where a session starts.
+var effortCycle = []string{"auto", "off", "high", "max"}
 
-// cycleEffort is Ctrl+T: off → high → max → off.
+// cycleEffort is Ctrl+T: auto → off → high → max → auto; a tier outside
+// the cycle (set with /effort) goes on to auto.
 func (m *Model) cycleEffort() tea.Cmd {
 	next := effortCycle[0]
 	for i, e := range effortCycle {
-		if e == m.route.Effort {
+		if e == m.effortLabel() {
 			next = effortCycle[(i+1)%len(effortCycle)]
 		}
 	}

@@ -141,6 +141,11 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 	m.meter.Resume(l.Session.Usage, session.Cost(m.route.Model, l.Session.Usage, m.o.Prices))
 	rebuild(m.tr, l.Session.Messages)
 	m.undo = undoState{hist: l.Session.Messages}
+	for _, msg := range l.Session.Messages { // ↑ recalls what was typed before the resume
+		if msg.Role == provider.RoleUser && msg.Typed() {
+			m.comp.Remember(msg.PromptText())
+		}
+	}
 	for _, n := range l.Notices() {
 		// What the resume found and repaired outlives the status line.
 		m.tr.Add(transcript.NewCell(transcript.Notice, termtext.Sanitize(n)))

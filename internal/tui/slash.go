@@ -47,7 +47,7 @@ var slashCommands = []slashCommand{
 		Help: "session picker (d delete, a archive); resume a saved session"}, (*Model).sessionsCommand},
 	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, (*Model).exitCommand},
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
-		Usage: "[none|minimal|low|medium|high|xhigh|ultra|max|auto|off]", Help: "reasoning effort"}, (*Model).effortCommand},
+		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, (*Model).effortCommand},
 	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
 		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
@@ -86,6 +86,8 @@ var slashCommands = []slashCommand{
 		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
 	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
 		Help: "language servers: state, last error; restart"}, (*Model).lspCommand},
+	{commands.Command{Name: "mcp", Usage: "[list|reload [server]|login <server>|trust]",
+		Help: "MCP servers: transport, state, tools/resources/prompts, last error; reconnect, sign in"}, (*Model).mcpCommand},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
 		(*Model).initCommand},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
@@ -106,6 +108,9 @@ func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 	m.tr.Bottom()
 	if arg, ok := commands.ModeAlias(inv.Name); ok {
 		return m.modeCommand(arg)
+	}
+	if strings.HasPrefix(inv.Name, "mcp:") {
+		return m.runMCPPrompt(inv)
 	}
 	if c, ok := m.reg.Lookup(inv.Name); ok {
 		for _, sc := range slashCommands {
@@ -149,10 +154,10 @@ func (m *Model) toolsCommand(arg string) tea.Cmd {
 	return nil
 }
 
-// toolsText is the snapshot's text with, right after its header block, the
+// toolsText is the snapshot's text with, right under its title line, the
 // carried tool names in request order with their provenance, so the first
-// screen says what the model was sent (issue 14: it named only the tools
-// left out).
+// screen says what the model was sent, even at 80×24 (issue 14: it named
+// only the tools left out; issue 33: they came at row 24).
 func toolsText(s *engine.ToolSnapshot) string {
 	text := s.Text()
 	head, rest, found := strings.Cut(text, "\n\n")
@@ -170,7 +175,8 @@ func toolsText(s *engine.ToolSnapshot) string {
 	if s.OmittedToolCount > 0 {
 		carried += fmt.Sprintf(" and %d more not rendered", s.OmittedToolCount)
 	}
-	return head + "\n" + carried + "\n\n" + rest
+	title, facts, _ := strings.Cut(head, "\n")
+	return title + "\n" + carried + "\n\n" + facts + "\n\n" + rest
 }
 
 // jobsResultMsg is a /jobs result computed off the UI goroutine.

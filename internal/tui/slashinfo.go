@@ -11,8 +11,13 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/usage"
 )
 
-// effortTiers are the accepted /effort values (CONTRACT.md §14.5).
-var effortTiers = []string{"none", "minimal", "low", "medium", "high", "xhigh", "ultra", "max", "auto", "off"}
+// effortTiers are the /effort values offered (CONTRACT.md §14.5, README
+// "Slash commands"); effortAliases are also accepted, as the providers
+// name them.
+var (
+	effortTiers   = []string{"auto", "off", "low", "high", "max"}
+	effortAliases = []string{"none", "minimal", "medium", "xhigh", "ultra"}
+)
 
 func (m *Model) effortLabel() string {
 	if m.route.Effort == "" {
@@ -28,7 +33,7 @@ func (m *Model) effortCommand(arg string) tea.Cmd {
 		return nil
 	}
 	valid := false
-	for _, t := range effortTiers {
+	for _, t := range append(effortTiers[:len(effortTiers):len(effortTiers)], effortAliases...) {
 		valid = valid || t == a
 	}
 	switch {

@@ -79,8 +79,12 @@ func (m *Model) submitText(text string) tea.Cmd {
 	return m.send(text)
 }
 
-// send starts a turn with text.
+// send starts a turn with text; @server:uri mentions of MCP resources are
+// read first (off the UI goroutine) and added below it.
 func (m *Model) send(text string) tea.Cmd {
+	if refs := m.mcpMentions(text); len(refs) > 0 {
+		return m.sendWithMentions(text, refs)
+	}
 	return m.sendMessage(text, engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser})
 }
 
@@ -95,14 +99,15 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) t
 	if pre := m.takeAttachments(); pre != "" {
 		text, op.Content = pre+text, pre+op.Content
 	}
-	shown := text
+	shown := m.comp.Fold(text)
 	for _, c := range chips {
 		shown = strings.TrimLeft(shown+"\n"+c.label(), "\n")
 	}
-	m.tr.Add(transcript.NewCell(transcript.User, shown))
+	user := m.tr.Add(transcript.NewCell(transcript.User, shown))
 	m.tr.Bottom()
+	m.restored = false
 	m.turn = turnState{busy: true, prompt: text, chips: chips, phase: phaseWorking, label: "working…", started: m.now(),
-		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}}
+		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}, user: user, histAt: len(m.undo.hist)}
 	m.o.Engine.Submit(op)
 	return m.ensureTick()
 }
@@ -149,12 +154,12 @@ func (m *Model) cancelTurn() tea.Cmd {
 		}
 	}
 	m.dropApprovals()
-	msg := "Request cancelled"
+	msg := "Request cancelled — the reply so far stays in the transcript"
 	if !m.turn.sawOutput && m.comp.Empty() && (m.turn.prompt != "" || len(m.turn.chips) > 0) {
-		m.comp.SetValue(m.turn.prompt)
+		m.comp.SetValue(m.comp.Fold(m.turn.prompt))
 		m.imgs.chips = append(m.turn.chips, m.imgs.chips...)
-		m.restored = true
-		msg = "Request cancelled; prompt restored to composer — Enter resends, typing replaces it, ←/→ edit"
+		m.restored, m.turn.restored = true, true
+		msg = restoredText
 	}
 	return m.setStatus(msg, sevWarning)
 }

@@ -40,11 +40,12 @@ func BuiltinCommand(name string) bool {
 // syncCommands rebuilds the command table when the project's commands
 // were reloaded, and reports each new collision with a built-in once.
 func (m *Model) syncCommands() {
-	if m.reg != nil && (m.o.Project == nil || m.o.Project.State().Generation == m.ucmds.generation) {
+	mcpSame := m.o.MCP == nil || m.o.MCP.Version() == m.mcpVersion
+	if m.reg != nil && mcpSame && (m.o.Project == nil || m.o.Project.State().Generation == m.ucmds.generation) {
 		return
 	}
 	var lost []string
-	rows := m.commandTable()
+	rows := append(m.commandTable(), m.mcpPromptRows()...)
 	if m.o.Project != nil {
 		st := m.o.Project.State()
 		m.ucmds.generation = st.Generation

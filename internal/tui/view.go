@@ -35,7 +35,7 @@ func (m *Model) layout() layout {
 	switch {
 	case len(m.queue) > 0:
 		l.preview = min(2, max(free-2, 0))
-	case len(m.attached) > 0:
+	case len(m.attached) > 0 || m.restoredRow() != "":
 		l.preview = min(1, max(free-2, 0))
 	}
 	free -= l.preview
@@ -210,6 +210,9 @@ func (m *Model) header(rows int) []string {
 	tail := m.headerTail(scope)
 	route = termtext.Truncate(route, max(m.w-termtext.Width(brand+tail)-reserve, 4), "…")
 	left := brand + route + tail
+	if room := m.w - reserve; termtext.Width(left) > room {
+		left = termtext.Truncate(left, max(room, 1), "…") // a clipped chip ends in an ellipsis, never mid-word
+	}
 	line := left
 	if ctx != "" {
 		line = termtext.PadRight(left, m.w-termtext.Width(ctx)) + t.Dim.Render(ctx)
@@ -267,6 +270,9 @@ func (m *Model) contextMeter() string {
 func (m *Model) previewRows(n int) []string {
 	if n > 0 && len(m.queue) == 0 && len(m.attached) > 0 {
 		return []string{m.attachmentRow()}
+	}
+	if row := m.restoredRow(); n > 0 && len(m.queue) == 0 && row != "" {
+		return []string{row}
 	}
 	if n == 0 || len(m.queue) == 0 {
 		return nil

@@ -85,8 +85,8 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 		return act
 	}
 	switch k.String() {
-	case "ctrl+c":
-		return a.decide(Abort)
+	case "ctrl+c", "esc":
+		return a.decide(a.escChoice())
 	case "y", "Y", "1":
 		return a.decide(AllowOnce)
 	case "a", "A", "2":
@@ -99,8 +99,6 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 		}
 	case "n", "N", "d", "D", "3":
 		return a.decide(Deny)
-	case "esc":
-		return a.decide(Abort)
 	case "up", "k":
 		a.sel = max(a.sel-1, 0)
 	case "down", "j":
@@ -121,6 +119,15 @@ func (a *Approval) Update(k tea.KeyMsg) Action {
 func (a *Approval) Wheel(delta int) Action {
 	a.sel = min(max(a.sel+delta, 0), len(a.options())-1)
 	return none()
+}
+
+// escChoice is Esc's answer: abort the turn, or deny the person's own
+// command, which runs in no turn.
+func (a *Approval) escChoice() Choice {
+	if a.Req.Direct {
+		return Deny
+	}
+	return Abort
 }
 
 func (a *Approval) decide(c Choice) Action {
@@ -195,6 +202,9 @@ func (a *Approval) View(w, h int) string {
 		hints = ExplicitHints
 	case a.Req.SaveRule != "":
 		hints = SaveRuleHints
+	}
+	if a.Req.Direct {
+		hints = strings.Replace(hints, "Esc abort", "Esc deny", 1)
 	}
 	if !unfocused {
 		hints += FocusedTail

@@ -64,7 +64,8 @@ const out = await app.connectWith(stream, async (cx) => {
     const again = await prompt(cx, process.env.ACP_SESSION, "and again");
     return { init, loaded, replay, again };
   }
-  const sess = await cx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  const mcpServers = JSON.parse(process.env.ACP_MCP || "[]");
+  const sess = await cx.request(acp.methods.agent.session.new, { cwd, mcpServers });
   const sessionId = sess.sessionId;
   if (scenario === "basic") {
     const first = await prompt(cx, sessionId, "say hello");
@@ -82,6 +83,14 @@ const out = await app.connectWith(stream, async (cx) => {
     await cx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
     const turn = await prompt(cx, sessionId, "plan something");
     return { init, sessionId, modes: sess.modes, turn };
+  }
+  if (scenario === "image") {
+    const from = seen.updates.length;
+    const r = await cx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [
+      { type: "text", text: "what is this?" },
+      { type: "image", mimeType: "image/png", data: process.env.ACP_IMAGE },
+    ] });
+    return { init, sessionId, turn: { stopReason: r.stopReason, text: text(from) } };
   }
   const turn = await prompt(cx, sessionId, "do the thing");
   return { init, sessionId, modes: sess.modes, turn };

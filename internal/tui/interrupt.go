@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+)
+
+// restoredText is the status after Esc put an unanswered message back.
+const restoredText = "Request cancelled — your message is back in the composer; Enter sends it once"
+
+// restoredMark is the row above a composer holding an interrupted message.
+const restoredMark = "↺ interrupted message, back in the composer · Enter sends it · Ctrl+C clears it"
+
+// takeBackRestored runs when a turn whose message went back to the
+// composer (cancelTurn) has ended: the message leaves the transcript and
+// the conversation, so sending it again puts it in once — the model never
+// reads it twice (D14). The engine cuts the history (RewindHistory); the
+// session file keeps the line.
+func (m *Model) takeBackRestored() {
+	if !m.turn.restored || m.turn.host != "" || m.turn.user == nil {
+		return
+	}
+	h := m.undo.hist
+	last := len(h) - 1
+	saved := last >= m.turn.histAt // the engine had saved the message
+	if saved && h[last].PromptText() == "" {
+		return // something followed it: the turn had begun to answer
+	}
+	m.tr.Remove(m.turn.user)
+	m.system(restoredNote)
+	if saved {
+		m.undo.quietCut = true
+		m.o.Engine.Submit(engine.RewindHistory{Keep: last, Prompt: h[last].PromptText()})
+	}
+}
+
+// restoredNote stands in the transcript where the message was.
+const restoredNote = "Interrupted before any reply; the message went back to the composer."
+
+// quietCutDone takes the engine's answer to takeBackRestored's cut: the
+// transcript already shows the cut, so it is not redrawn.
+func (m *Model) quietCutDone(ev engine.HistoryRewound) {
+	m.undo.quietCut = false
+	if ev.Refused != "" {
+		m.systemError("The interrupted message stays in the conversation: " + ev.Refused + ".")
+		return
+	}
+	m.undo.hist = ev.Messages
+}
+
+// restoredRow marks a composer holding an interrupted message ("" when
+// it holds none).
+func (m *Model) restoredRow() string {
+	if !m.restored || m.comp.Empty() {
+		return ""
+	}
+	return m.theme.Warning.Render(termtext.Truncate(restoredMark, m.w, "…"))
+}

@@ -1,0 +1,405 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/mcp"
+	"github.com/codewhale/codewhale/internal/tui/commands"
+)
+
+// mcpUsage is /mcp's usage line.
+const mcpUsage = "Usage: /mcp [list|reload [server]|login <server>|trust]"
+
+// mcpCommand is /mcp: the servers with their transport, state, protocol,
+// tool/resource/prompt counts and last error; reload (reconnect) restarts
+// one or all off the UI goroutine; login says how to sign in; trust
+// trusts the workspace's .mcp.json.
+func (m *Model) mcpCommand(arg string) tea.Cmd {
+	pool := m.o.MCP
+	if pool == nil {
+		m.system("MCP is off in this session (--no-mcp).")
+		return nil
+	}
+	verb, rest, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	rest = strings.TrimSpace(rest)
+	switch strings.ToLower(verb) {
+	case "", "list":
+		// Off the UI goroutine: a server still connecting is waited for
+		// (at most its connect timeout), so the listing says how it went.
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			pool.Start(ctx)
+			return systemMsg{text: mcpListing(pool)}
+		}
+	case "reload", "reconnect", "restart":
+		var names []string
+		if rest != "" {
+			names = strings.Fields(rest)
+		}
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := pool.Reload(ctx, names...); err != nil {
+				return systemMsg{text: "Error: " + err.Error()}
+			}
+			return systemMsg{text: mcpListing(pool)}
+		}
+	case "login":
+		if rest == "" {
+			m.systemError("Usage: /mcp login <server>")
+			return nil
+		}
+		if _, ok := pool.Status(rest); !ok {
+			m.systemError(fmt.Sprintf("No MCP server named '%s' in %s.", rest, pool.Path()))
+			return nil
+		}
+		m.system(fmt.Sprintf("Sign in from a shell: `codewhale mcp login %s` (it opens the browser, or prints the URL), then `/mcp reload %s`.", rest, rest))
+	case "trust":
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			line, err := pool.TrustProject(ctx)
+			if err != nil {
+				return systemMsg{text: "Error: " + err.Error()}
+			}
+			return systemMsg{text: line}
+		}
+	default:
+		m.systemError(mcpUsage)
+	}
+	return nil
+}
+
+// mcpListing is /mcp's text.
+func mcpListing(pool *mcp.Pool) string {
+	var b strings.Builder
+	if err := pool.ConfigError(); err != nil {
+		fmt.Fprintf(&b, "Error in %s: %v\n", pool.Path(), err)
+	}
+	list := pool.Statuses()
+	if len(list) == 0 {
+		fmt.Fprintf(&b, "No MCP servers. Add one with `codewhale mcp add <name> -- <command> [args…]` (%s).", pool.Path())
+		return b.String()
+	}
+	fmt.Fprintf(&b, "MCP servers (%s):\n", pool.Path())
+	for _, st := range list {
+		state := string(st.State)
+		if st.Degraded {
+			state += fmt.Sprintf(", reconnecting (attempt %d of 3)", max(st.Reconnect, 1))
+		}
+		if st.Lazy && st.State == mcp.StatePending {
+			state += " (lazy: connects on first use; /mcp reload " + st.Name + " connects it now)"
+		}
+		fmt.Fprintf(&b, "  %s  %s  %s", st.Name, orDash(st.Transport), state)
+		if st.ProtocolVersion != "" {
+			fmt.Fprintf(&b, "  protocol %s", st.ProtocolVersion)
+		}
+		b.WriteString("\n")
+		if st.State == mcp.StateConnected || st.Degraded {
+			fmt.Fprintf(&b, "      %d tools · %s · %s\n", len(st.Tools), countOf(st.OffersResources, st.Resources, "resources", st.Templates),
+				countOf(st.OffersPrompts, len(st.Prompts), "prompts", -1))
+			for _, pr := range st.Prompts {
+				fmt.Fprintf(&b, "      /%s%s\n", promptCommand(st.Name, pr.Name), promptUsage(pr, " "))
+			}
+		}
+		if st.Target != "" {
+			fmt.Fprintf(&b, "      %s\n", st.Target)
+		}
+		for _, e := range []string{st.Error, st.ListError} {
+			if e != "" {
+				fmt.Fprintf(&b, "      last error: %s\n", firstLine(e, 300))
+			}
+		}
+	}
+	b.WriteString("/mcp reload [server] reconnects · /mcp login <server> signs in · @server:uri attaches a resource")
+	return b.String()
+}
+
+func countOf(offered bool, n int, what string, templates int) string {
+	if !offered {
+		return "no " + what
+	}
+	s := fmt.Sprintf("%d %s", n, what)
+	if templates > 0 {
+		s += fmt.Sprintf(" (+%d templates)", templates)
+	}
+	return s
+}
+
+func firstLine(s string, n int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
+}
+
+// promptCommand is the slash command name of a server's prompt:
+// mcp:<server>:<prompt>, lower case as the command table keeps names.
+func promptCommand(server, prompt string) string {
+	return strings.ToLower("mcp:" + server + ":" + prompt)
+}
+
+// promptUsage is a prompt's arguments from its schema: <required> [optional].
+func promptUsage(pr mcp.PromptInfo, lead string) string {
+	var parts []string
+	for _, a := range pr.Arguments {
+		if a.Required {
+			parts = append(parts, "<"+a.Name+">")
+		} else {
+			parts = append(parts, "["+a.Name+"]")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return lead + strings.Join(parts, " ")
+}
+
+// mcpPromptRows are the connected servers' prompts as command table rows,
+// so the slash popup completes them.
+func (m *Model) mcpPromptRows() []commands.Command {
+	if m.o.MCP == nil {
+		return nil
+	}
+	m.mcpVersion = m.o.MCP.Version()
+	var rows []commands.Command
+	for _, st := range m.o.MCP.Statuses() {
+		for _, pr := range st.Prompts {
+			help := pr.Description
+			if help == "" {
+				help = "(no description)"
+			}
+			if u := promptUsage(pr, ""); u != "" {
+				help = u + " — " + help
+			}
+			rows = append(rows, commands.Command{Name: promptCommand(st.Name, pr.Name), Usage: strings.TrimSpace(promptUsage(pr, "")),
+				Help: help + " · MCP prompt, server " + st.Name})
+		}
+	}
+	return rows
+}
+
+// findPrompt resolves a /mcp:<server>:<prompt> name.
+func (m *Model) findPrompt(name string) (string, mcp.PromptInfo, bool) {
+	if m.o.MCP == nil {
+		return "", mcp.PromptInfo{}, false
+	}
+	for _, st := range m.o.MCP.Statuses() {
+		for _, pr := range st.Prompts {
+			if promptCommand(st.Name, pr.Name) == name {
+				return st.Name, pr, true
+			}
+		}
+	}
+	return "", mcp.PromptInfo{}, false
+}
+
+// runMCPPrompt is /mcp:<server>:<prompt> args…: the arguments are
+// name=value pairs or, in the schema's order, plain values (quotes group
+// words); the server's prompt is fetched off the UI goroutine and sent as
+// the message.
+func (m *Model) runMCPPrompt(inv commands.Invocation) tea.Cmd {
+	server, pr, ok := m.findPrompt(inv.Name)
+	if !ok {
+		m.systemError(fmt.Sprintf("No MCP prompt /%s: the server is not connected or does not offer it (see /mcp).", inv.Name))
+		return nil
+	}
+	args, err := promptArgs(pr, inv.Arg)
+	if err != nil {
+		m.systemError(fmt.Sprintf("/%s: %v. Usage: /%s%s", inv.Name, err, inv.Name, promptUsage(pr, " ")))
+		return nil
+	}
+	line := "/" + inv.Name
+	if inv.Arg != "" {
+		line += " " + inv.Arg
+	}
+	if m.turn.busy {
+		m.queue = append(m.queue, line)
+		return m.setStatus("Queued "+line+"; it runs when this turn ends", sevInfo)
+	}
+	pool := m.o.MCP
+	return tea.Batch(m.setStatus("Getting MCP prompt "+pr.Name+" from "+server+"…", sevInfo), func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		text, err := pool.GetPrompt(ctx, server, pr.Name, args)
+		return mcpSendMsg{line: line, content: text, err: err}
+	})
+}
+
+// promptArgs fills a prompt's arguments from the typed text.
+func promptArgs(pr mcp.PromptInfo, text string) (map[string]string, error) {
+	args := map[string]string{}
+	known := map[string]bool{}
+	for _, a := range pr.Arguments {
+		known[a.Name] = true
+	}
+	var positional []string
+	for _, w := range splitWords(text) {
+		if k, v, ok := strings.Cut(w, "="); ok && known[k] {
+			args[k] = v
+			continue
+		}
+		positional = append(positional, w)
+	}
+	for _, a := range pr.Arguments {
+		if len(positional) == 0 {
+			break
+		}
+		if _, set := args[a.Name]; !set {
+			args[a.Name], positional = positional[0], positional[1:]
+		}
+	}
+	if len(positional) > 0 {
+		return nil, fmt.Errorf("too many arguments (%s)", strings.Join(positional, " "))
+	}
+	var missing []string
+	for _, a := range pr.Arguments {
+		if a.Required && args[a.Name] == "" {
+			missing = append(missing, a.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("missing %s", strings.Join(missing, ", "))
+	}
+	return args, nil
+}
+
+// splitWords splits on blanks; "double" or 'single' quotes group words.
+func splitWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	var quote rune
+	have := false
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '"' || r == '\''):
+			quote, have = r, true
+		case quote == 0 && (r == ' ' || r == '\t' || r == '\n'):
+			if have {
+				out = append(out, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// mcpSendMsg carries a message whose MCP part (a prompt, mentioned
+// resources) was fetched off the UI goroutine.
+type mcpSendMsg struct {
+	line    string // what the person typed, shown
+	content string // what the model receives
+	err     error
+}
+
+func (m *Model) mcpSend(msg mcpSendMsg) tea.Cmd {
+	if msg.err != nil {
+		m.systemError(msg.err.Error() + " — nothing was sent.")
+		if strings.TrimSpace(m.comp.Value()) == "" {
+			m.comp.SetValue(msg.line)
+		}
+		return nil
+	}
+	if m.turn.busy {
+		m.queue = append(m.queue, msg.line)
+		return nil
+	}
+	return m.sendMessage(msg.line, engine.SendMessage{Content: msg.content, Provenance: engine.ProvenanceUser})
+}
+
+// Resource mentions: @<server>:<uri>, server a configured MCP server.
+var mentionRE = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.-]+):(\S+)`)
+
+// Bounds of what mentions add to one message.
+const (
+	maxMentions        = 8
+	maxMentionBytes    = 64 << 10
+	maxMentionAllBytes = 256 << 10
+)
+
+// mcpMentions finds the @server:uri mentions of servers that offer
+// resources; nil when the text has none.
+func (m *Model) mcpMentions(text string) [][2]string {
+	if m.o.MCP == nil || !strings.Contains(text, "@") {
+		return nil
+	}
+	var out [][2]string
+	for _, g := range mentionRE.FindAllStringSubmatch(text, -1) {
+		st, ok := m.o.MCP.Status(g[2])
+		if !ok || !(st.OffersResources || (st.Lazy && st.State == mcp.StatePending)) {
+			continue
+		}
+		out = append(out, [2]string{g[2], strings.TrimRight(g[3], ".,;:!?)")})
+	}
+	return out
+}
+
+// sendWithMentions reads the mentioned resources off the UI goroutine and
+// sends the text followed by one block per resource, bounded and marked as
+// coming from the server, not the workspace.
+func (m *Model) sendWithMentions(text string, refs [][2]string) tea.Cmd {
+	if len(refs) > maxMentions {
+		m.systemError(fmt.Sprintf("At most %d MCP resources per message (%d mentioned) — nothing was sent.", maxMentions, len(refs)))
+		m.comp.SetValue(text)
+		return nil
+	}
+	pool := m.o.MCP
+	return tea.Batch(m.setStatus(fmt.Sprintf("Reading %d MCP resource(s)…", len(refs)), sevInfo), func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		content, err := mentionBlocks(ctx, pool, refs)
+		if err != nil {
+			return mcpSendMsg{line: text, err: err}
+		}
+		return mcpSendMsg{line: text, content: text + "\n\n" + content}
+	})
+}
+
+// mentionBlocks renders the mentioned resources.
+func mentionBlocks(ctx context.Context, pool *mcp.Pool, refs [][2]string) (string, error) {
+	var b strings.Builder
+	total := 0
+	for _, r := range refs {
+		contents, err := pool.Resource(ctx, r[0], r[1])
+		if err != nil {
+			return "", fmt.Errorf("@%s:%s: %v", r[0], r[1], err)
+		}
+		for _, c := range contents {
+			body := c.Text
+			if c.Blob != nil {
+				body = fmt.Sprintf("[binary content omitted: %s, %d bytes]", c.Blob.MIMEType, c.Blob.Size)
+			}
+			cut := ""
+			if limit := min(maxMentionBytes, maxMentionAllBytes-total); len(body) > limit {
+				n := max(limit, 0)
+				for n > 0 && body[n]&0xC0 == 0x80 {
+					n--
+				}
+				cut = fmt.Sprintf("\n[cut: %d of %d bytes shown]", n, len(body))
+				body = body[:n]
+			}
+			total += len(body)
+			fmt.Fprintf(&b, "<mcp_resource server=%q uri=%q mime=%q source=\"MCP server %s, not the workspace\">\n%s%s\n</mcp_resource>\n",
+				r[0], c.URI, c.MIMEType, r[0], body, cut)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}

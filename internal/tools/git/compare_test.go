@@ -174,7 +174,7 @@ func TestDiffMatchesGit(t *testing.T) {
 		{name: "context clamped to 50", in: `{"action":"diff","unified":900}`, args: diff("--unified=50")},
 		{name: "staged, one file", in: `{"action":"diff","cached":true,"path":"ünïcødé/файл.txt"}`, dir: "ünïcødé", args: diff("--unified=3", "--cached", "--", "файл.txt")},
 		{name: "directory", in: `{"action":"diff","path":"docs"}`, dir: "docs", args: diff("--unified=3", "--", ".")},
-		// rev is `git diff <rev>` (CONTRACT §6.3).
+		// rev is `git diff <rev>` (CONTRACT.md §6.3).
 		{name: "against a revision", in: `{"action":"diff","rev":"HEAD~1"}`, args: diff("--unified=3", "HEAD~1")},
 		{name: "staged against a revision", in: `{"action":"diff","rev":"HEAD~2","cached":true}`, args: diff("--unified=3", "--cached", "HEAD~2")},
 		{name: "a revision and a path", in: `{"action":"diff","rev":"HEAD~1","path":"docs"}`, dir: "docs", args: diff("--unified=3", "HEAD~1", "--", ".")},
@@ -202,7 +202,7 @@ func TestLogMatchesGit(t *testing.T) {
 		{name: "since", in: `{"action":"log","since":"2023-11-15 03:00:00 +0200"}`, args: log("20", "--since=2023-11-15 03:00:00 +0200")},
 		{name: "until", in: `{"action":"log","until":"@1700007400"}`, args: log("20", "--until=@1700007400")},
 		{name: "long ago", in: `{"action":"log","since":"3 weeks ago"}`, args: log("20", "--since=3 weeks ago")},
-		// rev is `git log <rev>`, in both backends (CONTRACT §6.3).
+		// rev is `git log <rev>`, in both backends (CONTRACT.md §6.3).
 		{name: "from a revision", in: `{"action":"log","rev":"HEAD~2"}`, args: log("20", "HEAD~2")},
 		{name: "a range", in: `{"action":"log","rev":"HEAD~2..HEAD"}`, args: log("20", "HEAD~2..HEAD")},
 		{name: "an open range", in: `{"action":"log","rev":"HEAD~3.."}`, args: log("20", "HEAD~3..")},
@@ -213,7 +213,7 @@ func TestLogMatchesGit(t *testing.T) {
 }
 
 // TestLogRevIsChecked: an unknown revision fails as git fails, in both
-// backends, never as HEAD's history (CONTRACT §6.3).
+// backends, never as HEAD's history (CONTRACT.md §6.3).
 func TestLogRevIsChecked(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)

@@ -118,7 +118,7 @@ func agreeAction(t *testing.T, c Case, schema, props map[string]any, action stri
 		return
 	}
 	agreeAliases(t, c, props, action, base, r)
-	// No field is ignored (CONTRACT §2.4): a key outside the action's table
+	// No field is ignored (CONTRACT.md §2.4): a key outside the action's table
 	// is refused by every family, and so is a key another action takes.
 	in := maps.Clone(base)
 	in["no_such_parameter"] = "x"

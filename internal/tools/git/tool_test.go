@@ -300,7 +300,7 @@ func TestBackendChoice(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
 	tc := &tools.Context{Workspace: f.Dir}
-	want := map[string]string{"status": "git", "diff": "git", "log": "go-git", "show": "git", "blame": "git"}
+	want := map[string]string{"status": "git", "diff": "git", "log": "git", "show": "git", "blame": "git"}
 	noBinary := New(Options{GitPath: filepath.Join(t.TempDir(), "no-such-git")})
 	for action, backend := range want {
 		in := `{"action":"` + action + `","rev":"HEAD","path":"demo.go"}`

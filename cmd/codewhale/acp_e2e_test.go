@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +63,10 @@ func (c *cli) acpClient(scenario string, env ...string) acpRun {
 		c.t.Fatalf("ACP client %s: %v\nstdout: %s\nstderr: %s", scenario, err, out, stderr.String())
 	}
 	var r acpRun
+	// Under GOFLAGS=-race the agent is built with the detector too.
+	if strings.Contains(stderr.String(), "DATA RACE") {
+		c.t.Errorf("race in codewhale acp:\n%s", stderr.String())
+	}
 	if err := json.Unmarshal(out, &r); err != nil {
 		c.t.Fatalf("ACP client output %q: %v\nstderr: %s", out, err, stderr.String())
 	}
@@ -79,8 +81,9 @@ func (c *cli) acpClient(scenario string, env ...string) acpRun {
 func TestACPPromptStreamsAndCancels(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("once upon a time ", 200)
-	srv := fakemodel.New(t, fakemodel.Text("Hello from codewhale."),
-		fakemodel.Reply{Text: long, Delay: 20 * time.Millisecond})
+	hello := fakemodel.Text("Hello from codewhale.")
+	hello.Reasoning = "The user wants a greeting."
+	srv := fakemodel.New(t, hello, fakemodel.Reply{Text: long, Delay: 20 * time.Millisecond}, fakemodel.Text("resumed"))
 	c := newCLI(t, srv)
 	r := c.acpClient("basic")
 	if r.Init.ProtocolVersion != 1 || r.Init.AgentCapabilities["loadSession"] != true {
@@ -96,84 +99,24 @@ func TestACPPromptStreamsAndCancels(t *testing.T) {
 		t.Errorf("cancelled prompt = %q (%d of %d chars), want stopReason cancelled after part of the text",
 			r.Cancelled.StopReason, len(r.Cancelled.Text), len(long))
 	}
+	var thought string
+	for _, u := range updatesOf(r, "agent_thought_chunk") {
+		thought += u["content"].(map[string]any)["text"].(string)
+	}
+	if thought != "The user wants a greeting." {
+		t.Errorf("thought chunks = %q, want the reasoning", thought)
+	}
 	out, stderr, code := c.run("sessions")
 	if code != 0 || !strings.Contains(out, r.SessionID[:8]) {
 		t.Errorf("codewhale sessions does not list the ACP session %s (exit %d): %s %s", r.SessionID, code, out, stderr)
 	}
-}
-
-// acpProc is `codewhale acp` driven line by line, for what an SDK client
-// would never send.
-type acpProc struct {
-	t   *testing.T
-	in  io.WriteCloser
-	out *bufio.Scanner
-	cmd *exec.Cmd
-}
-
-func (c *cli) acpProcess() *acpProc {
-	c.t.Helper()
-	cmd := c.command("acp")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		c.t.Fatal(err)
+	// The TUI and exec resume it as any session (session.Resolve).
+	if out, stderr, code := c.run("exec", "--resume", r.SessionID, "go on"); code != 0 || !strings.Contains(out, "resumed") {
+		t.Errorf("exec --resume of the ACP session: exit %d, %s %s", code, out, stderr)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		c.t.Fatal(err)
-	}
-	p := &acpProc{t: c.t, in: in, out: bufio.NewScanner(out), cmd: cmd}
-	p.out.Buffer(nil, 1<<20)
-	c.t.Cleanup(func() {
-		_ = in.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			c.t.Error("codewhale acp did not exit when stdin closed")
-		}
-	})
-	return p
-}
-
-func (p *acpProc) send(line string) {
-	p.t.Helper()
-	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
-		p.t.Fatal(err)
-	}
-}
-
-// recv reads the next message; every line must be JSON-RPC 2.0.
-func (p *acpProc) recv() map[string]any {
-	p.t.Helper()
-	if !p.out.Scan() {
-		p.t.Fatalf("codewhale acp closed stdout: %v", p.out.Err())
-	}
-	var m map[string]any
-	if err := json.Unmarshal(p.out.Bytes(), &m); err != nil || m["jsonrpc"] != "2.0" {
-		p.t.Fatalf("stdout line %q is not a JSON-RPC 2.0 message (%v)", p.out.Bytes(), err)
-	}
-	return m
-}
-
-// TestACPStdoutCarriesOnlyProtocol checks that every line the agent wrote
-// to stdout is a JSON-RPC 2.0 message, from start to a new session.
-func TestACPStdoutCarriesOnlyProtocol(t *testing.T) {
-	t.Parallel()
-	c := newCLI(t, fakemodel.New(t))
-	p := c.acpProcess()
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
-	if m := p.recv(); m["id"] != 1.0 || m["result"] == nil {
-		t.Errorf("initialize answered %v", m)
-	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
-	if m := p.recv(); m["id"] != 2.0 || m["result"] == nil {
-		t.Errorf("session/new answered %v", m)
+	reqs := srv.Requests()
+	if last := fmt.Sprint(reqs[len(reqs)-1].Messages()); !strings.Contains(last, "Hello from codewhale.") {
+		t.Errorf("the resumed session lacks the ACP history: %s", last)
 	}
 }
 
@@ -288,43 +231,6 @@ func TestACPSetModePlan(t *testing.T) {
 	}
 }
 
-// TestACPAuthenticateWhenKeyMissing: with a provider that needs a key and
-// none configured, session/new answers Authentication required and
-// authenticate fails until `codewhale auth set` stores one.
-func TestACPAuthenticateWhenKeyMissing(t *testing.T) {
-	t.Parallel()
-	c := newCLI(t, nil)
-	c.env = append(c.env, "CODEWHALE_BASE_URL=https://api.deepseek.com")
-	p := c.acpProcess()
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
-	init := p.recv()
-	methods, _ := json.Marshal(init["result"].(map[string]any)["authMethods"])
-	if !strings.Contains(string(methods), `"id":"codewhale-api-key"`) {
-		t.Errorf("authMethods = %s", methods)
-	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
-	if m := p.recv(); m["error"] == nil || m["error"].(map[string]any)["code"] != -32000.0 {
-		t.Errorf("session/new without a key = %v, want error -32000 (auth required)", m)
-	}
-	p.send(`{"jsonrpc":"2.0","id":3,"method":"authenticate","params":{"methodId":"codewhale-api-key"}}`)
-	if m := p.recv(); m["error"] == nil {
-		t.Errorf("authenticate without a key = %v, want an error", m)
-	}
-	set := c.command("auth", "set")
-	set.Stdin = strings.NewReader("sk-acptestkey12345678\n")
-	if out, err := set.CombinedOutput(); err != nil {
-		t.Fatalf("auth set: %v %s", err, out)
-	}
-	p.send(`{"jsonrpc":"2.0","id":4,"method":"authenticate","params":{"methodId":"codewhale-api-key"}}`)
-	if m := p.recv(); m["error"] != nil || m["id"] != 4.0 {
-		t.Errorf("authenticate after auth set = %v, want a result", m)
-	}
-	p.send(`{"jsonrpc":"2.0","id":5,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
-	if m := p.recv(); m["result"] == nil {
-		t.Errorf("session/new after authenticate = %v, want a session", m)
-	}
-}
-
 // TestACPFilesGoThroughTheEditor: a client that offers fs/* sees File's
 // read (its unsaved buffer is what the model reads) and File's write (the
 // text reaches the editor, which saves it). A write outside the
@@ -393,44 +299,6 @@ func TestACPLoadSession(t *testing.T) {
 	}
 }
 
-// TestACPProtocolErrors: what a broken or early client sends gets a
-// protocol-correct error, and the agent keeps serving.
-func TestACPProtocolErrors(t *testing.T) {
-	t.Parallel()
-	c := newCLI(t, fakemodel.New(t))
-	p := c.acpProcess()
-	code := func(m map[string]any) float64 {
-		e, _ := m["error"].(map[string]any)
-		n, _ := e["code"].(float64)
-		return n
-	}
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize",`)
-	if m := p.recv(); code(m) != -32700 || m["id"] != nil {
-		t.Errorf("malformed JSON = %v, want Parse error -32700 with id null", m)
-	}
-	p.send(`[{"jsonrpc":"2.0","id":2,"method":"initialize"}]`)
-	if m := p.recv(); code(m) != -32600 {
-		t.Errorf("a batch = %v, want Invalid request -32600", m)
-	}
-	p.send(`{"jsonrpc":"2.0"}`)
-	if m := p.recv(); code(m) != -32600 {
-		t.Errorf("an object with neither id nor method = %v, want Invalid request -32600", m)
-	}
-	p.send(`{"jsonrpc":"2.0","id":3,"method":"no/such_method","params":{}}`)
-	if m := p.recv(); code(m) != -32601 || m["id"] != 3.0 {
-		t.Errorf("unknown method = %v, want Method not found -32601", m)
-	}
-	p.send(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"never-opened","prompt":[{"type":"text","text":"hi"}]}}`)
-	m := p.recv()
-	if code(m) != -32602 || !strings.Contains(fmt.Sprint(m["error"]), "session/new") {
-		t.Errorf("prompt before session/new = %v, want Invalid params naming session/new", m)
-	}
-	p.send(`{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":1}}`)
-	if m := p.recv(); m["id"] != 5.0 || m["result"] == nil {
-		t.Errorf("initialize after the errors = %v, want an answer", m)
-	}
-}
-
 // TestACPPermissionNeverAnswered: a client that never answers a
 // permission request does not hang the turn: after --permission-timeout
 // the call is denied and the turn ends.
@@ -453,54 +321,6 @@ func TestACPPermissionNeverAnswered(t *testing.T) {
 	}
 }
 
-// TestACPInitializeWithin20ms: an editor starting the agent gets its
-// initialize answer within 20 ms of the process start (docs/PERFORMANCE.md,
-// "ACP"). The fastest of several starts is held to the budget, so a busy
-// machine's slow start does not fail the test; the median is logged with
-// the ratio to `codewhale --version` measured in the same run.
-func TestACPInitializeWithin20ms(t *testing.T) {
-	c := newCLI(t, nil)
-	var times []time.Duration
-	for range 9 {
-		p := c.acpProcessStarted(func(p *acpProc) {
-			p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
-			p.recv()
-		})
-		times = append(times, p)
-	}
-	var version []time.Duration // the reference start-up, measured in the same run
-	for range 9 {
-		start := time.Now()
-		if err := c.command("--version").Run(); err != nil {
-			t.Fatal(err)
-		}
-		version = append(version, time.Since(start))
-	}
-	slices.Sort(times)
-	slices.Sort(version)
-	t.Logf("initialize answered after %v (fastest), %v (median) of 9 starts; codewhale --version %v (median): ratio %.2f",
-		times[0], times[len(times)/2], version[len(version)/2], float64(times[len(times)/2])/float64(version[len(version)/2]))
-	// On a machine other work keeps busy the process start itself slows
-	// down: the budget then is half again the --version start-up measured
-	// beside it.
-	if budget := max(20*time.Millisecond, version[0]*3/2); times[0] > budget {
-		t.Errorf("initialize answered after %v at best, want within %v of the start (--version: %v)", times[0], budget, version[0])
-	}
-}
-
-// acpProcessStarted starts `codewhale acp`, runs do and returns how long
-// from before the start until do returned; the process is ended after.
-func (c *cli) acpProcessStarted(do func(*acpProc)) time.Duration {
-	c.t.Helper()
-	start := time.Now()
-	p := c.acpProcess()
-	do(p)
-	took := time.Since(start)
-	_ = p.in.Close()
-	_ = p.cmd.Wait()
-	return took
-}
-
 // TestACPClientMCPServers: an MCP server the editor passes in session/new
 // starts for the session, as one in mcp.json would: the model finds its
 // tool with tool_search and the real server's answer reaches it.
@@ -518,4 +338,69 @@ func TestACPClientMCPServers(t *testing.T) {
 	if len(reqs) != 3 || !reqs[2].HasToolResult("Echo: hi from the editor's server") {
 		t.Errorf("the editor's MCP server did not answer (%d requests); turn %+v; updates %v", len(reqs), r.Turn, r.Updates)
 	}
+}
+
+// TestACPExplicitApprovalOffersNoSessionGrant: a hostile write to a
+// protected path (.git/config, which decides what git runs) reaches the
+// editor as the TUI's explicit card: the reason first, no "allow for the
+// session" or "always"; a client that answers with the session grant
+// anyway is denied, and nothing is written.
+func TestACPExplicitApprovalOffersNoSessionGrant(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t,
+		fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "File", Args: `{"action":"write","path":".git/config","content":"[core]\n\tfsmonitor = /tmp/x\n"}`}),
+		fakemodel.Text("stopped"))
+	c := newCLI(t, srv)
+	if out, err := exec.Command("git", "init", "-q", c.ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	before, _ := os.ReadFile(filepath.Join(c.ws, ".git", "config"))
+	r := c.acpClient("prompt", "ACP_ANSWER=allow_session")
+	if len(r.Permissions) != 1 {
+		t.Fatalf("permission requests = %v", r.Permissions)
+	}
+	body, _ := json.Marshal(r.Permissions[0])
+	if !strings.Contains(string(body), "Needs your explicit approval") || strings.Contains(string(body), "allow_session") ||
+		strings.Contains(string(body), "allow_always") {
+		t.Errorf("the explicit approval's request = %s; want the reason and no session or saved grant", body)
+	}
+	if after, _ := os.ReadFile(filepath.Join(c.ws, ".git", "config")); string(after) != string(before) {
+		t.Errorf(".git/config was written: %q", after)
+	}
+}
+
+// TestACPRetryIsTold: a stream cut mid-answer is re-sent; the client is
+// told (a thought with the retry line, the withdrawn text marked) and the
+// answer that follows is whole.
+func TestACPRetryIsTold(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Reply{Text: "a first try that breaks off", CutAfter: 3}, fakemodel.Text("the whole answer"))
+	c := newCLI(t, srv)
+	r := c.acpClient("prompt")
+	var thoughts string
+	for _, u := range updatesOf(r, "agent_thought_chunk") {
+		thoughts += u["content"].(map[string]any)["text"].(string)
+	}
+	if !strings.Contains(thoughts, "retrying") || !strings.Contains(r.Turn.Text, "(withdrawn: ") ||
+		!strings.HasSuffix(r.Turn.Text, "the whole answer") {
+		t.Errorf("thoughts %q, text %q; want the retry told and the whole answer last", thoughts, r.Turn.Text)
+	}
+}
+
+// TestACPPromptImage: an image block of a prompt goes with the text, as an
+// attached image does (CONTRACT.md §14.11): checked, encoded, one
+// image_url part of the request.
+func TestACPPromptImage(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("grey."))
+	c := imageCLI(t, srv, "seer", true)
+	shot, err := os.ReadFile(filepath.Join(c.ws, "shot.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.acpClient("image", "ACP_IMAGE="+base64.StdEncoding.EncodeToString(shot))
+	if r.Turn.Text != "grey." {
+		t.Fatalf("turn = %+v", r.Turn)
+	}
+	pngPart(t, srv.Requests()[0])
 }

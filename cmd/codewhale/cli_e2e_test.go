@@ -75,7 +75,10 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 			{args: []string{"mcp", "add", "broken", "--", "false"}, out: "Added MCP server 'broken'"},
 			{args: []string{"mcp", "add", "--scope", "project", "proj", "-e", "K=${CW_E2E_UNSET:-x}", "--", everything, "stdio"},
 				out: "(trusted with this content)"}},
-		"mcp trust":    {{args: []string{"mcp", "trust"}, out: "is already trusted"}},
+		"mcp trust": {{args: []string{"mcp", "trust"}, out: "is already trusted"}},
+		// Their main paths: TestMCPOAuthLoginExecLogout.
+		"mcp login":    {{args: []string{"mcp", "login", "nosuch"}, code: 1, out: "no MCP server named 'nosuch'"}},
+		"mcp logout":   {{args: []string{"mcp", "logout", "nosuch"}, out: "No token is stored for MCP server 'nosuch'."}},
 		"mcp disable":  {{args: []string{"mcp", "disable", "broken"}, out: "Disabled MCP server 'broken'"}},
 		"mcp enable":   {{args: []string{"mcp", "enable", "broken"}, out: "Enabled MCP server 'broken'"}},
 		"mcp validate": {{args: []string{"mcp", "validate"}, out: "everything: ok"}},
@@ -105,7 +108,7 @@ func TestEveryCommandEndToEnd(t *testing.T) {
 		"sessions delete", "resume", "models", "tools", "auth", "auth set", "auth status", "automation", "automation list",
 		"automation show", "automation pause", "automation resume", "automation delete", "automation run-due", "completion",
 		"completion bash", "completion zsh", "completion fish", "completion powershell", "mcp", "mcp add", "mcp disable",
-		"mcp trust", "mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor", "acp", "init"}
+		"mcp trust", "mcp login", "mcp logout", "mcp enable", "mcp validate", "mcp list", "mcp tools", "mcp remove", "doctor", "acp", "init"}
 	for _, p := range allCommands(t, c, nil) {
 		if _, ok := rows[strings.Join(p, " ")]; !ok {
 			t.Errorf("command %q has no end-to-end row", strings.Join(p, " "))

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -162,11 +160,7 @@ func mcpReport(ctx context.Context, g *globals, path string) (doctor.MCPReport, 
 // startPoolCtx starts every enabled server of the mcp.json at path within
 // ctx.
 func startPoolCtx(ctx context.Context, g *globals, path string) *mcp.Pool {
-	opts := mcp.Options{ClientVersion: codewhaleVersion(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	if ws, err := g.workspaceDir(); err == nil {
-		opts.Dir = ws
-	}
-	pool := mcp.NewPool(path, opts)
+	pool := mcp.NewPool(path, mcpOptions(g))
 	start, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	pool.Start(start)

@@ -224,6 +224,13 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	// the configured posture, so the catalog (MCP tools deferred) and the
 	// safety classifier stay as in an interactive session; --yolo is Full
 	// Access.
+	var schema *answerSchema
+	if o.jsonSchema != "" {
+		if schema, err = loadAnswerSchema(o.jsonSchema); err != nil {
+			fmt.Fprintln(ios.Err, "error:", err)
+			return exitFailure
+		}
+	}
 	ao := app.Options{Version: codewhaleVersion(), Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable(), Hooks: o.hookUse()}
 	if o.yolo {
 		full := policy.FullAccess
@@ -244,9 +251,11 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	if o.reasoningEffort != "" {
 		opts.ReasoningEffort = o.reasoningEffort
 	}
-	if o.appendSystem != "" {
-		base := opts.SystemPrompt
-		opts.SystemPrompt = func(env engine.PromptEnv) string { return base(env) + "\n\n" + o.appendSystem }
+	for _, extra := range []string{o.appendSystem, schemaInstruction(schema)} {
+		if extra != "" {
+			base := opts.SystemPrompt
+			opts.SystemPrompt = func(env engine.PromptEnv) string { return base(env) + "\n\n" + extra }
+		}
 	}
 	// A resumed session is claimed before anything is sent: a second writer
 	// stops here, naming the holder, and exits non-zero.
@@ -305,9 +314,14 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	out.hookNotices(append(a.HookNotices, a.StartHooks(turnCtx)...))
 	out.mcpProblems(turnCtx, a.MCP)
 	var done engine.TurnComplete
-	if o.streamInput() {
+	var structured any
+	var schemaErr error
+	switch {
+	case o.streamInput():
 		done = runInputTurns(turnCtx, eng, newStreamInput(ios.In, cfg), out)
-	} else {
+	case schema != nil:
+		done, structured, schemaErr = structuredTurn(turnCtx, eng, send, out, schema)
+	default:
 		reply, _ := eng.RunTurn(turnCtx, send, out.event)
 		done = reply.Done
 	}
@@ -322,7 +336,8 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		}
 	}
 	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running,
-		cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0})
+		cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0,
+		schema: schema != nil, structured: structured})
 	select {
 	case s := <-caught:
 		if n, ok := s.(syscall.Signal); ok {
@@ -332,6 +347,9 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	default:
 	}
 	switch {
+	case schemaErr != nil:
+		fmt.Fprintln(ios.Err, "error:", schemaErr)
+		return exitSchema
 	case done.Status == engine.TurnCompleted:
 		return exitOK
 	case done.Status == engine.TurnInterrupted:

@@ -14,6 +14,7 @@ import (
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
+	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 )
 
@@ -32,6 +33,10 @@ type execReport struct {
 	// their usage by model (nil without children).
 	subagents map[string]any
 	saved     bool // the session journal holds the run
+	// schema is set under --json-schema; structured is the validated
+	// final answer (nil when it failed).
+	schema     bool
+	structured any
 }
 
 // execPrinter renders engine events for one output format.
@@ -95,7 +100,7 @@ func (p *execPrinter) event(ev engine.Event) {
 		switch {
 		case p.streamJSON():
 			p.line("content", "content", ev.Content)
-		case !p.o.json:
+		case !p.o.json && p.o.jsonSchema == "": // under --json-schema text mode prints the value at the end
 			p.pending.WriteString(ev.Content)
 		}
 	case engine.MessageComplete:
@@ -308,14 +313,43 @@ func (p *execPrinter) finish(r execReport) {
 		if tools == nil {
 			tools = []toolRecord{}
 		}
-		_ = enc.Encode(map[string]any{"mode": "agent", "provider": config.ProviderDisplayName(r.cfg.Provider),
+		m := map[string]any{"mode": "agent", "provider": config.ProviderDisplayName(r.cfg.Provider),
 			"model": r.sess.Model, "prompt": r.opts.prompt, "output": string(p.output), "tools": tools,
 			"outcomes":         []any{map[string]any{"turn_id": d.TurnID, "status": d.Status, "steps": d.Steps}},
 			"cancelled_agents": cancelledList(r.cancelled),
 			"status":           d.Status, "termination_reason": terminationReason(d), "error_category": nullable(d.ErrorCategory),
-			"error": nullable(d.Error), "sandbox_posture": r.sandbox().Label()})
+			"error": nullable(d.Error), "sandbox_posture": r.sandbox().Label()}
+		r.accounting(m)
+		_ = enc.Encode(m)
+	case r.schema && r.structured != nil:
+		p.newline()
+		raw, _ := json.MarshalIndent(r.structured, "", "  ")
+		fmt.Fprintln(p.ios.Out, string(raw))
 	default:
 		p.newline()
+	}
+}
+
+// accounting adds what CI reads from a run's final object and stream-json
+// metadata alike (docs/exec-output.schema.json): the session id, the usage,
+// the cost in USD (null when the model has no price), the wall time and
+// the model steps; under --json-schema the validated answer.
+func (r execReport) accounting(m map[string]any) {
+	u := r.done.Usage
+	cached := 0
+	if u.PromptCacheHitTokens != nil {
+		cached = *u.PromptCacheHitTokens
+	}
+	m["session_id"] = r.sess.ID
+	m["usage"] = map[string]any{"prompt_tokens": u.InputTokens, "cached_tokens": cached, "completion_tokens": u.OutputTokens}
+	m["cost"] = nil
+	if price, ok := session.PriceFor(r.sess.Model, r.cfg.File.Pricing); ok {
+		m["cost"] = session.CostAt(price, u)
+	}
+	m["duration_ms"] = r.duration.Milliseconds()
+	m["num_turns"] = r.done.Steps
+	if r.schema {
+		m["structured_output"] = r.structured
 	}
 }
 
@@ -348,6 +382,7 @@ func (p *execPrinter) metadata(r execReport) map[string]any {
 		"session_id": r.sess.ID, "resume_command": "codewhale exec --resume " + r.sess.ID + " PROMPT", "workspace": r.cfg.Workspace, "message_count": len(r.sess.Messages),
 		"status": d.Status, "termination_reason": terminationReason(d), "mode": r.opts.mode, "steps": d.Steps,
 		"running_jobs": runningJobs(r.running), "cancelled_agents": cancelledList(r.cancelled)}
+	r.accounting(m)
 	if r.subagents != nil {
 		m["subagents"] = r.subagents
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/mcp"
 )
 
@@ -23,7 +24,7 @@ func newMCPCmd(ios IO, g *globals) *cobra.Command {
 	root := &cobra.Command{Use: "mcp", Short: "List, test and edit the MCP servers in mcp.json"}
 	root.AddCommand(newMCPListCmd(ios, g), newMCPToolsCmd(ios, g), newMCPAddCmd(ios, g),
 		newMCPRemoveCmd(ios, g), newMCPEnableCmd(ios, g, true), newMCPEnableCmd(ios, g, false), newMCPValidateCmd(ios, g),
-		newMCPTrustCmd(ios, g))
+		newMCPTrustCmd(ios, g), newMCPLoginCmd(ios, g), newMCPLogoutCmd(ios, g))
 	return root
 }
 
@@ -42,6 +43,20 @@ func mcpProject(g *globals) mcp.Project {
 		return mcp.Project{}
 	}
 	return mcp.Project{Workspace: ws, Home: cfg.Home}
+}
+
+// mcpOptions are a subcommand's pool options: the workspace, its
+// .mcp.json, the network policy and the stored OAuth tokens, as a
+// session has them.
+func mcpOptions(g *globals) mcp.Options {
+	opts := mcp.Options{ClientVersion: codewhaleVersion(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Project: mcpProject(g)}
+	if ws, err := g.workspaceDir(); err == nil {
+		opts.Dir = ws
+	}
+	if cfg, err := g.load(); err == nil {
+		opts.Tokens, opts.Network = config.MCPTokens{Home: cfg.Home}, cfg.Web.Policy
+	}
+	return opts
 }
 
 // newMCPTrustCmd is `codewhale mcp trust`: the trust step for the
@@ -82,11 +97,7 @@ func startPool(g *globals, names ...string) (*mcp.Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := mcp.Options{ClientVersion: codewhaleVersion(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Project: mcpProject(g)}
-	if ws, err := g.workspaceDir(); err == nil {
-		opts.Dir = ws
-	}
-	pool := mcp.NewPool(path, opts)
+	pool := mcp.NewPool(path, mcpOptions(g))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	pool.Start(ctx, names...)

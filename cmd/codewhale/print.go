@@ -21,11 +21,14 @@ func addHeadlessFlags(f *pflag.FlagSet, o *execOptions) {
 	f.StringSliceVar(&o.disallowedTools, "disallowed-tools", nil, "never these tools (names or prefix*)")
 	f.StringVar(&o.appendSystem, "append-system-prompt", "", "text appended to the system prompt")
 	f.StringVar(&o.reasoningEffort, "reasoning-effort", "", "auto|off|low|medium|high|max")
+	f.StringVar(&o.jsonSchema, "json-schema", "", "the final answer must be one JSON value valid against this JSON Schema file (one repair turn, then exit 3)")
+	f.StringVar(&o.jsonSchema, "output-schema", "", "same as --json-schema")
+	_ = f.MarkHidden("output-schema")
 }
 
 // headlessOnly are the root flags that mean something only with --print.
 var headlessOnly = []string{"output-format", "auto", "yolo", "mode", "max-turns", "allowed-tools", "disallowed-tools",
-	"append-system-prompt", "reasoning-effort"}
+	"append-system-prompt", "reasoning-effort", "json-schema", "output-schema"}
 
 // runPrint is `codewhale -p PROMPT`: one headless agent turn, as Claude
 // Code, Gemini CLI and Qwen Code mean -p (CONTRACT.md §13.1). The TUI's

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,9 @@ type globals struct {
 	noProjectConfig, verbose                                          bool
 	resume                                                            string // -r/--resume
 	continueLast, noMouse                                             bool
+	debug                                                             string // --debug: "", "on" or "bodies"
+	log                                                               *slog.Logger
+	logw                                                              io.Closer
 }
 
 // exitError carries a process exit code out of a command.
@@ -61,9 +65,11 @@ func run(args []string, ios IO) int {
 		fmt.Fprintf(ios.Out, "codewhale version %s\n", codewhaleVersion())
 		return 0
 	}
-	root := newRootCmd(ios)
+	g := &globals{in: ios.In}
+	root := newRootCmd(ios, g)
 	root.SetArgs(args)
 	err := root.Execute()
+	g.closeLog(err)
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -79,8 +85,7 @@ func run(args []string, ios IO) int {
 	}
 }
 
-func newRootCmd(ios IO) *cobra.Command {
-	g := &globals{in: ios.In}
+func newRootCmd(ios IO, g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "codewhale [flags] [PROMPT...]",
 		Short:         "A terminal coding agent for DeepSeek models",
@@ -129,6 +134,9 @@ func newRootCmd(ios IO) *cobra.Command {
 	_ = pf.MarkHidden("sandbox-mode")
 	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "verbose diagnostics on stderr")
+	pf.StringVar(&g.debug, "debug", "", "log request and response metadata to $CODEWHALE_HOME/logs/codewhale.log; --debug=bodies adds the bodies")
+	pf.Lookup("debug").NoOptDefVal = "on"
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return g.openLog(ios, cmd) }
 	root.AddCommand(newExecCmd(ios, g), newToolsCmd(ios, g), newAuthCmd(ios, g), newMCPCmd(ios, g),
 		newSessionsCmd(ios, g), newResumeCmd(ios, g), newAutomationCmd(ios, g), newDoctorCmd(ios, g), newInitCmd(ios, g), newModelsCmd(ios, g), newACPCmd(ios, g))
 	return root

@@ -2,12 +2,16 @@ package acp
 
 import (
 	"context"
+	"encoding/base64"
+	"strconv"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/images"
 	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/provider"
 )
 
 // modes are the session modes a client may switch between: codewhale's
@@ -86,9 +90,12 @@ func (a *Agent) Authenticate(_ context.Context, p sdk.AuthenticateRequest) (sdk.
 
 // message is a prompt's content blocks as one engine message: text as it
 // is, a resource link named, an embedded text resource inlined with its
-// URI.
-func message(blocks []sdk.ContentBlock) (engine.SendMessage, error) {
+// URI, an image checked, scaled and encoded by internal/images as an
+// attached one is (CONTRACT.md §14.11; a model that cannot see refuses the
+// turn before anything is sent).
+func message(ctx context.Context, blocks []sdk.ContentBlock) (engine.SendMessage, error) {
 	var b strings.Builder
+	var imgs []provider.Block
 	for _, c := range blocks {
 		switch {
 		case c.Text != nil:
@@ -98,13 +105,36 @@ func message(blocks []sdk.ContentBlock) (engine.SendMessage, error) {
 		case c.Resource != nil && c.Resource.Resource.TextResourceContents != nil:
 			r := c.Resource.Resource.TextResourceContents
 			b.WriteString("\n<context uri=\"" + r.Uri + "\">\n" + r.Text + "\n</context>\n")
+		case c.Image != nil:
+			img, err := image(ctx, c.Image, len(imgs)+1)
+			if err != nil {
+				return engine.SendMessage{}, err
+			}
+			imgs = append(imgs, img)
 		default:
 			return engine.SendMessage{}, sdk.NewInvalidParams(map[string]any{"error": "unsupported content block: " +
-				"codewhale takes text, resource links and embedded text resources (initialize's promptCapabilities)"})
+				"codewhale takes text, images, resource links and embedded text resources (initialize's promptCapabilities)"})
 		}
 	}
-	if strings.TrimSpace(b.String()) == "" {
-		return engine.SendMessage{}, sdk.NewInvalidParams(map[string]any{"error": "the prompt has no text"})
+	if strings.TrimSpace(b.String()) == "" && len(imgs) == 0 {
+		return engine.SendMessage{}, sdk.NewInvalidParams(map[string]any{"error": "the prompt is empty"})
 	}
-	return engine.SendMessage{Content: b.String(), Provenance: engine.ProvenanceUser}, nil
+	return engine.SendMessage{Content: b.String(), Provenance: engine.ProvenanceUser, Images: imgs}, nil
+}
+
+// image is one prompt image as the request's block.
+func image(ctx context.Context, c *sdk.ContentBlockImage, n int) (provider.Block, error) {
+	data, err := base64.StdEncoding.DecodeString(c.Data)
+	if err != nil {
+		return provider.Block{}, sdk.NewInvalidParams(map[string]any{"error": "image " + strconv.Itoa(n) + ": data is not base64: " + err.Error()})
+	}
+	prep, err := images.Prepare(ctx, data, images.Options{})
+	if err != nil {
+		return provider.Block{}, sdk.NewInvalidParams(map[string]any{"error": "image " + strconv.Itoa(n) + ": " + err.Error()})
+	}
+	label := "image " + strconv.Itoa(n)
+	if c.Uri != nil && *c.Uri != "" {
+		label = *c.Uri
+	}
+	return prep.Block(label), nil
 }

@@ -77,7 +77,7 @@ func (s *session) mode() policy.Mode {
 // prompt runs one turn. A second prompt while one runs is refused: the
 // protocol has one prompt in flight per session.
 func (s *session) prompt(ctx context.Context, blocks []sdk.ContentBlock) (sdk.PromptResponse, error) {
-	send, err := message(blocks)
+	send, err := message(ctx, blocks)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
@@ -156,6 +156,10 @@ func (s *session) handle(ev engine.Event) {
 		s.approval(ev)
 	case engine.SettingsChanged:
 		s.settings(ev.Settings)
+	case engine.Retract:
+		s.retract(ev)
+	case engine.Retry:
+		s.update(sdk.UpdateAgentThoughtText("\n" + ev.Line() + "\n"))
 	case engine.Error:
 		s.update(sdk.UpdateAgentMessageText("\n\n" + ev.Message + "\n"))
 	case engine.TurnComplete:
@@ -205,4 +209,18 @@ func (s *session) plan() {
 		entries = append(entries, sdk.PlanEntry{Content: it.Content, Status: st, Priority: sdk.PlanEntryPriorityMedium})
 	}
 	s.update(sdk.UpdatePlan(entries...))
+}
+
+// retract tells the client that what the failed attempt streamed is void:
+// the protocol cannot take back a chunk, so the text gets a line saying
+// so, and each announced call (none of which ran) fails.
+func (s *session) retract(ev engine.Retract) {
+	if ev.TextChars > 0 {
+		s.update(sdk.UpdateAgentMessageText("\n\n(withdrawn: " + ev.Reason + "; the answer starts again)\n\n"))
+	}
+	failed := sdk.ToolCallStatusFailed
+	for _, id := range ev.ToolIDs {
+		s.update(sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Status: &failed,
+			Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("withdrawn before it ran: " + ev.Reason))}}})
+	}
 }

@@ -182,7 +182,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		a.Journal = session.NewJournal(cfg.Home, session.OptionsFrom(cfg))
 	}
 	a.MCP = mcp.NewPool(cfg.MCPConfigPath, mcp.Options{ClientVersion: o.Version, Dir: cfg.Workspace, Network: cfg.Web.Policy,
-		Project: mcpProject(cfg), Client: o.MCPServers})
+		Project: mcpProject(cfg), Client: o.MCPServers, Tokens: config.MCPTokens{Home: cfg.Home}})
 	if line := a.MCP.Project().Line(); line != "" && !o.NoMCP {
 		a.StartupNotices = append(a.StartupNotices, line)
 	}

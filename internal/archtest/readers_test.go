@@ -153,13 +153,13 @@ var personReads = []struct {
 		"internal/checkpoint/store.go:Store.readSkips",
 		"internal/jobs/persist.go:Manager.loadStale", "internal/filelock/filelock.go:TryAcquire",
 		"internal/provider/modellist.go:ModelCache.Load"}},
-	{"the person's configuration: the user config file, secrets store, trust records, MCP config, global rules", []string{
-		"internal/config/file.go:readFile", "internal/config/secrets.go:ReadSecret", "internal/config/settings.go:SetKey",
+	{"the person's configuration: the user config file, secrets store (API keys, MCP OAuth tokens), trust records, MCP config, global rules", []string{
+		"internal/config/file.go:readFile", "internal/config/secrets.go:ReadSecret", "internal/config/mcptokens.go:MCPTokens.LoadToken", "internal/config/settings.go:SetKey",
 		"internal/config/trust.go:readWorkspaceTrust", "internal/projecttrust/projecttrust.go:Read", "internal/mcp/config.go:LoadConfig",
 		"internal/mcp/configedit.go:editServers", "internal/permissions/file.go:readRules", "internal/sandbox/caches.go:goEnvFile",
 		"internal/httptransport/httptransport.go:extraRoots"}},
-	{"a file the person names: --api-key-file, and their own $EDITOR's temp file, shown in the composer before it is sent", []string{
-		"cmd/codewhale/apikey.go:readKeyFrom", "internal/tui/editor.go:Model.openEditor"}},
+	{"a file the person names: --api-key-file, --json-schema (sent as their instruction), and their own $EDITOR's temp file, shown in the composer before it is sent", []string{
+		"cmd/codewhale/apikey.go:readKeyFrom", "cmd/codewhale/exec_schema.go:loadAnswerSchema", "internal/tui/editor.go:Model.openEditor"}},
 	{"the kernel's own files under /proc", []string{
 		"internal/jobs/ident_linux.go:procStat", "internal/sandbox/userns_linux.go:inNewNamespaces"}},
 	{"git metadata parsed as git's formats (a gitdir: line, commondir, the index, pack indexes, info/exclude lines compared before one is added): only paths, names and hashes a repository holds leave", []string{

@@ -143,6 +143,7 @@ func Run(ctx context.Context, o Options) Report {
 	lspCheck(&r, o)
 	agentsCheck(&r, o)
 	sessionsCheck(&r, o.Home)
+	logCheck(&r, o.Home)
 	r.OK = true
 	for _, c := range r.Checks {
 		if c.Status == Fail {

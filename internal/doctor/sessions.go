@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/codewhale/codewhale/internal/logfile"
 )
 
 // sessionsCheck looks at $CODEWHALE_HOME/sessions: it exists or can be
@@ -57,5 +59,20 @@ func sessionsCheck(r *Report, home string) {
 	})
 	c.Detail = fmt.Sprintf("%s: %d session file(s), %.1f MB, writable", dir, files, float64(bytes)/1e6)
 	c.Data["files"], c.Data["bytes"] = files, bytes
+	r.add(c)
+}
+
+// logCheck names the diagnostic log (internal/logfile): where to look, and
+// where --debug adds request metadata.
+func logCheck(r *Report, home string) {
+	if home == "" {
+		return
+	}
+	path := logfile.Path(home)
+	c := Check{Name: "log", Status: OK, Detail: path + " (--debug adds request metadata; --debug=bodies the bodies)",
+		Data: map[string]any{"path": path}}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		c.Detail = path + " (not written yet; --debug adds request metadata)"
+	}
 	r.add(c)
 }

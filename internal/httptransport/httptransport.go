@@ -63,7 +63,8 @@ func New(o Options) *http.Transport {
 }
 
 // Client is an http.Client over the shared transport for certFile.
-func Client(certFile string) *http.Client { return &http.Client{Transport: Shared(certFile)} }
+// Under --debug its requests are logged (SetDebug).
+func Client(certFile string) *http.Client { return &http.Client{Transport: logged(Shared(certFile))} }
 
 // Proxy is the proxy a request to target goes through ("" for a direct
 // connection), as every transport from New decides it.

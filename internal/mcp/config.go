@@ -54,6 +54,7 @@ type ServerConfig struct {
 	Headers           map[string]string
 	EnvHeaders        map[string]string // header -> environment variable holding its value
 	BearerTokenEnvVar string
+	OAuth             OAuthConfig // "oauth": how `mcp login` registers (CONTRACT.md §12.5)
 
 	Timeouts Timeouts // as configured for this server; zero fields inherit
 

@@ -12,7 +12,7 @@ import (
 // because other MCP clients write it ("stdio", "http", "sse").
 var knownServerKeys = map[string]bool{
 	"command": true, "args": true, "env": true, "url": true, "transport": true, "type": true,
-	"headers": true, "env_headers": true, "bearer_token_env_var": true,
+	"headers": true, "env_headers": true, "bearer_token_env_var": true, "oauth": true,
 	"connect_timeout": true, "execute_timeout": true, "read_timeout": true,
 	"disabled": true, "enabled": true, "required": true, "enabled_tools": true, "disabled_tools": true,
 	"startup": true,
@@ -81,6 +81,7 @@ func decodeServerFields(s *ServerConfig, m map[string]json.RawMessage) error {
 		field(m, "headers", &s.Headers, "an object of string values"),
 		field(m, "env_headers", &s.EnvHeaders, "an object mapping header names to environment variable names"),
 		field(m, "bearer_token_env_var", &s.BearerTokenEnvVar, "a string"),
+		field(m, "oauth", &s.OAuth, `an object such as {"client_id": "…", "scopes": ["…"], "callback_port": 8976}`),
 		field(m, "disabled", &s.Disabled, "true or false"),
 		field(m, "enabled", &s.Enabled, "true or false"),
 		field(m, "required", &s.Required, "true or false"),
@@ -138,8 +139,11 @@ func checkServer(s *ServerConfig, m map[string]json.RawMessage) string {
 			return fmt.Sprintf("header %q is invalid: names must be non-empty and values must not contain line breaks", k)
 		}
 	}
-	if hasCmd && (len(s.Headers) > 0 || len(s.EnvHeaders) > 0 || s.BearerTokenEnvVar != "") {
-		s.Warnings = append(s.Warnings, "headers, env_headers and bearer_token_env_var apply to HTTP servers only; ignored for a stdio server")
+	if hasCmd && (len(s.Headers) > 0 || len(s.EnvHeaders) > 0 || s.BearerTokenEnvVar != "" || !s.OAuth.empty()) {
+		s.Warnings = append(s.Warnings, "headers, env_headers, bearer_token_env_var and oauth apply to HTTP servers only; ignored for a stdio server")
+	}
+	if p := s.OAuth.CallbackPort; p < 0 || p > 65535 {
+		return fmt.Sprintf("\"oauth\".\"callback_port\" %d is not a port (1-65535, or 0 for any free one)", p)
 	}
 	return ""
 }

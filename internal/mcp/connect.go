@@ -35,7 +35,7 @@ func (p *Pool) connect(ctx context.Context, s *server) {
 		p.bump()
 		return
 	}
-	d, err := dial(s.cfg, p.opts.Dir, p.opts.Network)
+	d, err := dial(s.cfg, p.opts.Dir, p.opts.Network, p.opts.Tokens)
 	c := s.begin(d)
 	p.bump()
 	defer p.bump()

@@ -65,7 +65,8 @@ func validVarName(name string) bool {
 }
 
 // expandServer expands the variables of the fields that may hold them —
-// command, args, env values, url and header values — in place, and
+// command, args, env values, url, header values and the OAuth client —
+// in place, and
 // returns the names of the variables that were needed and unset, sorted.
 func expandServer(s *ServerConfig, lookup Lookup) []string {
 	if lookup == nil {
@@ -83,6 +84,8 @@ func expandServer(s *ServerConfig, lookup Lookup) []string {
 	}
 	s.Env = expandMap(s.Env, lookup, unset)
 	s.Headers = expandMap(s.Headers, lookup, unset)
+	s.OAuth.ClientID = expandVars(s.OAuth.ClientID, lookup, unset)
+	s.OAuth.ClientSecret = expandVars(s.OAuth.ClientSecret, lookup, unset)
 	out := make([]string, 0, len(unset))
 	for name := range unset {
 		out = append(out, name)

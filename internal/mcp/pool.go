@@ -31,6 +31,9 @@ type Options struct {
 	// Project is where the workspace's .mcp.json and the trust record
 	// are; the zero value reads no project file.
 	Project Project
+	// Tokens is where `mcp login` keeps OAuth tokens (the person's
+	// secrets store); nil: HTTP servers get no OAuth.
+	Tokens TokenStore
 	// Client are servers the host was handed for this session (an ACP
 	// client's mcpServers), merged after the files (mergeClient).
 	Client []ServerConfig

@@ -80,27 +80,45 @@ type dialed struct {
 
 // dial builds the SDK transport for s. dir is the working directory of a
 // stdio server ("" = inherit).
-func dial(s *ServerConfig, dir string, network *netpolicy.Policy) (*dialed, error) {
+// tokens is the OAuth token store (nil: no OAuth).
+func dial(s *ServerConfig, dir string, network *netpolicy.Policy, tokens TokenStore) (*dialed, error) {
 	switch s.Transport {
 	case TransportStdio:
 		return dialStdio(s, dir), nil
 	case TransportHTTP, TransportSSE:
-		headers, err := resolveHeaders(s)
-		if err != nil {
-			return nil, err
-		}
-		base, err := policyTransport(s.URL, network)
-		if err != nil {
-			return nil, err
-		}
-		stale := &atomic.Bool{}
-		client := &http.Client{Transport: &headerTransport{base: base, headers: headers, stale: stale}}
-		if s.Transport == TransportSSE {
-			return &dialed{transport: &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: client}, stale: stale}, nil
-		}
-		return &dialed{transport: &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client}, stale: stale}, nil
+		return dialHTTP(s, network, func(c *http.Client) (*sessionAuth, error) { return newSessionAuth(s, tokens, c) })
 	}
 	return nil, fmt.Errorf("unsupported transport %q", s.Transport)
+}
+
+// dialHTTP builds a remote server's transport. A Streamable HTTP server
+// without its own Authorization header gets the OAuth handler newAuth
+// makes (given the client for token requests; nil: none).
+func dialHTTP(s *ServerConfig, network *netpolicy.Policy, newAuth func(*http.Client) (*sessionAuth, error)) (*dialed, error) {
+	headers, err := resolveHeaders(s)
+	if err != nil {
+		return nil, err
+	}
+	base, err := policyTransport(s.URL, network)
+	if err != nil {
+		return nil, err
+	}
+	stale := &atomic.Bool{}
+	client := &http.Client{Transport: &headerTransport{base: base, headers: headers, stale: stale}}
+	if s.Transport == TransportSSE {
+		return &dialed{transport: &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: client}, stale: stale}, nil
+	}
+	t := &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client}
+	if !hasAuthorizationHeader(s) {
+		h, err := newAuth(&http.Client{Transport: base, Timeout: 30 * time.Second})
+		if err != nil {
+			return nil, err
+		}
+		if h != nil {
+			t.OAuthHandler = h
+		}
+	}
+	return &dialed{transport: t, stale: stale}, nil
 }
 
 // policyTransport applies the network policy to an HTTP server's URL: a

@@ -151,3 +151,46 @@ func TestE2EKeysDuringAToolRun(t *testing.T) {
 	p.keys("C-c")
 	p.waitFor("[codewhale exited: 0]")
 }
+
+// A retry's wait counts down on the status line (it said its first figure
+// until the retry).
+func TestE2ERetryCountdownCounts(t *testing.T) {
+	t.Parallel()
+	limited := fakemodel.Reply{Status: 429, Body: `{"error":{"message":"slow down"}}`, Header: map[string]string{"Retry-After": "3"}}
+	p := small(fakemodel.New(t, limited, fakemodel.Text("after the wait")), t)
+	p.line("go")
+	p.waitFor("retrying in 3 s")
+	p.waitFor("retrying in 2 s")
+	p.waitFor("retrying in 1 s")
+	p.waitFor("● after the wait")
+}
+
+// /tools names the request's tools on its first screen at 80×24.
+func TestE2EToolsNamesOnTheFirstScreenAt80x24(t *testing.T) {
+	t.Parallel()
+	p := small(fakemodel.New(t, fakemodel.Text("ok")), t)
+	p.line("hi")
+	p.waitFor("✓ done")
+	p.line("/tools")
+	p.waitFor("Prepared Tool Request", "Tools in this request (")
+}
+
+// At 40 columns the header's posture chip is cut with an ellipsis, not
+// clipped mid-word by the pane's edge.
+func TestE2EHeaderAt40ColumnsEndsInAnEllipsis(t *testing.T) {
+	t.Parallel()
+	p := launchTUI(t, nil, launch{home: t.TempDir(), ws: t.TempDir(), w: 40, h: 20})
+	p.keys("BTab")
+	pause()
+	p.keys("BTab") // Full Access: the widest chip
+	var first string
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) { // polling the pane
+		first = strings.TrimRight(strings.SplitN(p.capture(), "\n", 2)[0], " ")
+		if strings.Contains(first, "Full") || strings.HasSuffix(first, "…") {
+			break
+		}
+	}
+	if !strings.HasSuffix(first, "…") {
+		t.Errorf("the 40-column header is clipped without an ellipsis: %q", first)
+	}
+}

@@ -127,6 +127,9 @@ type launch struct {
 	keepTMUX bool     // pass the pane's TMUX through, so codewhale knows it runs in tmux
 	ready    string   // what the pane shows once codewhale is up (default: the composer's ❯)
 	w, h     int      // the pane's size (default 100×30)
+	// rawLog, when set, receives everything codewhale writes to the pane
+	// from its first byte (tmux pipe-pane is attached before it starts).
+	rawLog string
 }
 
 func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *pane {
@@ -153,6 +156,9 @@ func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *p
 	// It prints the exit status and the terminal's line-discipline mode
 	// (icanon means raw mode was undone).
 	script := cmdline + `; echo "[codewhale exited: $?]"; stty -a | tr ' ;' '\n\n' | grep -x -- '-*icanon'; sleep 600`
+	if l.rawLog != "" { // wait for the pipe before the first byte
+		script = `while [ ! -e ` + shellQuote([]string{l.rawLog + ".go"}) + ` ]; do sleep 0.01; done; ` + script
+	}
 	if l.w == 0 {
 		l.w, l.h = 100, 30
 	}
@@ -160,6 +166,14 @@ func launchTUI(t *testing.T, srv *fakemodel.Server, l launch, args ...string) *p
 	p.started = time.Now()
 	if out, err := tmux(tmuxArgs...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	if l.rawLog != "" {
+		if out, err := tmux("pipe-pane", "-o", "-t", name, "cat >> "+shellQuote([]string{l.rawLog})).CombinedOutput(); err != nil {
+			t.Fatalf("pipe-pane: %v %s", err, out)
+		}
+		if err := os.WriteFile(l.rawLog+".go", nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Stop codewhale and wait for it to exit before the temp dirs go away:
 	// it writes its session and job state on the way out.

@@ -188,15 +188,11 @@ func (m *Model) turnStarted() tea.Cmd {
 	if m.status.sev == sevError {
 		m.status = status{} // errors stick until the next turn
 	}
-	if t, _ := m.statusText(); t == "" {
-		return m.setStatus(cancelHint, sevInfo)
-	}
-	return nil
+	return nil // the phase strip says "Esc to interrupt": once is enough
 }
 
 // Status texts the UI takes back when what they announce is over.
 const (
-	cancelHint     = "Press Esc or Ctrl+C to cancel"
 	compactingText = "Compacting context…"
 )
 
@@ -310,7 +306,7 @@ func (m *Model) retract(ev engine.Retract) {
 func (m *Model) retryStatus(ev engine.Retry) tea.Cmd {
 	m.setWorking("retrying…")
 	life := max(ev.Wait+time.Second, longToast)
-	m.status = status{text: termtext.OneLine(termtext.Sanitize(ev.Line())) + " · Esc to stop", sev: sevWarning, until: m.now().Add(life)}
+	m.status = status{text: retryLine(ev), sev: sevWarning, until: m.now().Add(life), retry: &ev, since: m.now()}
 	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
 }
 
@@ -348,7 +344,6 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	m.closeAssistant(interrupted)
 	m.dropApprovals()
 	m.turn.busy, m.turn.cancelling, m.turn.running = false, false, 0
-	m.clearStatus(cancelHint) // there is nothing left to cancel
 	switch ev.Status {
 	case engine.TurnFailed:
 		m.turn.phase = phaseFailed

@@ -437,17 +437,23 @@ func TestModalGetsBatchedRunesOneByOne(t *testing.T) {
 	d.mustShow("match 1/1")
 }
 
-// Status lines that announce something disappear when it is over: the
-// cancel hint after a failed turn, "Compacting context…" after compaction.
+// Status lines that announce something disappear when it is over:
+// "Compacting context…" after compaction. A running turn says once how to
+// interrupt it (the phase strip), not again on the status line.
 func TestStatusLinesEndWithWhatTheyAnnounce(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
 	d.submit("hi")
 	d.events(engine.TurnStarted{TurnID: "t1"})
-	d.mustShow("Press Esc or Ctrl+C to cancel")
+	if n := strings.Count(d.screen(), "Esc"); n != 1 {
+		t.Errorf("a running turn shows %d Esc hints:\n%s", n, d.screen())
+	}
+	d.events(engine.Retry{Attempt: 2, Max: 5, Reason: "Rate limited (429)", Wait: time.Second})
+	if n := strings.Count(d.screen(), "Esc"); n != 1 {
+		t.Errorf("a retry shows %d Esc hints:\n%s", n, d.screen())
+	}
 	d.events(engine.Error{ErrorEnvelope: engine.ErrorEnvelope{Message: "boom", Severity: "error"}},
 		engine.TurnComplete{Status: engine.TurnFailed})
-	d.mustNotShow("Press Esc or Ctrl+C to cancel")
 	d.events(engine.CompactionStarted{})
 	d.mustShow("Compacting context…")
 	d.events(engine.CompactionCompleted{Replaced: 4, Kept: 2})

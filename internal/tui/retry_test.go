@@ -19,7 +19,9 @@ func TestRetryStatusAndRetraction(t *testing.T) {
 	d.mustShow("alpha beta", "reasoning")
 	d.events(engine.Retract{TextChars: 10, ToolIDs: []string{"c1"}, Reason: "Stream dropped"},
 		engine.Retry{Attempt: 2, Max: 5, Reason: "Rate limited (429)", Wait: 27 * time.Second})
-	d.mustShow("Rate limited (429) — retrying in 27 s · attempt 2/5 · Esc to stop")
+	d.mustShow("Rate limited (429) — retrying in 27 s · attempt 2/5")
+	d.clock.Advance(5 * time.Second) // the wait counts down
+	d.mustShow("Rate limited (429) — retrying in 22 s · attempt 2/5")
 	d.mustNotShow("alpha beta", "a.go", "reasoning")
 	if d.m.turn.running != 0 {
 		t.Errorf("running = %d after the retraction", d.m.turn.running)

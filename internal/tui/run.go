@@ -53,9 +53,23 @@ func Run(o Options, term Terminal) (int, error) {
 	if o.Multiplexer == "" {
 		o.Multiplexer = DetectMultiplexer(os.Getenv)
 	}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	dumb := getenv("TERM") == "dumb"
+	if dumb {
+		term.NoMouse = true
+		o.Notices = append(o.Notices, DumbNotice)
+	}
 	o.MouseCapture = !term.NoMouse
 	m := New(o)
-	opts := []tea.ProgramOption{tea.WithOutput(out), tea.WithAltScreen(), tea.WithoutSignalHandler(), tea.WithReportFocus()}
+	opts := []tea.ProgramOption{tea.WithOutput(out), tea.WithoutSignalHandler()}
+	if dumb {
+		opts = append(opts, tea.WithoutBracketedPaste())
+	} else {
+		opts = append(opts, tea.WithAltScreen(), tea.WithReportFocus())
+	}
 	if term.In != nil {
 		opts = append(opts, tea.WithInput(term.In))
 	}
@@ -71,6 +85,11 @@ func Run(o Options, term Terminal) (int, error) {
 	}
 	return code, nil
 }
+
+// DumbNotice is shown at start under TERM=dumb, where the UI sends no
+// alternate screen, mouse, focus or bracketed-paste modes.
+const DumbNotice = "TERM=dumb: drawing without the alternate screen, mouse, focus or paste modes. " +
+	"For a terminal that cannot move the cursor, run `codewhale exec \"<prompt>\"` instead."
 
 // ErrNoTerminal is returned, before anything is drawn, when standard input
 // or output is not a terminal.

@@ -59,7 +59,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 	m.turn = turnState{busy: true, host: id, prompt: shellPrefix + command, phase: phaseWorking, label: "running your command…",
 		started: m.now(), group: m.turn.group + 1, tools: map[string]*transcript.Cell{}}
 	m.o.Engine.Submit(engine.RunToolCall{ID: id, Name: "Bash", Input: in})
-	return tea.Batch(m.setStatus(cancelHint, sevInfo), m.ensureTick())
+	return m.ensureTick()
 }
 
 // hostDone ends a local command: its output is attached to the next message
@@ -69,7 +69,6 @@ func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
 	cancelled := m.turn.cancelling
 	m.dropApprovals()
 	m.turn = turnState{group: m.turn.group, phase: phaseDone}
-	m.clearStatus(cancelHint)
 	var cmds []tea.Cmd
 	command := commandOf(ev.Input)
 	switch {

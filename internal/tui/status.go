@@ -5,6 +5,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
 
@@ -34,6 +36,10 @@ type status struct {
 	text  string
 	sev   severity
 	until time.Time // zero: until replaced
+	// retry, when set, is a provider retry announced at since: the text
+	// counts its wait down instead of saying the first figure throughout.
+	retry *engine.Retry
+	since time.Time
 }
 
 type (
@@ -64,6 +70,11 @@ func (m *Model) statusText() (string, severity) {
 	s := m.status
 	if s.text == "" || (!s.until.IsZero() && m.now().After(s.until)) {
 		return "", sevInfo
+	}
+	if r := s.retry; r != nil {
+		left := *r
+		left.Wait = max(r.Wait-m.now().Sub(s.since), 0)
+		return retryLine(left), s.sev
 	}
 	return s.text, s.sev
 }
@@ -100,4 +111,9 @@ func (m *Model) spinner() string {
 		return transcript.LowMotionFrame
 	}
 	return transcript.SpinnerFrames[m.env.Frame%len(transcript.SpinnerFrames)]
+}
+
+// retryLine is a retry's status text.
+func retryLine(r engine.Retry) string {
+	return termtext.OneLine(termtext.Sanitize(r.Line())) // the phase strip says how to stop
 }

@@ -99,7 +99,7 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) t
 	if pre := m.takeAttachments(); pre != "" {
 		text, op.Content = pre+text, pre+op.Content
 	}
-	shown := text
+	shown := m.comp.Fold(text)
 	for _, c := range chips {
 		shown = strings.TrimLeft(shown+"\n"+c.label(), "\n")
 	}
@@ -156,7 +156,7 @@ func (m *Model) cancelTurn() tea.Cmd {
 	m.dropApprovals()
 	msg := "Request cancelled — the reply so far stays in the transcript"
 	if !m.turn.sawOutput && m.comp.Empty() && (m.turn.prompt != "" || len(m.turn.chips) > 0) {
-		m.comp.SetValue(m.turn.prompt)
+		m.comp.SetValue(m.comp.Fold(m.turn.prompt))
 		m.imgs.chips = append(m.turn.chips, m.imgs.chips...)
 		m.restored, m.turn.restored = true, true
 		msg = restoredText

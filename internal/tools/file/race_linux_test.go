@@ -167,10 +167,9 @@ func TestRaceEditsNeverLandOutside(t *testing.T) {
 func TestRacePatchesNeverLandOutside(t *testing.T) {
 	t.Parallel()
 	r := newRaceRig(t, map[string]string{"p.txt": "line 0\n"})
-	r.start()
 	patches := 0
 	var created []int
-	for i := range raceRounds {
+	round := func(i int) bool {
 		patch := fmt.Sprintf("--- a/dir/p.txt\n+++ b/dir/p.txt\n@@ -1 +1 @@\n-line %d\n+line %d\n"+
 			"--- /dev/null\n+++ b/dir/new%d.txt\n@@ -0,0 +1 @@\n+new %d\n", patches, patches+1, i, i)
 		res, err := r.call(js(map[string]any{"action": "patch", "patch": patch}))
@@ -178,9 +177,23 @@ func TestRacePatchesNeverLandOutside(t *testing.T) {
 		case err == nil && res.Success:
 			patches++
 			created = append(created, i)
+			return true
 		case err != nil && !raceRefusal(errText(err)):
 			t.Errorf("round %d: unexpected patch error: %s", i, errText(err))
 		}
+		return false
+	}
+	// The rig proves something only if its patch applies: one must succeed
+	// before the swapper starts. A patch names two paths through the
+	// flipping directory, so under load every raced one may be refused
+	// (the flake of "no patch succeeded"); refusals are the honest outcome
+	// the race checks, and what did land is checked below.
+	if !round(-1) {
+		t.Fatal("the rig's patch does not apply without the race: the rig proves nothing")
+	}
+	r.start()
+	for i := range raceRounds {
+		round(i)
 	}
 	r.finish()
 	for _, i := range created {
@@ -191,10 +204,7 @@ func TestRacePatchesNeverLandOutside(t *testing.T) {
 	if got := r.get("dir/p.txt"); got != fmt.Sprintf("line %d\n", patches) {
 		t.Errorf("after %d successful patches the workspace file holds %q", patches, got)
 	}
-	if patches == 0 {
-		t.Error("no patch succeeded: the rig proves nothing")
-	}
-	t.Logf("%d/%d patches landed inside, %d swaps, 0 bytes outside", patches, raceRounds, r.swaps.Load())
+	t.Logf("%d/%d raced patches landed inside, %d swaps, 0 bytes outside", patches-1, raceRounds, r.swaps.Load())
 }
 
 // TestRaceReadsAndSearchesNeverSeeOutside: the outside copy carries a

@@ -100,10 +100,12 @@ func TestPrepareGivesTheContractsMessages(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"action":"commit"}`:                  `Unknown Git action "commit"`,
 		`{"action":"diff","cached":"yes"}`:     `field 'cached' must be a boolean; got string. Received: "yes"`,
-		`{"action":"log","bogus":1}`:           "arguments do not match the tool's schema: at /:",
+		`{"action":"log","bogus":1}`:           "Git log does not take `bogus`; nothing was run. Its fields are: action, path, rev, max_count",
+		`{"action":"status","rev":"HEAD~1"}`:   "Git status does not take `rev`; nothing was run. Its fields are: action, path.",
 		`{"action":"show"}`:                    "missing required field 'rev'. Input provided: action",
 		`{"action":"show","rev":"-p"}`:         "git revision must not start with '-'",
-		`{"action":"blame","unified":-1}`:      "field 'unified' must be a non-negative integer",
+		`{"action":"blame","unified":-1}`:      "Git blame does not take `unified`",
+		`{"action":"diff","unified":-1}`:       "field 'unified' must be a non-negative integer",
 		`{"action":"show","rev":"a","stat":1}`: "field 'stat' must be a boolean; got number. Received: 1",
 	} {
 		_, err := New().Prepare(json.RawMessage(in))

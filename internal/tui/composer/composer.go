@@ -32,7 +32,9 @@ const Prompt = "❯ "
 
 // Composer is the input line.
 type Composer struct {
-	ta      textarea.Model
+	ta textarea.Model
+	// pastes maps each placeholder to its paste for the whole session
+	// (numbers never repeat), so a recalled or restored message expands.
 	pastes  map[string]string
 	pasteN  int
 	history []string
@@ -224,6 +226,16 @@ func (c *Composer) SetValue(s string) {
 	c.ta.CursorEnd()
 }
 
+// Fold is s as the composer shows it: each large paste it holds replaced
+// by its placeholder (the transcript shows a sent message so, not the
+// paste's hundreds of rows).
+func (c *Composer) Fold(s string) string {
+	for ph, p := range c.pastes {
+		s = strings.ReplaceAll(s, p, ph)
+	}
+	return s
+}
+
 // Expanded is the text to send: placeholders replaced by their pastes.
 func (c *Composer) Expanded() string {
 	v := c.ta.Value()
@@ -241,7 +253,6 @@ func (c *Composer) Submit() string {
 		c.history = append(c.history, c.ta.Value())
 	}
 	c.ta.Reset()
-	c.pastes = map[string]string{}
 	c.histPos = len(c.history)
 	return v
 }

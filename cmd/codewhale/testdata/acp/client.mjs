@@ -84,6 +84,14 @@ const out = await app.connectWith(stream, async (cx) => {
     const turn = await prompt(cx, sessionId, "plan something");
     return { init, sessionId, modes: sess.modes, turn };
   }
+  if (scenario === "image") {
+    const from = seen.updates.length;
+    const r = await cx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [
+      { type: "text", text: "what is this?" },
+      { type: "image", mimeType: "image/png", data: process.env.ACP_IMAGE },
+    ] });
+    return { init, sessionId, turn: { stopReason: r.stopReason, text: text(from) } };
+  }
   const turn = await prompt(cx, sessionId, "do the thing");
   return { init, sessionId, modes: sess.modes, turn };
 });

@@ -194,3 +194,19 @@ func TestE2EHeaderAt40ColumnsEndsInAnEllipsis(t *testing.T) {
 		t.Errorf("the 40-column header is clipped without an ellipsis: %q", first)
 	}
 }
+
+// A call waiting behind another call's card is drawn queued, not spinning.
+func TestE2EQueuedCallDoesNotSpinBehindACard(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(
+		fakemodel.Call{ID: "c1", Name: "Bash", Args: `{"command":"touch first.txt"}`},
+		fakemodel.Call{ID: "c2", Name: "Bash", Args: `{"command":"touch second.txt"}`}), fakemodel.Text("both"))
+	p := small(srv, t)
+	p.line("two calls")
+	p.focusCard("Command: touch first.txt", approvalReady)
+	p.waitFor("◆ Bash touch first.txt", "◇ Bash touch second.txt  queued behind the card")
+	p.keys("y")
+	p.focusCard("Command: touch second.txt", approvalReady)
+	p.keys("y")
+	p.waitFor("● both")
+}

@@ -63,6 +63,10 @@ func (c *cli) acpClient(scenario string, env ...string) acpRun {
 		c.t.Fatalf("ACP client %s: %v\nstdout: %s\nstderr: %s", scenario, err, out, stderr.String())
 	}
 	var r acpRun
+	// Under GOFLAGS=-race the agent is built with the detector too.
+	if strings.Contains(stderr.String(), "DATA RACE") {
+		c.t.Errorf("race in codewhale acp:\n%s", stderr.String())
+	}
 	if err := json.Unmarshal(out, &r); err != nil {
 		c.t.Fatalf("ACP client output %q: %v\nstderr: %s", out, err, stderr.String())
 	}

@@ -158,6 +158,10 @@ func TestACPProtocolErrors(t *testing.T) {
 	if code(m) != -32602 || !strings.Contains(fmt.Sprint(m["error"]), "session/new") {
 		t.Errorf("prompt before session/new = %v, want Invalid params naming session/new", m)
 	}
+	p.send(`{"jsonrpc":"2.0","id":6,"method":"session/new","params":{"cwd":"` + c.ws + `","mcpServers":[]}}`)
+	if m := p.recv(); code(m) != -32600 || !strings.Contains(fmt.Sprint(m["error"]), "initialize") {
+		t.Errorf("session/new before initialize = %v, want Invalid request naming initialize", m)
+	}
 	p.send(`{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":1}}`)
 	if m := p.recv(); m["id"] != 5.0 || m["result"] == nil {
 		t.Errorf("initialize after the errors = %v, want an answer", m)

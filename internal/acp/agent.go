@@ -226,6 +226,13 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 
 // open builds a session through the host and starts its engine.
 func (a *Agent) open(ctx context.Context, o OpenOptions) (*session, error) {
+	a.mu.Lock()
+	ready := a.ready
+	a.mu.Unlock()
+	if !ready {
+		return nil, sdk.NewInvalidRequest(map[string]any{"error": "call initialize first: the session's file access " +
+			"depends on the client's capabilities"})
+	}
 	if o.Cwd == "" {
 		return nil, sdk.NewInvalidParams(map[string]any{"error": "cwd is required: the absolute path of the workspace"})
 	}

@@ -225,3 +225,28 @@ func LoggedIn(tokens TokenStore, s *ServerConfig) bool {
 	st, err := loadStored(tokens, s.Name, s.URL)
 	return err == nil && st != nil
 }
+
+// Login is Login for the pool's server name with the pool's token store,
+// network policy and client version, followed by a reconnect of that
+// server, so a session (`/mcp login`) signs in without a restart. o gives
+// the browser opener and where the URL is shown.
+func (p *Pool) Login(ctx context.Context, name string, o LoginOptions) (string, error) {
+	p.mu.Lock()
+	var s *ServerConfig
+	if p.cfg != nil {
+		s = p.cfg.Servers[name]
+	}
+	p.mu.Unlock()
+	if s == nil {
+		return "", fmt.Errorf("no MCP server named '%s' in %s", name, p.path)
+	}
+	if p.opts.Tokens == nil {
+		return "", errors.New("this session keeps no MCP tokens")
+	}
+	o.Tokens, o.Network, o.ClientVersion = p.opts.Tokens, p.opts.Network, p.opts.ClientVersion
+	line, err := Login(ctx, s, o)
+	if err != nil {
+		return "", err
+	}
+	return line, p.Reload(ctx, name)
+}

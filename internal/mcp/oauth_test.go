@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -80,16 +81,14 @@ func TestOAuthLoginCallRefreshLogout(t *testing.T) {
 		t.Fatalf("before login: %+v", st)
 	}
 
-	cfg, err := LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The session's own login (/mcp login): the server reconnects with the token.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	line, err := Login(ctx, cfg.Servers["remote"], LoginOptions{Tokens: tokens, Out: &shown, Open: browse(t)})
+	line, err := p.Login(ctx, "remote", LoginOptions{Out: &shown, Open: browse(t)})
 	if err != nil || !strings.Contains(line, "Logged in to MCP server 'remote' (1 tools)") {
 		t.Fatalf("login: %q %v\n%s", line, err, shown.String())
 	}
+	requireConnected(t, p, "remote")
 	shown.WriteString(line)
 	if !strings.Contains(shown.String(), "open this URL in a browser:\n  "+as.URL+"/authorize?") {
 		t.Errorf("the authorization URL was not printed:\n%s", shown.String())
@@ -184,5 +183,50 @@ func TestOAuthTokenIsBoundToTheServerURL(t *testing.T) {
 	}
 	if ts, _ := h.TokenSource(context.Background()); ts != nil || LoggedIn(tokens, s) {
 		t.Error("a token stored for another URL would be sent")
+	}
+}
+
+// A configured oauth.client_id is used instead of dynamic registration,
+// with the redirect on the configured callback port.
+func TestOAuthLoginWithAConfiguredClient(t *testing.T) {
+	t.Parallel()
+	as, url := protectedMCP(t)
+	port := freePort(t)
+	as.AddClient("registered-by-hand", fmt.Sprintf("http://127.0.0.1:%d/callback", port))
+	tokens := config.MCPTokens{Home: t.TempDir()}
+	path := writeConfig(t, map[string]any{"remote": map[string]any{"url": url,
+		"oauth": map[string]any{"client_id": "registered-by-hand", "callback_port": port}}}, nil)
+	cfg, err := LoadConfig(path)
+	if err != nil || cfg.Servers["remote"].Problem != "" {
+		t.Fatalf("config: %v %+v", err, cfg.Servers["remote"])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := Login(ctx, cfg.Servers["remote"], LoginOptions{Tokens: tokens, Open: browse(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if c := as.Counts(); c.Registrations != 0 || c.CodeExchanges != 1 {
+		t.Errorf("authorization server saw %+v; want no registration and one exchange", c)
+	}
+	if st := storedAccess(t, tokens, "remote"); st.ClientID != "registered-by-hand" {
+		t.Errorf("stored client %q", st.ClientID)
+	}
+	p := startPool(t, path, Options{Tokens: tokens})
+	requireConnected(t, p, "remote")
+
+	// Access revoked at the provider: the refresh fails too, and the call
+	// says to log in again, without a token in the answer.
+	as.RevokeAll()
+	before := storedAccess(t, tokens, "remote")
+	res, err := call(t, ctx, findTool(t, p, "mcp_remote_whoami"), `{}`)
+	text := res.Content
+	if err != nil {
+		text += err.Error()
+	}
+	if res.Success || !strings.Contains(text, "codewhale mcp login remote") {
+		t.Errorf("call after revocation: %+v %v", res, err)
+	}
+	if strings.Contains(text, before.Token.AccessToken) || strings.Contains(text, before.Token.RefreshToken) {
+		t.Error("the failed call's answer holds a token")
 	}
 }

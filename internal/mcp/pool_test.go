@@ -14,6 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/policy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -316,5 +319,50 @@ func TestPoolGivesUpReconnecting(t *testing.T) {
 	}
 	if n := mortal(); n != 0 {
 		t.Errorf("a failed server still contributes %d tools", n)
+	}
+}
+
+// notifications/tools/list_changed changes what the next turn's catalog
+// holds, and so the active tool catalog digest /tools shows (Full Access
+// sends MCP tools eagerly, so the new tool is in the request).
+func TestListChangedMovesTheCatalogDigest(t *testing.T) {
+	t.Parallel()
+	p := startPool(t, writeConfig(t, map[string]any{"g": testServer(t, nil)}, nil), Options{})
+	requireConnected(t, p, "g")
+	digest := func() (string, []string) {
+		reg := tools.NewRegistry()
+		for _, tl := range p.Tools() {
+			reg.Register(tl)
+		}
+		cat := catalog.Build(reg, p.Info(), catalog.Options{Mode: policy.Act, Posture: policy.FullAccess})
+		req := cat.RequestTools()
+		d, _ := engine.ActiveToolCatalogSHA256(req)
+		var names []string
+		for _, t := range req {
+			names = append(names, t.Name)
+		}
+		return d, names
+	}
+	before, names := digest()
+	changed := p.Changed()
+	if _, err := call(t, context.Background(), findTool(t, p, "mcp_g_grow"), `{}`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		if _, ok := p.Info().Servers["mcp_g_grown"]; ok {
+			break
+		}
+		select {
+		case <-changed:
+			changed = p.Changed()
+		case <-ctx.Done():
+			t.Fatal("mcp_g_grown never appeared")
+		}
+	}
+	after, newNames := digest()
+	if after == before || !strings.Contains(strings.Join(newNames, ","), "mcp_g_grown") {
+		t.Errorf("digest %s -> %s; tools %v -> %v", before, after, names, newNames)
 	}
 }

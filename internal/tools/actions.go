@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Actions is an action family's per-action table (CONTRACT.md §2.4): which
@@ -43,8 +44,9 @@ type Actions struct {
 	// contract's MissingField / "Input provided: …" texts over the folded
 	// keys.
 	Missing func(action, field string, sent []string) error
-	// Unexpected refuses keys the action does not allow (nil: such keys are
-	// left to the schema and the tool).
+	// Unexpected words the refusal of keys the action does not allow (nil:
+	// UnexpectedFields, the one rule every family shares; CONTRACT.md §2.4).
+	// A key outside the action's table is never accepted and ignored.
 	Unexpected func(action string, extra []string, r Rule) error
 }
 
@@ -111,9 +113,6 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 	if err := a.foldAll(args, action); err != nil {
 		return "", err
 	}
-	if a.Unexpected == nil {
-		return action, nil
-	}
 	r := a.rule(action)
 	var extra []string
 	for _, k := range args.Keys() {
@@ -121,10 +120,29 @@ func (a *Actions) apply(tool string, args Args, actions []string) (string, error
 			extra = append(extra, k)
 		}
 	}
-	if len(extra) > 0 {
+	if len(extra) == 0 {
+		return action, nil
+	}
+	if a.Unexpected != nil {
 		return "", a.Unexpected(action, extra, r)
 	}
-	return action, nil
+	return "", UnexpectedFields(tool, action, a.Field, extra, r.Allowed)
+}
+
+// UnexpectedFields is the refusal of fields an action does not take
+// (CONTRACT.md §2.4, exact): `<Tool> <action> does not take `<k>`[, `<k2>`];
+// nothing was run. Its fields are: <field>, <allowed…>.` A field is never
+// accepted and ignored: the model learns at once what the action reads.
+func UnexpectedFields(tool, action, field string, extra, allowed []string) *Error {
+	quoted := make([]string, len(extra))
+	for i, k := range extra {
+		quoted[i] = "`" + k + "`"
+	}
+	fields := append([]string{field}, allowed...)
+	e := InvalidInput("%s %s does not take %s; nothing was run. Its fields are: %s.", tool, action,
+		strings.Join(quoted, ", "), strings.Join(fields, ", "))
+	e.Field = extra[0]
+	return e
 }
 
 func (a *Actions) action(tool string, args Args, actions []string) (string, error) {

@@ -33,7 +33,7 @@ func TestE2EUserCommandExpandsWithArguments(t *testing.T) {
 }
 
 // initReady is the /init question's bottom edge once it has the keys.
-const initReady = "Enter answer · Esc cancel"
+const initReady = "answer · ↑/↓ Enter · Esc cancel"
 
 // /init runs a Plan-mode survey turn with the read-only tools, shows the
 // proposed AGENTS.md as a diff, and writes it only after the user says so;
@@ -132,8 +132,9 @@ func TestE2EInitTypeAheadNeverAnswersTheProposal(t *testing.T) {
 	}
 }
 
-// Discarding (or Esc) leaves the file as it was and says so; an answer
-// without a proposal block writes nothing and says why.
+// Esc keeps the proposal for the next /init; discarding leaves the file as
+// it was and says so; an answer without a proposal block writes nothing
+// and says why.
 func TestE2EInitDiscardAndNoProposal(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -145,6 +146,13 @@ func TestE2EInitDiscardAndNoProposal(t *testing.T) {
 	p.line("/init")
 	p.waitFor("Write AGENTS.md?", "improves "+filepath.Join(ws, "CLAUDE.md"), "+# New")
 	p.focusCard("Write AGENTS.md?", initReady)
+	p.keys("Escape") // Esc keeps the survey's proposal, and /init asks again without a new turn
+	p.waitFor("/init: the proposal is kept; /init asks again")
+	p.line("/init")
+	p.focusCard("Write AGENTS.md?", initReady)
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("/init after Esc surveyed again: %d requests", n)
+	}
 	p.keys("3")
 	p.waitFor("/init: proposal discarded;")
 	p.line("/init")

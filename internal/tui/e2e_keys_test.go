@@ -164,3 +164,49 @@ func TestE2ERetryCountdownCounts(t *testing.T) {
 	p.waitFor("retrying in 1 s")
 	p.waitFor("● after the wait")
 }
+
+// /tools names the request's tools on its first screen at 80×24.
+func TestE2EToolsNamesOnTheFirstScreenAt80x24(t *testing.T) {
+	t.Parallel()
+	p := small(fakemodel.New(t, fakemodel.Text("ok")), t)
+	p.line("hi")
+	p.waitFor("✓ done")
+	p.line("/tools")
+	p.waitFor("Prepared Tool Request", "Tools in this request (")
+}
+
+// At 40 columns the header's posture chip is cut with an ellipsis, not
+// clipped mid-word by the pane's edge.
+func TestE2EHeaderAt40ColumnsEndsInAnEllipsis(t *testing.T) {
+	t.Parallel()
+	p := launchTUI(t, nil, launch{home: t.TempDir(), ws: t.TempDir(), w: 40, h: 20})
+	p.keys("BTab")
+	pause()
+	p.keys("BTab") // Full Access: the widest chip
+	var first string
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) { // polling the pane
+		first = strings.TrimRight(strings.SplitN(p.capture(), "\n", 2)[0], " ")
+		if strings.Contains(first, "Full") || strings.HasSuffix(first, "…") {
+			break
+		}
+	}
+	if !strings.HasSuffix(first, "…") {
+		t.Errorf("the 40-column header is clipped without an ellipsis: %q", first)
+	}
+}
+
+// A call waiting behind another call's card is drawn queued, not spinning.
+func TestE2EQueuedCallDoesNotSpinBehindACard(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(
+		fakemodel.Call{ID: "c1", Name: "Bash", Args: `{"command":"touch first.txt"}`},
+		fakemodel.Call{ID: "c2", Name: "Bash", Args: `{"command":"touch second.txt"}`}), fakemodel.Text("both"))
+	p := small(srv, t)
+	p.line("two calls")
+	p.focusCard("Command: touch first.txt", approvalReady)
+	p.waitFor("◆ Bash touch first.txt", "◇ Bash touch second.txt  queued behind the card")
+	p.keys("y")
+	p.focusCard("Command: touch second.txt", approvalReady)
+	p.keys("y")
+	p.waitFor("● both")
+}

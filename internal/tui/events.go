@@ -310,6 +310,16 @@ func (m *Model) retryStatus(ev engine.Retry) tea.Cmd {
 	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
 }
 
+// syncQueued marks the turn's unstarted calls as queued while a card is
+// open for another one, so only the running ones spin.
+func (m *Model) syncQueued() {
+	waiting := m.hasApproval()
+	for _, c := range m.turn.tools {
+		c.SetQueued(waiting && !c.Tool.Done && !c.Tool.AwaitingApproval)
+	}
+	m.tr.Changed()
+}
+
 // approvalRequired opens a card, or queues the request behind the open one.
 func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 	m.turn.phase = phaseWaiting
@@ -318,9 +328,11 @@ func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 	}
 	if m.hasApproval() {
 		m.approvals = append(m.approvals, ev)
+		m.syncQueued()
 		return nil
 	}
 	m.push(views.NewApproval(m.theme, ev, !m.typing()))
+	m.syncQueued()
 	return m.notify("codewhale: " + ev.ToolName + " is waiting for your approval")
 }
 

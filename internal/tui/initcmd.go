@@ -45,6 +45,10 @@ func (m *Model) initCommand(arg string) tea.Cmd {
 		m.systemError(locked("/init"))
 		return nil
 	}
+	if st := m.initRun; st != nil && st.proposal != "" && !force {
+		m.askInit(true) // the proposal kept by Esc: the survey is not paid for twice
+		return nil
+	}
 	d, err := projectctx.NewInitDraft(m.o.Workspace, force)
 	if err != nil {
 		m.systemError(err.Error())
@@ -140,6 +144,9 @@ func (m *Model) initPicked(value string) tea.Cmd {
 			return nil
 		}
 		m.system("Wrote " + st.draft.Path + "; it is read into the system prompt from the next turn (/context shows it).")
+	case "":
+		m.system("/init: the proposal is kept; /init asks again (/init --force surveys afresh). " +
+			st.draft.Path + " is unchanged.")
 	default:
 		m.initRun = nil
 		m.system("/init: proposal discarded; " + st.draft.Path + " is unchanged.")

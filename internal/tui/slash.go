@@ -154,10 +154,10 @@ func (m *Model) toolsCommand(arg string) tea.Cmd {
 	return nil
 }
 
-// toolsText is the snapshot's text with, right after its header block, the
+// toolsText is the snapshot's text with, right under its title line, the
 // carried tool names in request order with their provenance, so the first
-// screen says what the model was sent (issue 14: it named only the tools
-// left out).
+// screen says what the model was sent, even at 80×24 (issue 14: it named
+// only the tools left out; issue 33: they came at row 24).
 func toolsText(s *engine.ToolSnapshot) string {
 	text := s.Text()
 	head, rest, found := strings.Cut(text, "\n\n")
@@ -175,7 +175,8 @@ func toolsText(s *engine.ToolSnapshot) string {
 	if s.OmittedToolCount > 0 {
 		carried += fmt.Sprintf(" and %d more not rendered", s.OmittedToolCount)
 	}
-	return head + "\n" + carried + "\n\n" + rest
+	title, facts, _ := strings.Cut(head, "\n")
+	return title + "\n" + carried + "\n\n" + facts + "\n\n" + rest
 }
 
 // jobsResultMsg is a /jobs result computed off the UI goroutine.

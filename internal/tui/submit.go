@@ -169,6 +169,7 @@ func (m *Model) decide(d views.Decision) tea.Cmd {
 	if c := m.turn.tools[d.ID]; c != nil {
 		c.SetAwaitingApproval(false)
 	}
+	m.syncQueued()
 	if !m.turn.busy {
 		m.turn.phase = phaseIdle
 	} else {

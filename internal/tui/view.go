@@ -210,6 +210,9 @@ func (m *Model) header(rows int) []string {
 	tail := m.headerTail(scope)
 	route = termtext.Truncate(route, max(m.w-termtext.Width(brand+tail)-reserve, 4), "…")
 	left := brand + route + tail
+	if room := m.w - reserve; termtext.Width(left) > room {
+		left = termtext.Truncate(left, max(room, 1), "…") // a clipped chip ends in an ellipsis, never mid-word
+	}
 	line := left
 	if ctx != "" {
 		line = termtext.PadRight(left, m.w-termtext.Width(ctx)) + t.Dim.Render(ctx)

@@ -173,13 +173,17 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
+	client := f.Get("client_id")
+	if id, _, ok := r.BasicAuth(); ok && client == "" {
+		client = id // client_secret_basic's form, which clients try first
+	}
 	s.mu.Lock()
 	g, ok := s.codes[f.Get("code")]
 	delete(s.codes, f.Get("code")) // one use
 	s.mu.Unlock()
 	sum := sha256.Sum256([]byte(f.Get("code_verifier")))
 	switch {
-	case !ok || g.clientID != f.Get("client_id") || g.redirect != f.Get("redirect_uri"):
+	case !ok || g.clientID != client || g.redirect != f.Get("redirect_uri"):
 		oauthError(w, http.StatusBadRequest, "invalid_grant", "unknown code, or another client or redirect_uri")
 		return
 	case base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge:
@@ -203,12 +207,28 @@ func (s *Server) issue(w http.ResponseWriter) {
 		"refresh_token": rt, "scope": "mcp offline_access"})
 }
 
+// AddClient pre-registers a public client, as a person registering an app
+// with the provider does.
+func (s *Server) AddClient(id string, redirectURIs ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clients[id] = redirectURIs
+}
+
 // ExpireAccessTokens ends every access token issued so far, as their
 // lifetime running out would; refresh tokens stay valid.
 func (s *Server) ExpireAccessTokens() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.access = map[string]bool{}
+}
+
+// RevokeAll ends every access and refresh token, as a person revoking the
+// app's access at the provider does.
+func (s *Server) RevokeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.access, s.refresh = map[string]bool{}, map[string]bool{}
 }
 
 // Counts reports what the server did so far.

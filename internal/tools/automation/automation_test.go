@@ -153,7 +153,7 @@ func TestApprovalAndErrors(t *testing.T) {
 		t.Errorf("plan: %v", err)
 	}
 	if _, err := ro.call(t, ro.tool, `{"action":"list","prompt":"x"}`); err == nil ||
-		!strings.Contains(err.Error(), "arguments do not match the tool's schema: ") {
+		!strings.Contains(err.Error(), "automation list does not take `prompt`; nothing was run. Its fields are: action, limit.") {
 		t.Errorf("plan, a write key: %v", err)
 	}
 }

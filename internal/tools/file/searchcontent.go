@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -59,6 +62,12 @@ func parseSearchContent(d *tools.Decoded[input]) (contentReq, error) {
 // case-insensitive. Errors name the pattern as the caller wrote it.
 func compileSearch(r contentReq) (*matcher, error) {
 	pattern := r.pattern
+	if matchesNewline(pattern, r.literal) {
+		// rg refuses it too: lines are matched one at a time, so such a
+		// pattern would silently match nothing.
+		return nil, tools.InvalidInput("Invalid regex pattern: the literal \"\\n\" is not allowed in a regex; " +
+			"search_content matches one line at a time, so nothing was searched. Search for one line of the text.")
+	}
 	if r.literal {
 		pattern = regexp.QuoteMeta(pattern)
 	} else {
@@ -75,6 +84,34 @@ func compileSearch(r contentReq) (*matcher, error) {
 		return nil, tools.InvalidInput("Invalid regex pattern: %v", err)
 	}
 	return m, nil
+}
+
+// matchesNewline reports whether the pattern names a line break, as rg
+// refuses it: a newline in a literal, or \n in a regex outside a class
+// that also matches other characters.
+func matchesNewline(pattern string, literal bool) bool {
+	if strings.Contains(pattern, "\n") || literal {
+		return strings.Contains(pattern, "\n")
+	}
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(n *syntax.Regexp) bool {
+		switch n.Op {
+		case syntax.OpLiteral:
+			if slices.Contains(n.Rune, '\n') {
+				return true
+			}
+		case syntax.OpCharClass:
+			if len(n.Rune) == 2 && n.Rune[0] == '\n' && n.Rune[1] == '\n' {
+				return true
+			}
+		}
+		return slices.ContainsFunc(n.Sub, walk)
+	}
+	return walk(re)
 }
 
 func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentReq) (tools.Result, error) {

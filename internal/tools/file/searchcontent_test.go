@@ -76,6 +76,14 @@ func TestSearchContent(t *testing.T) {
 		t.Errorf("defaults report: %+v", res.Defaults)
 	}
 	mustContain(t, e.callErr(`{"action":"search_content","pattern":"("}`), "Invalid regex pattern: error parsing regexp")
+	// A line break is refused as rg refuses it, never matched silently by nothing (CONTRACT.md §6.2).
+	for _, in := range []string{`"Alpha\\nBeta"`, `"Alpha\nBeta"`, `"[\\n]"`} {
+		mustContain(t, e.callErr(`{"action":"search_content","pattern":`+in+`}`), `the literal "\n" is not allowed`)
+	}
+	mustContain(t, e.callErr(`{"action":"search_content","literal":true,"pattern":"Alpha\nBeta"}`), `the literal "\n" is not allowed`)
+	if got, _ := hits(`{"action":"search_content","pattern":"Alph[^\\n]"}`); len(got) == 0 {
+		t.Errorf("a class that excludes the newline was refused or matched nothing")
+	}
 	mustContain(t, e.callErr(`{"action":"search_content","pattern":"x","path":"nope"}`), "Failed to search "+e.path("nope"))
 }
 

@@ -185,7 +185,6 @@ func BenchmarkActions(b *testing.B) {
 	f.dirtyWorktree()
 	tc := &tools.Context{Workspace: f.Dir}
 	cli := New()
-	cli.native = cli.cli("") // log normally runs natively; force the binary here
 	inputs := map[string]string{
 		"status":      `{"action":"status"}`,
 		"diff":        `{"action":"diff"}`,

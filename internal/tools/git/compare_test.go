@@ -174,6 +174,10 @@ func TestDiffMatchesGit(t *testing.T) {
 		{name: "context clamped to 50", in: `{"action":"diff","unified":900}`, args: diff("--unified=50")},
 		{name: "staged, one file", in: `{"action":"diff","cached":true,"path":"ünïcødé/файл.txt"}`, dir: "ünïcødé", args: diff("--unified=3", "--cached", "--", "файл.txt")},
 		{name: "directory", in: `{"action":"diff","path":"docs"}`, dir: "docs", args: diff("--unified=3", "--", ".")},
+		// rev is `git diff <rev>` (CONTRACT.md §6.3).
+		{name: "against a revision", in: `{"action":"diff","rev":"HEAD~1"}`, args: diff("--unified=3", "HEAD~1")},
+		{name: "staged against a revision", in: `{"action":"diff","rev":"HEAD~2","cached":true}`, args: diff("--unified=3", "--cached", "HEAD~2")},
+		{name: "a revision and a path", in: `{"action":"diff","rev":"HEAD~1","path":"docs"}`, dir: "docs", args: diff("--unified=3", "HEAD~1", "--", ".")},
 	})
 	f.stagedRename()
 	runCases(t, f, []gitCase{{name: "staged inexact rename", in: `{"action":"diff","cached":true}`, args: diff("--unified=3", "--cached")}})
@@ -198,7 +202,36 @@ func TestLogMatchesGit(t *testing.T) {
 		{name: "since", in: `{"action":"log","since":"2023-11-15 03:00:00 +0200"}`, args: log("20", "--since=2023-11-15 03:00:00 +0200")},
 		{name: "until", in: `{"action":"log","until":"@1700007400"}`, args: log("20", "--until=@1700007400")},
 		{name: "long ago", in: `{"action":"log","since":"3 weeks ago"}`, args: log("20", "--since=3 weeks ago")},
+		// rev is `git log <rev>`, in both backends (CONTRACT.md §6.3).
+		{name: "from a revision", in: `{"action":"log","rev":"HEAD~2"}`, args: log("20", "HEAD~2")},
+		{name: "a range", in: `{"action":"log","rev":"HEAD~2..HEAD"}`, args: log("20", "HEAD~2..HEAD")},
+		{name: "an open range", in: `{"action":"log","rev":"HEAD~3.."}`, args: log("20", "HEAD~3..")},
+		{name: "a symmetric range", in: `{"action":"log","rev":"HEAD~1...HEAD~3"}`, args: log("20", "HEAD~1...HEAD~3")},
+		{name: "a range and a path", in: `{"action":"log","rev":"HEAD~4..HEAD","path":"demo.go"}`, args: log("20", "HEAD~4..HEAD", "--", "demo.go")},
+		{name: "a revision and a filter", in: `{"action":"log","rev":"HEAD^","author":"Grace","max_count":2}`, args: log("2", "--author=Grace", "HEAD^")},
 	})
+}
+
+// TestLogRevIsChecked: an unknown revision fails as git fails, in both
+// backends, never as HEAD's history (CONTRACT.md §6.3).
+func TestLogRevIsChecked(t *testing.T) {
+	t.Parallel()
+	f := historyFixture(t)
+	for name, tool := range backends() {
+		for in, want := range map[string]string{
+			`{"action":"log","rev":"no-such-tag"}`:                  "fatal: ambiguous argument 'no-such-tag': unknown revision",
+			`{"action":"log","rev":"no-such-tag","path":"demo.go"}`: "fatal: bad revision 'no-such-tag'",
+			`{"action":"log","rev":"nope..HEAD"}`:                   "fatal: ambiguous argument 'nope..HEAD'",
+		} {
+			res, err := tool.Execute(context.Background(), &tools.Context{Workspace: f.Dir}, json.RawMessage(in))
+			if err != nil || res.Success || !strings.Contains(res.Content, want) {
+				t.Errorf("%s [%s]: %v %+v, want a failure with %q", in, name, err, res, want)
+			}
+		}
+		if _, err := tool.Prepare(json.RawMessage(`{"action":"log","rev":"-p"}`)); err == nil {
+			t.Errorf("[%s] a rev that is an option was accepted", name)
+		}
+	}
 }
 
 func TestShowMatchesGit(t *testing.T) {

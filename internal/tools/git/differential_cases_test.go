@@ -57,6 +57,9 @@ func (d *differ) replayCommit(c string, maxPaths int) {
 	d.check(diffCase{"log", map[string]any{"action": "log"}, logRef("--max-count=20")})
 	d.check(diffCase{"log", map[string]any{"action": "log", "max_count": 3, "author": "Grace"},
 		logRef("--max-count=3", "--author=Grace")})
+	for _, rev := range []string{c + "~1", "HEAD~2..HEAD", "HEAD~3...HEAD~1", "no-such-tag"} {
+		d.check(diffCase{"log", map[string]any{"action": "log", "rev": rev}, logRef("--max-count=20", rev)})
+	}
 	d.check(diffCase{"status", map[string]any{"action": "status"}, statusRef("")})
 	d.dirtyCases(files)
 	d.r.Run("reset", "-q", "--hard")

@@ -17,12 +17,9 @@ import (
 // differs from its parents at the path; a merge that matches one parent
 // there is followed through that parent only and not shown).
 func (rp *repo) log(ctx context.Context, r *request) (string, error) {
-	head, err := rp.headCommit()
+	starts, hidden, err := rp.logStarts(ctx, r)
 	if err != nil {
 		return "", err
-	}
-	if head == nil {
-		return "", failf(fmt.Sprintf("fatal: your current branch '%s' does not have any commits yet", rp.currentBranch()))
 	}
 	f, err := newLogFilter(r, time.Now())
 	if err != nil {
@@ -30,8 +27,13 @@ func (rp *repo) log(ctx context.Context, r *request) (string, error) {
 	}
 	spec, limited := rp.spec(r), r.pathspec != ""
 	q := &commitQueue{}
-	seen := map[plumbing.Hash]bool{head.Hash: true}
-	q.push(head)
+	seen := map[plumbing.Hash]bool{}
+	for _, c := range starts {
+		if !seen[c.Hash] && !hidden[c.Hash] {
+			seen[c.Hash] = true
+			q.push(c)
+		}
+	}
 	var entries []string
 	for q.Len() > 0 && len(entries) < r.maxCount {
 		if err := ctx.Err(); err != nil {
@@ -48,7 +50,7 @@ func (rp *repo) log(ctx context.Context, r *request) (string, error) {
 			}
 		}
 		for _, p := range parents {
-			if seen[p] {
+			if seen[p] || hidden[p] {
 				continue
 			}
 			seen[p] = true
@@ -68,6 +70,103 @@ func (rp *repo) log(ctx context.Context, r *request) (string, error) {
 			c.Hash, c.Author.Name, c.Author.Email, c.Author.When.Format("2006-01-02T15:04:05-07:00"), subject(c.Message)))
 	}
 	return strings.Join(entries, "\n"), nil
+}
+
+// logStarts is where log's walk starts and what it must not show, from
+// `rev` as `git log <rev>` reads it: nothing (HEAD), one revision, A..B
+// (B's history without A's) or A...B (either's without what both reach);
+// an empty side is HEAD. The other range forms need the git binary.
+func (rp *repo) logStarts(ctx context.Context, r *request) ([]*object.Commit, map[plumbing.Hash]bool, error) {
+	if r.rev == "" {
+		head, err := rp.headCommit()
+		if err != nil {
+			return nil, nil, err
+		}
+		if head == nil {
+			return nil, nil, failf(fmt.Sprintf("fatal: your current branch '%s' does not have any commits yet", rp.currentBranch()))
+		}
+		return []*object.Commit{head}, nil, nil
+	}
+	one := func(name string) (*object.Commit, error) {
+		if name == "" {
+			name = "HEAD"
+		}
+		h, err := rp.resolveSuffixed(name)
+		if err != nil {
+			return nil, rp.revFailure(err, r)
+		}
+		c, err := rp.peelCommit(h)
+		if err != nil {
+			return nil, rp.revFailure(err, r)
+		}
+		return c, nil
+	}
+	if !rp.isRange(r.rev) {
+		if strings.Contains(r.rev, "@{") || strings.HasPrefix(r.rev, ":/") || strings.Contains(r.rev, "^{/") {
+			return nil, nil, &failure{needsCLI: true, msg: fmt.Sprintf("revision syntax in '%s' needs the git binary", r.rev)}
+		}
+		c, err := one(r.rev)
+		return []*object.Commit{c}, nil, err
+	}
+	i := strings.Index(r.rev, "..")
+	if i < 0 || strings.HasPrefix(r.rev, "^") {
+		return nil, nil, &failure{needsCLI: true, msg: fmt.Sprintf("the revision form '%s' needs the git binary; "+
+			"without it, use A..B or A...B", r.rev)}
+	}
+	a, b, symmetric := r.rev[:i], r.rev[i+2:], strings.HasPrefix(r.rev[i:], "...")
+	if symmetric {
+		b = r.rev[i+3:]
+	}
+	ca, err := one(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	cb, err := one(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	hidden, err := rp.ancestors(ctx, ca)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !symmetric {
+		return []*object.Commit{cb}, hidden, nil
+	}
+	ofB, err := rp.ancestors(ctx, cb)
+	if err != nil {
+		return nil, nil, err
+	}
+	both := map[plumbing.Hash]bool{}
+	for h := range hidden {
+		if ofB[h] {
+			both[h] = true
+		}
+	}
+	return []*object.Commit{ca, cb}, both, nil
+}
+
+// ancestors is every commit reachable from c, c included.
+func (rp *repo) ancestors(ctx context.Context, c *object.Commit) (map[plumbing.Hash]bool, error) {
+	seen := map[plumbing.Hash]bool{c.Hash: true}
+	todo := []plumbing.Hash{c.Hash}
+	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		pc, err := rp.git.CommitObject(h)
+		if err != nil {
+			return nil, failf(fmt.Sprintf("fatal: could not read commit %s", h))
+		}
+		for _, p := range pc.ParentHashes {
+			if !seen[p] {
+				seen[p] = true
+				todo = append(todo, p)
+			}
+		}
+	}
+	return seen, nil
 }
 
 // simplify is git's TREESAME rule for one commit and pathspec: it returns

@@ -4,8 +4,8 @@ import "github.com/codewhale/codewhale/internal/tools"
 
 // input is Git's parameter contract (docs/ARCHITECTURE.md §6): the published
 // schema, the per-action table and the decoding come from this type and
-// gitActions. Every action reads only its own keys; the others are checked
-// for type and otherwise ignored, as the closed schema allows them.
+// gitActions. Every action reads only its own keys; a key outside the
+// action's row is refused with the action's fields (CONTRACT.md §2.4).
 type input struct {
 	Action    string      `json:"action" jsonschema:"What to read: status, diff, log, show or blame."`
 	Path      string      `json:"path,omitempty" jsonschema:"Optional directory or file (inside the workspace) to scope the action to; blame requires a file."`
@@ -15,7 +15,7 @@ type input struct {
 	Author    string      `json:"author,omitempty" jsonschema:"log: only commits whose author matches this pattern (git --author)."`
 	Since     string      `json:"since,omitempty" jsonschema:"log: only commits more recent than this date (git --since, e.g. 2024-01-31 or '2 weeks ago')."`
 	Until     string      `json:"until,omitempty" jsonschema:"log: only commits older than this date (git --until)."`
-	Rev       string      `json:"rev,omitempty" jsonschema:"show: the revision to show (required). blame: the revision to blame at (default HEAD)."`
+	Rev       string      `json:"rev,omitempty" jsonschema:"show: the revision to show (required). log: where the history starts (default HEAD), or a range A..B / A...B, as git log <rev>. diff: compare the worktree (or with cached, the index) against this revision, as git diff <rev>. blame: the revision to blame at (default HEAD)."`
 	Patch     bool        `json:"patch,omitempty" jsonschema:"show: include the patch. Default true."`
 	Stat      bool        `json:"stat,omitempty" jsonschema:"show: include the diffstat. Default true."`
 	StartLine int         `json:"start_line,omitempty" jsonschema:"blame: first line to blame. Default 1."`
@@ -31,8 +31,8 @@ var gitActions = &tools.Actions{
 	KeepField: true,
 	Rules: []tools.Rule{
 		{Action: "status", Allowed: []string{"path"}},
-		{Action: "diff", Allowed: []string{"path", "cached", "unified"}},
-		{Action: "log", Allowed: []string{"path", "max_count", "author", "since", "until"}},
+		{Action: "diff", Allowed: []string{"path", "rev", "cached", "unified"}},
+		{Action: "log", Allowed: []string{"path", "rev", "max_count", "author", "since", "until"}},
 		{Action: "show", Allowed: []string{"path", "rev", "patch", "stat", "unified"}, Required: []string{"rev"}},
 		{Action: "blame", Allowed: []string{"path", "rev", "start_line", "max_lines", "porcelain"}},
 	},

@@ -36,7 +36,7 @@ type request struct {
 	unified             int
 	maxCount            int
 	author, since, till string
-	rev                 string
+	rev                 string // show and blame: the revision (default HEAD); log and diff: the one sent, or ""
 	patch, stat         bool
 	startLine, maxLines int
 	porcelain           bool
@@ -56,7 +56,13 @@ func newRequest(d *tools.Decoded[input]) (*request, error) {
 	switch r.action {
 	case "diff":
 		r.cached = in.Cached
+		if r.rev, err = optionalRev(d); err != nil {
+			return nil, err
+		}
 	case "log":
+		if r.rev, err = optionalRev(d); err != nil {
+			return nil, err
+		}
 		if d.Has("max_count") {
 			r.maxCount = max(1, min(in.MaxCount, maxMaxCount))
 		}
@@ -101,6 +107,16 @@ func (r *request) resolve(tc *tools.Context, d *tools.Decoded[input]) error {
 	return nil
 }
 
+// optionalRev is log's and diff's `rev`: "" when not sent, else checked
+// as every revision is (a range A..B or A...B is checked side by side by
+// git itself, which refuses an unknown one).
+func optionalRev(d *tools.Decoded[input]) (string, error) {
+	if !d.Has("rev") {
+		return "", nil
+	}
+	return validateRev(d.In.Rev)
+}
+
 // validateRev refuses revisions that git would read as an option or that
 // carry whitespace or control characters.
 func validateRev(rev string) (string, error) {
@@ -126,12 +142,18 @@ func (r *request) cliArgs() []string {
 		if r.cached {
 			a = append(a, "--cached")
 		}
+		if r.rev != "" {
+			a = append(a, r.rev)
+		}
 	case "log":
 		a = []string{"log", "--no-color", "--max-count=" + strconv.Itoa(r.maxCount), "--date=iso-strict", "--pretty=" + logFormat}
 		for _, f := range [][2]string{{"--author=", r.author}, {"--since=", r.since}, {"--until=", r.till}} {
 			if f[1] != "" {
 				a = append(a, f[0]+f[1])
 			}
+		}
+		if r.rev != "" {
+			a = append(a, r.rev)
 		}
 	case "show":
 		a = append([]string{"show", "--no-color", "--no-ext-diff"}, r.showFormatArgs()...)

@@ -176,7 +176,7 @@ func (t *Tool) exactBackend(tc *tools.Context) backend {
 // backendFor picks the backend for a request (see the package doc).
 func (t *Tool) backendFor(tc *tools.Context, r *request) backend {
 	cli := t.cli(tc.Workspace)
-	if cli == nil || r.action == "log" {
+	if cli == nil {
 		return t.native
 	}
 	return cli

@@ -100,10 +100,12 @@ func TestPrepareGivesTheContractsMessages(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"action":"commit"}`:                  `Unknown Git action "commit"`,
 		`{"action":"diff","cached":"yes"}`:     `field 'cached' must be a boolean; got string. Received: "yes"`,
-		`{"action":"log","bogus":1}`:           "arguments do not match the tool's schema: at /:",
+		`{"action":"log","bogus":1}`:           "Git log does not take `bogus`; nothing was run. Its fields are: action, path, rev, max_count",
+		`{"action":"status","rev":"HEAD~1"}`:   "Git status does not take `rev`; nothing was run. Its fields are: action, path.",
 		`{"action":"show"}`:                    "missing required field 'rev'. Input provided: action",
 		`{"action":"show","rev":"-p"}`:         "git revision must not start with '-'",
-		`{"action":"blame","unified":-1}`:      "field 'unified' must be a non-negative integer",
+		`{"action":"blame","unified":-1}`:      "Git blame does not take `unified`",
+		`{"action":"diff","unified":-1}`:       "field 'unified' must be a non-negative integer",
 		`{"action":"show","rev":"a","stat":1}`: "field 'stat' must be a boolean; got number. Received: 1",
 	} {
 		_, err := New().Prepare(json.RawMessage(in))
@@ -298,7 +300,7 @@ func TestBackendChoice(t *testing.T) {
 	t.Parallel()
 	f := historyFixture(t)
 	tc := &tools.Context{Workspace: f.Dir}
-	want := map[string]string{"status": "git", "diff": "git", "log": "go-git", "show": "git", "blame": "git"}
+	want := map[string]string{"status": "git", "diff": "git", "log": "git", "show": "git", "blame": "git"}
 	noBinary := New(Options{GitPath: filepath.Join(t.TempDir(), "no-such-git")})
 	for action, backend := range want {
 		in := `{"action":"` + action + `","rev":"HEAD","path":"demo.go"}`

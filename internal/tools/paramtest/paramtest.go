@@ -117,22 +117,35 @@ func agreeAction(t *testing.T, c Case, schema, props map[string]any, action stri
 	if c.Actions == nil {
 		return
 	}
-	agreeAliases(t, c, props, action, base)
-	if c.Actions.Unexpected != nil || schema["additionalProperties"] == false {
+	agreeAliases(t, c, props, action, base, r)
+	// No field is ignored (CONTRACT.md §2.4): a key outside the action's table
+	// is refused by every family, and so is a key another action takes.
+	in := maps.Clone(base)
+	in["no_such_parameter"] = "x"
+	if _, err := tools.PrepareCall(c.Tool, encode(in)); err == nil {
+		t.Errorf("%s: an unknown key was accepted", name)
+	}
+	for prop := range props {
+		if prop == c.Actions.Field || slices.Contains(r.Allowed, prop) || foldsFor(c.Actions, action, prop) {
+			continue
+		}
 		in := maps.Clone(base)
-		in["no_such_parameter"] = "x"
+		in[prop] = c.sample(t, props, action, prop)
 		if _, err := tools.PrepareCall(c.Tool, encode(in)); err == nil {
-			t.Errorf("%s: an unknown key was accepted", name)
+			t.Errorf("%s: %s, which the action does not take, was accepted and ignored", name, prop)
 		}
 	}
 }
 
 // agreeAliases sends each alias of action in place of its canonical key.
-func agreeAliases(t *testing.T, c Case, props map[string]any, action string, base map[string]any) {
+func agreeAliases(t *testing.T, c Case, props map[string]any, action string, base map[string]any, r tools.Rule) {
 	t.Helper()
 	for _, al := range c.Actions.Aliases {
 		if al.Actions != nil && !slices.Contains(al.Actions, action) {
 			continue
+		}
+		if !slices.Contains(r.Allowed, al.To) {
+			continue // the canonical key is refused for this action, and so is its alias
 		}
 		canonical := maps.Clone(base)
 		canonical[al.To] = c.sample(t, props, action, al.To)
@@ -283,3 +296,10 @@ func BenchPrepare(b *testing.B, reg *tools.Registry, name, tool, in string, want
 // Inline accepts a policy that runs in the turn without an explicit
 // approval: not detached, not Explicit.
 func Inline(p tools.Policy) bool { return !p.Detached && p.Approval != tools.Explicit }
+
+// foldsFor reports whether prop is an alias the action folds onto a key.
+func foldsFor(a *tools.Actions, action, prop string) bool {
+	return slices.ContainsFunc(a.Aliases, func(al tools.Alias) bool {
+		return al.From == prop && (al.Actions == nil || slices.Contains(al.Actions, action))
+	})
+}

@@ -336,7 +336,7 @@ func TestFamilyErrorsAndApprovals(t *testing.T) {
 		`{"action":"open","name":"s","file_path":"../../etc/passwd"}`: "Path escapes workspace",
 		`{"action":"open","name":"s","session_object":"web:99"}`:      "handle web:99 () is no longer held",
 		`{"action":"open","name":"s","session_object":"nothing:1"}`:   `no session object "nothing:1"`,
-		`{"action":"open","name":"s","bogus":1}`:                      "additionalProperties 'bogus' not allowed",
+		`{"action":"open","name":"s","bogus":1}`:                      "rlm open does not take `bogus`; nothing was run.",
 	} {
 		_, _, err := e.call(in)
 		if err == nil || !strings.Contains(tools.AsError(err).Render(ToolName), want) {

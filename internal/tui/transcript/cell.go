@@ -54,6 +54,9 @@ type ToolCall struct {
 	Outcome engine.ToolOutcome
 	// AwaitingApproval is set while an approval card for the call is open.
 	AwaitingApproval bool
+	// Queued is set while the call waits behind another call's open
+	// approval card: it has not started, so it does not spin.
+	Queued bool
 	// Live is the latest tail of a running call's output
 	// (engine.ToolCallProgress); it goes when the call completes.
 	Live string
@@ -71,6 +74,14 @@ func (c *Cell) SetLive(s string) {
 func (c *Cell) SetAwaitingApproval(on bool) {
 	if c.Tool != nil && c.Tool.AwaitingApproval != on {
 		c.Tool.AwaitingApproval = on
+		c.rev++
+	}
+}
+
+// SetQueued marks the call as waiting behind another call's card (or not).
+func (c *Cell) SetQueued(on bool) {
+	if c.Tool != nil && c.Tool.Queued != on {
+		c.Tool.Queued = on
 		c.rev++
 	}
 }

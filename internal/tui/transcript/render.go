@@ -18,6 +18,7 @@ const (
 	GlyphDone      = "✓"
 	GlyphFailed    = "✕"
 	GlyphAttention = "◆"
+	GlyphQueued    = "◇" // a call waiting behind another's approval card
 )
 
 // SpinnerFrames animate running work; LowMotionFrame replaces them when

@@ -156,6 +156,9 @@ func (e *Env) renderTool(c *Cell, w int) []string {
 	case t.AwaitingApproval:
 		glyph = e.Theme.Warning.Render(GlyphAttention)
 		hint = "  awaiting approval"
+	case t.Queued && !t.Done:
+		glyph = e.Theme.Dim.Render(GlyphQueued)
+		hint = "  queued behind the card"
 	case !t.Done && t.Name == "Bash" && a.action("run") == "run":
 		hint = "  Ctrl+B → /jobs"
 	case t.Done && !t.Failed() && t.Name == "File":

@@ -96,7 +96,7 @@ func (c *Question) View(w, h int) string {
 		}
 	}
 	edge := func(s string) string { return c.theme.Accent.Render(s) }
-	hints := "↑/↓ or 1–" + strconv.Itoa(len(c.Options)) + " select · Enter answer · Esc cancel"
+	hints := "1–" + strconv.Itoa(len(c.Options)) + " answer · ↑/↓ Enter · Esc cancel"
 	if c.focus != nil {
 		hints += FocusedTail
 		if !c.focus.Focused() {

@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run build release-check test unit race fuzz cross mcp-servers acp-client lsp-servers bench lint fmt-check vet third-party commits clean
+.PHONY: run build release-check check test unit race fuzz cross mcp-servers acp-client lsp-servers bench lint fmt-check vet third-party commits clean
 
 ## run: build and start the TUI in the current directory
 run: build
@@ -31,8 +31,13 @@ FUZZTIME  ?= 20s
 ## test: everything CI checks — formatting, vet, lint, copies, unit and end-to-end tests, race, fuzz, other OSes
 test: fmt-check vet lint third-party commits release-check mcp-servers acp-client lsp-servers unit race fuzz cross
 
+## check: the quick gate before a commit — gofmt, vet, staticcheck, go test -short (cached results reused); the skips are listed
+check: fmt-check vet lint
+	@bash -o pipefail -c '$(GO) test -short -json -timeout 10m ./... | $(GO) run ./scripts/testreport'
+
+## unit: every test, uncached; prints each package's result, failures in full, then the skip count and names
 unit:
-	$(GO) test -count=1 -timeout 20m ./...
+	@bash -o pipefail -c '$(GO) test -json -count=1 -timeout 20m ./... | $(GO) run ./scripts/testreport'
 
 ## race: the concurrent packages under the race detector. The TUI's TestE2E*
 ## tests drive a separately built binary through tmux, which the detector
@@ -44,7 +49,7 @@ race:
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-## cross: build and vet for linux, darwin, windows on amd64 and arm64
+## cross: build and vet for linux, darwin, windows on amd64 and arm64, CROSS_JOBS (default: the cores) at a time
 cross:
 	scripts/cross.sh
 

@@ -5,7 +5,12 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -59,6 +64,12 @@ func parseSearchContent(d *tools.Decoded[input]) (contentReq, error) {
 // case-insensitive. Errors name the pattern as the caller wrote it.
 func compileSearch(r contentReq) (*matcher, error) {
 	pattern := r.pattern
+	if matchesNewline(pattern, r.literal) {
+		// rg refuses it too: lines are matched one at a time, so such a
+		// pattern would silently match nothing.
+		return nil, tools.InvalidInput("Invalid regex pattern: the literal \"\\n\" is not allowed in a regex; " +
+			"search_content matches one line at a time, so nothing was searched. Search for one line of the text.")
+	}
 	if r.literal {
 		pattern = regexp.QuoteMeta(pattern)
 	} else {
@@ -75,6 +86,34 @@ func compileSearch(r contentReq) (*matcher, error) {
 		return nil, tools.InvalidInput("Invalid regex pattern: %v", err)
 	}
 	return m, nil
+}
+
+// matchesNewline reports whether the pattern names a line break, as rg
+// refuses it: a newline in a literal, or \n in a regex outside a class
+// that also matches other characters.
+func matchesNewline(pattern string, literal bool) bool {
+	if strings.Contains(pattern, "\n") || literal {
+		return strings.Contains(pattern, "\n")
+	}
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(n *syntax.Regexp) bool {
+		switch n.Op {
+		case syntax.OpLiteral:
+			if slices.Contains(n.Rune, '\n') {
+				return true
+			}
+		case syntax.OpCharClass:
+			if len(n.Rune) == 2 && n.Rune[0] == '\n' && n.Rune[1] == '\n' {
+				return true
+			}
+		}
+		return slices.ContainsFunc(n.Sub, walk)
+	}
+	return walk(re)
 }
 
 func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentReq) (tools.Result, error) {
@@ -209,6 +248,31 @@ func walkError(err error, what string) error {
 // the file lies past the point where the shown matches were complete.
 // Secret, unreadable, over-10-MiB and binary (NUL-holding) files are
 // skipped and counted as such.
+// decodeBOM is what rg searches in a file that starts with a byte-order
+// mark: UTF-8 without the mark (so `^` matches the first line and the mark
+// is not in the text), UTF-16 (either byte order) decoded to UTF-8.
+func decodeBOM(b []byte) []byte {
+	switch {
+	case bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")):
+		return b[3:]
+	case len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF):
+		units := make([]uint16, 0, (len(b)-2)/2)
+		for i := 2; i+1 < len(b); i += 2 {
+			if b[0] == 0xFF {
+				units = append(units, uint16(b[i])|uint16(b[i+1])<<8)
+			} else {
+				units = append(units, uint16(b[i])<<8|uint16(b[i+1]))
+			}
+		}
+		out := make([]byte, 0, len(units))
+		for _, r := range utf16.Decode(units) {
+			out = utf8.AppendRune(out, r)
+		}
+		return out
+	}
+	return b
+}
+
 func (g *grepRun) searchFile(bufs *[2][]byte, seq int, abs string) fileHits {
 	if g.refuses(abs) {
 		g.skips.secret.Add(1)
@@ -223,6 +287,9 @@ func (g *grepRun) searchFile(bufs *[2][]byte, seq int, abs string) fileHits {
 	case status != readOK:
 		g.skips.unreadable.Add(1)
 		return fileHits{}
+	}
+	buf = decodeBOM(buf)
+	switch {
 	case bytes.IndexByte(buf, 0) >= 0:
 		g.skips.binary.Add(1)
 		return fileHits{}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -246,6 +248,31 @@ func walkError(err error, what string) error {
 // the file lies past the point where the shown matches were complete.
 // Secret, unreadable, over-10-MiB and binary (NUL-holding) files are
 // skipped and counted as such.
+// decodeBOM is what rg searches in a file that starts with a byte-order
+// mark: UTF-8 without the mark (so `^` matches the first line and the mark
+// is not in the text), UTF-16 (either byte order) decoded to UTF-8.
+func decodeBOM(b []byte) []byte {
+	switch {
+	case bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")):
+		return b[3:]
+	case len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF):
+		units := make([]uint16, 0, (len(b)-2)/2)
+		for i := 2; i+1 < len(b); i += 2 {
+			if b[0] == 0xFF {
+				units = append(units, uint16(b[i])|uint16(b[i+1])<<8)
+			} else {
+				units = append(units, uint16(b[i])<<8|uint16(b[i+1]))
+			}
+		}
+		out := make([]byte, 0, len(units))
+		for _, r := range utf16.Decode(units) {
+			out = utf8.AppendRune(out, r)
+		}
+		return out
+	}
+	return b
+}
+
 func (g *grepRun) searchFile(bufs *[2][]byte, seq int, abs string) fileHits {
 	if g.refuses(abs) {
 		g.skips.secret.Add(1)
@@ -260,6 +287,9 @@ func (g *grepRun) searchFile(bufs *[2][]byte, seq int, abs string) fileHits {
 	case status != readOK:
 		g.skips.unreadable.Add(1)
 		return fileHits{}
+	}
+	buf = decodeBOM(buf)
+	switch {
 	case bytes.IndexByte(buf, 0) >= 0:
 		g.skips.binary.Add(1)
 		return fileHits{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"reflect"
 	"regexp"
 	"strings"
@@ -290,5 +291,34 @@ func TestSearchContentFitsItsBudget(t *testing.T) {
 	res = decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"needle","path":"f00.txt","context_lines":1000}`).Content)
 	if len(res.Matches) != 1 {
 		t.Fatalf("huge context: %d matches", len(res.Matches))
+	}
+}
+
+// TestSearchContentByteOrderMarks: as rg, a UTF-8 mark is not text (`^`
+// matches the first line, the line shown has no mark) and UTF-16 with a mark
+// is decoded, not skipped as binary (CONTRACT.md §6.2).
+func TestSearchContentByteOrderMarks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	le := []byte{0xFF, 0xFE}
+	be := []byte{0xFE, 0xFF}
+	for _, r := range "Alpha one\nbeta\n" {
+		le = append(le, byte(r), 0)
+		be = append(be, 0, byte(r))
+	}
+	for name, data := range map[string][]byte{"bom8.txt": []byte("\xEF\xBB\xBFAlpha one\nbeta\n"), "le.txt": le, "be.txt": be} {
+		if err := os.WriteFile(e.path(name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"^Alpha","path":"`+name+`"}`).Content)
+		if len(res.Matches) != 1 || res.Matches[0].Line != "Alpha one" || res.Matches[0].LineNumber != 1 {
+			t.Errorf("%s: %+v, want line 1 \"Alpha one\"", name, res.Matches)
+		}
+		if rg, err := exec.LookPath("rg"); err == nil {
+			out, _ := exec.Command(rg, "-c", "^Alpha", e.path(name)).Output()
+			if strings.TrimSpace(string(out)) != "1" {
+				t.Errorf("%s: rg counts %q, the tool 1", name, out)
+			}
+		}
 	}
 }

@@ -210,3 +210,19 @@ func TestE2EQueuedCallDoesNotSpinBehindACard(t *testing.T) {
 	p.keys("y")
 	p.waitFor("● both")
 }
+
+// Selection mode stays on screen for as long as it lasts, not a toast's
+// few seconds.
+func TestE2ESelectionModeStaysMarked(t *testing.T) {
+	t.Parallel()
+	p := small(nil, t)
+	p.keys("M-s")
+	p.waitFor("selection mode · Alt+S scrolls again")
+	time.Sleep(6 * time.Second) // longer than any toast
+	p.waitFor("selection mode · Alt+S scrolls again")
+	p.keys("M-s")
+	p.waitFor("Mouse captured again")
+	if strings.Contains(p.capture(), "selection mode ·") {
+		t.Errorf("selection mode is still marked after Alt+S:\n%s", p.capture())
+	}
+}

@@ -305,6 +305,8 @@ func (m *Model) phaseStrip() string {
 		marker, label, style = transcript.GlyphDone, "done", t.Success
 	case m.turn.phase == phaseFailed:
 		marker, label, style = transcript.GlyphFailed, "failed", t.Error
+	case m.selecting: // stays in sight for as long as the mode lasts, not a toast's seconds
+		marker, label, style = "▚", "selection mode · Alt+S scrolls again", t.Warning
 	case !m.comp.Empty():
 		marker, label = "›", "drafting…"
 	}

@@ -130,7 +130,40 @@ func TestStatusUnmerged(t *testing.T) {
 		t.Fatal("expected conflicts")
 	}
 	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
-	runCases(t, f, []gitCase{{name: "conflicts", in: `{"action":"status"}`, args: status}})
+	show := func(rev string) []string { return []string{"show", "--no-color", "--no-ext-diff", "--no-patch", rev} }
+	runCases(t, f, []gitCase{{name: "conflicts", in: `{"action":"status"}`, args: status},
+		// A conflict's stages are shown as git shows them, in both backends.
+		{name: "base", in: `{"action":"show","rev":":1:demo.go","patch":false,"stat":false}`, args: show(":1:demo.go")},
+		{name: "ours", in: `{"action":"show","rev":":2:demo.go","patch":false,"stat":false}`, args: show(":2:demo.go")},
+		{name: "theirs", in: `{"action":"show","rev":":3:both-added.txt","patch":false,"stat":false}`, args: show(":3:both-added.txt")},
+	})
+}
+
+// TestIndexStatesAgreeOrRefuse: an assume-unchanged file is not modified
+// for either backend, as for git; a split index is read by git and refused
+// by go-git with what to do, never misread (issue 32).
+func TestIndexStatesAgreeOrRefuse(t *testing.T) {
+	t.Parallel()
+	f := historyFixture(t)
+	f.Run("update-index", "--assume-unchanged", "demo.go")
+	f.Write("demo.go", "package demo\n// changed but assumed unchanged\n")
+	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
+	runCases(t, f, []gitCase{{name: "assume-unchanged", in: `{"action":"status"}`, args: status}})
+
+	f.Run("update-index", "--no-assume-unchanged", "demo.go")
+	f.Run("update-index", "--split-index")
+	want, err := f.RunIn(f.Dir, status...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := &tools.Context{Workspace: f.Dir}
+	if res, err := New().Execute(context.Background(), tc, json.RawMessage(`{"action":"status"}`)); err != nil || res.Content != want {
+		t.Errorf("split index with git: %v %q, want %q", err, res.Content, want)
+	}
+	res, err := New(Options{DisableCLI: true}).Execute(context.Background(), tc, json.RawMessage(`{"action":"status"}`))
+	if err != nil || res.Success || !strings.Contains(res.Content, "uses a split index") || !strings.Contains(res.Content, "install git") {
+		t.Errorf("split index with go-git: %v %+v, want the split-index refusal", err, res)
+	}
 }
 
 func TestStatusBranchLines(t *testing.T) {

@@ -13,7 +13,8 @@ import (
 // uncoveredSections are the docs/CONTRACT.md sections no test names yet,
 // each with why. The list only shrinks: a section that gains a test must
 // leave it (the test says so), and a new section must come with a test
-// that names it (`// CONTRACT.md §N.M`) or a row here saying why not.
+// that names it (a comment citing CONTRACT.md and the section number) or a row
+// here saying why not.
 var uncoveredSections = map[string]string{}
 
 // backlog is the reason shared by the sections issue 32 found uncovered:
@@ -33,8 +34,8 @@ func init() {
 var sectionHeading = regexp.MustCompile(`(?m)^### (\d+\.\d+) `)
 
 // TestContractSectionsAreNamedByTests lists the contract's sections that
-// no test file (or test helper) names with `CONTRACT.md §N.M` or
-// `CONTRACT §N.M`, and fails on one that is neither named nor listed in
+// no test file (or test helper) names in a comment citing CONTRACT.md (or
+// CONTRACT) and the section number, and fails on one that is neither named nor listed in
 // uncoveredSections with a reason, or listed though a test names it.
 func TestContractSectionsAreNamedByTests(t *testing.T) {
 	t.Parallel()
@@ -50,7 +51,7 @@ func TestContractSectionsAreNamedByTests(t *testing.T) {
 		t.Fatalf("found only %d sections in CONTRACT.md; the heading pattern is stale", len(sections))
 	}
 	cited := map[string]bool{}
-	cite := regexp.MustCompile(`CONTRACT(?:\.md)? §(\d+\.\d+)(?:[^0-9.]|\.[^0-9]|$)`)
+	cite := regexp.MustCompile(`CONTRACT(?:\.md)? \x{00A7}(\d+\.\d+)(?:[^0-9.]|\.[^0-9]|$)`)
 	for _, top := range []string{"internal", "cmd"} {
 		err := filepath.WalkDir(filepath.Join("..", "..", top), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
@@ -78,20 +79,20 @@ func TestContractSectionsAreNamedByTests(t *testing.T) {
 		why, listed := uncoveredSections[s]
 		switch {
 		case cited[s] && listed:
-			t.Errorf("CONTRACT.md §%s is named by a test now: remove it from uncoveredSections", s)
+			t.Errorf("CONTRACT.md section %s is named by a test now: remove it from uncoveredSections", s)
 		case !cited[s] && !listed:
 			missing = append(missing, s)
 		case listed && strings.TrimSpace(why) == "":
-			t.Errorf("CONTRACT.md §%s is listed uncovered without a reason", s)
+			t.Errorf("CONTRACT.md section %s is listed uncovered without a reason", s)
 		}
 	}
 	for s := range uncoveredSections {
 		if !slices.Contains(sections, s) {
-			t.Errorf("uncoveredSections lists §%s, which CONTRACT.md no longer has", s)
+			t.Errorf("uncoveredSections lists section %s, which CONTRACT.md no longer has", s)
 		}
 	}
 	if len(missing) > 0 {
-		t.Errorf("CONTRACT.md sections no test names (add `// CONTRACT.md §N.M` to the test that proves it, "+
+		t.Errorf("CONTRACT.md sections no test names (add a comment citing CONTRACT.md and the section to the test that proves it, "+
 			"or list the section in uncoveredSections with why): %s", strings.Join(missing, ", "))
 	}
 	t.Logf("%d of %d contract sections named by tests; %d listed uncovered", len(sections)-len(uncoveredSections),

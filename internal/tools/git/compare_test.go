@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -371,4 +372,22 @@ func TestLinkedWorktreeMatchesGit(t *testing.T) {
 		{name: "worktree log", in: `{"action":"log","max_count":3}`,
 			args: []string{"log", "--no-color", "--max-count=3", "--date=iso-strict", prettyLog}},
 	})
+}
+
+// TestStatusNestedRepository: a file inside a nested repository is not this
+// repository's untracked file; both backends show what git shows (issue 32).
+func TestStatusNestedRepository(t *testing.T) {
+	t.Parallel()
+	f := historyFixture(t)
+	f.Run("init", "-q", "inner")
+	f.Write("inner/x.txt", "x\n")
+	for _, args := range [][]string{{"add", "x.txt"}, {"-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "x"}} {
+		if out, err := f.RunIn(filepath.Join(f.Dir, "inner"), args...); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
+	runCases(t, f, []gitCase{{name: "nested", in: `{"action":"status"}`, args: status},
+		{name: "the nested repository", in: `{"action":"status","path":"inner"}`, args: append(slices.Clone(status), "--", "inner")},
+		{name: "a file inside it", in: `{"action":"status","path":"inner/x.txt"}`, args: append(slices.Clone(status), "--", "inner/x.txt")}})
 }

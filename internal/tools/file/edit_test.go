@@ -1,13 +1,52 @@
 package file
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
+
+// TestEditIndentToleranceCompiles is flask's helpers.py case: a search
+// indented two less than the file, replaced by a block with a nested
+// line; the result is Python that compiles, or the edit is refused and the
+// file unchanged — never success with mixed indentation (CONTRACT.md §6.2).
+func TestEditIndentToleranceCompiles(t *testing.T) {
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		e2e.Missing(t, "python3 compiles the edited file")
+	}
+	const file = "class App:\n    def get(self, name):\n        if name:\n            value = self.lookup(name)\n" +
+		"            return value\n        return None\n"
+	for _, c := range []struct{ search, replace string }{
+		{"      if name:\n          value = self.lookup(name)\n          return value\n",
+			"      if name:\n          value = self.lookup(name)\n          if value is None:\n              raise KeyError(name)\n          return value\n"},
+		{"      if name:\n          value = self.lookup(name)\n          return value\n      return None\n",
+			"      if name:\n          return self.lookup(name)\n    return None\n"},
+	} {
+		e := newEnv(t, writable)
+		e.put("helpers.py", file)
+		e.callOK(`{"action":"read","path":"helpers.py"}`)
+		in, _ := json.Marshal(map[string]string{"action": "edit", "path": "helpers.py", "search": c.search, "replace": c.replace})
+		_, err := e.call(string(in))
+		if err != nil {
+			if e.get("helpers.py") != file {
+				t.Errorf("refused (%s) but the file changed", errText(err))
+			}
+			continue
+		}
+		if out, err := exec.Command(py, "-c", "import sys; compile(open(sys.argv[1]).read(), 'h', 'exec')", e.path("helpers.py")).CombinedOutput(); err != nil {
+			t.Errorf("the edit succeeded but the Python does not compile: %s\n%s", out, e.get("helpers.py"))
+		}
+	}
+}
 
 func mutationOf(t *testing.T, meta map[string]any) Mutation {
 	t.Helper()
@@ -118,6 +157,12 @@ func TestEditMatching(t *testing.T) {
 		{"lf file, crlf search", "one\ntwo\n", "one\r\ntwo", "1\r\n2", "1\n2\n", noteCRLF},
 		{"indentation", "func f() {\n\t\tif x {\n\t\t\ty()\n\t\t}\n}\n", "if x {\n\ty()\n}", "if z {\n\tw()\n}",
 			"func f() {\n\t\tif z {\n\t\t\tw()\n\t\t}\n}\n", noteIndent},
+		// CONTRACT.md §6.2: every replaced line is re-indented by the same shift, or the edit is refused.
+		{"indentation, file shallower", "def f():\n    if x:\n        a = 1\n    return a\n", "      if x:\n          a = 1\n",
+			"      if y:\n          a = 2\n          b = 3\n", "def f():\n    if y:\n        a = 2\n        b = 3\n    return a\n", noteIndent},
+		{"indentation, a replace line shallower than the first", "def f(x):\n    if x:\n        a = 1\n        b = 2\n    return a\n",
+			"  if x:\n      a = 1\n      b = 2\n  return a", "  if x:\n      a = 1\nreturn a", "", "The search text matches "},
+		{"indentation, tabs against spaces", "f:\n\tif x:\n\t\ty\n", "  if x:\n    y", "  if z:\n    y", "", "The search text matches "},
 		{"punctuation", "say(\u201chi\u201d) \u2014 ok\n", "say(\"hi\") - ok", "say(\"bye\")", "say(\"bye\")\n", notePunct},
 		{"non-unique", "x\nx\n", "x", "y", "", "File `edit` search is non-unique: matched 2 locations in "},
 		{"non-unique indentation", "  a\n    a\n", "a\n", "b\n", "", "File `edit` search is non-unique: matched 2 locations in "},

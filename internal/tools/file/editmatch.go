@@ -22,6 +22,7 @@ type editSpan struct {
 	start, end int
 	text       string
 	note       string
+	refusal    string // why an indentation-tolerant match cannot be re-indented ("" when it can)
 }
 
 // view is a normalised copy of a text with, for each byte, the offset it
@@ -116,6 +117,12 @@ func findEdit(content, search, replace, abs, display string) (editSpan, error) {
 		}
 	}
 	if span, n := indentMatch(v, s, rep); n == 1 {
+		if span.refusal != "" {
+			return editSpan{}, tools.ExecutionFailed("The search text matches %s only when leading whitespace is "+
+				"ignored, and %s, so the replacement cannot be re-indented consistently; nothing was changed. "+
+				"Recovery: call File with action=\"read\" path=\"%s\" and copy the lines with their exact "+
+				"indentation into `search` and `replace`.", abs, span.refusal, display)
+		}
 		span.text, span.note = out(span.text), noteIndent
 		return span, nil
 	} else if n > 1 {
@@ -180,8 +187,8 @@ func indentMatch(v view, s, rep string) (editSpan, int) {
 	if trailing && strings.HasSuffix(lines[last], "\n") {
 		end++
 	}
-	text := reindent(rep, lines[at:at+len(want)], want)
-	return editSpan{start: v.at(starts[at]), end: v.at(end), text: text}, 1
+	text, refusal := reindent(rep, lines[at:at+len(want)], want)
+	return editSpan{start: v.at(starts[at]), end: v.at(end), text: text, refusal: refusal}, 1
 }
 
 func windowMatches(lines, want []string) bool {
@@ -193,9 +200,13 @@ func windowMatches(lines, want []string) bool {
 	return true
 }
 
-// reindent moves rep from the search's indentation to the file's, measured
-// on the first non-blank line of the match.
-func reindent(rep string, fileLines, want []string) string {
+// reindent moves rep from the search's indentation to the file's: the
+// shift measured on the first non-blank line of the match (add leading
+// whitespace, or remove it) must turn every non-blank search line into its
+// file line, and must apply to every non-blank line of rep; otherwise the
+// result would mix indentations (a Python IndentationError), and the
+// second result says why it is refused.
+func reindent(rep string, fileLines, want []string) (string, string) {
 	var fileIndent, searchIndent string
 	for j, w := range want {
 		if strings.TrimSpace(w) != "" {
@@ -204,13 +215,44 @@ func reindent(rep string, fileLines, want []string) string {
 			break
 		}
 	}
-	out := strings.Split(rep, "\n")
-	for i, l := range out {
-		if strings.TrimSpace(l) != "" && strings.HasPrefix(l, searchIndent) {
-			out[i] = fileIndent + l[len(searchIndent):]
+	var shift func(l string) (string, bool)
+	switch {
+	case strings.HasPrefix(fileIndent, searchIndent):
+		add := fileIndent[len(searchIndent):]
+		shift = func(l string) (string, bool) { return add + l, true }
+	case strings.HasPrefix(searchIndent, fileIndent):
+		del := searchIndent[len(fileIndent):]
+		shift = func(l string) (string, bool) {
+			if !strings.HasPrefix(l, del) {
+				return l, false
+			}
+			return l[len(del):], true
+		}
+	default:
+		return rep, "the file indents with different characters (tabs against spaces)"
+	}
+	for j, w := range want {
+		if strings.TrimSpace(w) == "" {
+			continue
+		}
+		if got, ok := shift(w); !ok || leadingSpace(got) != leadingSpace(fileLines[j]) {
+			return rep, fmt.Sprintf("search line %d is indented differently from the file by another amount than "+
+				"its first line", j+1)
 		}
 	}
-	return strings.Join(out, "\n")
+	out := strings.Split(rep, "\n")
+	for i, l := range out {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		shifted, ok := shift(l)
+		if !ok || !strings.HasPrefix(l, searchIndent) {
+			return rep, fmt.Sprintf("replace line %d is indented less than the search's first line, where the "+
+				"file's indentation is unknown", i+1)
+		}
+		out[i] = shifted
+	}
+	return strings.Join(out, "\n"), ""
 }
 
 func leadingSpace(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }

@@ -72,7 +72,8 @@ func ignoreRoot(base, workspace string) string {
 // the workspace (relative to the search base outside the workspace), so a
 // glob means the same whatever `path` the call searches (doublestar syntax:
 // `**` spans directories). A pattern ending in `/**` matches what is inside
-// a directory, never a file of that name.
+// a directory, never a file of that name. As in rg, `name/` matches only a
+// directory and `/name` only at the top of the search.
 type globSet []string
 
 // parseGlobs reads an optional glob list and validates every pattern.
@@ -96,8 +97,15 @@ func parseGlobs(list []string, field string) (globSet, error) {
 
 func (g globSet) match(rel, name string, isDir bool) bool {
 	for _, p := range g {
+		// rg's (gitignore's) forms: a trailing '/' matches directories
+		// only; a leading '/' anchors the pattern at the base.
+		p, dirOnly := strings.CutSuffix(p, "/")
+		if dirOnly && !isDir {
+			continue
+		}
+		p, anchored := strings.CutPrefix(p, "/")
 		target := rel
-		if !strings.Contains(p, "/") {
+		if !anchored && !strings.Contains(p, "/") {
 			target = name
 		}
 		if ok, _ := doublestar.Match(p, target); !ok {

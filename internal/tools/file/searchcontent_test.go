@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -318,6 +319,45 @@ func TestSearchContentByteOrderMarks(t *testing.T) {
 			out, _ := exec.Command(rg, "-c", "^Alpha", e.path(name)).Output()
 			if strings.TrimSpace(string(out)) != "1" {
 				t.Errorf("%s: rg counts %q, the tool 1", name, out)
+			}
+		}
+	}
+}
+
+// TestSearchContentRgGlobForms: `tests/` excludes directories named tests
+// at any depth (not a file of that name), `/src` only the top-level src, as
+// rg -g '!…' reads them (CONTRACT.md §6.2).
+func TestSearchContentRgGlobForms(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	for _, p := range []string{"tests/a.txt", "x/tests/b.txt", "x/tests.txt", "src/c.txt", "x/src/d.txt", "top.txt"} {
+		e.put(p, "Alpha\n")
+	}
+	files := func(exclude string) []string {
+		res := decode[contentResult](t, e.callOK(`{"action":"search_content","pattern":"Alpha","exclude":["`+exclude+`"]}`).Content)
+		var out []string
+		for _, m := range res.Matches {
+			out = append(out, m.File)
+		}
+		sort.Strings(out)
+		return out
+	}
+	for exclude, want := range map[string][]string{
+		"tests/": {"src/c.txt", "top.txt", "x/src/d.txt", "x/tests.txt"},
+		"/src":   {"tests/a.txt", "top.txt", "x/src/d.txt", "x/tests.txt", "x/tests/b.txt"},
+	} {
+		got := files(exclude)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("exclude %s: %v, want %v", exclude, got, want)
+		}
+		if rg, err := exec.LookPath("rg"); err == nil {
+			cmd := exec.Command(rg, "-l", "-g", "!"+exclude, "Alpha")
+			cmd.Dir = e.ws
+			out, _ := cmd.Output()
+			lines := strings.Fields(string(out))
+			sort.Strings(lines)
+			if !reflect.DeepEqual(lines, want) {
+				t.Errorf("exclude %s: rg lists %v, the test wants %v", exclude, lines, want)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,7 +131,40 @@ func TestStatusUnmerged(t *testing.T) {
 		t.Fatal("expected conflicts")
 	}
 	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
-	runCases(t, f, []gitCase{{name: "conflicts", in: `{"action":"status"}`, args: status}})
+	show := func(rev string) []string { return []string{"show", "--no-color", "--no-ext-diff", "--no-patch", rev} }
+	runCases(t, f, []gitCase{{name: "conflicts", in: `{"action":"status"}`, args: status},
+		// A conflict's stages are shown as git shows them, in both backends.
+		{name: "base", in: `{"action":"show","rev":":1:demo.go","patch":false,"stat":false}`, args: show(":1:demo.go")},
+		{name: "ours", in: `{"action":"show","rev":":2:demo.go","patch":false,"stat":false}`, args: show(":2:demo.go")},
+		{name: "theirs", in: `{"action":"show","rev":":3:both-added.txt","patch":false,"stat":false}`, args: show(":3:both-added.txt")},
+	})
+}
+
+// TestIndexStatesAgreeOrRefuse: an assume-unchanged file is not modified
+// for either backend, as for git; a split index is read by git and refused
+// by go-git with what to do, never misread (issue 32).
+func TestIndexStatesAgreeOrRefuse(t *testing.T) {
+	t.Parallel()
+	f := historyFixture(t)
+	f.Run("update-index", "--assume-unchanged", "demo.go")
+	f.Write("demo.go", "package demo\n// changed but assumed unchanged\n")
+	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
+	runCases(t, f, []gitCase{{name: "assume-unchanged", in: `{"action":"status"}`, args: status}})
+
+	f.Run("update-index", "--no-assume-unchanged", "demo.go")
+	f.Run("update-index", "--split-index")
+	want, err := f.RunIn(f.Dir, status...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := &tools.Context{Workspace: f.Dir}
+	if res, err := New().Execute(context.Background(), tc, json.RawMessage(`{"action":"status"}`)); err != nil || res.Content != want {
+		t.Errorf("split index with git: %v %q, want %q", err, res.Content, want)
+	}
+	res, err := New(Options{DisableCLI: true}).Execute(context.Background(), tc, json.RawMessage(`{"action":"status"}`))
+	if err != nil || res.Success || !strings.Contains(res.Content, "uses a split index") || !strings.Contains(res.Content, "install git") {
+		t.Errorf("split index with go-git: %v %+v, want the split-index refusal", err, res)
+	}
 }
 
 func TestStatusBranchLines(t *testing.T) {
@@ -338,4 +372,22 @@ func TestLinkedWorktreeMatchesGit(t *testing.T) {
 		{name: "worktree log", in: `{"action":"log","max_count":3}`,
 			args: []string{"log", "--no-color", "--max-count=3", "--date=iso-strict", prettyLog}},
 	})
+}
+
+// TestStatusNestedRepository: a file inside a nested repository is not this
+// repository's untracked file; both backends show what git shows (issue 32).
+func TestStatusNestedRepository(t *testing.T) {
+	t.Parallel()
+	f := historyFixture(t)
+	f.Run("init", "-q", "inner")
+	f.Write("inner/x.txt", "x\n")
+	for _, args := range [][]string{{"add", "x.txt"}, {"-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "x"}} {
+		if out, err := f.RunIn(filepath.Join(f.Dir, "inner"), args...); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	status := []string{"-c", "core.quotepath=false", "status", "--porcelain=v1", "-b"}
+	runCases(t, f, []gitCase{{name: "nested", in: `{"action":"status"}`, args: status},
+		{name: "the nested repository", in: `{"action":"status","path":"inner"}`, args: append(slices.Clone(status), "--", "inner")},
+		{name: "a file inside it", in: `{"action":"status","path":"inner/x.txt"}`, args: append(slices.Clone(status), "--", "inner/x.txt")}})
 }

@@ -21,6 +21,7 @@ type indexEntry struct {
 	hash                                     plumbing.Hash
 	stage                                    int
 	skipWorktree, intentToAdd                bool
+	assumeValid                              bool // `git update-index --assume-unchanged`: never compared with the worktree
 	name                                     string
 }
 
@@ -76,7 +77,10 @@ func readIndex(gitDir string) (*gitIndex, error) {
 		off += n
 		prev = e.name
 	}
-	idx.tree = parseExtensions(body[off:])
+	var split bool
+	if idx.tree, split = parseExtensions(body[off:]); split {
+		return nil, errSplitIndex
+	}
 	return idx, nil
 }
 
@@ -91,6 +95,7 @@ func parseIndexEntry(b []byte, version uint32, prev string) (indexEntry, int, er
 	copy(e.hash[:], b[40:60])
 	flags := binary.BigEndian.Uint16(b[60:])
 	e.stage = int(flags>>12) & 3
+	e.assumeValid = flags&0x8000 != 0
 	n := fixed
 	if flags&0x4000 != 0 {
 		if len(b) < n+2 {
@@ -143,20 +148,28 @@ func decodeIndexVarint(b []byte) (uint64, int) {
 }
 
 // parseExtensions finds the TREE extension among the index extensions.
-func parseExtensions(b []byte) *cacheTree {
+func parseExtensions(b []byte) (tree *cacheTree, split bool) {
 	for len(b) >= 8 {
 		sig, size := string(b[:4]), int(binary.BigEndian.Uint32(b[4:]))
 		if size > len(b)-8 {
-			return nil
+			return tree, split
 		}
-		if sig == "TREE" {
-			t, _ := parseCacheTree(b[8 : 8+size])
-			return t
+		switch sig {
+		case "TREE":
+			tree, _ = parseCacheTree(b[8 : 8+size])
+		case "link":
+			split = true
 		}
 		b = b[8+size:]
 	}
-	return nil
+	return tree, split
 }
+
+// errSplitIndex refuses a split index (core.splitIndex): the entries are
+// in a shared index this backend does not merge, so what it would report
+// is wrong (every file renamed onto itself, a nameless deletion).
+var errSplitIndex = &failure{needsCLI: true, msg: "this repository uses a split index (core.splitIndex); the go-git " +
+	"backend cannot read it — install git, or run `git update-index --no-split-index`"}
 
 // parseCacheTree decodes one node (and its subtrees, recursively) of the
 // preorder TREE extension.

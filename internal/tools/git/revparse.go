@@ -170,17 +170,29 @@ func (rp *repo) resolvePath(rev, base, p string) (plumbing.Hash, error) {
 	return e.Hash, nil
 }
 
-// indexPath resolves ":<path>" (and ":0:<path>") against the index.
+// indexPath resolves ":<path>" and ":<n>:<path>" (stage n, 0 to 3; a
+// conflict's base, ours and theirs are 1, 2 and 3) against the index.
 func (rp *repo) indexPath(rev, p string) (plumbing.Hash, error) {
-	p = strings.TrimPrefix(p, "0:")
+	stage := 0
+	if len(p) >= 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' {
+		stage, p = int(p[0]-'0'), p[2:]
+	}
 	idx, err := readIndex(rp.gitDir)
+	if err == errSplitIndex {
+		return plumbing.ZeroHash, err
+	}
 	if err != nil {
 		return plumbing.ZeroHash, failf("fatal: " + err.Error())
 	}
+	other := false
 	for _, e := range idx.entries {
-		if e.name == p && e.stage == 0 {
+		if e.name == p && e.stage == stage {
 			return e.hash, nil
 		}
+		other = other || e.name == p
+	}
+	if other {
+		return plumbing.ZeroHash, failf(fmt.Sprintf("fatal: path '%s' is in the index, but not at stage %d", p, stage))
 	}
 	return plumbing.ZeroHash, failf(fmt.Sprintf("fatal: path '%s' does not exist (neither on disk nor in the index)", p))
 }

@@ -32,6 +32,9 @@ func (rp *repo) status(ctx context.Context, r *request) (string, error) {
 		return "", err
 	}
 	idx, err := readIndex(rp.gitDir)
+	if err == errSplitIndex {
+		return "", err
+	}
 	if err != nil {
 		return "", failf("fatal: " + err.Error())
 	}

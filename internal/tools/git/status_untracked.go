@@ -79,6 +79,15 @@ func (w *untrackedWalk) subdir(p string) error {
 		return nil // a gitlink, out of scope, or ignored
 	}
 	deeper := !w.spec.all && len(w.spec.path) > len(p) && w.spec.path[:len(p)+1] == p+"/"
+	if !w.trackedDirs[p] && isNestedRepo(filepath.Join(w.root, filepath.FromSlash(p))) {
+		// Another repository's files are never this one's untracked
+		// files: git shows the repository as "p/", and nothing for a
+		// pathspec inside it.
+		if !deeper {
+			w.out = append(w.out, p+"/")
+		}
+		return nil
+	}
 	if w.trackedDirs[p] || deeper {
 		return w.dir(p)
 	}

@@ -43,7 +43,7 @@ func (rp *repo) worktreeChanges(ctx context.Context, idx *gitIndex, spec pathSpe
 	var todo []*indexEntry
 	for i := range idx.entries {
 		e := &idx.entries[i]
-		if e.stage == 0 && !e.skipWorktree && e.mode&^0o777 != modeGitlink && spec.match(e.name) {
+		if e.stage == 0 && !e.skipWorktree && !e.assumeValid && e.mode&^0o777 != modeGitlink && spec.match(e.name) {
 			todo = append(todo, e)
 		}
 	}

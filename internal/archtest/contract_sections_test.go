@@ -1,0 +1,100 @@
+package archtest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// uncoveredSections are the docs/CONTRACT.md sections no test names yet,
+// each with why. The list only shrinks: a section that gains a test must
+// leave it (the test says so), and a new section must come with a test
+// that names it (a comment citing CONTRACT.md and the section number) or a row
+// here saying why not.
+var uncoveredSections = map[string]string{}
+
+// backlog is the reason shared by the sections issue 32 found uncovered:
+// their behaviour has tests, but none names the section, so a reader of
+// the contract cannot find the proof; naming them is open work.
+const backlog = "tested without naming the section (issue 32 item 4, open)"
+
+func init() {
+	for _, s := range strings.Fields("2.1 3.1 3.2 3.3 3.4 3.5 3.6 3.7 4.1 4.2 4.3 4.4 4.5 4.6 4.8 4.9 " +
+		"6.4 6.6 6.7 6.8 6.9 6.10 6.11 6.13 8.1 8.2 8.3 8.4 8.5 8.6 9.2 9.3 9.4 9.5 9.6 9.7 9.8 9.9 9.10 9.11 " +
+		"9.12 9.13 10.1 10.2 10.7 11.1 11.2 11.5 11.6 12.1 12.3 12.4 12.8 13.4 13.5 14.1 14.2 14.3 14.4 14.5 " +
+		"14.8 14.9 14.10 17.1 17.2 17.3 17.4 17.6") {
+		uncoveredSections[s] = backlog
+	}
+}
+
+var sectionHeading = regexp.MustCompile(`(?m)^### (\d+\.\d+) `)
+
+// TestContractSectionsAreNamedByTests lists the contract's sections that
+// no test file (or test helper) names in a comment citing CONTRACT.md (or
+// CONTRACT) and the section number, and fails on one that is neither named nor listed in
+// uncoveredSections with a reason, or listed though a test names it.
+func TestContractSectionsAreNamedByTests(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "CONTRACT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sections []string
+	for _, m := range sectionHeading.FindAllStringSubmatch(string(doc), -1) {
+		sections = append(sections, m[1])
+	}
+	if len(sections) < 50 {
+		t.Fatalf("found only %d sections in CONTRACT.md; the heading pattern is stale", len(sections))
+	}
+	cited := map[string]bool{}
+	cite := regexp.MustCompile(`CONTRACT(?:\.md)? \x{00A7}(\d+\.\d+)(?:[^0-9.]|\.[^0-9]|$)`)
+	for _, top := range []string{"internal", "cmd"} {
+		err := filepath.WalkDir(filepath.Join("..", "..", top), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+				return err
+			}
+			helper := strings.Contains(filepath.ToSlash(p), "/testutil/") || strings.Contains(filepath.ToSlash(p), "/paramtest/")
+			if !strings.HasSuffix(p, "_test.go") && !helper {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for _, m := range cite.FindAllStringSubmatch(string(b), -1) {
+				cited[m[1]] = true
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var missing []string
+	for _, s := range sections {
+		why, listed := uncoveredSections[s]
+		switch {
+		case cited[s] && listed:
+			t.Errorf("CONTRACT.md section %s is named by a test now: remove it from uncoveredSections", s)
+		case !cited[s] && !listed:
+			missing = append(missing, s)
+		case listed && strings.TrimSpace(why) == "":
+			t.Errorf("CONTRACT.md section %s is listed uncovered without a reason", s)
+		}
+	}
+	for s := range uncoveredSections {
+		if !slices.Contains(sections, s) {
+			t.Errorf("uncoveredSections lists section %s, which CONTRACT.md no longer has", s)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("CONTRACT.md sections no test names (add a comment citing CONTRACT.md and the section to the test that proves it, "+
+			"or list the section in uncoveredSections with why): %s", strings.Join(missing, ", "))
+	}
+	t.Logf("%d of %d contract sections named by tests; %d listed uncovered", len(sections)-len(uncoveredSections),
+		len(sections), len(uncoveredSections))
+}

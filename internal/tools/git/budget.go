@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,12 +35,21 @@ func fitOutput(r *request, text string, limit int) (string, bool, int) {
 	if total <= limit {
 		return text, false, 0
 	}
+	names := &fileNames{text: text}
 	note := func(kept, rest string) string {
 		return fmt.Sprintf("\n\n[output truncated to %d characters; %d characters omitted] %s",
-			fit.Runes(kept), total-fit.Runes(kept), r.moreHint(kept, rest))
+			fit.Runes(kept), total-fit.Runes(kept), r.moreHint(kept, rest, names))
 	}
 	cuts := unitEnds(r.action, text)
-	out, k := fit.Prefix(len(cuts)-1, limit, func(k int) string { return text[:cuts[k]] + note(text[:cuts[k]], text[cuts[k]:]) })
+	// The search needs no cut past the first whose text alone is over the
+	// limit (renderings grow with the cut): rendering the whole output
+	// first, note and all, cost a long diff more than git took to make it.
+	n, runes := 0, 0
+	for n < len(cuts)-1 && runes <= limit {
+		runes += fit.Runes(text[cuts[n]:cuts[n+1]])
+		n++
+	}
+	out, k := fit.Prefix(n, limit, func(k int) string { return text[:cuts[k]] + note(text[:cuts[k]], text[cuts[k]:]) })
 	kept := text[:cuts[k]]
 	if fit.Runes(out) > limit || k == 0 {
 		// Not even the first unit fits: cut inside it at a line break,
@@ -66,7 +76,7 @@ func unitEnds(action, text string) []int {
 	var starts [][]int
 	switch action {
 	case "diff", "show":
-		starts = diffFileStart().FindAllStringIndex(text, -1)
+		starts = lineMatches(text, "diff --", diffFileStart())
 		if len(starts) < 4 {
 			starts = append(starts, diffHunkStart().FindAllStringIndex(text, -1)...)
 		}
@@ -110,12 +120,12 @@ func lineFloor(s string, n int) string {
 }
 
 // moreHint says what the omitted part holds and which parameter gets it.
-func (r *request) moreHint(kept, omitted string) string {
+func (r *request) moreHint(kept, omitted string, names *fileNames) string {
 	switch r.action {
 	case "status":
 		return fmt.Sprintf("%d more entries not shown; narrow with `path` (a directory or file).", strings.Count(omitted, "\n"))
 	case "diff", "show":
-		return r.diffHint(kept, omitted)
+		return r.diffHint(kept, omitted, names)
 	case "log":
 		shown := len(logEntryStart().FindAllStringIndex(kept, -1))
 		hint := fmt.Sprintf("Showing %d commits; ask for fewer with `max_count`, or narrow with `path`, `since` or `author`.", shown)
@@ -137,14 +147,11 @@ func (r *request) moreHint(kept, omitted string) string {
 
 // diffHint names the files a cut diff or show left out (and the one it
 // cut inside).
-func (r *request) diffHint(kept, omitted string) string {
-	var names []string
-	for _, f := range diffFileName().FindAllStringSubmatch(omitted, -1) {
-		names = append(names, f[1])
-	}
+func (r *request) diffHint(kept, omitted string, index *fileNames) string {
+	before, names := index.split(kept, omitted)
 	partial := ""
-	if in := diffFileName().FindAllStringSubmatch(kept, -1); len(in) > 0 && !diffFileStart().MatchString(firstLine(omitted)) {
-		partial = in[len(in)-1][1]
+	if len(before) > 0 && !diffFileStart().MatchString(firstLine(omitted)) {
+		partial = before[len(before)-1]
 	}
 	alt := "`unified: 0` for less context"
 	if r.action == "show" {
@@ -160,6 +167,77 @@ func (r *request) diffHint(kept, omitted string) string {
 		return "The rest is not shown; narrow with `path`, or read a large file with File read and `start_line`."
 	}
 	return fmt.Sprintf("Files not shown: %s. Ask for one with `path`, or use %s.", nameList(names), alt)
+}
+
+// fileNames finds the file names of a diff's headers (diffFileName) once
+// per text, for the several cuts fitOutput tries: matching the regular
+// expression again in both halves of every cut made a long diff's note
+// cost more than git's run (issue 32: a 40 ms `git diff HEAD~20` took the
+// tool 120 ms).
+type fileNames struct {
+	text   string
+	starts []int // byte offset of each header in text
+	names  []string
+	found  bool
+}
+
+// split returns the names in kept and in omitted, as diffFileName would
+// find them in each (kept+omitted is a prefix split of text). A cut at a
+// line start splits no header line, so the answer comes from the one scan
+// of text; a cut inside a line (a first line longer than the budget) falls
+// back to matching the halves.
+func (f *fileNames) split(kept, omitted string) (before, after []string) {
+	cut := len(kept)
+	if f == nil || cut > len(f.text) || len(omitted) != len(f.text)-cut || kept != f.text[:cut] || omitted != f.text[cut:] || (cut > 0 && kept[cut-1] != '\n') {
+		return matchNames(kept), matchNames(omitted)
+	}
+	if !f.found {
+		for _, m := range lineMatches(f.text, "diff --git a/", diffFileName()) {
+			f.starts, f.names = append(f.starts, m[0]), append(f.names, f.text[m[2]:m[3]])
+		}
+		f.found = true
+	}
+	i, _ := slices.BinarySearch(f.starts, cut)
+	return f.names[:i], f.names[i:]
+}
+
+// lineMatches is re.FindAllStringSubmatchIndex(text, -1) for a regular
+// expression anchored at a line start ((?m)^) whose matches stay inside one
+// line and begin with lit: only lines that start with lit are matched, so a
+// long diff is not run through the regexp engine line by line.
+func lineMatches(text, lit string, re *regexp.Regexp) [][]int {
+	var out [][]int
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], lit)
+		if j < 0 {
+			break
+		}
+		start := i + j
+		end := len(text)
+		if k := strings.IndexByte(text[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		if start == 0 || text[start-1] == '\n' {
+			if m := re.FindStringSubmatchIndex(text[start:end]); m != nil && m[0] == 0 {
+				for x := range m {
+					if m[x] >= 0 {
+						m[x] += start
+					}
+				}
+				out = append(out, m)
+			}
+		}
+		i = end
+	}
+	return out
+}
+
+func matchNames(s string) []string {
+	var names []string
+	for _, m := range diffFileName().FindAllStringSubmatch(s, -1) {
+		names = append(names, m[1])
+	}
+	return names
 }
 
 // nameList shows up to eight names, then "… (+k more)".

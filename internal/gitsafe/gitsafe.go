@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,6 +107,33 @@ func Command(ctx context.Context, bin, dir string, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// ObjectCommand is Command for a read of the object store alone — the Git
+// tool's log, show, rev-parse and cat-file with arguments it built itself
+// (no --filters, no --textconv): filter drivers run only when git converts
+// a work-tree file or checks one out, which these never do, so the driver
+// listing (a second git process, about as long as the read itself on a
+// short log) is skipped. Every other override still applies. A command
+// outside that list gets Command's full treatment.
+func ObjectCommand(ctx context.Context, bin, dir string, args ...string) *exec.Cmd {
+	if i := subcommand(args); i < 0 || !objectOnly[args[i]] || slices.ContainsFunc(args[i+1:], convertsBlobs) {
+		return Command(ctx, bin, dir, args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, Args(args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(Env(nil), configEnv(overrides())...)
+	return cmd
+}
+
+// objectOnly are the subcommands that read no work-tree file.
+var objectOnly = map[string]bool{"log": true, "show": true, "rev-parse": true, "cat-file": true}
+
+// convertsBlobs reports the switches that make those subcommands run a
+// blob through the work tree's conversions (cat-file --filters, show
+// --textconv and the like): ObjectCommand then falls back to Command.
+func convertsBlobs(arg string) bool {
+	return strings.HasPrefix(arg, "--filters") || strings.HasPrefix(arg, "--textconv")
+}
+
 // ConfigEnv is the safe configuration as GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n
 // / GIT_CONFIG_VALUE_n entries for a git run in dir, after any the
 // environment already carries. Keys and values travel apart, so a driver
@@ -117,6 +145,10 @@ func ConfigEnv(ctx context.Context, bin, dir string) []string {
 		kv = append(kv, setting{f + "clean", ""}, setting{f + "smudge", ""}, setting{f + "process", ""},
 			setting{f + "required", "false"})
 	}
+	return configEnv(kv)
+}
+
+func configEnv(kv []setting) []string {
 	n, err := strconv.Atoi(os.Getenv("GIT_CONFIG_COUNT"))
 	if err != nil || n < 0 {
 		n = 0

@@ -45,6 +45,37 @@ func TestSafeGitRunsNothingTheRepositoryPlants(t *testing.T) {
 	}
 }
 
+// ObjectCommand, which skips the filter-driver listing for reads of the
+// object store alone, runs none of a hostile repository's programs either,
+// and a switch that converts blobs sends it back to Command's full
+// treatment (issue 32 item 2: the listing doubled a short log's time).
+func TestObjectCommandRunsNothingTheRepositoryPlants(t *testing.T) {
+	t.Parallel()
+	r := hostilerepo.New(t)
+	r.ProveHostile(t)
+	for _, args := range [][]string{
+		{"log", "-p", "-2"},
+		{"log", "--stat", "--", "a.txt"},
+		{"show", "HEAD"},
+		{"show", "HEAD:a.txt"},
+		{"rev-parse", "--verify", "HEAD^{commit}"},
+		{"cat-file", "-p", "HEAD:a.txt"},
+		{"cat-file", "--filters", "HEAD:a.txt"},
+		{"status", "--porcelain=v1"},
+		{"diff"},
+		{"blame", "a.txt"},
+	} {
+		out, err := gitsafe.ObjectCommand(context.Background(), r.Bin, r.Dir, args...).CombinedOutput()
+		if err != nil {
+			t.Errorf("git %v: %v\n%s", args, err, out)
+		}
+		if len(strings.TrimSpace(string(out))) == 0 && !slices.Contains(args, "diff") {
+			t.Errorf("git %v printed nothing", args)
+		}
+		r.AssertNothingRan(t, "git "+strings.Join(args, " "))
+	}
+}
+
 func TestArgsPlaceSwitchesAfterTheSubcommand(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ in, want []string }{

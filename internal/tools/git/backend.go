@@ -59,7 +59,9 @@ func (c cliBackend) output(ctx context.Context, dir string, args ...string) (str
 	// gitsafe: no repository configuration may make this read run a program
 	// (fsmonitor, external diff, textconv and filter drivers, pager, hooks),
 	// the index is not rewritten (GIT_OPTIONAL_LOCKS=0) and nothing prompts.
-	cmd := gitsafe.Command(ctx, c.bin, dir, args...)
+	// A read of the object store alone (log, show, rev-parse, cat-file)
+	// skips the filter-driver listing, which only work-tree reads need.
+	cmd := gitsafe.ObjectCommand(ctx, c.bin, dir, args...)
 	// --stat lays out for 80 columns, as git does on a pipe, whatever
 	// terminal width the agent itself runs in. A path is a literal pathspec:
 	// "*.go" or ":(glob)x" name files, not patterns.

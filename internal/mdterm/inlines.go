@@ -1,6 +1,7 @@
 package mdterm
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/muesli/termenv"
@@ -80,6 +81,10 @@ func (w *walker) inline(n ast.Node, style []termenv.Style, out []span) []span {
 		}
 	case *east.TaskCheckBox:
 		// drawn as the list bullet
+	case *east.FootnoteLink:
+		add("["+strconv.Itoa(n.Index)+"]", with(style, w.st.dim))
+	case *east.FootnoteBacklink:
+		// the note's number already says where it belongs
 	default:
 		out = append(out, w.inlines(n, style)...)
 	}

@@ -73,7 +73,7 @@ func New(profile termenv.Profile, color, dark bool) *Renderer {
 		strike:  s.CrossOut(),
 		syntax:  newSyntax(fg, dark),
 	}
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
 	return &Renderer{st: st, md: md, hl: &highlighter{cache: map[string][]string{}}}
 }
 

@@ -72,6 +72,8 @@ func (w *walker) block(n ast.Node, width int) []string {
 		return out
 	case *east.Table:
 		return w.table(n, width)
+	case *east.FootnoteList:
+		return w.footnotes(n, width)
 	}
 	return w.blocks(n, width)
 }
@@ -96,6 +98,28 @@ func (w *walker) paragraph(spans []span, width int, first, rest string) []string
 
 // list draws items with bullets (•, numbers, task boxes) and hanging
 // indents; nested blocks are drawn inside the indent.
+// footnotes draws GFM footnotes at the end, under a rule, each as its
+// number and its text, as the references to it in the text are drawn.
+func (w *walker) footnotes(n *east.FootnoteList, width int) []string {
+	out := []string{w.st.apply(w.st.dim, strings.Repeat("─", min(width, 8)))}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		fn, ok := c.(*east.Footnote)
+		if !ok {
+			continue
+		}
+		label := "[" + strconv.Itoa(fn.Index) + "]"
+		indent := strings.Repeat(" ", len(label)+1)
+		for i, l := range w.blocks(fn, max(width-len(indent), 4)) {
+			p := indent
+			if i == 0 {
+				p = w.st.apply(w.st.dim, label) + " "
+			}
+			out = append(out, strings.TrimRight(p+l, " "))
+		}
+	}
+	return out
+}
+
 func (w *walker) list(n *ast.List, width int) []string {
 	var out []string
 	num := n.Start

@@ -50,9 +50,9 @@ type Services struct {
 	Plan   *plan.Store
 	Ledger *work.Ledger
 	Jobs   *jobs.Manager // optional: Bash and Run
-	// Snapshots is the read-before-edit store shared by every File call of
+	// ReadStamps is the read-before-edit store shared by every File call of
 	// this agent; nil leaves File unregistered.
-	Snapshots *file.Snapshots
+	ReadStamps *file.ReadStamps
 	// ApplyPatch is the [features] apply_patch switch.
 	ApplyPatch bool
 	// FileReadOnly registers File without its writes in every mode: a
@@ -118,7 +118,7 @@ type Options struct {
 // sub-agent): its own plan and To-do ledger.
 func NewServices(o Options) *Services {
 	return &Services{Workspace: o.Workspace, Home: o.Home, SessionID: o.SessionID, Model: o.Model,
-		MemoryEnabled: o.MemoryEnabled, Plan: &plan.Store{}, Ledger: work.NewLedger(), Snapshots: file.NewSnapshots(),
+		MemoryEnabled: o.MemoryEnabled, Plan: &plan.Store{}, Ledger: work.NewLedger(), ReadStamps: file.NewReadStamps(),
 		ApplyPatch: true, Handles: handles.NewStore(0)}
 }
 
@@ -126,13 +126,13 @@ func NewServices(o Options) *Services {
 func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
 	readOnly := env.Mode == policy.Plan
-	if s.Snapshots != nil {
+	if s.ReadStamps != nil {
 		diag := s.fileDiagnostics()
 		if readOnly || s.FileReadOnly {
-			reg.Register(file.New(file.Options{Snapshots: s.Snapshots, GuardPaths: s.GuardPaths, Workspace: s.Workspace,
+			reg.Register(file.New(file.Options{ReadStamps: s.ReadStamps, GuardPaths: s.GuardPaths, Workspace: s.Workspace,
 				Diagnostics: diag, Editor: s.Editor}))
 		} else {
-			o := file.Options{Snapshots: s.Snapshots, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths,
+			o := file.Options{ReadStamps: s.ReadStamps, Writable: true, Patch: s.ApplyPatch, GuardPaths: s.GuardPaths,
 				Workspace: s.Workspace, Diagnostics: diag, Editor: s.Editor}
 			f := file.New(o)
 			reg.Register(f)

@@ -122,7 +122,7 @@ func modeItems() []views.Item {
 	return []views.Item{
 		{Label: "Act", Hint: "Direct work in this session — edits and shell ask for approval", Value: "act"},
 		{Label: "Plan", Hint: "Read-only research first — present a plan before acting", Value: "plan"},
-		{Label: "Operate", Hint: "Put your Fleet to work in parallel", Value: "operate"},
+		{Label: "Operate", Hint: "More autonomy, end to end — independent parts handed to sub-agents in parallel", Value: "operate"},
 	}
 }
 

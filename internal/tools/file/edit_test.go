@@ -140,7 +140,7 @@ func TestReadBeforeEdit(t *testing.T) {
 	}
 
 	// The store is shared: a second instance (next turn's registry) sees the read.
-	next := New(Options{Writable: true, Snapshots: e.tool.Snapshots()})
+	next := New(Options{Writable: true, ReadStamps: e.tool.ReadStamps()})
 	if _, err := next.Execute(t.Context(), e.tc, []byte(`{"action":"edit","path":"a.go","search":"x := 3","replace":"x := 4"}`)); err != nil {
 		t.Errorf("edit through a new instance sharing the store: %s", errText(err))
 	}

@@ -4,7 +4,7 @@
 // It also provides the hidden replay-only alias `apply_patch` (CONTRACT.md §3.5).
 //
 // Every action goes through the workspace boundary (tools.Context.ResolvePath).
-// Edits require a fresh read recorded in a session-scoped Snapshots store, and
+// Edits require a fresh read recorded in a session-scoped ReadStamps store, and
 // every write is atomic (temp file in the same directory, then rename) and
 // keeps the file's mode.
 package file
@@ -27,10 +27,10 @@ var readActions = []string{"read", "list", "search_name", "search_content"}
 
 // Options configure a File tool instance.
 type Options struct {
-	// Snapshots is the session's read-before-edit store. It must outlive the
+	// ReadStamps is the session's read-before-edit store. It must outlive the
 	// per-turn registry, so the session creates it once and passes it to every
 	// instance (File and apply_patch). Nil gives the instance a private store.
-	Snapshots *Snapshots
+	ReadStamps *ReadStamps
 	// Writable adds write and edit (Act and Operate modes). False is the Plan
 	// projection: read, list, search_name, search_content only.
 	Writable bool
@@ -60,7 +60,7 @@ type Options struct {
 // Tool is the File tool.
 type Tool struct {
 	tools.Spec
-	snaps   *Snapshots
+	snaps   *ReadStamps
 	actions []string
 	guard   func() guard // resolved on first use: it stats and resolves symlinks
 	secrets *secrets.Policy
@@ -72,9 +72,9 @@ type Tool struct {
 
 // New returns a File tool with the action set opts allow.
 func New(opts Options) *Tool {
-	snaps := opts.Snapshots
+	snaps := opts.ReadStamps
 	if snaps == nil {
-		snaps = NewSnapshots()
+		snaps = NewReadStamps()
 	}
 	actions := slices.Clone(readActions)
 	if opts.Writable {
@@ -106,8 +106,8 @@ func New(opts Options) *Tool {
 // Actions returns the actions this instance runs, in schema order.
 func (t *Tool) Actions() []string { return slices.Clone(t.actions) }
 
-// Snapshots returns the read-before-edit store this instance uses.
-func (t *Tool) Snapshots() *Snapshots { return t.snaps }
+// ReadStamps returns the read-before-edit store this instance uses.
+func (t *Tool) ReadStamps() *ReadStamps { return t.snaps }
 
 func (t *Tool) can(action string) bool { return slices.Contains(t.actions, action) }
 

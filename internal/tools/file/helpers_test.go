@@ -27,8 +27,8 @@ var writable = Options{Writable: true, Patch: true}
 func newEnv(t *testing.T, opts Options) *env {
 	t.Helper()
 	ws := tools.Canonical(t.TempDir())
-	if opts.Snapshots == nil {
-		opts.Snapshots = NewSnapshots()
+	if opts.ReadStamps == nil {
+		opts.ReadStamps = NewReadStamps()
 	}
 	tool := New(opts)
 	reg := tools.NewRegistry()

@@ -111,7 +111,7 @@ var unsupportedChange = regexp.MustCompile(`(?m)^(GIT binary patch|Binary files 
 func replayPatches(t *testing.T, r *gitfixture.Repo, commits []string, variants []diffVariant) patchTally {
 	wt := r.Worktree("HEAD")
 	ws := tools.Canonical(wt)
-	tool := New(Options{Writable: true, Patch: true, Snapshots: NewSnapshots()})
+	tool := New(Options{Writable: true, Patch: true, ReadStamps: NewReadStamps()})
 	var c patchTally
 	for i := 1; i < len(commits); i++ {
 		a, b := commits[i-1], commits[i]

@@ -336,7 +336,7 @@ func TestApplyPatchAlias(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, writable)
 	e.put("a.txt", "a\n")
-	alias := NewApplyPatch(Options{Writable: true, Patch: true, Snapshots: e.tool.Snapshots()})
+	alias := NewApplyPatch(Options{Writable: true, Patch: true, ReadStamps: e.tool.ReadStamps()})
 	if alias.ModelVisible() || alias.Name() != "apply_patch" || alias.DeclaredApproval().String() != "Suggest" {
 		t.Fatal("apply_patch must be a hidden Suggest alias")
 	}

@@ -316,7 +316,7 @@ func (t *Tool) patch(ctx context.Context, tc *tools.Context, r patchReq) (tools.
 	if err := t.commit(p); err != nil {
 		return tools.Result{}, err
 	}
-	t.refreshSnapshots(p)
+	t.refreshReadStamps(p)
 	p.res.Message = p.message(note)
 	if t.diag != nil {
 		p.res.Diagnostics = t.diag.Changed(ctx, p.patchChanges())
@@ -326,10 +326,10 @@ func (t *Tool) patch(ctx context.Context, tc *tools.Context, r patchReq) (tools.
 	return res, nil
 }
 
-// refreshSnapshots keeps read-before-edit state current for files the
+// refreshReadStamps keeps read-before-edit state current for files the
 // session had already read: their new stat is recorded, deleted ones are
 // forgotten. A file the patch created still needs a read before an edit.
-func (t *Tool) refreshSnapshots(p *plan) {
+func (t *Tool) refreshReadStamps(p *plan) {
 	for _, abs := range p.order {
 		pd := p.byAbs[abs]
 		if pd.after == nil {

@@ -194,7 +194,7 @@ func TestNonUTF8NamesAndReadSnapshot(t *testing.T) {
 
 	e.put("ok.txt", "x\n")
 	e.callOK(`{"action":"read","path":"ok.txt"}`)
-	if !e.tool.Snapshots().Has(e.path("ok.txt")) {
+	if !e.tool.ReadStamps().Has(e.path("ok.txt")) {
 		t.Error("a successful read did not record a snapshot")
 	}
 }

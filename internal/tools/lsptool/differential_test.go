@@ -26,8 +26,11 @@ func TestDefinitionAndReferencesAgreeWithTheGoplsCLI(t *testing.T) {
 			if ok {
 				want = cliPlaces(t, out, action == "definition")
 			}
-			res := e.call(t, map[string]any{"action": action, "path": "list.go", "line": line, "column": col,
-				"include_declaration": false, "max_results": 200})
+			in := map[string]any{"action": action, "path": "list.go", "line": line, "column": col, "max_results": 200}
+			if action == "references" {
+				in["include_declaration"] = false // a field definition does not take (CONTRACT.md §2.4)
+			}
+			res := e.call(t, in)
 			var got []place
 			if res.Success && !strings.Contains(res.Content, "found no") {
 				got = e.toolPlaces(res)

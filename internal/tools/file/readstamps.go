@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// Snapshots is a session's read-before-edit store: for each resolved path the
+// ReadStamps is a session's read-before-edit store: for each resolved path the
 // (size, mtime) seen by the last successful read, write or edit. All File
 // calls of a session, and the apply_patch alias, share one store, so it is
 // created once per session and outlives the per-turn registries.
-type Snapshots struct {
+type ReadStamps struct {
 	mu sync.Mutex
 	m  map[string]stamp
 }
@@ -20,25 +20,25 @@ type stamp struct {
 	mtime time.Time
 }
 
-// NewSnapshots returns an empty store.
-func NewSnapshots() *Snapshots { return &Snapshots{m: map[string]stamp{}} }
+// NewReadStamps returns an empty store.
+func NewReadStamps() *ReadStamps { return &ReadStamps{m: map[string]stamp{}} }
 
 // Record stores fi's (size, mtime) for the resolved path abs.
-func (s *Snapshots) Record(abs string, fi fs.FileInfo) {
+func (s *ReadStamps) Record(abs string, fi fs.FileInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.m[abs] = stamp{size: fi.Size(), mtime: fi.ModTime()}
 }
 
 // Forget drops the snapshot of abs (the file was deleted).
-func (s *Snapshots) Forget(abs string) {
+func (s *ReadStamps) Forget(abs string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.m, abs)
 }
 
 // Has reports whether abs has a snapshot.
-func (s *Snapshots) Has(abs string) bool {
+func (s *ReadStamps) Has(abs string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.m[abs]
@@ -56,7 +56,7 @@ const (
 
 // check compares the snapshot of abs with fi, the file's current state (nil
 // when it no longer exists).
-func (s *Snapshots) check(abs string, fi fs.FileInfo) freshness {
+func (s *ReadStamps) check(abs string, fi fs.FileInfo) freshness {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, ok := s.m[abs]

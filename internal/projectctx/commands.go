@@ -221,7 +221,7 @@ func mapTools(raw []string) (rules, notes []string) {
 // is interpreted). A body with no placeholder gets the arguments appended.
 func (c *Command) Expand(args string) string {
 	args = strings.TrimSpace(args)
-	words := splitArgs(args)
+	words := SplitArgs(args)
 	body := strings.TrimSpace(c.body)
 	var b strings.Builder
 	used := false
@@ -252,10 +252,11 @@ func (c *Command) Expand(args string) string {
 	return b.String()
 }
 
-// splitArgs splits on white space, with "double" and 'single' quotes
-// grouping words. It is deliberately not a shell: no variables, globs or
-// escapes are interpreted in text the user typed for a prompt.
-func splitArgs(s string) []string {
+// SplitArgs splits a prompt's arguments on white space, with "double" and
+// 'single' quotes grouping words — for project commands' $1…$N and MCP
+// prompts' arguments alike. It is deliberately not a shell: no variables,
+// globs or escapes are interpreted in text the user typed for a prompt.
+func SplitArgs(s string) []string {
 	var out []string
 	var cur strings.Builder
 	var quote rune

@@ -11,6 +11,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/mcp"
+	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 )
 
@@ -243,7 +244,7 @@ func promptArgs(pr mcp.PromptInfo, text string) (map[string]string, error) {
 		known[a.Name] = true
 	}
 	var positional []string
-	for _, w := range splitWords(text) {
+	for _, w := range projectctx.SplitArgs(text) {
 		if k, v, ok := strings.Cut(w, "="); ok && known[k] {
 			args[k] = v
 			continue
@@ -271,35 +272,6 @@ func promptArgs(pr mcp.PromptInfo, text string) (map[string]string, error) {
 		return nil, fmt.Errorf("missing %s", strings.Join(missing, ", "))
 	}
 	return args, nil
-}
-
-// splitWords splits on blanks; "double" or 'single' quotes group words.
-func splitWords(s string) []string {
-	var out []string
-	var cur strings.Builder
-	var quote rune
-	have := false
-	for _, r := range s {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote == 0 && (r == '"' || r == '\''):
-			quote, have = r, true
-		case quote == 0 && (r == ' ' || r == '\t' || r == '\n'):
-			if have {
-				out = append(out, cur.String())
-				cur.Reset()
-				have = false
-			}
-		default:
-			cur.WriteRune(r)
-			have = true
-		}
-	}
-	if have {
-		out = append(out, cur.String())
-	}
-	return out
 }
 
 // mcpSendMsg carries a message whose MCP part (a prompt, mentioned

@@ -100,11 +100,38 @@ func dropped(name string) bool {
 
 // Command returns git (the binary bin) run in dir with args under the safe
 // configuration and environment. ctx bounds the driver listing too.
+//
+// A switch that would turn back on what the off-switches turn off
+// (--textconv, --ext-diff: git honours the later one, and they run
+// programs the repository's configuration names) is refused: the command
+// fails to start, with an error that says why, and nothing runs.
 func Command(ctx context.Context, bin, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, bin, Args(args...)...)
 	cmd.Dir = dir
+	if sw := undoesSwitches(args); sw != "" {
+		cmd.Err = fmt.Errorf("gitsafe: %s runs programs the repository's configuration names; codewhale's git does not take it", sw)
+		return cmd
+	}
 	cmd.Env = append(Env(nil), ConfigEnv(ctx, bin, dir)...)
 	return cmd
+}
+
+// undoesSwitches is the first of args after the subcommand (and before a
+// "--") that re-enables an external diff or a textconv driver, or "".
+func undoesSwitches(args []string) string {
+	i := subcommand(args)
+	if i < 0 || commandSwitches(args[i]) == nil {
+		return ""
+	}
+	for _, a := range args[i+1:] {
+		if a == "--" || a == "--end-of-options" {
+			break
+		}
+		if a == "--textconv" || a == "--ext-diff" || strings.HasPrefix(a, "--textconv=") {
+			return a
+		}
+	}
+	return ""
 }
 
 // ObjectCommand is Command for a read of the object store alone — the Git
@@ -115,7 +142,8 @@ func Command(ctx context.Context, bin, dir string, args ...string) *exec.Cmd {
 // short log) is skipped. Every other override still applies. A command
 // outside that list gets Command's full treatment.
 func ObjectCommand(ctx context.Context, bin, dir string, args ...string) *exec.Cmd {
-	if i := subcommand(args); i < 0 || !objectOnly[args[i]] || slices.ContainsFunc(args[i+1:], convertsBlobs) {
+	if i := subcommand(args); i < 0 || !objectOnly[args[i]] || slices.ContainsFunc(args[i+1:], convertsBlobs) ||
+		undoesSwitches(args) != "" {
 		return Command(ctx, bin, dir, args...)
 	}
 	cmd := exec.CommandContext(ctx, bin, Args(args...)...)

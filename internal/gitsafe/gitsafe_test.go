@@ -3,6 +3,7 @@ package gitsafe_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -73,6 +74,34 @@ func TestObjectCommandRunsNothingTheRepositoryPlants(t *testing.T) {
 			t.Errorf("git %v printed nothing", args)
 		}
 		r.AssertNothingRan(t, "git "+strings.Join(args, " "))
+	}
+}
+
+// A caller's --textconv or --ext-diff would win over the off-switches
+// (git honours the later switch) and run the hostile repository's planted
+// driver: Command refuses them before anything starts, and a path named
+// like one after "--" is still a path.
+func TestSwitchesThatUndoTheOffSwitchesAreRefused(t *testing.T) {
+	t.Parallel()
+	r := hostilerepo.New(t)
+	r.ProveHostile(t)
+	for _, args := range [][]string{
+		{"show", "--textconv", "HEAD:a.txt"},
+		{"log", "-p", "--ext-diff", "-1"},
+		{"diff", "--textconv", "HEAD~1"},
+		{"blame", "--textconv", "a.txt"},
+	} {
+		for _, cmd := range []*exec.Cmd{gitsafe.Command(context.Background(), r.Bin, r.Dir, args...),
+			gitsafe.ObjectCommand(context.Background(), r.Bin, r.Dir, args...)} {
+			out, err := cmd.CombinedOutput()
+			if err == nil || !strings.Contains(err.Error(), "does not take it") {
+				t.Errorf("git %v: err %v, want a refusal\n%s", args, err, out)
+			}
+		}
+		r.AssertNothingRan(t, "git "+strings.Join(args, " "))
+	}
+	if out, err := gitsafe.Command(context.Background(), r.Bin, r.Dir, "log", "--oneline", "--", "--textconv").CombinedOutput(); err != nil {
+		t.Errorf("a path after -- was refused: %v\n%s", err, out)
 	}
 }
 

@@ -201,7 +201,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 		// each run with its authority, for the person to see.
 		starting := startingRuns(store, a.Automations)
 		a.released = make(chan struct{})
-		switch err := store.AttachRunner(a.ctx, a.heldRun, 2); {
+		switch err := store.AttachRunnerAfter(a.ctx, a.runTask, 2, a.released); {
 		case errors.Is(err, tasks.ErrRunnerElsewhere):
 			// Another session runs the queue (and the automation
 			// scheduler): this one leaves both to it.
@@ -227,8 +227,9 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	return a, nil
 }
 
-// ReleaseRuns lets the runs HoldRuns held start: the queued tasks a worker
-// already claimed, and the automation scheduler. Calling it again, or on an
+// ReleaseRuns lets the runs HoldRuns held start: the task runner's workers
+// (which claim nothing before, so a session closed first leaves every task
+// queued) and the automation scheduler. Calling it again, or on an
 // App that runs no tasks, does nothing.
 func (a *App) ReleaseRuns() {
 	if a.released == nil || !a.Opts.RunTasks {
@@ -238,17 +239,6 @@ func (a *App) ReleaseRuns() {
 		close(a.released)
 		go a.Scheduler.Run(a.ctx)
 	})
-}
-
-// heldRun is the task runner: it waits for ReleaseRuns (or the task's
-// cancellation) before a task runs.
-func (a *App) heldRun(ctx context.Context, t tasks.TaskRecord) (string, error) {
-	select {
-	case <-a.released:
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-	return a.runTask(ctx, t)
 }
 
 func agentsNotice(fixed []string, err error) string {

@@ -83,3 +83,55 @@ func TestStartupListsTheRunsItStarts(t *testing.T) {
 		t.Fatalf("after ReleaseRuns %d request(s) reached the model, want the task's and the automation's", n)
 	}
 }
+
+// CONTRACT.md §6.12: a session that closes before its first frame released
+// the held runs (the person quit at once, the terminal never drew) leaves
+// every queued task queued for the next session, not failed as
+// "interrupted": nothing was claimed.
+func TestHeldRunsStayQueuedWhenTheSessionEndsFirst(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CODEWHALE_HOME", filepath.Join(home, ".codewhale"))
+	t.Setenv("CODEWHALE_TASKS_DIR", filepath.Join(home, "tasks"))
+	t.Setenv("HOME", home)
+	ws := t.TempDir()
+	srv := fakemodel.New(t)
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("done") })
+	getenv := func(k string) string {
+		if k == "CODEWHALE_BASE_URL" {
+			return srv.URL
+		}
+		return os.Getenv(k)
+	}
+	cfg, err := config.Load(config.Flags{Workspace: ws}, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := tasks.Open(filepath.Join(home, "tasks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := q.Create(tasks.NewTask{Prompt: "write the changelog", Mode: "agent", Workspace: ws, Posture: "suggest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+	app, err := New(cfg, Options{Version: "test", NoMCP: true, NoJournal: true, RunTasks: true, HoldRuns: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := app.Tasks.Get(rec.ID); err != nil || got.Status != tasks.Queued {
+		t.Fatalf("before release: %s %v, want queued", got.Status, err)
+	}
+	app.Close()
+	again, _, err := tasks.Open(filepath.Join(home, "tasks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got, err := again.Get(rec.ID); err != nil || got.Status != tasks.Queued {
+		t.Fatalf("after a close before release: %s (%s) %v, want queued", got.Status, got.Error, err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d request(s) reached the model though nothing was released", n)
+	}
+}

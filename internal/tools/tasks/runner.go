@@ -53,6 +53,14 @@ func (r *runnerState) requestCancel(id string) {
 // tasks in order with fn until ctx ends or Close is called. Only one runner
 // may be attached.
 func (s *Store) AttachRunner(ctx context.Context, fn Runner, workers int) error {
+	return s.AttachRunnerAfter(ctx, fn, workers, nil)
+}
+
+// AttachRunnerAfter is AttachRunner whose workers claim nothing until start
+// closes (nil: at once): the runner lock is taken now, so another process
+// knows the queue is served, while every task stays queued — and stays
+// queued if the runner stops first.
+func (s *Store) AttachRunnerAfter(ctx context.Context, fn Runner, workers int, start <-chan struct{}) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.run.fn != nil {
@@ -69,7 +77,7 @@ func (s *Store) AttachRunner(ctx context.Context, fn Runner, workers int) error 
 	s.run.cancels, s.run.requested = map[string]context.CancelFunc{}, map[string]bool{}
 	for range max(1, workers) {
 		s.run.wg.Add(1)
-		go s.work(ctx)
+		go s.work(ctx, start)
 	}
 	if len(s.queue) > 0 {
 		s.run.wakeOne()
@@ -103,8 +111,15 @@ func (s *Store) Close() {
 	s.mu.Unlock()
 }
 
-func (s *Store) work(ctx context.Context) {
+func (s *Store) work(ctx context.Context, start <-chan struct{}) {
 	defer s.run.wg.Done()
+	if start != nil {
+		select {
+		case <-start:
+		case <-ctx.Done():
+			return
+		}
+	}
 	for {
 		rec, taskCtx, ok := s.claim(ctx)
 		if !ok {

@@ -157,11 +157,11 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 			m.turn = turnState{group: m.turn.group} // the engine refused the local command
 		}
 	case engine.SessionUpdated:
-		m.session, m.undo.hist = ev.SessionID, ev.Apply(m.undo.hist)
-	case engine.HistoryRewound:
-		return m.historyRewound(ev)
-	case engine.SessionForked:
-		return m.sessionForked(ev)
+		m.session = ev.SessionID
+		m.history.Event(m.hhost, ev)
+	case engine.HistoryRewound, engine.SessionForked:
+		cmd, _ := m.history.Event(m.hhost, ev)
+		return cmd
 	case engine.TurnComplete:
 		return m.finishTurn(ev)
 	case engine.CompactionStarted:

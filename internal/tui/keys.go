@@ -170,14 +170,9 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 		return m.picked(ev)
 	case views.RunCommand:
 		return m.submitText(ev.Line)
-	case views.Deleted:
-		if p, ok := m.top().(*views.Picker); ok && (ev.Picker == "session" || ev.Picker == archivedPicker) {
-			return m.deleteSession(p, ev.Value)
-		}
-	case views.Archived:
-		if p, ok := m.top().(*views.Picker); ok {
-			return m.archiveSession(p, ev.Value)
-		}
+	case views.Deleted, views.Archived:
+		cmd, _ := m.history.ViewEvent(m.hhost, m.top(), ev)
+		return cmd
 	}
 	return nil
 }
@@ -228,7 +223,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+l":
 		return m.compact(""), true
 	case "ctrl+r":
-		return m.openSessions(), true
+		return m.history.OpenSessions(m.hhost), true
 	case "alt+s":
 		return m.toggleSelection(), true
 	case "alt+c":
@@ -305,7 +300,7 @@ func (m *Model) escape() tea.Cmd {
 		m.refreshPopup()
 		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
-	return m.escOnEmpty()
+	return m.history.EscOnEmpty(m.hhost)
 }
 
 // scrollKey moves the transcript.

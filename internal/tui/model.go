@@ -29,6 +29,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
+	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -210,7 +211,10 @@ type Model struct {
 	// modes are the UI's on/off states (modeRestored, modeCtrlX, …) as
 	// one value.
 	modes modeSet
-	undo  undoState
+	// history is the child for undo, restore, retry, edit, fork and
+	// the session commands; hhost is the model as it sees it.
+	history *history.History
+	hhost   historyHost
 
 	// highlighted receives a signal when a long code block finished
 	// highlighting in the background; stop ends the wait at quit.
@@ -282,6 +286,9 @@ func New(o Options) *Model {
 		}
 	})
 	m.comp = composer.New(o.Theme)
+	m.history = history.New(history.Config{Theme: o.Theme, Submit: o.Engine.Submit, Now: o.Clock, NewID: o.NewID,
+		Checkpoints: o.Checkpoints, CheckpointsOff: o.CheckpointsOff, Home: o.Home, Workspace: o.Workspace, Journal: o.Journal})
+	m.hhost = historyHost{m}
 	m.syncCommands()
 	m.meter = m.freshMeter()
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
@@ -299,10 +306,10 @@ func New(o Options) *Model {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.sub.next(), m.waitHighlighted()}
 	if l := m.o.Resume; l != nil {
-		cmds = append(cmds, func() tea.Msg { return resumedMsg{loaded: l} })
+		cmds = append(cmds, history.Loaded(l))
 	}
 	if m.o.PickSession && m.o.Resume == nil {
-		cmds = append(cmds, m.openSessions())
+		cmds = append(cmds, m.history.OpenSessions(m.hhost))
 	}
 	if m.o.Prompt != "" {
 		prompt := m.o.Prompt
@@ -363,14 +370,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case filesMsg:
 		m.files.set(msg.files)
 		return m, m.refreshPopup()
-	case sessionsMsg:
-		return m, m.showSessions(msg)
-	case resumedMsg:
-		return m, m.resumed(msg)
-	case plannedMsg, carriedMsg, turnsMsg, retryNow:
-		return m, m.undoUpdate(msg)
-	case diffMsg:
-		return m, m.showDiff(msg)
 	case modelsLoaded:
 		return m, m.modelsArrived(msg)
 	case imageReadMsg:
@@ -388,6 +387,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case signalMsg:
 		return m, m.quit()
 	default:
+		if cmd, ok := m.history.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
 		return m, m.handleOther(msg)
 	}
 }

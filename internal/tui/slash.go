@@ -9,12 +9,18 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/jobsview"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
 // handler runs one slash command with its (trimmed) argument.
 type handler func(m *Model, arg string) tea.Cmd
+
+// historyCommand runs a command of the history child.
+func historyCommand(run func(*history.History, history.Host, string) tea.Cmd) handler {
+	return func(m *Model, arg string) tea.Cmd { return run(m.history, m.hhost, arg) }
+}
 
 // slashCommand is a registry row with its handler.
 type slashCommand struct {
@@ -44,7 +50,7 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "compact", Aliases: []string{"yasuo"}, Usage: "[focus]",
 		Help: "summarise older context now"}, (*Model).compactCommand},
 	{commands.Command{Name: "sessions", Aliases: []string{"resume"}, Usage: "[show|open <id>|prune <days>|archived|archive <id>|unarchive <id>]",
-		Help: "session picker (d delete, a archive); resume a saved session"}, (*Model).sessionsCommand},
+		Help: "session picker (d delete, a archive); resume a saved session"}, historyCommand((*history.History).Sessions)},
 	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, (*Model).exitCommand},
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
 		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, (*Model).effortCommand},
@@ -52,19 +58,19 @@ var slashCommands = []slashCommand{
 		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
 	{commands.Command{Name: "undo", Usage: "[n] [--force]", Help: "take back the file changes of the last turn (or n turns), and if you choose the turn itself"},
-		(*Model).undoCommand},
+		historyCommand((*history.History).Undo)},
 	{commands.Command{Name: "restore", Help: "pick a turn and restore the workspace (and if you choose the conversation) to before it"},
-		(*Model).restoreCommand},
+		historyCommand((*history.History).Restore)},
 	{commands.Command{Name: "retry", Help: "send the last message again (undoing its file changes first, if you choose)"},
-		(*Model).retryCommand},
-	{commands.Command{Name: "edit", Help: "edit an earlier message in a fork of the conversation (also Esc Esc)"}, (*Model).editCommand},
-	{commands.Command{Name: "fork", Usage: "[title]", Help: "continue in a copy of this session; the original stays"}, (*Model).forkCommand},
-	{commands.Command{Name: "rename", Usage: "<title>", Help: "set this session's title"}, (*Model).renameCommand},
+		historyCommand((*history.History).Retry)},
+	{commands.Command{Name: "edit", Help: "edit an earlier message in a fork of the conversation (also Esc Esc)"}, historyCommand((*history.History).Edit)},
+	{commands.Command{Name: "fork", Usage: "[title]", Help: "continue in a copy of this session; the original stays"}, historyCommand((*history.History).Fork)},
+	{commands.Command{Name: "rename", Usage: "<title>", Help: "set this session's title"}, historyCommand((*history.History).Rename)},
 	{commands.Command{Name: "attach", Usage: "[path|clear]",
 		Help: "attach an image (PNG, JPEG, GIF, WebP) to the next message; no path reads the clipboard"}, (*Model).attachCommand},
-	{commands.Command{Name: "export", Usage: "[markdown|json] [path]", Help: "write the transcript to a file"}, (*Model).exportCommand},
+	{commands.Command{Name: "export", Usage: "[markdown|json] [path]", Help: "write the transcript to a file"}, historyCommand((*history.History).Export)},
 	{commands.Command{Name: "diff", Usage: "[n]", Help: "everything this session changed in the workspace, in a pager"},
-		(*Model).diffCommand},
+		historyCommand((*history.History).Diff)},
 	{commands.Command{Name: "permissions", Usage: "[list|explain <n>|remove <n>]",
 		Help: "the saved permission rules: list, explain, remove"}, (*Model).permissionsCommand},
 	{commands.Command{Name: "automations", Aliases: []string{"automation"}, Usage: "[list|show <id>|pause <id>|resume <id>|delete <id>]",
@@ -291,7 +297,7 @@ func (m *Model) resetSession(what string) bool {
 	m.snapshot = nil
 	m.queue = nil
 	m.meter = m.freshMeter()
-	m.undo = undoState{}
+	m.history.Reset()
 	return true
 }
 

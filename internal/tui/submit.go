@@ -107,7 +107,7 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) t
 	m.tr.Bottom()
 	m.modes.set(modeRestored, false)
 	m.turn = turnState{busy: true, prompt: text, chips: chips, phase: phaseWorking, label: "working…", started: m.now(),
-		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}, user: user, histAt: len(m.undo.hist)}
+		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}, user: user, histAt: len(m.history.Messages())}
 	m.o.Engine.Submit(op)
 	return m.ensureTick()
 }

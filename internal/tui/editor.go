@@ -103,7 +103,7 @@ func (m *Model) edited(msg editedMsg) tea.Cmd {
 	}
 	m.comp.SetValue(msg.text)
 	m.modes.set(modeRestored, false)
-	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.refreshPopup())
+	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.menu.Refresh())
 }
 
 // editorFailure says how the editor ended, once: "exited with status 1",

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/posture"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -22,7 +23,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if f := focusOf(v); f != nil {
 		switch {
-		case !f.Focused() && k.Type == tea.KeyTab && m.popup.visible():
+		case !f.Focused() && k.Type == tea.KeyTab && m.menu.Visible():
 			return m.unmodalKey(k) // the composer's menu, drawn under the card, owns Tab
 		case f.Focused() && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste:
 			// Keys that arrive faster than one terminal read are typing,
@@ -52,9 +53,12 @@ func (m *Model) unmodalKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyShiftTab {
 		return m.cyclePosture()
 	}
-	if m.popup.visible() {
-		if cmd, ok := m.popupKey(k); ok {
+	if m.menu.Visible() {
+		switch cmd, r := m.menu.Key(k); r {
+		case slash.Handled:
 			return cmd
+		case slash.Submit:
+			return m.submitKey()
 		}
 	}
 	if cmd, ok := m.globalKey(k); ok {
@@ -198,7 +202,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+k":
 		if m.comp.Empty() {
 			m.comp.SetValue("/")
-			m.refreshPopup()
+			m.menu.Refresh()
 			return nil, true
 		}
 	case "ctrl+o":
@@ -261,7 +265,7 @@ func (m *Model) discardDraft() tea.Cmd {
 	}
 	m.comp.Discard()
 	m.modes.set(modeRestored, false)
-	m.refreshPopup()
+	m.menu.Refresh()
 	return m.setStatus("Draft cleared — ↑ or Ctrl+Z brings it back", sevInfo)
 }
 
@@ -297,7 +301,7 @@ func (m *Model) escape() tea.Cmd {
 	case !m.comp.Empty():
 		m.comp.Clear()
 		m.modes.set(modeRestored, false)
-		m.refreshPopup()
+		m.menu.Refresh()
 		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
 	return m.history.EscOnEmpty(m.hhost)
@@ -339,16 +343,16 @@ func (m *Model) scrollKey(k tea.KeyMsg) bool {
 // ↑ pulls back a queued message or recalls history; the rest edits.
 func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
 	if k.Paste {
-		if cmd, ok := m.pastedImages(string(k.Runes)); ok {
+		if cmd, ok := m.attach.Pasted(string(k.Runes)); ok {
 			return cmd
 		}
 	}
 	switch k.Type {
 	case tea.KeyCtrlV:
-		return m.pasteClipboard()
+		return m.attach.Clipboard()
 	case tea.KeyBackspace:
-		if len(m.imgs.chips) > 0 && m.comp.AtStart() {
-			return m.dropChip()
+		if m.attach.Len() > 0 && m.comp.AtStart() {
+			return m.attach.DropLast(m.hhost)
 		}
 	case tea.KeyTab:
 		if m.comp.Empty() {
@@ -374,7 +378,7 @@ func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
 		}
 	}
 	cmd := m.comp.Update(k)
-	return tea.Batch(cmd, m.refreshPopup())
+	return tea.Batch(cmd, m.menu.Refresh())
 }
 
 // handleMouse scrolls the top modal or the transcript with the wheel.

@@ -7,6 +7,7 @@ package tui
 
 import (
 	"io"
+	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,9 +28,12 @@ import (
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
 	"github.com/codewhale/codewhale/internal/tui/history"
+	"github.com/codewhale/codewhale/internal/tui/services"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -201,20 +205,20 @@ type Model struct {
 	queue     []string
 	requeue   string // a queued message pulled back for editing ("" = none)
 	approvals []engine.ApprovalRequired
-	attached  []attachment // outputs of local commands for the next message (shell.go)
-	imgs      imageState   // images for the next message (images.go)
+	attached  []attachment   // outputs of local commands for the next message (shell.go)
+	attach    *attach.Images // images for the next message
 	status    status
 	quitArmed time.Time
-	lastKey   time.Time // the last key pressed: a card opening within typingWindow opens without focus
-	popup     popup
-	files     fileIndex
+	lastKey   time.Time   // the last key pressed: a card opening within typingWindow opens without focus
+	menu      *slash.Menu // the slash menu and @-mention list
 	// modes are the UI's on/off states (modeRestored, modeCtrlX, …) as
 	// one value.
 	modes modeSet
 	// history is the child for undo, restore, retry, edit, fork and
 	// the session commands; hhost is the model as it sees it.
-	history *history.History
-	hhost   historyHost
+	history  *history.History
+	services *services.Services // /agents, /automations, /permissions, /hooks, /lsp, /context
+	hhost    childHost
 
 	// highlighted receives a signal when a long code block finished
 	// highlighting in the background; stop ends the wait at quit.
@@ -286,9 +290,22 @@ func New(o Options) *Model {
 		}
 	})
 	m.comp = composer.New(o.Theme)
+	var resources func() []mcp.ResourceRef
+	if o.MCP != nil {
+		resources = o.MCP.Resources
+	}
+	m.menu = slash.New(slash.Config{Theme: o.Theme, Composer: m.comp, Resources: resources, Files: o.Files,
+		Workspace: o.Workspace, Commands: func() *commands.Registry { m.syncCommands(); return m.reg }})
 	m.history = history.New(history.Config{Theme: o.Theme, Submit: o.Engine.Submit, Now: o.Clock, NewID: o.NewID,
 		Checkpoints: o.Checkpoints, CheckpointsOff: o.CheckpointsOff, Home: o.Home, Workspace: o.Workspace, Journal: o.Journal})
-	m.hhost = historyHost{m}
+	m.hhost = childHost{m}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	m.attach = attach.New(attach.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Getenv: getenv})
+	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Project: o.Project, Agents: o.Agents,
+		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP})
 	m.syncCommands()
 	m.meter = m.freshMeter()
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
@@ -367,13 +384,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case jobsResultMsg:
 		return m, m.showJobsResult(msg)
-	case filesMsg:
-		m.files.set(msg.files)
-		return m, m.refreshPopup()
 	case modelsLoaded:
 		return m, m.modelsArrived(msg)
-	case imageReadMsg:
-		return m, m.imageRead(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
@@ -387,6 +399,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case signalMsg:
 		return m, m.quit()
 	default:
+		if cmd, ok := m.menu.Update(msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.services.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.attach.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
 		if cmd, ok := m.history.Update(m.hhost, msg); ok {
 			return m, cmd
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -266,10 +267,10 @@ func TestMentionPopupCompletesFilePaths(t *testing.T) {
 		o.Files = func() []string { return []string{"README.md", "cmd/root.go", "internal/tui/model.go"} }
 	})
 	d.typeText("look at @")
-	if !d.m.files.loading {
+	if !d.m.menu.Loading() {
 		t.Fatal("the first @ starts indexing the workspace")
 	}
-	d.m.Update(filesMsg{files: d.m.o.Files()})
+	d.m.Update(slash.FilesMsg{Files: d.m.o.Files()})
 	d.typeText("rootgo")
 	d.mustShow("@cmd/root.go")
 	d.key("tab")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
 
@@ -28,7 +29,7 @@ func rebuild(tr *transcript.Transcript, msgs []provider.Message) {
 					}
 				}
 			}
-			if s := strings.Join(append([]string{typedText(msg)}, imageLines(msg)...), "\n"); strings.TrimSpace(s) != "" && msg.Typed() {
+			if s := strings.Join(append([]string{typedText(msg)}, attach.Lines(msg)...), "\n"); strings.TrimSpace(s) != "" && msg.Typed() {
 				tr.Add(transcript.NewCell(transcript.User, strings.TrimSpace(s)))
 			}
 		case provider.RoleAssistant, provider.RoleAssistantInterrupted:

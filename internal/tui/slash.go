@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/jobsview"
+	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -20,6 +21,11 @@ type handler func(m *Model, arg string) tea.Cmd
 // historyCommand runs a command of the history child.
 func historyCommand(run func(*history.History, history.Host, string) tea.Cmd) handler {
 	return func(m *Model, arg string) tea.Cmd { return run(m.history, m.hhost, arg) }
+}
+
+// servicesCommand runs a command of the services child.
+func servicesCommand(run func(*services.Services, services.Host, string) tea.Cmd) handler {
+	return func(m *Model, arg string) tea.Cmd { return run(m.services, m.hhost, arg) }
 }
 
 // slashCommand is a registry row with its handler.
@@ -67,14 +73,14 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "fork", Usage: "[title]", Help: "continue in a copy of this session; the original stays"}, historyCommand((*history.History).Fork)},
 	{commands.Command{Name: "rename", Usage: "<title>", Help: "set this session's title"}, historyCommand((*history.History).Rename)},
 	{commands.Command{Name: "attach", Usage: "[path|clear]",
-		Help: "attach an image (PNG, JPEG, GIF, WebP) to the next message; no path reads the clipboard"}, (*Model).attachCommand},
+		Help: "attach an image (PNG, JPEG, GIF, WebP) to the next message; no path reads the clipboard"}, func(m *Model, arg string) tea.Cmd { return m.attach.Command(m.hhost, arg) }},
 	{commands.Command{Name: "export", Usage: "[markdown|json] [path]", Help: "write the transcript to a file"}, historyCommand((*history.History).Export)},
 	{commands.Command{Name: "diff", Usage: "[n]", Help: "everything this session changed in the workspace, in a pager"},
 		historyCommand((*history.History).Diff)},
 	{commands.Command{Name: "permissions", Usage: "[list|explain <n>|remove <n>]",
-		Help: "the saved permission rules: list, explain, remove"}, (*Model).permissionsCommand},
+		Help: "the saved permission rules: list, explain, remove"}, servicesCommand((*services.Services).Permissions)},
 	{commands.Command{Name: "automations", Aliases: []string{"automation"}, Usage: "[list|show <id>|pause <id>|resume <id>|delete <id>]",
-		Help: "scheduled work: list, inspect, pause, resume, delete"}, (*Model).automationsCommand},
+		Help: "scheduled work: list, inspect, pause, resume, delete"}, servicesCommand((*services.Services).Automations)},
 	{commands.Command{Name: "tokens", Help: "token usage for the session"}, (*Model).tokensCommand},
 	{commands.Command{Name: "cost", Help: "session cost breakdown"}, (*Model).costCommand},
 	{commands.Command{Name: "verbose", Usage: "[on|off]", Help: "show full live reasoning in the transcript"},
@@ -83,15 +89,15 @@ var slashCommands = []slashCommand{
 		Help: "show or change settings (--save writes config.toml)"}, (*Model).configCommand},
 	{commands.Command{Name: "settings", Usage: "[text]", Help: "the settings in force"}, (*Model).settingsCommand},
 	{commands.Command{Name: "context", Aliases: []string{"ctx"}, Usage: "[reload]",
-		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, (*Model).contextCommand},
+		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, servicesCommand((*services.Services).Context)},
 	{commands.Command{Name: "skills", Usage: "[name]", Help: "the skills the model may load, with their sources"},
 		(*Model).skillsCommand},
 	{commands.Command{Name: "agents", Usage: "[list|show <name>|validate|trust]",
-		Help: "the sub-agent types people defined: sources, tools, models, problems; trust the project's"}, (*Model).agentsCommand},
+		Help: "the sub-agent types people defined: sources, tools, models, problems; trust the project's"}, servicesCommand((*services.Services).Agents)},
 	{commands.Command{Name: "hooks", Aliases: []string{"hook"}, Usage: "[list|events|trust]",
-		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
+		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, servicesCommand((*services.Services).Hooks)},
 	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
-		Help: "language servers: state, last error; restart"}, (*Model).lspCommand},
+		Help: "language servers: state, last error; restart"}, servicesCommand((*services.Services).LSP)},
 	{commands.Command{Name: "mcp", Usage: "[list|reload [server]|login <server>|trust]",
 		Help: "MCP servers: transport, state, tools/resources/prompts, last error; reconnect, sign in"}, (*Model).mcpCommand},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
@@ -206,7 +212,7 @@ func (m *Model) showJobsResult(msg jobsResultMsg) tea.Cmd {
 		m.systemError(r.Text)
 	default:
 		text := r.Text
-		if line := m.agentsJobsLine(); line != "" {
+		if line := services.AgentsJobsLine(m.o.Agents); line != "" {
 			text += "\n" + line
 		}
 		m.system(text)

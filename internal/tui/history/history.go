@@ -19,22 +19,13 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// Severity is how a status-line message is shown.
-type Severity int
-
-const (
-	Info Severity = iota
-	Warning
-	Success
-)
-
 // Host is what the child needs of the root model.
 type Host interface {
 	// System and SystemError add a System cell to the transcript.
 	System(text string)
 	SystemError(text string)
 	// Status shows a message on the status line.
-	Status(text string, sev Severity) tea.Cmd
+	Status(text string, sev theme.Severity) tea.Cmd
 	// Push opens a view on top of the modal stack.
 	Push(v views.View)
 	// Busy reports whether a turn is running.

@@ -12,6 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -193,7 +194,7 @@ func (h *History) EscOnEmpty(host Host) tea.Cmd {
 		return h.Edit(host, "")
 	}
 	h.escAt = h.c.Now()
-	return host.Status("Esc again to edit an earlier message", Info)
+	return host.Status("Esc again to edit an earlier message", theme.Info)
 }
 
 // typedSomething reports whether the conversation has a message the user

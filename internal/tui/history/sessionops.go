@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -94,7 +95,7 @@ func (h *History) Export(host Host, arg string) tea.Cmd {
 // again.
 func (h *History) listArchived(host Host) tea.Cmd {
 	if h.c.Home == "" {
-		return host.Status("Sessions are not stored in this run", Info)
+		return host.Status("Sessions are not stored in this run", theme.Info)
 	}
 	home, ws := h.c.Home, h.c.Workspace
 	return func() tea.Msg {
@@ -114,13 +115,13 @@ func (h *History) listArchived(host Host) tea.Cmd {
 func (h *History) archiveSession(host Host, p *views.Picker, id string) tea.Cmd {
 	on := p.Name != ArchivedPicker
 	if err := session.Archive(h.c.Home, h.c.Journal, id, on); err != nil {
-		return host.Status("Archive failed: "+err.Error(), Warning)
+		return host.Status("Archive failed: "+err.Error(), theme.Warning)
 	}
 	p.Remove(id)
 	if on {
-		return host.Status("Archived session "+session.ShortID(id)+" (/sessions archived lists it)", Success)
+		return host.Status("Archived session "+session.ShortID(id)+" (/sessions archived lists it)", theme.Success)
 	}
-	return host.Status("Session "+session.ShortID(id)+" is listed again", Success)
+	return host.Status("Session "+session.ShortID(id)+" is listed again", theme.Success)
 }
 
 // archiveCommand is /sessions archive|unarchive <id|prefix>.

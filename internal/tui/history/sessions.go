@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -67,7 +68,7 @@ func (h *History) Sessions(host Host, arg string) tea.Cmd {
 // OpenSessions lists this workspace's sessions, newest first, in a picker.
 func (h *History) OpenSessions(host Host) tea.Cmd {
 	if h.c.Home == "" {
-		return host.Status("Sessions are not stored in this run", Info)
+		return host.Status("Sessions are not stored in this run", theme.Info)
 	}
 	home, ws := h.c.Home, h.c.Workspace
 	return func() tea.Msg {
@@ -137,13 +138,13 @@ func (h *History) resumed(host Host, msg resumedMsg) tea.Cmd {
 // is refused (it is being written).
 func (h *History) deleteSession(host Host, p *views.Picker, id string) tea.Cmd {
 	if id == host.Session() {
-		return host.Status("This is the current session; /new first to delete it", Warning)
+		return host.Status("This is the current session; /new first to delete it", theme.Warning)
 	}
 	if err := session.Delete(h.c.Home, id); err != nil {
-		return host.Status("Delete failed: "+err.Error(), Warning)
+		return host.Status("Delete failed: "+err.Error(), theme.Warning)
 	}
 	p.Remove(id)
-	return host.Status("Deleted session "+session.ShortID(id), Success)
+	return host.Status("Deleted session "+session.ShortID(id), theme.Success)
 }
 
 func (h *History) pruneSessions(host Host, days int) tea.Cmd {

@@ -5,56 +5,60 @@ import (
 
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/history"
+	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// historyHost is the root model as the history child sees it
-// (history.Host).
-type historyHost struct{ m *Model }
+// childHost is the root model as its children see it (history.Host,
+// services.Host, attach.Host).
+type childHost struct{ m *Model }
 
-var _ history.Host = historyHost{}
+var (
+	_ history.Host  = childHost{}
+	_ services.Host = childHost{}
+	_ attach.Host   = childHost{}
+)
 
-func (h historyHost) System(text string)      { h.m.system(text) }
-func (h historyHost) SystemError(text string) { h.m.systemError(text) }
-func (h historyHost) Push(v views.View)       { h.m.push(v) }
-func (h historyHost) Busy() bool              { return h.m.turn.busy }
-func (h historyHost) Session() string         { return h.m.session }
-func (h historyHost) Send(text string) tea.Cmd {
+func (h childHost) System(text string)      { h.m.system(text) }
+func (h childHost) SystemError(text string) { h.m.systemError(text) }
+func (h childHost) Push(v views.View)       { h.m.push(v) }
+func (h childHost) Busy() bool              { return h.m.turn.busy }
+func (h childHost) Session() string         { return h.m.session }
+func (h childHost) Send(text string) tea.Cmd {
 	return h.m.send(text)
 }
 
-func (h historyHost) Status(text string, sev history.Severity) tea.Cmd {
-	s := sevInfo
-	switch sev {
-	case history.Warning:
-		s = sevWarning
-	case history.Success:
-		s = sevSuccess
-	}
-	return h.m.setStatus(text, s)
+func (h childHost) Status(text string, sev theme.Severity) tea.Cmd {
+	return h.m.setStatus(text, sev)
 }
 
-func (h historyHost) Redraw(msgs []provider.Message) {
+func (h childHost) Redraw(msgs []provider.Message) {
 	h.m.tr.Clear()
 	rebuild(h.m.tr, msgs)
 }
 
-func (h historyHost) Forked(id string) {
+func (h childHost) Forked(id string) {
 	m := h.m
 	m.session = id
 	m.snapshot = nil
 	m.meter = m.freshMeter()
 }
 
-func (h historyHost) SetDraft(text string) {
-	h.m.comp.SetValue(text)
-	h.m.refreshPopup()
+func (h childHost) Paste(text string) tea.Cmd {
+	return h.m.comp.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
 }
 
-func (h historyHost) Resumed(l *session.Loaded) {
+func (h childHost) SetDraft(text string) {
+	h.m.comp.SetValue(text)
+	h.m.menu.Refresh()
+}
+
+func (h childHost) Resumed(l *session.Loaded) {
 	m := h.m
 	m.session, m.mode = l.Session.ID, l.Session.Mode
 	if l.Session.Model != "" {

@@ -6,6 +6,7 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/attach"
+	"github.com/codewhale/codewhale/internal/tui/handoff"
 	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
@@ -22,6 +23,7 @@ var (
 	_ history.Host  = childHost{}
 	_ services.Host = childHost{}
 	_ attach.Host   = childHost{}
+	_ handoff.Host  = childHost{}
 )
 
 func (h childHost) System(text string)      { h.m.system(text) }
@@ -51,6 +53,14 @@ func (h childHost) Forked(id string) {
 
 func (h childHost) Paste(text string) tea.Cmd {
 	return h.m.comp.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
+}
+
+// Edited puts the external editor's text in the composer.
+func (h childHost) Edited(text string) tea.Cmd {
+	m := h.m
+	m.comp.SetValue(text)
+	m.modes.set(modeRestored, false)
+	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.menu.Refresh())
 }
 
 func (h childHost) SetDraft(text string) {

@@ -167,7 +167,7 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 	case views.Decision:
 		return m.decide(ev)
 	case views.Copy:
-		return m.copyText(ev.Text, ev.Label)
+		return m.handoff.Copy(m.hhost, ev.Text, ev.Label)
 	case views.OpenPager:
 		m.push(views.NewPager(m.theme, ev.Title, ev.Body))
 	case views.Picked:
@@ -187,13 +187,13 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	m.modes.set(modeCtrlX, false)
 	switch k.String() {
 	case "ctrl+g":
-		return m.openEditor(), true
+		return m.handoff.Editor(m.hhost, m.comp.Expanded()), true
 	case "ctrl+x":
 		m.modes.set(modeCtrlX, true)
 		return nil, true
 	case "ctrl+e":
 		if chord {
-			return m.openEditor(), true
+			return m.handoff.Editor(m.hhost, m.comp.Expanded()), true
 		}
 	case "ctrl+c":
 		return m.ctrlC(), true

@@ -31,6 +31,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
+	"github.com/codewhale/codewhale/internal/tui/handoff"
 	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/slash"
@@ -183,15 +184,10 @@ type Model struct {
 	tr      *transcript.Transcript
 	env     *transcript.Env
 	comp    *composer.Composer
-	reg     *commands.Registry
-	ucmds   userCommands
-	initRun *initState // a /init in progress (nil: none)
+	table   *slash.Table // the command table: built-ins, MCP prompts, user commands
+	initRun *initState   // a /init in progress (nil: none)
 	stack   []views.View
 	sub     *subscription
-
-	// mcpVersion is the MCP pool version the command table's prompt rows
-	// were built from.
-	mcpVersion uint64
 
 	route    Route
 	mode     posture.Mode
@@ -205,8 +201,9 @@ type Model struct {
 	queue     []string
 	requeue   string // a queued message pulled back for editing ("" = none)
 	approvals []engine.ApprovalRequired
-	attached  []attachment   // outputs of local commands for the next message (shell.go)
-	attach    *attach.Images // images for the next message
+	attached  []attachment     // outputs of local commands for the next message (shell.go)
+	attach    *attach.Images   // images for the next message
+	handoff   *handoff.Handoff // copies to the clipboard, the external editor
 	status    status
 	quitArmed time.Time
 	lastKey   time.Time   // the last key pressed: a card opening within typingWindow opens without focus
@@ -295,7 +292,7 @@ func New(o Options) *Model {
 		resources = o.MCP.Resources
 	}
 	m.menu = slash.New(slash.Config{Theme: o.Theme, Composer: m.comp, Resources: resources, Files: o.Files,
-		Workspace: o.Workspace, Commands: func() *commands.Registry { m.syncCommands(); return m.reg }})
+		Workspace: o.Workspace, Commands: func() *commands.Registry { m.table.Sync(m.hhost); return m.table.Registry() }})
 	m.history = history.New(history.Config{Theme: o.Theme, Submit: o.Engine.Submit, Now: o.Clock, NewID: o.NewID,
 		Checkpoints: o.Checkpoints, CheckpointsOff: o.CheckpointsOff, Home: o.Home, Workspace: o.Workspace, Journal: o.Journal})
 	m.hhost = childHost{m}
@@ -303,10 +300,13 @@ func New(o Options) *Model {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	m.handoff = handoff.New(handoff.Config{Clipboard: o.Clipboard, Multiplexer: o.Multiplexer, Getenv: getenv,
+		In: o.TTY.In, Out: o.TTY.Out})
 	m.attach = attach.New(attach.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Getenv: getenv})
 	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Project: o.Project, Agents: o.Agents,
 		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP})
-	m.syncCommands()
+	m.table = slash.NewTable(builtinRows(), o.Project, o.MCP)
+	m.table.Sync(m.hhost)
 	m.meter = m.freshMeter()
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
 	m.updatePlaceholder()
@@ -372,10 +372,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleTick()
 	case submitMsg:
 		return m, m.submitText(msg.text)
-	case copiedMsg:
-		return m, m.copied(msg)
-	case editedMsg:
-		return m, m.edited(msg)
 	case tea.BlurMsg:
 		m.modes.set(modeBlurred, true)
 		return m, nil
@@ -403,6 +399,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		if cmd, ok := m.services.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.handoff.Update(m.hhost, msg); ok {
 			return m, cmd
 		}
 		if cmd, ok := m.attach.Update(m.hhost, msg); ok {

@@ -91,7 +91,7 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "context", Aliases: []string{"ctx"}, Usage: "[reload]",
 		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, servicesCommand((*services.Services).Context)},
 	{commands.Command{Name: "skills", Usage: "[name]", Help: "the skills the model may load, with their sources"},
-		(*Model).skillsCommand},
+		servicesCommand((*services.Services).Skills)},
 	{commands.Command{Name: "agents", Usage: "[list|show <name>|validate|trust]",
 		Help: "the sub-agent types people defined: sources, tools, models, problems; trust the project's"}, servicesCommand((*services.Services).Agents)},
 	{commands.Command{Name: "hooks", Aliases: []string{"hook"}, Usage: "[list|events|trust]",
@@ -106,7 +106,8 @@ var slashCommands = []slashCommand{
 		Help: "manage queued messages"}, (*Model).queueCommand},
 }
 
-func (m *Model) commandTable() []commands.Command {
+// builtinRows are the built-in commands' rows.
+func builtinRows() []commands.Command {
 	out := make([]commands.Command, len(slashCommands))
 	for i, c := range slashCommands {
 		out[i] = c.Command
@@ -124,21 +125,21 @@ func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 	if strings.HasPrefix(inv.Name, "mcp:") {
 		return m.runMCPPrompt(inv)
 	}
-	if c, ok := m.reg.Lookup(inv.Name); ok {
+	if c, ok := m.table.Registry().Lookup(inv.Name); ok {
 		for _, sc := range slashCommands {
 			if sc.Name == c.Name {
 				return sc.run(m, inv.Arg)
 			}
 		}
 	}
-	if c, ok := m.userCommand(inv.Name); ok {
+	if c, ok := m.table.UserCommand(m.hhost, inv.Name); ok {
 		return m.runUserCommand(c, inv.Arg)
 	}
 	if msg, ok := commands.Retired(inv.Name); ok {
 		m.systemError(msg)
 		return nil
 	}
-	m.systemError(m.reg.Unknown(inv.Name))
+	m.systemError(m.table.Registry().Unknown(inv.Name))
 	return nil
 }
 
@@ -266,7 +267,7 @@ func hasItem(items []views.Item, v string) bool {
 
 func (m *Model) helpCommand(arg string) tea.Cmd {
 	if strings.TrimSpace(arg) != "" {
-		m.system(m.reg.HelpText(arg))
+		m.system(m.table.Registry().HelpText(arg))
 		return nil
 	}
 	m.openHelp()

@@ -1,6 +1,6 @@
 // Package services is the TUI's child for the slash commands over the
 // session's services: /agents (the defined sub-agent types), /automations,
-// /permissions (the saved rules), /hooks, /lsp and /context. It reaches
+// /permissions (the saved rules), /hooks, /lsp, /context and /skills. It reaches
 // the root model only through Host; work done off the UI goroutine comes
 // back to Update as a message.
 package services

@@ -129,17 +129,6 @@ func startTUIWith(ios IO, g *globals, cfg *config.Config, prompt string, resume 
 	return nil
 }
 
-// nonEmpty is the strings that are not empty.
-func nonEmpty(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // tuiMCP is the session's MCP pool for /mcp, prompts and mentions; nil
 // with --no-mcp.
 func tuiMCP(a *app.App) *mcp.Pool {

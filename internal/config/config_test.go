@@ -89,6 +89,8 @@ func TestDefaultsAndKeySources(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §3.7: there are no script overrides or plugin tools, so the
+// keys that would declare them are unknown keys, refused with the file and line.
 func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
@@ -97,6 +99,8 @@ func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 		"model = \"x\"\n\nmax_steps = \"many\"\n": "line 3",
 		"model = \n":                             "line 1",
 		"[providers.deepseek]\napikey = \"k\"\n": `unknown key "providers.deepseek.apikey" (did you mean "api_key"?)`,
+		"[tools]\noverride = \"x.sh\"\n":         `line 2: unknown key "tools.override"`,
+		"[plugins]\nx = \"y\"\n":                 `line 1: unknown key "plugins"`,
 	}
 	for body, want := range cases {
 		home := t.TempDir()

@@ -229,6 +229,8 @@ func TestReasoningThenText(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §4.3: a hit is in the request from the next step, appended at the tail, and the next turn starts again
+// without it (also §4.9).
 func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -271,6 +273,8 @@ func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §3.3: the engine never dispatches a near-miss name, answers each with the not-registered text, and gives
+// exec_shell the renamed-to-Bash hint.
 func TestUnknownRemovedAndNearMissNamesNeverDispatch(t *testing.T) {
 	t.Parallel()
 	names := []string{"read_file", "exec_shell", "Fil", "UPDATE_PLAN", "update-plan", "updatePlan", "agents"}
@@ -569,6 +573,7 @@ func TestThreeParallelReadOnlyCalls(t *testing.T) {
 }
 
 // Plan mode narrows the request and refuses writes with the exact text.
+// CONTRACT.md §4.6: a write in Plan is refused with the exact NotAvailable text and writes nothing.
 func TestPlanModeNarrowsToolsAndRefusesWrites(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{Name: "File", Args: `{"action":"write","path":"x.txt","content":"x"}`}),

@@ -18,7 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/jobs"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
 )
@@ -215,7 +215,7 @@ func oneShotCategory(err error) string {
 
 // runExecAgent runs one agent turn headless and reports it.
 func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
-	mode, err := policy.ParseMode(o.mode)
+	mode, err := posture.ParseMode(o.mode)
 	if err != nil {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
@@ -233,7 +233,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	}
 	ao := app.Options{Version: codewhaleVersion(), Mode: &mode, AutoApprove: o.auto || o.yolo, Executable: executable(), Hooks: o.hookUse()}
 	if o.yolo {
-		full := policy.FullAccess
+		full := posture.FullAccess
 		ao.Posture = &full
 	}
 	a, err := app.New(cfg, ao)

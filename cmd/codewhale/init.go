@@ -16,7 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 )
 
@@ -104,7 +104,7 @@ func runInit(ios IO, cfg *config.Config, o *initOptions) int {
 
 // surveyTurn runs the Plan-mode survey and returns its final answer.
 func surveyTurn(ctx context.Context, ios IO, cfg *config.Config, d *projectctx.InitDraft, maxTurns int) (string, int) {
-	plan := policy.Plan
+	plan := posture.Plan
 	a, err := app.New(cfg, app.Options{Version: codewhaleVersion(), Mode: &plan, Executable: executable()})
 	if err != nil {
 		fmt.Fprintln(ios.Err, "error:", err)

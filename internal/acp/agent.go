@@ -19,7 +19,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/mcp"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/work"
 )
@@ -48,7 +48,7 @@ type OpenOptions struct {
 type Backend struct {
 	Engine    *engine.Engine
 	SessionID string
-	Mode      policy.Mode
+	Mode      posture.Mode
 	// Resume is the loaded session (nil for a new one); its messages are
 	// replayed to the client on session/load.
 	Resume *engine.SyncSession

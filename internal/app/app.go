@@ -27,7 +27,7 @@ import (
 	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -44,8 +44,8 @@ type Options struct {
 	Version     string
 	Interactive bool // a person can answer approval prompts
 	AutoApprove bool // exec --auto: approve every prompt
-	Mode        *policy.Mode
-	Posture     *policy.Posture
+	Mode        *posture.Mode
+	Posture     *posture.Posture
 	SessionID   string
 	// RunTasks attaches a runner so queued durable tasks execute in this
 	// process (interactive sessions; exec leaves them queued for later).
@@ -331,14 +331,14 @@ func jobsStateDir(cfg *config.Config) string {
 }
 
 // posture is the session's effective posture.
-func (a *App) posture() policy.Posture {
+func (a *App) posture() posture.Posture {
 	if a.Opts.Posture != nil {
 		return *a.Opts.Posture
 	}
 	return a.Cfg.Posture
 }
 
-func (a *App) mode() policy.Mode {
+func (a *App) mode() posture.Mode {
 	if a.Opts.Mode != nil {
 		return *a.Opts.Mode
 	}
@@ -376,14 +376,14 @@ func (a *App) SwitchRoute(id string) (*config.Config, error) {
 // EngineOptions are the options of the session's own engine.
 func (a *App) EngineOptions() engine.Options {
 	cfg := a.Cfg
-	posture := a.posture()
-	full := posture == policy.FullAccess
+	p := a.posture()
+	full := p == posture.FullAccess
 	return engine.Options{
 		Workspace:          cfg.Workspace,
 		Sandbox:            a.Sandbox,
 		Session:            &engine.Session{ID: a.Opts.SessionID},
 		Mode:               a.mode(),
-		Posture:            posture,
+		Posture:            p,
 		AllowShell:         cfg.AllowShell || full || a.Opts.AutoApprove,
 		Trust:              full || a.Opts.AutoApprove,
 		TrustedRoots:       cfg.WorkspaceTrust,
@@ -470,9 +470,9 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	// (tasks.Authority): its posture, and the flags the creator could give.
 	auth := t.RunAuthority()
 	opts.Interactive = false
-	opts.Posture, _ = policy.ParsePosture(auth.Posture)
+	opts.Posture, _ = posture.Parse(auth.Posture)
 	opts.AutoApprove, opts.AllowShell, opts.Trust = auth.AutoApprove, auth.AllowShell, auth.Trust
-	if m, err := policy.ParseMode(t.Mode); err == nil {
+	if m, err := posture.ParseMode(t.Mode); err == nil {
 		opts.Mode = m
 	}
 	if t.Model != "" {

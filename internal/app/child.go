@@ -7,7 +7,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/toolset"
@@ -70,7 +70,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	}
 	opts.Mode = cc.Mode
 	if cc.ReadOnly {
-		opts.Mode = policy.Plan
+		opts.Mode = posture.Plan
 	}
 	if cc.MaxSteps > 0 {
 		opts.MaxSteps = cc.MaxSteps

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -56,7 +56,7 @@ func TestTwentyTurnsKeepThePrefixCached(t *testing.T) {
 		}
 		return fakemodel.Text("Looked at the workspace; nothing to change.")
 	})
-	c := composition{name: "act-tui-ask", mode: policy.Act, tui: true}
+	c := composition{name: "act-tui-ask", mode: posture.Act, tui: true}
 	eng := engine.New(newPromptApp(t, c, srv).EngineOptions())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -96,7 +96,7 @@ func TestMCPToolsFollowNativeAndAreDeferred(t *testing.T) {
 	if c.MCPAttribution()["mcp_b_x"] != "b" {
 		t.Error("attribution")
 	}
-	full := catalog.Build(reg, info, catalog.Options{Posture: policy.FullAccess})
+	full := catalog.Build(reg, info, catalog.Options{Posture: posture.FullAccess})
 	if !full.IsActive("mcp_b_x") {
 		t.Error("Full Access makes MCP tools eager")
 	}
@@ -132,7 +132,7 @@ func TestToolSearch(t *testing.T) {
 		many = append(many, fmt.Sprintf("extra_%03d", i))
 	}
 	reg := registry(append(many, "File", "Git", "update_plan", "~todo_write")...)
-	c := catalog.Build(reg, catalog.MCPInfo{}, catalog.Options{Mode: policy.Plan})
+	c := catalog.Build(reg, catalog.MCPInfo{}, catalog.Options{Mode: posture.Plan})
 	res, err := search(t, c, `{"query":"extra"}`)
 	if err != nil || len(res.References) != 20 {
 		t.Fatalf("default limit: %d %v", len(res.References), err)

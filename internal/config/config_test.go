@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 func env(m map[string]string) config.Env { return func(k string) string { return m[k] } }
@@ -46,7 +46,7 @@ allow_shell = false
 		t.Fatal(err)
 	}
 	if c.Model != "project-model" || c.BaseURL != "https://config.example.com/v1" || c.BaseSource != "config" ||
-		c.APIKey != "sk-from-config" || c.KeySource != "config" || c.Posture != policy.AutoReview || c.AllowShell {
+		c.APIKey != "sk-from-config" || c.KeySource != "config" || c.Posture != posture.AutoReview || c.AllowShell {
 		t.Errorf("overlay: %+v", c)
 	}
 	e["CODEWHALE_MODEL"], e["DEEPSEEK_MODEL"] = "env-model", "legacy-model"
@@ -69,7 +69,7 @@ func TestDefaultsAndKeySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.BaseURL != "https://api.deepseek.com/beta" || c.Model != "deepseek-v4-pro" || c.MaxSteps != 100 ||
-		c.KeySource != "none" || c.Posture != policy.Ask || c.MemoryEnabled || c.IdleTimeout.Seconds() != 120 || c.OpenTimeout.Seconds() != 45 || c.RequestTimeout.Minutes() != 30 {
+		c.KeySource != "none" || c.Posture != posture.Ask || c.MemoryEnabled || c.IdleTimeout.Seconds() != 120 || c.OpenTimeout.Seconds() != 45 || c.RequestTimeout.Minutes() != 30 {
 		t.Errorf("defaults: %+v", c)
 	}
 	if _, err := config.WriteSecret(home, "deepseek", "sk-stored\n"); err != nil {
@@ -133,7 +133,7 @@ func TestApprovalPolicyValues(t *testing.T) {
 		}
 		_, err := config.Load(config.Flags{Workspace: ws, ApprovalPolicy: tt.flag},
 			env(map[string]string{"CODEWHALE_HOME": home, "CODEWHALE_APPROVAL_POLICY": tt.env}))
-		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), policy.PostureValues) {
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), posture.Values) {
 			t.Errorf("%+v: err = %v; want it to contain %q and the allowed values", tt, err, tt.wantErr)
 		}
 	}
@@ -141,7 +141,7 @@ func TestApprovalPolicyValues(t *testing.T) {
 	write(t, filepath.Join(home, "config.toml"), "approval_policy = \"bypass\"\n")
 	write(t, filepath.Join(ws, ".codewhale", "config.toml"), "approval_policy = \"never\"\n")
 	c, err := config.Load(config.Flags{Workspace: ws}, env(map[string]string{"CODEWHALE_HOME": home}))
-	if err != nil || c.Posture != policy.Never {
+	if err != nil || c.Posture != posture.Never {
 		t.Errorf("project never over user bypass: %v, %v", c.Posture, err)
 	}
 }

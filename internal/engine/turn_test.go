@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/toolset"
@@ -487,14 +487,14 @@ func TestPlanModeChangeAppliesToNextRequest(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("a"))
 	h := newHarness(t, srv)
-	plan := policy.Plan
+	plan := posture.Plan
 	h.eng.Submit(engine.ChangeMode{Mode: &plan})
 	h.turn("x")
 	sys := srv.Requests()[0].Messages()[0]["content"].(string)
 	if !strings.Contains(sys, "Mode: Plan") {
 		t.Errorf("system prompt does not say Plan: %s", sys)
 	}
-	if m, _ := h.eng.Mode(); m != policy.Plan {
+	if m, _ := h.eng.Mode(); m != posture.Plan {
 		t.Errorf("mode %v", m)
 	}
 }
@@ -578,7 +578,7 @@ func TestPlanModeNarrowsToolsAndRefusesWrites(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{Name: "File", Args: `{"action":"write","path":"x.txt","content":"x"}`}),
 		fakemodel.Text("ok"))
-	h := newHarness(t, srv, func(o *engine.Options) { o.Mode = policy.Plan })
+	h := newHarness(t, srv, func(o *engine.Options) { o.Mode = posture.Plan })
 	evs := h.turn("write a file")
 	if got := strings.Join(srv.Requests()[0].ToolNames(), ","); got != "File,Git,work_update,tool_search" {
 		t.Errorf("Plan tools %s", got)

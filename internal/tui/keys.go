@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -217,11 +217,11 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+t":
 		return m.cycleEffort(), true
 	case "alt+p":
-		return m.switchMode(policy.Plan, false), true
+		return m.switchMode(posture.Plan, false), true
 	case "alt+a":
-		return m.switchMode(policy.Act, false), true
+		return m.switchMode(posture.Act, false), true
 	case "alt+y":
-		return m.switchMode(policy.Operate, false), true
+		return m.switchMode(posture.Operate, false), true
 	case "f1", "ctrl+_":
 		m.openHelp()
 		return nil, true

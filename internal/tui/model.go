@@ -21,7 +21,7 @@ import (
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/mdterm"
 	"github.com/codewhale/codewhale/internal/permissions"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -73,8 +73,8 @@ type Options struct {
 	// Home is CODEWHALE_HOME, where sessions are stored ("" = no /sessions).
 	Home      string
 	SessionID string
-	Mode      policy.Mode
-	Posture   policy.Posture
+	Mode      posture.Mode
+	Posture   posture.Posture
 	// Sandbox confines the session's commands; the header chip and /status
 	// report its real posture. Nil reports an unenforced workspace scope.
 	Sandbox *sandbox.Sandbox
@@ -190,8 +190,8 @@ type Model struct {
 	mcpVersion uint64
 
 	route    Route
-	mode     policy.Mode
-	posture  policy.Posture
+	mode     posture.Mode
+	posture  posture.Posture
 	verbose  bool
 	meter    usage.Meter
 	snapshot *engine.ToolSnapshot
@@ -414,7 +414,7 @@ func (m *Model) quit() tea.Cmd {
 func (m *Model) Quitting() bool { return m.quitting }
 
 func (m *Model) updatePlaceholder() {
-	if m.mode == policy.Operate {
+	if m.mode == posture.Operate {
 		m.comp.SetPlaceholder("Describe the goal — Codewhale keeps working until it's done")
 		return
 	}

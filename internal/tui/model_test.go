@@ -18,7 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/views"
@@ -52,7 +52,7 @@ func TestHeaderShowsRouteModePostureAndContextMeter(t *testing.T) {
 func TestTabCyclesModesOnAnEmptyComposerOnly(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 20)
-	want := []policy.Mode{policy.Operate, policy.Plan, policy.Act}
+	want := []posture.Mode{posture.Operate, posture.Plan, posture.Act}
 	for _, mode := range want {
 		d.key("tab")
 		op, ok := d.eng.lastOp().(engine.ChangeMode)
@@ -60,7 +60,7 @@ func TestTabCyclesModesOnAnEmptyComposerOnly(t *testing.T) {
 			t.Fatalf("Tab sent %#v, want mode %v", d.eng.lastOp(), mode)
 		}
 		d.mustShow(" · " + mode.String() + " · ")
-		if mode == policy.Plan {
+		if mode == posture.Plan {
 			d.mustShow("read only · files: read-only (unenforced)")
 		}
 	}

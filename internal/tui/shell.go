@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
@@ -50,7 +50,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 	case m.closed:
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
-	case m.mode == policy.Plan:
+	case m.mode == posture.Plan:
 		return m.setStatus("Plan mode has no shell: switch to Act (/mode act) to run !"+termtext.OneLine(command), sevWarning)
 	}
 	id := "host_" + m.o.NewID()

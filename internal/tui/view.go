@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
@@ -155,7 +155,7 @@ func (m *Model) emptyState(h int) []string {
 
 // permissionChip is `read only` in Plan, else the posture chip.
 func (m *Model) permissionChip() string {
-	if m.mode == policy.Plan {
+	if m.mode == posture.Plan {
 		return "read only"
 	}
 	return m.posture.Chip()
@@ -171,7 +171,7 @@ func (m *Model) fsScope() string { return m.sandboxStatus().Scope() }
 func (m *Model) sandboxStatus() sandbox.Status {
 	if m.o.Sandbox == nil {
 		st := sandbox.Status{Mode: sandbox.WorkspaceWrite, Mechanism: sandbox.None, Reason: "no sandbox attached"}
-		if m.mode == policy.Plan {
+		if m.mode == posture.Plan {
 			st.Mode = sandbox.ReadOnly
 		}
 		return st
@@ -230,7 +230,7 @@ func (m *Model) header(rows int) []string {
 func (m *Model) headerTail(scope string) string {
 	t := m.theme
 	permStyle := t.Posture[m.posture]
-	if m.mode == policy.Plan {
+	if m.mode == posture.Plan {
 		permStyle = t.ReadOnly
 	}
 	tail := " · " + t.Mode[m.mode].Render(m.mode.String()) + " · effort " + m.effortLabel() + " · " +
@@ -383,7 +383,7 @@ func (m *Model) popupRows(n int) []string {
 // composerRows is the posture-coloured top edge and the input.
 func (m *Model) composerRows(n int) []string {
 	edge := m.theme.Edge(m.posture)
-	if m.mode == policy.Plan {
+	if m.mode == posture.Plan {
 		edge = m.theme.ReadOnly.UnsetBold()
 	}
 	rows := []string{edge.Render(strings.Repeat("─", m.w))}

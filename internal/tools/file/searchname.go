@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 )
 
 type nameReq struct {
@@ -111,19 +111,19 @@ type nameResult struct {
 
 // renderNames renders the best matches within budget: the bare list of
 // CONTRACT.md §6.2 when it is the whole answer, else the object form.
-func renderNames(found []nameMatch, limit int, defaults *defaultsReport, budget int) string {
+func renderNames(found []nameMatch, limit int, defaults *defaultsReport, chars int) string {
 	shown := found[:min(limit, len(found))]
 	if len(shown) == len(found) && defaults == nil {
-		if s := jsonText(shown); fit.Runes(s) <= budget {
+		if s := jsonText(shown); budget.Runes(s) <= chars {
 			return s
 		}
 	}
-	text, _ := fit.Prefix(len(shown), budget, func(k int) string {
+	text, _ := budget.Prefix(len(shown), chars, func(k int) string {
 		res := nameResult{Matches: shown[:k], TotalMatches: len(found), Truncated: k < len(found), Defaults: defaults}
 		if res.Truncated {
 			res.Note = fmt.Sprintf("Showing the %d best of %d matches; narrow `query`, `path` or `extensions` to see others", k, len(found))
 			if k < len(shown) {
-				res.Note += fmt.Sprintf(" (the %d-character result budget held %d of the %d `limit` allows)", budget, k, len(shown))
+				res.Note += fmt.Sprintf(" (the %d-character result budget held %d of the %d `limit` allows)", chars, k, len(shown))
 			}
 		}
 		return jsonText(res)

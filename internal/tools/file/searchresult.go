@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 	"github.com/codewhale/codewhale/internal/tools/confine"
-	"github.com/codewhale/codewhale/internal/tools/fit"
 )
 
 // grepRun is the shared state of one search_content call. Workers search
@@ -135,21 +135,21 @@ type contentResult struct {
 // render is the result text within budget characters: the summary, then one
 // match per line, as many of the shown matches as fit. What is left out is
 // said in `note` with the call that gets it.
-func (g *grepRun) render(budget int) string {
+func (g *grepRun) render(chars int) string {
 	sum := contentSummary{TotalMatches: g.seen, TotalLowerBound: g.stoppedCounting.Load(),
 		FilesSearched: int(g.files.Load()), FilesWithMatches: g.withMatches, Offset: g.req.offset, Defaults: g.defaults}
 	if s := (skippedFiles{g.skips.binary.Load(), g.skips.tooLarge.Load(), g.skips.unreadable.Load(), g.skips.secret.Load()}); s != (skippedFiles{}) {
 		sum.Skipped = &s
 	}
 	shown := g.shown
-	text, k := fit.Prefix(len(shown), budget, func(k int) string { return g.renderK(sum, shown[:k], len(shown)) })
+	text, k := budget.Prefix(len(shown), chars, func(k int) string { return g.renderK(sum, shown[:k], len(shown)) })
 	if k == 0 && len(shown) > 0 {
 		// One match with its context is over the budget: cut its context.
 		first := shown[0]
-		cut, c := fit.Prefix(g.req.context, budget, func(c int) string {
+		cut, c := budget.Prefix(g.req.context, chars, func(c int) string {
 			return g.renderK(sum, []contentMatch{trimContext(first, c, g.req.context)}, len(shown))
 		})
-		if c > 0 || fit.Runes(cut) <= budget {
+		if c > 0 || budget.Runes(cut) <= chars {
 			return cut
 		}
 	}

@@ -1,8 +1,8 @@
-// Package policy holds the two independent controls a session has: the mode
+// Package posture holds the two independent controls a session has: the mode
 // (Plan, Act, Operate) and the permission posture (Ask, Auto-Review, Full
 // Access, Never), and the decision of what happens to a tool call that needs
 // approval under a posture (CONTRACT.md §12.6).
-package policy
+package posture
 
 import (
 	"fmt"
@@ -75,8 +75,8 @@ const (
 	Never
 )
 
-// Postures lists the postures Shift+Tab cycles through (Never is config-only).
-var Postures = []Posture{Ask, AutoReview, FullAccess}
+// All lists the postures Shift+Tab cycles through (Never is config-only).
+var All = []Posture{Ask, AutoReview, FullAccess}
 
 func (p Posture) String() string {
 	switch p {
@@ -91,7 +91,7 @@ func (p Posture) String() string {
 	}
 }
 
-// Value is the approval_policy spelling of p (ParsePosture's inverse).
+// Value is the approval_policy spelling of p (Parse's inverse).
 func (p Posture) Value() string {
 	switch p {
 	case AutoReview:
@@ -149,16 +149,16 @@ func (p Posture) Next() Posture {
 	}
 }
 
-// PostureValues are the approval_policy spellings ParsePosture accepts,
+// Values are the approval_policy spellings Parse accepts,
 // in the order its error lists them.
-const PostureValues = "suggest, on-request, untrusted, auto, bypass, never"
+const Values = "suggest, on-request, untrusted, auto, bypass, never"
 
-// ParsePosture accepts exactly the documented approval_policy values:
+// Parse accepts exactly the documented approval_policy values:
 // suggest (and the spellings on-request, untrusted) for Ask, auto for
 // Auto-Review, bypass for Full Access and never; "" is the default, Ask.
 // Anything else ("yolo", "BYPASS", "full") is an error naming the allowed
 // values, so a typo never silently widens or narrows the posture.
-func ParsePosture(s string) (Posture, error) {
+func Parse(s string) (Posture, error) {
 	switch s {
 	case "suggest", "on-request", "untrusted", "":
 		return Ask, nil
@@ -169,7 +169,7 @@ func ParsePosture(s string) (Posture, error) {
 	case "never":
 		return Never, nil
 	}
-	return Ask, fmt.Errorf("unknown approval_policy %q (allowed: %s)", s, PostureValues)
+	return Ask, fmt.Errorf("unknown approval_policy %q (allowed: %s)", s, Values)
 }
 
 // Need is how strongly a call needs a person's approval.

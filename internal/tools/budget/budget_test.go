@@ -1,4 +1,4 @@
-package fit
+package budget
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-// Package fit sizes tool results to the character budget the engine gives
+// Package budget sizes tool results to the character budget the engine gives
 // each call (tools.Context.Budget). A tool sizes its own result with Prefix
 // (keep as many items as fit, and say how to get the rest) and Line (cut one
 // long line with a marker); Content is the last-resort cut the engine applies
@@ -8,7 +8,7 @@
 //
 // Budgets count characters (Unicode code points), the unit the engine
 // measures results in.
-package fit
+package budget
 
 import (
 	"strconv"

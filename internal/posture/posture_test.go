@@ -1,4 +1,4 @@
-package policy
+package posture
 
 import (
 	"strings"
@@ -22,13 +22,13 @@ func TestModesAndPostures(t *testing.T) {
 		t.Error("posture cycle must be Ask → Auto-Review → Full Access → Ask")
 	}
 	for in, want := range map[string]Posture{"suggest": Ask, "on-request": Ask, "auto": AutoReview, "bypass": FullAccess, "never": Never} {
-		if got, err := ParsePosture(in); err != nil || got != want {
-			t.Errorf("ParsePosture(%q) = %v, %v", in, got, err)
+		if got, err := Parse(in); err != nil || got != want {
+			t.Errorf("Parse(%q) = %v, %v", in, got, err)
 		}
 	}
 	for _, bad := range []string{"yolo", "BYPASS", "Auto", "full", "full-access", " never"} {
-		if _, err := ParsePosture(bad); err == nil || !strings.Contains(err.Error(), PostureValues) {
-			t.Errorf("ParsePosture(%q) = %v; want an error naming %s", bad, err, PostureValues)
+		if _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), Values) {
+			t.Errorf("Parse(%q) = %v; want an error naming %s", bad, err, Values)
 		}
 	}
 	if Ask.Chip() != "ask" || AutoReview.Chip() != "auto" || FullAccess.Chip() != "Full Access" || Plan.Title() != "Plan" {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
 	"github.com/codewhale/codewhale/internal/tools/web"
 	"github.com/codewhale/codewhale/internal/toolset"
@@ -23,19 +23,19 @@ func TestWhatEachTurnRegisters(t *testing.T) {
 		edit     func(*toolset.Services)
 		has, not []string
 	}{
-		{"Act, shell allowed", engine.TurnEnv{Mode: policy.Act, AllowShell: true}, nil,
+		{"Act, shell allowed", engine.TurnEnv{Mode: posture.Act, AllowShell: true}, nil,
 			[]string{"File", "Git", "update_plan", "work_update", "todo_write", "Bash", "Run", "apply_patch", "tasks", "task_list",
 				"remember", "agent", "handle_read", "github", "read_media", "Web", "rlm"}, nil},
-		{"Act, shell not allowed", engine.TurnEnv{Mode: policy.Act}, nil, []string{"Run"}, []string{"Bash"}},
-		{"Full Access, shell not allowed", engine.TurnEnv{Mode: policy.Act, Posture: policy.FullAccess}, nil, []string{"Bash", "Run"}, nil},
-		{"no job manager", engine.TurnEnv{Mode: policy.Act, AllowShell: true}, func(s *toolset.Services) { s.Jobs = nil },
+		{"Act, shell not allowed", engine.TurnEnv{Mode: posture.Act}, nil, []string{"Run"}, []string{"Bash"}},
+		{"Full Access, shell not allowed", engine.TurnEnv{Mode: posture.Act, Posture: posture.FullAccess}, nil, []string{"Bash", "Run"}, nil},
+		{"no job manager", engine.TurnEnv{Mode: posture.Act, AllowShell: true}, func(s *toolset.Services) { s.Jobs = nil },
 			[]string{"File"}, []string{"Bash", "Run"}},
-		{"patch off", engine.TurnEnv{Mode: policy.Act, AllowShell: true}, func(s *toolset.Services) { s.ApplyPatch = false },
+		{"patch off", engine.TurnEnv{Mode: posture.Act, AllowShell: true}, func(s *toolset.Services) { s.ApplyPatch = false },
 			[]string{"File"}, []string{"apply_patch"}},
-		{"no task store", engine.TurnEnv{Mode: policy.Act}, func(s *toolset.Services) { s.Tasks = nil }, nil, []string{"tasks", "task_list"}},
-		{"memory off", engine.TurnEnv{Mode: policy.Act}, func(s *toolset.Services) { s.MemoryEnabled = false }, nil, []string{"remember"}},
-		{"no web", engine.TurnEnv{Mode: policy.Act}, func(s *toolset.Services) { s.Web = nil }, []string{"github"}, []string{"Web"}},
-		{"Plan", engine.TurnEnv{Mode: policy.Plan, AllowShell: true, Posture: policy.FullAccess}, nil,
+		{"no task store", engine.TurnEnv{Mode: posture.Act}, func(s *toolset.Services) { s.Tasks = nil }, nil, []string{"tasks", "task_list"}},
+		{"memory off", engine.TurnEnv{Mode: posture.Act}, func(s *toolset.Services) { s.MemoryEnabled = false }, nil, []string{"remember"}},
+		{"no web", engine.TurnEnv{Mode: posture.Act}, func(s *toolset.Services) { s.Web = nil }, []string{"github"}, []string{"Web"}},
+		{"Plan", engine.TurnEnv{Mode: posture.Plan, AllowShell: true, Posture: posture.FullAccess}, nil,
 			[]string{"File", "Git", "update_plan", "work_update", "tasks", "task_list", "agent", "handle_read", "github", "Web", "read_media"},
 			[]string{"Bash", "Run", "apply_patch", "remember", "rlm", "task_create"}},
 	} {

@@ -191,7 +191,7 @@ func TestChildOfPlanIsReadOnly(t *testing.T) {
 	m, rec := typedManager(t, sessionTypes())
 	tool := agent.New(m, nil)
 	for _, in := range []string{`{"prompt":"look"}`, `{"prompt":"look","type":"reviewer"}`} {
-		res, err := startIn(t, tool, policy.Plan, in)
+		res, err := startIn(t, tool, posture.Plan, in)
 		if err != nil || !res.Success {
 			t.Fatalf("%s: %v %s", in, err, res.Content)
 		}
@@ -200,7 +200,7 @@ func TestChildOfPlanIsReadOnly(t *testing.T) {
 		if _, settled := m.Wait(context.Background(), []string{receipt["agent_id"].(string)}, "completion", 10*time.Second); !settled {
 			t.Fatalf("%s: the child did not finish", in)
 		}
-		if cc := rec.last(); cc.Mode != policy.Plan || !cc.ReadOnly {
+		if cc := rec.last(); cc.Mode != posture.Plan || !cc.ReadOnly {
 			t.Errorf("%s from Plan: child mode %v, read-only %v", in, cc.Mode, cc.ReadOnly)
 		}
 	}

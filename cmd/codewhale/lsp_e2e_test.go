@@ -17,6 +17,8 @@ import (
 // gopls's error in its result, the edit that fixes it gets none, and a
 // Bash command that breaks it again is reported to the model as a runtime
 // notice.
+// CONTRACT.md §6.13: in the real binary with gopls, File edits and a Bash call's changes reach the model as new
+// diagnostics, the latter as the exact runtime notice.
 func TestFileEditsGetGoplsDiagnostics(t *testing.T) {
 	t.Parallel()
 	gopls := e2e.LSPServer(t, "gopls")

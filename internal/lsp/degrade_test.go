@@ -13,6 +13,8 @@ import (
 // hangs on initialize, floods, stops reading, writes what is not LSP or is
 // missing gives one "no diagnostics (why)" line, within the wait, and is
 // gone when the manager closes.
+// CONTRACT.md §6.13: a server that crashes, hangs, floods or stops reading gives the one exact 'LSP: no diagnostics
+// from <server> (<why>)' line.
 func TestMisbehavingServersDegradeToNoDiagnostics(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("// padding to fill the pipe\n", 40000) // ~1 MB: more than a pipe holds
@@ -133,6 +135,8 @@ func TestUnversionedPartsAreWaitedFor(t *testing.T) {
 }
 
 // A server that offers textDocument/diagnostic is asked, not waited for.
+// CONTRACT.md §6.13: post-edit diagnostics use a pull answer and list the new problem in the exact 'LSP (<server>):
+// <n> new error in <path> after this change:' text.
 func TestPullDiagnostics(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "pull", 20*time.Second)

@@ -81,6 +81,7 @@ func TestDefaultActiveSets(t *testing.T) {
 
 // Check 3: deferred but findable.
 // CONTRACT.md §4.9: update_plan and handle_read are deferred, not in the first request, and found by tool_search.
+// CONTRACT.md §6.9: update_plan is model-visible, deferred and reached through tool_search.
 func TestDeferredToolsAreFindable(t *testing.T) {
 	t.Parallel()
 	_, c, first := firstRequest(services(t, true), posture.Act)
@@ -212,6 +213,7 @@ func TestCatalogConsistency(t *testing.T) {
 
 // The Web tool is deferred, found by what people ask for, and its removed
 // single-purpose spellings stay unregistered.
+// CONTRACT.md §6.10: Web is deferred and found through tool_search.
 func TestWebIsDeferredAndFindable(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,6 +123,42 @@ func TestAllowAndDenyListsGateDispatch(t *testing.T) {
 			}
 			if h.svc.Plan.Get().Objective != "" {
 				t.Error("the refused call ran")
+			}
+		})
+	}
+}
+
+// CONTRACT.md §8.4: a provider failure that ends the turn carries its
+// envelope category, and its Error event a severity from the contract's set.
+func TestProviderFailuresCarryTheirCategory(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status int
+		want   string
+	}{
+		{401, "authentication"}, {403, "authorization"}, {429, "rate_limit"}, {400, "invalid_input"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			srv := fakemodel.New(t)
+			srv.Respond(func(*fakemodel.Request) fakemodel.Reply {
+				return fakemodel.Reply{Status: tc.status, Body: `{"error":{"message":"no"}}`}
+			})
+			evs := newHarness(t, srv).turn("hi")
+			if d := done(t, evs); d.Status != engine.TurnFailed || d.ErrorCategory != tc.want {
+				t.Errorf("HTTP %d: status %v category %q, want failed %q", tc.status, d.Status, d.ErrorCategory, tc.want)
+			}
+			errs := all[engine.Error](evs)
+			if len(errs) == 0 {
+				t.Fatalf("HTTP %d: no Error event", tc.status)
+			}
+			for _, e := range errs {
+				if !slices.Contains([]string{"info", "warning", "error", "critical"}, e.Severity) {
+					t.Errorf("HTTP %d: severity %q", tc.status, e.Severity)
+				}
+			}
+			if last := errs[len(errs)-1]; last.Category != tc.want {
+				t.Errorf("HTTP %d: the Error event's category %q", tc.status, last.Category)
 			}
 		})
 	}

@@ -636,6 +636,8 @@ func newHarnessWithWorkState(t *testing.T, srv *fakemodel.Server) *harness {
 // content to the next, straight from the provider's deltas: reasoning
 // closes when text starts, the calls are announced (in order, with their
 // whole arguments) when the answer finishes, and the text closes once.
+// CONTRACT.md §8.2: hosts see the message and thinking events in order and each call announced once with its whole
+// input (also §9.3).
 func TestStreamBlocksAsHostsSeeThem(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Reasoning: "Think first.", Text: "Listing now.", Calls: []fakemodel.Call{

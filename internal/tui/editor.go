@@ -102,7 +102,7 @@ func (m *Model) edited(msg editedMsg) tea.Cmd {
 		return m.setStatus(editorFailure(msg.name, msg.err), sevWarning)
 	}
 	m.comp.SetValue(msg.text)
-	m.restored = false
+	m.modes.set(modeRestored, false)
 	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.refreshPopup())
 }
 

@@ -57,8 +57,8 @@ type turnState struct {
 func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	cmds := m.applyBatch(msg.events)
 	if msg.closed {
-		m.closed = true
-		if !m.quitting {
+		m.modes.set(modeClosed, true)
+		if !m.modes.has(modeQuitting) {
 			if m.turn.busy {
 				m.finishTurn(engine.TurnComplete{Status: engine.TurnFailed})
 			}
@@ -375,7 +375,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 		m.tr.Add(transcript.NewError("warning", "The turn stopped at the maximum number of steps; send a follow-up to continue."))
 	}
 	initCmd := m.initTurnEnded(ev)
-	if len(m.queue) > 0 && !m.quitting {
+	if len(m.queue) > 0 && !m.modes.has(modeQuitting) {
 		next := m.queue[0]
 		m.queue = m.queue[1:]
 		return tea.Batch(initCmd, m.submitText(next)) // a queued user command runs as one

@@ -51,7 +51,7 @@ func (m *Model) quietCutDone(ev engine.HistoryRewound) {
 // restoredRow marks a composer holding an interrupted message ("" when
 // it holds none).
 func (m *Model) restoredRow() string {
-	if !m.restored || m.comp.Empty() {
+	if !m.modes.has(modeRestored) || m.comp.Empty() {
 		return ""
 	}
 	return m.theme.Warning.Render(termtext.Truncate(restoredMark, m.w, "…"))

@@ -184,13 +184,13 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 
 // globalKey handles Ctrl+C and the global chords (CONTRACT.md §14.6).
 func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
-	chord := m.ctrlX
-	m.ctrlX = false
+	chord := m.modes.has(modeCtrlX)
+	m.modes.set(modeCtrlX, false)
 	switch k.String() {
 	case "ctrl+g":
 		return m.openEditor(), true
 	case "ctrl+x":
-		m.ctrlX = true
+		m.modes.set(modeCtrlX, true)
 		return nil, true
 	case "ctrl+e":
 		if chord {
@@ -265,7 +265,7 @@ func (m *Model) discardDraft() tea.Cmd {
 		return m.unrequeue()
 	}
 	m.comp.Discard()
-	m.restored = false
+	m.modes.set(modeRestored, false)
 	m.refreshPopup()
 	return m.setStatus("Draft cleared — ↑ or Ctrl+Z brings it back", sevInfo)
 }
@@ -301,7 +301,7 @@ func (m *Model) escape() tea.Cmd {
 		return m.unrequeue()
 	case !m.comp.Empty():
 		m.comp.Clear()
-		m.restored = false
+		m.modes.set(modeRestored, false)
 		m.refreshPopup()
 		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
@@ -441,8 +441,8 @@ func (m *Model) toggleSelection() tea.Cmd {
 	if !m.o.MouseCapture {
 		return m.setStatus("The mouse is not captured (--no-mouse-capture): select text with the terminal as usual", sevInfo)
 	}
-	m.selecting = !m.selecting
-	if m.selecting {
+	m.modes.set(modeSelecting, !m.modes.has(modeSelecting))
+	if m.modes.has(modeSelecting) {
 		m.status = status{text: "Selection mode: select with the mouse, copy with your terminal · Alt+S to scroll with the wheel again", sev: sevWarning}
 		return tea.DisableMouse
 	}

@@ -174,7 +174,6 @@ type Model struct {
 	theme      *theme.Theme
 	now        func() time.Time
 	w, h       int
-	shown      bool // Options.Shown was scheduled
 
 	tr      *transcript.Transcript
 	env     *transcript.Env
@@ -197,32 +196,59 @@ type Model struct {
 	snapshot *engine.ToolSnapshot
 	session  string
 
-	turn    turnState
-	queue   []string
-	requeue string // a queued message pulled back for editing ("" = none)
-	// restored is set while the composer holds an interrupted prompt put
-	// back (marked above the composer); it is edited like any draft and
-	// sent once, by Enter.
-	restored  bool
+	turn      turnState
+	queue     []string
+	requeue   string // a queued message pulled back for editing ("" = none)
 	approvals []engine.ApprovalRequired
 	attached  []attachment // outputs of local commands for the next message (shell.go)
 	imgs      imageState   // images for the next message (images.go)
 	status    status
 	quitArmed time.Time
 	lastKey   time.Time // the last key pressed: a card opening within typingWindow opens without focus
-	ctrlX     bool      // Ctrl+X was pressed: Ctrl+E opens the editor
-	selecting bool      // selection mode: mouse capture released
-	blurred   bool      // the terminal reported that it lost focus
 	popup     popup
 	files     fileIndex
-	ticking   bool
-	quitting  bool
-	closed    bool // the engine's event stream ended
-	undo      undoState
+	// modes are the UI's on/off states (modeRestored, modeCtrlX, …) as
+	// one value.
+	modes modeSet
+	undo  undoState
 
 	// highlighted receives a signal when a long code block finished
 	// highlighting in the background; stop ends the wait at quit.
 	highlighted, stop chan struct{}
+}
+
+// modeSet holds the model's on/off states, one bit each.
+type modeSet uint16
+
+const (
+	// modeShown: Options.Shown was scheduled.
+	modeShown modeSet = 1 << iota
+	// modeRestored: the composer holds an interrupted prompt put back
+	// (marked above the composer); it is edited like any draft and sent
+	// once, by Enter.
+	modeRestored
+	// modeCtrlX: Ctrl+X was pressed, so Ctrl+E opens the editor.
+	modeCtrlX
+	// modeSelecting: selection mode, the mouse capture released.
+	modeSelecting
+	// modeBlurred: the terminal reported that it lost focus.
+	modeBlurred
+	// modeTicking: an animation tick is scheduled.
+	modeTicking
+	// modeQuitting: the model asked to quit.
+	modeQuitting
+	// modeClosed: the engine's event stream ended.
+	modeClosed
+)
+
+func (s modeSet) has(b modeSet) bool { return s&b != 0 }
+
+func (s *modeSet) set(b modeSet, on bool) {
+	if on {
+		*s |= b
+	} else {
+		*s &^= b
+	}
 }
 
 // New builds the model.
@@ -292,10 +318,10 @@ const shownAfter = 50 * time.Millisecond
 
 // firstFrameShown calls Options.Shown once, after the first frame is drawn.
 func (m *Model) firstFrameShown() tea.Cmd {
-	if m.o.Shown == nil || m.shown {
+	if m.o.Shown == nil || m.modes.has(modeShown) {
 		return nil
 	}
-	m.shown = true
+	m.modes.set(modeShown, true)
 	shown := m.o.Shown
 	return tea.Tick(shownAfter, func(time.Time) tea.Msg {
 		shown()
@@ -327,10 +353,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case editedMsg:
 		return m, m.edited(msg)
 	case tea.BlurMsg:
-		m.blurred = true
+		m.modes.set(modeBlurred, true)
 		return m, nil
 	case tea.FocusMsg:
-		m.blurred = false
+		m.modes.set(modeBlurred, false)
 		return m, nil
 	case jobsResultMsg:
 		return m, m.showJobsResult(msg)
@@ -403,15 +429,15 @@ func (m *Model) waitHighlighted() tea.Cmd {
 
 // quit stops the program; the caller of Run shuts the engine down.
 func (m *Model) quit() tea.Cmd {
-	if !m.quitting {
+	if !m.modes.has(modeQuitting) {
 		close(m.stop)
 	}
-	m.quitting = true
+	m.modes.set(modeQuitting, true)
 	return tea.Quit
 }
 
 // Quitting reports whether the model asked to quit.
-func (m *Model) Quitting() bool { return m.quitting }
+func (m *Model) Quitting() bool { return m.modes.has(modeQuitting) }
 
 func (m *Model) updatePlaceholder() {
 	if m.mode == posture.Operate {

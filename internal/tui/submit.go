@@ -92,7 +92,7 @@ func (m *Model) send(text string) tea.Cmd {
 // and restored to the composer when the turn is cancelled early), chips
 // the images op carries (shown under it, and restored with it).
 func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) tea.Cmd {
-	if m.closed {
+	if m.modes.has(modeClosed) {
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
 	}
@@ -105,7 +105,7 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) t
 	}
 	user := m.tr.Add(transcript.NewCell(transcript.User, shown))
 	m.tr.Bottom()
-	m.restored = false
+	m.modes.set(modeRestored, false)
 	m.turn = turnState{busy: true, prompt: text, chips: chips, phase: phaseWorking, label: "working…", started: m.now(),
 		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}, user: user, histAt: len(m.undo.hist)}
 	m.o.Engine.Submit(op)
@@ -158,7 +158,8 @@ func (m *Model) cancelTurn() tea.Cmd {
 	if !m.turn.sawOutput && m.comp.Empty() && (m.turn.prompt != "" || len(m.turn.chips) > 0) {
 		m.comp.SetValue(m.comp.Fold(m.turn.prompt))
 		m.imgs.chips = append(m.turn.chips, m.imgs.chips...)
-		m.restored, m.turn.restored = true, true
+		m.modes.set(modeRestored, true)
+		m.turn.restored = true
 		msg = restoredText
 	}
 	return m.setStatus(msg, sevWarning)

@@ -86,7 +86,7 @@ func boolInt(b bool) int {
 
 // View renders the frame.
 func (m *Model) View() string {
-	if m.quitting {
+	if m.modes.has(modeQuitting) {
 		return ""
 	}
 	if v := m.top(); v != nil && v.FullScreen() {
@@ -305,7 +305,7 @@ func (m *Model) phaseStrip() string {
 		marker, label, style = transcript.GlyphDone, "done", t.Success
 	case m.turn.phase == phaseFailed:
 		marker, label, style = transcript.GlyphFailed, "failed", t.Error
-	case m.selecting: // stays in sight for as long as the mode lasts, not a toast's seconds
+	case m.modes.has(modeSelecting): // stays in sight for as long as the mode lasts, not a toast's seconds
 		marker, label, style = "▚", "selection mode · Alt+S scrolls again", t.Warning
 	case !m.comp.Empty():
 		marker, label = "›", "drafting…"

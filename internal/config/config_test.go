@@ -61,6 +61,8 @@ allow_shell = false
 	}
 }
 
+// CONTRACT.md §10.1: the default route is provider deepseek at https://api.deepseek.com/beta with model
+// deepseek-v4-pro.
 func TestDefaultsAndKeySources(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

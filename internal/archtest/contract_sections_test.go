@@ -25,7 +25,7 @@ const backlog = "tested without naming the section (issue 32 item 4, open)"
 func init() {
 	for _, s := range strings.Fields("" +
 		"" +
-		"11.1 11.2 11.5 11.6 12.1 12.3 12.4 12.8 13.4 13.5 14.1 14.2 14.3 14.4 " +
+		"13.4 13.5 14.1 14.2 14.3 14.4 " +
 		"14.8 14.9 14.10 17.1 17.2 17.3 17.4 17.6") {
 		uncoveredSections[s] = backlog
 	}

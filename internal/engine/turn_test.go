@@ -232,6 +232,7 @@ func TestReasoningThenText(t *testing.T) {
 
 // CONTRACT.md §4.3: a hit is in the request from the next step, appended at the tail, and the next turn starts again
 // without it (also CONTRACT.md §4.9).
+// CONTRACT.md §11.1: one snapshot per step, stamped with its step, counting the tools that step's request carried.
 func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,

@@ -80,6 +80,7 @@ func lastText(r *fakemodel.Request) string {
 // server without asking anyone. Under every posture the real gopls starts,
 // past the workspace's PATH entries, and it runs the real go: its PATH is
 // narrowed the same way.
+// CONTRACT.md §12.8: programs are found past PATH's relative entries and those inside the workspace (binpath).
 func TestPlantedLanguageServerOnPathNeverRuns(t *testing.T) {
 	t.Parallel()
 	gopls := e2e.LSPServer(t, "gopls")

@@ -24,8 +24,8 @@ const backlog = "tested without naming the section (issue 32 item 4, open)"
 
 func init() {
 	for _, s := range strings.Fields("" +
-		"9.2 9.3 9.4 9.5 9.6 9.7 9.8 9.9 9.10 9.11 " +
-		"9.12 9.13 10.1 10.2 10.7 11.1 11.2 11.5 11.6 12.1 12.3 12.4 12.8 13.4 13.5 14.1 14.2 14.3 14.4 " +
+		"" +
+		"13.4 13.5 14.1 14.2 14.3 14.4 " +
 		"14.8 14.9 14.10 17.1 17.2 17.3 17.4 17.6") {
 		uncoveredSections[s] = backlog
 	}

@@ -76,7 +76,7 @@ func TestEmptyCatalogHasNoToolsField(t *testing.T) {
 	}
 }
 
-// CONTRACT.md §4.1: MCP entries follow the native ones and are deferred; Full Access makes them eager (also §4.7).
+// CONTRACT.md §4.1: MCP entries follow the native ones and are deferred; Full Access makes them eager (also CONTRACT.md §4.7).
 func TestMCPToolsFollowNativeAndAreDeferred(t *testing.T) {
 	t.Parallel()
 	reg := registry("File", "mcp_b_x", "mcp_a_list_mcp_resources", "zzz")

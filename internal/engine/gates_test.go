@@ -34,6 +34,8 @@ func (channels) Execute(_ context.Context, _ *tools.Context, in json.RawMessage)
 // receives — a result that ran and failed is its content as it is, a refusal
 // is "Error: <text>" marked as an error — and Result.Metadata never reaches
 // the model, only the hosts' events.
+// CONTRACT.md §9.9: a refusal is appended as 'Error: <text>' marked as an error, a tool-reported failure as its
+// content.
 func TestFailureChannelsAndMetadataStayApart(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(
@@ -100,6 +102,7 @@ func TestDirectCallToADeferredToolLoadsAndRunsIt(t *testing.T) {
 
 // CONTRACT.md §4.8: the lists gate dispatch too, deny before allow, with the
 // exact texts; a refused call runs nothing.
+// CONTRACT.md §9.7: the deny list is checked before the allow list, and a blocked call still gets its one result.
 func TestAllowAndDenyListsGateDispatch(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -87,6 +87,7 @@ func systemText(r *fakemodel.Request) string {
 // turn share one Settings value.
 // CONTRACT.md §8.1: mode, effort and allow-shell changed mid-step are confirmed by SettingsChanged and adopted at the
 // next step boundary, never inside the step in flight.
+// CONTRACT.md §9.2: an adopted mode change rebuilds the tools and says 'Now in <Mode> mode (<posture>).'
 func TestSettingsChangedMidTurnReachTheNextRequest(t *testing.T) {
 	t.Parallel()
 	g := newGatedModel(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "File", Args: `{"action":"list"}`}))

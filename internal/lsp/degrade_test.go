@@ -63,6 +63,8 @@ func TestAStuckServerIsStoppedAndSaysWhy(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §12.8: a server that exits is started again on the next file, a bounded number of times, then stays down
+// until /lsp restart.
 func TestACrashedServerIsRestartedOnTheNextEdit(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "crash", 5*time.Second)
@@ -94,6 +96,7 @@ func TestRequestsWithoutParamsAreAnswered(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §12.8: a configured server whose program is absent is reported, never started.
 func TestAMissingServerSaysSo(t *testing.T) {
 	t.Parallel()
 	srv := Server{Name: "ghost", Command: "codewhale-no-such-language-server", Languages: []string{"go"}}
@@ -108,6 +111,8 @@ func TestAMissingServerSaysSo(t *testing.T) {
 
 // No server starts before a file of its language is touched, and a file no
 // server takes is not sent anywhere.
+// CONTRACT.md §12.8: no server starts before a file of its language is touched, and a file no server takes is sent
+// nowhere.
 func TestNoServerForAFileCostsNothing(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "crash", time.Second)

@@ -52,7 +52,7 @@ func firstRequest(s *toolset.Services, mode posture.Mode) (*tools.Registry, *cat
 }
 
 // CONTRACT.md §16, §15.1 and §15.2: the default-active sets, the first checks the contract requires.
-// CONTRACT.md §4.2: the default-active set is nine names with memory on, eight with it off; and (§4.6) Plan's first
+// CONTRACT.md §4.2: the default-active set is nine names with memory on, eight with it off; and (CONTRACT.md §4.6) Plan's first
 // request is exactly File, Git, agent, tasks, work_update, tool_search.
 func TestDefaultActiveSets(t *testing.T) {
 	t.Parallel()

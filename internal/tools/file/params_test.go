@@ -86,7 +86,7 @@ func TestCapabilitiesAndPolicy(t *testing.T) {
 	}
 }
 
-// CONTRACT.md §4.6: the exact Plan-mode and patch-disabled refusals (and §2.4's action texts).
+// CONTRACT.md §4.6: the exact Plan-mode and patch-disabled refusals (and CONTRACT.md §2.4's action texts).
 func TestRefusedInputs(t *testing.T) {
 	t.Parallel()
 	all := "read, list, search_name, search_content, write, edit, patch"

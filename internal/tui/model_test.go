@@ -227,6 +227,8 @@ func TestCtrlCTwiceWithinTwoSecondsQuits(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §11.6: before the first seam /tools gives the exact unavailable text, a bad argument the usage error
+// line, and /tool-studio opens no pager.
 func TestToolsCommandBeforeAnyRequestAndBadArgument(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 120, 24)

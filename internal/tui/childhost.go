@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/attach"
@@ -89,6 +90,8 @@ func (h childHost) SwitchRoute(r Route, table *provider.ModelTable) {
 }
 
 func (h childHost) SetModelName(name string) { h.m.route.Model = name }
+
+func (h childHost) FullAccess() bool { return h.m.posture == posture.FullAccess }
 
 func (h childHost) SetDraft(text string) {
 	h.m.comp.SetValue(text)

@@ -161,12 +161,11 @@ type Options struct {
 
 // Model is the root Bubble Tea model.
 type Model struct {
-	o       Options
-	routes  *routes.Child // /provider, /model and the route's live model list
-	trustOn bool          // /trust on (Full Access implies it too)
-	theme   *theme.Theme
-	now     func() time.Time
-	w, h    int
+	o      Options
+	routes *routes.Child // /provider, /model and the route's live model list
+	theme  *theme.Theme
+	now    func() time.Time
+	w, h   int
 
 	tr    *transcript.Transcript
 	env   *transcript.Env
@@ -188,7 +187,7 @@ type Model struct {
 	queue     []string
 	requeue   string // a queued message pulled back for editing ("" = none)
 	approvals []engine.ApprovalRequired
-	attached  []attachment     // outputs of local commands for the next message (shell.go)
+	outputs   *attach.Outputs  // outputs of local commands for the next message (shell.go)
 	attach    *attach.Images   // images for the next message
 	handoff   *handoff.Handoff // copies to the clipboard, the external editor
 	status    status
@@ -291,9 +290,10 @@ func New(o Options) *Model {
 		In: o.TTY.In, Out: o.TTY.Out})
 	m.init = initflow.New(o.Theme, o.Workspace)
 	m.routes = routes.New(routes.Config{Theme: o.Theme, Routes: o.Routes, Submit: o.Engine.Submit})
+	m.outputs = attach.NewOutputs(o.Theme)
 	m.attach = attach.New(attach.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Getenv: getenv})
-	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Project: o.Project, Agents: o.Agents,
-		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP})
+	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Submit: o.Engine.Submit, Project: o.Project, Agents: o.Agents,
+		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP, MCP: o.MCP})
 	m.table = slash.NewTable(builtinRows(), o.Project, o.MCP)
 	m.table.Sync(m.hhost)
 	m.meter = m.freshMeter()

@@ -97,6 +97,8 @@ func engineOf(t *testing.T, c composition, a *App) *engine.Engine {
 // The system prompt of every composition is pinned (testdata/prompts,
 // -update rewrites them) and covers every row of prompt.Rows, each by the
 // marker its section carries.
+// CONTRACT.md §9.13: every composition (mode, host, sub-agent role, posture) is golden and covers every row of
+// prompt.Rows.
 func TestSystemPromptCompositions(t *testing.T) {
 	t.Parallel()
 	for _, c := range compositions {

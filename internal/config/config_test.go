@@ -23,6 +23,8 @@ func write(t testing.TB, path, body string) {
 	}
 }
 
+// CONTRACT.md §12.3: flag > environment > project overlay (tightening keys only, endpoints ignored) > user config >
+// defaults.
 func TestPrecedence(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -61,6 +63,9 @@ allow_shell = false
 	}
 }
 
+// CONTRACT.md §10.1: the default route is provider deepseek at https://api.deepseek.com/beta with model
+// deepseek-v4-pro.
+// CONTRACT.md §12.4: memory is off by default and CODEWHALE_MEMORY=on turns it on.
 func TestDefaultsAndKeySources(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -89,6 +94,9 @@ func TestDefaultsAndKeySources(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §3.7: there are no script overrides or plugin tools, so the
+// keys that would declare them are unknown keys, refused with the file and line.
+// CONTRACT.md §12.3: an unknown key is an error naming the file and line, with a suggestion.
 func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
@@ -97,6 +105,8 @@ func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 		"model = \"x\"\n\nmax_steps = \"many\"\n": "line 3",
 		"model = \n":                             "line 1",
 		"[providers.deepseek]\napikey = \"k\"\n": `unknown key "providers.deepseek.apikey" (did you mean "api_key"?)`,
+		"[tools]\noverride = \"x.sh\"\n":         `line 2: unknown key "tools.override"`,
+		"[plugins]\nx = \"y\"\n":                 `line 1: unknown key "plugins"`,
 	}
 	for body, want := range cases {
 		home := t.TempDir()
@@ -238,5 +248,31 @@ func TestProjectConfigLinkedOutsideIsRefused(t *testing.T) {
 	write(t, config.ProjectPath(ws), "model = \"inside-model\"\n")
 	if c, err := config.Load(config.Flags{Workspace: ws}, e); err != nil || c.File.Model != "inside-model" {
 		t.Fatalf("the project config inside: %v", err)
+	}
+}
+
+// CONTRACT.md §12.3: the user config is $CODEWHALE_HOME/config.toml unless
+// CODEWHALE_CONFIG_PATH names another file, and --config beats both.
+func TestConfigPathOverrides(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(home, "config.toml"), "model = \"home-model\"\n")
+	write(t, filepath.Join(dir, "env.toml"), "model = \"env-model\"\n")
+	write(t, filepath.Join(dir, "flag.toml"), "model = \"flag-model\"\n")
+	for _, tc := range []struct {
+		name  string
+		env   map[string]string
+		flag  string
+		model string
+	}{
+		{"home", map[string]string{}, "", "home-model"},
+		{"environment", map[string]string{"CODEWHALE_CONFIG_PATH": filepath.Join(dir, "env.toml")}, "", "env-model"},
+		{"flag", map[string]string{"CODEWHALE_CONFIG_PATH": filepath.Join(dir, "env.toml")}, filepath.Join(dir, "flag.toml"), "flag-model"},
+	} {
+		tc.env["CODEWHALE_HOME"] = home
+		c, err := config.Load(config.Flags{ConfigPath: tc.flag}, env(tc.env))
+		if err != nil || c.Model != tc.model {
+			t.Errorf("%s: model %q (%v), want %q", tc.name, c.Model, err, tc.model)
+		}
 	}
 }

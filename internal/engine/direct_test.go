@@ -69,6 +69,8 @@ func directHarness(t *testing.T, p posture.Posture) *harness {
 // A host call runs through the model's gates without a model: a read-only
 // command runs at once, a mutating one opens the card under Ask and runs
 // only on yes; nothing reaches the history or the provider.
+// CONTRACT.md §8.5: a host call passes the model's gates without a model (the card under Ask, run only on yes) and
+// no request reaches the provider.
 func TestRunToolCallUsesTheApprovalPath(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -119,6 +121,8 @@ func TestRunToolCallUsesTheApprovalPath(t *testing.T) {
 
 // The slot is free once the host call's ToolCallComplete arrives: a
 // message sent on it starts a turn.
+// CONTRACT.md §8.5: the slot is free when the host call's ToolCallComplete arrives: a message sent on it starts a
+// turn.
 func TestRunToolCallFreesTheSlotBeforeItsComplete(t *testing.T) {
 	t.Parallel()
 	h := directHarness(t, posture.FullAccess)

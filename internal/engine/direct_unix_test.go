@@ -15,6 +15,8 @@ import (
 
 // A foreground command's output shows before it ends: the test holds the
 // command on a FIFO until it has seen the first line in a progress event.
+// CONTRACT.md §8.6: a foreground Bash command's output arrives in ToolCallProgress before it ends, and no progress
+// follows its ToolCallComplete.
 func TestToolCallProgressShowsOutputBeforeTheEnd(t *testing.T) {
 	t.Parallel()
 	h := directHarness(t, posture.FullAccess)

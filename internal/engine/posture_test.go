@@ -15,6 +15,8 @@ import (
 // parent agent, the <turn_meta> posture line is the Approval the call is
 // then decided by: a call that needs ordinary approval runs without asking,
 // shows a card, or is refused exactly as that line says.
+// CONTRACT.md §9.13: turn_meta's permission posture line is the label of the decision approve makes, for every
+// posture, host and provenance.
 func TestTurnMetaPostureIsTheDecision(t *testing.T) {
 	t.Parallel()
 	for _, p := range []posture.Posture{posture.Ask, posture.AutoReview, posture.FullAccess, posture.Never} {

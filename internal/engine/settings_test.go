@@ -85,6 +85,9 @@ func systemText(r *fakemodel.Request) string {
 // request of the same turn, never the step already in flight, and the
 // session reports the new mode at once. Run with -race: the ops and the
 // turn share one Settings value.
+// CONTRACT.md §8.1: mode, effort and allow-shell changed mid-step are confirmed by SettingsChanged and adopted at the
+// next step boundary, never inside the step in flight.
+// CONTRACT.md §9.2: an adopted mode change rebuilds the tools and says 'Now in <Mode> mode (<posture>).'
 func TestSettingsChangedMidTurnReachTheNextRequest(t *testing.T) {
 	t.Parallel()
 	g := newGatedModel(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "File", Args: `{"action":"list"}`}))
@@ -134,6 +137,7 @@ func TestSettingsChangedMidTurnReachTheNextRequest(t *testing.T) {
 // Input that did not come from the user runs under Ask for the whole turn,
 // even when the user changes the mode while it runs (adopting the change
 // must not restore Full Access).
+// CONTRACT.md §8.1: adopting a change keeps the turn's own narrowing: input that is not the user's stays under Ask.
 func TestMidTurnChangeKeepsAHandoffUnderAsk(t *testing.T) {
 	t.Parallel()
 	g := newGatedModel(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "File", Args: `{"action":"list"}`}))

@@ -32,6 +32,8 @@ func TestApprovalIsTheDecision(t *testing.T) {
 }
 
 // The <turn_meta> posture line names what happens to each kind of call.
+// CONTRACT.md §9.13: the posture label: the posture's name, ' with auto-approval' and ', headless' where they change
+// an outcome, then what happens to each kind of call.
 func TestApprovalLabel(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -59,6 +61,7 @@ func TestApprovalLabel(t *testing.T) {
 
 // Every composition of mode, host and posture covers every row, and a
 // marker naming no row fails the render.
+// CONTRACT.md §9.13: a composition that leaves a row uncovered, or covers an unknown one, fails.
 func TestEveryCompositionCoversEveryRow(t *testing.T) {
 	t.Parallel()
 	for _, env := range matrix() {
@@ -112,6 +115,8 @@ func describe(env Env) string {
 
 // The deferred list names each built-in with its own first sentence, cut
 // on a word, and MCP tools by name only, both bounded with a count.
+// CONTRACT.md §9.13: the deferred tools are listed at most 24 (MCP at most 16), each cut at 110 characters on a word,
+// with a count of the rest.
 func TestDeferredListIsBounded(t *testing.T) {
 	t.Parallel()
 	long := "Read a slice of a var handle: a sub-agent transcript_handle, a fetched page or issue thread kept out of " +

@@ -52,6 +52,8 @@ func firstRequest(s *toolset.Services, mode posture.Mode) (*tools.Registry, *cat
 }
 
 // CONTRACT.md §16, §15.1 and §15.2: the default-active sets, the first checks the contract requires.
+// CONTRACT.md §4.2: the default-active set is nine names with memory on, eight with it off; and (CONTRACT.md §4.6) Plan's first
+// request is exactly File, Git, agent, tasks, work_update, tool_search.
 func TestDefaultActiveSets(t *testing.T) {
 	t.Parallel()
 	_, _, on := firstRequest(services(t, true), posture.Act)
@@ -78,6 +80,8 @@ func TestDefaultActiveSets(t *testing.T) {
 }
 
 // Check 3: deferred but findable.
+// CONTRACT.md §4.9: update_plan and handle_read are deferred, not in the first request, and found by tool_search.
+// CONTRACT.md §6.9: update_plan is model-visible, deferred and reached through tool_search.
 func TestDeferredToolsAreFindable(t *testing.T) {
 	t.Parallel()
 	_, c, first := firstRequest(services(t, true), posture.Act)
@@ -97,6 +101,8 @@ func TestDeferredToolsAreFindable(t *testing.T) {
 }
 
 // Check 4 and 6: removed spellings are not registered and nothing guesses.
+// CONTRACT.md §3.4: every removed spelling is unregistered, absent from the catalog and unresolvable, and apply_patch
+// resolves to itself.
 func TestRemovedSpellingsAndExactResolve(t *testing.T) {
 	t.Parallel()
 	reg, c, _ := firstRequest(services(t, true), posture.Act)
@@ -126,6 +132,8 @@ func TestRemovedSpellingsAndExactResolve(t *testing.T) {
 
 // Check 5: the MUST replay aliases are hidden, unsearchable, and behave
 // like their canonical action.
+// CONTRACT.md §3.5: the replay aliases are registered hidden, keep an enforced legacy schema, and run their canonical
+// action (task_list = tasks list, todo_write writes the one ledger).
 func TestReplayAliases(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
@@ -183,6 +191,7 @@ func TestReplayAliases(t *testing.T) {
 
 // The registry's model-visible tools all carry a schema the validator
 // compiles, and every default-active name registered this turn is eager.
+// CONTRACT.md §4.2: every registered default-active name is eager and every other built-in deferred.
 func TestCatalogConsistency(t *testing.T) {
 	t.Parallel()
 	reg, c, _ := firstRequest(services(t, true), posture.Act)
@@ -204,6 +213,7 @@ func TestCatalogConsistency(t *testing.T) {
 
 // The Web tool is deferred, found by what people ask for, and its removed
 // single-purpose spellings stay unregistered.
+// CONTRACT.md §6.10: Web is deferred and found through tool_search.
 func TestWebIsDeferredAndFindable(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
@@ -259,6 +269,8 @@ func TestLSPIsDeferredAndFindable(t *testing.T) {
 
 // github is deferred, offers only its read actions in Plan, and its replay
 // aliases stay hidden from the catalog and from tool_search.
+// CONTRACT.md §3.6: tool_search finds and loads github but never its aliases, which stay out of the catalog
+// every request is built from.
 func TestGitHubFamily(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)

@@ -154,6 +154,8 @@ func TestFlowApprovalDenyThenApprove(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §11.6: after a request /tools json opens the pager titled 'Prepared Tool Request (JSON)' holding the
+// snapshot.
 func TestFlowToolsJSONAfterARequest(t *testing.T) {
 	srv := fakemodel.New(t, fakemodel.Text("ok"))
 	f := newFlow(t, srv)

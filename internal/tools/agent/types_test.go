@@ -183,3 +183,25 @@ func TestSchemaListsTypesStably(t *testing.T) {
 		t.Errorf("80 types: %d bytes %q", len(d), d)
 	}
 }
+
+// CONTRACT.md §4.6: a sub-agent started from Plan runs read-only, whatever
+// its type would otherwise get.
+func TestChildOfPlanIsReadOnly(t *testing.T) {
+	t.Parallel()
+	m, rec := typedManager(t, sessionTypes())
+	tool := agent.New(m, nil)
+	for _, in := range []string{`{"prompt":"look"}`, `{"prompt":"look","type":"reviewer"}`} {
+		res, err := startIn(t, tool, posture.Plan, in)
+		if err != nil || !res.Success {
+			t.Fatalf("%s: %v %s", in, err, res.Content)
+		}
+		var receipt map[string]any
+		_ = json.Unmarshal([]byte(res.Content), &receipt)
+		if _, settled := m.Wait(context.Background(), []string{receipt["agent_id"].(string)}, "completion", 10*time.Second); !settled {
+			t.Fatalf("%s: the child did not finish", in)
+		}
+		if cc := rec.last(); cc.Mode != posture.Plan || !cc.ReadOnly {
+			t.Errorf("%s from Plan: child mode %v, read-only %v", in, cc.Mode, cc.ReadOnly)
+		}
+	}
+}

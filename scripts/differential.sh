@@ -3,6 +3,10 @@
 # real repository, and print agree/disagree counts per action.
 #
 #   scripts/differential.sh REPO [MAX_COMMITS]   a git repository (a checkout or a bare/mirror git dir)
+#   scripts/differential.sh BUNDLE [MAX_COMMITS]  a git bundle (cloned first)
+#   scripts/differential.sh --foreign [MAX_COMMITS]
+#       the vendored public repository internal/tools/git/testdata/go-isatty.bundle
+#       (mattn/go-isatty; its README says where it comes from)
 #   scripts/differential.sh --goroot [MAX_COMMITS]
 #       $(go env GOROOT)/src as a repository: its tree committed, then
 #       MAX_COMMITS synthetic commits (edits, renames, deletions, mode
@@ -29,7 +33,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECTIONS=(git patch search)
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
 tmp=$(mktemp -d)
@@ -104,6 +108,12 @@ if [ "$1" = --goroot ]; then
 	repo="$tmp/goroot-src"
 	echo "building a repository from $(go env GOROOT)/src with $max synthetic commits…" >&2
 	make_goroot_repo "$repo" "$max"
+elif [ "$1" = --foreign ] || [ -f "$1" ]; then
+	bundle=$1
+	[ "$bundle" = --foreign ] && bundle=internal/tools/git/testdata/go-isatty.bundle
+	max=${2:-20}
+	repo="$tmp/bundle-clone"
+	git clone -q "$bundle" "$repo"
 else
 	repo=$(cd "$1" && pwd)
 	max=${2:-20}

@@ -629,6 +629,8 @@ func TestToolsReceiptSets(t *testing.T) {
 
 // remember writes the memory file only when memory is on; with it off the
 // name is simply not registered.
+// CONTRACT.md §12.4: with memory off remember is not registered; on, it writes the note and the next session's system
+// prompt carries it marked untrusted.
 func TestRememberOffAndOn(t *testing.T) {
 	t.Parallel()
 	call := fakemodel.Tools(fakemodel.Call{Name: "remember", Args: `{"note":"Prefer table-driven tests"}`})

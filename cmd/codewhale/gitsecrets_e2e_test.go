@@ -25,7 +25,7 @@ func TestCommittedSecretUnderEveryPosture(t *testing.T) {
 	}
 }
 
-func runCommittedSecret(t *testing.T, p posture) {
+func runCommittedSecret(t *testing.T, p execPosture) {
 	const canary = "committed-canary-0042" // no sk- prefix: Redact would hide it and the test could not tell
 	r := gitfixture.New(t)
 	r.Write("README.md", "hello\n")

@@ -52,7 +52,7 @@ func TestHostileSubagentsUnderEveryPosture(t *testing.T) {
 	}
 }
 
-func runHostileAgents(t *testing.T, p posture) {
+func runHostileAgents(t *testing.T, p execPosture) {
 	repo := gitfixture.New(t)
 	repo.Write("README.md", "hello\n")
 	repo.Commit("init")

@@ -21,14 +21,14 @@ import (
 // authorityPostures are hostilePostures plus Plan: the ways exec runs in
 // which the model may try to reach a host or an authority the person did
 // not give it.
-func authorityPostures() []posture {
-	return append(append([]posture(nil), hostilePostures...),
-		posture{name: "plan --auto", flags: []string{"--mode", "plan", "--auto"}})
+func authorityPostures() []execPosture {
+	return append(append([]execPosture(nil), hostilePostures...),
+		execPosture{name: "plan --auto", flags: []string{"--mode", "plan", "--auto"}})
 }
 
 // fullAccess reports whether p is the person's own Full Access, which may
 // approve explicit calls.
-func fullAccess(p posture) bool { return strings.Contains(p.name, "full access") }
+func fullAccess(p execPosture) bool { return strings.Contains(p.name, "full access") }
 
 // A hostile model points github at hosts the person never configured, and
 // at gh's own flags, under every posture and in Plan: nothing reaches the
@@ -51,7 +51,7 @@ func TestHostileGitHubUnderEveryPosture(t *testing.T) {
 	}
 }
 
-func runHostileGitHub(t *testing.T, p posture, deny bool) {
+func runHostileGitHub(t *testing.T, p execPosture, deny bool) {
 	calls := map[string]struct{ args, refusal string }{
 		"attacker": {`{"action":"issue_context","url":"https://attacker.example:8443/o/n/issues/1"}`,
 			`the call names the host "attacker.example:8443", which is not one the github tool may reach`},
@@ -145,7 +145,7 @@ func TestHostileWebPrivateUnderEveryPosture(t *testing.T) {
 	}
 }
 
-func runHostileWeb(t *testing.T, p posture, pageURL, devURL string) {
+func runHostileWeb(t *testing.T, p execPosture, pageURL, devURL string) {
 	fetch := func(id, url string) fakemodel.Call {
 		return fakemodel.Call{ID: id, Name: "Web", Args: `{"action":"fetch","url":"` + url + `","timeout_ms":500}`}
 	}
@@ -198,7 +198,7 @@ func TestHostileAutomationTakeoverUnderEveryPosture(t *testing.T) {
 	}
 }
 
-func runTakeover(t *testing.T, p posture) {
+func runTakeover(t *testing.T, p execPosture) {
 	var id string
 	var mu sync.Mutex
 	srv := fakemodel.New(t)

@@ -86,9 +86,9 @@ func hostileCases(outside string) []hostileCase {
 	}
 }
 
-// posture is one way of running exec, what it lets run, and how it words a
+// execPosture is one way of running exec, what it lets run, and how it words a
 // refusal of each class.
-type posture struct {
+type execPosture struct {
 	name    string
 	config  string   // approval_policy line
 	flags   []string // exec flags
@@ -96,7 +96,7 @@ type posture struct {
 	refusal map[string]string
 }
 
-var hostilePostures = []posture{
+var hostilePostures = []execPosture{
 	{"ask-headless", "", []string{"--max-turns", "3"},
 		map[string]bool{"read-only": true},
 		map[string]string{"ordinary": "needs approval (approval_required)", "explicit": "needs explicit approval (approval_required)"}},
@@ -139,7 +139,7 @@ type hostileTable struct {
 	files func(home string) map[string]string
 }
 
-func runHostile(t *testing.T, p posture, table hostileTable) {
+func runHostile(t *testing.T, p execPosture, table hostileTable) {
 	outside := t.TempDir()
 	canary := []byte("outside canary: must not change\n")
 	if err := os.WriteFile(filepath.Join(outside, "canary.txt"), canary, 0o644); err != nil {

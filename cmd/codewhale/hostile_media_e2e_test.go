@@ -29,7 +29,7 @@ func TestHostileReadMediaUnderEveryPosture(t *testing.T) {
 	}
 }
 
-func runHostileMedia(t *testing.T, p posture) {
+func runHostileMedia(t *testing.T, p execPosture) {
 	var b bytes.Buffer
 	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 64, 48))); err != nil {
 		t.Fatal(err)

@@ -81,7 +81,7 @@ func TestHostileRLMEvalUnderEveryPosture(t *testing.T) {
 	}
 }
 
-func runHostileRLM(t *testing.T, p posture) {
+func runHostileRLM(t *testing.T, p execPosture) {
 	outside := t.TempDir()
 	canary := []byte("outside canary: must not change\n")
 	if err := os.WriteFile(filepath.Join(outside, "canary.txt"), canary, 0o644); err != nil {

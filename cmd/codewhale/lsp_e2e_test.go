@@ -17,6 +17,8 @@ import (
 // gopls's error in its result, the edit that fixes it gets none, and a
 // Bash command that breaks it again is reported to the model as a runtime
 // notice.
+// CONTRACT.md §6.13: in the real binary with gopls, File edits and a Bash call's changes reach the model as new
+// diagnostics, the latter as the exact runtime notice.
 func TestFileEditsGetGoplsDiagnostics(t *testing.T) {
 	t.Parallel()
 	gopls := e2e.LSPServer(t, "gopls")
@@ -78,6 +80,7 @@ func lastText(r *fakemodel.Request) string {
 // server without asking anyone. Under every posture the real gopls starts,
 // past the workspace's PATH entries, and it runs the real go: its PATH is
 // narrowed the same way.
+// CONTRACT.md §12.8: programs are found past PATH's relative entries and those inside the workspace (binpath).
 func TestPlantedLanguageServerOnPathNeverRuns(t *testing.T) {
 	t.Parallel()
 	gopls := e2e.LSPServer(t, "gopls")

@@ -9,7 +9,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 type toolsOptions struct {
@@ -87,7 +87,7 @@ func runTools(ios IO, g *globals, o *toolsOptions) error {
 	}
 	mode := cfg.Mode
 	if o.mode != "" {
-		if mode, err = policy.ParseMode(o.mode); err != nil {
+		if mode, err = posture.ParseMode(o.mode); err != nil {
 			return err
 		}
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/mcp"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools/file"
 	"github.com/codewhale/codewhale/internal/tools/work"
 )
@@ -42,13 +42,13 @@ type OpenOptions struct {
 	MCPServers []mcp.ServerConfig
 }
 
-// Backend is one opened session: an engine built but not yet running, the
-// saved session to sync into it on load, and how to release what the host
-// built for it.
+// Backend is one opened session: an engine whose loop the host started
+// (app.App.Start), the saved session to sync into it on load, and how to
+// release what the host built for it, the engine's loop included.
 type Backend struct {
 	Engine    *engine.Engine
 	SessionID string
-	Mode      policy.Mode
+	Mode      posture.Mode
 	// Resume is the loaded session (nil for a new one); its messages are
 	// replayed to the client on session/load.
 	Resume *engine.SyncSession
@@ -224,7 +224,7 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: modeState(s.mode())}, nil
 }
 
-// open builds a session through the host and starts its engine.
+// open builds a session through the host, which starts its engine.
 func (a *Agent) open(ctx context.Context, o OpenOptions) (*session, error) {
 	a.mu.Lock()
 	ready := a.ready

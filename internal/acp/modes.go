@@ -10,7 +10,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/images"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -18,18 +18,18 @@ import (
 // Plan, Act and Operate (CONTRACT.md §8.1). The posture is not a mode: an
 // editor never widens it.
 var modes = []struct {
-	mode       policy.Mode
+	mode       posture.Mode
 	name, what string
 }{
-	{policy.Plan, "Plan", "Read and plan: nothing that writes runs."},
-	{policy.Act, "Act", "Edit files and run commands, asking as the approval posture says."},
-	{policy.Operate, "Operate", "Act, plus the operator's tools for longer unattended work."},
+	{posture.Plan, "Plan", "Read and plan: nothing that writes runs."},
+	{posture.Act, "Act", "Edit files and run commands, asking as the approval posture says."},
+	{posture.Operate, "Operate", "Act, plus the operator's tools for longer unattended work."},
 }
 
-func modeID(m policy.Mode) sdk.SessionModeId { return sdk.SessionModeId(m.String()) }
+func modeID(m posture.Mode) sdk.SessionModeId { return sdk.SessionModeId(m.String()) }
 
 // modeState is the modes offered and the one in force.
-func modeState(cur policy.Mode) *sdk.SessionModeState {
+func modeState(cur posture.Mode) *sdk.SessionModeState {
 	st := &sdk.SessionModeState{CurrentModeId: modeID(cur)}
 	for _, m := range modes {
 		what := m.what
@@ -46,7 +46,7 @@ func (a *Agent) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) (
 	if err != nil {
 		return sdk.SetSessionModeResponse{}, err
 	}
-	var m policy.Mode
+	var m posture.Mode
 	found := false
 	for _, o := range modes {
 		if strings.EqualFold(string(p.ModeId), string(modeID(o.mode))) {

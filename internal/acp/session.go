@@ -8,7 +8,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools/work"
 )
 
@@ -27,7 +27,7 @@ type session struct {
 
 	mu      sync.Mutex
 	turn    *turn // the prompt being answered, nil between turns
-	curMode policy.Mode
+	curMode posture.Mode
 	tools   map[string]*toolCall // calls of the running turn by id
 	planned string               // the To-do list last reported, as JSON
 }
@@ -41,7 +41,6 @@ type turn struct {
 func newSession(a *Agent, b *Backend, cwd string) *session {
 	s := &session{a: a, id: b.SessionID, cwd: cwd, eng: b.Engine, b: b, stopped: make(chan struct{}), curMode: b.Mode,
 		tools: map[string]*toolCall{}}
-	go s.eng.Run(a.ctx)
 	go s.pump()
 	if b.Resume != nil {
 		s.eng.Submit(*b.Resume)
@@ -68,7 +67,7 @@ func (s *session) close() {
 	}
 }
 
-func (s *session) mode() policy.Mode {
+func (s *session) mode() posture.Mode {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.curMode

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 )
@@ -64,7 +64,7 @@ func TestClaudeCodeReviewerRunsUnchanged(t *testing.T) {
 		}
 		return fakemodel.Text("Started the reviewer.")
 	})
-	a := newPromptApp(t, composition{name: "exec-auto", mode: policy.Act, auto: true}, srv)
+	a := newPromptApp(t, composition{name: "exec-auto", mode: posture.Act, auto: true}, srv)
 	a.Cfg.AgentsModel = "deepseek-v4-flash"
 	a.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), Types: a.agentTypes,
 		DefaultModel: a.agentModel(), TranscriptDir: t.TempDir()})
@@ -161,7 +161,7 @@ func TestDefinedTypesKeepTheFirstRequestInBudget(t *testing.T) {
 	}
 	srv := fakemodel.New(t)
 	srv.Respond(func(*fakemodel.Request) fakemodel.Reply { return fakemodel.Text("ok") })
-	a := newPromptApp(t, composition{name: "operate-exec-auto", mode: policy.Operate, auto: true, memory: true}, srv)
+	a := newPromptApp(t, composition{name: "operate-exec-auto", mode: posture.Operate, auto: true, memory: true}, srv)
 	for name, body := range map[string]string{
 		".claude/agents/code-reviewer.md": string(def),
 		".codewhale/agents/doc-scout.md":  "---\ndescription: Finds the docs a change needs and what they say.\nmode: plan\ntools: File, Web\n---\nFind docs.\n",

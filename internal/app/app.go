@@ -1,8 +1,9 @@
 // Package app assembles one codewhale session from the resolved
 // configuration: the tools' shared services, the sub-agent manager, the
-// durable task runner and the engine options. The TUI, `codewhale exec` and
-// sub-agents all build their engines here, so every host runs the same
-// agent.
+// durable task runner and the engine options, and runs it through one
+// lifecycle (New, Start, RunTurn, Close; host.go). The TUI, `codewhale
+// exec`, `init`, ACP, durable tasks and sub-agents all build and start
+// their engines here, so every host runs the same agent.
 package app
 
 import (
@@ -27,7 +28,7 @@ import (
 	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -44,8 +45,8 @@ type Options struct {
 	Version     string
 	Interactive bool // a person can answer approval prompts
 	AutoApprove bool // exec --auto: approve every prompt
-	Mode        *policy.Mode
-	Posture     *policy.Posture
+	Mode        *posture.Mode
+	Posture     *posture.Posture
 	SessionID   string
 	// RunTasks attaches a runner so queued durable tasks execute in this
 	// process (interactive sessions; exec leaves them queued for later).
@@ -113,6 +114,9 @@ type App struct {
 	// project hooks, failed shell_env hooks.
 	Hooks       *hooks.Runner
 	HookNotices []string
+
+	// session is the engine Start runs; Close stops it first.
+	session *loop
 
 	// released closes when HoldRuns' runs may start (ReleaseRuns).
 	released    chan struct{}
@@ -261,9 +265,13 @@ func (a *App) StopAgents(ctx context.Context, wait time.Duration) []agent.Cancel
 	return a.Agents.Drain(ctx, wait, agentSettle)
 }
 
-// Close stops sub-agents, the task runner, every running Bash job, the
-// language servers and the MCP servers.
+// Close stops the session engine (a running turn is cancelled), then
+// sub-agents, the task runner, every running Bash job, the language servers
+// and the MCP servers.
 func (a *App) Close() {
+	if a.session != nil {
+		a.session.stop(engineStopWait)
+	}
 	a.Agents.Drain(context.Background(), 0, agentSettle)
 	if a.Services.RLM != nil {
 		a.Services.RLM.Close()
@@ -331,14 +339,14 @@ func jobsStateDir(cfg *config.Config) string {
 }
 
 // posture is the session's effective posture.
-func (a *App) posture() policy.Posture {
+func (a *App) posture() posture.Posture {
 	if a.Opts.Posture != nil {
 		return *a.Opts.Posture
 	}
 	return a.Cfg.Posture
 }
 
-func (a *App) mode() policy.Mode {
+func (a *App) mode() posture.Mode {
 	if a.Opts.Mode != nil {
 		return *a.Opts.Mode
 	}
@@ -376,14 +384,14 @@ func (a *App) SwitchRoute(id string) (*config.Config, error) {
 // EngineOptions are the options of the session's own engine.
 func (a *App) EngineOptions() engine.Options {
 	cfg := a.Cfg
-	posture := a.posture()
-	full := posture == policy.FullAccess
+	p := a.posture()
+	full := p == posture.FullAccess
 	return engine.Options{
 		Workspace:          cfg.Workspace,
 		Sandbox:            a.Sandbox,
 		Session:            &engine.Session{ID: a.Opts.SessionID},
 		Mode:               a.mode(),
-		Posture:            posture,
+		Posture:            p,
 		AllowShell:         cfg.AllowShell || full || a.Opts.AutoApprove,
 		Trust:              full || a.Opts.AutoApprove,
 		TrustedRoots:       cfg.WorkspaceTrust,
@@ -470,9 +478,9 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	// (tasks.Authority): its posture, and the flags the creator could give.
 	auth := t.RunAuthority()
 	opts.Interactive = false
-	opts.Posture, _ = policy.ParsePosture(auth.Posture)
+	opts.Posture, _ = posture.Parse(auth.Posture)
 	opts.AutoApprove, opts.AllowShell, opts.Trust = auth.AutoApprove, auth.AllowShell, auth.Trust
-	if m, err := policy.ParseMode(t.Mode); err == nil {
+	if m, err := posture.ParseMode(t.Mode); err == nil {
 		opts.Mode = m
 	}
 	if t.Model != "" {
@@ -486,10 +494,9 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	svc.Skills = a.Services.Skills
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
-	eng := engine.New(opts)
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	go eng.Run(runCtx)
+	l := run(ctx, engine.New(opts))
+	defer l.cancel()
+	eng := l.eng
 	// The user approved the create call that recorded this prompt and its
 	// (capped) flags, so the run carries that authority. Every call it
 	// makes, refusals included, goes into the task's tool_calls.

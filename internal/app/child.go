@@ -7,7 +7,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/toolset"
@@ -24,7 +24,7 @@ func (a *App) spawnChild(ctx context.Context, cc agent.ChildConfig) (agent.Run, 
 		// The child's own sub-agents end with it.
 		context.AfterFunc(ctx, func() { sub.Drain(context.Background(), 0, agentSettle) })
 	}
-	go eng.Run(ctx)
+	run(ctx, eng) // the child's lifetime bounds its loop
 	return EngineRun{Engine: eng}, nil
 }
 
@@ -70,7 +70,7 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	}
 	opts.Mode = cc.Mode
 	if cc.ReadOnly {
-		opts.Mode = policy.Plan
+		opts.Mode = posture.Plan
 	}
 	if cc.MaxSteps > 0 {
 		opts.MaxSteps = cc.MaxSteps

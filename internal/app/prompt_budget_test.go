@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -20,6 +20,7 @@ const firstRequestBudget = 24_000
 // The first request of every composition, with memory on (remember
 // registered), stays within the budget: the system prompt as sent plus the
 // tools field's raw JSON bytes.
+// CONTRACT.md §9.13: the system prompt plus tools of every composition's first request is at most 24 000 bytes.
 func TestFirstRequestFitsTheBudget(t *testing.T) {
 	t.Parallel()
 	for _, c := range compositions {
@@ -42,6 +43,8 @@ func TestFirstRequestFitsTheBudget(t *testing.T) {
 // a model that reports cache hits from prefix reuse (fakemodel
 // CachePrefixes): the system prompt and tools are the same bytes on every
 // request, and at least 90 % of the prompt tokens are reported cached.
+// CONTRACT.md §9.13: in 20 turns every request carries byte-identical system prompt and tools and at least 90 % of
+// prompt tokens are cached.
 func TestTwentyTurnsKeepThePrefixCached(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t)
@@ -56,7 +59,7 @@ func TestTwentyTurnsKeepThePrefixCached(t *testing.T) {
 		}
 		return fakemodel.Text("Looked at the workspace; nothing to change.")
 	})
-	c := composition{name: "act-tui-ask", mode: policy.Act, tui: true}
+	c := composition{name: "act-tui-ask", mode: posture.Act, tui: true}
 	eng := engine.New(newPromptApp(t, c, srv).EngineOptions())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

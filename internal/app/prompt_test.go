@@ -11,7 +11,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/prompt"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
@@ -24,8 +24,8 @@ var update = flag.Bool("update", false, "rewrite the golden system prompts")
 // the mode and the posture, and the flags that shape them.
 type composition struct {
 	name       string
-	mode       policy.Mode
-	posture    policy.Posture
+	mode       posture.Mode
+	posture    posture.Posture
 	auto       bool   // exec --auto
 	tui        bool   // a person answers prompts
 	unconfined bool   // no OS sandbox
@@ -34,19 +34,19 @@ type composition struct {
 }
 
 var compositions = []composition{
-	{name: "act-tui-ask", mode: policy.Act, tui: true},
-	{name: "act-tui-auto-review", mode: policy.Act, posture: policy.AutoReview, tui: true},
-	{name: "act-tui-full-access", mode: policy.Act, posture: policy.FullAccess, tui: true},
-	{name: "act-tui-ask-unconfined", mode: policy.Act, tui: true, unconfined: true},
-	{name: "plan-tui-ask", mode: policy.Plan, tui: true},
-	{name: "operate-tui-ask", mode: policy.Operate, tui: true},
-	{name: "act-exec", mode: policy.Act},
-	{name: "act-exec-auto", mode: policy.Act, auto: true},
-	{name: "act-exec-yolo", mode: policy.Act, posture: policy.FullAccess, auto: true},
-	{name: "plan-exec-auto", mode: policy.Plan, auto: true},
-	{name: "operate-exec-auto", mode: policy.Operate, auto: true, memory: true},
-	{name: "subagent-scout", mode: policy.Act, auto: true, child: "scout"},
-	{name: "subagent-worker", mode: policy.Act, auto: true, child: "worker"},
+	{name: "act-tui-ask", mode: posture.Act, tui: true},
+	{name: "act-tui-auto-review", mode: posture.Act, posture: posture.AutoReview, tui: true},
+	{name: "act-tui-full-access", mode: posture.Act, posture: posture.FullAccess, tui: true},
+	{name: "act-tui-ask-unconfined", mode: posture.Act, tui: true, unconfined: true},
+	{name: "plan-tui-ask", mode: posture.Plan, tui: true},
+	{name: "operate-tui-ask", mode: posture.Operate, tui: true},
+	{name: "act-exec", mode: posture.Act},
+	{name: "act-exec-auto", mode: posture.Act, auto: true},
+	{name: "act-exec-yolo", mode: posture.Act, posture: posture.FullAccess, auto: true},
+	{name: "plan-exec-auto", mode: posture.Plan, auto: true},
+	{name: "operate-exec-auto", mode: posture.Operate, auto: true, memory: true},
+	{name: "subagent-scout", mode: posture.Act, auto: true, child: "scout"},
+	{name: "subagent-worker", mode: posture.Act, auto: true, child: "worker"},
 }
 
 // newPromptApp builds the session of c in a fresh home and workspace,
@@ -97,6 +97,8 @@ func engineOf(t *testing.T, c composition, a *App) *engine.Engine {
 // The system prompt of every composition is pinned (testdata/prompts,
 // -update rewrites them) and covers every row of prompt.Rows, each by the
 // marker its section carries.
+// CONTRACT.md §9.13: every composition (mode, host, sub-agent role, posture) is golden and covers every row of
+// prompt.Rows.
 func TestSystemPromptCompositions(t *testing.T) {
 	t.Parallel()
 	for _, c := range compositions {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/testutil/gitfixture"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -30,7 +30,7 @@ func firstRequests(b *testing.B) (*fakemodel.Server, chan time.Time) {
 // 20 ms): admission, the child's engine, registry and system prompt.
 func BenchmarkSubagentFirstRequest(b *testing.B) {
 	srv, arrived := firstRequests(b)
-	a := newPromptApp(b, composition{name: "bench", mode: policy.Act, auto: true}, srv)
+	a := newPromptApp(b, composition{name: "bench", mode: posture.Act, auto: true}, srv)
 	a.Project() // loaded once per session, before any child
 	ctx := context.Background()
 	var total time.Duration
@@ -53,7 +53,7 @@ func BenchmarkSubagentFirstRequest(b *testing.B) {
 // reaching the provider.
 func BenchmarkSessionFirstRequest(b *testing.B) {
 	srv, arrived := firstRequests(b)
-	a := newPromptApp(b, composition{name: "bench", mode: policy.Act, auto: true}, srv)
+	a := newPromptApp(b, composition{name: "bench", mode: posture.Act, auto: true}, srv)
 	a.Project()
 	var total time.Duration
 	for i := range b.N {
@@ -78,7 +78,7 @@ func BenchmarkSessionFirstRequest(b *testing.B) {
 // first (each is a process).
 func BenchmarkWorktreeSubagentFirstRequest(b *testing.B) {
 	srv, arrived := firstRequests(b)
-	a := newPromptApp(b, composition{name: "bench", mode: policy.Act, auto: true}, srv)
+	a := newPromptApp(b, composition{name: "bench", mode: posture.Act, auto: true}, srv)
 	a.Project()
 	repo := gitfixture.New(b)
 	repo.Write("README.md", "hello\n")

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
 )
 
@@ -34,8 +34,8 @@ func startingRuns(queue *tasks.Store, autos *auto.Store) string {
 // terms, so both read the same.
 func taskCeiling(t tasks.TaskRecord) auto.Ceiling {
 	a := t.RunAuthority()
-	p, _ := policy.ParsePosture(a.Posture)
-	names := map[policy.Posture]string{policy.FullAccess: "full_access", policy.AutoReview: "auto", policy.Never: "never"}
+	p, _ := posture.Parse(a.Posture)
+	names := map[posture.Posture]string{posture.FullAccess: "full_access", posture.AutoReview: "auto", posture.Never: "never"}
 	c := auto.Ceiling{Posture: "ask", AutoApprove: a.AutoApprove, AllowShell: a.AllowShell, TrustMode: a.Trust}
 	if n, ok := names[p]; ok {
 		c.Posture = n

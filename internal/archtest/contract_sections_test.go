@@ -23,9 +23,9 @@ var uncoveredSections = map[string]string{}
 const backlog = "tested without naming the section (issue 32 item 4, open)"
 
 func init() {
-	for _, s := range strings.Fields("2.1 3.1 3.2 3.3 3.4 3.5 3.6 3.7 4.1 4.2 4.3 4.4 4.5 4.6 4.8 4.9 " +
-		"6.4 6.6 6.7 6.8 6.9 6.10 6.11 6.13 8.1 8.2 8.3 8.4 8.5 8.6 9.2 9.3 9.4 9.5 9.6 9.7 9.8 9.9 9.10 9.11 " +
-		"9.12 9.13 10.1 10.2 10.7 11.1 11.2 11.5 11.6 12.1 12.3 12.4 12.8 13.4 13.5 14.1 14.2 14.3 14.4 " +
+	for _, s := range strings.Fields("" +
+		"" +
+		"13.4 13.5 14.1 14.2 14.3 14.4 " +
 		"14.8 14.9 14.10 17.1 17.2 17.3 17.4 17.6") {
 		uncoveredSections[s] = backlog
 	}

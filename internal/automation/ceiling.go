@@ -3,7 +3,7 @@ package automation
 import (
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // Ceiling is the most authority the automation's runs get: what the
@@ -16,16 +16,16 @@ type Ceiling struct {
 }
 
 // PolicyPosture is the posture c names (anything unknown is Ask).
-func (c Ceiling) PolicyPosture() policy.Posture {
+func (c Ceiling) PolicyPosture() posture.Posture {
 	switch c.Posture {
 	case "full_access":
-		return policy.FullAccess
+		return posture.FullAccess
 	case "auto":
-		return policy.AutoReview
+		return posture.AutoReview
 	case "never":
-		return policy.Never
+		return posture.Never
 	}
-	return policy.Ask
+	return posture.Ask
 }
 
 // Meet is the most authority both c and o allow: the lower posture, and
@@ -52,11 +52,11 @@ func (c Ceiling) Exceeds(o Ceiling) bool { return c.Meet(o) != c.Meet(c) }
 func (c Ceiling) Describe() string {
 	var s string
 	switch c.PolicyPosture() {
-	case policy.FullAccess:
+	case posture.FullAccess:
 		s = "Full Access — its tool calls run without asking anyone"
-	case policy.AutoReview:
+	case posture.AutoReview:
 		s = "Auto-Review — what needs approval is held"
-	case policy.Never:
+	case posture.Never:
 		s = "never — every call that needs approval is refused"
 	default:
 		s = "Ask — it runs headless, so what needs approval is refused"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -24,8 +24,8 @@ func TestCatalogBudgetHoldsInFullAccess(t *testing.T) {
 		reg.Register(&fixture{tools.Spec{ToolName: name, Desc: "Big server tool number " + fmt.Sprint(i) + ".",
 			Schema: map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string", "description": strings.Repeat("d", 200)}}}}})
 	}
-	for _, posture := range []policy.Posture{policy.Ask, policy.AutoReview, policy.FullAccess} {
-		c := catalog.Build(reg, info, catalog.Options{Posture: posture})
+	for _, p := range []posture.Posture{posture.Ask, posture.AutoReview, posture.FullAccess} {
+		c := catalog.Build(reg, info, catalog.Options{Posture: p})
 		sent := c.RequestTools()
 		raw, _ := json.Marshal(sent)
 		mcp := 0
@@ -35,14 +35,14 @@ func TestCatalogBudgetHoldsInFullAccess(t *testing.T) {
 			}
 		}
 		if mcp > catalog.MaxEagerMCP || len(raw) > 100<<10 {
-			t.Errorf("%v: %d MCP tools, %d bytes in the request", posture, mcp, len(raw))
+			t.Errorf("%v: %d MCP tools, %d bytes in the request", p, mcp, len(raw))
 		}
-		if posture == policy.FullAccess && (mcp == 0 || c.HeldByBudget() != 5000-mcp) {
+		if p == posture.FullAccess && (mcp == 0 || c.HeldByBudget() != 5000-mcp) {
 			t.Errorf("Full Access: %d eager, %d held", mcp, c.HeldByBudget())
 		}
 		res, err := c.Search("tool_search", json.RawMessage(`{"query":"tool4321","match":"regex"}`))
 		if err != nil || len(res.References) != 1 || res.References[0] != "mcp_big_tool4321" || !c.IsActive("mcp_big_tool4321") {
-			t.Errorf("%v: search %+v %v", posture, res, err)
+			t.Errorf("%v: search %+v %v", p, res, err)
 		}
 		// Loading keeps the request under MaxActive however much is asked.
 		var refused int
@@ -54,7 +54,7 @@ func TestCatalogBudgetHoldsInFullAccess(t *testing.T) {
 			refused += len(res.Unavailable)
 		}
 		if n := len(c.RequestTools()); n != catalog.MaxActive || refused == 0 {
-			t.Errorf("%v: %d tools after loading, %d refused", posture, n, refused)
+			t.Errorf("%v: %d tools after loading, %d refused", p, n, refused)
 		}
 	}
 }

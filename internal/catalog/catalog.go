@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -69,8 +69,8 @@ type MCPInfo struct {
 
 // Options shape one turn's catalog.
 type Options struct {
-	Mode       policy.Mode
-	Posture    policy.Posture
+	Mode       posture.Mode
+	Posture    posture.Posture
 	AllowShell bool
 	AlwaysLoad []string // config [tools] always_load
 	Allow      []string // allowed-tools list (empty = all)
@@ -101,7 +101,7 @@ func Build(reg *tools.Registry, mcp MCPInfo, opts Options) *Catalog {
 	for _, t := range api {
 		if server, ok := mcp.Servers[t.Name]; ok {
 			eager := mcp.Helpers[t.Name] || slices.Contains(opts.AlwaysLoad, t.Name)
-			if !eager && opts.Posture == policy.FullAccess {
+			if !eager && opts.Posture == posture.FullAccess {
 				eager = budget.admit(&t)
 			}
 			t.DeferLoading = provider.Bool(!eager)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -40,6 +40,8 @@ func names(ts []provider.Tool) string {
 	return strings.Join(out, ",")
 }
 
+// CONTRACT.md §4.1: native entries sorted by name, eager unless default-active, tool_search last, hidden aliases left
+// out, and loads appended at the tail.
 func TestEagerSetAndOrder(t *testing.T) {
 	t.Parallel()
 	reg := registry("work_update", "tasks", "Web", "update_plan", "agent", "Run", "Git", "File", "Bash", "remember", "~apply_patch", "~todo_write")
@@ -65,6 +67,7 @@ func TestEagerSetAndOrder(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §4.1: an empty catalog sends no tools field at all.
 func TestEmptyCatalogHasNoToolsField(t *testing.T) {
 	t.Parallel()
 	c := catalog.Build(tools.NewRegistry(), catalog.MCPInfo{}, catalog.Options{})
@@ -73,6 +76,7 @@ func TestEmptyCatalogHasNoToolsField(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §4.1: MCP entries follow the native ones and are deferred; Full Access makes them eager (also CONTRACT.md §4.7).
 func TestMCPToolsFollowNativeAndAreDeferred(t *testing.T) {
 	t.Parallel()
 	reg := registry("File", "mcp_b_x", "mcp_a_list_mcp_resources", "zzz")
@@ -92,12 +96,14 @@ func TestMCPToolsFollowNativeAndAreDeferred(t *testing.T) {
 	if c.MCPAttribution()["mcp_b_x"] != "b" {
 		t.Error("attribution")
 	}
-	full := catalog.Build(reg, info, catalog.Options{Posture: policy.FullAccess})
+	full := catalog.Build(reg, info, catalog.Options{Posture: posture.FullAccess})
 	if !full.IsActive("mcp_b_x") {
 		t.Error("Full Access makes MCP tools eager")
 	}
 }
 
+// CONTRACT.md §4.8: the lists narrow the catalog, match case-insensitively with prefix* rules, and deny wins over
+// allow.
 func TestAllowDenyLists(t *testing.T) {
 	t.Parallel()
 	reg := registry("Bash", "File", "Git", "update_plan")
@@ -116,6 +122,9 @@ func search(t *testing.T, c *catalog.Catalog, in string) (*catalog.SearchResult,
 	return c.Search("tool_search", json.RawMessage(in))
 }
 
+// CONTRACT.md §4.3: max_results default and clamps, bm25 name weighting and ties, regex mode on the lower-cased
+// haystack, the exact error texts, hidden aliases and tool_search never returned, the unavailable reference and the
+// content shape.
 func TestToolSearch(t *testing.T) {
 	t.Parallel()
 	var many []string
@@ -123,7 +132,7 @@ func TestToolSearch(t *testing.T) {
 		many = append(many, fmt.Sprintf("extra_%03d", i))
 	}
 	reg := registry(append(many, "File", "Git", "update_plan", "~todo_write")...)
-	c := catalog.Build(reg, catalog.MCPInfo{}, catalog.Options{Mode: policy.Plan})
+	c := catalog.Build(reg, catalog.MCPInfo{}, catalog.Options{Mode: posture.Plan})
 	res, err := search(t, c, `{"query":"extra"}`)
 	if err != nil || len(res.References) != 20 {
 		t.Fatalf("default limit: %d %v", len(res.References), err)

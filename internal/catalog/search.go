@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -223,7 +223,7 @@ func (c *Catalog) unavailableCore() []unavailable {
 	if _, ok := c.Lookup("Bash"); !ok {
 		reason := "Bash is not registered this turn"
 		switch {
-		case c.opts.Mode == policy.Plan:
+		case c.opts.Mode == posture.Plan:
 			reason = "Bash is unavailable in Plan mode; switch to Act mode (`/mode act`) to run commands"
 		case MatchesAny(c.opts.Deny, "Bash"):
 			reason = "Bash is in the disallowed-tools list"

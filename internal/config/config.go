@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
 )
@@ -55,8 +55,8 @@ type Config struct {
 	ReasoningEffort string
 	AllowShell      bool
 	MaxSteps        int
-	Posture         policy.Posture
-	Mode            policy.Mode
+	Posture         posture.Posture
+	Mode            posture.Mode
 	StrictTools     bool
 	Retry           provider.RetryPolicy
 	IdleTimeout     time.Duration
@@ -210,7 +210,7 @@ func Load(flags Flags, env Env) (*Config, error) {
 	if f != nil {
 		c.File = *f
 	}
-	if _, err := policy.ParsePosture(c.File.ApprovalPolicy); err != nil {
+	if _, err := posture.Parse(c.File.ApprovalPolicy); err != nil {
 		return nil, fmt.Errorf("config: %s: approval_policy: %w", c.Path, err)
 	}
 	if _, err := sandbox.ParseMode(c.File.SandboxMode); err != nil {
@@ -267,13 +267,13 @@ func (c *Config) applyProject(workspace, path string) error {
 		c.File.Network.Deny = append(append([]string(nil), c.File.Network.Deny...), p.Network.Deny...)
 	}
 	if p.ApprovalPolicy != "" {
-		next, err := policy.ParsePosture(p.ApprovalPolicy)
+		next, err := posture.Parse(p.ApprovalPolicy)
 		if err != nil {
 			return fmt.Errorf("config: %s: approval_policy: %w", path, err)
 		}
 		// The user file is validated in resolve; an unknown value there
 		// fails there, so its parse error can be ignored here.
-		cur, _ := policy.ParsePosture(c.File.ApprovalPolicy)
+		cur, _ := posture.Parse(c.File.ApprovalPolicy)
 		if next.NoMoreThan(cur) {
 			c.File.ApprovalPolicy = p.ApprovalPolicy
 		}
@@ -302,20 +302,20 @@ func (c *Config) applyProject(workspace, path string) error {
 // > user file). Every layer is validated, the unused ones too (the files
 // in Load and applyProject), so a typo fails even when a flag overrides it
 // today.
-func (c *Config) posture(flags Flags, env Env) (policy.Posture, error) {
+func (c *Config) posture(flags Flags, env Env) (posture.Posture, error) {
 	if v := env.first("CODEWHALE_APPROVAL_POLICY"); v != "" {
-		if _, err := policy.ParsePosture(v); err != nil {
+		if _, err := posture.Parse(v); err != nil {
 			return 0, fmt.Errorf("CODEWHALE_APPROVAL_POLICY: %w", err)
 		}
 	}
 	if flags.ApprovalPolicy != "" {
-		p, err := policy.ParsePosture(flags.ApprovalPolicy)
+		p, err := posture.Parse(flags.ApprovalPolicy)
 		if err != nil {
 			return 0, fmt.Errorf("--approval-policy: %w", err)
 		}
 		return p, nil
 	}
-	return policy.ParsePosture(firstNonEmpty(env.first("CODEWHALE_APPROVAL_POLICY"), c.File.ApprovalPolicy))
+	return posture.Parse(firstNonEmpty(env.first("CODEWHALE_APPROVAL_POLICY"), c.File.ApprovalPolicy))
 }
 
 func (c *Config) resolve(flags Flags, env Env) error {
@@ -329,13 +329,13 @@ func (c *Config) resolve(flags Flags, env Env) error {
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = 100
 	}
-	posture, err := c.posture(flags, env)
+	p, err := c.posture(flags, env)
 	if err != nil {
 		return err
 	}
-	c.Posture = posture
+	c.Posture = p
 	if f.DefaultMode != "" {
-		if c.Mode, err = policy.ParseMode(f.DefaultMode); err != nil {
+		if c.Mode, err = posture.ParseMode(f.DefaultMode); err != nil {
 			return fmt.Errorf("config: %s: default_mode: %w", c.Path, err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 func env(m map[string]string) config.Env { return func(k string) string { return m[k] } }
@@ -23,6 +23,8 @@ func write(t testing.TB, path, body string) {
 	}
 }
 
+// CONTRACT.md §12.3: flag > environment > project overlay (tightening keys only, endpoints ignored) > user config >
+// defaults.
 func TestPrecedence(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -46,7 +48,7 @@ allow_shell = false
 		t.Fatal(err)
 	}
 	if c.Model != "project-model" || c.BaseURL != "https://config.example.com/v1" || c.BaseSource != "config" ||
-		c.APIKey != "sk-from-config" || c.KeySource != "config" || c.Posture != policy.AutoReview || c.AllowShell {
+		c.APIKey != "sk-from-config" || c.KeySource != "config" || c.Posture != posture.AutoReview || c.AllowShell {
 		t.Errorf("overlay: %+v", c)
 	}
 	e["CODEWHALE_MODEL"], e["DEEPSEEK_MODEL"] = "env-model", "legacy-model"
@@ -61,6 +63,9 @@ allow_shell = false
 	}
 }
 
+// CONTRACT.md §10.1: the default route is provider deepseek at https://api.deepseek.com/beta with model
+// deepseek-v4-pro.
+// CONTRACT.md §12.4: memory is off by default and CODEWHALE_MEMORY=on turns it on.
 func TestDefaultsAndKeySources(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -69,7 +74,7 @@ func TestDefaultsAndKeySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.BaseURL != "https://api.deepseek.com/beta" || c.Model != "deepseek-v4-pro" || c.MaxSteps != 100 ||
-		c.KeySource != "none" || c.Posture != policy.Ask || c.MemoryEnabled || c.IdleTimeout.Seconds() != 120 || c.OpenTimeout.Seconds() != 45 || c.RequestTimeout.Minutes() != 30 {
+		c.KeySource != "none" || c.Posture != posture.Ask || c.MemoryEnabled || c.IdleTimeout.Seconds() != 120 || c.OpenTimeout.Seconds() != 45 || c.RequestTimeout.Minutes() != 30 {
 		t.Errorf("defaults: %+v", c)
 	}
 	if _, err := config.WriteSecret(home, "deepseek", "sk-stored\n"); err != nil {
@@ -89,6 +94,9 @@ func TestDefaultsAndKeySources(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §3.7: there are no script overrides or plugin tools, so the
+// keys that would declare them are unknown keys, refused with the file and line.
+// CONTRACT.md §12.3: an unknown key is an error naming the file and line, with a suggestion.
 func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
@@ -97,6 +105,8 @@ func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 		"model = \"x\"\n\nmax_steps = \"many\"\n": "line 3",
 		"model = \n":                             "line 1",
 		"[providers.deepseek]\napikey = \"k\"\n": `unknown key "providers.deepseek.apikey" (did you mean "api_key"?)`,
+		"[tools]\noverride = \"x.sh\"\n":         `line 2: unknown key "tools.override"`,
+		"[plugins]\nx = \"y\"\n":                 `line 1: unknown key "plugins"`,
 	}
 	for body, want := range cases {
 		home := t.TempDir()
@@ -129,7 +139,7 @@ func TestApprovalPolicyValues(t *testing.T) {
 		}
 		_, err := config.Load(config.Flags{Workspace: ws, ApprovalPolicy: tt.flag},
 			env(map[string]string{"CODEWHALE_HOME": home, "CODEWHALE_APPROVAL_POLICY": tt.env}))
-		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), policy.PostureValues) {
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), posture.Values) {
 			t.Errorf("%+v: err = %v; want it to contain %q and the allowed values", tt, err, tt.wantErr)
 		}
 	}
@@ -137,7 +147,7 @@ func TestApprovalPolicyValues(t *testing.T) {
 	write(t, filepath.Join(home, "config.toml"), "approval_policy = \"bypass\"\n")
 	write(t, filepath.Join(ws, ".codewhale", "config.toml"), "approval_policy = \"never\"\n")
 	c, err := config.Load(config.Flags{Workspace: ws}, env(map[string]string{"CODEWHALE_HOME": home}))
-	if err != nil || c.Posture != policy.Never {
+	if err != nil || c.Posture != posture.Never {
 		t.Errorf("project never over user bypass: %v, %v", c.Posture, err)
 	}
 }
@@ -238,5 +248,31 @@ func TestProjectConfigLinkedOutsideIsRefused(t *testing.T) {
 	write(t, config.ProjectPath(ws), "model = \"inside-model\"\n")
 	if c, err := config.Load(config.Flags{Workspace: ws}, e); err != nil || c.File.Model != "inside-model" {
 		t.Fatalf("the project config inside: %v", err)
+	}
+}
+
+// CONTRACT.md §12.3: the user config is $CODEWHALE_HOME/config.toml unless
+// CODEWHALE_CONFIG_PATH names another file, and --config beats both.
+func TestConfigPathOverrides(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(home, "config.toml"), "model = \"home-model\"\n")
+	write(t, filepath.Join(dir, "env.toml"), "model = \"env-model\"\n")
+	write(t, filepath.Join(dir, "flag.toml"), "model = \"flag-model\"\n")
+	for _, tc := range []struct {
+		name  string
+		env   map[string]string
+		flag  string
+		model string
+	}{
+		{"home", map[string]string{}, "", "home-model"},
+		{"environment", map[string]string{"CODEWHALE_CONFIG_PATH": filepath.Join(dir, "env.toml")}, "", "env-model"},
+		{"flag", map[string]string{"CODEWHALE_CONFIG_PATH": filepath.Join(dir, "env.toml")}, filepath.Join(dir, "flag.toml"), "flag-model"},
+	} {
+		tc.env["CODEWHALE_HOME"] = home
+		c, err := config.Load(config.Flags{ConfigPath: tc.flag}, env(tc.env))
+		if err != nil || c.Model != tc.model {
+			t.Errorf("%s: model %q (%v), want %q", tc.name, c.Model, err, tc.model)
+		}
 	}
 }

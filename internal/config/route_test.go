@@ -91,6 +91,8 @@ func (rc routeCase) run(t *testing.T) {
 
 // CONTRACT.md §10.3: a key is bound to its provider's entry and that entry's
 // base URL origin.
+// CONTRACT.md §10.2: a provider with no base URL is an error naming [providers.<id>] base_url, a table overrides its
+// preset, a loopback base or a local preset gets no key.
 func TestKeysStayWithTheirHost(t *testing.T) {
 	t.Parallel()
 	both := map[string]string{"DEEPSEEK_API_KEY": "sk-deepseek", "OPENROUTER_API_KEY": "sk-or"}
@@ -220,5 +222,56 @@ input_price = 0
 	if c.Provider != "deepseek" || c.BaseURL != "https://api.deepseek.com/beta" || c.KeyHost != "api.deepseek.com" ||
 		len(c.Headers) != 0 || len(c.File.Models) != 0 {
 		t.Errorf("the overlay moved the route: %s %s %s %v %v", c.Provider, c.BaseURL, c.KeyHost, c.Headers, c.File.Models)
+	}
+}
+
+// CONTRACT.md §10.2: provider precedence is --provider > CODEWHALE_PROVIDER >
+// provider in config > deepseek, and base URL precedence --base-url >
+// CODEWHALE_BASE_URL (then DEEPSEEK_BASE_URL) > [providers.<id>] base_url
+// (for deepseek also the top-level base_url) > the preset's; each pair is
+// checked with only those sources present.
+func TestProviderAndBaseURLPrecedence(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, config   string
+		env            map[string]string
+		flags          config.Flags
+		provider, base string
+	}{
+		{name: "default", provider: "deepseek", base: "https://api.deepseek.com/beta"},
+		{name: "config over default", config: "provider = \"ollama\"\n", provider: "ollama", base: "http://localhost:11434/v1"},
+		{name: "env over config", config: "provider = \"ollama\"\n", env: map[string]string{"CODEWHALE_PROVIDER": "vllm"},
+			provider: "vllm", base: "http://localhost:8000/v1"},
+		{name: "flag over env", env: map[string]string{"CODEWHALE_PROVIDER": "vllm"}, flags: config.Flags{Provider: "lmstudio"},
+			provider: "lmstudio", base: "http://localhost:1234/v1"},
+		{name: "table over preset", config: "[providers.ollama]\nbase_url = \"http://127.0.0.1:5/v1\"\n",
+			flags: config.Flags{Provider: "ollama"}, provider: "ollama", base: "http://127.0.0.1:5/v1"},
+		{name: "top-level base_url for deepseek", config: "base_url = \"http://127.0.0.1:6/v1\"\n", provider: "deepseek", base: "http://127.0.0.1:6/v1"},
+		{name: "legacy env over table", config: "[providers.ollama]\nbase_url = \"http://127.0.0.1:5/v1\"\n",
+			env: map[string]string{"DEEPSEEK_BASE_URL": "http://127.0.0.1:7/v1"}, flags: config.Flags{Provider: "ollama"},
+			provider: "ollama", base: "http://127.0.0.1:7/v1"},
+		{name: "env over legacy env", env: map[string]string{"DEEPSEEK_BASE_URL": "http://127.0.0.1:7/v1", "CODEWHALE_BASE_URL": "http://127.0.0.1:8/v1"},
+			provider: "deepseek", base: "http://127.0.0.1:8/v1"},
+		{name: "flag over env", env: map[string]string{"CODEWHALE_BASE_URL": "http://127.0.0.1:8/v1"},
+			flags: config.Flags{BaseURL: "http://127.0.0.1:9/v1"}, provider: "deepseek", base: "http://127.0.0.1:9/v1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			if tc.config != "" {
+				write(t, filepath.Join(home, "config.toml"), tc.config)
+			}
+			e := map[string]string{"CODEWHALE_HOME": home}
+			for k, v := range tc.env {
+				e[k] = v
+			}
+			c, err := config.Load(tc.flags, env(e))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Provider != tc.provider || c.BaseURL != tc.base {
+				t.Errorf("provider %q base %q; want %q %q", c.Provider, c.BaseURL, tc.provider, tc.base)
+			}
+		})
 	}
 }

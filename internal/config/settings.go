@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/atomicfile"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // Setting is one effective setting as /settings and /config show it.
@@ -107,7 +107,7 @@ func SetKey(path, key, value string) error {
 		return fmt.Errorf("config: %s: %w", key, err)
 	}
 	if key == "default_mode" {
-		if _, err := policy.ParseMode(value); err != nil {
+		if _, err := posture.ParseMode(value); err != nil {
 			return fmt.Errorf("config: default_mode: %w", err)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/permissions"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -25,18 +25,18 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 		return deniedByUser(name)
 	}
 	switch t.approval().For(p.need) {
-	case policy.AutoApprove:
+	case posture.AutoApprove:
 		return nil
-	case policy.HeldAutoReview:
+	case posture.HeldAutoReview:
 		return tools.PermissionDenied("Auto-Review held tool '%s' without pausing%s", name, explicitSuffix(p))
-	case policy.BlockedFullAccess:
+	case posture.BlockedFullAccess:
 		return tools.PermissionDenied("Tool '%s' requires explicit approval and is blocked in Full Access because this "+
 			"posture does not open tool-approval prompts. Switch to Ask to review this call.%s", name, explicitSuffix(p))
-	case policy.DeniedNever:
+	case posture.DeniedNever:
 		return tools.PermissionDenied("Blocked tool '%s' (approval_mode=never)%s", name, explicitSuffix(p))
-	case policy.DeniedHeadless:
+	case posture.DeniedHeadless:
 		t.outcome.ApprovalRequired = true
-		if p.need >= policy.NeedExplicit {
+		if p.need >= posture.NeedExplicit {
 			return tools.PermissionDenied("Tool '%s' needs explicit approval (approval_required)%s This headless run "+
 				"cannot ask, and --auto approves only ordinary prompts: a person must approve this one call in an "+
 				"interactive session (Ask), or the session must run under Full Access.", name, explicitSuffix(p))
@@ -45,7 +45,7 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 			"re-run with --auto to approve tool calls", name)
 	}
 	// Only ordinary calls may ride on an "allow for the session" grant.
-	if allowed && p.need <= policy.NeedRequired {
+	if allowed && p.need <= posture.NeedRequired {
 		return nil
 	}
 	return t.ask(ctx, p, key, group)
@@ -63,7 +63,7 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 	rule, saveable := t.saveableRule(p)
 	req := ApprovalRequired{ID: p.call.id, ToolName: name, Description: Describe(name, p.input), Input: p.input,
 		ApprovalKey: key, GroupingKey: group, IntentSummary: t.intent(p), Reason: p.reason,
-		ForcePrompt: p.need >= policy.NeedExplicit, Authority: authority(p),
+		ForcePrompt: p.need >= posture.NeedExplicit, Authority: authority(p),
 		SandboxReadOnly: t.sandboxReadOnlyFor(p.tool), Direct: t.direct}
 	if req.SandboxReadOnly {
 		req.Description += readOnlyShellNote
@@ -85,7 +85,7 @@ func (t *turn) ask(ctx context.Context, p *planned, key, group string) *tools.Er
 			e.mu.Unlock()
 			return deniedByUser(name)
 		}
-		if a.forSession && p.need <= policy.NeedRequired {
+		if a.forSession && p.need <= posture.NeedRequired {
 			e.mu.Lock()
 			e.approved[group] = true
 			e.mu.Unlock()
@@ -148,7 +148,7 @@ func authorityOf(name string, in json.RawMessage) map[string]any {
 // saveableRule is the exact allow rule a card may offer to save: only for
 // ordinary approvals, with a rule file to write to.
 func (t *turn) saveableRule(p *planned) (permissions.Rule, bool) {
-	if t.e.opts.Permissions == nil || p.need > policy.NeedRequired {
+	if t.e.opts.Permissions == nil || p.need > posture.NeedRequired {
 		return permissions.Rule{}, false
 	}
 	return permissions.RuleFor(p.call.name, p.input, t.e.opts.Workspace)
@@ -157,7 +157,7 @@ func (t *turn) saveableRule(p *planned) (permissions.Rule, bool) {
 // explicitSuffix names why a call needs an explicit approval, for the
 // model-readable refusals; "" for ordinary calls.
 func explicitSuffix(p *planned) string {
-	if p.need < policy.NeedExplicit {
+	if p.need < posture.NeedExplicit {
 		return ""
 	}
 	r := p.reason

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -71,7 +71,7 @@ func (h *harness) approveEachSeeing(answer engine.ApproveToolCall, see func(engi
 	return cards
 }
 
-func guardedHarness(t *testing.T, g *guarded, posture policy.Posture, interactive, auto bool) *harness {
+func guardedHarness(t *testing.T, g *guarded, posture posture.Posture, interactive, auto bool) *harness {
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":".git/config"}`}),
 		fakemodel.Text("done"))
 	return newHarness(t, srv, func(o *engine.Options) {
@@ -87,19 +87,19 @@ func TestExplicitApprovalUnderEveryPosture(t *testing.T) {
 	const reason = "It needs explicit approval: writes .git/config, which decides what git runs."
 	tests := []struct {
 		name        string
-		posture     policy.Posture
+		posture     posture.Posture
 		auto        bool
 		ran         bool
 		want        string
 		approvalReq bool
 	}{
-		{"full access", policy.FullAccess, false, true, "wrote it", false},
-		{"full access --yolo", policy.FullAccess, true, true, "wrote it", false},
-		{"ask headless", policy.Ask, false, false, "Tool 'Guarded' needs explicit approval (approval_required). " + reason, true},
-		{"ask --auto", policy.Ask, true, false, "--auto approves only ordinary prompts", true},
-		{"auto-review", policy.AutoReview, false, false, "Auto-Review held tool 'Guarded' without pausing. " + reason, false},
-		{"auto-review --auto", policy.AutoReview, true, false, "Auto-Review held tool 'Guarded' without pausing. " + reason, false},
-		{"never --auto", policy.Never, true, false, "Blocked tool 'Guarded' (approval_mode=never). " + reason, false},
+		{"full access", posture.FullAccess, false, true, "wrote it", false},
+		{"full access --yolo", posture.FullAccess, true, true, "wrote it", false},
+		{"ask headless", posture.Ask, false, false, "Tool 'Guarded' needs explicit approval (approval_required). " + reason, true},
+		{"ask --auto", posture.Ask, true, false, "--auto approves only ordinary prompts", true},
+		{"auto-review", posture.AutoReview, false, false, "Auto-Review held tool 'Guarded' without pausing. " + reason, false},
+		{"auto-review --auto", posture.AutoReview, true, false, "Auto-Review held tool 'Guarded' without pausing. " + reason, false},
+		{"never --auto", posture.Never, true, false, "Blocked tool 'Guarded' (approval_mode=never). " + reason, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,13 +123,13 @@ func TestExplicitApprovalUnderEveryPosture(t *testing.T) {
 func TestAutoApproveNeverWidensThePosture(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		posture policy.Posture
+		posture posture.Posture
 		ran     bool
 		want    string
 	}{
-		{policy.Ask, true, "wrote it"},
-		{policy.AutoReview, false, "Auto-Review held tool 'Guarded' without pausing"},
-		{policy.Never, false, "Blocked tool 'Guarded' (approval_mode=never)"},
+		{posture.Ask, true, "wrote it"},
+		{posture.AutoReview, false, "Auto-Review held tool 'Guarded' without pausing"},
+		{posture.Never, false, "Blocked tool 'Guarded' (approval_mode=never)"},
 	} {
 		g := newGuarded(tools.Required)
 		evs := guardedHarness(t, g, tt.posture, false, true).turn("go")
@@ -149,7 +149,7 @@ func TestExplicitApprovalPromptsWithReasonAndNoSessionGrant(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":".git/config"}`}), fakemodel.Text("one"),
 		fakemodel.Tools(fakemodel.Call{ID: "g2", Name: "Guarded", Args: `{"path":".git/config"}`}), fakemodel.Text("two"))
 	h := newHarness(t, srv, func(o *engine.Options) {
-		o.Posture, o.Interactive, o.AutoApprove = policy.Ask, true, false
+		o.Posture, o.Interactive, o.AutoApprove = posture.Ask, true, false
 		o.Tools = g.toolset
 	})
 	cards := h.approveEach(engine.ApproveToolCall{ForSession: true}, "one", "two")
@@ -172,7 +172,7 @@ func TestApprovalCarriesTheToolsGrant(t *testing.T) {
 	g.grant = &tools.Grant{RunsWith: "Ask — …", AllowShell: true, LoweredFrom: "Full Access — …"}
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":"x"}`}), fakemodel.Text("done"))
 	h := newHarness(t, srv, func(o *engine.Options) {
-		o.Posture, o.Interactive, o.AutoApprove = policy.Ask, true, false
+		o.Posture, o.Interactive, o.AutoApprove = posture.Ask, true, false
 		o.Tools = g.toolset
 	})
 	cards := h.approveEach(engine.ApproveToolCall{}, "go")

@@ -12,10 +12,10 @@ import (
 	"github.com/codewhale/codewhale/internal/canonjson"
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/permissions"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 )
 
 // Exact texts of the dispatch path.
@@ -35,8 +35,8 @@ type planned struct {
 	blocked   *tools.Error
 	parallel  bool
 	approval  tools.Approval
-	need      policy.Need // how strongly a call with approval != Auto needs a person
-	reason    string      // why an Explicit call needs one
+	need      posture.Need // how strongly a call with approval != Auto needs a person
+	reason    string       // why an Explicit call needs one
 	readOnly  bool
 	done      bool
 	outcome   ToolOutcome
@@ -173,7 +173,7 @@ func (t *turn) plan(c pendingCall) *planned {
 	if p.approval == tools.Explicit {
 		p.reason = pol.Reason
 	}
-	if _, mcp := t.toolset.MCP.Servers[name]; mcp && t.set.Mode == policy.Plan && !p.readOnly {
+	if _, mcp := t.toolset.MCP.Servers[name]; mcp && t.set.Mode == posture.Plan && !p.readOnly {
 		p.blocked = tools.PermissionDenied("'%s' is not available in Plan mode - switch to Act mode (`/mode act`) to modify files or run write-capable tools.", name)
 		return p
 	}
@@ -208,7 +208,7 @@ func (t *turn) applyRules(p *planned) bool {
 		return true
 	case p.approval == tools.Explicit:
 	case d == permissions.Ask:
-		p.approval, p.need = tools.Required, policy.NeedHold
+		p.approval, p.need = tools.Required, posture.NeedHold
 		p.reason = "the permission rule " + r.Source() + " (" + r.String() + ") asks for a person's approval"
 	case d == permissions.Allow && p.approval != tools.Auto:
 		p.approval = tools.Auto
@@ -217,14 +217,14 @@ func (t *turn) applyRules(p *planned) bool {
 }
 
 // needOf maps a tool's approval requirement onto the posture decision.
-func needOf(a tools.Approval) policy.Need {
+func needOf(a tools.Approval) posture.Need {
 	switch a {
 	case tools.Suggest:
-		return policy.NeedSuggest
+		return posture.NeedSuggest
 	case tools.Explicit:
-		return policy.NeedExplicit
+		return posture.NeedExplicit
 	}
-	return policy.NeedRequired
+	return posture.NeedRequired
 }
 
 func (t *turn) hasToolSearch() bool { _, ok := t.cat.Lookup(catalog.ToolSearchName); return ok }
@@ -321,7 +321,7 @@ func (t *turn) complete(p *planned) {
 	if t.direct {
 		return
 	}
-	b := provider.ToolResultBlock(p.call.id, fit.Content(p.call.name, p.outcome.Content, t.budget), p.outcome.IsError)
+	b := provider.ToolResultBlock(p.call.id, budget.Content(p.call.name, p.outcome.Content, t.budget), p.outcome.IsError)
 	b.Receipt = &provider.ToolReceipt{Success: p.outcome.Success, Category: p.outcome.Category, Meta: p.outcome.Metadata}
 	p.result = provider.Message{Role: provider.RoleUser,
 		Content: append([]provider.Block{b}, resultImages(p.call.name, p.call.id, p.outcome.images)...)}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -34,7 +34,7 @@ func benchSchema(i int) map[string]any {
 }
 
 // benchCatalog is 10 built-in-like tools plus 190 MCP-like tools.
-func benchCatalog(posture policy.Posture) (*catalog.Catalog, *SurfaceContext) {
+func benchCatalog(posture posture.Posture) (*catalog.Catalog, *SurfaceContext) {
 	reg := tools.NewRegistry()
 	info := catalog.MCPInfo{Servers: map[string]string{}}
 	for i, n := range []string{"Bash", "File", "Git", "Run", "agent", "remember", "tasks", "work_update", "update_plan", "Web"} {
@@ -55,15 +55,15 @@ func BenchmarkRequestToolsSnapshotDigest(b *testing.B) {
 	cases := []struct {
 		name   string
 		setup  func(*catalog.Catalog)
-		policy policy.Posture
+		policy posture.Posture
 	}{
-		{"first-step", func(*catalog.Catalog) {}, policy.Ask},
+		{"first-step", func(*catalog.Catalog) {}, posture.Ask},
 		{"20-loaded", func(c *catalog.Catalog) {
 			for i := 0; i < 20; i++ {
 				c.Activate(fmt.Sprintf("mcp_server%d_tool_%03d", i%7, i))
 			}
-		}, policy.Ask},
-		{"all-200-active", func(*catalog.Catalog) {}, policy.FullAccess},
+		}, posture.Ask},
+		{"all-200-active", func(*catalog.Catalog) {}, posture.FullAccess},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

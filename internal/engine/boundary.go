@@ -4,14 +4,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // trustMode reports whether this turn runs in trust mode: Full Access, or a
 // host that turned it on (exec --auto, a task's trust_mode). Input that did
 // not come from the user never runs in it.
 func (t *turn) trustMode() bool {
-	return !t.untrusted && (t.set.Trust || t.set.Posture == policy.FullAccess)
+	return !t.untrusted && (t.set.Trust || t.set.Posture == posture.FullAccess)
 }
 
 // trustedRoots are the roots beyond the workspace that path arguments reach

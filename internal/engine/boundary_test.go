@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -26,17 +26,17 @@ func TestFileBoundaryUnderTrust(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		posture  policy.Posture
+		posture  posture.Posture
 		trust    bool
 		always   []string
 		paths    []string
 		reach    string // the directory whose file the read may return; "" = refused
 		metaWant string
 	}{
-		{"ask, no trust", policy.Ask, false, nil, []string{listed}, "", "File tool boundary: the workspace only"},
-		{"--auto trust reaches trusted_paths", policy.Ask, true, nil, []string{listed}, listed, "trusted roots " + listed},
-		{"full access reaches trusted_paths", policy.FullAccess, false, nil, []string{listed}, listed, "trusted roots " + listed},
-		{"per-workspace list always", policy.Ask, false, []string{listed}, nil, listed, "trusted roots " + listed},
+		{"ask, no trust", posture.Ask, false, nil, []string{listed}, "", "File tool boundary: the workspace only"},
+		{"--auto trust reaches trusted_paths", posture.Ask, true, nil, []string{listed}, listed, "trusted roots " + listed},
+		{"full access reaches trusted_paths", posture.FullAccess, false, nil, []string{listed}, listed, "trusted roots " + listed},
+		{"per-workspace list always", posture.Ask, false, []string{listed}, nil, listed, "trusted roots " + listed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -40,6 +40,7 @@ func (h *hugeTool) Execute(_ context.Context, tc *tools.Context, _ json.RawMessa
 // cut: the model receives valid JSON within the route's budget with a
 // receipt, or text with the contract's compaction note, and the tool was
 // told the budget.
+// CONTRACT.md §9.9: output over the per-call budget reaches the model cut by internal/tools/budget, JSON kept valid.
 func TestOversizedResultsReachTheModelCutToTheBudget(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -48,6 +48,7 @@ func TestCompactSummarisesOlderTurnsThroughTheModel(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §9.2: the step auto-compacts before its request once the estimate passes the threshold.
 func TestAutoCompactionBeforeTheProviderRejects(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text(strings.Repeat("long answer ", 300)), fakemodel.Text(strings.Repeat("more ", 300)),

@@ -10,7 +10,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/toolset"
 )
@@ -52,14 +52,14 @@ func (h *harness) runDirect(id, command string, answer engine.Op, onEvent func(e
 
 // directHarness is an interactive engine under posture whose tools have a
 // real job manager, so Bash runs real commands.
-func directHarness(t *testing.T, posture policy.Posture) *harness {
+func directHarness(t *testing.T, p posture.Posture) *harness {
 	srv := fakemodel.New(t)
 	jm, err := jobs.NewManager(jobs.Options{Shell: "/bin/sh", KillGrace: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return newHarness(t, srv, func(o *engine.Options) {
-		o.Mode, o.Posture, o.Interactive, o.AutoApprove, o.AllowShell = policy.Act, posture, true, false, true
+		o.Mode, o.Posture, o.Interactive, o.AutoApprove, o.AllowShell = posture.Act, p, true, false, true
 		svc := toolset.NewServices(toolset.Options{Workspace: o.Workspace})
 		svc.Jobs = jm
 		o.Tools = svc.Toolset
@@ -69,6 +69,8 @@ func directHarness(t *testing.T, posture policy.Posture) *harness {
 // A host call runs through the model's gates without a model: a read-only
 // command runs at once, a mutating one opens the card under Ask and runs
 // only on yes; nothing reaches the history or the provider.
+// CONTRACT.md §8.5: a host call passes the model's gates without a model (the card under Ask, run only on yes) and
+// no request reaches the provider.
 func TestRunToolCallUsesTheApprovalPath(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -86,7 +88,7 @@ func TestRunToolCallUsesTheApprovalPath(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := directHarness(t, policy.Ask)
+			h := directHarness(t, posture.Ask)
 			evs, done := h.runDirect("host_1", tt.command, tt.answer, nil)
 			if _, ok := evs[0].(engine.ToolCallStarted); !ok {
 				t.Fatalf("first event %T, want ToolCallStarted: %v", evs[0], describe(evs))
@@ -119,9 +121,11 @@ func TestRunToolCallUsesTheApprovalPath(t *testing.T) {
 
 // The slot is free once the host call's ToolCallComplete arrives: a
 // message sent on it starts a turn.
+// CONTRACT.md §8.5: the slot is free when the host call's ToolCallComplete arrives: a message sent on it starts a
+// turn.
 func TestRunToolCallFreesTheSlotBeforeItsComplete(t *testing.T) {
 	t.Parallel()
-	h := directHarness(t, policy.FullAccess)
+	h := directHarness(t, posture.FullAccess)
 	h.srv.Push(fakemodel.Text("ok"))
 	h.runDirect("host_2", "echo one", nil, nil)
 	evs := h.turn("next")

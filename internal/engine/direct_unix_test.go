@@ -10,14 +10,16 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // A foreground command's output shows before it ends: the test holds the
 // command on a FIFO until it has seen the first line in a progress event.
+// CONTRACT.md §8.6: a foreground Bash command's output arrives in ToolCallProgress before it ends, and no progress
+// follows its ToolCallComplete.
 func TestToolCallProgressShowsOutputBeforeTheEnd(t *testing.T) {
 	t.Parallel()
-	h := directHarness(t, policy.FullAccess)
+	h := directHarness(t, posture.FullAccess)
 	fifo := filepath.Join(t.TempDir(), "gate")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)

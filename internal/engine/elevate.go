@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -19,13 +19,13 @@ import (
 // host) leaves the refused result as it was. Plan mode never offers it.
 func (t *turn) offerRerun(ctx context.Context, p *planned, tc *tools.Context, res tools.Result) tools.Result {
 	denied, ok := res.Metadata["sandbox_denied"].(map[string]any)
-	if !ok || res.Success || p.prepared == nil || t.set.Mode == policy.Plan || t.set.Posture != policy.Ask ||
+	if !ok || res.Success || p.prepared == nil || t.set.Mode == posture.Plan || t.set.Posture != posture.Ask ||
 		!t.e.opts.Interactive || t.autoApprove || res.Metadata["backgrounded"] == true {
 		return res
 	}
 	key, group := approvalKeys(p.call.name, p.input)
 	ask := *p
-	ask.need = policy.NeedExplicit
+	ask.need = posture.NeedExplicit
 	ask.reason = fmt.Sprintf("the sandbox refused %s (%v); approving runs this command once more OUTSIDE the "+
 		"sandbox, where it can write anything your user can", refusedWhat(denied), denied["reason"])
 	if err := t.ask(ctx, &ask, key+":outside-sandbox", group+":outside-sandbox"); err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -47,7 +47,7 @@ func (s *confinedShell) ran() []sandbox.Mode {
 	return append([]sandbox.Mode(nil), s.modes...)
 }
 
-func rerunHarness(t *testing.T, sh *confinedShell, posture policy.Posture, interactive, auto bool) *harness {
+func rerunHarness(t *testing.T, sh *confinedShell, posture posture.Posture, interactive, auto bool) *harness {
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "s1", Name: "Shell", Args: `{"command":"echo x > /outside/x"}`}),
 		fakemodel.Text("done"))
 	return newHarness(t, srv, func(o *engine.Options) {
@@ -79,7 +79,7 @@ func TestSandboxRefusalOffersOneRunOutside(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sh := newConfinedShell()
-			h := rerunHarness(t, sh, policy.Ask, true, false)
+			h := rerunHarness(t, sh, posture.Ask, true, false)
 			cards := answerEach(h, tt.approve, "write outside")
 			if len(cards) != 1 || !cards[0].ForcePrompt || !strings.Contains(cards[0].Reason, "the sandbox refused a write to /outside/x") ||
 				!strings.Contains(cards[0].Reason, "OUTSIDE the sandbox") {
@@ -97,14 +97,14 @@ func TestSandboxRefusalOffersOneRunOutside(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name        string
-		posture     policy.Posture
+		posture     posture.Posture
 		interactive bool
 		auto        bool
 	}{
-		{"headless", policy.Ask, false, false},
-		{"--auto", policy.Ask, true, true},
-		{"full access", policy.FullAccess, true, false},
-		{"auto-review", policy.AutoReview, true, false},
+		{"headless", posture.Ask, false, false},
+		{"--auto", posture.Ask, true, true},
+		{"full access", posture.FullAccess, true, false},
+		{"auto-review", posture.AutoReview, true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -145,7 +145,7 @@ func TestReadOnlySandboxNotesItOnTheCard(t *testing.T) {
 	g.Caps = []tools.Capability{tools.CapSandboxable}
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":"x"}`}), fakemodel.Text("done"))
 	h := newHarness(t, srv, func(o *engine.Options) {
-		o.Posture, o.Interactive, o.AutoApprove = policy.Ask, true, false
+		o.Posture, o.Interactive, o.AutoApprove = posture.Ask, true, false
 		o.Sandbox = sandbox.New(sandbox.Policy{Mode: sandbox.ReadOnly}, sandbox.Options{})
 		o.Tools = g.toolset
 	})

@@ -16,7 +16,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/permissions"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -47,8 +47,8 @@ func (s RunState) String() string {
 // A turn copies it as it starts and adopts a changed value at its next step
 // boundary, so a change never lands in the middle of a step.
 type Settings struct {
-	Mode       policy.Mode
-	Posture    policy.Posture
+	Mode       posture.Mode
+	Posture    posture.Posture
 	AllowShell bool
 	// Effort is the reasoning-effort tier (off, low, high, max, auto, …);
 	// "" leaves the model's default.
@@ -70,7 +70,7 @@ type Session struct {
 	SystemPrompt string
 	Model        string
 	Workspace    string
-	Mode         policy.Mode
+	Mode         posture.Mode
 	Usage        provider.Usage
 	// Parent is the session this one was forked from ("" for none).
 	Parent string
@@ -84,8 +84,8 @@ func (s *Session) clone() Session {
 
 // TurnEnv is what the tool factory needs to build one turn's tools.
 type TurnEnv struct {
-	Mode       policy.Mode
-	Posture    policy.Posture
+	Mode       posture.Mode
+	Posture    posture.Posture
 	AllowShell bool
 	// AutoApprove and Trust are the turn's: what a task or child created
 	// this turn may be granted at most.
@@ -107,8 +107,8 @@ type Options struct {
 	Session   *Session
 	// Mode, Posture, AllowShell, Trust, TrustedRoots and ReasoningEffort
 	// are the initial Settings; ops change the engine's copy, never these.
-	Mode         policy.Mode
-	Posture      policy.Posture
+	Mode         posture.Mode
+	Posture      posture.Posture
 	AllowShell   bool
 	Trust        bool
 	TrustedRoots []string
@@ -272,7 +272,7 @@ func (e *Engine) sessionLocked() Session {
 }
 
 // Mode returns the current mode and posture.
-func (e *Engine) Mode() (policy.Mode, policy.Posture) {
+func (e *Engine) Mode() (posture.Mode, posture.Posture) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.set.Mode, e.set.Posture

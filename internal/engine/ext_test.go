@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -83,7 +83,7 @@ func TestTurnScopeNarrowsAndNeverWidens(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("a"), fakemodel.Text("b"), fakemodel.Text("c"))
 	h := newHarness(t, srv)
-	plan := policy.Plan
+	plan := posture.Plan
 	evs := h.collectAfter(engine.SendMessage{Content: "x", Scope: &engine.TurnScope{Command: "survey", Mode: &plan,
 		Model: "deepseek-v4-flash", AllowTools: []string{"File", "Git"}}}, nil)
 	if got := strings.Join(srv.Requests()[0].ToolNames(), ","); got != "File,Git" {
@@ -100,8 +100,8 @@ func TestTurnScopeNarrowsAndNeverWidens(t *testing.T) {
 	if a, b := srv.Requests()[0].Body["model"], srv.Requests()[1].Body["model"]; a != "deepseek-v4-flash" || b != "deepseek-v4-pro" {
 		t.Errorf("models %v then %v, want the command's for its turn and the session's after", a, b)
 	}
-	hp := newHarness(t, fakemodel.New(t, fakemodel.Text("a")), func(o *engine.Options) { o.Mode = policy.Plan })
-	act := policy.Act
+	hp := newHarness(t, fakemodel.New(t, fakemodel.Text("a")), func(o *engine.Options) { o.Mode = posture.Plan })
+	act := posture.Act
 	evs = hp.collectAfter(engine.SendMessage{Content: "x", Scope: &engine.TurnScope{Command: "fix", Mode: &act}}, nil)
 	if !strings.Contains(strings.Join(describe(evs), "\n"), "stays in Plan mode") {
 		t.Errorf("a command must not widen Plan: %v", describe(evs))

@@ -33,6 +33,7 @@ func running(t *testing.T, srv *fakemodel.Server) *engine.Engine {
 	return eng
 }
 
+// CONTRACT.md §8.3: RunTurn returns the text of the turn's last assistant message.
 func TestRunTurnReturnsTheLastAssistantMessage(t *testing.T) {
 	t.Parallel()
 	eng := running(t, fakemodel.New(t, fakemodel.Text("  the answer  ")))
@@ -45,6 +46,7 @@ func TestRunTurnReturnsTheLastAssistantMessage(t *testing.T) {
 
 // Cancelling RunTurn's context interrupts the turn; RunTurn still returns
 // the turn's own outcome.
+// CONTRACT.md §8.3: cancelling RunTurn's context interrupts the turn and RunTurn still returns its outcome.
 func TestRunTurnCancelInterruptsTheTurn(t *testing.T) {
 	t.Parallel()
 	eng := running(t, fakemodel.New(t, fakemodel.Reply{Text: "never ends", StallAfter: 2}))

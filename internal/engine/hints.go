@@ -12,7 +12,7 @@ func suggest(name string, names []string) []string { return textdist.Suggest(nam
 // Result budgets for the history (CONTRACT.md §9.9): a tool result may take
 // 12,000 characters, or 48,000 on routes whose window is at least 500,000
 // tokens. Each tool is given the budget (tools.Context.Budget) and sizes its
-// own result; fit.Content is the last resort for one that does not.
+// own result; budget.Content is the last resort for one that does not.
 const (
 	smallResultBudget = 12_000
 	largeWindow       = 500_000

@@ -21,6 +21,8 @@ func longEngine(n int) *Engine {
 // Announcing a message costs the message, not the history: SessionUpdated
 // carries what changed, so the bytes allocated per append stay flat as the
 // history grows (copying a 20,000-message history would cost ≥ 2 MB each).
+// CONTRACT.md §8.2: SessionUpdated carries the history from Start on, so an append carries the new message alone and
+// Apply folds it into the host's copy.
 func TestSessionUpdatedDoesNotCopyTheHistory(t *testing.T) {
 	e := longEngine(20000)
 	m := provider.UserText("one more")

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -123,7 +123,7 @@ func (t *turn) beforeHooks(ctx context.Context, p *planned) bool {
 			"call; present what you intended or choose another way.", p.call.name, sentence(reasonOr(v.Reason)))
 		return true
 	case v.Ask:
-		p.approval, p.need, p.parallel = tools.Explicit, policy.NeedExplicit, false
+		p.approval, p.need, p.parallel = tools.Explicit, posture.NeedExplicit, false
 		p.reason = "a tool_call_before hook asks for a person's approval: " + reasonOr(v.Reason)
 	}
 	return false

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -13,7 +13,7 @@ type SessionInfo struct {
 	ID           string
 	Model        string
 	Workspace    string
-	Mode         policy.Mode
+	Mode         posture.Mode
 	SystemPrompt string
 	Usage        provider.Usage // session totals so far
 	Parent       string         // the session this one was forked from, recorded when its file is created

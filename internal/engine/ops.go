@@ -3,7 +3,7 @@ package engine
 import (
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -49,8 +49,8 @@ type DenyToolCall struct {
 // ChangeMode changes mode, posture and/or allow-shell. While a turn runs
 // the change is applied at its next step boundary.
 type ChangeMode struct {
-	Mode       *policy.Mode
-	Posture    *policy.Posture
+	Mode       *posture.Mode
+	Posture    *posture.Posture
 	AllowShell *bool
 }
 

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/prompt"
 )
 
@@ -11,5 +11,5 @@ import (
 // it, and <turn_meta> and the system prompt state it, so what the model is
 // told is what happens.
 func (t *turn) approval() prompt.Approval {
-	return prompt.ApprovalOf(t.set.Posture, policy.Host{Interactive: t.e.opts.Interactive, AutoApprove: t.autoApprove})
+	return prompt.ApprovalOf(t.set.Posture, posture.Host{Interactive: t.e.opts.Interactive, AutoApprove: t.autoApprove})
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/prompt"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -15,10 +15,12 @@ import (
 // parent agent, the <turn_meta> posture line is the Approval the call is
 // then decided by: a call that needs ordinary approval runs without asking,
 // shows a card, or is refused exactly as that line says.
+// CONTRACT.md §9.13: turn_meta's permission posture line is the label of the decision approve makes, for every
+// posture, host and provenance.
 func TestTurnMetaPostureIsTheDecision(t *testing.T) {
 	t.Parallel()
-	for _, p := range []policy.Posture{policy.Ask, policy.AutoReview, policy.FullAccess, policy.Never} {
-		for _, h := range []policy.Host{{Interactive: true}, {}, {AutoApprove: true}} {
+	for _, p := range []posture.Posture{posture.Ask, posture.AutoReview, posture.FullAccess, posture.Never} {
+		for _, h := range []posture.Host{{Interactive: true}, {}, {AutoApprove: true}} {
 			for _, prov := range []string{engine.ProvenanceUser, engine.ProvenanceSubagent} {
 				t.Run(fmt.Sprintf("%v/%+v/%s", p, h, prov), func(t *testing.T) {
 					t.Parallel()
@@ -29,14 +31,14 @@ func TestTurnMetaPostureIsTheDecision(t *testing.T) {
 	}
 }
 
-func postureIsTheDecision(t *testing.T, p policy.Posture, h policy.Host, prov string) {
+func postureIsTheDecision(t *testing.T, p posture.Posture, h posture.Host, prov string) {
 	g := newGuarded(tools.Required)
 	hs := guardedHarness(t, g, p, h.Interactive, h.AutoApprove)
 	// Input that is not the user's never inherits Full Access or
 	// auto-approval (CONTRACT.md §9.1).
 	want := prompt.ApprovalOf(p, h)
-	if prov != engine.ProvenanceUser && (p == policy.FullAccess || h.AutoApprove) {
-		want = prompt.ApprovalOf(policy.Ask, policy.Host{Interactive: h.Interactive})
+	if prov != engine.ProvenanceUser && (p == posture.FullAccess || h.AutoApprove) {
+		want = prompt.ApprovalOf(posture.Ask, posture.Host{Interactive: h.Interactive})
 	}
 	var cards int
 	hs.eng.Submit(engine.SendMessage{Content: "write it", Provenance: prov})
@@ -52,9 +54,9 @@ func postureIsTheDecision(t *testing.T, p policy.Posture, h policy.Host, prov st
 	}
 	wantCards, wantRan := 0, false
 	switch want.Required {
-	case policy.AutoApprove:
+	case posture.AutoApprove:
 		wantRan = true
-	case policy.Prompt:
+	case posture.Prompt:
 		wantCards, wantRan = 1, true
 	}
 	if cards != wantCards || (g.ran.Load() == 1) != wantRan {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/codewhale/codewhale/internal/provider"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 )
 
 // historyBlockFactor sizes the bound on one text block (or tool input) of
@@ -17,10 +17,10 @@ const historyBlockFactor = 4
 // tool result over the per-result budget (a session written before results
 // were bounded, or a 40 MB line), a text or tool input over
 // historyBlockFactor budgets — to that budget, each with a receipt of what
-// was cut (fit.Content). The cut applies to the history the requests are
+// was cut (budget.Content). The cut applies to the history the requests are
 // built from; the session file keeps the original. It returns how many
 // blocks it cut.
-func (e *Engine) fitHistory(budget int) int {
+func (e *Engine) fitHistory(chars int) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	names := map[string]string{}
@@ -33,7 +33,7 @@ func (e *Engine) fitHistory(budget int) int {
 			if b.Type == provider.BlockToolUse {
 				names[b.ID] = b.Name
 			}
-			if !fitBlock(&b, names, budget) {
+			if !fitBlock(&b, names, chars) {
 				continue
 			}
 			if !own {
@@ -50,21 +50,21 @@ func (e *Engine) fitHistory(budget int) int {
 
 // fitBlock cuts one block in place; true when it changed it. Byte length
 // bounds the rune count, so blocks under the budget cost one comparison.
-func fitBlock(b *provider.Block, names map[string]string, budget int) bool {
-	big := historyBlockFactor * budget
+func fitBlock(b *provider.Block, names map[string]string, chars int) bool {
+	big := historyBlockFactor * chars
 	switch {
-	case b.Type == provider.BlockToolResult && len(b.Content) > budget && fit.Runes(b.Content) > budget:
+	case b.Type == provider.BlockToolResult && len(b.Content) > chars && budget.Runes(b.Content) > chars:
 		name := names[b.ToolUseID]
 		if name == "" {
 			name = "tool"
 		}
-		b.Content = fit.Content(name, b.Content, budget)
-	case b.Type == provider.BlockText && len(b.Text) > big && fit.Runes(b.Text) > big:
-		b.Text = fit.Content("message", b.Text, big)
-	case b.Type == provider.BlockThinking && len(b.Thinking) > big && fit.Runes(b.Thinking) > big:
-		b.Thinking = fit.Content("reasoning", b.Thinking, big)
-	case b.Type == provider.BlockToolUse && len(b.Input) > big && fit.Runes(string(b.Input)) > big:
-		b.Input = []byte(fit.Content(b.Name+" input", string(b.Input), big))
+		b.Content = budget.Content(name, b.Content, chars)
+	case b.Type == provider.BlockText && len(b.Text) > big && budget.Runes(b.Text) > big:
+		b.Text = budget.Content("message", b.Text, big)
+	case b.Type == provider.BlockThinking && len(b.Thinking) > big && budget.Runes(b.Thinking) > big:
+		b.Thinking = budget.Content("reasoning", b.Thinking, big)
+	case b.Type == provider.BlockToolUse && len(b.Input) > big && budget.Runes(string(b.Input)) > big:
+		b.Input = []byte(budget.Content(b.Name+" input", string(b.Input), big))
 	default:
 		return false
 	}

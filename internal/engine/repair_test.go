@@ -6,6 +6,8 @@ import (
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
+// CONTRACT.md §9.11: a tool_use with no result is repaired with the exact crashed_and_repaired text, duplicates and
+// orphans quarantined.
 func TestRepairHistory(t *testing.T) {
 	t.Parallel()
 	call := func(ids ...string) provider.Message {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/prompt"
 	"github.com/codewhale/codewhale/internal/provider"
 )
@@ -68,8 +68,8 @@ func (t *turn) turnMeta(provenance string) string {
 	return strings.Join(append(lines, "</turn_meta>"), "\n")
 }
 
-func modeMeta(m policy.Mode) string {
-	if m == policy.Plan {
+func modeMeta(m posture.Mode) string {
+	if m == posture.Plan {
 		return "Plan (read-only: no file changes and no shell, whatever the posture)"
 	}
 	return m.Title()

@@ -18,6 +18,8 @@ func reply(s string) provider.Message {
 
 // The cut lands on the message it names even when a compaction shifted
 // the indices, and is refused when that message was summarised away.
+// CONTRACT.md §8.1: RewindHistory cuts at the message with the typed text even after a compaction shifted indices, and
+// is refused when none is left.
 func TestCutPointFollowsThePrompt(t *testing.T) {
 	t.Parallel()
 	msgs := []provider.Message{provider.EngineText("summary"), typed("second"), reply("two"), typed("third"), reply("three")}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/permissions"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -41,20 +41,20 @@ func TestPermissionRulesOrder(t *testing.T) {
 		name    string
 		rules   string
 		need    tools.Approval
-		posture policy.Posture
+		posture posture.Posture
 		auto    bool
 		ran     bool
 		want    string
 	}{
-		{"deny holds in Full Access", deny + allow, tools.Required, policy.FullAccess, true, false, "denied by the permission rule"},
-		{"deny beats a later allow", allow + deny, tools.Auto, policy.Ask, true, false, "denied by the permission rule"},
-		{"allow skips the prompt headless", allow, tools.Required, policy.Ask, false, true, "wrote it"},
-		{"allow beats Never", allow, tools.Required, policy.Never, false, true, "wrote it"},
-		{"allow does not lift a protected path", allow, tools.Explicit, policy.Ask, true, false, "needs explicit approval"},
-		{"ask beats allow", allow + ask, tools.Required, policy.Ask, true, false, "asks for a person's approval"},
-		{"ask holds in Full Access", ask, tools.Auto, policy.FullAccess, true, false, "is blocked in Full Access"},
-		{"protected path is not widened to a hold by ask", ask, tools.Explicit, policy.FullAccess, false, true, "wrote it"},
-		{"no rule: posture default", "", tools.Required, policy.Ask, true, true, "wrote it"},
+		{"deny holds in Full Access", deny + allow, tools.Required, posture.FullAccess, true, false, "denied by the permission rule"},
+		{"deny beats a later allow", allow + deny, tools.Auto, posture.Ask, true, false, "denied by the permission rule"},
+		{"allow skips the prompt headless", allow, tools.Required, posture.Ask, false, true, "wrote it"},
+		{"allow beats Never", allow, tools.Required, posture.Never, false, true, "wrote it"},
+		{"allow does not lift a protected path", allow, tools.Explicit, posture.Ask, true, false, "needs explicit approval"},
+		{"ask beats allow", allow + ask, tools.Required, posture.Ask, true, false, "asks for a person's approval"},
+		{"ask holds in Full Access", ask, tools.Auto, posture.FullAccess, true, false, "is blocked in Full Access"},
+		{"protected path is not widened to a hold by ask", ask, tools.Explicit, posture.FullAccess, false, true, "wrote it"},
+		{"no rule: posture default", "", tools.Required, posture.Ask, true, true, "wrote it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestSaveRuleFromTheCard(t *testing.T) {
 		fakemodel.Tools(fakemodel.Call{ID: "g2", Name: "Guarded", Args: `{"path":"a.txt"}`}), fakemodel.Text("two"),
 		fakemodel.Tools(fakemodel.Call{ID: "g3", Name: "Guarded", Args: `{"path":"b.txt"}`}), fakemodel.Text("three"))
 	h := newHarness(t, srv, func(o *engine.Options) {
-		o.Posture, o.Interactive, o.AutoApprove, o.Permissions = policy.Ask, true, false, rules
+		o.Posture, o.Interactive, o.AutoApprove, o.Permissions = posture.Ask, true, false, rules
 		o.Tools = g.toolset
 	})
 	var saved []string

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
@@ -9,8 +9,8 @@ import (
 // read-only in Plan (Plan is never widened). No posture widens it: Full
 // Access and --auto approve prompts, they do not lift the sandbox. Hosts
 // report its Status (header chip, exec metadata) from here too.
-func SandboxFor(sb *sandbox.Sandbox, mode policy.Mode) *sandbox.Sandbox {
-	if sb != nil && mode == policy.Plan {
+func SandboxFor(sb *sandbox.Sandbox, mode posture.Mode) *sandbox.Sandbox {
+	if sb != nil && mode == posture.Plan {
 		return sb.WithMode(sandbox.ReadOnly)
 	}
 	return sb

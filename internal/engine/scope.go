@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -13,10 +13,10 @@ import (
 // (CONTRACT.md §17.2). It narrows: a mode may only move to Plan or between
 // Act and Operate, and the tool list applies on top of the session's.
 type TurnScope struct {
-	Command    string       // the command's name, for statuses ("review", "frontend:lint")
-	Model      string       // "" = the session's model
-	Mode       *policy.Mode // nil = the session's mode
-	AllowTools []string     // nil = no further limit; names or prefix* rules
+	Command    string        // the command's name, for statuses ("review", "frontend:lint")
+	Model      string        // "" = the session's model
+	Mode       *posture.Mode // nil = the session's mode
+	AllowTools []string      // nil = no further limit; names or prefix* rules
 }
 
 // applyScope narrows the turn to send's scope and says what it changed.
@@ -27,7 +27,7 @@ func (t *turn) applyScope(s *TurnScope, model *string) {
 	}
 	var notes []string
 	if s.Mode != nil && *s.Mode != t.set.Mode {
-		if *s.Mode != policy.Plan && t.set.Mode == policy.Plan {
+		if *s.Mode != posture.Plan && t.set.Mode == posture.Plan {
 			notes = append(notes, fmt.Sprintf("stays in Plan mode (it asks for %s; a command never widens the session's mode — /mode %s first)",
 				s.Mode.Title(), s.Mode))
 		} else {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -85,6 +85,9 @@ func systemText(r *fakemodel.Request) string {
 // request of the same turn, never the step already in flight, and the
 // session reports the new mode at once. Run with -race: the ops and the
 // turn share one Settings value.
+// CONTRACT.md §8.1: mode, effort and allow-shell changed mid-step are confirmed by SettingsChanged and adopted at the
+// next step boundary, never inside the step in flight.
+// CONTRACT.md §9.2: an adopted mode change rebuilds the tools and says 'Now in <Mode> mode (<posture>).'
 func TestSettingsChangedMidTurnReachTheNextRequest(t *testing.T) {
 	t.Parallel()
 	g := newGatedModel(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "File", Args: `{"action":"list"}`}))
@@ -92,14 +95,14 @@ func TestSettingsChangedMidTurnReachTheNextRequest(t *testing.T) {
 	h := newHarness(t, g.srv, rec.wrap)
 	h.eng.Submit(engine.SendMessage{Content: "look around"})
 	<-g.asked
-	plan, shell := policy.Plan, true
+	plan, shell := posture.Plan, true
 	h.eng.Submit(engine.ChangeMode{Mode: &plan, AllowShell: &shell})
 	h.eng.Submit(engine.SetReasoningEffort{Effort: "off"})
 	evs := waitSettings(h, 2)
-	if got := h.eng.Snapshot().Mode; got != policy.Plan {
+	if got := h.eng.Snapshot().Mode; got != posture.Plan {
 		t.Errorf("session mode %v right after ChangeMode, want Plan", got)
 	}
-	if s := h.eng.Settings(); s.Mode != policy.Plan || !s.AllowShell || s.Effort != "off" {
+	if s := h.eng.Settings(); s.Mode != posture.Plan || !s.AllowShell || s.Effort != "off" {
 		t.Errorf("settings %+v", s)
 	}
 	close(g.open)
@@ -120,7 +123,7 @@ func TestSettingsChangedMidTurnReachTheNextRequest(t *testing.T) {
 	if th, _ := reqs[1].Body["thinking"].(map[string]any); th["type"] != "disabled" {
 		t.Errorf("second request ignores /effort off: %v", reqs[1].Body)
 	}
-	if env := rec.last(); env.Mode != policy.Plan || !env.AllowShell {
+	if env := rec.last(); env.Mode != posture.Plan || !env.AllowShell {
 		t.Errorf("tools rebuilt for %+v", env)
 	}
 	if !strings.Contains(strings.Join(describe(evs), "\n"), "status:Now in Plan mode") {
@@ -134,19 +137,20 @@ func TestSettingsChangedMidTurnReachTheNextRequest(t *testing.T) {
 // Input that did not come from the user runs under Ask for the whole turn,
 // even when the user changes the mode while it runs (adopting the change
 // must not restore Full Access).
+// CONTRACT.md §8.1: adopting a change keeps the turn's own narrowing: input that is not the user's stays under Ask.
 func TestMidTurnChangeKeepsAHandoffUnderAsk(t *testing.T) {
 	t.Parallel()
 	g := newGatedModel(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "File", Args: `{"action":"list"}`}))
 	rec := &envRecorder{}
-	h := newHarness(t, g.srv, rec.wrap, func(o *engine.Options) { o.Posture = policy.FullAccess })
+	h := newHarness(t, g.srv, rec.wrap, func(o *engine.Options) { o.Posture = posture.FullAccess })
 	h.eng.Submit(engine.SendMessage{Content: "from the parent", Provenance: engine.ProvenanceSubagent})
 	<-g.asked
-	operate := policy.Operate
+	operate := posture.Operate
 	h.eng.Submit(engine.ChangeMode{Mode: &operate})
 	evs := waitSettings(h, 1)
 	close(g.open)
 	evs = append(evs, h.collect(nil)...)
-	if env := rec.last(); env.Mode != policy.Operate || env.Posture != policy.Ask || env.AutoApprove {
+	if env := rec.last(); env.Mode != posture.Operate || env.Posture != posture.Ask || env.AutoApprove {
 		t.Errorf("after the change the handoff runs under %+v", env)
 	}
 	reqs := g.srv.Requests()
@@ -183,7 +187,7 @@ func TestSystemPromptIsRenderedOncePerTurn(t *testing.T) {
 	// turns); a mode change the turn adopts renders it for the new mode.
 	renders.Store(0)
 	h.eng.Submit(engine.SendMessage{Content: "again"})
-	plan := policy.Plan
+	plan := posture.Plan
 	h.eng.Submit(engine.ChangeMode{Mode: &plan})
 	evs = h.collect(nil)
 	reqs := g.srv.Requests()[4:]

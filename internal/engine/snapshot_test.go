@@ -48,6 +48,7 @@ func TestSnapshotMatchesSpecExample(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §11.5: Text is the read-only header and one fact per line, then each projected tool (golden).
 func TestSnapshotTextGolden(t *testing.T) {
 	t.Parallel()
 	reg, file := exampleRegistry(t)
@@ -75,6 +76,8 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
+// CONTRACT.md §11.2: 32 tools projected with the omitted count, names cut at 256 runes, schema JSON at 2048 bytes,
+// auxiliary strings at 512, unknown surface facts never guessed.
 func TestSnapshotUnknownsAndBounds(t *testing.T) {
 	t.Parallel()
 	// No surface context: every surface fact is unknown, never guessed.

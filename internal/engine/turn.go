@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/catalog"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -25,10 +25,10 @@ type turn struct {
 	toolset      Toolset
 	cat          *catalog.Catalog
 	sc           *SurfaceContext
-	set          Settings     // the engine's settings as this turn narrowed them (adopt)
-	setGen       uint64       // the engine's setGen when set was adopted
-	scopeMode    *policy.Mode // a user command's mode for this turn (nil: the session's)
-	system       string       // this turn's system prompt; "" until rendered
+	set          Settings      // the engine's settings as this turn narrowed them (adopt)
+	setGen       uint64        // the engine's setGen when set was adopted
+	scopeMode    *posture.Mode // a user command's mode for this turn (nil: the session's)
+	system       string        // this turn's system prompt; "" until rendered
 	autoApprove  bool
 	untrusted    bool // input not from the user: no trust mode this turn
 	askOnly      bool // untrusted input that would have been auto-approved: the turn runs under Ask
@@ -135,7 +135,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 // The caller holds e.mu.
 func (e *Engine) newTurn(provenance string) (t *turn, narrowed bool) {
 	t = &turn{e: e, untrusted: provenance != "" && provenance != ProvenanceUser, autoApprove: e.opts.AutoApprove}
-	if t.untrusted && (e.set.Posture == policy.FullAccess || t.autoApprove) {
+	if t.untrusted && (e.set.Posture == posture.FullAccess || t.autoApprove) {
 		t.autoApprove, t.askOnly, narrowed = false, true, true
 	}
 	t.adopt(e.set, e.setGen)
@@ -148,10 +148,10 @@ func (e *Engine) newTurn(provenance string) (t *turn, narrowed bool) {
 // command's mode stands unless the session is in Plan (a command never
 // widens the mode).
 func (t *turn) adopt(s Settings, gen uint64) {
-	if t.untrusted && (t.askOnly || s.Posture == policy.FullAccess) {
-		t.askOnly, s.Posture = true, policy.Ask
+	if t.untrusted && (t.askOnly || s.Posture == posture.FullAccess) {
+		t.askOnly, s.Posture = true, posture.Ask
 	}
-	if m := t.scopeMode; m != nil && (*m == policy.Plan || s.Mode != policy.Plan) {
+	if m := t.scopeMode; m != nil && (*m == posture.Plan || s.Mode != posture.Plan) {
 		s.Mode = *m
 	}
 	t.set, t.setGen = s, gen
@@ -160,7 +160,7 @@ func (t *turn) adopt(s Settings, gen uint64) {
 // env is the TurnEnv the turn's tools are built for.
 func (t *turn) env() TurnEnv {
 	return TurnEnv{Mode: t.set.Mode, Posture: t.set.Posture, AllowShell: t.set.AllowShell,
-		AutoApprove: t.autoApprove, Trust: t.set.Trust || t.set.Posture == policy.FullAccess}
+		AutoApprove: t.autoApprove, Trust: t.set.Trust || t.set.Posture == posture.FullAccess}
 }
 
 // buildSurface builds the turn's registry, catalog and /tools surface

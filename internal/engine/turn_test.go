@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/toolset"
@@ -171,6 +171,7 @@ func done(t *testing.T, evs []engine.Event) engine.TurnComplete {
 	return tc
 }
 
+// CONTRACT.md §9.10: a step without tool calls and nothing pending ends the turn completed.
 func TestTextTurn(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("Hello there."))
@@ -229,6 +230,9 @@ func TestReasoningThenText(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §4.3: a hit is in the request from the next step, appended at the tail, and the next turn starts again
+// without it (also CONTRACT.md §4.9).
+// CONTRACT.md §11.1: one snapshot per step, stamped with its step, counting the tools that step's request carried.
 func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -271,6 +275,9 @@ func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §3.3: the engine never dispatches a near-miss name, answers each with the not-registered text, and gives
+// exec_shell the renamed-to-Bash hint.
+// CONTRACT.md §9.7: a blocked call keeps its slot: one ToolCallComplete and one tool message each, in call order.
 func TestUnknownRemovedAndNearMissNamesNeverDispatch(t *testing.T) {
 	t.Parallel()
 	names := []string{"read_file", "exec_shell", "Fil", "UPDATE_PLAN", "update-plan", "updatePlan", "agents"}
@@ -315,6 +322,7 @@ func TestUnknownRemovedAndNearMissNamesNeverDispatch(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §9.3: unparsable arguments are refused as invalid input and the turn goes on.
 func TestMalformedAndInvalidArgumentsBecomeResults(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(
@@ -340,6 +348,8 @@ func TestMalformedAndInvalidArgumentsBecomeResults(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §9.12: a 503 is retried and recovers; a 401 is not retried and fails the turn (also CONTRACT.md §9.10).
+// CONTRACT.md §9.10: a provider error not recovered ends the turn failed.
 func TestRetryAfter503AndAuthFailure(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Status: 503, Body: `{"error":{"message":"overloaded"}}`}, fakemodel.Text("recovered"))
@@ -364,6 +374,8 @@ func TestRetryAfter503AndAuthFailure(t *testing.T) {
 // A stream cut mid-answer is re-sent by the provider; what the failed
 // attempt streamed is retracted, in every host, and only the final answer
 // reaches the history.
+// CONTRACT.md §9.12: a stream cut after content is re-sent, what it streamed retracted, with the Stream dropped Retry
+// event.
 func TestStreamCutMidwayIsRetractedAndResent(t *testing.T) {
 	t.Parallel()
 	for _, interactive := range []bool{false, true} {
@@ -403,6 +415,7 @@ func TestStreamCutMidwayIsRetractedAndResent(t *testing.T) {
 
 // A deterministic overflow is permanent: one request, a message that names
 // the cap, a failed turn whose category does not read as a network error.
+// CONTRACT.md §9.3: a stream is bounded at 10 MiB of text plus reasoning, and the overflow fails the turn at once.
 func TestContentCapIsPermanent(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Text: strings.Repeat("x", 10<<20+100), Chunk: 1 << 20}, fakemodel.Text("never"))
@@ -416,6 +429,9 @@ func TestContentCapIsPermanent(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §9.11: cancel while streaming keeps the visible partial text as assistant_interrupted and ends the turn
+// interrupted (also CONTRACT.md §9.10).
+// CONTRACT.md §9.10: a cancel ends the turn interrupted.
 func TestCancelMidStreamKeepsPartialText(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Text: strings.Repeat("word ", 200), Chunk: 5, Delay: 10 * time.Millisecond})
@@ -464,6 +480,8 @@ func TestMissingKeyFailsTheTurnWithHowToFix(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §9.2: max_steps stops the turn with the status 'Reached maximum steps', reported and never silent.
+// CONTRACT.md §9.10: max_steps reached ends the turn completed with MaxStepsReached set.
 func TestMaxStepsIsReported(t *testing.T) {
 	t.Parallel()
 	loop := fakemodel.Tools(fakemodel.Call{Name: "tool_search", Args: `{"query":"x"}`})
@@ -483,14 +501,14 @@ func TestPlanModeChangeAppliesToNextRequest(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("a"))
 	h := newHarness(t, srv)
-	plan := policy.Plan
+	plan := posture.Plan
 	h.eng.Submit(engine.ChangeMode{Mode: &plan})
 	h.turn("x")
 	sys := srv.Requests()[0].Messages()[0]["content"].(string)
 	if !strings.Contains(sys, "Mode: Plan") {
 		t.Errorf("system prompt does not say Plan: %s", sys)
 	}
-	if m, _ := h.eng.Mode(); m != policy.Plan {
+	if m, _ := h.eng.Mode(); m != posture.Plan {
 		t.Errorf("mode %v", m)
 	}
 }
@@ -534,6 +552,8 @@ func TestSetReasoningEffortAppliesToTheNextRequest(t *testing.T) {
 
 // Three read-only calls in one step run as one parallel group and are each
 // answered once, in call order.
+// CONTRACT.md §9.8: consecutive read-only parallel-safe calls form one group, with the exact status, each answered
+// once in call order.
 func TestThreeParallelReadOnlyCalls(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(
@@ -569,11 +589,12 @@ func TestThreeParallelReadOnlyCalls(t *testing.T) {
 }
 
 // Plan mode narrows the request and refuses writes with the exact text.
+// CONTRACT.md §4.6: a write in Plan is refused with the exact NotAvailable text and writes nothing.
 func TestPlanModeNarrowsToolsAndRefusesWrites(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{Name: "File", Args: `{"action":"write","path":"x.txt","content":"x"}`}),
 		fakemodel.Text("ok"))
-	h := newHarness(t, srv, func(o *engine.Options) { o.Mode = policy.Plan })
+	h := newHarness(t, srv, func(o *engine.Options) { o.Mode = posture.Plan })
 	evs := h.turn("write a file")
 	if got := strings.Join(srv.Requests()[0].ToolNames(), ","); got != "File,Git,work_update,tool_search" {
 		t.Errorf("Plan tools %s", got)
@@ -631,6 +652,8 @@ func newHarnessWithWorkState(t *testing.T, srv *fakemodel.Server) *harness {
 // content to the next, straight from the provider's deltas: reasoning
 // closes when text starts, the calls are announced (in order, with their
 // whole arguments) when the answer finishes, and the text closes once.
+// CONTRACT.md §8.2: hosts see the message and thinking events in order and each call announced once with its whole
+// input (also CONTRACT.md §9.3).
 func TestStreamBlocksAsHostsSeeThem(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Reasoning: "Think first.", Text: "Listing now.", Calls: []fakemodel.Call{

@@ -78,6 +78,7 @@ func TestBoundReportsRetentionHoles(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §12.1: tails keep the last 1200 characters, counted in runes.
 func TestTailSummaryAndElapsed(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("ü", 1300)

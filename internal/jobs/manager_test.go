@@ -9,6 +9,7 @@ import (
 	"github.com/codewhale/codewhale/internal/testutil/fakeclock"
 )
 
+// CONTRACT.md §12.1: a running job with no output for 60 s is flagged silent.
 func TestListOrderSilenceAndEviction(t *testing.T) {
 	t.Parallel()
 	clock := fakeclock.At(time.Unix(1_700_000_000, 0))
@@ -53,6 +54,7 @@ func TestListOrderSilenceAndEviction(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §12.1: finished jobs are reported to the model once.
 func TestFinishedJobsAreReportedExactlyOnce(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t, Options{})

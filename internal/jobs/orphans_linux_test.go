@@ -8,6 +8,7 @@ import (
 
 // Every way a job can be stopped must take the whole process group with it:
 // a forked background sleeper is gone by pid afterwards.
+// CONTRACT.md §12.1: a timeout ends TimedOut and a cancel Killed, and either kills the whole process group.
 func TestStoppedJobsLeaveNoOrphans(t *testing.T) {
 	t.Parallel()
 	const forker = "sleep 300 & echo $!; wait"

@@ -9,6 +9,7 @@ import (
 	"time"
 )
 
+// CONTRACT.md §12.1: a job ends Completed or Failed (a signal without an exit code), stdout and stderr apart.
 func TestCommandOutcomes(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t, Options{})

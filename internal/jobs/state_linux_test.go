@@ -123,6 +123,8 @@ func crashAgent(t *testing.T, dir string, watchdog bool, sandboxed string) (lead
 // kill -9 of the agent: the job's leader dies with it (Pdeathsig); what the
 // leader forked is stopped by the next start, which lists the job as stale,
 // says what it stopped and removes the dead process's state file.
+// CONTRACT.md §12.1: a job that outlived a restart is listed stale, stopped, never reattached and never reported as
+// finished work.
 func TestNextStartStopsWhatACrashedRunLeft(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

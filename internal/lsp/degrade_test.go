@@ -13,6 +13,8 @@ import (
 // hangs on initialize, floods, stops reading, writes what is not LSP or is
 // missing gives one "no diagnostics (why)" line, within the wait, and is
 // gone when the manager closes.
+// CONTRACT.md §6.13: a server that crashes, hangs, floods or stops reading gives the one exact 'LSP: no diagnostics
+// from <server> (<why>)' line.
 func TestMisbehavingServersDegradeToNoDiagnostics(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("// padding to fill the pipe\n", 40000) // ~1 MB: more than a pipe holds
@@ -61,6 +63,8 @@ func TestAStuckServerIsStoppedAndSaysWhy(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §12.8: a server that exits is started again on the next file, a bounded number of times, then stays down
+// until /lsp restart.
 func TestACrashedServerIsRestartedOnTheNextEdit(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "crash", 5*time.Second)
@@ -92,6 +96,7 @@ func TestRequestsWithoutParamsAreAnswered(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §12.8: a configured server whose program is absent is reported, never started.
 func TestAMissingServerSaysSo(t *testing.T) {
 	t.Parallel()
 	srv := Server{Name: "ghost", Command: "codewhale-no-such-language-server", Languages: []string{"go"}}
@@ -106,6 +111,8 @@ func TestAMissingServerSaysSo(t *testing.T) {
 
 // No server starts before a file of its language is touched, and a file no
 // server takes is not sent anywhere.
+// CONTRACT.md §12.8: no server starts before a file of its language is touched, and a file no server takes is sent
+// nowhere.
 func TestNoServerForAFileCostsNothing(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "crash", time.Second)
@@ -133,6 +140,8 @@ func TestUnversionedPartsAreWaitedFor(t *testing.T) {
 }
 
 // A server that offers textDocument/diagnostic is asked, not waited for.
+// CONTRACT.md §6.13: post-edit diagnostics use a pull answer and list the new problem in the exact 'LSP (<server>):
+// <n> new error in <path> after this change:' text.
 func TestPullDiagnostics(t *testing.T) {
 	t.Parallel()
 	m, ws := fakeManager(t, "pull", 20*time.Second)

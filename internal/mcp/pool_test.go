@@ -16,7 +16,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/catalog"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -334,7 +334,7 @@ func TestListChangedMovesTheCatalogDigest(t *testing.T) {
 		for _, tl := range p.Tools() {
 			reg.Register(tl)
 		}
-		cat := catalog.Build(reg, p.Info(), catalog.Options{Mode: policy.Act, Posture: policy.FullAccess})
+		cat := catalog.Build(reg, p.Info(), catalog.Options{Mode: posture.Act, Posture: posture.FullAccess})
 		req := cat.RequestTools()
 		d, _ := engine.ActiveToolCatalogSHA256(req)
 		var names []string

@@ -42,31 +42,47 @@ func asciiWidth(s string) (int, bool) {
 
 // wrapSpans word-wraps spans to width; first and rest prefix the lines
 // (hanging indents) and count toward the width. Consecutive words of one
-// span on one line are styled as a single run.
+// span on one line are styled as a single run. A line breaks only at a
+// space: text on both sides of a span boundary with no space between
+// ("`foo`." or "**bold**,") is one word, so punctuation after an inline
+// span never starts a line alone.
 func wrapSpans(spans []span, width int, first, rest string) []string {
-	w := &wrapper{width: width, rest: rest}
+	w := &wrapper{width: width, rest: rest, spans: spans, cur: -1}
 	w.start(first)
-	for _, sp := range spans {
-		w.style, w.link = sp.style, sp.link
-		for _, word := range splitWords(sp.text) {
+	var word []piece
+	for i, sp := range spans {
+		for _, tok := range splitWords(sp.text) {
+			if tok != " " {
+				word = append(word, piece{tok, i})
+				continue
+			}
 			w.word(word)
+			word = word[:0]
+			w.space(i)
 		}
-		w.flushRun()
 	}
+	w.word(word)
+	w.flushRun()
 	if !w.empty || len(w.lines) == 0 {
 		w.endLine()
 	}
 	return w.lines
 }
 
+// piece is the part of a word that lies in one span.
+type piece struct {
+	text string
+	span int // index into wrapper.spans
+}
+
 type wrapper struct {
 	width int
 	rest  string
+	spans []span
+	cur   int // the span the current run belongs to
 	lines []string
 	line  strings.Builder
 	run   strings.Builder // unstyled text of the current span on this line
-	style []termenv.Style
-	link  string
 	used  int
 	empty bool
 }
@@ -77,14 +93,23 @@ func (w *wrapper) start(prefix string) {
 	w.used, w.empty = Width(prefix), true
 }
 
+// use makes span i the current run's, writing the previous span's run.
+func (w *wrapper) use(i int) {
+	if w.cur != i {
+		w.flushRun()
+		w.cur = i
+	}
+}
+
 // flushRun writes the current run; a linked run is opened and closed on
 // each line it reaches, so a wrapped label stays one link and a cut line
 // never leaves one open.
 func (w *wrapper) flushRun() {
 	if w.run.Len() > 0 {
-		text := styled(w.style, w.run.String())
-		if w.link != "" {
-			text = osc8Open + w.link + st + text + osc8Open + st
+		sp := w.spans[w.cur]
+		text := styled(sp.style, w.run.String())
+		if sp.link != "" {
+			text = osc8Open + sp.link + st + text + osc8Open + st
 		}
 		w.line.WriteString(text)
 		w.run.Reset()
@@ -103,33 +128,63 @@ func (w *wrapper) endLine() {
 	w.start(w.rest)
 }
 
-func (w *wrapper) word(word string) {
-	if word == " " {
-		if !w.empty && w.used+1 <= w.width {
-			w.run.WriteByte(' ')
-			w.used++
-		}
+// space writes one space of span i, unless it would start or overflow a line.
+func (w *wrapper) space(i int) {
+	if !w.empty && w.used+1 <= w.width {
+		w.use(i)
+		w.run.WriteByte(' ')
+		w.used++
+	}
+}
+
+// word places one word: on this line if it fits, else on the next; a word
+// longer than a whole line is broken by cells.
+func (w *wrapper) word(word []piece) {
+	n := 0
+	for _, p := range word {
+		n += Width(p.text)
+	}
+	if n == 0 {
 		return
 	}
-	n := Width(word)
 	if !w.empty && w.used+n > w.width {
 		w.trimRunSpace()
 		w.endLine()
 	}
-	for n > w.width-w.used && w.width-w.used > 0 && w.empty {
-		// A word longer than a whole line is broken by cells.
-		head, tail := cut(word, w.width-w.used)
-		w.run.WriteString(head)
-		w.empty = false
-		word, n = tail, Width(tail)
-		if word == "" {
+	for _, p := range word {
+		w.use(p.span)
+		w.piece(p.text)
+	}
+}
+
+// piece writes text on the current line, breaking it by cells at the
+// line's end.
+func (w *wrapper) piece(text string) {
+	for text != "" {
+		room := w.width - w.used
+		n := Width(text)
+		if n <= room || (room <= 0 && w.empty) {
+			w.run.WriteString(text)
+			w.used += n
+			w.empty = false
 			return
 		}
-		w.endLine()
+		head, tail := "", text
+		if room > 0 {
+			head, tail = cut(text, room)
+		}
+		if head == "" || (Width(head) > room && !w.empty) {
+			w.endLine()
+			continue
+		}
+		w.run.WriteString(head)
+		w.used += Width(head)
+		w.empty = false
+		text = tail
+		if text != "" {
+			w.endLine()
+		}
 	}
-	w.run.WriteString(word)
-	w.used += n
-	w.empty = false
 }
 
 // trimRunSpace drops a trailing space before a line break.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projecttrust"
 )
 
@@ -37,7 +37,7 @@ type Agent struct {
 	ReasoningEffort string
 	// Mode is the child's mode (nil: the built-in role's, else the
 	// session's); it never widens Plan.
-	Mode   *policy.Mode
+	Mode   *posture.Mode
 	Path   string
 	Source string // e.g. "project .claude/agents"
 	// Project is set for a repository's definition, which runs only once
@@ -137,7 +137,7 @@ func (a *Agent) settle(fm frontmatter, claude bool, known func(string) (bool, bo
 		return "no description, so the model could not know when to use this type"
 	}
 	if fm.Mode != "" {
-		m, err := policy.ParseMode(fm.Mode)
+		m, err := posture.ParseMode(fm.Mode)
 		if err != nil {
 			return "frontmatter: mode: " + err.Error()
 		}
@@ -164,7 +164,7 @@ func (a *Agent) permissionMode(v string) {
 	switch {
 	case v == "":
 	case strings.EqualFold(v, "plan") && a.Mode == nil:
-		plan := policy.Plan
+		plan := posture.Plan
 		a.Mode = &plan
 	case !strings.EqualFold(v, "plan"):
 		a.Notes = append(a.Notes, fmt.Sprintf("permissionMode %q is ignored: a definition never changes approvals", v))
@@ -210,7 +210,7 @@ func (a *Agent) settleTools(v any, known func(string) (bool, bool)) string {
 		name = ourToolName(name)
 		if ok, inPlan := knownTool(known, name); !ok {
 			return fmt.Sprintf("tools: %q is not a tool codewhale has (codewhale's names, or Claude Code's Read, Write, Edit, Grep, Glob, LS, Bash, WebFetch, WebSearch, Task, TodoWrite)", r)
-		} else if !inPlan && a.Mode != nil && *a.Mode == policy.Plan {
+		} else if !inPlan && a.Mode != nil && *a.Mode == posture.Plan {
 			return fmt.Sprintf("tools: %s is never offered in Plan mode, which this definition asks for; remove one of them", name)
 		}
 		if !slices.Contains(a.Tools, name) {

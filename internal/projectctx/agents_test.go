@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/cputime"
 )
 
@@ -79,7 +79,7 @@ func TestBadDefinitionsAreReportedNotHalfLoaded(t *testing.T) {
 		t.Fatalf("agents %+v", s.Agents)
 	}
 	ok := s.Agents[0]
-	if ok.Mode == nil || *ok.Mode != policy.Plan || ok.ReasoningEffort != "low" || ok.Model != "deepseek-v4-flash" ||
+	if ok.Mode == nil || *ok.Mode != posture.Plan || ok.ReasoningEffort != "low" || ok.Model != "deepseek-v4-flash" ||
 		strings.Join(ok.Tools, ",") != "File,Git" || ok.FileReadOnly {
 		t.Errorf("ok = %+v", ok)
 	}
@@ -121,7 +121,7 @@ func TestDefinitionSourcesShadowAndHomeIsTrusted(t *testing.T) {
 		t.Errorf("problems %q", s.AgentProblems)
 	}
 	mine, _ := s.Agent("mine")
-	if mine == nil || !mine.Trusted || mine.Project || mine.Mode == nil || *mine.Mode != policy.Plan ||
+	if mine == nil || !mine.Trusted || mine.Project || mine.Mode == nil || *mine.Mode != posture.Plan ||
 		strings.Join(mine.Tools, ",") != "mcp_github_search_code,mcp_jira_*" {
 		t.Errorf("mine = %+v", mine)
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // Bounds of user commands.
@@ -27,7 +27,7 @@ type Command struct {
 	Model        string
 	// Mode is the mode the command's turn runs in ("" = the session's); it
 	// may narrow the session's mode, never widen it.
-	Mode *policy.Mode
+	Mode *posture.Mode
 	// AllowedTools limits the turn's tools (nil = no limit), as tool names
 	// or prefix* rules.
 	AllowedTools []string
@@ -144,7 +144,7 @@ func readCommand(src source, path, name string, link bool, w *watch) (Command, s
 		c.Description = firstLine(body)
 	}
 	if fm.Mode != "" {
-		m, err := policy.ParseMode(fm.Mode)
+		m, err := posture.ParseMode(fm.Mode)
 		if err != nil {
 			return Command{}, fmt.Sprintf("%s: frontmatter: mode: %v", path, err)
 		}

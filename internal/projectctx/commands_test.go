@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/cputime"
 )
 
@@ -37,7 +37,7 @@ func TestCommandsFromEverySourceWithNamespacesAndFrontmatter(t *testing.T) {
 	}
 	rv, _ := s.Command("review")
 	if rv.Description != "Review a change" || rv.ArgumentHint != "<ref> [focus]" || rv.Model != "deepseek-v4-flash" ||
-		rv.Mode == nil || *rv.Mode != policy.Plan || rv.Source != "project .codewhale/commands" {
+		rv.Mode == nil || *rv.Mode != posture.Plan || rv.Source != "project .codewhale/commands" {
 		t.Errorf("review = %+v", rv)
 	}
 	if got := strings.Join(rv.AllowedTools, ","); got != "File,Bash,Git" {

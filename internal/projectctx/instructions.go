@@ -3,10 +3,10 @@ package projectctx
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/gitrepo"
 	"github.com/codewhale/codewhale/internal/lazyre"
 )
 
@@ -45,14 +45,8 @@ type Instruction struct {
 // from the repository root (the nearest ancestor with a .git entry) down to
 // the workspace itself; just the workspace outside a repository.
 func instructionDirs(ws string) (root string, dirs []string) {
-	for d := ws; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			root = d
-			break
-		}
-		if filepath.Dir(d) == d {
-			return ws, []string{ws}
-		}
+	if root = gitrepo.Top(ws, ""); root == "" {
+		return ws, []string{ws}
 	}
 	for d := ws; ; d = filepath.Dir(d) {
 		dirs = append(dirs, d)
@@ -82,7 +76,7 @@ func loadInstructions(home, ws string, w *watch) (root string, out []Instruction
 	root, dirs := instructionDirs(ws)
 	ar := projectArea(root)
 	top := "repository root"
-	if _, err := os.Lstat(filepath.Join(root, ".git")); err != nil {
+	if !gitrepo.IsTop(root) {
 		top = "workspace"
 	}
 	for _, d := range dirs {

@@ -3,37 +3,37 @@ package prompt
 import (
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // Approval is what the approval policy does on a turn to a call, by how
-// strongly the call needs a person's approval: policy.Decide over the
+// strongly the call needs a person's approval: posture.Decide over the
 // posture and host the engine's approval step passes it. The system prompt
 // and the <turn_meta> posture line both read it, so neither can say more
 // or less than the policy does.
 type Approval struct {
-	Posture                           policy.Posture
-	Host                              policy.Host
-	Suggest, Required, Explicit, Hold policy.Disposition
+	Posture                           posture.Posture
+	Host                              posture.Host
+	Suggest, Required, Explicit, Hold posture.Disposition
 }
 
 // ApprovalOf is the Approval of posture p on host h.
-func ApprovalOf(p policy.Posture, h policy.Host) Approval {
+func ApprovalOf(p posture.Posture, h posture.Host) Approval {
 	return Approval{Posture: p, Host: h,
-		Suggest:  policy.Decide(p, policy.NeedSuggest, h),
-		Required: policy.Decide(p, policy.NeedRequired, h),
-		Explicit: policy.Decide(p, policy.NeedExplicit, h),
-		Hold:     policy.Decide(p, policy.NeedHold, h)}
+		Suggest:  posture.Decide(p, posture.NeedSuggest, h),
+		Required: posture.Decide(p, posture.NeedRequired, h),
+		Explicit: posture.Decide(p, posture.NeedExplicit, h),
+		Hold:     posture.Decide(p, posture.NeedHold, h)}
 }
 
 // For is the disposition of a call with need n.
-func (a Approval) For(n policy.Need) policy.Disposition {
+func (a Approval) For(n posture.Need) posture.Disposition {
 	switch n {
-	case policy.NeedSuggest:
+	case posture.NeedSuggest:
 		return a.Suggest
-	case policy.NeedRequired:
+	case posture.NeedRequired:
 		return a.Required
-	case policy.NeedExplicit:
+	case posture.NeedExplicit:
 		return a.Explicit
 	}
 	return a.Hold
@@ -51,15 +51,15 @@ func (a Approval) same(b Approval) bool {
 // one can answer a prompt in this run)".
 func (a Approval) Label() string {
 	name := a.Posture.String()
-	if h := a.Host; h.AutoApprove && !a.same(ApprovalOf(a.Posture, policy.Host{Interactive: h.Interactive})) {
+	if h := a.Host; h.AutoApprove && !a.same(ApprovalOf(a.Posture, posture.Host{Interactive: h.Interactive})) {
 		name += " with auto-approval"
 	}
-	if h := a.Host; !h.Interactive && !a.same(ApprovalOf(a.Posture, policy.Host{Interactive: true, AutoApprove: h.AutoApprove})) {
+	if h := a.Host; !h.Interactive && !a.same(ApprovalOf(a.Posture, posture.Host{Interactive: true, AutoApprove: h.AutoApprove})) {
 		name += ", headless"
 	}
 	type level struct {
 		who string
-		d   policy.Disposition
+		d   posture.Disposition
 	}
 	levels := []level{{"suggested edits", a.Suggest}, {"calls needing approval", a.Required},
 		{"calls needing explicit approval", a.Explicit}, {"hard holds", a.Hold}}
@@ -86,17 +86,17 @@ func (a Approval) Label() string {
 	return name + " — " + strings.Join(groups, "; ")
 }
 
-func outcome(d policy.Disposition) string {
+func outcome(d posture.Disposition) string {
 	switch d {
-	case policy.AutoApprove:
+	case posture.AutoApprove:
 		return "allowed without asking"
-	case policy.Prompt:
+	case posture.Prompt:
 		return "the user is asked"
-	case policy.HeldAutoReview:
+	case posture.HeldAutoReview:
 		return "refused without asking (Auto-Review)"
-	case policy.BlockedFullAccess:
+	case posture.BlockedFullAccess:
 		return "refused (Full Access opens no prompts)"
-	case policy.DeniedNever:
+	case posture.DeniedNever:
 		return "refused (approval_policy = never)"
 	default:
 		return "refused (no one can answer a prompt in this run)"
@@ -104,4 +104,4 @@ func outcome(d policy.Disposition) string {
 }
 
 // refused reports whether d refuses the call.
-func refused(d policy.Disposition) bool { return d != policy.AutoApprove && d != policy.Prompt }
+func refused(d posture.Disposition) bool { return d != posture.AutoApprove && d != posture.Prompt }

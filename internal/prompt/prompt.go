@@ -14,7 +14,7 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 //go:embed sections/*.md
@@ -24,7 +24,7 @@ var files embed.FS
 // while the user changes nothing, so the prompt is the same bytes on every
 // step and every turn and the provider's prefix cache holds.
 type Env struct {
-	Mode policy.Mode
+	Mode posture.Mode
 	// Model and Workspace are for hosts that wrap the prompt; the
 	// workspace is stated in <turn_meta>, not here.
 	Model     string
@@ -72,7 +72,7 @@ var Rows = []Row{
 // sectionsFor is the order of the sections for env; a section that renders
 // empty is left out.
 func sectionsFor(env Env) []string {
-	mode := map[policy.Mode]string{policy.Plan: "mode_plan", policy.Operate: "mode_operate"}[env.Mode]
+	mode := map[posture.Mode]string{posture.Plan: "mode_plan", posture.Operate: "mode_operate"}[env.Mode]
 	if mode == "" {
 		mode = "mode_act"
 	}

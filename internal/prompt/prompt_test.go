@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 var (
-	postures = []policy.Posture{policy.Ask, policy.AutoReview, policy.FullAccess, policy.Never}
-	hosts    = []policy.Host{{Interactive: true}, {}, {AutoApprove: true}, {Interactive: true, AutoApprove: true}}
-	needs    = []policy.Need{policy.NeedSuggest, policy.NeedRequired, policy.NeedExplicit, policy.NeedHold}
+	postures = []posture.Posture{posture.Ask, posture.AutoReview, posture.FullAccess, posture.Never}
+	hosts    = []posture.Host{{Interactive: true}, {}, {AutoApprove: true}, {Interactive: true, AutoApprove: true}}
+	needs    = []posture.Need{posture.NeedSuggest, posture.NeedRequired, posture.NeedExplicit, posture.NeedHold}
 )
 
-// An Approval decides every call as policy.Decide does: it is the
+// An Approval decides every call as posture.Decide does: it is the
 // policy's answer, not a copy of it.
 func TestApprovalIsTheDecision(t *testing.T) {
 	t.Parallel()
@@ -23,7 +23,7 @@ func TestApprovalIsTheDecision(t *testing.T) {
 		for _, h := range hosts {
 			a := ApprovalOf(p, h)
 			for _, n := range needs {
-				if got, want := a.For(n), policy.Decide(p, n, h); got != want {
+				if got, want := a.For(n), posture.Decide(p, n, h); got != want {
 					t.Errorf("%v %+v need %v: %v, Decide says %v", p, h, n, got, want)
 				}
 			}
@@ -32,24 +32,26 @@ func TestApprovalIsTheDecision(t *testing.T) {
 }
 
 // The <turn_meta> posture line names what happens to each kind of call.
+// CONTRACT.md §9.13: the posture label: the posture's name, ' with auto-approval' and ', headless' where they change
+// an outcome, then what happens to each kind of call.
 func TestApprovalLabel(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		p    policy.Posture
-		h    policy.Host
+		p    posture.Posture
+		h    posture.Host
 		want string
 	}{
-		{policy.Ask, policy.Host{Interactive: true}, "Ask — every call needing approval: the user is asked"},
-		{policy.Ask, policy.Host{}, "Ask, headless — every call needing approval: refused (no one can answer a prompt in this run)"},
-		{policy.Ask, policy.Host{AutoApprove: true}, "Ask with auto-approval, headless — calls needing approval: allowed without asking; " +
+		{posture.Ask, posture.Host{Interactive: true}, "Ask — every call needing approval: the user is asked"},
+		{posture.Ask, posture.Host{}, "Ask, headless — every call needing approval: refused (no one can answer a prompt in this run)"},
+		{posture.Ask, posture.Host{AutoApprove: true}, "Ask with auto-approval, headless — calls needing approval: allowed without asking; " +
 			"calls needing explicit approval, hard holds: refused (no one can answer a prompt in this run)"},
-		{policy.Ask, policy.Host{Interactive: true, AutoApprove: true}, "Ask with auto-approval — calls needing approval: allowed without asking; " +
+		{posture.Ask, posture.Host{Interactive: true, AutoApprove: true}, "Ask with auto-approval — calls needing approval: allowed without asking; " +
 			"calls needing explicit approval, hard holds: the user is asked"},
-		{policy.AutoReview, policy.Host{AutoApprove: true}, "Auto-Review — suggested edits: allowed without asking; calls needing approval, " +
+		{posture.AutoReview, posture.Host{AutoApprove: true}, "Auto-Review — suggested edits: allowed without asking; calls needing approval, " +
 			"calls needing explicit approval, hard holds: refused without asking (Auto-Review)"},
-		{policy.FullAccess, policy.Host{AutoApprove: true}, "Full Access — calls needing approval, calls needing explicit approval: " +
+		{posture.FullAccess, posture.Host{AutoApprove: true}, "Full Access — calls needing approval, calls needing explicit approval: " +
 			"allowed without asking; hard holds: refused (Full Access opens no prompts)"},
-		{policy.Never, policy.Host{Interactive: true}, "Never — every call needing approval: refused (approval_policy = never)"},
+		{posture.Never, posture.Host{Interactive: true}, "Never — every call needing approval: refused (approval_policy = never)"},
 	} {
 		if got := ApprovalOf(tt.p, tt.h).Label(); got != tt.want {
 			t.Errorf("%v %+v:\n got %s\nwant %s", tt.p, tt.h, got, tt.want)
@@ -59,6 +61,7 @@ func TestApprovalLabel(t *testing.T) {
 
 // Every composition of mode, host and posture covers every row, and a
 // marker naming no row fails the render.
+// CONTRACT.md §9.13: a composition that leaves a row uncovered, or covers an unknown one, fails.
 func TestEveryCompositionCoversEveryRow(t *testing.T) {
 	t.Parallel()
 	for _, env := range matrix() {
@@ -84,15 +87,15 @@ func matrix() []Env {
 		{Name: "mcp_fs_read", Deferred: true, MCP: true}}
 	plan := slices.DeleteFunc(slices.Clone(act), func(t Tool) bool { return t.Name == "Bash" || t.Name == "Run" })
 	var out []Env
-	for _, mode := range policy.Modes {
+	for _, mode := range posture.Modes {
 		tools := act
-		if mode == policy.Plan {
+		if mode == posture.Plan {
 			tools = plan
 		}
 		for _, host := range []string{"tui", "headless", "subagent"} {
 			for _, p := range postures {
 				for _, sandboxed := range []bool{true, false} {
-					h := policy.Host{Interactive: host == "tui", AutoApprove: host == "headless"}
+					h := posture.Host{Interactive: host == "tui", AutoApprove: host == "headless"}
 					env := Env{Mode: mode, Headless: host != "tui", Approval: ApprovalOf(p, h), Sandboxed: sandboxed, Tools: tools}
 					if host == "subagent" {
 						env.SubAgent = "worker"
@@ -112,6 +115,8 @@ func describe(env Env) string {
 
 // The deferred list names each built-in with its own first sentence, cut
 // on a word, and MCP tools by name only, both bounded with a count.
+// CONTRACT.md §9.13: the deferred tools are listed at most 24 (MCP at most 16), each cut at 110 characters on a word,
+// with a count of the rest.
 func TestDeferredListIsBounded(t *testing.T) {
 	t.Parallel()
 	long := "Read a slice of a var handle: a sub-agent transcript_handle, a fetched page or issue thread kept out of " +
@@ -122,7 +127,7 @@ func TestDeferredListIsBounded(t *testing.T) {
 	if got := summary("GitHub issues and pull requests through the user's gh CLI. issue_context / pr_context"); got != "GitHub issues and pull requests through the user's gh CLI." {
 		t.Errorf("summary %q", got)
 	}
-	env := Env{Mode: policy.Act, Approval: ApprovalOf(policy.Ask, policy.Host{Interactive: true})}
+	env := Env{Mode: posture.Act, Approval: ApprovalOf(posture.Ask, posture.Host{Interactive: true})}
 	for i := range maxDeferred + 6 {
 		env.Tools = append(env.Tools, Tool{Name: fmt.Sprintf("tool%02d", i), Summary: "Does a thing.", Deferred: true})
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // view is what the section templates see: the Env and the questions they
@@ -33,9 +33,9 @@ func (v *view) Has(name string) bool {
 
 // Plan, Operate and Writes are the mode's questions; Writes is whether the
 // File tool can change files this turn.
-func (v *view) Plan() bool    { return v.Mode == policy.Plan }
-func (v *view) Operate() bool { return v.Mode == policy.Operate }
-func (v *view) Writes() bool  { return v.Mode != policy.Plan && v.Has("File") }
+func (v *view) Plan() bool    { return v.Mode == posture.Plan }
+func (v *view) Operate() bool { return v.Mode == posture.Operate }
+func (v *view) Writes() bool  { return v.Mode != posture.Plan && v.Has("File") }
 
 // Shell: the turn runs commands (Bash or Run).
 func (v *view) Shell() bool { return v.Has("Bash") || v.Has("Run") }
@@ -44,9 +44,9 @@ func (v *view) Shell() bool { return v.Has("Bash") || v.Has("Run") }
 // "ask", "auto" or "refused".
 func (v *view) Ordinary() string {
 	switch v.Approval.Required {
-	case policy.Prompt:
+	case posture.Prompt:
 		return "ask"
-	case policy.AutoApprove:
+	case posture.AutoApprove:
 		return "auto"
 	}
 	return "refused"
@@ -58,7 +58,7 @@ func (v *view) ExplicitRefused() bool { return refused(v.Approval.Explicit) }
 // EditsRun: suggested edits run although other approvals are refused
 // (Auto-Review).
 func (v *view) EditsRun() bool {
-	return v.Approval.Suggest == policy.AutoApprove && v.Approval.Required != policy.AutoApprove
+	return v.Approval.Suggest == posture.AutoApprove && v.Approval.Required != posture.AutoApprove
 }
 
 // Deferred is the built-in deferred tools, bounded.

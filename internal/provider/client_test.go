@@ -269,6 +269,8 @@ func TestCancelStopsStreamImmediately(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §10.7: Complete sends the body without stream and its error reads 'Failed to call DeepSeek Chat API:
+// HTTP <status>: <body>'.
 func TestCompleteNonStream(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Reasoning: "r", Text: "answer",

@@ -48,6 +48,8 @@ func repeat(n int, r fakemodel.Reply) []fakemodel.Reply {
 // TestFaultScripts drives the client through each fault the provider can
 // produce and checks how many attempts it made, what it announced, how it
 // ended and that the whole request stayed within its bound.
+// CONTRACT.md §9.12: stalls, drops and resets are retried within the budget, retracting what a failed attempt
+// streamed, then fail; a 429 is retried; a Retry-After past the cap fails.
 func TestFaultScripts(t *testing.T) {
 	t.Parallel()
 	const open, idle = 800 * time.Millisecond, 800 * time.Millisecond
@@ -165,6 +167,7 @@ func TestRetriesAlwaysBackOff(t *testing.T) {
 
 // TestRetryAfterIsWaited checks that a Retry-After inside the cap is waited
 // in full and announced with its wait.
+// CONTRACT.md §9.12: Retry-After is waited in full before the retry.
 func TestRetryAfterIsWaited(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Status: 429, Body: "x", Header: map[string]string{"Retry-After": "1"}}, fakemodel.Text("ok"))

@@ -4,6 +4,8 @@ import "testing"
 
 // The model table is the one source of model facts: every row is usable,
 // ids (and billed-as spellings) are unique, and the default model is in it.
+// CONTRACT.md §10.1: the default model is a row of the table, and the legacy deepseek-reasoner maps to
+// deepseek-v4-flash with effort high.
 func TestModelTable(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}

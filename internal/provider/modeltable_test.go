@@ -11,6 +11,8 @@ import (
 // CONTRACT.md §10.9: one table answers for every model — built-in rows, the
 // server's list for models not built in, [models.<id>] over both, and
 // conservative defaults (Known false) for the rest.
+// CONTRACT.md §9.2: max_tokens: 65536 for a 1M window, min(window/2, 65536) below, 8192 for an unknown model, a stated
+// cap first.
 func TestModelTableLayers(t *testing.T) {
 	t.Parallel()
 	yes, in, out := true, 2.0, 8.0

@@ -6,6 +6,8 @@ import (
 	"testing"
 )
 
+// CONTRACT.md §10.1: the chat URL is <base>/chat/completions after a version segment, else <base>/v1/chat/completions,
+// and /beta becomes /v1 unless a strict tool is sent.
 func TestChatURL(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -33,6 +35,7 @@ func TestChatURL(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §10.1: plain http is refused except for loopback hosts or the insecure override.
 func TestCheckBaseURL(t *testing.T) {
 	t.Parallel()
 	for _, ok := range []string{"https://api.deepseek.com", "http://127.0.0.1:1", "http://localhost:9", "http://[::1]:9", "http://0.0.0.0:1"} {
@@ -90,6 +93,8 @@ func body(t *testing.T, req *Request, base string) map[string]any {
 	return m
 }
 
+// CONTRACT.md §9.2: the request carries stream, tool_choice auto with tools, the resolved reasoning effort, and strict
+// on a strict tool.
 func TestEncodeBodyReasoningAndTools(t *testing.T) {
 	t.Parallel()
 	tools := []Tool{{Name: "File", Description: "d", InputSchema: map[string]any{"type": "object"}, Strict: Bool(true),
@@ -160,6 +165,7 @@ func jsonEqual(a, b any) bool {
 	return string(x) == string(y)
 }
 
+// CONTRACT.md §9.5: a tool-calling answer without reasoning is sent back with '(reasoning omitted)'.
 func TestWireMessages(t *testing.T) {
 	t.Parallel()
 	hist := []Message{

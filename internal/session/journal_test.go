@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
 const testWS = "/work/project"
 
 func testInfo(id string) engine.SessionInfo {
-	return engine.SessionInfo{ID: id, Model: "deepseek-v4-pro", Workspace: testWS, Mode: policy.Act,
+	return engine.SessionInfo{ID: id, Model: "deepseek-v4-pro", Workspace: testWS, Mode: posture.Act,
 		SystemPrompt: "You are codewhale."}
 }
 
@@ -94,7 +94,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	if wantCost := Cost("deepseek-v4-pro", info.Usage, nil); m.Cost != wantCost || m.Cost == 0 {
 		t.Fatalf("cost = %v, want %v", m.Cost, wantCost)
 	}
-	if l.Session.SystemPrompt != "You are codewhale." || l.Session.Model != "deepseek-v4-pro" || l.Session.Mode != policy.Act {
+	if l.Session.SystemPrompt != "You are codewhale." || l.Session.Model != "deepseek-v4-pro" || l.Session.Mode != posture.Act {
 		t.Fatalf("session settings not restored: %+v", l.Session)
 	}
 }

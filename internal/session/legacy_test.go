@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -60,7 +60,7 @@ func TestImportLegacy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Meta.Title != "Port the parser" || l.Meta.Model != "deepseek-v4-pro" || l.Session.Mode != policy.Act ||
+	if l.Meta.Title != "Port the parser" || l.Meta.Model != "deepseek-v4-pro" || l.Session.Mode != posture.Act ||
 		l.Session.SystemPrompt != "legacy prompt" || l.Meta.CreatedAt.Format("15:04") != "10:00" || l.Meta.UpdatedAt.Format("15:04") != "11:30" {
 		t.Fatalf("imported meta %+v", l.Meta)
 	}

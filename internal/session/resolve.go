@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // Loaded is a session read back for resume.
@@ -70,9 +70,9 @@ func Load(path string) (*Loaded, error) {
 	meta := j.meta()
 	msgs, rep := engine.RepairHistory(j.messages)
 	lost := loadImages(filepath.Dir(path), idFromPath(path), msgs)
-	mode, err := policy.ParseMode(meta.Mode)
+	mode, err := posture.ParseMode(meta.Mode)
 	if err != nil {
-		mode = policy.Act
+		mode = posture.Act
 	}
 	return &Loaded{Meta: meta, Path: path, Damage: j.damage, Repair: rep, ImagesLost: lost,
 		Persist: j.damage.Any() || rep.Changed(),

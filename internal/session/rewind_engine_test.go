@@ -34,6 +34,8 @@ func waitFor[E engine.Event](t *testing.T, e *engine.Engine) E {
 // RewindHistory cuts the engine's history and the journal records the cut
 // without losing the original; ForkSession continues in a new file that
 // names its parent while the original stays as it was.
+// CONTRACT.md §8.1: RewindHistory answers HistoryRewound; ForkSession answers SessionForked, records parent_session_id
+// and leaves the original file untouched.
 func TestEngineRewindAndForkThroughTheJournal(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

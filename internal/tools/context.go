@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
@@ -15,7 +15,7 @@ import (
 // when it is constructed, not carried here.
 type Context struct {
 	Workspace string // canonical workspace root
-	Mode      policy.Mode
+	Mode      posture.Mode
 	// TrustedRoots are the canonical roots beyond the workspace that path
 	// arguments may reach on this call: the engine puts here exactly the
 	// trusted roots in force (CONTRACT.md §5). No flag switches the

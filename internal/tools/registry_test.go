@@ -17,6 +17,8 @@ func (panicky) Execute(context.Context, *tools.Context, json.RawMessage) (tools.
 	panic("boom")
 }
 
+// CONTRACT.md §3.3: Resolve matches byte for byte (no case, separator or prefix folding) and an unknown name fails
+// with the exact not-registered text.
 func TestRegistryResolvesExactNamesOnly(t *testing.T) {
 	t.Parallel()
 	reg := tools.NewRegistry()
@@ -92,6 +94,8 @@ func TestRegistryRefusesTypedInputBeforeRunning(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §3.1: APITools is sorted in byte order, hides hidden tools, carries allowed_callers and defer_loading,
+// is memoised; Remove works; a panic becomes an internal-error refusal.
 func TestRegistryAPIToolsAndPanics(t *testing.T) {
 	t.Parallel()
 	reg := tools.NewRegistry()

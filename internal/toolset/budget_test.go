@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/tools"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 	"github.com/codewhale/codewhale/internal/toolset"
 )
 
@@ -31,24 +31,24 @@ type call struct {
 
 // checkSized runs c under each budget and parses what the model would
 // receive: within the budget without the engine's last-resort cut (so
-// fit.Content leaves it as it is), and valid JSON when the tool answers
+// budget.Content leaves it as it is), and valid JSON when the tool answers
 // in JSON.
 func checkSized(t *testing.T, reg *tools.Registry, ws string, calls []call) {
 	t.Helper()
 	for _, c := range calls {
-		for _, budget := range budgets {
-			tc := &tools.Context{Workspace: ws, Mode: policy.Act, Budget: budget}
+		for _, chars := range budgets {
+			tc := &tools.Context{Workspace: ws, Mode: posture.Act, Budget: chars}
 			res, err := reg.Execute(context.Background(), tc, c.tool, json.RawMessage(c.in))
 			if err != nil {
 				t.Errorf("%s %s: %v", c.tool, c.in, err)
 				continue
 			}
-			n := fit.Runes(res.Content)
-			if n > budget || fit.Content(c.tool, res.Content, budget) != res.Content {
-				t.Errorf("%s %s at budget %d: %d chars reach the engine's last-resort cut", c.tool, c.in, budget, n)
+			n := budget.Runes(res.Content)
+			if n > chars || budget.Content(c.tool, res.Content, chars) != res.Content {
+				t.Errorf("%s %s at budget %d: %d chars reach the engine's last-resort cut", c.tool, c.in, chars, n)
 			}
 			if s := strings.TrimSpace(res.Content); (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && !json.Valid([]byte(s)) {
-				t.Errorf("%s %s at budget %d: not valid JSON: %.300s", c.tool, c.in, budget, s)
+				t.Errorf("%s %s at budget %d: not valid JSON: %.300s", c.tool, c.in, chars, s)
 			}
 		}
 	}
@@ -67,7 +67,7 @@ func TestEveryReadActionFitsTheBudgetOnGOROOT(t *testing.T) {
 	}
 	src := tools.Canonical(filepath.Join(strings.TrimSpace(string(out)), "src"))
 	s := toolsetServices(t, src)
-	reg := s.Toolset(engine.TurnEnv{Mode: policy.Plan}).Registry
+	reg := s.Toolset(engine.TurnEnv{Mode: posture.Plan}).Registry
 	biggest := largestFile(t, src)
 	checkSized(t, reg, src, []call{
 		{"File", `{"action":"read","path":"` + biggest + `"}`},
@@ -95,7 +95,7 @@ func TestEveryWriteAndRunActionFitsTheBudget(t *testing.T) {
 	}
 	gitInit(t, ws)
 	s := toolsetServices(t, ws)
-	reg := s.Toolset(engine.TurnEnv{Mode: policy.Act, AllowShell: true}).Registry
+	reg := s.Toolset(engine.TurnEnv{Mode: posture.Act, AllowShell: true}).Registry
 	patch := "--- a/big.txt\n+++ b/big.txt\n@@ -1,2 +1,2 @@\n-a line of a large file that goes on for a while\n+changed\n a line of a large file that goes on for a while\n"
 	items := make([]map[string]string, 200)
 	for i := range items {

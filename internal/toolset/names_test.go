@@ -9,7 +9,7 @@ import (
 
 	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/testutil/fstree"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
@@ -22,8 +22,8 @@ import (
 // name as Act-only. A tool added to a registry without a row fails here.
 func TestKnownToolsAreTheRegistries(t *testing.T) {
 	t.Parallel()
-	names := map[policy.Mode][]string{}
-	for _, mode := range []policy.Mode{policy.Plan, policy.Act} {
+	names := map[posture.Mode][]string{}
+	for _, mode := range []posture.Mode{posture.Plan, posture.Act} {
 		s := services(t, true)
 		s.Web, s.RLM = web.New(web.Options{}), rlm.New(rlm.Options{})
 		store, err := auto.Open(filepath.Join(t.TempDir(), "automations"))
@@ -38,10 +38,10 @@ func TestKnownToolsAreTheRegistries(t *testing.T) {
 		names[mode] = s.Registry(engine.TurnEnv{Mode: mode, AllowShell: true}).Names()
 	}
 	all := map[string]bool{}
-	for _, n := range names[policy.Act] {
+	for _, n := range names[posture.Act] {
 		all[n] = false
 	}
-	for _, n := range names[policy.Plan] {
+	for _, n := range names[posture.Plan] {
 		all[n] = true
 	}
 	for _, n := range slices.Sorted(maps.Keys(all)) {
@@ -71,12 +71,12 @@ func TestFileReadOnlyKeepsActButNotFileWrites(t *testing.T) {
 	t.Parallel()
 	s := services(t, false)
 	s.FileReadOnly = true
-	reg := s.Registry(engine.TurnEnv{Mode: policy.Act, AllowShell: true})
+	reg := s.Registry(engine.TurnEnv{Mode: posture.Act, AllowShell: true})
 	if reg.Contains("apply_patch") || !reg.Contains("Bash") {
 		t.Fatalf("registry %v", reg.Names())
 	}
 	f, _ := reg.Get("File")
-	plan, _ := services(t, false).Registry(engine.TurnEnv{Mode: policy.Plan}).Get("File")
+	plan, _ := services(t, false).Registry(engine.TurnEnv{Mode: posture.Plan}).Get("File")
 	got, _ := json.Marshal(f.InputSchema())
 	want, _ := json.Marshal(plan.InputSchema())
 	if string(got) != string(want) {

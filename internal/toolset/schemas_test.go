@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/canonjson"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/lsp"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools/rlm"
 	"github.com/codewhale/codewhale/internal/tools/web"
 )
@@ -27,9 +27,9 @@ func TestPublishedSchemasGolden(t *testing.T) {
 	var out bytes.Buffer
 	for _, shape := range []struct {
 		name  string
-		mode  policy.Mode
+		mode  posture.Mode
 		patch bool
-	}{{"plan", policy.Plan, true}, {"act", policy.Act, true}, {"act-no-patch", policy.Act, false}} {
+	}{{"plan", posture.Plan, true}, {"act", posture.Act, true}, {"act-no-patch", posture.Act, false}} {
 		s := services(t, true)
 		s.ApplyPatch = shape.patch
 		s.Web = web.New(web.Options{})

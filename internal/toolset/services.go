@@ -14,7 +14,7 @@ import (
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/netpolicy"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -125,7 +125,7 @@ func NewServices(o Options) *Services {
 // Registry builds the registry for a turn in env's mode.
 func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	reg := tools.NewRegistry()
-	readOnly := env.Mode == policy.Plan
+	readOnly := env.Mode == posture.Plan
 	if s.ReadStamps != nil {
 		diag := s.fileDiagnostics()
 		if readOnly || s.FileReadOnly {
@@ -143,7 +143,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	reg.Register(git.New())
 	if s.Jobs != nil && !readOnly {
-		if env.AllowShell || env.Posture == policy.FullAccess {
+		if env.AllowShell || env.Posture == posture.FullAccess {
 			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.CommandEnv()}))
 		}
 		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand}))
@@ -266,11 +266,11 @@ func (s *Services) Toolset(env engine.TurnEnv) engine.Toolset {
 // it has and no more.
 func Ceiling(env engine.TurnEnv) auto.Ceiling {
 	switch env.Posture {
-	case policy.FullAccess:
+	case posture.FullAccess:
 		return auto.Ceiling{Posture: "full_access", AutoApprove: true, AllowShell: true, TrustMode: true}
-	case policy.AutoReview:
+	case posture.AutoReview:
 		return auto.Ceiling{Posture: "auto", AllowShell: env.AllowShell}
-	case policy.Never:
+	case posture.Never:
 		return auto.Ceiling{Posture: "never"}
 	}
 	return auto.Ceiling{Posture: "ask", AllowShell: env.AllowShell}

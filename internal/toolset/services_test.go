@@ -13,7 +13,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/lsp"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
 	"github.com/codewhale/codewhale/internal/tools/tasks"
@@ -40,7 +40,7 @@ func services(t *testing.T, memory bool) *toolset.Services {
 	return s
 }
 
-func firstRequest(s *toolset.Services, mode policy.Mode) (*tools.Registry, *catalog.Catalog, []string) {
+func firstRequest(s *toolset.Services, mode posture.Mode) (*tools.Registry, *catalog.Catalog, []string) {
 	env := engine.TurnEnv{Mode: mode, AllowShell: true}
 	ts := s.Toolset(env)
 	c := catalog.Build(ts.Registry, ts.MCP, catalog.Options{Mode: mode, AllowShell: true})
@@ -52,21 +52,23 @@ func firstRequest(s *toolset.Services, mode policy.Mode) (*tools.Registry, *cata
 }
 
 // CONTRACT.md §16, §15.1 and §15.2: the default-active sets, the first checks the contract requires.
+// CONTRACT.md §4.2: the default-active set is nine names with memory on, eight with it off; and (CONTRACT.md §4.6) Plan's first
+// request is exactly File, Git, agent, tasks, work_update, tool_search.
 func TestDefaultActiveSets(t *testing.T) {
 	t.Parallel()
-	_, _, on := firstRequest(services(t, true), policy.Act)
+	_, _, on := firstRequest(services(t, true), posture.Act)
 	if got := strings.Join(on, ","); got != "Bash,File,Git,Run,agent,remember,tasks,work_update,tool_search" {
 		t.Errorf("Act, memory on: %s", got)
 	}
-	_, _, off := firstRequest(services(t, false), policy.Act)
+	_, _, off := firstRequest(services(t, false), posture.Act)
 	if got := strings.Join(off, ","); got != "Bash,File,Git,Run,agent,tasks,work_update,tool_search" {
 		t.Errorf("Act, memory off: %s", got)
 	}
-	_, _, op := firstRequest(services(t, true), policy.Operate)
+	_, _, op := firstRequest(services(t, true), posture.Operate)
 	if strings.Join(op, ",") != strings.Join(on, ",") {
 		t.Errorf("Operate differs from Act: %v", op)
 	}
-	_, c, plan := firstRequest(services(t, true), policy.Plan)
+	_, c, plan := firstRequest(services(t, true), posture.Plan)
 	if got := strings.Join(plan, ","); got != "File,Git,agent,tasks,work_update,tool_search" {
 		t.Errorf("Plan: %s", got)
 	}
@@ -78,9 +80,11 @@ func TestDefaultActiveSets(t *testing.T) {
 }
 
 // Check 3: deferred but findable.
+// CONTRACT.md §4.9: update_plan and handle_read are deferred, not in the first request, and found by tool_search.
+// CONTRACT.md §6.9: update_plan is model-visible, deferred and reached through tool_search.
 func TestDeferredToolsAreFindable(t *testing.T) {
 	t.Parallel()
-	_, c, first := firstRequest(services(t, true), policy.Act)
+	_, c, first := firstRequest(services(t, true), posture.Act)
 	for _, name := range []string{"update_plan", "handle_read"} {
 		if slices.Contains(first, name) {
 			t.Errorf("%s is in the first request", name)
@@ -97,9 +101,11 @@ func TestDeferredToolsAreFindable(t *testing.T) {
 }
 
 // Check 4 and 6: removed spellings are not registered and nothing guesses.
+// CONTRACT.md §3.4: every removed spelling is unregistered, absent from the catalog and unresolvable, and apply_patch
+// resolves to itself.
 func TestRemovedSpellingsAndExactResolve(t *testing.T) {
 	t.Parallel()
-	reg, c, _ := firstRequest(services(t, true), policy.Act)
+	reg, c, _ := firstRequest(services(t, true), posture.Act)
 	removed := []string{"exec_shell", "exec_shell_wait", "exec_wait", "exec_shell_interact", "exec_interact", "exec_shell_cancel",
 		"read_file", "list_dir", "grep_files", "file_search", "write_file", "edit_file",
 		"git_status", "git_diff", "git_log", "git_show", "git_blame", "run_tests", "run_verifiers",
@@ -126,10 +132,12 @@ func TestRemovedSpellingsAndExactResolve(t *testing.T) {
 
 // Check 5: the MUST replay aliases are hidden, unsearchable, and behave
 // like their canonical action.
+// CONTRACT.md §3.5: the replay aliases are registered hidden, keep an enforced legacy schema, and run their canonical
+// action (task_list = tasks list, todo_write writes the one ledger).
 func TestReplayAliases(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
-	reg, c, _ := firstRequest(s, policy.Act)
+	reg, c, _ := firstRequest(s, posture.Act)
 	aliases := []string{"apply_patch", "task_create", "task_list", "task_read", "todo_write", "checklist_write",
 		"todo_add", "checklist_add", "todo_update", "checklist_update", "todo_list", "checklist_list"}
 	for _, a := range aliases {
@@ -183,9 +191,10 @@ func TestReplayAliases(t *testing.T) {
 
 // The registry's model-visible tools all carry a schema the validator
 // compiles, and every default-active name registered this turn is eager.
+// CONTRACT.md §4.2: every registered default-active name is eager and every other built-in deferred.
 func TestCatalogConsistency(t *testing.T) {
 	t.Parallel()
-	reg, c, _ := firstRequest(services(t, true), policy.Act)
+	reg, c, _ := firstRequest(services(t, true), posture.Act)
 	for _, e := range c.Entries() {
 		if e.Origin != catalog.OriginBuiltin {
 			continue
@@ -204,11 +213,12 @@ func TestCatalogConsistency(t *testing.T) {
 
 // The Web tool is deferred, found by what people ask for, and its removed
 // single-purpose spellings stay unregistered.
+// CONTRACT.md §6.10: Web is deferred and found through tool_search.
 func TestWebIsDeferredAndFindable(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
 	s.Web = web.New(web.Options{})
-	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+	for _, mode := range []posture.Mode{posture.Act, posture.Plan} {
 		reg, c, first := firstRequest(s, mode)
 		if slices.Contains(first, "Web") {
 			t.Fatalf("%v: Web is in the first request", mode)
@@ -236,7 +246,7 @@ func TestLSPIsDeferredAndFindable(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
 	s.LSP = lsp.New(lsp.Options{Config: lsp.Config{Enabled: true}})
-	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+	for _, mode := range []posture.Mode{posture.Act, posture.Plan} {
 		_, c, first := firstRequest(s, mode)
 		if slices.Contains(first, "lsp") {
 			t.Fatalf("%v: lsp is in the first request", mode)
@@ -252,17 +262,19 @@ func TestLSPIsDeferredAndFindable(t *testing.T) {
 		}
 	}
 	s.LSP = lsp.New(lsp.Options{Config: lsp.Config{Enabled: false}})
-	if reg, _, _ := firstRequest(s, policy.Act); reg.Contains("lsp") {
+	if reg, _, _ := firstRequest(s, posture.Act); reg.Contains("lsp") {
 		t.Fatal("lsp is registered with [lsp] enabled = false")
 	}
 }
 
 // github is deferred, offers only its read actions in Plan, and its replay
 // aliases stay hidden from the catalog and from tool_search.
+// CONTRACT.md §3.6: tool_search finds and loads github but never its aliases, which stay out of the catalog
+// every request is built from.
 func TestGitHubFamily(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
-	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+	for _, mode := range []posture.Mode{posture.Act, posture.Plan} {
 		reg, c, first := firstRequest(s, mode)
 		if slices.Contains(first, "github") {
 			t.Fatalf("%v: github in the first request", mode)
@@ -282,7 +294,7 @@ func TestGitHubFamily(t *testing.T) {
 			}
 		}
 		aliases := []string{"github_issue_context", "github_pr_context"}
-		if mode == policy.Act {
+		if mode == posture.Act {
 			aliases = append(aliases, "github_comment", "github_close_issue", "github_close_pr")
 		} else if reg.Contains("github_comment") {
 			t.Error("Plan registers github_comment")
@@ -298,7 +310,7 @@ func TestGitHubFamily(t *testing.T) {
 		}
 		gh, _ := reg.Get("github")
 		schema, _ := json.Marshal(gh.InputSchema())
-		if mode == policy.Plan && strings.Contains(string(schema), "close_issue") {
+		if mode == posture.Plan && strings.Contains(string(schema), "close_issue") {
 			t.Errorf("Plan's github schema offers close_issue: %s", schema)
 		}
 	}
@@ -314,7 +326,7 @@ func TestAutomationFamily(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Automations = store
-	for _, mode := range []policy.Mode{policy.Act, policy.Plan} {
+	for _, mode := range []posture.Mode{posture.Act, posture.Plan} {
 		reg, c, first := firstRequest(s, mode)
 		if slices.Contains(first, "automation") {
 			t.Fatalf("%v: automation in the first request", mode)
@@ -334,14 +346,14 @@ func TestAutomationFamily(t *testing.T) {
 		if _, ok := c.Lookup("automation_list"); ok {
 			t.Errorf("%v: alias in the catalog", mode)
 		}
-		if _, ok := reg.Get("automation_create"); ok == (mode == policy.Plan) {
+		if _, ok := reg.Get("automation_create"); ok == (mode == posture.Plan) {
 			t.Errorf("%v: automation_create registered=%v", mode, ok)
 		}
 	}
-	if c := toolset.Ceiling(engine.TurnEnv{Posture: policy.Ask, AllowShell: true}); c.AutoApprove || !c.AllowShell || c.TrustMode {
+	if c := toolset.Ceiling(engine.TurnEnv{Posture: posture.Ask, AllowShell: true}); c.AutoApprove || !c.AllowShell || c.TrustMode {
 		t.Errorf("Ask ceiling %+v", c)
 	}
-	if c := toolset.Ceiling(engine.TurnEnv{Posture: policy.FullAccess}); !c.AutoApprove || !c.AllowShell || !c.TrustMode {
+	if c := toolset.Ceiling(engine.TurnEnv{Posture: posture.FullAccess}); !c.AutoApprove || !c.AllowShell || !c.TrustMode {
 		t.Errorf("Full Access ceiling %+v", c)
 	}
 }

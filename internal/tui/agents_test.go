@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -66,7 +66,7 @@ func TestAgentsCommandAndSubagentCosts(t *testing.T) {
 	d.key("esc")
 
 	tool := agent.New(mgr, nil)
-	res, err := tools.Execute(context.Background(), tool, &tools.Context{Mode: policy.Act}, json.RawMessage(`{"prompt":"count"}`))
+	res, err := tools.Execute(context.Background(), tool, &tools.Context{Mode: posture.Act}, json.RawMessage(`{"prompt":"count"}`))
 	if err != nil || !res.Success {
 		t.Fatalf("start: %v %s", err, res.Content)
 	}

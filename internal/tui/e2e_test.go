@@ -375,6 +375,8 @@ func receipt(t *testing.T, p *pane) (active []string, digest string) {
 	return r.Active, *r.Digest
 }
 
+// CONTRACT.md §11.1: the host shows the latest turn's captured snapshot, and nothing before the first seam (also
+// CONTRACT.md §11.6).
 func TestE2EToolsShowsTheActiveToolsAndTheReceiptDigest(t *testing.T) {
 	t.Parallel()
 	p := startTUI(t, fakemodel.New(t, fakemodel.Text("ok")))

@@ -13,7 +13,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/jobs"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakeclock"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
@@ -51,8 +51,8 @@ func newFlow(t *testing.T, srv *fakemodel.Server, opts ...func(*engine.Options))
 	t.Cleanup(jm.Close)
 	svc.Tasks, svc.Jobs = store, jm
 	clock := fakeclock.At(t0)
-	eo := engine.Options{Workspace: ws, Model: "deepseek-v4-pro", Interactive: true, Posture: policy.Ask,
-		Mode: policy.Act, AllowShell: true, Tools: svc.Toolset, Clock: clock.Now,
+	eo := engine.Options{Workspace: ws, Model: "deepseek-v4-pro", Interactive: true, Posture: posture.Ask,
+		Mode: posture.Act, AllowShell: true, Tools: svc.Toolset, Clock: clock.Now,
 		NewClient: func(model string) (*provider.Client, error) {
 			return provider.New(provider.Config{BaseURL: srv.URL, Model: model, Retry: provider.RetryPolicy{}})
 		}}
@@ -154,6 +154,8 @@ func TestFlowApprovalDenyThenApprove(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §11.6: after a request /tools json opens the pager titled 'Prepared Tool Request (JSON)' holding the
+// snapshot.
 func TestFlowToolsJSONAfterARequest(t *testing.T) {
 	srv := fakemodel.New(t, fakemodel.Text("ok"))
 	f := newFlow(t, srv)

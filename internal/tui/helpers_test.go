@@ -10,7 +10,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakeclock"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -67,7 +67,7 @@ type direct struct {
 
 func baseOptions(eng Engine, clock *fakeclock.Clock) Options {
 	return Options{Engine: eng, Route: Route{Provider: "deepseek", Model: "deepseek-v4-pro", HasKey: true,
-		BaseURL: "http://127.0.0.1:1"}, Workspace: "/work/demo", Mode: policy.Act, Posture: policy.Ask,
+		BaseURL: "http://127.0.0.1:1"}, Workspace: "/work/demo", Mode: posture.Act, Posture: posture.Ask,
 		Theme: theme.Plain(), Clock: clock.Now, Version: "0.1.0", NewID: func() string { return "session-2" },
 		SessionID: "session-1",
 		// Fixed prices keep golden files independent of the built-in table.

@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/views"
@@ -61,7 +61,7 @@ func (m *Model) initCommand(arg string) tea.Cmd {
 	}
 	m.system("/init: a Plan-mode turn surveys the repository (read-only tools) and proposes AGENTS.md, " + what +
 		"; you see the diff before anything is written.")
-	plan := policy.Plan
+	plan := posture.Plan
 	line := "/init"
 	if force {
 		line += " --force"

@@ -26,7 +26,7 @@ func (m *Model) notify(text string) tea.Cmd {
 	switch {
 	case out == nil || n.When == "off" || n.When == "":
 		return nil
-	case n.When == "auto" && !m.blurred:
+	case n.When == "auto" && !m.modes.has(modeBlurred):
 		return nil
 	}
 	seq := notifySeq(n.Method, m.o.Multiplexer, text)

@@ -10,7 +10,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 )
 
@@ -81,7 +81,7 @@ func TestUserCommandsAreListedMarkedAndExpanded(t *testing.T) {
 		t.Fatalf("last op %#v", d.eng.lastOp())
 	}
 	if op.Content != "Say hello to Ada and Grace Hopper (Ada \"Grace Hopper\")." || op.Scope == nil ||
-		op.Scope.Command != "greet" || op.Scope.Mode == nil || *op.Scope.Mode != policy.Plan {
+		op.Scope.Command != "greet" || op.Scope.Mode == nil || *op.Scope.Mode != posture.Plan {
 		t.Errorf("op = %+v scope %+v", op, op.Scope)
 	}
 	d.mustShow(`▎ /greet Ada "Grace Hopper"`)

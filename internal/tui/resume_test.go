@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
@@ -39,7 +39,7 @@ func TestResumedTranscriptMatchesLive(t *testing.T) {
 			call("g1", "Git", map[string]any{"action": "status"}),
 			call("b2", "Bash", map[string]any{"command": "seq 1 20"})),
 		fakemodel.Text("Done: the edit is in."))
-	f := newFlow(t, srv, func(o *engine.Options) { o.Posture = policy.FullAccess })
+	f := newFlow(t, srv, func(o *engine.Options) { o.Posture = posture.FullAccess })
 	if err := os.WriteFile(filepath.Join(f.ws, "keep"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
@@ -51,7 +51,7 @@ func (m *Model) cycleMode() tea.Cmd {
 
 // switchMode changes the mode. fromCommand selects where messages go: a
 // command answers in the transcript, a key in the status line.
-func (m *Model) switchMode(to policy.Mode, fromCommand bool) tea.Cmd {
+func (m *Model) switchMode(to posture.Mode, fromCommand bool) tea.Cmd {
 	say := func(text string, sev severity) tea.Cmd {
 		if fromCommand {
 			if sev == sevError {
@@ -82,7 +82,7 @@ func (m *Model) yolo() tea.Cmd {
 		m.systemError(locked("Mode"))
 		return nil
 	}
-	act, full, shell := policy.Act, policy.FullAccess, true
+	act, full, shell := posture.Act, posture.FullAccess, true
 	m.mode, m.posture = act, full
 	m.o.Engine.Submit(engine.ChangeMode{Mode: &act, Posture: &full, AllowShell: &shell})
 	m.updatePlaceholder()
@@ -94,11 +94,11 @@ func (m *Model) yolo() tea.Cmd {
 // allowed while a turn runs; the engine applies it at the next step.
 func (m *Model) cyclePosture() tea.Cmd {
 	p := m.posture.Next()
-	if m.posture == policy.Never {
-		p = policy.Ask
+	if m.posture == posture.Never {
+		p = posture.Ask
 	}
 	m.posture = p
-	shell := m.o.AllowShell || p == policy.FullAccess
+	shell := m.o.AllowShell || p == posture.FullAccess
 	m.o.Engine.Submit(engine.ChangeMode{Posture: &p, AllowShell: &shell})
 	note := ""
 	if m.turn.busy {
@@ -108,12 +108,12 @@ func (m *Model) cyclePosture() tea.Cmd {
 }
 
 // parseModeArg reads `/mode` arguments; yolo is reported separately.
-func parseModeArg(arg string) (mode policy.Mode, yolo, ok bool) {
+func parseModeArg(arg string) (mode posture.Mode, yolo, ok bool) {
 	a := strings.ToLower(strings.TrimSpace(arg))
 	if a == "yolo" {
-		return policy.Act, true, true
+		return posture.Act, true, true
 	}
-	md, err := policy.ParseMode(a)
+	md, err := posture.ParseMode(a)
 	return md, false, err == nil
 }
 
@@ -197,8 +197,9 @@ func (m *Model) picked(p views.Picked) tea.Cmd {
 		return m.setModel(p.Value)
 	case "provider":
 		return m.switchProvider(p.Value, "")
-	case "session":
-		return m.resumeSession(p.Value)
+	case initPicker:
+		return m.initPicked(p.Value)
 	}
-	return m.pickedMore(p)
+	cmd, _ := m.history.Picked(m.hhost, p)
+	return cmd
 }

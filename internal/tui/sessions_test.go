@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/views"
@@ -17,7 +17,7 @@ func storedSession(t *testing.T, home, ws string) string {
 	t.Helper()
 	j := session.NewJournal(home, session.Options{})
 	t.Cleanup(func() { _ = j.Close() })
-	info := engine.SessionInfo{ID: "0f1e2d3c-aaaa-4bbb-8ccc-123456789abc", Model: "deepseek-v4-flash", Workspace: ws, Mode: policy.Plan}
+	info := engine.SessionInfo{ID: "0f1e2d3c-aaaa-4bbb-8ccc-123456789abc", Model: "deepseek-v4-flash", Workspace: ws, Mode: posture.Plan}
 	msgs := []provider.Message{
 		{Role: provider.RoleUser, Content: []provider.Block{provider.TextBlock("explain the build"), provider.TextBlock("<turn_meta>x</turn_meta>")}},
 		{Role: provider.RoleAssistant, Content: []provider.Block{provider.ThinkingBlock("look at the Makefile"),
@@ -67,7 +67,7 @@ func TestSessionsPickerFiltersAndDeletes(t *testing.T) {
 	for _, s := range []struct{ id, prompt string }{{"11111111-aaaa-4bbb-8ccc-000000000001", "fix the parser"},
 		{"22222222-aaaa-4bbb-8ccc-000000000002", "write the docs"}} {
 		j := session.NewJournal(home, session.Options{})
-		info := engine.SessionInfo{ID: s.id, Model: "deepseek-v4-pro", Workspace: ws, Mode: policy.Act}
+		info := engine.SessionInfo{ID: s.id, Model: "deepseek-v4-pro", Workspace: ws, Mode: posture.Act}
 		if err := j.Append(info, provider.UserText(s.prompt), provider.Message{Role: provider.RoleAssistant,
 			Content: []provider.Block{provider.TextBlock("ok")}}); err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
@@ -47,10 +47,10 @@ func (m *Model) runShell(command string) tea.Cmd {
 		return m.setStatus("A turn is running: run the command when it ends (Esc interrupts it)", sevWarning)
 	case command == "":
 		return m.setStatus("Type a command after ! to run it here, e.g. !git status", sevInfo)
-	case m.closed:
+	case m.modes.has(modeClosed):
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
-	case m.mode == policy.Plan:
+	case m.mode == posture.Plan:
 		return m.setStatus("Plan mode has no shell: switch to Act (/mode act) to run !"+termtext.OneLine(command), sevWarning)
 	}
 	id := "host_" + m.o.NewID()
@@ -79,7 +79,7 @@ func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
 		m.attached = append(m.attached, attachment{command: command, content: c, lines: strings.Count(c, "\n") + 1})
 		cmds = append(cmds, m.setStatus("The output goes with your next message · Alt+X leaves it out", sevInfo))
 	}
-	if len(m.queue) > 0 && !m.quitting {
+	if len(m.queue) > 0 && !m.modes.has(modeQuitting) {
 		next := m.queue[0]
 		m.queue = m.queue[1:]
 		cmds = append(cmds, m.submitText(next))

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
@@ -69,7 +69,7 @@ func TestFlowShellCommandNeedsApprovalUnderAsk(t *testing.T) {
 
 func TestFlowShellCommandRefusedInPlan(t *testing.T) {
 	srv := fakemodel.New(t)
-	f := newFlow(t, srv, func(o *engine.Options) { o.Mode = policy.Plan })
+	f := newFlow(t, srv, func(o *engine.Options) { o.Mode = posture.Plan })
 	f.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p"), Alt: true})
 	f.typeLine("!touch nope.txt")
 	f.waitFor("Plan mode has no shell")

@@ -7,17 +7,18 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
 
 // severity of a status-line message.
-type severity int
+type severity = theme.Severity
 
 const (
-	sevInfo severity = iota
-	sevSuccess
-	sevWarning
-	sevError
+	sevInfo    = theme.Info
+	sevSuccess = theme.Success
+	sevWarning = theme.Warning
+	sevError   = theme.Error
 )
 
 // Toast lifetimes: info 4 s, success and warning 5 s; errors
@@ -86,16 +87,16 @@ func (m *Model) animating() bool {
 
 // ensureTick starts the animation tick when something moves.
 func (m *Model) ensureTick() tea.Cmd {
-	if m.ticking || !m.animating() {
+	if m.modes.has(modeTicking) || !m.animating() {
 		return nil
 	}
-	m.ticking = true
+	m.modes.set(modeTicking, true)
 	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 // handleTick advances the spinner; the tick stops when nothing moves.
 func (m *Model) handleTick() tea.Cmd {
-	m.ticking = false
+	m.modes.set(modeTicking, false)
 	if m.o.LowMotion {
 		// Low motion: no spinner frames, but live durations still update.
 		m.env.Frame = 0

@@ -8,7 +8,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // trustCommand is /trust [on|off|add <path>|remove <path>|list]: the
@@ -56,7 +56,7 @@ func (m *Model) trustReport() string {
 	}
 	mode := "off"
 	switch {
-	case m.posture == policy.FullAccess:
+	case m.posture == posture.FullAccess:
 		mode = "on (Full Access)"
 	case m.trustOn:
 		mode = "on"

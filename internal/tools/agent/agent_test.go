@@ -12,7 +12,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools"
@@ -35,9 +35,9 @@ func spawner(t *testing.T, srv *fakemodel.Server, stores *[]*plan.Store, built *
 			*stores = append(*stores, store)
 			mu.Unlock()
 		}
-		mode := policy.Act
+		mode := posture.Act
 		if cfg.ReadOnly {
-			mode = policy.Plan
+			mode = posture.Plan
 		}
 		eng := engine.New(engine.Options{
 			Workspace: t.TempDir(), Model: "deepseek-v4-pro", Mode: mode, MaxSteps: cfg.MaxSteps, AutoApprove: true,
@@ -57,7 +57,7 @@ func spawner(t *testing.T, srv *fakemodel.Server, stores *[]*plan.Store, built *
 
 func call(t *testing.T, tool tools.Tool, in string) (tools.Result, error) {
 	t.Helper()
-	return tools.Execute(context.Background(), tool, &tools.Context{Mode: policy.Act}, json.RawMessage(in))
+	return tools.Execute(context.Background(), tool, &tools.Context{Mode: posture.Act}, json.RawMessage(in))
 }
 
 func TestChildRunsItsOwnToolsAndReportsBack(t *testing.T) {

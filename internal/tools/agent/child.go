@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -23,7 +23,7 @@ type Spec struct {
 	WallTime time.Duration
 	Fork     string // parent Work body for a forked child
 	// Mode is the child's mode, decided at start (the zero value is Act).
-	Mode policy.Mode
+	Mode posture.Mode
 	// Type is the defined type Role names (nil: a built-in role).
 	Type *Type
 	// Worktree, when set, runs the child in a new git worktree.
@@ -106,11 +106,11 @@ func newChild(m *Manager, id string, spec Spec) *Child {
 		spec.Role = "worker"
 	}
 	if spec.Type == nil && ReadOnlyRole(spec.Role) {
-		spec.Mode = policy.Plan
+		spec.Mode = posture.Plan
 	}
 	if spec.MaxSteps <= 0 {
 		spec.MaxSteps = defaultWriteMaxSteps
-		if spec.Mode == policy.Plan {
+		if spec.Mode == posture.Plan {
 			spec.MaxSteps = defaultReadOnlyMaxSteps
 		}
 	}
@@ -345,7 +345,7 @@ func (c *Child) runner() (Run, error) {
 
 // config is what the Spawner builds the child from.
 func (c *Child) config() ChildConfig {
-	cc := ChildConfig{ID: c.ID, Role: c.spec.Role, Mode: c.spec.Mode, ReadOnly: c.spec.Mode == policy.Plan,
+	cc := ChildConfig{ID: c.ID, Role: c.spec.Role, Mode: c.spec.Mode, ReadOnly: c.spec.Mode == posture.Plan,
 		Depth: c.m.opts.Depth + 1, MaxDepth: c.m.opts.MaxDepth, MaxSteps: c.spec.MaxSteps, Model: c.spec.Model,
 		Workspace: c.workspace}
 	if t := c.spec.Type; t != nil {

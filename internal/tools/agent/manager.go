@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 )
 
@@ -52,10 +52,10 @@ func terminal(s string) bool { return s != StatusQueued && s != StatusRunning }
 type ChildConfig struct {
 	ID       string
 	Role     string
-	Mode     policy.Mode // the child's mode (never wider than the session's)
-	ReadOnly bool        // Mode is Plan: read-only tools only
-	Depth    int         // 1 for a child of the top-level session
-	MaxDepth int         // children may spawn their own only while Depth < MaxDepth
+	Mode     posture.Mode // the child's mode (never wider than the session's)
+	ReadOnly bool         // Mode is Plan: read-only tools only
+	Depth    int          // 1 for a child of the top-level session
+	MaxDepth int          // children may spawn their own only while Depth < MaxDepth
 	MaxSteps int
 	Model    string // "" = the session's
 	// ForkState is the parent Work body for a forked child ("" when fresh).

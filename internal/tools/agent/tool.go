@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -122,7 +122,7 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[cont
 // could write becomes planner, and a defined type that needs tools Plan
 // never offers is refused.
 func (t *Tool) start(tc *tools.Context, in contract) (tools.Result, error) {
-	session := policy.Act
+	session := posture.Act
 	if tc != nil {
 		session = tc.Mode
 	}
@@ -134,7 +134,7 @@ func (t *Tool) start(tc *tools.Context, in contract) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	spec.Mode = mode
-	if spec.Type == nil && mode == policy.Plan && !ReadOnlyRole(spec.Role) {
+	if spec.Type == nil && mode == posture.Plan && !ReadOnlyRole(spec.Role) {
 		spec.Role = "planner"
 	}
 	if spec.Type != nil && spec.Model == "" {

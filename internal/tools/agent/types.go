@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -30,8 +30,8 @@ type Type struct {
 	ActOnly         []string
 	Model           string
 	ReasoningEffort string
-	Mode            *policy.Mode // nil: the built-in role's, else the session's
-	Source          string       // the file it was read from
+	Mode            *posture.Mode // nil: the built-in role's, else the session's
+	Source          string        // the file it was read from
 	// Untrusted, when set, says why it may not run yet and how to allow it
 	// (a repository's definition before /agents trust).
 	Untrusted string
@@ -84,7 +84,7 @@ func (ts *Types) known(name string) bool {
 // none), a built-in role by ReadOnlyRole.
 func (ts *Types) readOnly(role string) bool {
 	if t, ok := ts.Lookup(role); ok && t.Mode != nil {
-		return *t.Mode == policy.Plan
+		return *t.Mode == posture.Plan
 	}
 	return ReadOnlyRole(role)
 }
@@ -148,22 +148,22 @@ func (ts *Types) schemaWith(base map[string]any) map[string]any {
 // built-in role, else the session's — never wider than Plan when the
 // session is in Plan. A type that names tools Plan never offers is refused
 // there rather than started without them.
-func childMode(session policy.Mode, role string, t *Type) (policy.Mode, error) {
+func childMode(session posture.Mode, role string, t *Type) (posture.Mode, error) {
 	m := session
 	switch {
 	case t != nil && t.Mode != nil:
 		m = *t.Mode
 	case ReadOnlyRole(role):
-		m = policy.Plan
+		m = posture.Plan
 	}
-	if session == policy.Plan {
-		m = policy.Plan
+	if session == posture.Plan {
+		m = posture.Plan
 	}
-	if m == policy.Plan && t != nil && len(t.ActOnly) > 0 && session != policy.Plan && t.Mode == nil {
+	if m == posture.Plan && t != nil && len(t.ActOnly) > 0 && session != posture.Plan && t.Mode == nil {
 		return m, tools.PermissionDenied("sub-agent type %s runs read-only like the built-in %s role, and lists %s, which "+
 			"Plan mode never offers; add `mode: act` to %s to let it use them", t.Name, role, strings.Join(t.ActOnly, ", "), t.Source)
 	}
-	if m == policy.Plan && t != nil && len(t.ActOnly) > 0 {
+	if m == posture.Plan && t != nil && len(t.ActOnly) > 0 {
 		return m, tools.PermissionDenied("sub-agent type %s lists %s, which Plan mode never offers; it is not started "+
 			"without them: switch to Act (Tab) first, or use a type without them", t.Name, strings.Join(t.ActOnly, ", "))
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/canonjson"
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -45,7 +45,7 @@ func (doneRun) Turn(_ context.Context, _ string, progress func(agent.Progress)) 
 
 func (doneRun) Steer(string) {}
 
-func planMode() *policy.Mode { m := policy.Plan; return &m }
+func planMode() *posture.Mode { m := posture.Plan; return &m }
 
 // sessionTypes are defined types as the app hands them over: one that
 // replaces the built-in reviewer, a Claude Code writer-free reviewer with
@@ -70,7 +70,7 @@ func typedManager(t *testing.T, types *agent.Types) (*agent.Manager, *recorder) 
 	return m, rec
 }
 
-func startIn(t *testing.T, tool tools.Tool, mode policy.Mode, in string) (tools.Result, error) {
+func startIn(t *testing.T, tool tools.Tool, mode posture.Mode, in string) (tools.Result, error) {
 	t.Helper()
 	return tools.Execute(context.Background(), tool, &tools.Context{Mode: mode, Workspace: t.TempDir()}, json.RawMessage(in))
 }
@@ -84,17 +84,17 @@ func TestDefinedTypesReachTheChild(t *testing.T) {
 	tool := agent.New(m, nil)
 	for _, c := range []struct {
 		in          string
-		mode        policy.Mode
+		mode        posture.Mode
 		model, text string
 		tools       string
 	}{
-		{`{"prompt":"look","type":"code-reviewer"}`, policy.Act, "deepseek-v4-pro", "You are a focused code reviewer.", "File,Bash"},
-		{`{"prompt":"look","type":"reviewer"}`, policy.Plan, "deepseek-v4-pro", "Use the checklist.", ""},
-		{`{"prompt":"look","type":"doc-scout"}`, policy.Plan, "deepseek-v4-flash", "Find docs.", "File"},
-		{`{"prompt":"look","type":"doc-scout","model":"m-from-call"}`, policy.Plan, "m-from-call", "Find docs.", "File"},
-		{`{"prompt":"look"}`, policy.Act, "deepseek-v4-pro", "", ""},
+		{`{"prompt":"look","type":"code-reviewer"}`, posture.Act, "deepseek-v4-pro", "You are a focused code reviewer.", "File,Bash"},
+		{`{"prompt":"look","type":"reviewer"}`, posture.Plan, "deepseek-v4-pro", "Use the checklist.", ""},
+		{`{"prompt":"look","type":"doc-scout"}`, posture.Plan, "deepseek-v4-flash", "Find docs.", "File"},
+		{`{"prompt":"look","type":"doc-scout","model":"m-from-call"}`, posture.Plan, "m-from-call", "Find docs.", "File"},
+		{`{"prompt":"look"}`, posture.Act, "deepseek-v4-pro", "", ""},
 	} {
-		res, err := startIn(t, tool, policy.Act, c.in)
+		res, err := startIn(t, tool, posture.Act, c.in)
 		if err != nil || !res.Success {
 			t.Fatalf("%s: %v %s", c.in, err, res.Content)
 		}
@@ -132,7 +132,7 @@ func TestTypeRefusalsAndPolicy(t *testing.T) {
 		!strings.Contains(tools.AsError(err).Render("agent"), "sub-agent type fixer is defined in .codewhale/agents/fixer.md, which you have not trusted") {
 		t.Errorf("untrusted: %v", err)
 	}
-	_, err := startIn(t, tool, policy.Plan, `{"prompt":"x","type":"code-reviewer"}`)
+	_, err := startIn(t, tool, posture.Plan, `{"prompt":"x","type":"code-reviewer"}`)
 	if err == nil || !strings.Contains(tools.AsError(err).Render("agent"), "sub-agent type code-reviewer lists Bash, which Plan mode never offers") {
 		t.Errorf("Bash in Plan: %v", err)
 	}
@@ -181,5 +181,27 @@ func TestSchemaListsTypesStably(t *testing.T) {
 	d := agent.New(big, nil).InputSchema()["properties"].(map[string]any)["type"].(map[string]any)["description"].(string)
 	if len(d) > 1700 || !strings.Contains(d, "more; each is a valid type.") {
 		t.Errorf("80 types: %d bytes %q", len(d), d)
+	}
+}
+
+// CONTRACT.md §4.6: a sub-agent started from Plan runs read-only, whatever
+// its type would otherwise get.
+func TestChildOfPlanIsReadOnly(t *testing.T) {
+	t.Parallel()
+	m, rec := typedManager(t, sessionTypes())
+	tool := agent.New(m, nil)
+	for _, in := range []string{`{"prompt":"look"}`, `{"prompt":"look","type":"reviewer"}`} {
+		res, err := startIn(t, tool, posture.Plan, in)
+		if err != nil || !res.Success {
+			t.Fatalf("%s: %v %s", in, err, res.Content)
+		}
+		var receipt map[string]any
+		_ = json.Unmarshal([]byte(res.Content), &receipt)
+		if _, settled := m.Wait(context.Background(), []string{receipt["agent_id"].(string)}, "completion", 10*time.Second); !settled {
+			t.Fatalf("%s: the child did not finish", in)
+		}
+		if cc := rec.last(); cc.Mode != posture.Plan || !cc.ReadOnly {
+			t.Errorf("%s from Plan: child mode %v, read-only %v", in, cc.Mode, cc.ReadOnly)
+		}
 	}
 }

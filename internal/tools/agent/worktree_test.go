@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/gitfixture"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -39,7 +39,7 @@ func worktreeRepo(t *testing.T) *gitfixture.Repo {
 
 func startWorktree(t *testing.T, tool tools.Tool, ws, in string) (map[string]any, error) {
 	t.Helper()
-	res, err := tools.Execute(context.Background(), tool, &tools.Context{Mode: policy.Act, Workspace: ws}, json.RawMessage(in))
+	res, err := tools.Execute(context.Background(), tool, &tools.Context{Mode: posture.Act, Workspace: ws}, json.RawMessage(in))
 	if err != nil {
 		return nil, err
 	}

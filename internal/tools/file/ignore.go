@@ -1,12 +1,12 @@
 package file
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/codewhale/codewhale/internal/gitrepo"
 	"github.com/codewhale/codewhale/internal/ignore"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -52,16 +52,10 @@ func ignoreFor(base, workspace string) ignoreContext {
 // looked for no higher than the workspace; else the workspace when base is
 // inside it; else base.
 func ignoreRoot(base, workspace string) string {
-	inside := workspace != "" && (base == workspace || strings.HasPrefix(base, workspace+string(filepath.Separator)))
-	for d := base; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if (inside && d == workspace) || filepath.Dir(d) == d {
-			break
-		}
+	if top := gitrepo.Top(base, workspace); top != "" {
+		return top
 	}
-	if inside {
+	if workspace != "" && (base == workspace || strings.HasPrefix(base, workspace+string(filepath.Separator))) {
 		return workspace
 	}
 	return base

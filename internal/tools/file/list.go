@@ -7,8 +7,8 @@ import (
 
 	"github.com/codewhale/codewhale/internal/ignore"
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 	"github.com/codewhale/codewhale/internal/tools/confine"
-	"github.com/codewhale/codewhale/internal/tools/fit"
 )
 
 const (
@@ -83,17 +83,17 @@ func (t *Tool) list(ctx context.Context, tc *tools.Context, r listReq) (tools.Re
 // renderList is the bare entry list when every entry fits (CONTRACT.md §6.2),
 // else the object form with as many entries as the 500-entry cap and the
 // result budget allow.
-func renderList(entries []listEntry, total, budget int) string {
+func renderList(entries []listEntry, total, chars int) string {
 	if total <= maxListEntries {
-		if s := jsonText(entries); fit.Runes(s) <= budget {
+		if s := jsonText(entries); budget.Runes(s) <= chars {
 			return s
 		}
 	}
-	text, _ := fit.Prefix(len(entries), budget, func(k int) string {
+	text, _ := budget.Prefix(len(entries), chars, func(k int) string {
 		res := listTruncated{Entries: entries[:k], Listed: k, Total: total, Trunc: true,
 			Note: "list a subdirectory (`path`) or a smaller `depth` to see the rest"}
 		if k < len(entries) {
-			res.Note = fmt.Sprintf("the %d-character result budget held %d entries; ", budget, k) + res.Note
+			res.Note = fmt.Sprintf("the %d-character result budget held %d entries; ", chars, k) + res.Note
 		}
 		return jsonText(res)
 	})

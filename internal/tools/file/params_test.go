@@ -12,6 +12,8 @@ import (
 const planRefusal = "File action=\"%s\" is unavailable in the current mode; nothing was written. Available actions " +
 	"here: read, list, search_name, search_content. Switch to Act mode (`/mode act`) for write-capable file work."
 
+// CONTRACT.md §4.5: File's action enum lists exactly what the instance runs, and a Plan instance leaves out the write-
+// only fields.
 func TestActionEnumFollowsMode(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -84,6 +86,7 @@ func TestCapabilitiesAndPolicy(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §4.6: the exact Plan-mode and patch-disabled refusals (and CONTRACT.md §2.4's action texts).
 func TestRefusedInputs(t *testing.T) {
 	t.Parallel()
 	all := "read, list, search_name, search_content, write, edit, patch"

@@ -144,7 +144,7 @@ func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentRe
 	} else {
 		ign := ignoreFor(abs, tc.Workspace)
 		spec := walkSpec{fs: b, secret: g.secretDir, base: abs, globBase: globBase(tc, abs), ign: ign,
-			exclude: r.exclude, include: r.include}
+			exclude: r.exclude, include: r.include, skipped: g.skipped}
 		if r.defaults {
 			spec.defaults = newDefaultRules(contentDefaultDirs, contentDefaultFiles, ign)
 		}
@@ -243,11 +243,6 @@ func walkError(err error, what string) error {
 	return tools.Cancelled(what + " cancelled before completion")
 }
 
-// searchFile searches the file numbered seq in walk order and returns its
-// matches: all of them counted, the first g.need built as results unless
-// the file lies past the point where the shown matches were complete.
-// Secret, unreadable, over-10-MiB and binary (NUL-holding) files are
-// skipped and counted as such.
 // decodeBOM is what rg searches in a file that starts with a byte-order
 // mark: UTF-8 without the mark (so `^` matches the first line and the mark
 // is not in the text), UTF-16 (either byte order) decoded to UTF-8.
@@ -273,9 +268,14 @@ func decodeBOM(b []byte) []byte {
 	return b
 }
 
+// searchFile searches the file numbered seq in walk order and returns its
+// matches: all of them counted, the first g.need built as results unless
+// the file lies past the point where the shown matches were complete.
+// Secret, unreadable, over-10-MiB and binary (NUL-holding) files are
+// skipped and counted as such; all but the secret ones are named too.
 func (g *grepRun) searchFile(bufs *[2][]byte, seq int, abs string) fileHits {
 	if g.refuses(abs) {
-		g.skips.secret.Add(1)
+		g.skips.secret.Add(1) // counted, never named (CONTRACT.md §6.2)
 		return fileHits{}
 	}
 	buf, status := readSmall(g.fs, abs, bufs[0])
@@ -283,15 +283,17 @@ func (g *grepRun) searchFile(bufs *[2][]byte, seq int, abs string) fileHits {
 	switch {
 	case status == readTooLarge:
 		g.skips.tooLarge.Add(1)
+		g.skipped.add(abs, false, skipTooLarge)
 		return fileHits{}
 	case status != readOK:
 		g.skips.unreadable.Add(1)
+		g.skipped.add(abs, false, skipUnreadable)
 		return fileHits{}
 	}
 	buf = decodeBOM(buf)
-	switch {
-	case bytes.IndexByte(buf, 0) >= 0:
+	if bytes.IndexByte(buf, 0) >= 0 {
 		g.skips.binary.Add(1)
+		g.skipped.add(abs, false, skipBinary)
 		return fileHits{}
 	}
 	g.files.Add(1)

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale/codewhale/internal/tools"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 )
 
 type nameReq struct {
@@ -73,6 +73,7 @@ func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (to
 		}
 	}
 	var defaults *defaultsReport
+	var skipped *skipLog
 	if !fi.IsDir() {
 		name := filepath.Base(abs)
 		consider(name, name)
@@ -80,7 +81,9 @@ func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (to
 		ctx, cancel := context.WithTimeout(ctx, searchTimeout)
 		defer cancel()
 		ign := ignoreFor(abs, tc.Workspace)
-		spec := walkSpec{fs: b, secret: t.Secret, base: abs, globBase: globBase(tc, abs), ign: ign, exclude: r.exclude}
+		skipped = newSkipLog(func(p string) string { return relTo(abs, p) }) // named as the matches are
+		spec := walkSpec{fs: b, secret: t.Secret, base: abs, globBase: globBase(tc, abs), ign: ign, exclude: r.exclude,
+			skipped: skipped}
 		if r.defaults {
 			spec.defaults = newDefaultRules(nameDefaultDirs, nameDefaultFiles, ign)
 		}
@@ -95,35 +98,47 @@ func (t *Tool) searchName(ctx context.Context, tc *tools.Context, r nameReq) (to
 		}
 		return found[i].Path < found[j].Path
 	})
-	return tools.OK(renderNames(found, r.limit, defaults, tc.ResultBudget())), nil
+	return tools.OK(renderNames(found, r.limit, nameExtras{defaults, skipped}, tc.ResultBudget())), nil
 }
 
 // nameResult is search_name's object form, used when the bare list would
-// hide something: matches past `limit` or the budget, or paths the default
-// excludes skipped.
+// hide something: matches past `limit` or the budget, paths the default
+// excludes skipped, or folders the walk could not enter.
 type nameResult struct {
 	Matches      []nameMatch     `json:"matches"`
 	TotalMatches int             `json:"total_matches"`
 	Truncated    bool            `json:"truncated"`
+	SkippedPaths []skippedPath   `json:"skipped_paths,omitempty"`
+	SkippedMore  int             `json:"skipped_paths_not_listed,omitempty"`
+	SecretDirs   int             `json:"secret_directories_skipped,omitempty"`
 	Defaults     *defaultsReport `json:"excluded_by_default,omitempty"`
 	Note         string          `json:"note,omitempty"`
 }
 
+// nameExtras is what a search_name result says besides its matches.
+type nameExtras struct {
+	defaults *defaultsReport
+	skipped  *skipLog
+}
+
 // renderNames renders the best matches within budget: the bare list of
 // CONTRACT.md §6.2 when it is the whole answer, else the object form.
-func renderNames(found []nameMatch, limit int, defaults *defaultsReport, budget int) string {
+func renderNames(found []nameMatch, limit int, extra nameExtras, chars int) string {
 	shown := found[:min(limit, len(found))]
-	if len(shown) == len(found) && defaults == nil {
-		if s := jsonText(shown); fit.Runes(s) <= budget {
+	skipped, more := extra.skipped.report()
+	secret := extra.skipped.secretDirs()
+	if len(shown) == len(found) && extra.defaults == nil && skipped == nil && secret == 0 {
+		if s := jsonText(shown); budget.Runes(s) <= chars {
 			return s
 		}
 	}
-	text, _ := fit.Prefix(len(shown), budget, func(k int) string {
-		res := nameResult{Matches: shown[:k], TotalMatches: len(found), Truncated: k < len(found), Defaults: defaults}
+	text, _ := budget.Prefix(len(shown), chars, func(k int) string {
+		res := nameResult{Matches: shown[:k], TotalMatches: len(found), Truncated: k < len(found), Defaults: extra.defaults,
+			SkippedPaths: skipped, SkippedMore: more, SecretDirs: secret}
 		if res.Truncated {
 			res.Note = fmt.Sprintf("Showing the %d best of %d matches; narrow `query`, `path` or `extensions` to see others", k, len(found))
 			if k < len(shown) {
-				res.Note += fmt.Sprintf(" (the %d-character result budget held %d of the %d `limit` allows)", budget, k, len(shown))
+				res.Note += fmt.Sprintf(" (the %d-character result budget held %d of the %d `limit` allows)", chars, k, len(shown))
 			}
 		}
 		return jsonText(res)
@@ -203,4 +218,12 @@ func subsequenceScore(q, target string) (float64, bool) {
 	density := min(1, ql/span)
 	coverage := min(1, ql/tl)
 	return min(1, 0.7*density+0.3*coverage), true
+}
+
+// relTo is abs relative to base, '/'-separated, as search_name names paths.
+func relTo(base, abs string) string {
+	if r, err := filepath.Rel(base, abs); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return abs
 }

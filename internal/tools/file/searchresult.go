@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/tools"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 	"github.com/codewhale/codewhale/internal/tools/confine"
-	"github.com/codewhale/codewhale/internal/tools/fit"
 )
 
 // grepRun is the shared state of one search_content call. Workers search
@@ -28,6 +28,7 @@ type grepRun struct {
 	countUntil time.Time
 	files      atomic.Int64
 	skips      skipCounts
+	skipped    *skipLog // the skipped paths named in the result
 	// boundary is the last file number whose matches can be shown; files
 	// past it are only counted. It drops from MaxInt64 once complete.
 	boundary        atomic.Int64
@@ -60,7 +61,7 @@ func newGrepRun(tc *tools.Context, fs *confine.Set, m *matcher, r contentReq, se
 	// takes at least minMatchChars, and 3 more per context line each side.
 	r.maxResults = min(r.maxResults, max(1, tc.ResultBudget()/(minMatchChars+6*r.context)))
 	run := &grepRun{tc: tc, fs: fs, m: m, req: r, need: r.offset + r.maxResults, refuses: secret,
-		countUntil: countUntil, pending: map[int]fileHits{}}
+		countUntil: countUntil, pending: map[int]fileHits{}, skipped: newSkipLog(tc.Rel)}
 	run.boundary.Store(math.MaxInt64)
 	return run
 }
@@ -115,6 +116,8 @@ type contentSummary struct {
 	Offset           int             `json:"offset,omitempty"`
 	NextOffset       int             `json:"next_offset,omitempty"`
 	Skipped          *skippedFiles   `json:"files_skipped,omitempty"`
+	SkippedPaths     []skippedPath   `json:"skipped_paths,omitempty"`
+	SkippedMore      int             `json:"skipped_paths_not_listed,omitempty"`
 	Defaults         *defaultsReport `json:"excluded_by_default,omitempty"`
 	Note             string          `json:"note,omitempty"`
 }
@@ -135,21 +138,22 @@ type contentResult struct {
 // render is the result text within budget characters: the summary, then one
 // match per line, as many of the shown matches as fit. What is left out is
 // said in `note` with the call that gets it.
-func (g *grepRun) render(budget int) string {
+func (g *grepRun) render(chars int) string {
 	sum := contentSummary{TotalMatches: g.seen, TotalLowerBound: g.stoppedCounting.Load(),
 		FilesSearched: int(g.files.Load()), FilesWithMatches: g.withMatches, Offset: g.req.offset, Defaults: g.defaults}
 	if s := (skippedFiles{g.skips.binary.Load(), g.skips.tooLarge.Load(), g.skips.unreadable.Load(), g.skips.secret.Load()}); s != (skippedFiles{}) {
 		sum.Skipped = &s
 	}
+	sum.SkippedPaths, sum.SkippedMore = g.skipped.report()
 	shown := g.shown
-	text, k := fit.Prefix(len(shown), budget, func(k int) string { return g.renderK(sum, shown[:k], len(shown)) })
+	text, k := budget.Prefix(len(shown), chars, func(k int) string { return g.renderK(sum, shown[:k], len(shown)) })
 	if k == 0 && len(shown) > 0 {
 		// One match with its context is over the budget: cut its context.
 		first := shown[0]
-		cut, c := fit.Prefix(g.req.context, budget, func(c int) string {
+		cut, c := budget.Prefix(g.req.context, chars, func(c int) string {
 			return g.renderK(sum, []contentMatch{trimContext(first, c, g.req.context)}, len(shown))
 		})
-		if c > 0 || fit.Runes(cut) <= budget {
+		if c > 0 || budget.Runes(cut) <= chars {
 			return cut
 		}
 	}

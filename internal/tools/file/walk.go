@@ -33,6 +33,7 @@ type walkSpec struct {
 	exclude  globSet
 	include  globSet
 	defaults *defaultRules
+	skipped  *skipLog // folders not entered (unreadable, secret); nil records nothing
 }
 
 // walkWorkers is the number of goroutines that search files in parallel.
@@ -63,7 +64,8 @@ func (w *walker) dir(abs, rel string, parent *ignore.Dir) bool {
 	}
 	entries, err := w.spec.fs.ReadDir(abs)
 	if err != nil {
-		return true // unreadable directories are skipped
+		w.spec.skipped.addDirError(abs, err) // skipped, and the result says so
+		return true
 	}
 	d := parent
 	if m := w.spec.ign.m; m != nil {
@@ -93,6 +95,7 @@ func (w *walker) dir(abs, rel string, parent *ignore.Dir) bool {
 		if isDir {
 			child := filepath.Join(abs, name)
 			if w.spec.secret != nil && w.spec.secret(child) {
+				w.spec.skipped.addSecret()
 				continue
 			}
 			if !w.dir(child, sub, d) {

@@ -100,10 +100,16 @@ func (rp *repo) shortRef(name plumbing.ReferenceName) string {
 
 // aheadBehind counts the commits reachable from ours but not theirs and
 // the reverse, walking both histories newest first until every commit left
-// to visit is reachable from both sides.
+// to visit is reachable from both sides and new to the walk. A commit whose
+// flags grow after it was walked (a child dated before its parent: the walk
+// reached the parent from one side first) is walked again, and the walk
+// goes on until the other side's flag has reached every walked ancestor;
+// the counts come from the final flags, as git's `rev-list --left-right
+// --count` gives them.
 func (rp *repo) aheadBehind(ours, theirs plumbing.Hash) (int, int) {
 	const left, right, both = 1, 2, 3
 	flags := map[plumbing.Hash]int{}
+	missing := map[plumbing.Hash]bool{} // a shallow clone's cut parents: git does not count them
 	q := &commitQueue{}
 	push := func(h plumbing.Hash, f int) {
 		if flags[h]|f == flags[h] {
@@ -112,27 +118,29 @@ func (rp *repo) aheadBehind(ours, theirs plumbing.Hash) (int, int) {
 		flags[h] |= f
 		if c, err := rp.git.CommitObject(h); err == nil {
 			q.push(c)
+		} else {
+			missing[h] = true
 		}
 	}
 	push(ours, left)
 	push(theirs, right)
-	ahead, behind := 0, 0
-	done := map[plumbing.Hash]bool{}
-	for q.Len() > 0 && !q.allFlagged(flags, both) {
+	walked := map[plumbing.Hash]bool{}
+	settled := func(h plumbing.Hash) bool { return flags[h] == both && !walked[h] }
+	for q.Len() > 0 && !q.all(settled) {
 		c := q.pop()
-		if done[c.Hash] {
-			continue
-		}
-		done[c.Hash] = true
-		f := flags[c.Hash]
-		switch f {
-		case left:
-			ahead++
-		case right:
-			behind++
-		}
+		walked[c.Hash] = true
 		for _, p := range c.ParentHashes {
-			push(p, f)
+			push(p, flags[c.Hash])
+		}
+	}
+	ahead, behind := 0, 0
+	for h, f := range flags {
+		switch {
+		case missing[h]:
+		case f == left:
+			ahead++
+		case f == right:
+			behind++
 		}
 	}
 	return ahead, behind
@@ -173,10 +181,10 @@ func (q *commitQueue) push(c *object.Commit) {
 
 func (q *commitQueue) pop() *object.Commit { return heap.Pop(q).(queued).c }
 
-// allFlagged reports whether every queued commit carries all of want.
-func (q *commitQueue) allFlagged(flags map[plumbing.Hash]int, want int) bool {
+// all reports whether every queued commit satisfies ok.
+func (q *commitQueue) all(ok func(plumbing.Hash) bool) bool {
 	for _, it := range q.items {
-		if flags[it.c.Hash]&want != want {
+		if !ok(it.c.Hash) {
 			return false
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/lazyre"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 )
 
 // Units of git's output that a cut keeps whole, by action: a status line,
@@ -31,14 +31,14 @@ var (
 // whether it was cut and how many characters were omitted.
 func fitOutput(r *request, text string, limit int) (string, bool, int) {
 	text = strings.ToValidUTF8(text, "\uFFFD")
-	total := fit.Runes(text)
+	total := budget.Runes(text)
 	if total <= limit {
 		return text, false, 0
 	}
 	names := &fileNames{text: text}
 	note := func(kept, rest string) string {
 		return fmt.Sprintf("\n\n[output truncated to %d characters; %d characters omitted] %s",
-			fit.Runes(kept), total-fit.Runes(kept), r.moreHint(kept, rest, names))
+			budget.Runes(kept), total-budget.Runes(kept), r.moreHint(kept, rest, names))
 	}
 	cuts := unitEnds(r.action, text)
 	// The search needs no cut past the first whose text alone is over the
@@ -46,27 +46,27 @@ func fitOutput(r *request, text string, limit int) (string, bool, int) {
 	// first, note and all, cost a long diff more than git took to make it.
 	n, runes := 0, 0
 	for n < len(cuts)-1 && runes <= limit {
-		runes += fit.Runes(text[cuts[n]:cuts[n+1]])
+		runes += budget.Runes(text[cuts[n]:cuts[n+1]])
 		n++
 	}
-	out, k := fit.Prefix(n, limit, func(k int) string { return text[:cuts[k]] + note(text[:cuts[k]], text[cuts[k]:]) })
+	out, k := budget.Prefix(n, limit, func(k int) string { return text[:cuts[k]] + note(text[:cuts[k]], text[cuts[k]:]) })
 	kept := text[:cuts[k]]
-	if fit.Runes(out) > limit || k == 0 {
+	if budget.Runes(out) > limit || k == 0 {
 		// Not even the first unit fits: cut inside it at a line break,
 		// shrinking until the note (whose numbers and names change with
 		// the cut) fits too.
-		room := max(limit-fit.Runes(note("", text)), 0)
+		room := max(limit-budget.Runes(note("", text)), 0)
 		for {
 			kept = lineFloor(text, room)
 			out = kept + note(kept, text[len(kept):])
-			over := fit.Runes(out) - limit
+			over := budget.Runes(out) - limit
 			if over <= 0 || room == 0 {
 				break
 			}
 			room = max(room-over, 0)
 		}
 	}
-	return out, true, total - fit.Runes(kept)
+	return out, true, total - budget.Runes(kept)
 }
 
 // unitEnds lists the byte offsets a cut may end at, ascending, from 0 to

@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -189,6 +190,20 @@ func TestStatusBranchLines(t *testing.T) {
 	behind := historyFixture(t)
 	behind.Run("reset", "-q", "--hard", "HEAD~2")
 	runCases(t, behind, []gitCase{{name: "behind only", in: `{"action":"status"}`, args: status}})
+
+	// A commit dated before its parent (a skewed clock): the walk meets
+	// the parent from the upstream's side first and must still count it
+	// as shared, as git does (1 ahead, 1 behind; it once said 4 behind).
+	skewed := historyFixture(t)
+	skewed.Run("reset", "-q", "--hard", "HEAD~2")
+	skewed.Write("skewed.txt", "committed with a clock set back\n")
+	skewed.Run("add", "skewed.txt")
+	cmd := exec.Command(skewed.Bin, "commit", "-q", "-m", "Skewed clock")
+	cmd.Dir, cmd.Env = skewed.Dir, append(skewed.Env(), "GIT_COMMITTER_DATE=1000000000 +0000")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("commit with a skewed clock: %v\n%s", err, out)
+	}
+	runCases(t, skewed, []gitCase{{name: "ahead with a skewed clock, behind", in: `{"action":"status"}`, args: status}})
 }
 
 func TestDiffMatchesGit(t *testing.T) {

@@ -98,7 +98,7 @@ func (d *differ) blameCases(c, p string) {
 // dirtyCases dirties the checkout — an edit, a deletion, a staged edit, a
 // staged rename, a retargeted symlink, a touched file (same content, new
 // stat data), untracked files and a directory — and compares status and
-// diff, whole and per path.
+// diff, whole and per path, and diff against the previous commit.
 func (d *differ) dirtyCases(files map[string]bool) {
 	var text, links []string
 	for _, p := range sortedSet(files) {
@@ -139,6 +139,11 @@ func (d *differ) dirtyCases(files map[string]bool) {
 	d.check(diffCase{"diff", map[string]any{"action": "diff"}, diffRef("--unified=3")})
 	d.check(diffCase{"diff", map[string]any{"action": "diff", "cached": true}, diffRef("--unified=3", "--cached")})
 	d.check(diffCase{"diff", map[string]any{"action": "diff", "unified": 0}, diffRef("--unified=0")})
+	d.check(diffCase{"diff", map[string]any{"action": "diff", "rev": "HEAD~1"}, diffRef("--unified=3", "HEAD~1")})
+	d.check(diffCase{"diff", map[string]any{"action": "diff", "rev": "HEAD~1", "cached": true}, diffRef("--unified=3", "--cached", "HEAD~1")})
+	for _, p := range paths[:min(len(paths), 2)] {
+		d.check(diffCase{"diff", map[string]any{"action": "diff", "rev": "HEAD~1", "path": p}, diffRef("--unified=3", "HEAD~1", "--", p)})
+	}
 }
 
 func appendTo(d *differ, rel, line string) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/gitrepo"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -34,7 +35,7 @@ func (r *request) resolveScope(tc *tools.Context) error {
 		if tc.Workspace == "" {
 			return tools.ExecutionFailed("Git has no workspace to run in")
 		}
-		if r.scoped = !repoTop(r.dir); r.scoped {
+		if r.scoped = !gitrepo.IsTop(r.dir); r.scoped {
 			// The workspace is a subdirectory of its repository: the read
 			// is limited to it, as `git <action> -- .` run there
 			// (CONTRACT.md §6.3). At the top level no pathspec is passed,
@@ -55,7 +56,7 @@ func (r *request) resolveScope(tc *tools.Context) error {
 	// root) with the whole rest as the pathspec, never inside a nested
 	// repository on the way: `path` into a submodule asks the outer
 	// repository about it, as `git status -- sub` does.
-	r.dir, r.scoped = base, !repoTop(base)
+	r.dir, r.scoped = base, !gitrepo.IsTop(base)
 	dir, parts := base, []string{}
 	if rel != "." {
 		parts = strings.Split(rel, string(filepath.Separator))
@@ -65,7 +66,7 @@ func (r *request) resolveScope(tc *tools.Context) error {
 		fi, err := os.Lstat(next)
 		switch {
 		case err == nil && fi.IsDir():
-			if r.inner == "" && repoTop(next) {
+			if r.inner == "" && gitrepo.IsTop(next) {
 				r.inner = strings.Join(parts[:i+1], "/")
 			}
 			dir = next
@@ -89,27 +90,6 @@ func (r *request) resolveScope(tc *tools.Context) error {
 		r.pathspec = strings.Join(parts, "/")
 	}
 	return nil
-}
-
-// repoTop reports whether dir is the top level of a repository (or of a
-// submodule or linked worktree): it holds a .git entry, which is where
-// git's discovery stops.
-func repoTop(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
-}
-
-// topOf is the top level of the repository dir lies in, found as git's
-// discovery finds it; "" when there is none.
-func topOf(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if repoTop(d) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
 }
 
 // throughLink refuses a path that continues past a symbolic link, as git

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/gitrepo"
 	"github.com/codewhale/codewhale/internal/secrets"
 	"github.com/codewhale/codewhale/internal/tools"
 )
@@ -44,7 +45,7 @@ func secretFile(r *request, p string) (string, bool) {
 	if p == "" || p == "." {
 		return "", false
 	}
-	top := topOf(r.dir)
+	top := gitrepo.Top(r.dir, "")
 	if top == "" {
 		top = r.dir
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/gitrepo"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -54,7 +55,7 @@ func checkShowScope(ctx context.Context, tc *tools.Context, b backend, r *reques
 // repository's top level, or below the working directory for ./ and ../
 // (as git reads it).
 func (r *request) treePathAbs(p string) string {
-	top := topOf(r.dir)
+	top := gitrepo.Top(r.dir, "")
 	if top == "" || p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
 		top = r.dir
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/binpath"
 	"github.com/codewhale/codewhale/internal/tools"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 )
 
 // Actions are the Git actions, in the order the contract lists them.
@@ -149,7 +149,7 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, req *request) (tools.
 		if errors.As(err, &fe) {
 			// git's stderr is short, but a hostile repository can make it
 			// long; it is cut to the budget like any output.
-			res := tools.Failed(fit.Text(req.failurePrefix()+fe.msg, min(maxOutputChars, tc.ResultBudget())))
+			res := tools.Failed(budget.Text(req.failurePrefix()+fe.msg, min(maxOutputChars, tc.ResultBudget())))
 			res.Metadata = meta
 			return res, nil
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
+// CONTRACT.md §6.13: the actions against real gopls answer one <path>:<line>:<col> line per place.
 func TestActionsOnARealPackage(t *testing.T) {
 	t.Parallel()
 	e := newGoplsEnv(t)
@@ -50,6 +51,8 @@ func TestActionsOnARealPackage(t *testing.T) {
 // A path the model names outside the workspace is refused before any
 // server hears of it, as File refuses it; so is a secret, and a file no
 // server takes gets a failed result saying so.
+// CONTRACT.md §6.13: a path outside the workspace is PathEscape, a secret is refused before any server hears of it, a
+// file no server takes is the exact failed result.
 func TestPathsGoThroughTheFileBoundary(t *testing.T) {
 	t.Parallel()
 	e := newGoplsEnv(t)

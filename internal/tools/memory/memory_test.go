@@ -88,6 +88,8 @@ func TestAppendWritesAfterABlankLineAndReportsTheLine(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.6: an append lands as '- <note>' under <home>/memory/global/MEMORY.md and answers with the exact
+// remembered-in text and line range.
 func TestRememberResultAndMetadata(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -107,6 +109,7 @@ func TestRememberResultAndMetadata(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.6: the exact unknown-scope and unknown-action texts, and retire refused without replaces.
 func TestRememberExactErrors(t *testing.T) {
 	t.Parallel()
 	root, plain := t.TempDir(), t.TempDir()
@@ -136,6 +139,7 @@ func TestRememberExactErrors(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.6: workspace scope writes <home>/memory/workspace/<hash of origin>/MEMORY.md.
 func TestWorkspaceMemoryIsKeyedByTheOriginURL(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()

@@ -10,6 +10,8 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/paramtest"
 )
 
+// CONTRACT.md §6.9: each call replaces the plan and answers with the exact 'Plan updated: … (<pct>% done)' text then
+// the JSON.
 func TestUpdatePlan(t *testing.T) {
 	t.Parallel()
 	store := &Store{}

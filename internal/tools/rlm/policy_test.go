@@ -17,6 +17,8 @@ import (
 // visible in the text needs an explicit approval with the classifier's
 // reason, a hard block is refused at run in every posture (so it asks
 // nothing), and the rest needs an ordinary approval.
+// CONTRACT.md §6.11: eval is classified as python3 -c CODE: secret and environment reads need explicit approval, a
+// hard block is refused with Bash's BLOCKED text and status Blocked.
 func TestEvalIsJudgedAsAShellCommand(t *testing.T) {
 	t.Parallel()
 	home, _ := os.UserHomeDir()

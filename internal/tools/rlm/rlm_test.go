@@ -178,6 +178,7 @@ func TestCancelInterruptsTheEval(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.11: a dead kernel is replaced and the result says restarted.
 func TestKilledKernelIsRestarted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -200,6 +201,8 @@ func TestKilledKernelIsRestarted(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.11: the kernel cannot write outside its scratch directory, reach the network or start a
+// process (fork, os.system, subprocess), and its own scratch directory stays writable.
 func TestSandboxRefusesEscapes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -264,6 +267,8 @@ func (f *fakeChild) query(ctx context.Context, _, user string) (string, provider
 	return "answer for " + slice, provider.Usage{InputTokens: 10, OutputTokens: 2}, nil
 }
 
+// CONTRACT.md §6.11: sub_query_batch runs up to 16 children at once in slot order, counts their tokens, and gives the
+// exact too-large, dependency_mode and empty answers.
 func TestSubQueryBatch(t *testing.T) {
 	t.Parallel()
 	child := &fakeChild{delay: 300 * time.Millisecond}
@@ -323,6 +328,8 @@ func TestSubRLMDepthCap(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.11: the exact missing/invalid action texts, open's exactly-one-source rule and boundary, eval
+// Required, open/close/session_objects Auto.
 func TestFamilyErrorsAndApprovals(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/tools"
-	"github.com/codewhale/codewhale/internal/tools/fit"
+	"github.com/codewhale/codewhale/internal/tools/budget"
 )
 
 // testReport is the content of `tests` (field order is the JSON order).
@@ -129,28 +129,28 @@ func (r *testReport) addCounts(c counts) {
 // list plus failures_omitted plus failures_unlisted.
 const fittedExcerpt = 1000
 
-func (r testReport) fitted(budget int, full string) string {
-	if fit.Runes(full) <= budget {
+func (r testReport) fitted(chars int, full string) string {
+	if budget.Runes(full) <= chars {
 		return full
 	}
 	cut := func(s string, n int, omitted *int) string {
-		out := fit.Text(s, n)
+		out := budget.Text(s, n)
 		if out != s {
-			*omitted += fit.Runes(s) - fit.Runes(out)
+			*omitted += budget.Runes(s) - budget.Runes(out)
 		}
 		return out
 	}
-	r.Stdout = cut(r.Stdout, budget/5, &r.StdoutOmittedChars)
-	r.Stderr = cut(r.Stderr, budget/5, &r.StderrOmittedChars)
+	r.Stdout = cut(r.Stdout, chars/5, &r.StdoutOmittedChars)
+	r.Stderr = cut(r.Stderr, chars/5, &r.StderrOmittedChars)
 	r.StdoutTruncated = r.StdoutTruncated || r.StdoutOmittedChars > 0
 	r.StderrTruncated = r.StderrTruncated || r.StderrOmittedChars > 0
 	failures := make([]failure, len(r.Failures))
 	for i, f := range r.Failures {
-		f.Output = fit.Text(f.Output, fittedExcerpt)
+		f.Output = budget.Text(f.Output, fittedExcerpt)
 		failures[i] = f
 	}
 	omitted := r.FailuresOmitted
-	text, _ := fit.Prefix(len(failures), budget, func(k int) string {
+	text, _ := budget.Prefix(len(failures), chars, func(k int) string {
 		r.Failures, r.FailuresOmitted = failures[:k], omitted+len(failures)-k
 		raw, _ := json.Marshal(r)
 		return string(raw)

@@ -38,6 +38,8 @@ func TestSubs(t *testing.T) {
 	"broken/b_test.go": "package broken\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) { undefined() }\n",
 }
 
+// CONTRACT.md §6.4: tests returns passed/failed/skipped counts and the failing names with excerpts from a real go test
+// run.
 func TestGoTestsReportCountsAndFailures(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{}, goFailing)
@@ -279,6 +281,8 @@ func TestTestOutputIsCappedAndTimedOut(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.4: the exact tests refusals: unknown or missing action, the args shell-split error, no runner
+// detected.
 func TestTestsRefusals(t *testing.T) {
 	t.Parallel()
 	empty := newFixture(t, Options{}, nil)

@@ -65,6 +65,7 @@ func TestVerifiersOnAGoRepository(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.4: custom commands run as a program with args, never through a shell.
 func TestCustomGatesRunWithoutAShell(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{}, map[string]string{"sub/marker": "x"})
@@ -213,6 +214,8 @@ func TestBackgroundGatesAreBashJobs(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.4: the exact verifiers errors: profile, level, max_python_files bounds, the 12-gate cap, a custom
+// gate missing name or program.
 func TestVerifierRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{}, nil)
@@ -238,6 +241,8 @@ func TestVerifierRefusals(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.4: Run needs approval, is never read-only or parallel, has capabilities executes_code and
+// sandboxable, and a background verifiers call starts detached.
 func TestRunPolicy(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{}, nil)

@@ -87,6 +87,7 @@ func TestEmptyPromptIsRefused(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.7: a task found running at load becomes failed and is never reattached.
 func TestRunningTaskFailsOnRestart(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -215,6 +216,7 @@ func TestCorruptQueueIsRebuiltFromRecords(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.7: one JSON file per task, written atomically.
 func TestAtomicWritesNeverExposeAPartialRecord(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -52,6 +52,7 @@ func decode(t *testing.T, content string) map[string]any {
 	return m
 }
 
+// CONTRACT.md §6.7: the read-only (Plan) instance offers list and read only.
 func TestSchemaAdvertisesOnlyRunnableActions(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -72,6 +73,7 @@ func TestSchemaAdvertisesOnlyRunnableActions(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.7: the exact TaskManager-not-attached and task_id-required texts.
 func TestExactErrors(t *testing.T) {
 	t.Parallel()
 	store, _ := openStore(t, t.TempDir())
@@ -232,6 +234,7 @@ func policy(t *testing.T, tool tools.Tool, in string) tools.Policy {
 
 // The policy is decided from the decoded action, for the canonical tool
 // and for each alias alike.
+// CONTRACT.md §6.7: create, cancel and gate_run need approval; list and read are Auto.
 func TestApprovalPerAction(t *testing.T) {
 	t.Parallel()
 	full, plan := New(Options{ActiveTaskID: "task_1"}), New(Options{ReadOnly: true, ActiveTaskID: "task_1"})

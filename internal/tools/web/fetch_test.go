@@ -58,6 +58,7 @@ func TestFetchTextAndRawFormats(t *testing.T) {
 // A page the HTML parser refuses (nested deeper than its limit of 512) is
 // not handed over as raw HTML under another format's name: its hidden
 // parts would reach the model unmarked. The error says how to read it.
+// CONTRACT.md §6.10: a page nested past the parser's limit fails in markdown and text naming format=raw.
 func TestFetchOfAPageTheParserRefuses(t *testing.T) {
 	t.Parallel()
 	page := strings.Repeat("<div>", 600) + `<p hidden>hidden instructions</p>visible`
@@ -251,6 +252,7 @@ func TestFetchPDF(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.10: binary bodies are refused.
 func TestFetchRefusesBinary(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -263,6 +265,7 @@ func TestFetchRefusesBinary(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.10: the exact only-http(s) text and the schema's refusal of an unknown format.
 func TestFetchInputErrors(t *testing.T) {
 	t.Parallel()
 	tool := newTool(nil, SearchConfig{})

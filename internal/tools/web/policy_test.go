@@ -119,6 +119,8 @@ func TestAuditLogRecordsFetches(t *testing.T) {
 // The private ranges a model must not reach unasked need an explicit
 // approval — never an ordinary one, which --auto would give — and the card
 // says what the address is.
+// CONTRACT.md §6.10: a fetch of a loopback, link-local, metadata, private, CGNAT address or a name resolving to one is
+// an explicit approval whose reason names the address and allow_private.
 func TestFetchPrivateRangesNeedExplicitApproval(t *testing.T) {
 	t.Parallel()
 	tool := newTool(&netpolicy.Policy{Resolver: fakeResolver{"metadata.example.test": {netip.MustParseAddr("169.254.169.254")}}}, SearchConfig{})
@@ -144,6 +146,8 @@ func TestFetchPrivateRangesNeedExplicitApproval(t *testing.T) {
 // another private address (the metadata service) is refused at connect
 // time, and so is a public name the prompt default let a person approve
 // that is rebound to loopback afterwards.
+// CONTRACT.md §6.10: the approval covers only the private host it named: a redirect to another private address or a
+// rebinding is refused at connect time.
 func TestFetchApprovalCoversOnlyWhatItNamed(t *testing.T) {
 	t.Parallel()
 	inner := serve(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("credentials")) })

@@ -99,6 +99,8 @@ func TestSearchEachBackend(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.10: every search response carries a receipt naming the backend, the knobs it honoured and how it
+// degraded.
 func TestSearchReceiptHonoursAndDegrades(t *testing.T) {
 	t.Parallel()
 	b, base := newBackends(t)
@@ -216,6 +218,7 @@ func TestSearchFailsClosed(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.10: only search is parallel-safe; fetch and wait run alone.
 func TestSearchParallelSafe(t *testing.T) {
 	t.Parallel()
 	tool := newTool(nil, SearchConfig{})

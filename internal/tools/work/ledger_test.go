@@ -36,6 +36,7 @@ func TestParseStatusAcceptsSynonymsCaseInsensitively(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.8: a later in_progress demotes earlier ones to pending.
 func TestReplaceNumbersFromOneAndKeepsOnlyTheLastInProgress(t *testing.T) {
 	t.Parallel()
 	l := NewLedger()
@@ -55,6 +56,7 @@ func TestReplaceNumbersFromOneAndKeepsOnlyTheLastInProgress(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.8: completion rounds half up.
 func TestCompletionPctRoundsHalfUp(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

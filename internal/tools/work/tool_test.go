@@ -23,6 +23,8 @@ func call(t *testing.T, reg *tools.Registry, name, in string) (tools.Result, err
 	return reg.Execute(context.Background(), &tools.Context{}, name, json.RawMessage(in))
 }
 
+// CONTRACT.md §6.8: each call replaces the list numbered from 1 and answers with the exact 'Todo list updated' text
+// and the pretty JSON snapshot.
 func TestWorkUpdateContractExample(t *testing.T) {
 	t.Parallel()
 	reg := registry(NewLedger())
@@ -62,6 +64,7 @@ func TestWorkUpdateContractExample(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.8: the exact missing-todos, missing-content and unknown-status texts.
 func TestWorkUpdateExactErrors(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ in, want string }{
@@ -101,6 +104,7 @@ func TestWorkUpdateAcceptsSynonymsAndMissingStatus(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.8: work_update is eager, approval Auto, writes_files.
 func TestWorkUpdateIsEagerAutoAndWritesFiles(t *testing.T) {
 	t.Parallel()
 	tool := New(NewLedger())
@@ -113,6 +117,7 @@ func TestWorkUpdateIsEagerAutoAndWritesFiles(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.8: the granular aliases answer with the exact Added/Updated/Todo list texts on the same ledger.
 func TestAliasesAreHiddenAndShareTheLedger(t *testing.T) {
 	t.Parallel()
 	l := NewLedger()
@@ -150,6 +155,7 @@ func TestAliasesAreHiddenAndShareTheLedger(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.8: an unknown id answers the exact 'Todo id <id> not found'.
 func TestTodoUpdateUnknownIDIsAFailedResult(t *testing.T) {
 	t.Parallel()
 	reg := registry(NewLedger())

@@ -17,7 +17,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/codewhale/codewhale/internal/policy"
+	"github.com/codewhale/codewhale/internal/posture"
 )
 
 // Options select a palette.
@@ -126,12 +126,12 @@ type Theme struct {
 	Error, Warning, Info, Success         lipgloss.Style
 	DiffAdd, DiffDel, DiffHunk, DiffMeta  lipgloss.Style
 	Selected, Match, CurrentMatch         lipgloss.Style
-	Mode                                  map[policy.Mode]lipgloss.Style
-	Posture                               map[policy.Posture]lipgloss.Style
+	Mode                                  map[posture.Mode]lipgloss.Style
+	Posture                               map[posture.Posture]lipgloss.Style
 	ReadOnly                              lipgloss.Style
 
 	// Hex colours for the composer edge, by posture.
-	edge map[policy.Posture]lipgloss.TerminalColor
+	edge map[posture.Posture]lipgloss.TerminalColor
 	r    *lipgloss.Renderer
 }
 
@@ -228,20 +228,20 @@ func New(o Options) *Theme {
 		t.Match = r.NewStyle().Underline(true)
 		t.CurrentMatch = r.NewStyle().Reverse(true)
 	}
-	t.Mode = map[policy.Mode]lipgloss.Style{policy.Plan: fg(p.plan).Bold(true), policy.Act: fg(p.act).Bold(true),
-		policy.Operate: fg(p.operate).Bold(true)}
-	t.Posture = map[policy.Posture]lipgloss.Style{policy.Ask: fg(p.ask).Bold(true), policy.AutoReview: fg(p.auto).Bold(true),
-		policy.FullAccess: fg(p.full).Bold(true), policy.Never: fg(p.never).Bold(true)}
-	t.edge = map[policy.Posture]lipgloss.TerminalColor{policy.Ask: p.ask.color(), policy.AutoReview: p.auto.color(),
-		policy.FullAccess: p.full.color(), policy.Never: p.never.color()}
+	t.Mode = map[posture.Mode]lipgloss.Style{posture.Plan: fg(p.plan).Bold(true), posture.Act: fg(p.act).Bold(true),
+		posture.Operate: fg(p.operate).Bold(true)}
+	t.Posture = map[posture.Posture]lipgloss.Style{posture.Ask: fg(p.ask).Bold(true), posture.AutoReview: fg(p.auto).Bold(true),
+		posture.FullAccess: fg(p.full).Bold(true), posture.Never: fg(p.never).Bold(true)}
+	t.edge = map[posture.Posture]lipgloss.TerminalColor{posture.Ask: p.ask.color(), posture.AutoReview: p.auto.color(),
+		posture.FullAccess: p.full.color(), posture.Never: p.never.color()}
 	if !color {
-		t.edge = map[policy.Posture]lipgloss.TerminalColor{}
+		t.edge = map[posture.Posture]lipgloss.TerminalColor{}
 	}
 	return t
 }
 
 // Edge is the composer's top-edge style for a posture.
-func (t *Theme) Edge(p policy.Posture) lipgloss.Style {
+func (t *Theme) Edge(p posture.Posture) lipgloss.Style {
 	c, ok := t.edge[p]
 	if !ok {
 		return t.r.NewStyle()
@@ -270,3 +270,14 @@ func (t *Theme) DiffLine(l string) string {
 	}
 	return t.Dim.Render(l)
 }
+
+// Severity is how a status-line message is shown (and how long it stays).
+type Severity int
+
+// The severities.
+const (
+	Info Severity = iota
+	Success
+	Warning
+	Error
+)

@@ -18,6 +18,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/testutil/cputime"
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 	"github.com/codewhale/codewhale/internal/tools"
 	"github.com/codewhale/codewhale/internal/tools/file"
@@ -47,7 +48,7 @@ import (
 // its git children in the timed part (the references and "main").
 func BenchmarkFirstWriteOfATurn(b *testing.B) {
 	if _, err := exec.LookPath("git"); err != nil {
-		b.Skip("git is not installed")
+		e2e.Missing(b, "git is not installed")
 	}
 	ws := b.TempDir()
 	old := time.Now().Add(-time.Hour) // as a checked-out tree is: not racily clean

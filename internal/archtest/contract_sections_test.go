@@ -17,20 +17,6 @@ import (
 // here saying why not.
 var uncoveredSections = map[string]string{}
 
-// backlog is the reason shared by the sections issue 32 found uncovered:
-// their behaviour has tests, but none names the section, so a reader of
-// the contract cannot find the proof; naming them is open work.
-const backlog = "tested without naming the section (issue 32 item 4, open)"
-
-func init() {
-	for _, s := range strings.Fields("" +
-		"" +
-		"13.4 13.5 14.1 14.2 14.3 14.4 " +
-		"14.8 14.9 14.10 17.1 17.2 17.3 17.4 17.6") {
-		uncoveredSections[s] = backlog
-	}
-}
-
 var sectionHeading = regexp.MustCompile(`(?m)^### (\d+\.\d+) `)
 
 // TestContractSectionsAreNamedByTests lists the contract's sections that

@@ -108,16 +108,17 @@ func (h *acpHost) open(ctx context.Context, o acp.OpenOptions) (*acp.Backend, er
 	a.Services.Editor = o.Editor
 	if loaded != nil {
 		// One writer per session, as the TUI claims it.
-		if loaded, err = session.ResolveOwned(a.Journal, cfg.Home, cfg.Workspace, loaded.Meta.ID, false); err != nil {
+		if loaded, err = a.Claim(loaded.Meta.ID, false); err != nil {
 			a.Close()
 			return nil, err
 		}
 	}
-	for _, n := range append(append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...), append(a.HookNotices, a.StartHooks(ctx)...)...) {
+	eopts := a.EngineOptions()
+	eng, notices := a.Start(ctx, eopts)
+	for _, n := range notices.All() {
 		h.log.Info(n)
 	}
-	eopts := a.EngineOptions()
-	b := &acp.Backend{Engine: engine.New(eopts), SessionID: eopts.Session.ID, Mode: eopts.Mode, Todo: a.Services.Ledger, Close: a.Close}
+	b := &acp.Backend{Engine: eng, SessionID: eopts.Session.ID, Mode: eopts.Mode, Todo: a.Services.Ledger, Close: a.Close}
 	if loaded != nil {
 		b.Resume = &engine.SyncSession{Session: loaded.Session, Persist: loaded.Persist}
 		b.Mode = loaded.Session.Mode

@@ -242,9 +242,6 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		return exitFailure
 	}
 	defer a.Close()
-	if s := a.Jobs.Leftovers(); s != "" {
-		fmt.Fprintln(ios.Err, s)
-	}
 	opts := a.EngineOptions()
 	opts.MaxSteps = o.maxTurns
 	opts.AllowTools, opts.DenyTools = o.allowedTools, o.disallowedTools
@@ -261,7 +258,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	// stops here, naming the holder, and exits non-zero.
 	var resumed *session.Loaded
 	if o.resume != "" || o.continueLast {
-		if resumed, err = session.ResolveOwned(a.Journal, cfg.Home, cfg.Workspace, o.resume, o.continueLast); err != nil {
+		if resumed, err = a.Claim(o.resume, o.continueLast); err != nil {
 			fmt.Fprintln(ios.Err, "error:", err)
 			return exitFailure
 		}
@@ -284,18 +281,10 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
-	eng := engine.New(opts)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go eng.Run(ctx)
-	if resumed != nil {
-		eng.Submit(engine.SyncSession{Session: resumed.Session, Persist: resumed.Persist})
-	}
-
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	turnCtx, interrupt := context.WithCancel(ctx)
+	turnCtx, interrupt := context.WithCancel(context.Background())
 	defer interrupt()
 	caught := make(chan os.Signal, 1)
 	go func() {
@@ -310,8 +299,15 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	out := newExecPrinter(ios, o)
 	a.Agents.Admission().Observe(out.admission)
 	start := time.Now()
-	out.storeNotices(a.StartupNotices)
-	out.hookNotices(append(a.HookNotices, a.StartHooks(turnCtx)...))
+	eng, notices := a.Start(turnCtx, opts)
+	if resumed != nil {
+		eng.Submit(engine.SyncSession{Session: resumed.Session, Persist: resumed.Persist})
+	}
+	if notices.Jobs != "" {
+		fmt.Fprintln(ios.Err, notices.Jobs)
+	}
+	out.storeNotices(notices.Store)
+	out.hookNotices(notices.Hooks)
 	out.mcpProblems(turnCtx, a.MCP)
 	var done engine.TurnComplete
 	var structured any
@@ -322,12 +318,11 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	case schema != nil:
 		done, structured, schemaErr = structuredTurn(turnCtx, eng, send, out, schema)
 	default:
-		reply, _ := eng.RunTurn(turnCtx, send, out.event)
+		reply, _ := a.RunTurn(turnCtx, send, out.event)
 		done = reply.Done
 	}
 	wait, _ := waitAgentsFor(o.waitAgents)
 	cancelled := a.StopAgents(turnCtx, wait)
-	eng.Submit(engine.Shutdown{})
 	sess := eng.Snapshot()
 	var running []jobs.Snapshot
 	for _, j := range a.Jobs.List() {

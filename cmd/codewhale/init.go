@@ -113,18 +113,14 @@ func surveyTurn(ctx context.Context, ios IO, cfg *config.Config, d *projectctx.I
 	defer a.Close()
 	opts := a.EngineOptions()
 	opts.MaxSteps = maxTurns
-	eng := engine.New(opts)
-	engCtx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go eng.Run(engCtx)
-	defer eng.Submit(engine.Shutdown{})
 	// The survey's progress (its text and tool calls) goes to stderr, so
 	// stdout carries the diff alone.
 	progress := newExecPrinter(IO{In: ios.In, Out: ios.Err, Err: ios.Err}, &execOptions{outputFormat: "text"})
-	progress.storeNotices(a.StartupNotices)
-	progress.hookNotices(append(a.HookNotices, a.StartHooks(ctx)...))
+	_, notices := a.Start(ctx, opts)
+	progress.storeNotices(notices.Store)
+	progress.hookNotices(notices.Hooks)
 	fmt.Fprintf(ios.Err, "Surveying %s in Plan mode (read-only tools) to propose %s…\n", cfg.Workspace, d.Path)
-	reply, _ := eng.RunTurn(ctx, engine.SendMessage{Content: d.Prompt, Provenance: engine.ProvenanceUser,
+	reply, _ := a.RunTurn(ctx, engine.SendMessage{Content: d.Prompt, Provenance: engine.ProvenanceUser,
 		Scope: &engine.TurnScope{Command: "init", Mode: &plan}}, progress.event)
 	progress.flushText()
 	a.StopAgents(ctx, 0)

@@ -2,21 +2,15 @@ package main
 
 import (
 	"context"
-	"time"
 
 	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
-	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 )
-
-// engineStopWait bounds how long quitting waits for the engine to wind
-// down a turn it was cancelled in.
-const engineStopWait = 3 * time.Second
 
 // runTUI starts the interactive UI; prompt ("" for none) is sent as the
 // first message. A missing API key does not stop it: the UI explains how to
@@ -73,19 +67,12 @@ func startTUIWith(ios IO, g *globals, cfg *config.Config, prompt string, resume 
 	defer a.Close()
 	if resume != nil {
 		// Claim the session before the UI starts: one writer per session.
-		if resume, err = session.ResolveOwned(a.Journal, cfg.Home, cfg.Workspace, resume.Meta.ID, false); err != nil {
+		if resume, err = a.Claim(resume.Meta.ID, false); err != nil {
 			return &exitError{code: 1, err: err}
 		}
 	}
 	eopts := a.EngineOptions()
-	eng := engine.New(eopts)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stopped := make(chan struct{})
-	go func() {
-		eng.Run(ctx)
-		close(stopped)
-	}()
+	eng, notices := a.Start(context.Background(), eopts)
 	sessionID := ""
 	if eopts.Session != nil {
 		sessionID = eopts.Session.ID
@@ -123,7 +110,7 @@ func startTUIWith(ios IO, g *globals, cfg *config.Config, prompt string, resume 
 		Resume:        resume,
 		PickSession:   pick,
 		Journal:       a.Journal,
-		Notices:       startNotices(a),
+		Notices:       notices.All(),
 		Shown:         a.ReleaseRuns,
 		Theme:         theme.New(theme.Detect(cfg.Env)),
 		LowMotion:     cfg.Env("NO_ANIMATIONS") == "1",
@@ -133,7 +120,6 @@ func startTUIWith(ios IO, g *globals, cfg *config.Config, prompt string, resume 
 		Notify:        tui.Notify{When: cfg.NotifyWhen, Method: cfg.NotifyMethod},
 		Settings:      cfg.Settings(),
 	}, tui.Terminal{In: ios.In, Out: ios.Out, NoMouse: g.noMouse})
-	stopEngine(eng, cancel, stopped)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -141,42 +127,6 @@ func startTUIWith(ios IO, g *globals, cfg *config.Config, prompt string, resume 
 		return &exitError{code: code}
 	}
 	return nil
-}
-
-// stopEngine cancels any running turn and stops the engine, draining its
-// events so a turn blocked on delivering one can finish.
-func stopEngine(eng *engine.Engine, cancel context.CancelFunc, stopped <-chan struct{}) {
-	go func() {
-		for range eng.Events() {
-		}
-	}()
-	eng.Cancel()
-	eng.Submit(engine.Shutdown{})
-	select {
-	case <-stopped:
-	case <-time.After(engineStopWait):
-		cancel()
-		<-stopped
-	}
-}
-
-// nonEmpty is the strings that are not empty.
-func nonEmpty(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// startNotices are the lines the UI shows at start: jobs a crashed run
-// left, the task store's findings, hooks waiting for trust or failing, and
-// what the session_start hooks said.
-func startNotices(a *app.App) []string {
-	notices := append(nonEmpty(a.Jobs.Leftovers()), a.StartupNotices...)
-	return append(append(notices, a.HookNotices...), a.StartHooks(context.Background())...)
 }
 
 // tuiMCP is the session's MCP pool for /mcp, prompts and mentions; nil

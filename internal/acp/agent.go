@@ -42,9 +42,9 @@ type OpenOptions struct {
 	MCPServers []mcp.ServerConfig
 }
 
-// Backend is one opened session: an engine built but not yet running, the
-// saved session to sync into it on load, and how to release what the host
-// built for it.
+// Backend is one opened session: an engine whose loop the host started
+// (app.App.Start), the saved session to sync into it on load, and how to
+// release what the host built for it, the engine's loop included.
 type Backend struct {
 	Engine    *engine.Engine
 	SessionID string
@@ -224,7 +224,7 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: modeState(s.mode())}, nil
 }
 
-// open builds a session through the host and starts its engine.
+// open builds a session through the host, which starts its engine.
 func (a *Agent) open(ctx context.Context, o OpenOptions) (*session, error) {
 	a.mu.Lock()
 	ready := a.ready

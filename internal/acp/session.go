@@ -41,7 +41,6 @@ type turn struct {
 func newSession(a *Agent, b *Backend, cwd string) *session {
 	s := &session{a: a, id: b.SessionID, cwd: cwd, eng: b.Engine, b: b, stopped: make(chan struct{}), curMode: b.Mode,
 		tools: map[string]*toolCall{}}
-	go s.eng.Run(a.ctx)
 	go s.pump()
 	if b.Resume != nil {
 		s.eng.Submit(*b.Resume)

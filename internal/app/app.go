@@ -1,8 +1,9 @@
 // Package app assembles one codewhale session from the resolved
 // configuration: the tools' shared services, the sub-agent manager, the
-// durable task runner and the engine options. The TUI, `codewhale exec` and
-// sub-agents all build their engines here, so every host runs the same
-// agent.
+// durable task runner and the engine options, and runs it through one
+// lifecycle (New, Start, RunTurn, Close; host.go). The TUI, `codewhale
+// exec`, `init`, ACP, durable tasks and sub-agents all build and start
+// their engines here, so every host runs the same agent.
 package app
 
 import (
@@ -113,6 +114,9 @@ type App struct {
 	// project hooks, failed shell_env hooks.
 	Hooks       *hooks.Runner
 	HookNotices []string
+
+	// session is the engine Start runs; Close stops it first.
+	session *loop
 
 	// released closes when HoldRuns' runs may start (ReleaseRuns).
 	released    chan struct{}
@@ -261,9 +265,13 @@ func (a *App) StopAgents(ctx context.Context, wait time.Duration) []agent.Cancel
 	return a.Agents.Drain(ctx, wait, agentSettle)
 }
 
-// Close stops sub-agents, the task runner, every running Bash job, the
-// language servers and the MCP servers.
+// Close stops the session engine (a running turn is cancelled), then
+// sub-agents, the task runner, every running Bash job, the language servers
+// and the MCP servers.
 func (a *App) Close() {
+	if a.session != nil {
+		a.session.stop(engineStopWait)
+	}
 	a.Agents.Drain(context.Background(), 0, agentSettle)
 	if a.Services.RLM != nil {
 		a.Services.RLM.Close()
@@ -486,10 +494,9 @@ func (a *App) runTask(ctx context.Context, t tasks.TaskRecord) (string, error) {
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	svc.Skills = a.Services.Skills
 	opts.Tools, opts.WorkState, opts.BackgroundNotices = svc.Toolset, svc.WorkState, nil
-	eng := engine.New(opts)
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	go eng.Run(runCtx)
+	l := run(ctx, engine.New(opts))
+	defer l.cancel()
+	eng := l.eng
 	// The user approved the create call that recorded this prompt and its
 	// (capped) flags, so the run carries that authority. Every call it
 	// makes, refusals included, goes into the task's tool_calls.

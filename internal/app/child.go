@@ -24,7 +24,7 @@ func (a *App) spawnChild(ctx context.Context, cc agent.ChildConfig) (agent.Run, 
 		// The child's own sub-agents end with it.
 		context.AfterFunc(ctx, func() { sub.Drain(context.Background(), 0, agentSettle) })
 	}
-	go eng.Run(ctx)
+	run(ctx, eng) // the child's lifetime bounds its loop
 	return EngineRun{Engine: eng}, nil
 }
 

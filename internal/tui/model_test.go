@@ -21,6 +21,7 @@ import (
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -273,10 +274,10 @@ func TestMentionPopupCompletesFilePaths(t *testing.T) {
 		o.Files = func() []string { return []string{"README.md", "cmd/root.go", "internal/tui/model.go"} }
 	})
 	d.typeText("look at @")
-	if !d.m.files.loading {
+	if !d.m.menu.Loading() {
 		t.Fatal("the first @ starts indexing the workspace")
 	}
-	d.m.Update(filesMsg{files: d.m.o.Files()})
+	d.m.Update(slash.FilesMsg{Files: d.m.o.Files()})
 	d.typeText("rootgo")
 	d.mustShow("@cmd/root.go")
 	d.key("tab")
@@ -481,7 +482,7 @@ func TestRetiredHintsPointAtRealCommands(t *testing.T) {
 			if ref[1] == name {
 				continue
 			}
-			if _, ok := d.m.reg.Lookup(ref[1]); !ok {
+			if _, ok := d.m.table.Registry().Lookup(ref[1]); !ok {
 				t.Errorf("/%s's hint names /%s, which does not exist", name, ref[1])
 			}
 		}
@@ -600,12 +601,6 @@ func TestEditorNeedsVisualOrEditor(t *testing.T) {
 	d.typeText("draft")
 	d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlG})
 	d.mustShow("Set $VISUAL or $EDITOR to edit the message in an editor", "❯ draft")
-	words := newDirect(t, 100, 20, func(o *Options) {
-		o.Getenv = func(k string) string { return map[string]string{"EDITOR": "code --wait"}[k] }
-	}).m.editorCommand()
-	if strings.Join(words, "|") != "code|--wait" {
-		t.Errorf("editor argv = %q", words)
-	}
 }
 
 // Alt+S releases mouse capture for the terminal's own selection and takes

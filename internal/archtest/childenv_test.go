@@ -19,7 +19,7 @@ var childEnvBuilders = regexp.MustCompile(`\bsecrets\.Environ(From)?\(|\.Environ
 var ownEnv = map[string]string{
 	"internal/sandbox":      "codewhale's own helper (spawner, probes); the commands it runs get sandbox.Environ",
 	"internal/jobs":         "the watchdog is codewhale itself; commands get sandbox.Environ (process.go)",
-	"internal/tui":          "the person's own $EDITOR and tmux, started at their keypress",
+	"internal/tui/handoff":  "the person's own $EDITOR and tmux, started at their keypress",
 	"internal/tools/rlm":    "a fixed minimal environment (kernelEnv): no variable of the agent's reaches the kernel",
 	"internal/testutil/e2e": "tests only",
 }

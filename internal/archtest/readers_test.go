@@ -159,7 +159,7 @@ var personReads = []struct {
 		"internal/mcp/configedit.go:editServers", "internal/permissions/file.go:readRules", "internal/sandbox/caches.go:goEnvFile",
 		"internal/httptransport/httptransport.go:extraRoots"}},
 	{"a file the person names: --api-key-file, --json-schema (sent as their instruction), and their own $EDITOR's temp file, shown in the composer before it is sent", []string{
-		"cmd/codewhale/apikey.go:readKeyFrom", "cmd/codewhale/exec_schema.go:loadAnswerSchema", "internal/tui/editor.go:Model.openEditor"}},
+		"cmd/codewhale/apikey.go:readKeyFrom", "cmd/codewhale/exec_schema.go:loadAnswerSchema", "internal/tui/handoff/editor.go:Handoff.Editor"}},
 	{"the kernel's own files under /proc", []string{
 		"internal/jobs/ident_linux.go:procStat", "internal/sandbox/userns_linux.go:inNewNamespaces"}},
 	{"git metadata parsed as git's formats (a gitdir: line, commondir, the index, pack indexes, info/exclude lines compared before one is added): only paths, names and hashes a repository holds leave", []string{
@@ -182,6 +182,7 @@ var personReads = []struct {
 // functions personReads lists (issue 23: check-then-open by name let a link
 // swapped in after the check be read), and on a listed function that no
 // longer reads, so the list stays honest.
+// CONTRACT.md §5: every read on the model's behalf goes through the confined reader.
 func TestModelReadsGoThroughConfine(t *testing.T) {
 	t.Parallel()
 	allowed := map[string]bool{}

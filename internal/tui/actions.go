@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
@@ -17,7 +18,7 @@ func (m *Model) copyLastReply() tea.Cmd {
 	if c == nil {
 		return m.setStatus("No reply to copy yet", sevInfo)
 	}
-	return m.copyText(c.Text(), "the last reply")
+	return m.handoff.Copy(m.hhost, c.Text(), "the last reply")
 }
 
 // copyLastCode is Alt+K: the last fenced code block of the latest reply
@@ -29,7 +30,7 @@ func (m *Model) copyLastCode() tea.Cmd {
 			continue
 		}
 		if code, ok := lastCodeBlock(cells[i].Text()); ok {
-			return m.copyText(code, "the last code block")
+			return m.handoff.Copy(m.hhost, code, "the last code block")
 		}
 	}
 	return m.setStatus("No code block to copy yet", sevInfo)
@@ -124,13 +125,13 @@ func (m *Model) moveForegroundJob() tea.Cmd {
 // openHelp shows the help overlay.
 func (m *Model) openHelp() {
 	var entries []views.HelpEntry
-	for _, c := range m.reg.Commands() {
+	for _, c := range m.table.Registry().Commands() {
 		key := "/" + c.Name
 		if c.Usage != "" {
 			key += " " + c.Usage
 		}
 		section := "Slash commands"
-		if isUserRow(c) {
+		if slash.IsUserRow(c) {
 			section = "User commands"
 		}
 		entries = append(entries, views.HelpEntry{Section: section, Key: key, Text: c.Help})

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -30,7 +31,7 @@ type turnState struct {
 	cancelling bool // Esc pressed; waiting for TurnComplete
 	started    time.Time
 	prompt     string
-	chips      []chip // the images the message carried (restored with prompt)
+	chips      []attach.Chip // the images the message carried (restored with prompt)
 	// user is the message's transcript cell and histAt the history's
 	// length when it was sent: an interrupted message put back in the
 	// composer (restored) leaves both the transcript and the history.
@@ -157,11 +158,11 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 			m.turn = turnState{group: m.turn.group} // the engine refused the local command
 		}
 	case engine.SessionUpdated:
-		m.session, m.undo.hist = ev.SessionID, ev.Apply(m.undo.hist)
-	case engine.HistoryRewound:
-		return m.historyRewound(ev)
-	case engine.SessionForked:
-		return m.sessionForked(ev)
+		m.session = ev.SessionID
+		m.history.Event(m.hhost, ev)
+	case engine.HistoryRewound, engine.SessionForked:
+		cmd, _ := m.history.Event(m.hhost, ev)
+		return cmd
 	case engine.TurnComplete:
 		return m.finishTurn(ev)
 	case engine.CompactionStarted:

@@ -130,7 +130,7 @@ func attachWhileTyping(b *testing.B, ws string, t *uiTimer) int {
 		select {
 		case msg := <-done:
 			t.time(func() { d.m.Update(msg); _ = d.m.View() })
-			if len(d.m.imgs.chips) != 1 {
+			if d.m.attach.Len() != 1 {
 				b.Fatalf("no chip: %s", d.m.status.text)
 			}
 			return keys

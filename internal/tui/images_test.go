@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -15,35 +14,6 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/provider"
 )
-
-func TestDroppedPaths(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		paste string
-		want  []string
-	}{
-		{"/home/me/shot.png", []string{"/home/me/shot.png"}},
-		{"/home/me/my shot.png ", []string{"/home/me/my shot.png"}},            // a bare path with a space, trailing blank
-		{`/home/me/my\ shot\ \(1\).png`, []string{"/home/me/my shot (1).png"}}, // macOS terminals escape
-		{`'/home/me/it'\''s.jpeg'`, []string{"/home/me/it's.jpeg"}},            // GNOME quotes
-		{`"/tmp/a b.WEBP"`, []string{"/tmp/a b.WEBP"}},
-		{"file:///tmp/a%20b.gif", []string{"/tmp/a b.gif"}},
-		{`'/a.png' '/b.jpg'`, []string{"/a.png", "/b.jpg"}},
-		{"/a.png\n/b.jpg\n", []string{"/a.png", "/b.jpg"}},
-		{`"C:\Users\me\shot.png"`, []string{`C:\Users\me\shot.png`}},
-		{"shots/a.png", []string{"shots/a.png"}},
-		{"look at /a.png", nil},
-		{"/a.png /notes.txt", nil},
-		{"/tmp/$(touch x).png", []string{"/tmp/$(touch x).png"}}, // a literal name
-		{`'/tmp/a.png' $(touch x).png`, nil},                     // a command substitution is never run
-		{"hello", nil},
-		{"", nil},
-	} {
-		if got := droppedPaths(tt.paste); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("droppedPaths(%q) = %q, want %q", tt.paste, got, tt.want)
-		}
-	}
-}
 
 // visionDirect is a model whose route's model takes images, over ws.
 func visionDirect(t testing.TB, ws, model string) *direct {
@@ -155,8 +125,8 @@ func TestImageRefusalsLeaveTheComposerIntact(t *testing.T) {
 		if s := d.m.status.text; !strings.Contains(s, tt.want) {
 			t.Errorf("%s: status %q, want %q", tt.path, s, tt.want)
 		}
-		if d.m.comp.Value() != "my draft" || len(d.m.imgs.chips) != 0 {
-			t.Errorf("%s: composer %q, chips %d", tt.path, d.m.comp.Value(), len(d.m.imgs.chips))
+		if d.m.comp.Value() != "my draft" || d.m.attach.Len() != 0 {
+			t.Errorf("%s: composer %q, chips %d", tt.path, d.m.comp.Value(), d.m.attach.Len())
 		}
 	}
 }
@@ -168,7 +138,7 @@ func TestImagesToAModelWithoutVisionAreNotSent(t *testing.T) {
 	ws := t.TempDir()
 	writeImage(t, filepath.Join(ws, "shot.png"), 8, 8)
 	d := visionDirect(t, ws, "deepseek-v4-pro")
-	d.run(d.m.attachCommand(filepath.Join(ws, "shot.png")))
+	d.run(d.m.attach.Command(d.m.hhost, filepath.Join(ws, "shot.png")))
 	d.submit("what is it?")
 	if n := len(d.sends()); n != 0 {
 		t.Fatalf("%d messages sent", n)
@@ -185,18 +155,18 @@ func TestChipsAreRemovedByBackspaceAndAttachClear(t *testing.T) {
 	writeImage(t, filepath.Join(ws, "a.png"), 4, 4)
 	d := visionDirect(t, ws, "eyes")
 	for range 3 {
-		d.run(d.m.attachCommand("a.png"))
+		d.run(d.m.attach.Command(d.m.hhost, "a.png"))
 	}
 	d.mustShow("[Image #1 4×4", "[Image #3 4×4")
 	d.typeText("x")
 	d.key("backspace") // deletes the x: the cursor was not at the start
 	d.key("backspace")
-	if n := len(d.m.imgs.chips); n != 2 || !strings.Contains(d.m.chipRow(), "[Image #2 4×4") {
-		t.Fatalf("after Backspace at the start: %d chips, row %q", n, d.m.chipRow())
+	if n := d.m.attach.Len(); n != 2 || !strings.Contains(d.m.attach.View(d.m.w), "[Image #2 4×4") {
+		t.Fatalf("after Backspace at the start: %d chips, row %q", n, d.m.attach.View(d.m.w))
 	}
 	d.submit("/attach clear")
-	if len(d.m.imgs.chips) != 0 {
-		t.Fatalf("chips left: %d", len(d.m.imgs.chips))
+	if d.m.attach.Len() != 0 {
+		t.Fatalf("chips left: %d", d.m.attach.Len())
 	}
 	d.mustNotShow("Backspace removes")
 }
@@ -207,11 +177,11 @@ func TestCancelRestoresTheImages(t *testing.T) {
 	ws := t.TempDir()
 	writeImage(t, filepath.Join(ws, "a.png"), 4, 4)
 	d := visionDirect(t, ws, "eyes")
-	d.run(d.m.attachCommand("a.png"))
+	d.run(d.m.attach.Command(d.m.hhost, "a.png"))
 	d.submit("look")
 	d.key("esc")
-	if d.m.comp.Value() != "look" || len(d.m.imgs.chips) != 1 {
-		t.Fatalf("after Esc: composer %q, chips %d", d.m.comp.Value(), len(d.m.imgs.chips))
+	if d.m.comp.Value() != "look" || d.m.attach.Len() != 1 {
+		t.Fatalf("after Esc: composer %q, chips %d", d.m.comp.Value(), d.m.attach.Len())
 	}
 }
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 )
 
@@ -20,7 +19,7 @@ func (m *Model) takeBackRestored() {
 	if !m.turn.restored || m.turn.host != "" || m.turn.user == nil {
 		return
 	}
-	h := m.undo.hist
+	h := m.history.Messages()
 	last := len(h) - 1
 	saved := last >= m.turn.histAt // the engine had saved the message
 	if saved && h[last].PromptText() == "" {
@@ -29,24 +28,12 @@ func (m *Model) takeBackRestored() {
 	m.tr.Remove(m.turn.user)
 	m.system(restoredNote)
 	if saved {
-		m.undo.quietCut = true
-		m.o.Engine.Submit(engine.RewindHistory{Keep: last, Prompt: h[last].PromptText()})
+		m.history.CutQuietly(last, h[last].PromptText())
 	}
 }
 
 // restoredNote stands in the transcript where the message was.
 const restoredNote = "Interrupted before any reply; the message went back to the composer."
-
-// quietCutDone takes the engine's answer to takeBackRestored's cut: the
-// transcript already shows the cut, so it is not redrawn.
-func (m *Model) quietCutDone(ev engine.HistoryRewound) {
-	m.undo.quietCut = false
-	if ev.Refused != "" {
-		m.systemError("The interrupted message stays in the conversation: " + ev.Refused + ".")
-		return
-	}
-	m.undo.hist = ev.Messages
-}
 
 // restoredRow marks a composer holding an interrupted message ("" when
 // it holds none).

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/posture"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -22,7 +23,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if f := focusOf(v); f != nil {
 		switch {
-		case !f.Focused() && k.Type == tea.KeyTab && m.popup.visible():
+		case !f.Focused() && k.Type == tea.KeyTab && m.menu.Visible():
 			return m.unmodalKey(k) // the composer's menu, drawn under the card, owns Tab
 		case f.Focused() && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste:
 			// Keys that arrive faster than one terminal read are typing,
@@ -52,9 +53,12 @@ func (m *Model) unmodalKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyShiftTab {
 		return m.cyclePosture()
 	}
-	if m.popup.visible() {
-		if cmd, ok := m.popupKey(k); ok {
+	if m.menu.Visible() {
+		switch cmd, r := m.menu.Key(k); r {
+		case slash.Handled:
 			return cmd
+		case slash.Submit:
+			return m.submitKey()
 		}
 	}
 	if cmd, ok := m.globalKey(k); ok {
@@ -163,21 +167,16 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 	case views.Decision:
 		return m.decide(ev)
 	case views.Copy:
-		return m.copyText(ev.Text, ev.Label)
+		return m.handoff.Copy(m.hhost, ev.Text, ev.Label)
 	case views.OpenPager:
 		m.push(views.NewPager(m.theme, ev.Title, ev.Body))
 	case views.Picked:
 		return m.picked(ev)
 	case views.RunCommand:
 		return m.submitText(ev.Line)
-	case views.Deleted:
-		if p, ok := m.top().(*views.Picker); ok && (ev.Picker == "session" || ev.Picker == archivedPicker) {
-			return m.deleteSession(p, ev.Value)
-		}
-	case views.Archived:
-		if p, ok := m.top().(*views.Picker); ok {
-			return m.archiveSession(p, ev.Value)
-		}
+	case views.Deleted, views.Archived:
+		cmd, _ := m.history.ViewEvent(m.hhost, m.top(), ev)
+		return cmd
 	}
 	return nil
 }
@@ -188,13 +187,13 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	m.modes.set(modeCtrlX, false)
 	switch k.String() {
 	case "ctrl+g":
-		return m.openEditor(), true
+		return m.handoff.Editor(m.hhost, m.comp.Expanded()), true
 	case "ctrl+x":
 		m.modes.set(modeCtrlX, true)
 		return nil, true
 	case "ctrl+e":
 		if chord {
-			return m.openEditor(), true
+			return m.handoff.Editor(m.hhost, m.comp.Expanded()), true
 		}
 	case "ctrl+c":
 		return m.ctrlC(), true
@@ -203,7 +202,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+k":
 		if m.comp.Empty() {
 			m.comp.SetValue("/")
-			m.refreshPopup()
+			m.menu.Refresh()
 			return nil, true
 		}
 	case "ctrl+o":
@@ -228,7 +227,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+l":
 		return m.compact(""), true
 	case "ctrl+r":
-		return m.openSessions(), true
+		return m.history.OpenSessions(m.hhost), true
 	case "alt+s":
 		return m.toggleSelection(), true
 	case "alt+c":
@@ -266,7 +265,7 @@ func (m *Model) discardDraft() tea.Cmd {
 	}
 	m.comp.Discard()
 	m.modes.set(modeRestored, false)
-	m.refreshPopup()
+	m.menu.Refresh()
 	return m.setStatus("Draft cleared — ↑ or Ctrl+Z brings it back", sevInfo)
 }
 
@@ -302,10 +301,10 @@ func (m *Model) escape() tea.Cmd {
 	case !m.comp.Empty():
 		m.comp.Clear()
 		m.modes.set(modeRestored, false)
-		m.refreshPopup()
+		m.menu.Refresh()
 		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
-	return m.escOnEmpty()
+	return m.history.EscOnEmpty(m.hhost)
 }
 
 // scrollKey moves the transcript.
@@ -344,16 +343,16 @@ func (m *Model) scrollKey(k tea.KeyMsg) bool {
 // ↑ pulls back a queued message or recalls history; the rest edits.
 func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
 	if k.Paste {
-		if cmd, ok := m.pastedImages(string(k.Runes)); ok {
+		if cmd, ok := m.attach.Pasted(string(k.Runes)); ok {
 			return cmd
 		}
 	}
 	switch k.Type {
 	case tea.KeyCtrlV:
-		return m.pasteClipboard()
+		return m.attach.Clipboard()
 	case tea.KeyBackspace:
-		if len(m.imgs.chips) > 0 && m.comp.AtStart() {
-			return m.dropChip()
+		if m.attach.Len() > 0 && m.comp.AtStart() {
+			return m.attach.DropLast(m.hhost)
 		}
 	case tea.KeyTab:
 		if m.comp.Empty() {
@@ -379,7 +378,7 @@ func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
 		}
 	}
 	cmd := m.comp.Update(k)
-	return tea.Batch(cmd, m.refreshPopup())
+	return tea.Batch(cmd, m.menu.Refresh())
 }
 
 // handleMouse scrolls the top modal or the transcript with the wheel.

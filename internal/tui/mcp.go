@@ -11,8 +11,8 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/mcp"
-	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 )
 
 // mcpUsage is /mcp's usage line.
@@ -108,7 +108,7 @@ func mcpListing(pool *mcp.Pool) string {
 			fmt.Fprintf(&b, "      %d tools · %s · %s\n", len(st.Tools), countOf(st.OffersResources, st.Resources, "resources", st.Templates),
 				countOf(st.OffersPrompts, len(st.Prompts), "prompts", -1))
 			for _, pr := range st.Prompts {
-				fmt.Fprintf(&b, "      /%s%s\n", promptCommand(st.Name, pr.Name), promptUsage(pr, " "))
+				fmt.Fprintf(&b, "      /%s%s\n", slash.PromptCommand(st.Name, pr.Name), slash.PromptUsage(pr, " "))
 			}
 		}
 		if st.Target != "" {
@@ -143,80 +143,19 @@ func firstLine(s string, n int) string {
 	return s
 }
 
-// promptCommand is the slash command name of a server's prompt:
-// mcp:<server>:<prompt>, lower case as the command table keeps names.
-func promptCommand(server, prompt string) string {
-	return strings.ToLower("mcp:" + server + ":" + prompt)
-}
-
-// promptUsage is a prompt's arguments from its schema: <required> [optional].
-func promptUsage(pr mcp.PromptInfo, lead string) string {
-	var parts []string
-	for _, a := range pr.Arguments {
-		if a.Required {
-			parts = append(parts, "<"+a.Name+">")
-		} else {
-			parts = append(parts, "["+a.Name+"]")
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return lead + strings.Join(parts, " ")
-}
-
-// mcpPromptRows are the connected servers' prompts as command table rows,
-// so the slash popup completes them.
-func (m *Model) mcpPromptRows() []commands.Command {
-	if m.o.MCP == nil {
-		return nil
-	}
-	m.mcpVersion = m.o.MCP.Version()
-	var rows []commands.Command
-	for _, st := range m.o.MCP.Statuses() {
-		for _, pr := range st.Prompts {
-			help := pr.Description
-			if help == "" {
-				help = "(no description)"
-			}
-			if u := promptUsage(pr, ""); u != "" {
-				help = u + " — " + help
-			}
-			rows = append(rows, commands.Command{Name: promptCommand(st.Name, pr.Name), Usage: strings.TrimSpace(promptUsage(pr, "")),
-				Help: help + " · MCP prompt, server " + st.Name})
-		}
-	}
-	return rows
-}
-
-// findPrompt resolves a /mcp:<server>:<prompt> name.
-func (m *Model) findPrompt(name string) (string, mcp.PromptInfo, bool) {
-	if m.o.MCP == nil {
-		return "", mcp.PromptInfo{}, false
-	}
-	for _, st := range m.o.MCP.Statuses() {
-		for _, pr := range st.Prompts {
-			if promptCommand(st.Name, pr.Name) == name {
-				return st.Name, pr, true
-			}
-		}
-	}
-	return "", mcp.PromptInfo{}, false
-}
-
 // runMCPPrompt is /mcp:<server>:<prompt> args…: the arguments are
 // name=value pairs or, in the schema's order, plain values (quotes group
 // words); the server's prompt is fetched off the UI goroutine and sent as
 // the message.
 func (m *Model) runMCPPrompt(inv commands.Invocation) tea.Cmd {
-	server, pr, ok := m.findPrompt(inv.Name)
+	server, pr, ok := m.table.Prompt(inv.Name)
 	if !ok {
 		m.systemError(fmt.Sprintf("No MCP prompt /%s: the server is not connected or does not offer it (see /mcp).", inv.Name))
 		return nil
 	}
-	args, err := promptArgs(pr, inv.Arg)
+	args, err := slash.PromptArgs(pr, inv.Arg)
 	if err != nil {
-		m.systemError(fmt.Sprintf("/%s: %v. Usage: /%s%s", inv.Name, err, inv.Name, promptUsage(pr, " ")))
+		m.systemError(fmt.Sprintf("/%s: %v. Usage: /%s%s", inv.Name, err, inv.Name, slash.PromptUsage(pr, " ")))
 		return nil
 	}
 	line := "/" + inv.Name
@@ -234,44 +173,6 @@ func (m *Model) runMCPPrompt(inv commands.Invocation) tea.Cmd {
 		text, err := pool.GetPrompt(ctx, server, pr.Name, args)
 		return mcpSendMsg{line: line, content: text, err: err}
 	})
-}
-
-// promptArgs fills a prompt's arguments from the typed text.
-func promptArgs(pr mcp.PromptInfo, text string) (map[string]string, error) {
-	args := map[string]string{}
-	known := map[string]bool{}
-	for _, a := range pr.Arguments {
-		known[a.Name] = true
-	}
-	var positional []string
-	for _, w := range projectctx.SplitArgs(text) {
-		if k, v, ok := strings.Cut(w, "="); ok && known[k] {
-			args[k] = v
-			continue
-		}
-		positional = append(positional, w)
-	}
-	for _, a := range pr.Arguments {
-		if len(positional) == 0 {
-			break
-		}
-		if _, set := args[a.Name]; !set {
-			args[a.Name], positional = positional[0], positional[1:]
-		}
-	}
-	if len(positional) > 0 {
-		return nil, fmt.Errorf("too many arguments (%s)", strings.Join(positional, " "))
-	}
-	var missing []string
-	for _, a := range pr.Arguments {
-		if a.Required && args[a.Name] == "" {
-			missing = append(missing, a.Name)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("missing %s", strings.Join(missing, ", "))
-	}
-	return args, nil
 }
 
 // mcpSendMsg carries a message whose MCP part (a prompt, mentioned

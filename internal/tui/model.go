@@ -7,6 +7,7 @@ package tui
 
 import (
 	"io"
+	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,8 +28,13 @@ import (
 	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/composer"
+	"github.com/codewhale/codewhale/internal/tui/handoff"
+	"github.com/codewhale/codewhale/internal/tui/history"
+	"github.com/codewhale/codewhale/internal/tui/services"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -178,15 +184,10 @@ type Model struct {
 	tr      *transcript.Transcript
 	env     *transcript.Env
 	comp    *composer.Composer
-	reg     *commands.Registry
-	ucmds   userCommands
-	initRun *initState // a /init in progress (nil: none)
+	table   *slash.Table // the command table: built-ins, MCP prompts, user commands
+	initRun *initState   // a /init in progress (nil: none)
 	stack   []views.View
 	sub     *subscription
-
-	// mcpVersion is the MCP pool version the command table's prompt rows
-	// were built from.
-	mcpVersion uint64
 
 	route    Route
 	mode     posture.Mode
@@ -200,17 +201,21 @@ type Model struct {
 	queue     []string
 	requeue   string // a queued message pulled back for editing ("" = none)
 	approvals []engine.ApprovalRequired
-	attached  []attachment // outputs of local commands for the next message (shell.go)
-	imgs      imageState   // images for the next message (images.go)
+	attached  []attachment     // outputs of local commands for the next message (shell.go)
+	attach    *attach.Images   // images for the next message
+	handoff   *handoff.Handoff // copies to the clipboard, the external editor
 	status    status
 	quitArmed time.Time
-	lastKey   time.Time // the last key pressed: a card opening within typingWindow opens without focus
-	popup     popup
-	files     fileIndex
+	lastKey   time.Time   // the last key pressed: a card opening within typingWindow opens without focus
+	menu      *slash.Menu // the slash menu and @-mention list
 	// modes are the UI's on/off states (modeRestored, modeCtrlX, …) as
 	// one value.
 	modes modeSet
-	undo  undoState
+	// history is the child for undo, restore, retry, edit, fork and
+	// the session commands; hhost is the model as it sees it.
+	history  *history.History
+	services *services.Services // /agents, /automations, /permissions, /hooks, /lsp, /context
+	hhost    childHost
 
 	// highlighted receives a signal when a long code block finished
 	// highlighting in the background; stop ends the wait at quit.
@@ -282,7 +287,26 @@ func New(o Options) *Model {
 		}
 	})
 	m.comp = composer.New(o.Theme)
-	m.syncCommands()
+	var resources func() []mcp.ResourceRef
+	if o.MCP != nil {
+		resources = o.MCP.Resources
+	}
+	m.menu = slash.New(slash.Config{Theme: o.Theme, Composer: m.comp, Resources: resources, Files: o.Files,
+		Workspace: o.Workspace, Commands: func() *commands.Registry { m.table.Sync(m.hhost); return m.table.Registry() }})
+	m.history = history.New(history.Config{Theme: o.Theme, Submit: o.Engine.Submit, Now: o.Clock, NewID: o.NewID,
+		Checkpoints: o.Checkpoints, CheckpointsOff: o.CheckpointsOff, Home: o.Home, Workspace: o.Workspace, Journal: o.Journal})
+	m.hhost = childHost{m}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	m.handoff = handoff.New(handoff.Config{Clipboard: o.Clipboard, Multiplexer: o.Multiplexer, Getenv: getenv,
+		In: o.TTY.In, Out: o.TTY.Out})
+	m.attach = attach.New(attach.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Getenv: getenv})
+	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Project: o.Project, Agents: o.Agents,
+		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP})
+	m.table = slash.NewTable(builtinRows(), o.Project, o.MCP)
+	m.table.Sync(m.hhost)
 	m.meter = m.freshMeter()
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
 	m.updatePlaceholder()
@@ -299,10 +323,10 @@ func New(o Options) *Model {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.sub.next(), m.waitHighlighted()}
 	if l := m.o.Resume; l != nil {
-		cmds = append(cmds, func() tea.Msg { return resumedMsg{loaded: l} })
+		cmds = append(cmds, history.Loaded(l))
 	}
 	if m.o.PickSession && m.o.Resume == nil {
-		cmds = append(cmds, m.openSessions())
+		cmds = append(cmds, m.history.OpenSessions(m.hhost))
 	}
 	if m.o.Prompt != "" {
 		prompt := m.o.Prompt
@@ -348,10 +372,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleTick()
 	case submitMsg:
 		return m, m.submitText(msg.text)
-	case copiedMsg:
-		return m, m.copied(msg)
-	case editedMsg:
-		return m, m.edited(msg)
 	case tea.BlurMsg:
 		m.modes.set(modeBlurred, true)
 		return m, nil
@@ -360,21 +380,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case jobsResultMsg:
 		return m, m.showJobsResult(msg)
-	case filesMsg:
-		m.files.set(msg.files)
-		return m, m.refreshPopup()
-	case sessionsMsg:
-		return m, m.showSessions(msg)
-	case resumedMsg:
-		return m, m.resumed(msg)
-	case plannedMsg, carriedMsg, turnsMsg, retryNow:
-		return m, m.undoUpdate(msg)
-	case diffMsg:
-		return m, m.showDiff(msg)
 	case modelsLoaded:
 		return m, m.modelsArrived(msg)
-	case imageReadMsg:
-		return m, m.imageRead(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
@@ -388,6 +395,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case signalMsg:
 		return m, m.quit()
 	default:
+		if cmd, ok := m.menu.Update(msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.services.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.handoff.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.attach.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.history.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
 		return m, m.handleOther(msg)
 	}
 }

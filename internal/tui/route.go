@@ -197,8 +197,9 @@ func (m *Model) picked(p views.Picked) tea.Cmd {
 		return m.setModel(p.Value)
 	case "provider":
 		return m.switchProvider(p.Value, "")
-	case "session":
-		return m.resumeSession(p.Value)
+	case initPicker:
+		return m.initPicked(p.Value)
 	}
-	return m.pickedMore(p)
+	cmd, _ := m.history.Picked(m.hhost, p)
+	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -89,7 +90,7 @@ func TestSessionsPickerArchives(t *testing.T) {
 	}
 	d.key("esc")
 	d.runCmd(d.submit("/sessions archived"))
-	if p, ok := d.m.top().(*views.Picker); !ok || p.Name != archivedPicker {
+	if p, ok := d.m.top().(*views.Picker); !ok || p.Name != history.ArchivedPicker {
 		t.Fatalf("no archived picker:\n%s", d.screen())
 	}
 	d.mustShow("Archived sessions", "explain the build")

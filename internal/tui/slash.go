@@ -9,12 +9,24 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/commands"
+	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/jobsview"
+	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
 // handler runs one slash command with its (trimmed) argument.
 type handler func(m *Model, arg string) tea.Cmd
+
+// historyCommand runs a command of the history child.
+func historyCommand(run func(*history.History, history.Host, string) tea.Cmd) handler {
+	return func(m *Model, arg string) tea.Cmd { return run(m.history, m.hhost, arg) }
+}
+
+// servicesCommand runs a command of the services child.
+func servicesCommand(run func(*services.Services, services.Host, string) tea.Cmd) handler {
+	return func(m *Model, arg string) tea.Cmd { return run(m.services, m.hhost, arg) }
+}
 
 // slashCommand is a registry row with its handler.
 type slashCommand struct {
@@ -44,7 +56,7 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "compact", Aliases: []string{"yasuo"}, Usage: "[focus]",
 		Help: "summarise older context now"}, (*Model).compactCommand},
 	{commands.Command{Name: "sessions", Aliases: []string{"resume"}, Usage: "[show|open <id>|prune <days>|archived|archive <id>|unarchive <id>]",
-		Help: "session picker (d delete, a archive); resume a saved session"}, (*Model).sessionsCommand},
+		Help: "session picker (d delete, a archive); resume a saved session"}, historyCommand((*history.History).Sessions)},
 	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, (*Model).exitCommand},
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
 		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, (*Model).effortCommand},
@@ -52,23 +64,23 @@ var slashCommands = []slashCommand{
 		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
 	{commands.Command{Name: "undo", Usage: "[n] [--force]", Help: "take back the file changes of the last turn (or n turns), and if you choose the turn itself"},
-		(*Model).undoCommand},
+		historyCommand((*history.History).Undo)},
 	{commands.Command{Name: "restore", Help: "pick a turn and restore the workspace (and if you choose the conversation) to before it"},
-		(*Model).restoreCommand},
+		historyCommand((*history.History).Restore)},
 	{commands.Command{Name: "retry", Help: "send the last message again (undoing its file changes first, if you choose)"},
-		(*Model).retryCommand},
-	{commands.Command{Name: "edit", Help: "edit an earlier message in a fork of the conversation (also Esc Esc)"}, (*Model).editCommand},
-	{commands.Command{Name: "fork", Usage: "[title]", Help: "continue in a copy of this session; the original stays"}, (*Model).forkCommand},
-	{commands.Command{Name: "rename", Usage: "<title>", Help: "set this session's title"}, (*Model).renameCommand},
+		historyCommand((*history.History).Retry)},
+	{commands.Command{Name: "edit", Help: "edit an earlier message in a fork of the conversation (also Esc Esc)"}, historyCommand((*history.History).Edit)},
+	{commands.Command{Name: "fork", Usage: "[title]", Help: "continue in a copy of this session; the original stays"}, historyCommand((*history.History).Fork)},
+	{commands.Command{Name: "rename", Usage: "<title>", Help: "set this session's title"}, historyCommand((*history.History).Rename)},
 	{commands.Command{Name: "attach", Usage: "[path|clear]",
-		Help: "attach an image (PNG, JPEG, GIF, WebP) to the next message; no path reads the clipboard"}, (*Model).attachCommand},
-	{commands.Command{Name: "export", Usage: "[markdown|json] [path]", Help: "write the transcript to a file"}, (*Model).exportCommand},
+		Help: "attach an image (PNG, JPEG, GIF, WebP) to the next message; no path reads the clipboard"}, func(m *Model, arg string) tea.Cmd { return m.attach.Command(m.hhost, arg) }},
+	{commands.Command{Name: "export", Usage: "[markdown|json] [path]", Help: "write the transcript to a file"}, historyCommand((*history.History).Export)},
 	{commands.Command{Name: "diff", Usage: "[n]", Help: "everything this session changed in the workspace, in a pager"},
-		(*Model).diffCommand},
+		historyCommand((*history.History).Diff)},
 	{commands.Command{Name: "permissions", Usage: "[list|explain <n>|remove <n>]",
-		Help: "the saved permission rules: list, explain, remove"}, (*Model).permissionsCommand},
+		Help: "the saved permission rules: list, explain, remove"}, servicesCommand((*services.Services).Permissions)},
 	{commands.Command{Name: "automations", Aliases: []string{"automation"}, Usage: "[list|show <id>|pause <id>|resume <id>|delete <id>]",
-		Help: "scheduled work: list, inspect, pause, resume, delete"}, (*Model).automationsCommand},
+		Help: "scheduled work: list, inspect, pause, resume, delete"}, servicesCommand((*services.Services).Automations)},
 	{commands.Command{Name: "tokens", Help: "token usage for the session"}, (*Model).tokensCommand},
 	{commands.Command{Name: "cost", Help: "session cost breakdown"}, (*Model).costCommand},
 	{commands.Command{Name: "verbose", Usage: "[on|off]", Help: "show full live reasoning in the transcript"},
@@ -77,15 +89,15 @@ var slashCommands = []slashCommand{
 		Help: "show or change settings (--save writes config.toml)"}, (*Model).configCommand},
 	{commands.Command{Name: "settings", Usage: "[text]", Help: "the settings in force"}, (*Model).settingsCommand},
 	{commands.Command{Name: "context", Aliases: []string{"ctx"}, Usage: "[reload]",
-		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, (*Model).contextCommand},
+		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, servicesCommand((*services.Services).Context)},
 	{commands.Command{Name: "skills", Usage: "[name]", Help: "the skills the model may load, with their sources"},
-		(*Model).skillsCommand},
+		servicesCommand((*services.Services).Skills)},
 	{commands.Command{Name: "agents", Usage: "[list|show <name>|validate|trust]",
-		Help: "the sub-agent types people defined: sources, tools, models, problems; trust the project's"}, (*Model).agentsCommand},
+		Help: "the sub-agent types people defined: sources, tools, models, problems; trust the project's"}, servicesCommand((*services.Services).Agents)},
 	{commands.Command{Name: "hooks", Aliases: []string{"hook"}, Usage: "[list|events|trust]",
-		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, (*Model).hooksCommand},
+		Help: "the hooks that run, their last results; trust the project's hooks.toml"}, servicesCommand((*services.Services).Hooks)},
 	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
-		Help: "language servers: state, last error; restart"}, (*Model).lspCommand},
+		Help: "language servers: state, last error; restart"}, servicesCommand((*services.Services).LSP)},
 	{commands.Command{Name: "mcp", Usage: "[list|reload [server]|login <server>|trust]",
 		Help: "MCP servers: transport, state, tools/resources/prompts, last error; reconnect, sign in"}, (*Model).mcpCommand},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
@@ -94,7 +106,8 @@ var slashCommands = []slashCommand{
 		Help: "manage queued messages"}, (*Model).queueCommand},
 }
 
-func (m *Model) commandTable() []commands.Command {
+// builtinRows are the built-in commands' rows.
+func builtinRows() []commands.Command {
 	out := make([]commands.Command, len(slashCommands))
 	for i, c := range slashCommands {
 		out[i] = c.Command
@@ -112,21 +125,21 @@ func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 	if strings.HasPrefix(inv.Name, "mcp:") {
 		return m.runMCPPrompt(inv)
 	}
-	if c, ok := m.reg.Lookup(inv.Name); ok {
+	if c, ok := m.table.Registry().Lookup(inv.Name); ok {
 		for _, sc := range slashCommands {
 			if sc.Name == c.Name {
 				return sc.run(m, inv.Arg)
 			}
 		}
 	}
-	if c, ok := m.userCommand(inv.Name); ok {
+	if c, ok := m.table.UserCommand(m.hhost, inv.Name); ok {
 		return m.runUserCommand(c, inv.Arg)
 	}
 	if msg, ok := commands.Retired(inv.Name); ok {
 		m.systemError(msg)
 		return nil
 	}
-	m.systemError(m.reg.Unknown(inv.Name))
+	m.systemError(m.table.Registry().Unknown(inv.Name))
 	return nil
 }
 
@@ -200,7 +213,7 @@ func (m *Model) showJobsResult(msg jobsResultMsg) tea.Cmd {
 		m.systemError(r.Text)
 	default:
 		text := r.Text
-		if line := m.agentsJobsLine(); line != "" {
+		if line := services.AgentsJobsLine(m.o.Agents); line != "" {
 			text += "\n" + line
 		}
 		m.system(text)
@@ -254,7 +267,7 @@ func hasItem(items []views.Item, v string) bool {
 
 func (m *Model) helpCommand(arg string) tea.Cmd {
 	if strings.TrimSpace(arg) != "" {
-		m.system(m.reg.HelpText(arg))
+		m.system(m.table.Registry().HelpText(arg))
 		return nil
 	}
 	m.openHelp()
@@ -291,7 +304,7 @@ func (m *Model) resetSession(what string) bool {
 	m.snapshot = nil
 	m.queue = nil
 	m.meter = m.freshMeter()
-	m.undo = undoState{}
+	m.history.Reset()
 	return true
 }
 

@@ -7,17 +7,18 @@ import (
 
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
 
 // severity of a status-line message.
-type severity int
+type severity = theme.Severity
 
 const (
-	sevInfo severity = iota
-	sevSuccess
-	sevWarning
-	sevError
+	sevInfo    = theme.Info
+	sevSuccess = theme.Success
+	sevWarning = theme.Warning
+	sevError   = theme.Error
 )
 
 // Toast lifetimes: info 4 s, success and warning 5 s; errors

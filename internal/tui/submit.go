@@ -7,6 +7,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/approvalcard"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
@@ -16,7 +17,7 @@ import (
 // submitKey is Enter (CONTRACT.md §14.2): idle sends, busy queues; on an empty
 // composer while busy the oldest queued message is sent now as a steer.
 func (m *Model) submitKey() tea.Cmd {
-	if m.chipsVisible() && !localLine(m.comp.Value()) {
+	if m.attach.Visible() && !localLine(m.comp.Value()) {
 		return m.submitImages()
 	}
 	if strings.TrimSpace(m.comp.Value()) == "" {
@@ -29,7 +30,7 @@ func (m *Model) submitKey() tea.Cmd {
 	}
 	text := m.comp.Submit()
 	m.requeue = ""
-	m.refreshPopup()
+	m.menu.Refresh()
 	return m.submitText(text)
 }
 
@@ -54,9 +55,9 @@ func (m *Model) submitImages() tea.Cmd {
 	}
 	text := m.comp.Submit()
 	m.requeue = ""
-	m.refreshPopup()
-	chips := m.imgs.chips
-	blocks, _ := m.takeImages()
+	m.menu.Refresh()
+	chips := m.attach.Chips()
+	blocks, _ := m.attach.Take()
 	return m.sendMessage(text, engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser, Images: blocks}, chips...)
 }
 
@@ -91,7 +92,7 @@ func (m *Model) send(text string) tea.Cmd {
 // sendMessage starts a turn with op; text is what the user typed (shown,
 // and restored to the composer when the turn is cancelled early), chips
 // the images op carries (shown under it, and restored with it).
-func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) tea.Cmd {
+func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...attach.Chip) tea.Cmd {
 	if m.modes.has(modeClosed) {
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
@@ -101,13 +102,13 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...chip) t
 	}
 	shown := m.comp.Fold(text)
 	for _, c := range chips {
-		shown = strings.TrimLeft(shown+"\n"+c.label(), "\n")
+		shown = strings.TrimLeft(shown+"\n"+c.Label(), "\n")
 	}
 	user := m.tr.Add(transcript.NewCell(transcript.User, shown))
 	m.tr.Bottom()
 	m.modes.set(modeRestored, false)
 	m.turn = turnState{busy: true, prompt: text, chips: chips, phase: phaseWorking, label: "working…", started: m.now(),
-		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}, user: user, histAt: len(m.undo.hist)}
+		group: m.turn.group + 1, tools: map[string]*transcript.Cell{}, user: user, histAt: len(m.history.Messages())}
 	m.o.Engine.Submit(op)
 	return m.ensureTick()
 }
@@ -126,7 +127,7 @@ func (m *Model) steerComposer() tea.Cmd {
 		return nil
 	}
 	text := m.comp.Submit()
-	m.refreshPopup()
+	m.menu.Refresh()
 	if _, isCmd := commands.Parse(text); isCmd || !m.turn.busy {
 		return m.submitText(text)
 	}
@@ -157,7 +158,7 @@ func (m *Model) cancelTurn() tea.Cmd {
 	msg := "Request cancelled — the reply so far stays in the transcript"
 	if !m.turn.sawOutput && m.comp.Empty() && (m.turn.prompt != "" || len(m.turn.chips) > 0) {
 		m.comp.SetValue(m.comp.Fold(m.turn.prompt))
-		m.imgs.chips = append(m.turn.chips, m.imgs.chips...)
+		m.attach.PutBack(m.turn.chips)
 		m.modes.set(modeRestored, true)
 		m.turn.restored = true
 		msg = restoredText

@@ -7,6 +7,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
+	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -39,7 +40,7 @@ func (m *Model) layout() layout {
 		l.preview = min(1, max(free-2, 0))
 	}
 	free -= l.preview
-	if m.chipsVisible() && free > 2 {
+	if m.attach.Visible() && free > 2 {
 		l.chips = 1
 		free--
 	}
@@ -54,8 +55,8 @@ func (m *Model) layout() layout {
 			// stays in sight under a focused card too, without a cursor.
 			l.composer = min(m.comp.Rows(), 3, max(free-8, 1))
 			free -= l.composer + 1
-			if !f.Focused() && m.popup.visible() {
-				l.popup = max(min(len(m.popup.items), popupRows, free-8), 0)
+			if !f.Focused() && m.menu.Visible() {
+				l.popup = max(min(m.menu.Len(), slash.Rows, free-8), 0)
 				free -= l.popup
 			}
 		}
@@ -68,8 +69,8 @@ func (m *Model) layout() layout {
 	} else {
 		l.composer = min(m.comp.Rows(), max(free-1, 1)) // 1 = composer edge
 		free -= l.composer + 1
-		if m.popup.visible() {
-			l.popup = max(min(len(m.popup.items), popupRows, free), 0)
+		if m.menu.Visible() {
+			l.popup = max(min(m.menu.Len(), slash.Rows, free), 0)
 			free -= l.popup
 		}
 	}
@@ -106,13 +107,13 @@ func (m *Model) View() string {
 	}
 	if l.modal != nil {
 		rows = append(rows, l.modal...)
-		rows = append(rows, m.popupRows(l.popup)...)
+		rows = append(rows, m.menu.View(l.popup, m.w)...)
 		if l.composer > 0 {
 			rows = append(rows, m.chipRows(l.chips)...)
 			rows = append(rows, m.composerRows(l.composer)...)
 		}
 	} else {
-		rows = append(rows, m.popupRows(l.popup)...)
+		rows = append(rows, m.menu.View(l.popup, m.w)...)
 		rows = append(rows, m.chipRows(l.chips)...)
 		rows = append(rows, m.composerRows(l.composer)...)
 		if !live {
@@ -351,33 +352,6 @@ func (m *Model) usageChip() string {
 		s += fmt.Sprintf(" · cache %d%%", pct)
 	}
 	return s
-}
-
-// popupRows renders the slash menu or mention list.
-func (m *Model) popupRows(n int) []string {
-	if n == 0 {
-		return nil
-	}
-	p := m.popup
-	first := max(min(p.sel-n/2, len(p.items)-n), 0)
-	labelW := 0
-	for _, it := range p.items[first : first+n] {
-		labelW = max(labelW, termtext.Width(it.label))
-	}
-	rows := make([]string, 0, n)
-	for i := first; i < first+n; i++ {
-		it := p.items[i]
-		row := "  " + termtext.PadRight(it.label, labelW)
-		if it.hint != "" {
-			row += "  " + m.theme.Dim.Render(it.hint)
-		}
-		row = termtext.Truncate(row, m.w, "…")
-		if i == p.sel {
-			row = m.theme.Selected.Render(termtext.PadRight(termtext.Strip(row), m.w))
-		}
-		rows = append(rows, row)
-	}
-	return rows
 }
 
 // composerRows is the posture-coloured top edge and the input.

@@ -270,3 +270,14 @@ func (t *Theme) DiffLine(l string) string {
 	}
 	return t.Dim.Render(l)
 }
+
+// Severity is how a status-line message is shown (and how long it stays).
+type Severity int
+
+// The severities.
+const (
+	Info Severity = iota
+	Success
+	Warning
+	Error
+)

@@ -1,4 +1,4 @@
-package tui
+package services
 
 import (
 	"strings"
@@ -10,23 +10,23 @@ import (
 // session loaded, their sizes and cuts, the @-mentions left unexpanded, and
 // the user commands and skills. reload looks for edits now instead of at
 // the next turn.
-func (m *Model) contextCommand(arg string) tea.Cmd {
-	if m.o.Project == nil {
-		m.system("No project context in this session.")
+func (sv *Services) Context(host Host, arg string) tea.Cmd {
+	if sv.c.Project == nil {
+		host.System("No project context in this session.")
 		return nil
 	}
 	switch strings.ToLower(strings.TrimSpace(arg)) {
 	case "":
 	case "reload":
-		changes := m.o.Project.Refresh()
+		changes := sv.c.Project.Refresh()
 		if len(changes) == 0 {
 			changes = []string{"Nothing changed on disk since the session read it."}
 		}
-		m.system(strings.Join(changes, "\n"))
+		host.System(strings.Join(changes, "\n"))
 	default:
-		m.systemError("Usage: /context [reload]")
+		host.SystemError("Usage: /context [reload]")
 		return nil
 	}
-	m.system(m.o.Project.State().Report())
+	host.System(sv.c.Project.State().Report())
 	return nil
 }

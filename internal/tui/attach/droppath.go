@@ -1,4 +1,4 @@
-package tui
+package attach
 
 import (
 	"net/url"

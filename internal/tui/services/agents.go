@@ -1,4 +1,4 @@
-package tui
+package services
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tools/agent"
-	"github.com/codewhale/codewhale/internal/tui/usage"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -16,29 +15,29 @@ import (
 // types people defined (CONTRACT.md §6.5) with their sources, tools, models
 // and trust, the files that did not load and why, and the session's
 // children with their launch pace.
-func (m *Model) agentsCommand(arg string) tea.Cmd {
-	if m.o.Project == nil {
-		m.system("No project context in this session, so no defined sub-agent types.")
+func (sv *Services) Agents(host Host, arg string) tea.Cmd {
+	if sv.c.Project == nil {
+		host.System("No project context in this session, so no defined sub-agent types.")
 		return nil
 	}
 	verb, rest, _ := strings.Cut(strings.TrimSpace(arg), " ")
 	switch strings.ToLower(verb) {
 	case "", "list":
-		m.system(agentsReport(m.o.Project.State(), m.o.Agents))
+		host.System(agentsReport(sv.c.Project.State(), sv.c.Agents))
 	case "show":
-		m.showAgentType(strings.TrimSpace(rest))
+		sv.showAgentType(host, strings.TrimSpace(rest))
 	case "validate", "reload":
-		m.o.Project.Refresh()
-		m.system(agentProblems(m.o.Project.State()))
+		sv.c.Project.Refresh()
+		host.System(agentProblems(sv.c.Project.State()))
 	case "trust":
-		msg, err := m.o.Project.TrustAgents()
+		msg, err := sv.c.Project.TrustAgents()
 		if err != nil {
-			m.systemError("/agents trust: " + err.Error())
+			host.SystemError("/agents trust: " + err.Error())
 			return nil
 		}
-		m.system(msg)
+		host.System(msg)
 	default:
-		m.systemError("Usage: /agents [list|show <name>|validate|trust]")
+		host.SystemError("Usage: /agents [list|show <name>|validate|trust]")
 	}
 	return nil
 }
@@ -103,15 +102,15 @@ func agentProblems(st *projectctx.State) string {
 }
 
 // showAgentType opens one definition, instructions included, in a pager.
-func (m *Model) showAgentType(name string) {
-	st := m.o.Project.State()
+func (sv *Services) showAgentType(host Host, name string) {
+	st := sv.c.Project.State()
 	a, ok := st.Agent(name)
 	if !ok {
 		var names []string
 		for _, d := range st.Agents {
 			names = append(names, d.Name)
 		}
-		m.systemError(fmt.Sprintf("No sub-agent type named %q. Types: %s", name, orNone(names)))
+		host.SystemError(fmt.Sprintf("No sub-agent type named %q. Types: %s", name, orNone(names)))
 		return
 	}
 	trust := "yes (your own)"
@@ -122,29 +121,20 @@ func (m *Model) showAgentType(name string) {
 	for _, n := range a.Notes {
 		body += "Note: " + n + "\n"
 	}
-	p := views.NewPager(m.theme, "/agents show "+a.Name, body+"\n"+a.Instructions)
+	p := views.NewPager(sv.c.Theme, "/agents show "+a.Name, body+"\n"+a.Instructions)
 	p.Margin, p.MinWidth = 4, 60
-	m.push(p)
+	host.Push(p)
 }
 
-// childCosts are the sub-agents' usage priced by model (nil without a
-// manager).
-func (m *Model) childCosts() []usage.ModelCost {
-	if m.o.Agents == nil {
-		return nil
-	}
-	return m.meter.Children(m.o.Agents.UsageByModel())
-}
-
-// agentsJobsLine is what /jobs adds about sub-agents: how many run and
+// AgentsJobsLine is what /jobs adds about sub-agents: how many run and
 // wait, and the launch pace ("" while there are none and nothing pushed
 // back).
-func (m *Model) agentsJobsLine() string {
-	if m.o.Agents == nil {
+func AgentsJobsLine(mgr *agent.Manager) string {
+	if mgr == nil {
 		return ""
 	}
-	running, queued := m.o.Agents.Counts()
-	st := m.o.Agents.Admission().State()
+	running, queued := mgr.Counts()
+	st := mgr.Admission().State()
 	if running+queued == 0 && st.RateLimited == 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package tui
+package services
 
 import (
 	"fmt"
@@ -12,16 +12,16 @@ import (
 // lspCommand is /lsp [list|restart [name]]: the language servers, their
 // state and last error; restart stops them (off the UI goroutine) so the
 // next file of their language starts them afresh.
-func (m *Model) lspCommand(arg string) tea.Cmd {
-	servers := m.o.LSP
+func (sv *Services) LSP(host Host, arg string) tea.Cmd {
+	servers := sv.c.LSP
 	if !servers.Enabled() {
-		m.system("Language servers are off ([lsp] enabled = false in config.toml): edits are not checked.")
+		host.System("Language servers are off ([lsp] enabled = false in config.toml): edits are not checked.")
 		return nil
 	}
 	verb, name, _ := strings.Cut(strings.TrimSpace(arg), " ")
 	switch strings.ToLower(verb) {
 	case "", "list":
-		m.system(lspListing(servers))
+		host.System(lspListing(servers))
 	case "restart":
 		name = strings.TrimSpace(name)
 		return func() tea.Msg {
@@ -31,12 +31,12 @@ func (m *Model) lspCommand(arg string) tea.Cmd {
 				what = name
 			}
 			if n == 0 {
-				return systemMsg{text: fmt.Sprintf("No running server to restart (%s); a server starts with the first file of its language.", what)}
+				return noteMsg{text: fmt.Sprintf("No running server to restart (%s); a server starts with the first file of its language.", what)}
 			}
-			return systemMsg{text: fmt.Sprintf("Stopped %s (%d); the next file of its language starts it again.", what, n)}
+			return noteMsg{text: fmt.Sprintf("Stopped %s (%d); the next file of its language starts it again.", what, n)}
 		}
 	default:
-		m.systemError("Usage: /lsp [list|restart [name]]")
+		host.SystemError("Usage: /lsp [list|restart [name]]")
 	}
 	return nil
 }

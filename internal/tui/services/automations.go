@@ -1,4 +1,4 @@
-package tui
+package services
 
 import (
 	"fmt"
@@ -13,24 +13,24 @@ import (
 // automationsCommand is /automations [list|show <id>|pause <id>|resume
 // <id>|delete <id>]: the user's view of scheduled work. Creating one is the
 // model's automation tool, behind an approval.
-func (m *Model) automationsCommand(arg string) tea.Cmd {
-	s := m.o.Automations
+func (sv *Services) Automations(host Host, arg string) tea.Cmd {
+	s := sv.c.Automations
 	if s == nil {
-		m.system("Automations are not available in this session.")
+		host.System("Automations are not available in this session.")
 		return nil
 	}
 	verb, id, _ := strings.Cut(strings.TrimSpace(arg), " ")
 	id = strings.TrimSpace(id)
 	switch verb {
 	case "", "list":
-		m.system(automationList(s))
+		host.System(automationList(s))
 	case "show":
 		a, err := s.Get(id)
 		if err != nil {
-			m.system("Error: " + err.Error())
+			host.System("Error: " + err.Error())
 			return nil
 		}
-		m.system(automationDetail(a))
+		host.System(automationDetail(a))
 	case "pause", "resume":
 		st := auto.Paused
 		if verb == "resume" {
@@ -38,21 +38,21 @@ func (m *Model) automationsCommand(arg string) tea.Cmd {
 		}
 		a, err := s.SetStatus(id, st)
 		if err != nil {
-			m.system("Error: " + err.Error())
+			host.System("Error: " + err.Error())
 			return nil
 		}
-		if m.o.WakeScheduler != nil {
-			m.o.WakeScheduler()
+		if sv.c.WakeScheduler != nil {
+			sv.c.WakeScheduler()
 		}
-		m.system(fmt.Sprintf("%s is %s; next run %s.", a.ID, a.Status, stamp(a.NextRun)))
+		host.System(fmt.Sprintf("%s is %s; next run %s.", a.ID, a.Status, stamp(a.NextRun)))
 	case "delete":
 		if err := s.Delete(id); err != nil {
-			m.system("Error: " + err.Error())
+			host.System("Error: " + err.Error())
 			return nil
 		}
-		m.system("Deleted " + id + ".")
+		host.System("Deleted " + id + ".")
 	default:
-		m.system("Usage: /automations [list|show <id>|pause <id>|resume <id>|delete <id>]")
+		host.System("Usage: /automations [list|show <id>|pause <id>|resume <id>|delete <id>]")
 	}
 	return nil
 }

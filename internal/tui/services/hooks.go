@@ -1,4 +1,4 @@
-package tui
+package services
 
 import (
 	"strings"
@@ -20,31 +20,31 @@ var hookEvents = []string{
 }
 
 // hooksCommand is /hooks [list|events|trust].
-func (m *Model) hooksCommand(arg string) tea.Cmd {
-	r := m.o.Hooks
+func (sv *Services) Hooks(host Host, arg string) tea.Cmd {
+	r := sv.c.Hooks
 	switch strings.ToLower(strings.TrimSpace(arg)) {
 	case "", "list":
 		if r == nil {
-			m.system("No hooks are configured. Add [[hooks]] to config.toml, or .codewhale/hooks.toml to the project " +
+			host.System("No hooks are configured. Add [[hooks]] to config.toml, or .codewhale/hooks.toml to the project " +
 				"(it runs once you trust it); /hooks events lists the events.")
 			return nil
 		}
-		m.system(r.Describe())
+		host.System(r.Describe())
 	case "events":
-		m.system("Hook events:\n  " + strings.Join(hookEvents, "\n  "))
+		host.System("Hook events:\n  " + strings.Join(hookEvents, "\n  "))
 	case "trust":
 		if r == nil {
-			m.systemError("There is no " + hooks.ProjectFile(m.o.Workspace) + " to trust.")
+			host.SystemError("There is no " + hooks.ProjectFile(sv.c.Workspace) + " to trust.")
 			return nil
 		}
 		msg, err := r.Trust()
 		if err != nil {
-			m.systemError(err.Error())
+			host.SystemError(err.Error())
 			return nil
 		}
-		m.system(msg)
+		host.System(msg)
 	default:
-		m.systemError("Usage: /hooks [list|events|trust]")
+		host.SystemError("Usage: /hooks [list|events|trust]")
 	}
 	return nil
 }

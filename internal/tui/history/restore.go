@@ -1,4 +1,4 @@
-package tui
+package history
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale/codewhale/internal/checkpoint"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -20,30 +21,30 @@ type turnsMsg struct {
 	err   error
 }
 
-// restoreCommand is /restore: a picker of this session's recorded turns
+// Restore is /restore: a picker of this session's recorded turns
 // with the files each changed; the one picked is planned and asked about.
-func (m *Model) restoreCommand(arg string) tea.Cmd {
+func (h *History) Restore(host Host, arg string) tea.Cmd {
 	if strings.TrimSpace(arg) != "" {
-		m.systemError("Usage: /restore (then pick the turn to go back to before)")
+		host.SystemError("Usage: /restore (then pick the turn to go back to before)")
 		return nil
 	}
-	rec := m.checkpoints("Restore")
+	rec := h.checkpoints(host, "Restore")
 	if rec == nil {
 		return nil
 	}
-	sess := m.session
+	sess := host.Session()
 	return func() tea.Msg {
 		turns, err := rec.Turns(sess)
 		return turnsMsg{turns, err}
 	}
 }
 
-func (m *Model) showTurns(msg turnsMsg) tea.Cmd {
+func (h *History) showTurns(host Host, msg turnsMsg) tea.Cmd {
 	if msg.err != nil {
-		m.systemError("Listing the recorded turns failed: " + msg.err.Error())
+		host.SystemError("Listing the recorded turns failed: " + msg.err.Error())
 		return nil
 	}
-	now := m.now()
+	now := h.c.Now()
 	var items []views.Item
 	for i := len(msg.turns) - 1; i >= 0; i-- {
 		t := msg.turns[i]
@@ -54,12 +55,12 @@ func (m *Model) showTurns(msg turnsMsg) tea.Cmd {
 		items = append(items, views.Item{Label: termtext.Truncate(termtext.OneLine(t.Prompt), 40, "…"), Hint: hint, Value: t.TurnID})
 	}
 	if len(items) == 0 {
-		m.system("Nothing to restore: no turn of this session changed files that are not already undone.")
+		host.System("Nothing to restore: no turn of this session changed files that are not already undone.")
 		return nil
 	}
-	p := views.NewPicker(m.theme, "restore-turn", "Restore the workspace to before a turn — Enter picks", items, "")
+	p := views.NewPicker(h.c.Theme, restoreTurn, "Restore the workspace to before a turn — Enter picks", items, "")
 	p.Filter = true
-	m.push(p)
+	host.Push(p)
 	return nil
 }
 
@@ -89,12 +90,12 @@ func kindMark(kind string) string {
 }
 
 // restorePicked plans the restore to before the picked turn.
-func (m *Model) restorePicked(turnID string) tea.Cmd {
-	rec := m.checkpoints("Restore")
+func (h *History) restorePicked(host Host, turnID string) tea.Cmd {
+	rec := h.checkpoints(host, "Restore")
 	if rec == nil {
 		return nil
 	}
-	sess := m.session
+	sess := host.Session()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -107,7 +108,7 @@ func (m *Model) restorePicked(turnID string) tea.Cmd {
 // codewhale since (overwritten only on a yes, and then the default is
 // Cancel), and for /undo and /restore whether the conversation goes back
 // too.
-func restoreCard(m *Model, pr pendingRestore) *views.Question {
+func restoreCard(th *theme.Theme, pr pendingRestore) *views.Question {
 	plan := pr.p.Plan
 	var body []string
 	for i, t := range pr.p.Turns {
@@ -144,7 +145,7 @@ func restoreCard(m *Model, pr pendingRestore) *views.Question {
 	if len(plan.Conflicts) > 0 && !pr.force {
 		def = ""
 	}
-	return views.NewQuestion(m.theme, pr.kind, cardTitle(pr), body, options, def)
+	return views.NewQuestion(th, pr.kind, cardTitle(pr), body, options, def)
 }
 
 func cardTitle(pr pendingRestore) string {

@@ -1,4 +1,4 @@
-package tui
+package handoff
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -21,11 +23,8 @@ type editedMsg struct {
 
 // editorCommand is $VISUAL, else $EDITOR, split like a shell word list
 // ("code --wait"); "" when neither is set.
-func (m *Model) editorCommand() []string {
-	getenv := m.o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+func (h *Handoff) editorCommand() []string {
+	getenv := h.c.Getenv
 	for _, k := range []string{"VISUAL", "EDITOR"} {
 		if v := strings.TrimSpace(getenv(k)); v != "" {
 			if words, err := shell.Fields(v, getenv); err == nil && len(words) > 0 {
@@ -36,33 +35,33 @@ func (m *Model) editorCommand() []string {
 	return nil
 }
 
-// openEditor hands the composer text to the external editor (Ctrl+G,
+// Editor hands the composer text to the external editor (Ctrl+G,
 // Ctrl+X Ctrl+E) and takes the saved file back. Bubble Tea releases the
 // terminal while the editor runs; the editor gets the terminal itself on
-// fds 0, 1 and 2 (Options.TTY), not the UI's wrapped output.
-func (m *Model) openEditor() tea.Cmd {
-	argv := m.editorCommand()
+// fds 0, 1 and 2 (Config.In and Out), not the UI's wrapped output.
+func (h *Handoff) Editor(host Host, draft string) tea.Cmd {
+	argv := h.editorCommand()
 	if argv == nil {
-		return m.setStatus("Set $VISUAL or $EDITOR to edit the message in an editor", sevWarning)
+		return host.Status("Set $VISUAL or $EDITOR to edit the message in an editor", theme.Warning)
 	}
 	f, err := os.CreateTemp("", "codewhale-message-*.md")
 	if err != nil {
-		return m.setStatus("Editor: "+err.Error(), sevWarning)
+		return host.Status("Editor: "+err.Error(), theme.Warning)
 	}
 	path := f.Name()
-	_, werr := f.WriteString(editorFile(m.comp.Expanded()))
+	_, werr := f.WriteString(editorFile(draft))
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr != nil {
 		os.Remove(path)
-		return m.setStatus("Editor: "+werr.Error(), sevWarning)
+		return host.Status("Editor: "+werr.Error(), theme.Warning)
 	}
 	cmd := exec.Command(argv[0], append(argv[1:], path)...)
-	if in := m.o.TTY.In; in != nil {
+	if in := h.c.In; in != nil {
 		cmd.Stdin = in
 	}
-	if out := m.o.TTY.Out; out != nil {
+	if out := h.c.Out; out != nil {
 		cmd.Stdout, cmd.Stderr = out, out
 	}
 	name := filepath.Base(argv[0])
@@ -93,17 +92,6 @@ func editorText(file string) string {
 		return s
 	}
 	return strings.TrimSuffix(file, "\n")
-}
-
-// edited puts the editor's text in the composer; a failed editor keeps
-// the draft as it was.
-func (m *Model) edited(msg editedMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.setStatus(editorFailure(msg.name, msg.err), sevWarning)
-	}
-	m.comp.SetValue(msg.text)
-	m.modes.set(modeRestored, false)
-	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.refreshPopup())
 }
 
 // editorFailure says how the editor ended, once: "exited with status 1",

@@ -1,4 +1,4 @@
-package tui
+package history
 
 import (
 	"context"
@@ -66,25 +66,25 @@ type diffMsg struct {
 }
 
 // checkpoints is the recorder, or nil after saying why there is none.
-func (m *Model) checkpoints(what string) *checkpoint.Recorder {
-	rec := m.o.Checkpoints
+func (h *History) checkpoints(host Host, what string) *checkpoint.Recorder {
+	rec := h.c.Checkpoints
 	if rec == nil {
-		m.systemError(what + " is not available: " + orText(m.o.CheckpointsOff, "checkpoints are off in this session"))
+		host.SystemError(what + " is not available: " + orText(h.c.CheckpointsOff, "checkpoints are off in this session"))
 		return nil
 	}
-	if m.turn.busy {
-		m.systemError(what + " waits for the running turn; press Esc to interrupt it first.")
+	if host.Busy() {
+		host.SystemError(what + " waits for the running turn; press Esc to interrupt it first.")
 		return nil
 	}
 	return rec
 }
 
-// undoCommand is /undo [n] [--force]: take back the file changes of the
+// Undo is /undo [n] [--force]: take back the file changes of the
 // last n turns (default 1) that are not undone yet, asking first whether
 // the conversation drops them too. Files changed outside codewhale since
 // are shown and only overwritten when the user says so (--force makes
 // that the default answer).
-func (m *Model) undoCommand(arg string) tea.Cmd {
+func (h *History) Undo(host Host, arg string) tea.Cmd {
 	n, force := 1, false
 	for _, f := range strings.Fields(arg) {
 		switch {
@@ -93,15 +93,15 @@ func (m *Model) undoCommand(arg string) tea.Cmd {
 		case isCount(f):
 			n, _ = strconv.Atoi(f)
 		default:
-			m.systemError("Usage: /undo [n] [--force]")
+			host.SystemError("Usage: /undo [n] [--force]")
 			return nil
 		}
 	}
-	rec := m.checkpoints("Undo")
+	rec := h.checkpoints(host, "Undo")
 	if rec == nil {
 		return nil
 	}
-	session := m.session
+	session := host.Session()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -123,39 +123,39 @@ func orText(s, def string) string {
 }
 
 // planned shows the card that asks about a plan.
-func (m *Model) planned(msg plannedMsg) tea.Cmd {
+func (h *History) planned(host Host, msg plannedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, checkpoint.ErrNothingToUndo):
-		m.system("Nothing to undo: no turn of this session changed files that are not already undone.")
+		host.System("Nothing to undo: no turn of this session changed files that are not already undone.")
 		return nil
 	case msg.err != nil:
-		m.systemError(titleOf(msg.pr.kind) + " failed: " + msg.err.Error())
+		host.SystemError(titleOf(msg.pr.kind) + " failed: " + msg.err.Error())
 		return nil
 	}
 	pr := msg.pr
 	if pr.kind != kindRetry {
-		pr.cut = m.cutFor(pr.p.Oldest())
+		pr.cut = h.cutFor(pr.p.Oldest())
 	}
-	m.undo.pending = &pr
-	m.push(restoreCard(m, pr))
+	h.pending = &pr
+	host.Push(restoreCard(h.c.Theme, pr))
 	return nil
 }
 
 // answered carries out the user's answer to a card.
-func (m *Model) answered(kind, answer string) tea.Cmd {
-	pr := m.undo.pending
-	m.undo.pending = nil
+func (h *History) answered(host Host, kind, answer string) tea.Cmd {
+	pr := h.pending
+	h.pending = nil
 	if pr == nil || pr.kind != kind {
 		return nil
 	}
 	switch answer {
 	case "":
-		m.system("Nothing was changed.")
+		host.System("Nothing was changed.")
 		return nil
 	case answerKeepFiles:
-		return m.cutBack(pr.cut, pr.resend)
+		return h.cutBack(host, pr.cut, pr.resend)
 	}
-	rec, p := m.o.Checkpoints, *pr
+	rec, p := h.c.Checkpoints, *pr
 	overwrite := len(p.p.Plan.Conflicts) > 0
 	cut := answer == answerFilesAndTalk || pr.kind == kindRetry
 	return func() tea.Msg {
@@ -168,18 +168,18 @@ func (m *Model) answered(kind, answer string) tea.Cmd {
 
 // carried reports what a restore did and, if chosen, cuts the
 // conversation back.
-func (m *Model) carried(msg carriedMsg) tea.Cmd {
+func (h *History) carried(host Host, msg carriedMsg) tea.Cmd {
 	what := describeTurns(msg.pr)
 	switch {
 	case msg.err != nil:
-		m.systemError(titleOf(msg.pr.kind) + " failed: " + msg.err.Error())
+		host.SystemError(titleOf(msg.pr.kind) + " failed: " + msg.err.Error())
 		return nil
 	case !msg.res.Applied:
 		var b strings.Builder
 		fmt.Fprintf(&b, "Nothing was changed: %d file(s) changed outside codewhale while you decided:\n", len(msg.res.Conflicts))
 		writeConflicts(&b, msg.res.Conflicts)
 		b.WriteString("Run the command again to see them and decide.")
-		m.systemError(b.String())
+		host.SystemError(b.String())
 		return nil
 	}
 	var b strings.Builder
@@ -215,15 +215,15 @@ func (m *Model) carried(msg carriedMsg) tea.Cmd {
 	}
 	switch {
 	case !msg.cut:
-		m.system(b.String())
+		host.System(b.String())
 		return nil
 	case !msg.pr.cut.ok:
-		m.system(b.String())
-		return m.cutBack(msg.pr.cut, msg.pr.resend) // says why
+		host.System(b.String())
+		return h.cutBack(host, msg.pr.cut, msg.pr.resend) // says why
 	}
 	// The transcript is redrawn from the cut history; the report follows.
-	m.undo.report = b.String()
-	return m.cutBack(msg.pr.cut, msg.pr.resend)
+	h.report = b.String()
+	return h.cutBack(host, msg.pr.cut, msg.pr.resend)
 }
 
 func verbOf(kind string) string {
@@ -258,23 +258,23 @@ func describeTurns(pr pendingRestore) string {
 	return fmt.Sprintf("the last turn (%q)", turns[0].Prompt)
 }
 
-// diffCommand is /diff [n]: everything this session's recorded turns changed
+// Diff is /diff [n]: everything this session's recorded turns changed
 // in the workspace (or the last n turns'), as a coloured diff in the pager.
-func (m *Model) diffCommand(arg string) tea.Cmd {
-	rec := m.o.Checkpoints
+func (h *History) Diff(host Host, arg string) tea.Cmd {
+	rec := h.c.Checkpoints
 	if rec == nil {
-		m.systemError("/diff is not available: " + orText(m.o.CheckpointsOff, "checkpoints are off in this session"))
+		host.SystemError("/diff is not available: " + orText(h.c.CheckpointsOff, "checkpoints are off in this session"))
 		return nil
 	}
 	n := 0
 	if a := strings.TrimSpace(arg); a != "" {
 		if !isCount(a) {
-			m.systemError("Usage: /diff [n]  (n: the last n turns; default: the whole session)")
+			host.SystemError("Usage: /diff [n]  (n: the last n turns; default: the whole session)")
 			return nil
 		}
 		n, _ = strconv.Atoi(a)
 	}
-	session := m.session
+	session := host.Session()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -304,17 +304,17 @@ func sessionDiff(ctx context.Context, rec *checkpoint.Recorder, session string, 
 	return title, diff, err
 }
 
-func (m *Model) showDiff(msg diffMsg) tea.Cmd {
+func (h *History) showDiff(host Host, msg diffMsg) tea.Cmd {
 	if msg.err != nil {
-		m.system("/diff: " + msg.err.Error())
+		host.System("/diff: " + msg.err.Error())
 		return nil
 	}
 	if strings.TrimSpace(msg.diff) == "" {
-		m.system("No differences: the workspace is as it was before those turns.")
+		host.System("No differences: the workspace is as it was before those turns.")
 		return nil
 	}
-	p := views.NewPager(m.theme, msg.title, msg.diff)
-	p.LineStyle = m.theme.DiffLine
-	m.push(p)
+	p := views.NewPager(h.c.Theme, msg.title, msg.diff)
+	p.LineStyle = h.c.Theme.DiffLine
+	host.Push(p)
 	return nil
 }

@@ -1,4 +1,4 @@
-package tui
+package handoff
 
 import (
 	"context"
@@ -9,19 +9,9 @@ import (
 
 	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
-)
 
-// DetectMultiplexer names the terminal multiplexer the process runs in:
-// "tmux" when TMUX is set, "screen" for TERM=screen* outside tmux, else "".
-func DetectMultiplexer(getenv func(string) string) string {
-	switch {
-	case getenv("TMUX") != "":
-		return "tmux"
-	case strings.HasPrefix(getenv("TERM"), "screen"):
-		return "screen"
-	}
-	return ""
-}
+	"github.com/codewhale/codewhale/internal/tui/theme"
+)
 
 // copiedMsg reports how a copy went.
 type copiedMsg struct {
@@ -38,17 +28,17 @@ const (
 	viaScreen                  // screen passthrough of OSC 52
 )
 
-// copyText puts text on the clipboard. Inside tmux it goes through tmux
+// Copy puts text on the clipboard. Inside tmux it goes through tmux
 // itself (`load-buffer -w`), which works in a default tmux: an
 // application's OSC 52 is dropped there unless set-clipboard is on, and a
 // passthrough-wrapped one unless allow-passthrough is on. Elsewhere it is
 // a plain OSC 52 (screen needs its own passthrough). Only tmux can say the
 // copy arrived; the toast says so honestly.
-func (m *Model) copyText(text, label string) tea.Cmd {
-	if m.o.Clipboard == nil && m.o.Multiplexer != "tmux" {
-		return m.setStatus("Clipboard unavailable: no terminal to send OSC 52 to", sevWarning)
+func (h *Handoff) Copy(host Host, text, label string) tea.Cmd {
+	if h.c.Clipboard == nil && h.c.Multiplexer != "tmux" {
+		return host.Status("Clipboard unavailable: no terminal to send OSC 52 to", theme.Warning)
 	}
-	out, mux := m.o.Clipboard, m.o.Multiplexer
+	out, mux := h.c.Clipboard, h.c.Multiplexer
 	return func() tea.Msg {
 		if mux == "tmux" {
 			if err := tmuxLoadBuffer(text); err == nil {
@@ -89,12 +79,12 @@ func tmuxLoadBuffer(text string) error {
 }
 
 // copied shows the toast for a finished copy.
-func (m *Model) copied(msg copiedMsg) tea.Cmd {
+func copied(host Host, msg copiedMsg) tea.Cmd {
 	switch {
 	case msg.err != nil:
-		return m.setStatus("Copy failed: "+msg.err.Error(), sevWarning)
+		return host.Status("Copy failed: "+msg.err.Error(), theme.Warning)
 	case msg.how == viaTmux:
-		return m.setStatus("Copied "+msg.label+" to the tmux buffer (and the clipboard, if the terminal accepts OSC 52)", sevSuccess)
+		return host.Status("Copied "+msg.label+" to the tmux buffer (and the clipboard, if the terminal accepts OSC 52)", theme.Success)
 	}
-	return m.setStatus("Sent "+msg.label+" to the clipboard by OSC 52 (the terminal cannot confirm it arrived)", sevInfo)
+	return host.Status("Sent "+msg.label+" to the clipboard by OSC 52 (the terminal cannot confirm it arrived)", theme.Info)
 }

@@ -1,4 +1,4 @@
-package tui
+package services
 
 import (
 	"fmt"
@@ -13,10 +13,10 @@ import (
 // permissionsCommand is /permissions [list|explain <n>|remove <n>]: the
 // saved permission rules (internal/permissions), what each does, and
 // removing one from the global file.
-func (m *Model) permissionsCommand(arg string) tea.Cmd {
-	s := m.o.Permissions
+func (sv *Services) Permissions(host Host, arg string) tea.Cmd {
+	s := sv.c.Permissions
 	if s == nil {
-		m.system("Permission rules are not available in this session.")
+		host.System("Permission rules are not available in this session.")
 		return nil
 	}
 	verb, rest, _ := strings.Cut(strings.TrimSpace(arg), " ")
@@ -24,20 +24,20 @@ func (m *Model) permissionsCommand(arg string) tea.Cmd {
 	rules := s.Rules()
 	switch {
 	case verb == "" || verb == "list":
-		m.system(permissionList(rules, s.Ignored()))
+		host.System(permissionList(rules, s.Ignored()))
 	case (verb == "explain" || verb == "remove") && (err != nil || n < 1 || n > len(rules)):
-		m.system(fmt.Sprintf("Usage: /permissions %s <n>, with n from 1 to %d (see /permissions list).", verb, len(rules)))
+		host.System(fmt.Sprintf("Usage: /permissions %s <n>, with n from 1 to %d (see /permissions list).", verb, len(rules)))
 	case verb == "explain":
-		m.system(explainRule(n, rules[n-1]))
+		host.System(explainRule(n, rules[n-1]))
 	case verb == "remove":
 		r, err := s.Remove(n)
 		if err != nil {
-			m.system("Error: " + err.Error())
+			host.System("Error: " + err.Error())
 			return nil
 		}
-		m.system(fmt.Sprintf("Removed rule %d: %s", n, r.String()))
+		host.System(fmt.Sprintf("Removed rule %d: %s", n, r.String()))
 	default:
-		m.system("Usage: /permissions [list|explain <n>|remove <n>]")
+		host.System("Usage: /permissions [list|explain <n>|remove <n>]")
 	}
 	return nil
 }

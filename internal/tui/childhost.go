@@ -1,0 +1,91 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/session"
+	"github.com/codewhale/codewhale/internal/tui/attach"
+	"github.com/codewhale/codewhale/internal/tui/handoff"
+	"github.com/codewhale/codewhale/internal/tui/history"
+	"github.com/codewhale/codewhale/internal/tui/services"
+	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/theme"
+	"github.com/codewhale/codewhale/internal/tui/transcript"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// childHost is the root model as its children see it (history.Host,
+// services.Host, attach.Host).
+type childHost struct{ m *Model }
+
+var (
+	_ history.Host  = childHost{}
+	_ services.Host = childHost{}
+	_ attach.Host   = childHost{}
+	_ handoff.Host  = childHost{}
+)
+
+func (h childHost) System(text string)      { h.m.system(text) }
+func (h childHost) SystemError(text string) { h.m.systemError(text) }
+func (h childHost) Push(v views.View)       { h.m.push(v) }
+func (h childHost) Busy() bool              { return h.m.turn.busy }
+func (h childHost) Session() string         { return h.m.session }
+func (h childHost) Send(text string) tea.Cmd {
+	return h.m.send(text)
+}
+
+func (h childHost) Status(text string, sev theme.Severity) tea.Cmd {
+	return h.m.setStatus(text, sev)
+}
+
+func (h childHost) Redraw(msgs []provider.Message) {
+	h.m.tr.Clear()
+	rebuild(h.m.tr, msgs)
+}
+
+func (h childHost) Forked(id string) {
+	m := h.m
+	m.session = id
+	m.snapshot = nil
+	m.meter = m.freshMeter()
+}
+
+func (h childHost) Paste(text string) tea.Cmd {
+	return h.m.comp.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
+}
+
+// Edited puts the external editor's text in the composer.
+func (h childHost) Edited(text string) tea.Cmd {
+	m := h.m
+	m.comp.SetValue(text)
+	m.modes.set(modeRestored, false)
+	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.menu.Refresh())
+}
+
+func (h childHost) SetDraft(text string) {
+	h.m.comp.SetValue(text)
+	h.m.menu.Refresh()
+}
+
+func (h childHost) Resumed(l *session.Loaded) {
+	m := h.m
+	m.session, m.mode = l.Session.ID, l.Session.Mode
+	if l.Session.Model != "" {
+		m.route.Model = l.Session.Model
+	}
+	m.updatePlaceholder()
+	m.snapshot = nil
+	m.meter = m.freshMeter()
+	m.meter.Resume(l.Session.Usage, session.Cost(m.route.Model, l.Session.Usage, m.o.Prices))
+	h.Redraw(l.Session.Messages)
+	for _, msg := range l.Session.Messages { // ↑ recalls what was typed before the resume
+		if msg.Role == provider.RoleUser && msg.Typed() {
+			m.comp.Remember(msg.PromptText())
+		}
+	}
+	for _, n := range l.Notices() {
+		// What the resume found and repaired outlives the status line.
+		m.tr.Add(transcript.NewCell(transcript.Notice, termtext.Sanitize(n)))
+	}
+}

@@ -1,0 +1,69 @@
+// Package services is the TUI's child for the slash commands over the
+// session's services: /agents (the defined sub-agent types), /automations,
+// /permissions (the saved rules), /hooks, /lsp, /context and /skills. It reaches
+// the root model only through Host; work done off the UI goroutine comes
+// back to Update as a message.
+package services
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	auto "github.com/codewhale/codewhale/internal/automation"
+	"github.com/codewhale/codewhale/internal/hooks"
+	"github.com/codewhale/codewhale/internal/lsp"
+	"github.com/codewhale/codewhale/internal/permissions"
+	"github.com/codewhale/codewhale/internal/projectctx"
+	"github.com/codewhale/codewhale/internal/tools/agent"
+	"github.com/codewhale/codewhale/internal/tui/theme"
+	"github.com/codewhale/codewhale/internal/tui/views"
+)
+
+// Host is what the child needs of the root model.
+type Host interface {
+	// System and SystemError add a System cell to the transcript.
+	System(text string)
+	SystemError(text string)
+	// Push opens a view on top of the modal stack.
+	Push(v views.View)
+}
+
+// Config names the session's services; a nil one is reported as not
+// available.
+type Config struct {
+	Theme         *theme.Theme
+	Workspace     string
+	Project       *projectctx.Context
+	Agents        *agent.Manager
+	Automations   *auto.Store
+	WakeScheduler func() // tells this process's scheduler after a change
+	Permissions   *permissions.Set
+	Hooks         *hooks.Runner
+	LSP           *lsp.Manager
+}
+
+// Services is the child.
+type Services struct{ c Config }
+
+// New builds the child.
+func New(c Config) *Services { return &Services{c: c} }
+
+// noteMsg adds a System cell from work done off the UI goroutine.
+type noteMsg struct{ text string }
+
+// Update takes the child's own messages; ok is false for any other.
+func (sv *Services) Update(host Host, msg tea.Msg) (tea.Cmd, bool) {
+	if msg, ok := msg.(noteMsg); ok {
+		host.System(msg.text)
+		return nil, true
+	}
+	return nil, false
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, ", ")
+}

@@ -208,6 +208,7 @@ func TestExecAgentStreamJSON(t *testing.T) {
 
 // The digest `codewhale tools --json` prints is the digest of the tools the
 // first request really carries.
+// CONTRACT.md §13.5: codewhale tools reports the names and digest the first request really carries.
 func TestToolsReceiptDigestMatchesFirstRequest(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("ok"))
@@ -234,6 +235,8 @@ func TestToolsReceiptDigestMatchesFirstRequest(t *testing.T) {
 // `codewhale tools` reports the surface request 1 really carries under strict
 // mode and the allow/deny lists: its digest equals exec's metadata and the
 // digest of the tools the model server received.
+// CONTRACT.md §13.5: strict mode and the allow/deny lists are applied as at step 0 and the digest equals the first
+// request's.
 func TestToolsReceiptMatchesFirstRequestUnderStrictModeAndLists(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -325,6 +328,7 @@ func TestExecTextAndJSONOutput(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §13.4: a 401, a missing key and a bad config exit 1; a 503 still failing after the retries exits 75.
 func TestExecExitCodes(t *testing.T) {
 	t.Parallel()
 	unauthorized := fakemodel.New(t, fakemodel.Reply{Status: 401, Body: `{"error":{"message":"Authentication Fails"}}`})
@@ -355,6 +359,7 @@ func TestExecExitCodes(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §13.4: Ctrl+C (SIGINT) during exec exits 130.
 func TestExecInterruptExits130(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Text: strings.Repeat("slow ", 400), Chunk: 5, Delay: 20 * time.Millisecond})
@@ -609,6 +614,8 @@ func receiptOf(t *testing.T, c *cli, args ...string) (active []string, digest st
 
 // The provider-free receipt names nine tools with memory on, eight with it
 // off, and the seed's six in Plan mode.
+// CONTRACT.md §13.5: --mode plan and the memory switch change the receipt's active set as they change the first
+// request.
 func TestToolsReceiptSets(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)

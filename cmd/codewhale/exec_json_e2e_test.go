@@ -85,6 +85,7 @@ func TestExecOutputMatchesPublishedSchema(t *testing.T) {
 // CONTRACT.md §13.2: --json-schema tells the model the schema, gives a
 // failing answer one repair turn naming the errors, and exits 3 with the
 // errors on stderr when the repair fails too.
+// CONTRACT.md §13.4: a final answer failing --json-schema after its repair turn exits 3.
 func TestJSONSchemaRepairThenExit3(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text(`{"name": 5}`), fakemodel.Text("```json\n{\"name\": \"whale\"}\n```"),

@@ -19,6 +19,8 @@ func initReply(body string) fakemodel.Reply {
 // diff on stdout and writes only with --yes; --dry-run writes nothing;
 // without a terminal and without either flag it refuses before any
 // request.
+// CONTRACT.md §17.6: codewhale init runs one Plan turn, prints the diff, and writes only on yes, --yes, never on
+// --dry-run.
 func TestInitCommand(t *testing.T) {
 	t.Parallel()
 	t.Run("yes writes after a Plan-mode survey", func(t *testing.T) {

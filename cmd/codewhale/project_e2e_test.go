@@ -100,6 +100,8 @@ func canonicalPath(t *testing.T, p string) string {
 
 // `exec "/name args"` expands a user command: the model receives the
 // expansion, and the command's mode and allowed-tools narrow its turn.
+// CONTRACT.md §17.2: exec '/name args' expands the command and runs it as one turn in its mode with its allowed-tools,
+// refusing other calls with the exact text.
 func TestExecExpandsAUserCommand(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -130,6 +132,7 @@ func TestExecExpandsAUserCommand(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.2: an unknown or built-in name is an error listing the commands, and nothing is sent.
 func TestExecRefusesAnUnknownOrBuiltinCommand(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t)

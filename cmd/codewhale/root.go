@@ -129,7 +129,7 @@ func newRootCmd(ios IO, g *globals) *cobra.Command {
 	pf.StringVar(&g.configPath, "config", "", "config file (default $CODEWHALE_HOME/config.toml)")
 	pf.StringVarP(&g.workspace, "workspace", "C", "", "workspace directory (default: the current directory)")
 	pf.StringVar(&g.approval, "approval-policy", "", "approval posture: suggest|auto|bypass|never")
-	pf.StringVar(&g.sandboxMode, "sandbox", "", "command sandbox: read-only|workspace-write|danger-full-access (default workspace-write)")
+	pf.StringVar(&g.sandboxMode, "sandbox", "", "command sandbox: read-only|workspace-write|danger-full-access|external-sandbox (default workspace-write)")
 	pf.StringVar(&g.sandboxMode, "sandbox-mode", "", "same as --sandbox")
 	_ = pf.MarkHidden("sandbox-mode")
 	pf.BoolVar(&g.noProjectConfig, "no-project-config", false, "ignore <workspace>/.codewhale/config.toml")

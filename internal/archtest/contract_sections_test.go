@@ -15,23 +15,37 @@ import (
 // leave it (the test says so), and a new section must come with a test
 // that names it (a comment citing CONTRACT.md and the section number) or a row
 // here saying why not.
-var uncoveredSections = map[string]string{}
-
-// backlog is the reason shared by the sections issue 32 found uncovered:
-// their behaviour has tests, but none names the section, so a reader of
-// the contract cannot find the proof; naming them is open work.
-const backlog = "tested without naming the section (issue 32 item 4, open)"
-
-func init() {
-	for _, s := range strings.Fields("" +
-		"" +
-		"13.4 13.5 14.1 14.2 14.3 14.4 " +
-		"14.8 14.9 14.10 17.1 17.2 17.3 17.4 17.6") {
-		uncoveredSections[s] = backlog
-	}
+var uncoveredSections = map[string]string{
+	"1": "prose only: the glossary defines the words the other sections use (registry, catalog, turn, step, …) and " +
+		"names no behaviour of its own; each word's behaviour is tested in the section that defines it",
 }
 
-var sectionHeading = regexp.MustCompile(`(?m)^### (\d+\.\d+) `)
+// sectionHeading is a `### N.M` heading, or a `## N.` chapter heading: a
+// chapter with no subsections is one section, N.
+var sectionHeading = regexp.MustCompile(`(?m)^(##|###) (\d+(?:\.\d+)?)\.? `)
+
+// indexedSections is CONTRACT.md's sections in order: every N.M, and
+// every chapter N that has no N.M under it.
+func indexedSections(doc string) []string {
+	var out []string
+	chapter, hasSub := "", false
+	flush := func() {
+		if chapter != "" && !hasSub {
+			out = append(out, chapter)
+		}
+	}
+	for _, m := range sectionHeading.FindAllStringSubmatch(doc, -1) {
+		if m[1] == "##" {
+			flush()
+			chapter, hasSub = m[2], false
+			continue
+		}
+		hasSub = true
+		out = append(out, m[2])
+	}
+	flush()
+	return out
+}
 
 // TestContractSectionsAreNamedByTests lists the contract's sections that
 // no test file (or test helper) names in a comment citing CONTRACT.md (or
@@ -43,15 +57,12 @@ func TestContractSectionsAreNamedByTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sections []string
-	for _, m := range sectionHeading.FindAllStringSubmatch(string(doc), -1) {
-		sections = append(sections, m[1])
-	}
+	sections := indexedSections(string(doc))
 	if len(sections) < 50 {
 		t.Fatalf("found only %d sections in CONTRACT.md; the heading pattern is stale", len(sections))
 	}
 	cited := map[string]bool{}
-	cite := regexp.MustCompile(`CONTRACT(?:\.md)? \x{00A7}(\d+\.\d+)(?:[^0-9.]|\.[^0-9]|$)`)
+	cite := regexp.MustCompile(`CONTRACT(?:\.md)? \x{00A7}(\d+(?:\.\d+)?)(?:[^0-9.]|\.[^0-9]|$)`)
 	for _, top := range []string{"internal", "cmd"} {
 		err := filepath.WalkDir(filepath.Join("..", "..", top), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
@@ -95,6 +106,11 @@ func TestContractSectionsAreNamedByTests(t *testing.T) {
 		t.Errorf("CONTRACT.md sections no test names (add a comment citing CONTRACT.md and the section to the test that proves it, "+
 			"or list the section in uncoveredSections with why): %s", strings.Join(missing, ", "))
 	}
-	t.Logf("%d of %d contract sections named by tests; %d listed uncovered", len(sections)-len(uncoveredSections),
-		len(sections), len(uncoveredSections))
+	named := 0
+	for _, s := range sections {
+		if cited[s] {
+			named++
+		}
+	}
+	t.Logf("%d of %d contract sections named by tests; %d listed uncovered", named, len(sections), len(uncoveredSections))
 }

@@ -182,6 +182,7 @@ var personReads = []struct {
 // functions personReads lists (issue 23: check-then-open by name let a link
 // swapped in after the check be read), and on a listed function that no
 // longer reads, so the list stays honest.
+// CONTRACT.md §5: every read on the model's behalf goes through the confined reader.
 func TestModelReadsGoThroughConfine(t *testing.T) {
 	t.Parallel()
 	allowed := map[string]bool{}

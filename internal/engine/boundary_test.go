@@ -15,6 +15,8 @@ import (
 // The file boundary is the workspace plus exactly the trusted roots in
 // force: the per-workspace list always, trusted_paths in trust mode (Full
 // Access or Trust); nothing else in any posture, and <turn_meta> says which.
+// CONTRACT.md §5: the boundary is the workspace plus the per-workspace trust list always and trusted_paths only in
+// trust mode, and turn_meta states it.
 func TestFileBoundaryUnderTrust(t *testing.T) {
 	t.Parallel()
 	listed := tools.Canonical(t.TempDir())

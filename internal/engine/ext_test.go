@@ -26,6 +26,7 @@ func withHooks(t *testing.T, specs ...config.Hook) func(*engine.Options) {
 // A tool_call_before hook that asks makes the call need a person: an
 // interactive Ask session shows the card with the hook's reason; a
 // headless --auto run refuses it (auto-approval is for ordinary prompts).
+// CONTRACT.md §17.4: a tool_call_before ask makes the call need a person's explicit approval.
 func TestHookAskNeedsAPersonsApproval(t *testing.T) {
 	t.Parallel()
 	ask := config.Hook{Event: engine.HookToolBefore, Matcher: "File:read",
@@ -79,6 +80,8 @@ func TestAfterAndTurnEndHooks(t *testing.T) {
 
 // A user command's scope narrows its one turn: Plan and its tools, never a
 // wider mode; the next turn is the session's again.
+// CONTRACT.md §17.2: a command's scope sets the turn's model, mode and allow list, never widens Plan, and says so in a
+// Status.
 func TestTurnScopeNarrowsAndNeverWidens(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("a"), fakemodel.Text("b"), fakemodel.Text("c"))

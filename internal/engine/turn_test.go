@@ -610,6 +610,7 @@ func TestPlanModeNarrowsToolsAndRefusesWrites(t *testing.T) {
 }
 
 // The To-do rides along every request as a transient block, never stored.
+// CONTRACT.md §7: the block rides along a copy of every request as one user message and is never stored.
 func TestWorkStateBlockFollowsWorkUpdate(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,

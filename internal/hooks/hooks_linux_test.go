@@ -19,6 +19,7 @@ import (
 
 // A hook that hangs is killed at its timeout — with what it started — and
 // reported; the call goes on.
+// CONTRACT.md §17.4: at its timeout the whole process group is killed and reported.
 func TestAHangingHookIsKilledAtItsTimeout(t *testing.T) {
 	t.Parallel()
 	marker := filepath.Join(t.TempDir(), "child.pid")
@@ -63,6 +64,7 @@ func alive(pid string) bool {
 
 // Hooks run under the session's sandbox: a write outside the workspace is
 // refused (the hook fails and is reported), one inside succeeds.
+// CONTRACT.md §17.4: a hook runs under the session's sandbox.
 func TestHooksRunUnderTheSandbox(t *testing.T) {
 	t.Parallel()
 	ws, outside := t.TempDir(), t.TempDir()

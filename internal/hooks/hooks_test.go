@@ -27,6 +27,7 @@ func bashCall(cmd string) engine.HookCall {
 	return engine.HookCall{SessionID: "s1", TurnID: "t1", Tool: "Bash", CallID: "c1", Input: in}
 }
 
+// CONTRACT.md §17.4: a malformed hook is an error naming the file and the hook; timeout_ms is bounded.
 func TestCompileRefusesBadHooks(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -47,6 +48,7 @@ func TestCompileRefusesBadHooks(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.4: matchers: Tool, Tool:action, Tool(glob), alternatives with |, * across /.
 func TestMatcher(t *testing.T) {
 	t.Parallel()
 	file := func(action, path string) engine.HookCall {
@@ -79,6 +81,8 @@ func TestMatcher(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.4: exit 0 proceeds reading a JSON answer, exit 2 blocks with stderr, anything else is reported as
+// going on as if it had not run.
 func TestAnswersByExitCodeAndJSON(t *testing.T) {
 	t.Parallel()
 	hook := func(cmd string) config.Hook {
@@ -112,6 +116,8 @@ func TestAnswersByExitCodeAndJSON(t *testing.T) {
 }
 
 // The payload is on stdin; credentials are not in the environment.
+// CONTRACT.md §17.4: the payload on stdin and the scrubbed environment plus CODEWHALE_HOOK_EVENT and
+// CODEWHALE_WORKSPACE.
 func TestPayloadAndScrubbedEnvironment(t *testing.T) {
 	t.Setenv("DEEPSEEK_API_KEY", "sk-should-not-leak")
 	t.Setenv("MY_SERVICE_TOKEN", "tok-should-not-leak")
@@ -140,6 +146,7 @@ func TestPayloadAndScrubbedEnvironment(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.4: each message_submit sees the previous rewrite and a block wins and stops the rest.
 func TestMessageRewritesChainAndABlockStops(t *testing.T) {
 	t.Parallel()
 	r, _ := runner(t,
@@ -176,6 +183,7 @@ func TestShellEnvAndSessionStart(t *testing.T) {
 
 // A project's hooks.toml runs only once trusted, and an edit needs a new
 // trust.
+// CONTRACT.md §17.4: the project file runs only once trusted by its SHA-256, and an edit needs trust again.
 func TestProjectHooksNeedTrust(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

@@ -13,6 +13,8 @@ import (
 	"github.com/codewhale/codewhale/internal/testutil/cputime"
 )
 
+// CONTRACT.md §17.2: commands from the three folders in precedence with shadowing, namespaces joined by ':', and the
+// frontmatter keys.
 func TestCommandsFromEverySourceWithNamespacesAndFrontmatter(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -62,6 +64,8 @@ func TestCommandsFromEverySourceWithNamespacesAndFrontmatter(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.2: $ARGUMENTS and $1…$9 with quoted words, $10 left alone, and 'Arguments: <args>' appended to a
+// body without placeholders.
 func TestExpand(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ body, args, want string }{
@@ -199,6 +203,7 @@ func BenchmarkLoad50Reference(b *testing.B) {
 
 // The plain-line fast path reads what the YAML parser reads, and leaves
 // everything else to it.
+// CONTRACT.md §17.2: the plain key: value frontmatter reads as YAML would.
 func TestPlainFrontmatterAgreesWithYAML(t *testing.T) {
 	t.Parallel()
 	for _, meta := range []string{

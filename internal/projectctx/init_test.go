@@ -15,6 +15,7 @@ func reply(body string) string {
 	return "I read go.mod and the CI file.\n\n" + proposalOpen + "\n" + body + proposalClose + "\n"
 }
 
+// CONTRACT.md §17.6: an existing AGENTS.md (or the first fallback) is given to improve, --force asks afresh.
 func TestInitDraftPromptAndBase(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -66,6 +67,8 @@ func TestInitDraftPromptAndBase(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.6: the host takes the text between the last pair of markers, bounded and refused when a diff would
+// not show it faithfully.
 func TestInitDraftProposal(t *testing.T) {
 	t.Parallel()
 	d := &InitDraft{}
@@ -163,6 +166,7 @@ func TestInitDraftWrite(t *testing.T) {
 
 // A file edited (or created) after the diff was shown is not overwritten:
 // the person approved a change against other text.
+// CONTRACT.md §17.6: the write is refused when the file changed on disk after the diff.
 func TestInitDraftWriteRefusesAFileChangedSinceTheDiff(t *testing.T) {
 	t.Parallel()
 	for name, setup := range map[string]map[string]string{"edited": {"AGENTS.md": "Old rule.\n"}, "created": {"go.mod": "module demo\n"}} {
@@ -188,6 +192,8 @@ func TestInitDraftWriteRefusesAFileChangedSinceTheDiff(t *testing.T) {
 // AGENTS.md linked to a file in the repository is written through the
 // link (the link stays); a link out of the repository, to a secret or to
 // a protected path is refused before any turn runs.
+// CONTRACT.md §17.6: an AGENTS.md link is written through only when its target is in the repository, no secret and not
+// protected.
 func TestInitDraftLinks(t *testing.T) {
 	t.Parallel()
 	ws := repo(t, map[string]string{"docs/agents.md": "Linked rule.\n"})

@@ -28,6 +28,8 @@ func write(t *testing.T, root string, files map[string]string) {
 	fstree.Write(t, root, files)
 }
 
+// CONTRACT.md §17.1: the global file, then one file per folder from the repository root down to the workspace, first
+// of the candidate names, siblings never.
 func TestInstructionsChainFromRootToWorkspace(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -67,6 +69,7 @@ func TestInstructionsChainFromRootToWorkspace(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.1: outside a repository only the workspace's own file is read.
 func TestInstructionsOutsideARepositoryReadOnlyTheWorkspace(t *testing.T) {
 	t.Parallel()
 	parent := canonical(t.TempDir())
@@ -77,6 +80,7 @@ func TestInstructionsOutsideARepositoryReadOnlyTheWorkspace(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.1: a file over 32 KiB is cut on a line boundary and ends with the exact receipt.
 func TestOversizedInstructionsAreCutWithAReceipt(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("line of the root file\n", 3000) // 66 000 bytes
@@ -95,6 +99,7 @@ func TestOversizedInstructionsAreCutWithAReceipt(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.1: all files together keep 64 KiB; a file with too little room left is skipped and listed.
 func TestInstructionsShareATotalBound(t *testing.T) {
 	t.Parallel()
 	line := func(s string, n int) string { return strings.Repeat(s+"\n", n) }
@@ -123,6 +128,7 @@ func TestInstructionsShareATotalBound(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.1: a file that links outside the repository or to a secret is not read.
 func TestInstructionsThatLinkToSecretsOrOutsideAreNotRead(t *testing.T) {
 	t.Parallel()
 	outside := canonical(t.TempDir())
@@ -160,6 +166,7 @@ func TestGlobalInstructionsMayNotLinkIntoTheHomesSecrets(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.1: @path mentions are listed, never expanded.
 func TestMentionsAreListedNotExpanded(t *testing.T) {
 	t.Parallel()
 	root := repo(t, map[string]string{"AGENTS.md": "See @docs/ARCHITECTURE.md and @CONTRACT.md; ask @alice; mail a@b.c\n",
@@ -176,6 +183,7 @@ func TestMentionsAreListedNotExpanded(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.1: between turns an edit, an addition or a removal reloads and says so in the exact status.
 func TestRefreshNoticesEditsAdditionsAndRemovals(t *testing.T) {
 	t.Parallel()
 	root := repo(t, map[string]string{"AGENTS.md": "v1\n", ".codewhale/commands/a.md": "do a\n"})

@@ -54,6 +54,7 @@ func promptHas(text string) func(*State) bool {
 }
 
 // AGENTS.md itself swapped for a link to the credentials.
+// CONTRACT.md §17.1: a file swapped for a link after the check is never read through it.
 func TestRaceInstructionsNeverCarryASwappedInFile(t *testing.T) {
 	t.Parallel()
 	ws := repo(t, map[string]string{"AGENTS.md": "inside rule\n"})

@@ -14,6 +14,8 @@ func skill(name, desc string) string {
 // Skills come from the project's .codewhale/skills, then .claude/skills,
 // then the user's home, each marked with its source; a name found earlier
 // shadows a later one, which is reported.
+// CONTRACT.md §17.3: skills from the three folders with commands' precedence, a later skill of the same name
+// shadowed.
 func TestSkillsFromEverySourceWithShadowing(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -49,6 +51,8 @@ func TestSkillsFromEverySourceWithShadowing(t *testing.T) {
 
 // The prompt lists at most 100 skills, each description cut at 300
 // characters, and counts the rest.
+// CONTRACT.md §17.3: the <skills> block lists at most 100, descriptions cut at 300 characters, 12 KiB in all, with a
+// count of the rest.
 func TestSkillsBlockIsBounded(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{}

@@ -9,6 +9,8 @@ import (
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
+// CONTRACT.md §5: ResolvePath joins a relative path to the workspace, resolves links (the deepest existing ancestor
+// for a new path) and refuses an escape with PathEscape.
 func TestResolvePathBoundary(t *testing.T) {
 	t.Parallel()
 	root := tools.Canonical(t.TempDir())

@@ -54,6 +54,7 @@ func firstRequest(s *toolset.Services, mode posture.Mode) (*tools.Registry, *cat
 // CONTRACT.md §16, §15.1 and §15.2: the default-active sets, the first checks the contract requires.
 // CONTRACT.md §4.2: the default-active set is nine names with memory on, eight with it off; and (CONTRACT.md §4.6) Plan's first
 // request is exactly File, Git, agent, tasks, work_update, tool_search.
+// CONTRACT.md §15: settled decisions 1 and 2: the default-active sets and Plan's exact set.
 func TestDefaultActiveSets(t *testing.T) {
 	t.Parallel()
 	_, _, on := firstRequest(services(t, true), posture.Act)

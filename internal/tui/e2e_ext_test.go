@@ -38,6 +38,7 @@ const initReady = "answer · ↑/↓ Enter · Esc cancel"
 // /init runs a Plan-mode survey turn with the read-only tools, shows the
 // proposed AGENTS.md as a diff, and writes it only after the user says so;
 // an existing file is handed to the model to improve.
+// CONTRACT.md §17.6: /init in the TUI writes AGENTS.md only after the person's yes.
 func TestE2EInitWritesAgentsMDAfterApproval(t *testing.T) {
 	t.Parallel()
 	proposal := "# Demo\n\n## Build and test\n\n```sh\ngo test ./...\n```\n\nKeep functions short.\n"

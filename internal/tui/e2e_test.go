@@ -457,6 +457,7 @@ func TestE2EEscMidStreamReturnsControlQuickly(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §13.4: SIGTERM exits 128+15 after restoring the terminal (also CONTRACT.md §14.1).
 func TestE2ESigtermRestoresTheTerminalAndExits143(t *testing.T) {
 	t.Parallel()
 	p := startTUI(t, nil)

@@ -25,6 +25,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
+// CONTRACT.md §14.2: the first frame's layout: header, phase strip and composer with its placeholder (golden).
 func TestFirstFrameGolden(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 20)
@@ -38,6 +39,8 @@ func TestNoKeyBannerGolden(t *testing.T) {
 	golden.RequireEqual(t, []byte(d.screen()))
 }
 
+// CONTRACT.md §14.2: the header shows cw, model, mode chip, effort and permission chip (read only in Plan) with the
+// filesystem scope.
 func TestHeaderShowsRouteModePostureAndContextMeter(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 20)
@@ -110,6 +113,8 @@ func TestModeCommand(t *testing.T) {
 	d.mustShow("Switched to Act mode with Full Access.", "Full Access · files: workspace (unenforced)") // no posture lifts the sandbox
 }
 
+// CONTRACT.md §14.2: while a turn runs Enter queues, with the 'Queued #1: <text>' and 'Queued <N> · next: <text>'
+// previews.
 func TestEnterWhileBusyQueuesAndSendsAfterTurnComplete(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -319,6 +324,8 @@ func TestCopyLastReplyWritesOSC52(t *testing.T) {
 	d.mustShow("Sent the last code block to the clipboard by OSC 52 (the terminal cannot confirm it arrived)")
 }
 
+// CONTRACT.md §14.1: model and tool text is sanitised before rendering: no escape sequence or control byte reaches the
+// frame.
 func TestSanitisesModelAndToolText(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -431,6 +438,7 @@ func TestEffortCommandAndCtrlT(t *testing.T) {
 
 // Keys typed faster than one terminal read arrive as one message; a modal
 // still sees them one by one.
+// CONTRACT.md §14.1: the top modal takes the keys before the composer, one by one even when they arrive batched.
 func TestModalGetsBatchedRunesOneByOne(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 80, 20)

@@ -31,6 +31,8 @@ func storedSession(t *testing.T, home, ws string) string {
 	return info.ID
 }
 
+// CONTRACT.md §14.10: /sessions opens the picker for this workspace and resuming rebuilds the transcript and restores
+// the session's mode.
 func TestSessionsPickerResumesAndRebuildsTheTranscript(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -50,6 +52,7 @@ func TestSessionsPickerResumesAndRebuildsTheTranscript(t *testing.T) {
 		" · plan · ")
 }
 
+// CONTRACT.md §14.10: a resume is refused while a turn runs.
 func TestResumeIsRefusedWhileATurnRuns(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 120, 24, func(o *Options) { o.Home = t.TempDir() })

@@ -53,6 +53,7 @@ func call(t *testing.T, tool *Tool, args string) (tools.Result, error) {
 	return tool.Execute(context.Background(), &tools.Context{Workspace: "/"}, json.RawMessage(args))
 }
 
+// CONTRACT.md §17.3: load_skill returns the body without frontmatter, the folder and the files beside SKILL.md.
 func TestLoadSkillReturnsBodyAndFiles(t *testing.T) {
 	t.Parallel()
 	tool, _ := setup(t)
@@ -76,6 +77,8 @@ func TestLoadSkillReturnsBodyAndFiles(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §17.3: an unknown name is refused with the list; a file outside the skill's folder, a link out of it
+// (to a secret too) or a binary file is refused.
 func TestLoadSkillRefusals(t *testing.T) {
 	t.Parallel()
 	tool, _ := setup(t)

@@ -49,6 +49,7 @@ func TestRenderEmptyListSendsNothing(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §7: the Work block's body: header, one line per item with its marker (golden).
 func TestRenderGoldenBody(t *testing.T) {
 	t.Parallel()
 	// The contract's example snapshot, as given (pct 25): the renderer

@@ -41,6 +41,7 @@ func run(m *jobs.Manager, arg string) jobsview.Result {
 	return jobsview.Run(context.Background(), m, arg)
 }
 
+// CONTRACT.md §14.9: an empty /jobs list answers the exact sentence.
 func TestEmptyListIsTheExactSentence(t *testing.T) {
 	t.Parallel()
 	want := "No live Bash jobs. Bash jobs are process-local; after a restart, inspect durable task artifacts for prior command output."
@@ -54,6 +55,7 @@ func TestEmptyListIsTheExactSentence(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.9: the list shows running jobs first with exit=<n> or exit=-.
 func TestListShowsRunningFirstWithExactLayout(t *testing.T) {
 	t.Parallel()
 	m := manager(t, "")
@@ -104,6 +106,7 @@ func TestShowOpensAPagerWithTheJobDetail(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.9: stdin, poll and cancel drive a real process.
 func TestStdinPollAndCancelDriveARealProcess(t *testing.T) {
 	t.Parallel()
 	m := manager(t, "")
@@ -137,6 +140,7 @@ func TestCancelAllNamesWhatItStopped(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.9: the subcommands' usage errors and unknown ids.
 func TestUsageErrorsAndLookupFailures(t *testing.T) {
 	t.Parallel()
 	m := manager(t, "")

@@ -7,6 +7,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 )
 
+// CONTRACT.md §14.1: the sanitiser removes every sequence and stray control byte that could change terminal state.
 func TestSanitizeStripsEverythingThatCouldChangeTerminalState(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ name, in, want string }{

@@ -86,6 +86,7 @@ func sample() []*Cell {
 	}
 }
 
+// CONTRACT.md §14.3: user, assistant, thinking, tool, error and system cells as drawn (golden).
 func TestCellsGolden(t *testing.T) {
 	t.Parallel()
 	tr := New(plainEnv())
@@ -109,6 +110,7 @@ func TestDiffCellColourGolden(t *testing.T) {
 	golden.RequireEqual(t, []byte(out))
 }
 
+// CONTRACT.md §14.3: a file mutation shows a capped inline diff.
 func TestDiffIsCappedAtFourteenLines(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
@@ -126,6 +128,7 @@ func TestDiffIsCappedAtFourteenLines(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.3: a shell cell shows head and tail.
 func TestFailedShellOutputIsHeadTenTailSixWithinTwentyRows(t *testing.T) {
 	t.Parallel()
 	rows := plainEnv().render(shellCell(false, lines(100, "out")), 80)
@@ -140,6 +143,7 @@ func TestFailedShellOutputIsHeadTenTailSixWithinTwentyRows(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.3: each tool cell's one-line argument summary, per tool.
 func TestSummaryPerTool(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ name, in, want string }{
@@ -160,6 +164,7 @@ func TestSummaryPerTool(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.3: thinking is collapsed by default.
 func TestThinkingIsCollapsedUnlessVerbose(t *testing.T) {
 	t.Parallel()
 	env := plainEnv()
@@ -182,6 +187,7 @@ func tall(n int) *Transcript {
 	return tr
 }
 
+// CONTRACT.md §14.4: the transcript follows the bottom unless scrolled up, with a visible new-output marker.
 func TestFollowScrollAndNewOutputMarker(t *testing.T) {
 	t.Parallel()
 	tr := tall(50) // 99 rows: 50 messages with blank rows between
@@ -232,6 +238,7 @@ func TestOnlyVisibleCellsAreRendered(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.4: a streaming reply renders as its deltas arrive.
 func TestStreamingReplyRendersStableHeadAndPlainTail(t *testing.T) {
 	t.Parallel()
 	env := plainEnv()

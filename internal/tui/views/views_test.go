@@ -58,6 +58,7 @@ func numbered(n int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// CONTRACT.md §14.8: G then k scrolls up one line at once.
 func TestPagerGeometryGThenKScrollsUpOneLineAtOnce(t *testing.T) {
 	t.Parallel()
 	p := views.NewPager(theme.Plain(), "T", numbered(100))
@@ -91,6 +92,7 @@ func TestPagerGeometryGThenKScrollsUpOneLineAtOnce(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.8: / search jumps to the first match and shows match <i>/<N>.
 func TestPagerSearchJumpsToTheFirstMatchAndCycles(t *testing.T) {
 	t.Parallel()
 	p := views.NewPager(theme.Plain(), "T", numbered(100))
@@ -114,6 +116,7 @@ func TestPagerSearchJumpsToTheFirstMatchAndCycles(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.8: c copies the unwrapped source and wrapping keeps leading indentation.
 func TestPagerCopiesTheUnwrappedSourceAndKeepsIndentation(t *testing.T) {
 	t.Parallel()
 	body := "{\n  \"key\": \"" + strings.Repeat("word ", 30) + "\"\n}\x1b[31m"

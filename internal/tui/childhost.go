@@ -11,8 +11,10 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/handoff"
 	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/initflow"
+	"github.com/codewhale/codewhale/internal/tui/jobsview"
 	"github.com/codewhale/codewhale/internal/tui/routes"
 	"github.com/codewhale/codewhale/internal/tui/services"
+	"github.com/codewhale/codewhale/internal/tui/settings"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
@@ -30,6 +32,8 @@ var (
 	_ handoff.Host  = childHost{}
 	_ initflow.Host = childHost{}
 	_ routes.Host   = childHost{}
+	_ jobsview.Host = childHost{}
+	_ settings.Host = childHost{}
 )
 
 func (h childHost) System(text string)      { h.m.system(text) }
@@ -92,6 +96,13 @@ func (h childHost) SwitchRoute(r Route, table *provider.ModelTable) {
 func (h childHost) SetModelName(name string) { h.m.route.Model = name }
 
 func (h childHost) FullAccess() bool { return h.m.posture == posture.FullAccess }
+
+func (h childHost) Model() string  { return h.m.route.Model }
+func (h childHost) Effort() string { return h.m.effortLabel() }
+
+func (h childHost) SetModel(name string) tea.Cmd { return h.m.routes.SetModel(h, name) }
+
+func (h childHost) SetEffort(tier string) tea.Cmd { return h.m.effortCommand(tier) }
 
 func (h childHost) SetDraft(text string) {
 	h.m.comp.SetValue(text)

@@ -34,8 +34,10 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/handoff"
 	"github.com/codewhale/codewhale/internal/tui/history"
 	"github.com/codewhale/codewhale/internal/tui/initflow"
+	"github.com/codewhale/codewhale/internal/tui/jobsview"
 	"github.com/codewhale/codewhale/internal/tui/routes"
 	"github.com/codewhale/codewhale/internal/tui/services"
+	"github.com/codewhale/codewhale/internal/tui/settings"
 	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
@@ -161,11 +163,13 @@ type Options struct {
 
 // Model is the root Bubble Tea model.
 type Model struct {
-	o      Options
-	routes *routes.Child // /provider, /model and the route's live model list
-	theme  *theme.Theme
-	now    func() time.Time
-	w, h   int
+	o        Options
+	jobsv    *jobsview.Child    // /jobs
+	settings *settings.Settings // /settings, /config
+	routes   *routes.Child      // /provider, /model and the route's live model list
+	theme    *theme.Theme
+	now      func() time.Time
+	w, h     int
 
 	tr    *transcript.Transcript
 	env   *transcript.Env
@@ -289,6 +293,8 @@ func New(o Options) *Model {
 	m.handoff = handoff.New(handoff.Config{Clipboard: o.Clipboard, Multiplexer: o.Multiplexer, Getenv: getenv,
 		In: o.TTY.In, Out: o.TTY.Out})
 	m.init = initflow.New(o.Theme, o.Workspace)
+	m.jobsv = jobsview.New(o.Theme, o.Jobs, o.Agents)
+	m.settings = settings.New(o.ConfigPath, o.Settings)
 	m.routes = routes.New(routes.Config{Theme: o.Theme, Routes: o.Routes, Submit: o.Engine.Submit})
 	m.outputs = attach.NewOutputs(o.Theme)
 	m.attach = attach.New(attach.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Getenv: getenv})
@@ -367,8 +373,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.FocusMsg:
 		m.modes.set(modeBlurred, false)
 		return m, nil
-	case jobsResultMsg:
-		return m, m.showJobsResult(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
@@ -389,6 +393,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		if cmd, ok := m.handoff.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.jobsv.Update(m.hhost, msg); ok {
 			return m, cmd
 		}
 		if cmd, ok := m.routes.Update(m.hhost, msg); ok {

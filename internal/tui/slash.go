@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/history"
-	"github.com/codewhale/codewhale/internal/tui/jobsview"
 	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
@@ -41,7 +39,7 @@ var slashCommands = []slashCommand{
 		Help: "the latest prepared tool request, in a pager"}, (*Model).toolsCommand},
 	{commands.Command{Name: "jobs", Aliases: []string{"job", "zuoye"},
 		Usage: "[list|show <id>|poll <id>|wait <id>|stdin <id> <input>|close-stdin <id>|cancel <id>|cancel-all]",
-		Help:  "inspect and control live Bash jobs"}, (*Model).jobsCommand},
+		Help:  "inspect and control live Bash jobs"}, func(m *Model, arg string) tea.Cmd { return m.jobsv.Command(arg) }},
 	{commands.Command{Name: "mode", Aliases: []string{"jihua", "zidong"}, Usage: "[act|plan|operate|1|2|3]",
 		Help: "switch mode; no argument opens the mode picker"}, (*Model).modeCommand},
 	{commands.Command{Name: "model", Aliases: []string{"moxing", "route"}, Usage: "[name|refresh]",
@@ -81,13 +79,16 @@ var slashCommands = []slashCommand{
 		Help: "the saved permission rules: list, explain, remove"}, servicesCommand((*services.Services).Permissions)},
 	{commands.Command{Name: "automations", Aliases: []string{"automation"}, Usage: "[list|show <id>|pause <id>|resume <id>|delete <id>]",
 		Help: "scheduled work: list, inspect, pause, resume, delete"}, servicesCommand((*services.Services).Automations)},
-	{commands.Command{Name: "tokens", Help: "token usage for the session"}, (*Model).tokensCommand},
-	{commands.Command{Name: "cost", Help: "session cost breakdown"}, (*Model).costCommand},
+	{commands.Command{Name: "tokens", Help: "token usage for the session"}, func(m *Model, _ string) tea.Cmd { m.system(m.meter.TokensReport(m.route.Model)); return nil }},
+	{commands.Command{Name: "cost", Help: "session cost breakdown"}, func(m *Model, _ string) tea.Cmd {
+		m.system(m.meter.CostReport(m.route.Model, m.childCosts()))
+		return nil
+	}},
 	{commands.Command{Name: "verbose", Usage: "[on|off]", Help: "show full live reasoning in the transcript"},
 		(*Model).verboseCommand},
 	{commands.Command{Name: "config", Usage: "[<key> [<value>] [--save]]",
-		Help: "show or change settings (--save writes config.toml)"}, (*Model).configCommand},
-	{commands.Command{Name: "settings", Usage: "[text]", Help: "the settings in force"}, (*Model).settingsCommand},
+		Help: "show or change settings (--save writes config.toml)"}, func(m *Model, arg string) tea.Cmd { return m.settings.Config(m.hhost, arg) }},
+	{commands.Command{Name: "settings", Usage: "[text]", Help: "the settings in force"}, func(m *Model, arg string) tea.Cmd { return m.settings.Show(m.hhost, arg) }},
 	{commands.Command{Name: "context", Aliases: []string{"ctx"}, Usage: "[reload]",
 		Help: "project instructions loaded (sizes, cuts), user commands and skills"}, servicesCommand((*services.Services).Context)},
 	{commands.Command{Name: "skills", Usage: "[name]", Help: "the skills the model may load, with their sources"},
@@ -190,35 +191,6 @@ func toolsText(s *engine.ToolSnapshot) string {
 	}
 	title, facts, _ := strings.Cut(head, "\n")
 	return title + "\n" + carried + "\n\n" + facts + "\n\n" + rest
-}
-
-// jobsResultMsg is a /jobs result computed off the UI goroutine.
-type jobsResultMsg struct{ res jobsview.Result }
-
-func (m *Model) jobsCommand(arg string) tea.Cmd {
-	mgr := m.o.Jobs
-	return func() tea.Msg {
-		return jobsResultMsg{res: jobsview.Run(context.Background(), mgr, arg)}
-	}
-}
-
-func (m *Model) showJobsResult(msg jobsResultMsg) tea.Cmd {
-	r := msg.res
-	switch {
-	case r.PagerTitle != "":
-		p := views.NewPager(m.theme, r.PagerTitle, r.PagerBody)
-		p.Margin, p.MinWidth = 4, 60
-		m.push(p)
-	case r.IsError:
-		m.systemError(r.Text)
-	default:
-		text := r.Text
-		if line := services.AgentsJobsLine(m.o.Agents); line != "" {
-			text += "\n" + line
-		}
-		m.system(text)
-	}
-	return nil
 }
 
 func (m *Model) modeCommand(arg string) tea.Cmd {

@@ -99,59 +99,6 @@ func orDash(s string) string {
 	return s
 }
 
-func (m *Model) tokensCommand(string) tea.Cmd {
-	u := m.meter.Session
-	opt := func(p *int) string {
-		if p == nil {
-			return "not reported"
-		}
-		return strconv.Itoa(*p)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Session tokens (%s):\n", m.meter.RequestsText())
-	fmt.Fprintf(&b, "  input: %d (cache hit %s, miss %s)\n", u.InputTokens, opt(u.PromptCacheHitTokens), opt(u.PromptCacheMissTokens))
-	fmt.Fprintf(&b, "  output: %d (reasoning %s)\n", u.OutputTokens, opt(u.ReasoningTokens))
-	if pct, ok := m.meter.CacheHitPercent(); ok {
-		fmt.Fprintf(&b, "  cache hit rate: %d%%\n", pct)
-	}
-	window := m.meter.ContextWindow(m.route.Model)
-	fmt.Fprintf(&b, "Latest request: %s input tokens", usage.FormatTokens(m.meter.LastInput))
-	if window > 0 {
-		fmt.Fprintf(&b, " of a %s context window", usage.FormatTokens(window))
-	}
-	m.system(b.String())
-	return nil
-}
-
-func (m *Model) costCommand(string) tea.Cmd {
-	p, ok := m.meter.Price(m.route.Model)
-	var b strings.Builder
-	fmt.Fprintf(&b, "Session cost: %s (%s)\n", usage.FormatCost(m.meter.Cost), m.meter.RequestsText())
-	if ok {
-		fmt.Fprintf(&b, "Prices for %s (USD per 1M tokens): input %.4g, cached input %.4g, output %.4g\n",
-			m.route.Model, p.Input, p.CachedInput, p.Output)
-	} else {
-		fmt.Fprintf(&b, "No price known for %s; add [pricing.\"%s\"] to config.toml.\n", m.route.Model, m.route.Model)
-	}
-	if m.meter.UnpricedCalls > 0 {
-		fmt.Fprintf(&b, "%d request(s) had no price and are not counted.\n", m.meter.UnpricedCalls)
-	}
-	if kids := m.childCosts(); len(kids) > 0 {
-		_, total := m.meter.Total(kids)
-		fmt.Fprintf(&b, "With sub-agents: %s. Sub-agents by model:\n", usage.FormatCost(total))
-		for _, k := range kids {
-			price := usage.FormatCost(k.Cost)
-			if !k.Priced {
-				price = "no price known (not counted)"
-			}
-			fmt.Fprintf(&b, "  %s: %s tok, %s\n", k.Model, usage.FormatTokens(k.Tokens), price)
-		}
-	}
-	b.WriteString("Override prices with [pricing.<model>] input, cached_input, output in ~/.codewhale/config.toml.")
-	m.system(b.String())
-	return nil
-}
-
 func (m *Model) verboseCommand(arg string) tea.Cmd {
 	switch strings.ToLower(strings.TrimSpace(arg)) {
 	case "":

@@ -125,18 +125,3 @@ func (sv *Services) showAgentType(host Host, name string) {
 	p.Margin, p.MinWidth = 4, 60
 	host.Push(p)
 }
-
-// AgentsJobsLine is what /jobs adds about sub-agents: how many run and
-// wait, and the launch pace ("" while there are none and nothing pushed
-// back).
-func AgentsJobsLine(mgr *agent.Manager) string {
-	if mgr == nil {
-		return ""
-	}
-	running, queued := mgr.Counts()
-	st := mgr.Admission().State()
-	if running+queued == 0 && st.RateLimited == 0 {
-		return ""
-	}
-	return fmt.Sprintf("Sub-agents: %d running, %d queued (agent status lists them). %s", running, queued, st.Line())
-}

@@ -44,7 +44,17 @@ type checkpointer struct {
 	afterCommand func([]checkpoint.Change)
 }
 
-func (c checkpointer) Before(ctx context.Context, t engine.TurnInfo) {
+func (c checkpointer) Start(ctx context.Context, t engine.TurnInfo) { c.r.Start(ctx, t.TurnID) }
+
+// Before records the state ahead of the turn's first change: on top of
+// the base Start took, only the files a File call names (the ones it is
+// about to write), or the whole workspace for any other call or a path
+// that may reach another file than it names.
+func (c checkpointer) Before(ctx context.Context, t engine.TurnInfo, call engine.CallInfo) {
+	if paths, ok := plainPaths(call.Writes, c.r.Store.Workspace()); ok {
+		c.r.BeginPaths(ctx, t.SessionID, t.TurnID, t.Prompt, t.MessageIndex, paths)
+		return
+	}
 	c.r.Begin(ctx, t.SessionID, t.TurnID, t.Prompt, t.MessageIndex)
 }
 
@@ -76,6 +86,15 @@ func mutationPaths(meta map[string]any, ws string) (paths []string, ok bool) {
 	for _, r := range m.Renames {
 		raws = append(raws, r.From, r.To)
 	}
+	if raws == nil {
+		return nil, true // it changed nothing
+	}
+	return plainPaths(raws, ws)
+}
+
+// plainPaths are raws relative to ws, each as plainPath makes it; ok is
+// false for none or when any one is not plain.
+func plainPaths(raws []string, ws string) (paths []string, ok bool) {
 	for _, raw := range raws {
 		rel, ok := plainPath(raw, ws)
 		if !ok {
@@ -83,7 +102,7 @@ func mutationPaths(meta map[string]any, ws string) (paths []string, ok bool) {
 		}
 		paths = append(paths, rel)
 	}
-	return paths, true
+	return paths, len(paths) > 0
 }
 
 // plainPath is raw (as the File call gave it, resolved as the File tool

@@ -91,6 +91,34 @@ func TestFileCallsAreRecordedByTheirOwnPaths(t *testing.T) {
 	}
 }
 
+// The turn's base state is taken while the model is asked, and the first
+// write looks again at the file it names: an edit the user made between
+// the turns and one made while the model was thinking are both what /undo
+// puts back, not the state the previous turn left.
+func TestTheFirstWriteKeepsTheUsersEditsOfTheTurnsStart(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a0\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "b.txt"), []byte("b0\n"), 0o644)
+	h := newTurnHarness(t, ws, fileWrite("w1", "a.txt", "a1\n"), fakemodel.Text("Done."))
+	h.run("first turn")
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a by the user between turns\n"), 0o644)
+	h.srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
+		if len(h.srv.Requests()) == 3 { // the second turn's first request: the user edits b meanwhile
+			os.WriteFile(filepath.Join(ws, "b.txt"), []byte("b by the user meanwhile\n"), 0o644)
+			return fakemodel.Tools(fakemodel.Call{ID: "w2", Name: "File", Args: `{"action":"patch","replace":[` +
+				`{"path":"a.txt","content":"a2\n"},{"path":"b.txt","content":"b2\n"}]}`})
+		}
+		return fakemodel.Text("Done.")
+	})
+	h.run("second turn")
+	h.undo()
+	read := func(p string) string { b, _ := os.ReadFile(filepath.Join(ws, p)); return string(b) }
+	if read("a.txt") != "a by the user between turns\n" || read("b.txt") != "b by the user meanwhile\n" {
+		t.Fatalf("after undo: a=%q b=%q", read("a.txt"), read("b.txt"))
+	}
+}
+
 func fileWrite(id, path, body string) fakemodel.Reply {
 	args, _ := json.Marshal(map[string]any{"action": "write", "path": path, "content": body})
 	return fakemodel.Tools(fakemodel.Call{ID: id, Name: "File", Args: string(args)})

@@ -15,8 +15,8 @@ import (
 
 // BenchmarkSnapshotAfterSmallTurn: a 20,000-file tree (200 directories of
 // 100) where a turn rewrote 5 files of 2 KB. "full" looks at the whole tree
-// through the side index's stat cache (every turn's first checkpoint, and
-// the one after a shell command); "paths" looks only at the five files
+// through the side index's stat cache (every turn's base, taken as it
+// starts, and the one after a shell command); "paths" looks only at the five files
 // (after a File call, which names them; target under 50 ms); "undo" is
 // the /undo of such a turn through the recorder (target under 100 ms).
 // `git diff-files` and `git status` of the same tree as the user's own

@@ -88,6 +88,17 @@ type Recorder struct {
 	mu   sync.Mutex
 	cur  *Turn
 	last Snap
+	base *base // the coming turn's base snapshot, taken by Start
+}
+
+// base is a turn's whole-tree snapshot taken in the background (Start):
+// done is closed when it has finished, and then snap or err is set.
+type base struct {
+	turnID string
+	cancel context.CancelFunc
+	done   chan struct{}
+	snap   Snap
+	err    error
 }
 
 // NewRecorder returns a recorder over s.
@@ -101,9 +112,63 @@ func (r *Recorder) fail(err error) {
 	}
 }
 
-// Begin records the state before a turn's first change.
+// Start begins taking a turn's base state — the whole tree, as the user
+// left it between turns — in the background, while the model is asked, so
+// the turn's first change (Begin) need only wait for what is left of it
+// and then look again at what it is about to write. It returns at once;
+// ctx bounds the snapshot, and Finish of a turn that changed nothing
+// cancels it (a cancelled snapshot stops before it writes the side index,
+// or finishes the write: it never leaves git's lock behind).
+func (r *Recorder) Start(ctx context.Context, turnID string) {
+	ctx, cancel := context.WithCancel(ctx)
+	b := &base{turnID: turnID, cancel: cancel, done: make(chan struct{})}
+	r.mu.Lock()
+	if old := r.base; old != nil {
+		old.cancel()
+	}
+	r.base = b
+	r.mu.Unlock()
+	go func() {
+		defer close(b.done)
+		defer cancel()
+		b.snap, b.err = r.Store.Snapshot(ctx)
+	}()
+}
+
+// Begin records the state before a turn's first change, looking at the
+// whole workspace (the call may change anything).
 func (r *Recorder) Begin(ctx context.Context, sessionID, turnID, prompt string, messageIndex int) {
-	snap, err := r.Store.Snapshot(ctx)
+	r.begin(ctx, sessionID, turnID, prompt, messageIndex, nil)
+}
+
+// BeginPaths records the state before a turn's first change when that
+// change is a call that names, before it runs, the files it will write
+// (workspace-relative, literal: a File write, edit or patch). After Start
+// of the same turn only those files are looked at again on top of the
+// base: what the user edited between the turns is in the base, and an
+// edit to one of those files while the model was asked is seen too.
+// Without a base it looks at the whole workspace, as Begin does.
+func (r *Recorder) BeginPaths(ctx context.Context, sessionID, turnID, prompt string, messageIndex int, paths []string) {
+	r.begin(ctx, sessionID, turnID, prompt, messageIndex, paths)
+}
+
+func (r *Recorder) begin(ctx context.Context, sessionID, turnID, prompt string, messageIndex int, paths []string) {
+	var snap Snap
+	err := errNoBase
+	if b := r.takeBase(turnID); b != nil {
+		// The call waits for the base: it must be taken before anything
+		// is written. The base's own deadline bounds the wait.
+		<-b.done
+		if err = b.err; err == nil {
+			// What changed since the base was taken: the files the call
+			// names (the rest carried from the base), or the whole tree.
+			snap, err = r.Store.Refresh(ctx, paths, b.snap.Tree)
+			snap.Skipped = append(b.snap.Skipped, snap.Skipped...)
+		}
+	}
+	if err != nil {
+		snap, err = r.Store.Snapshot(ctx)
+	}
 	if err != nil {
 		r.fail(fmt.Errorf("checkpoint before the turn: %w", err))
 		return
@@ -113,6 +178,22 @@ func (r *Recorder) Begin(ctx context.Context, sessionID, turnID, prompt string, 
 	r.cur = &Turn{SessionID: sessionID, TurnID: turnID, Prompt: clip(prompt, 200), MessageIndex: messageIndex,
 		At: time.Now().UTC(), Before: snap.Tree, Skipped: snap.Skipped}
 	r.last = snap
+}
+
+var errNoBase = errors.New("no base snapshot")
+
+// takeBase removes and returns the pending base snapshot of turnID; one
+// of another turn is cancelled (its turn is over) and nil returned.
+func (r *Recorder) takeBase(turnID string) *base {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := r.base
+	r.base = nil
+	if b != nil && b.turnID != turnID {
+		b.cancel()
+		return nil
+	}
+	return b
 }
 
 // Call records what one call changed, looking at the whole workspace (a
@@ -138,7 +219,7 @@ func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths 
 	if cur == nil || cur.TurnID != turnID {
 		return nil
 	}
-	snap, err := r.Store.SnapshotPaths(ctx, paths)
+	snap, err := r.Store.Refresh(ctx, paths, last.Tree)
 	if err != nil {
 		r.fail(fmt.Errorf("checkpoint after %s: %w", tool, err))
 		return nil
@@ -158,9 +239,14 @@ func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths 
 	return changes
 }
 
-// Finish logs the turn if it changed anything.
+// Finish logs the turn if it changed anything; a base snapshot Start
+// took for a turn that never changed anything is cancelled.
 func (r *Recorder) Finish(turnID string) {
 	r.mu.Lock()
+	if b := r.base; b != nil && b.turnID == turnID {
+		b.cancel()
+		r.base = nil
+	}
 	cur := r.cur
 	if cur == nil || cur.TurnID != turnID {
 		r.mu.Unlock()

@@ -48,7 +48,7 @@ func (s *Store) PlanRestore(ctx context.Context, to, from string) (Plan, error) 
 	if len(paths) > maxPaths {
 		paths = nil
 	}
-	now, err := s.snapshot(ctx, paths)
+	now, err := s.snapshot(ctx, paths, "")
 	if err != nil {
 		return Plan{}, err
 	}

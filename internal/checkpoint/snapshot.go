@@ -33,7 +33,7 @@ type Snap struct {
 func (s *Store) Snapshot(ctx context.Context) (Snap, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.snapshot(ctx, nil)
+	return s.snapshot(ctx, nil, "")
 }
 
 // maxPaths is the most paths a limited snapshot names on git's command
@@ -46,17 +46,36 @@ const maxPaths = 1000
 // other path keeps its state from the last snapshot; the ignore rules and
 // the size limit apply as in Snapshot.
 func (s *Store) SnapshotPaths(ctx context.Context, paths []string) (Snap, error) {
+	return s.Refresh(ctx, paths, "")
+}
+
+// Refresh is SnapshotPaths right after the snapshot whose tree was since
+// (the last this store took: its index is still that tree's): when
+// nothing it looks at changed, the state is since again and no tree is
+// written.
+func (s *Store) Refresh(ctx context.Context, paths []string, since string) (Snap, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(paths) == 0 || len(paths) > maxPaths {
-		return s.snapshot(ctx, nil)
+		return s.snapshot(ctx, nil, since)
 	}
-	return s.snapshot(ctx, paths)
+	return s.snapshot(ctx, paths, since)
 }
 
-// snapshot records the workspace; with paths, only those are looked at.
-func (s *Store) snapshot(ctx context.Context, paths []string) (Snap, error) {
-	if err := s.init(ctx); err != nil {
+// snapshot records the workspace; with paths, only those are looked at;
+// with since, nothing listed means since is the tree.
+// Cancelling ctx stops it while it only reads (the listing); once it
+// writes the side store (its creation, the index, the tree) it goes on to
+// the end, or to ctx's deadline, so a cancelled turn never leaves a
+// half-made store or git's index lock behind.
+func (s *Store) snapshot(ctx context.Context, paths []string, since string) (Snap, error) {
+	wctx := context.WithoutCancel(ctx)
+	if d, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithDeadline(wctx, d)
+		defer cancel()
+	}
+	if err := s.init(wctx); err != nil {
 		return Snap{}, err
 	}
 	// Index against work tree only (there is no HEAD): modified, deleted and
@@ -68,6 +87,9 @@ func (s *Store) snapshot(ctx context.Context, paths []string) (Snap, error) {
 		args = append(append(args, "--"), paths...)
 	}
 	out, err := s.run(ctx, nil, args...)
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return Snap{}, err
 	}
@@ -77,6 +99,10 @@ func (s *Store) snapshot(ctx context.Context, paths []string) (Snap, error) {
 	}
 	snap, list, newSkips := s.classify(out, beneath(root))
 	root.Close()
+	if since != "" && len(list.gone) == 0 && len(list.add) == 0 && len(newSkips) == 0 {
+		snap.Tree = since
+		return snap, nil
+	}
 	if len(newSkips) > 0 {
 		if err := s.addSkips(newSkips); err != nil {
 			return Snap{}, err
@@ -95,11 +121,11 @@ func (s *Store) snapshot(ctx context.Context, paths []string) (Snap, error) {
 		if len(step.paths) == 0 {
 			continue
 		}
-		if _, err := s.run(ctx, step.paths, append(append([]string{"update-index"}, step.args...), "-z", "--stdin")...); err != nil {
+		if _, err := s.run(wctx, step.paths, append(append([]string{"update-index"}, step.args...), "-z", "--stdin")...); err != nil {
 			return Snap{}, err
 		}
 	}
-	tree, err := s.run(ctx, nil, "write-tree")
+	tree, err := s.run(wctx, nil, "write-tree")
 	if err != nil {
 		return Snap{}, err
 	}

@@ -37,9 +37,15 @@ type turn struct {
 	budget       int  // this step's per-result budget (characters)
 	saveReported bool // a failed save was reported this turn
 	info         TurnInfo
-	checkpointed bool     // Checkpoints.Before ran this turn
-	scopeAllow   []string // a user command's allowed-tools (nil: no limit)
-	direct       bool     // a host's RunToolCall: no model, no history
+	checkpointed bool // Checkpoints.Before ran this turn
+	// checkpointStop ends the context Checkpoints.Start was given (nil:
+	// Start did not run).
+	checkpointStop context.CancelFunc
+	// checkpointPending is closed when the last call's Checkpoints.After,
+	// run while the model is asked again, has finished (nil: none runs).
+	checkpointPending chan struct{}
+	scopeAllow        []string // a user command's allowed-tools (nil: no limit)
+	direct            bool     // a host's RunToolCall: no model, no history
 	// noVision is why the turn's model cannot take images (nil: it can);
 	// toldDescribed says the person was told images went as descriptions.
 	noVision      error
@@ -100,6 +106,7 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 		return nil // blocked: the deferred finish reports it
 	}
 	t.info.Prompt = send.Content
+	t.checkpointStart(ctx)
 	// The user's message is saved while the turn's tools are built (the
 	// fsyncs and the schemas are the two waits before the first request),
 	// and announced once it is saved, as appendMessage does.

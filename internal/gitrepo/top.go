@@ -8,8 +8,8 @@ import (
 
 // IsTop reports whether dir is the top of a worktree (of a repository, a
 // submodule or a linked worktree): it holds a .git entry, which is where
-// git's discovery stops. It is the one test every walk up for a repository
-// uses (Top, Open's callers that need only the directory).
+// git's discovery stops for the callers that need only the directory (Open
+// reads the entry as well). Top and every such caller ask it.
 func IsTop(dir string) bool {
 	_, err := os.Lstat(filepath.Join(dir, ".git"))
 	return err == nil

@@ -60,6 +60,11 @@ type Call struct {
 	// the journal read.
 	Input  json.RawMessage
 	Policy Policy
+	// Writes are the files (as the call names them) a call says, before
+	// it runs, are all it will change — a File write, edit or patch — so
+	// the checkpoint ahead of it need look only at those; nil when it
+	// does not say (a shell command may change anything).
+	Writes []string
 	run    func(ctx context.Context, tc *Context) (Result, error)
 }
 

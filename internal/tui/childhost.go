@@ -3,11 +3,15 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/session"
 	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/handoff"
 	"github.com/codewhale/codewhale/internal/tui/history"
+	"github.com/codewhale/codewhale/internal/tui/initflow"
+	"github.com/codewhale/codewhale/internal/tui/routes"
 	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -24,6 +28,8 @@ var (
 	_ services.Host = childHost{}
 	_ attach.Host   = childHost{}
 	_ handoff.Host  = childHost{}
+	_ initflow.Host = childHost{}
+	_ routes.Host   = childHost{}
 )
 
 func (h childHost) System(text string)      { h.m.system(text) }
@@ -62,6 +68,30 @@ func (h childHost) Edited(text string) tea.Cmd {
 	m.modes.set(modeRestored, false)
 	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.menu.Refresh())
 }
+
+func (h childHost) Locked(setting string) { h.m.systemError(locked(setting)) }
+
+func (h childHost) SendMessage(line string, op engine.SendMessage) tea.Cmd {
+	return h.m.sendMessage(line, op)
+}
+
+func (h childHost) LastReply() *transcript.Cell { return h.m.tr.Last(transcript.Assistant) }
+
+func (h childHost) Typing() bool { return h.m.typing() }
+
+func (h childHost) Route() Route { return h.m.route }
+
+func (h childHost) SwitchRoute(r Route, table *provider.ModelTable) {
+	m := h.m
+	effort := m.route.Effort
+	m.route = r
+	m.route.Effort = effort
+	m.meter.Table, m.meter.FirstParty = table, provider.IsFirstParty(r.BaseURL)
+}
+
+func (h childHost) SetModelName(name string) { h.m.route.Model = name }
+
+func (h childHost) FullAccess() bool { return h.m.posture == posture.FullAccess }
 
 func (h childHost) SetDraft(text string) {
 	h.m.comp.SetValue(text)

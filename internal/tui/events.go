@@ -375,7 +375,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	if ev.MaxStepsReached {
 		m.tr.Add(transcript.NewError("warning", "The turn stopped at the maximum number of steps; send a follow-up to continue."))
 	}
-	initCmd := m.initTurnEnded(ev)
+	initCmd := m.init.TurnEnded(m.hhost, ev)
 	if len(m.queue) > 0 && !m.modes.has(modeQuitting) {
 		next := m.queue[0]
 		m.queue = m.queue[1:]

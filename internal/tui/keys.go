@@ -210,7 +210,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "alt+v":
 		return m.openToolDetails(), true
 	case "alt+x":
-		return m.dropAttachments(), true
+		return m.outputs.Drop(m.hhost), true
 	case "ctrl+b":
 		return m.moveForegroundJob(), true
 	case "ctrl+t":

@@ -17,6 +17,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
+	"github.com/codewhale/codewhale/internal/tui/services"
 )
 
 // everythingPool starts a pool with server-everything and a server that
@@ -99,7 +100,7 @@ func TestMCPCommandListsServers(t *testing.T) {
 	d.submit("/mcp login nope")
 	d.mustShow("No MCP server named 'nope'")
 	d.submit("/mcp bogus")
-	d.mustShow(mcpUsage)
+	d.mustShow(services.MCPUsage)
 	runFor[systemMsg](t, d, d.submit("/mcp reload everything"))
 	d.mustShow("everything  stdio  connected")
 	off := newDirect(t, 100, 20)

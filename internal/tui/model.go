@@ -33,6 +33,8 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/composer"
 	"github.com/codewhale/codewhale/internal/tui/handoff"
 	"github.com/codewhale/codewhale/internal/tui/history"
+	"github.com/codewhale/codewhale/internal/tui/initflow"
+	"github.com/codewhale/codewhale/internal/tui/routes"
 	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -50,24 +52,10 @@ type Engine interface {
 }
 
 // Route describes the model route for the header and /status.
-type Route struct {
-	Provider  string // provider id, e.g. "deepseek"
-	Model     string
-	BaseURL   string
-	Effort    string // configured reasoning effort ("" = provider default)
-	HasKey    bool   // a key was found, or the route needs none (loopback)
-	KeySource string
-	KeyEnv    string // the variable the route's key is read from ("" = DEEPSEEK_API_KEY)
-	KeyHost   string // the host the key is sent to ("" = none is sent)
-}
+type Route = routes.Route
 
 // keyEnvOf is the variable a missing-key message asks for.
-func keyEnvOf(r Route) string {
-	if r.KeyEnv != "" {
-		return r.KeyEnv
-	}
-	return provider.KeyEnvName(r.Provider)
-}
+func keyEnvOf(r Route) string { return routes.KeyEnv(r) }
 
 // Options configure the UI. Engine is required.
 type Options struct {
@@ -173,21 +161,19 @@ type Options struct {
 
 // Model is the root Bubble Tea model.
 type Model struct {
-	o Options
-	// liveModels is the route's /models answer once fetched (nil before).
-	liveModels []provider.LiveModel
-	trustOn    bool // /trust on (Full Access implies it too)
-	theme      *theme.Theme
-	now        func() time.Time
-	w, h       int
+	o      Options
+	routes *routes.Child // /provider, /model and the route's live model list
+	theme  *theme.Theme
+	now    func() time.Time
+	w, h   int
 
-	tr      *transcript.Transcript
-	env     *transcript.Env
-	comp    *composer.Composer
-	table   *slash.Table // the command table: built-ins, MCP prompts, user commands
-	initRun *initState   // a /init in progress (nil: none)
-	stack   []views.View
-	sub     *subscription
+	tr    *transcript.Transcript
+	env   *transcript.Env
+	comp  *composer.Composer
+	table *slash.Table   // the command table: built-ins, MCP prompts, user commands
+	init  *initflow.Init // /init: the survey in progress, the proposal awaiting an answer
+	stack []views.View
+	sub   *subscription
 
 	route    Route
 	mode     posture.Mode
@@ -201,7 +187,7 @@ type Model struct {
 	queue     []string
 	requeue   string // a queued message pulled back for editing ("" = none)
 	approvals []engine.ApprovalRequired
-	attached  []attachment     // outputs of local commands for the next message (shell.go)
+	outputs   *attach.Outputs  // outputs of local commands for the next message (shell.go)
 	attach    *attach.Images   // images for the next message
 	handoff   *handoff.Handoff // copies to the clipboard, the external editor
 	status    status
@@ -302,9 +288,12 @@ func New(o Options) *Model {
 	}
 	m.handoff = handoff.New(handoff.Config{Clipboard: o.Clipboard, Multiplexer: o.Multiplexer, Getenv: getenv,
 		In: o.TTY.In, Out: o.TTY.Out})
+	m.init = initflow.New(o.Theme, o.Workspace)
+	m.routes = routes.New(routes.Config{Theme: o.Theme, Routes: o.Routes, Submit: o.Engine.Submit})
+	m.outputs = attach.NewOutputs(o.Theme)
 	m.attach = attach.New(attach.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Getenv: getenv})
-	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Project: o.Project, Agents: o.Agents,
-		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP})
+	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Submit: o.Engine.Submit, Project: o.Project, Agents: o.Agents,
+		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP, MCP: o.MCP})
 	m.table = slash.NewTable(builtinRows(), o.Project, o.MCP)
 	m.table.Sync(m.hhost)
 	m.meter = m.freshMeter()
@@ -380,8 +369,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case jobsResultMsg:
 		return m, m.showJobsResult(msg)
-	case modelsLoaded:
-		return m, m.modelsArrived(msg)
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
@@ -402,6 +389,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		if cmd, ok := m.handoff.Update(m.hhost, msg); ok {
+			return m, cmd
+		}
+		if cmd, ok := m.routes.Update(m.hhost, msg); ok {
 			return m, cmd
 		}
 		if cmd, ok := m.attach.Update(m.hhost, msg); ok {

@@ -6,10 +6,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/posture"
-	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/tui/initflow"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
@@ -126,79 +125,17 @@ func modeItems() []views.Item {
 	}
 }
 
-// knownModels are the model picker's rows: the provider's model table.
-func knownModels() []views.Item {
-	var items []views.Item
-	for _, m := range provider.Models() {
-		items = append(items, views.Item{Label: m.ID, Hint: m.Hint, Value: m.ID})
-	}
-	return items
-}
-
-// setModel switches the model for the next request.
-func (m *Model) setModel(name string) tea.Cmd {
-	name = strings.TrimSpace(name)
-	if m.turn.busy {
-		m.systemError(locked("Model"))
-		return nil
-	}
-	name, force := strings.CutSuffix(name, " --force")
-	name = strings.TrimSpace(name)
-	if name == m.route.Model {
-		m.system("Already using " + name + ".")
-		return nil
-	}
-	info, _ := provider.ResolveModel(name, provider.IsFirstParty(m.route.BaseURL))
-	note := ""
-	switch {
-	case info.Known || force || m.listed(name):
-	case provider.IsFirstParty(m.route.BaseURL):
-		// The official endpoint serves only its catalogue; a typo would
-		// fail at the next request instead of here.
-		m.systemError(fmt.Sprintf("Unknown model %q for %s (known: %s). Use /model %s --force to send it anyway.",
-			name, config.ProviderDisplayName(m.route.Provider), strings.Join(knownModelIDs(), ", "), name))
-		return nil
-	case m.liveModels != nil:
-		note = " The server does not list it; the endpoint will say whether it exists."
-	default:
-		note = " It is not in the built-in catalogue; the endpoint will say whether it exists."
-	}
-	m.route.Model = name
-	m.o.Engine.Submit(engine.SetModel{Model: name})
-	m.system("Model set to " + name + " for the next request." + note)
-	return nil
-}
-
-// listed reports whether the server's list (when fetched) names id.
-func (m *Model) listed(id string) bool {
-	for _, l := range m.liveModels {
-		if l.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func knownModelIDs() []string {
-	var ids []string
-	for _, m := range provider.Models() {
-		ids = append(ids, m.ID)
-	}
-	return ids
-}
-
 // picked applies a picker choice.
 func (m *Model) picked(p views.Picked) tea.Cmd {
 	switch p.Picker {
 	case "mode":
 		md, _, _ := parseModeArg(p.Value)
 		return m.switchMode(md, true)
-	case "model":
-		return m.setModel(p.Value)
-	case "provider":
-		return m.switchProvider(p.Value, "")
-	case initPicker:
-		return m.initPicked(p.Value)
+	case initflow.Picker:
+		return m.init.Picked(m.hhost, p.Value)
+	}
+	if cmd, ok := m.routes.Picked(m.hhost, p); ok {
+		return cmd
 	}
 	cmd, _ := m.history.Picked(m.hhost, p)
 	return cmd

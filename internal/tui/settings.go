@@ -90,7 +90,7 @@ func (m *Model) configCommand(arg string) tea.Cmd {
 	live := key == "model" || key == "reasoning_effort"
 	switch key {
 	case "model":
-		cmd = m.setModel(value)
+		cmd = m.routes.SetModel(m.hhost, value)
 	case "reasoning_effort":
 		cmd = m.effortCommand(value)
 	}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,13 +21,6 @@ import (
 
 // shellPrefix starts a local command at the composer.
 const shellPrefix = "!"
-
-// attachment is the output of a local command waiting for the next message.
-type attachment struct {
-	command string
-	content string // what the Bash call returned, as the model would see it
-	lines   int
-}
 
 // shellCommand returns the command of a "!command" line.
 func shellCommand(text string) (string, bool) {
@@ -75,8 +67,7 @@ func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
 	case ev.Result.IsError || cancelled:
 		m.turn.phase = phaseIdle
 	default:
-		c := strings.TrimSpace(ev.Result.Content)
-		m.attached = append(m.attached, attachment{command: command, content: c, lines: strings.Count(c, "\n") + 1})
+		m.outputs.Add(command, ev.Result.Content)
 		cmds = append(cmds, m.setStatus("The output goes with your next message · Alt+X leaves it out", sevInfo))
 	}
 	if len(m.queue) > 0 && !m.modes.has(modeQuitting) {
@@ -91,35 +82,4 @@ func commandOf(in json.RawMessage) string {
 	var a struct{ Command string }
 	_ = json.Unmarshal(in, &a)
 	return a.Command
-}
-
-// takeAttachments returns the attached outputs as the text that goes before
-// the next message ("" when none), and detaches them.
-func (m *Model) takeAttachments() string {
-	var b strings.Builder
-	for _, a := range m.attached {
-		fmt.Fprintf(&b, "I ran `%s` in the workspace:\n\n```\n%s\n```\n\n", a.command, a.content)
-	}
-	m.attached = nil
-	return b.String()
-}
-
-// dropAttachments is Alt+X: the next message goes without the outputs.
-func (m *Model) dropAttachments() tea.Cmd {
-	if len(m.attached) == 0 {
-		return nil
-	}
-	n := len(m.attached)
-	m.attached = nil
-	return m.setStatus(fmt.Sprintf("Left out the output of %d command(s); the next message goes without it", n), sevInfo)
-}
-
-// attachmentRow is the preview line naming what the next message carries.
-func (m *Model) attachmentRow() string {
-	last := m.attached[len(m.attached)-1]
-	s := fmt.Sprintf("↳ Next message includes the output of !%s (%d lines)", termtext.OneLine(last.command), last.lines)
-	if n := len(m.attached); n > 1 {
-		s = fmt.Sprintf("↳ Next message includes the output of %d commands, last !%s", n, termtext.OneLine(last.command))
-	}
-	return m.theme.Accent.Render(termtext.Truncate(s, m.w-22, "…")) + m.theme.Dim.Render(" · Alt+X leaves it out")
 }

@@ -43,8 +43,8 @@ func TestFlowShellCommandOutputGoesWithTheNextMessage(t *testing.T) {
 	if second := reqs[1].LastUserText(); strings.Contains(second, "dropped-99") {
 		t.Errorf("Alt+X left the output in: %q", second)
 	}
-	if len(m.attached) != 0 {
-		t.Errorf("attachments left: %v", m.attached)
+	if m.outputs.Len() != 0 {
+		t.Errorf("attachments left: %q", m.outputs.Take())
 	}
 }
 

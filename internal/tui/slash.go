@@ -45,9 +45,9 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "mode", Aliases: []string{"jihua", "zidong"}, Usage: "[act|plan|operate|1|2|3]",
 		Help: "switch mode; no argument opens the mode picker"}, (*Model).modeCommand},
 	{commands.Command{Name: "model", Aliases: []string{"moxing", "route"}, Usage: "[name|refresh]",
-		Help: "show or switch the model; no argument opens the model picker (the server's list), refresh asks again"}, (*Model).modelCommand},
+		Help: "show or switch the model; no argument opens the model picker (the server's list), refresh asks again"}, func(m *Model, arg string) tea.Cmd { return m.routes.Model(m.hhost, arg) }},
 	{commands.Command{Name: "provider", Usage: "[id [model]]",
-		Help: "switch the provider (and model) for the next turn; no argument opens the provider picker"}, (*Model).providerCommand},
+		Help: "switch the provider (and model) for the next turn; no argument opens the provider picker"}, func(m *Model, arg string) tea.Cmd { return m.routes.Provider(m.hhost, arg) }},
 	{commands.Command{Name: "help", Aliases: []string{"?", "bangzhu", "帮助"}, Usage: "[command]",
 		Help: "commands, concepts and key bindings"}, (*Model).helpCommand},
 	{commands.Command{Name: "clear", Aliases: []string{"qingping"}, Help: "clear the conversation (new empty session)"},
@@ -61,7 +61,7 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
 		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, (*Model).effortCommand},
 	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
-		Help: "trust mode and trusted paths; bare reports"}, (*Model).trustCommand},
+		Help: "trust mode and trusted paths; bare reports"}, servicesCommand((*services.Services).Trust)},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
 	{commands.Command{Name: "undo", Usage: "[n] [--force]", Help: "take back the file changes of the last turn (or n turns), and if you choose the turn itself"},
 		historyCommand((*history.History).Undo)},
@@ -99,9 +99,9 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "lsp", Usage: "[list|restart [name]]",
 		Help: "language servers: state, last error; restart"}, servicesCommand((*services.Services).LSP)},
 	{commands.Command{Name: "mcp", Usage: "[list|reload [server]|login <server>|trust]",
-		Help: "MCP servers: transport, state, tools/resources/prompts, last error; reconnect, sign in"}, (*Model).mcpCommand},
+		Help: "MCP servers: transport, state, tools/resources/prompts, last error; reconnect, sign in"}, servicesCommand((*services.Services).MCP)},
 	{commands.Command{Name: "init", Usage: "[--force]", Help: "survey the repository and propose AGENTS.md (shown as a diff first)"},
-		(*Model).initCommand},
+		func(m *Model, arg string) tea.Cmd { return m.init.Command(m.hhost, arg) }},
 	{commands.Command{Name: "queue", Aliases: []string{"queued"}, Usage: "[list|send <n>|edit <n>|drop <n>|clear]",
 		Help: "manage queued messages"}, (*Model).queueCommand},
 }
@@ -235,34 +235,6 @@ func (m *Model) modeCommand(arg string) tea.Cmd {
 		return m.yolo()
 	}
 	return m.switchMode(md, true)
-}
-
-func (m *Model) modelCommand(arg string) tea.Cmd {
-	switch a := strings.TrimSpace(arg); a {
-	case "":
-		if m.o.Routes != nil && m.liveModels == nil {
-			return m.fetchModels(false, true)
-		}
-		m.openModelPicker()
-	case "refresh":
-		if m.o.Routes == nil {
-			m.systemError("This session has no model list to refresh; use /model <name>.")
-			return nil
-		}
-		return m.fetchModels(true, true)
-	default:
-		return m.setModel(a)
-	}
-	return nil
-}
-
-func hasItem(items []views.Item, v string) bool {
-	for _, it := range items {
-		if it.Value == v {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *Model) helpCommand(arg string) tea.Cmd {

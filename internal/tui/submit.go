@@ -97,7 +97,7 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...attach.
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
 	}
-	if pre := m.takeAttachments(); pre != "" {
+	if pre := m.outputs.Take(); pre != "" {
 		text, op.Content = pre+text, pre+op.Content
 	}
 	shown := m.comp.Fold(text)

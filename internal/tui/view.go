@@ -36,7 +36,7 @@ func (m *Model) layout() layout {
 	switch {
 	case len(m.queue) > 0:
 		l.preview = min(2, max(free-2, 0))
-	case len(m.attached) > 0 || m.restoredRow() != "":
+	case m.outputs.Len() > 0 || m.restoredRow() != "":
 		l.preview = min(1, max(free-2, 0))
 	}
 	free -= l.preview
@@ -269,8 +269,8 @@ func (m *Model) contextMeter() string {
 
 // previewRows is the pending-input preview (CONTRACT.md §14.2).
 func (m *Model) previewRows(n int) []string {
-	if n > 0 && len(m.queue) == 0 && len(m.attached) > 0 {
-		return []string{m.attachmentRow()}
+	if n > 0 && len(m.queue) == 0 && m.outputs.Len() > 0 {
+		return []string{m.outputs.View(m.w)}
 	}
 	if row := m.restoredRow(); n > 0 && len(m.queue) == 0 && row != "" {
 		return []string{row}

@@ -59,7 +59,7 @@ func (a *ApplyPatch) Prepare(raw json.RawMessage) (*tools.Call, error) {
 		return nil, err
 	}
 	policy := a.file.policyOf(r)
-	return tools.NewCall(d.Input(), policy, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+	call := tools.NewCall(d.Input(), policy, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
 		res, err := a.file.patch(ctx, tc, r)
 		if err != nil {
 			return res, err
@@ -69,7 +69,9 @@ func (a *ApplyPatch) Prepare(raw json.RawMessage) (*tools.Call, error) {
 		}
 		res.Metadata["invoked_as"] = ApplyPatchName
 		return res, nil
-	}), nil
+	})
+	call.Writes = writes(r)
+	return call, nil
 }
 
 // Execute decodes and runs one call (tools.Execute).

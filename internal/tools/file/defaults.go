@@ -41,7 +41,7 @@ type defaultRules struct {
 func newDefaultRules(dirs, files []string, ign ignoreContext) *defaultRules {
 	r := &defaultRules{dirs: dirs, files: files}
 	if ign.m != nil {
-		if _, err := os.Lstat(filepath.Join(ign.m.RootDir(), ".git")); err == nil {
+		if gitrepo.IsTop(ign.m.RootDir()) {
 			r.tracked = &trackedDirs{root: ign.m.RootDir()}
 		}
 	}

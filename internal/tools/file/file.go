@@ -129,10 +129,12 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tools.NewCall(d.Input(), t.policyOf(req), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+	call := tools.NewCall(d.Input(), t.policyOf(req), func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
 		res, err := t.run(ctx, tc, req)
 		return tools.Sized(res, err, tc, "read a narrower window (start_line, max_lines), or search_content for the part you need")
-	}), nil
+	})
+	call.Writes = writes(req)
+	return call, nil
 }
 
 // Execute decodes and runs one File call (tools.Execute), its result sized

@@ -36,6 +36,35 @@ func (t *Tool) policyOf(req any) tools.Policy {
 	return tools.Policy{Approval: tools.Suggest}
 }
 
+// writes are the files a write, edit or patch request names (a patch's
+// renamed or copied sources too), for the checkpoint ahead of it; nil for
+// a read action or a patch that does not parse (it fails without writing).
+func writes(req any) []string {
+	switch r := req.(type) {
+	case writeReq:
+		return []string{r.path}
+	case editReq:
+		return []string{r.path}
+	case patchReq:
+		if r.form != "patch" {
+			return patchPaths(r)
+		}
+		secs, _, err := r.sections()
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, s := range secs {
+			if s.oldPath != "" && s.oldPath != s.path {
+				out = append(out, s.oldPath)
+			}
+			out = append(out, s.path)
+		}
+		return out
+	}
+	return nil
+}
+
 func patchPaths(r patchReq) []string {
 	if r.form != "patch" {
 		out := make([]string, len(r.entries))

@@ -50,6 +50,8 @@ func TestGitDifferentialForeign(t *testing.T) {
 	d.tagCases(strings.Fields(r.Run("tag", "--sort=v:refname")))
 	d.context = "branches"
 	d.branchCases()
+	d.context = "states"
+	d.stateCases()
 	d.report("go-isatty", replayed)
 	for _, key := range []string{"status/go-git", "log/go-git", "show/go-git", "diff/cli", "blame/cli"} {
 		if n := d.tally.counts[key]; n == nil || n[0] < 100 {
@@ -145,3 +147,53 @@ func goFiles(files map[string]bool) []string {
 }
 
 func firstN(list []string, n int) []string { return list[:min(len(list), n)] }
+
+// stateCases compares status, diff and show in the repository states the
+// go-git backend once got wrong: an assume-unchanged file edited, a nested
+// repository, a split index (which it must refuse, saying so), and a
+// merge conflict read through the index stages (:1:path, :2:, :3:, :0:).
+func (d *differ) stateCases() {
+	r := d.r
+	status := func(paths ...string) {
+		d.check(diffCase{"status", map[string]any{"action": "status"}, statusRef("")})
+		for _, p := range paths {
+			d.check(diffCase{"status", map[string]any{"action": "status", "path": p}, statusRef(p)})
+		}
+	}
+	r.Run("update-index", "--assume-unchanged", "README.md")
+	appendTo(d, "README.md", "edited while assumed unchanged\n")
+	status("README.md")
+	d.check(diffCase{"diff", map[string]any{"action": "diff", "path": "README.md"}, diffRef("--unified=3", "--", "README.md")})
+	r.Run("update-index", "--no-assume-unchanged", "README.md")
+	r.Run("checkout", "-q", "--", "README.md")
+
+	r.Write("nested/inner.txt", "inside a repository of its own\n")
+	if _, err := r.RunIn(r.Path("nested"), "init", "-q"); err != nil {
+		d.t.Fatal(err)
+	}
+	status("nested", "nested/inner.txt")
+	r.Run("clean", "-ffdxq")
+
+	r.Run("update-index", "--split-index")
+	appendTo(d, "README.md", "edited under a split index\n")
+	status("README.md")
+	r.Run("update-index", "--no-split-index")
+	r.Run("checkout", "-q", "--", "README.md")
+
+	r.Run("checkout", "-q", "-b", "ours")
+	r.Write("README.md", "ours\n")
+	r.Commit("Ours")
+	r.Run("checkout", "-q", "-b", "theirs", "HEAD~1")
+	r.Write("README.md", "theirs\n")
+	r.Commit("Theirs")
+	if _, err := r.RunIn(r.Dir, "merge", "-q", "ours"); err == nil {
+		d.t.Fatal("the merge meant to conflict did not")
+	}
+	status("README.md")
+	d.check(diffCase{"diff", map[string]any{"action": "diff"}, diffRef("--unified=3")})
+	for _, rev := range []string{":1:README.md", ":2:README.md", ":3:README.md", ":0:README.md", ":README.md", ":1:LICENSE"} {
+		d.check(diffCase{"show", map[string]any{"action": "show", "rev": rev, "patch": false, "stat": false}, ref("show", "--no-color", "--no-ext-diff", "--no-patch", rev)})
+	}
+	r.Run("merge", "--abort")
+	r.Run("checkout", "-q", "-f", "master")
+}

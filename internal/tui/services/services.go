@@ -1,6 +1,7 @@
 // Package services is the TUI's child for the slash commands over the
 // session's services: /agents (the defined sub-agent types), /automations,
-// /permissions (the saved rules), /hooks, /lsp, /context and /skills. It reaches
+// /permissions (the saved rules), /hooks, /lsp, /context, /skills, /trust
+// and /mcp. It reaches
 // the root model only through Host; work done off the UI goroutine comes
 // back to Update as a message.
 package services
@@ -11,8 +12,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	auto "github.com/codewhale/codewhale/internal/automation"
+	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/lsp"
+	"github.com/codewhale/codewhale/internal/mcp"
 	"github.com/codewhale/codewhale/internal/permissions"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tools/agent"
@@ -27,6 +30,9 @@ type Host interface {
 	SystemError(text string)
 	// Push opens a view on top of the modal stack.
 	Push(v views.View)
+	// FullAccess reports whether the session runs with Full Access (which
+	// implies trust mode).
+	FullAccess() bool
 }
 
 // Config names the session's services; a nil one is reported as not
@@ -34,6 +40,8 @@ type Host interface {
 type Config struct {
 	Theme         *theme.Theme
 	Workspace     string
+	Home          string          // CODEWHALE_HOME, where workspace trust is recorded ("" = none)
+	Submit        func(engine.Op) // sends an op to the engine (/trust)
 	Project       *projectctx.Context
 	Agents        *agent.Manager
 	Automations   *auto.Store
@@ -41,10 +49,14 @@ type Config struct {
 	Permissions   *permissions.Set
 	Hooks         *hooks.Runner
 	LSP           *lsp.Manager
+	MCP           *mcp.Pool
 }
 
 // Services is the child.
-type Services struct{ c Config }
+type Services struct {
+	c       Config
+	trustOn bool // /trust on (Full Access implies it too)
+}
 
 // New builds the child.
 func New(c Config) *Services { return &Services{c: c} }

@@ -1,4 +1,4 @@
-package tui
+package services
 
 import (
 	"fmt"
@@ -8,57 +8,56 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/posture"
 )
 
-// trustCommand is /trust [on|off|add <path>|remove <path>|list]: the
+// Trust is /trust [on|off|add <path>|remove <path>|list]: the
 // per-workspace trusted roots File tools may reach besides the workspace
 // (recorded in $CODEWHALE_HOME/workspace-trust.json), and trust mode, which
 // adds the configured trusted_paths. Changes apply from the next tool call.
-func (m *Model) trustCommand(arg string) tea.Cmd {
+func (sv *Services) Trust(host Host, arg string) tea.Cmd {
 	verb, rest, _ := strings.Cut(strings.TrimSpace(arg), " ")
 	rest = strings.TrimSpace(rest)
 	switch verb {
 	case "", "list":
-		m.system(m.trustReport())
+		host.System(sv.trustReport(host))
 	case "on", "off":
 		on := verb == "on"
-		m.trustOn = on
-		m.o.Engine.Submit(engine.SetTrust{Mode: &on})
-		m.system("Trust mode " + verb + ": " + map[bool]string{true: "File tools also reach the configured trusted_paths.",
+		sv.trustOn = on
+		sv.c.Submit(engine.SetTrust{Mode: &on})
+		host.System("Trust mode " + verb + ": " + map[bool]string{true: "File tools also reach the configured trusted_paths.",
 			false: "File tools reach the workspace and this workspace's trusted roots only."}[on])
 	case "add", "remove":
-		if rest == "" || m.o.Home == "" {
-			m.systemError("Usage: /trust " + verb + " <path>")
+		if rest == "" || sv.c.Home == "" {
+			host.SystemError("Usage: /trust " + verb + " <path>")
 			return nil
 		}
 		edit := config.AddWorkspaceTrust
 		if verb == "remove" {
 			edit = config.RemoveWorkspaceTrust
 		}
-		roots, err := edit(m.o.Home, m.o.Workspace, rest)
+		roots, err := edit(sv.c.Home, sv.c.Workspace, rest)
 		if err != nil {
-			m.systemError("/trust " + verb + ": " + err.Error())
+			host.SystemError("/trust " + verb + ": " + err.Error())
 			return nil
 		}
-		m.o.Engine.Submit(engine.SetTrust{Roots: append([]string{}, roots...)})
-		m.system(fmt.Sprintf("Trusted roots of this workspace: %s. File tools reach them from the next call.", listOr(roots, "none")))
+		sv.c.Submit(engine.SetTrust{Roots: append([]string{}, roots...)})
+		host.System(fmt.Sprintf("Trusted roots of this workspace: %s. File tools reach them from the next call.", listOr(roots, "none")))
 	default:
-		m.systemError("Usage: /trust [on|off|add <path>|remove <path>|list]")
+		host.SystemError("Usage: /trust [on|off|add <path>|remove <path>|list]")
 	}
 	return nil
 }
 
-func (m *Model) trustReport() string {
+func (sv *Services) trustReport(host Host) string {
 	var roots []string
-	if m.o.Home != "" {
-		roots, _ = config.WorkspaceTrust(m.o.Home, m.o.Workspace)
+	if sv.c.Home != "" {
+		roots, _ = config.WorkspaceTrust(sv.c.Home, sv.c.Workspace)
 	}
 	mode := "off"
 	switch {
-	case m.posture == posture.FullAccess:
+	case host.FullAccess():
 		mode = "on (Full Access)"
-	case m.trustOn:
+	case sv.trustOn:
 		mode = "on"
 	}
 	return fmt.Sprintf("Trust mode: %s. Trusted roots of this workspace: %s.\n"+

@@ -75,6 +75,8 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.10: resuming a session recorded in another workspace warns, and the warning is the first notice a
+// host shows.
 func TestResumeInAnotherWorkspaceWarns(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

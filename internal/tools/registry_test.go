@@ -3,6 +3,7 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,5 +144,35 @@ func TestSchemaFuncIsReadOnDemand(t *testing.T) {
 	}
 	if tl, _ := reg.Get("legacy_alias"); tl.InputSchema()["required"].([]any)[0] != "n" {
 		t.Fatal("InputSchema does not return SchemaFunc's value")
+	}
+}
+
+// CONTRACT.md §3.1: Register replaces a tool of the same name, and the
+// memoised APITools follows the change.
+func TestRegisterReplacesAToolOfTheSameName(t *testing.T) {
+	t.Parallel()
+	reg := tools.NewRegistry()
+	reg.Register(&panicky{tools.Spec{ToolName: "Probe", Desc: "old", Schema: map[string]any{"type": "object"}}})
+	if api := reg.APITools(); len(api) != 1 || api[0].Description != "old" {
+		t.Fatalf("APITools %v", api)
+	}
+	reg.Register(&panicky{tools.Spec{ToolName: "Probe", Desc: "new", Schema: map[string]any{"type": "object"}}})
+	if api := reg.APITools(); len(api) != 1 || api[0].Description != "new" {
+		t.Errorf("after the second Register: %v", api)
+	}
+	if got, _ := reg.Get("Probe"); got.Description() != "new" || len(reg.Names()) != 1 {
+		t.Errorf("Get %q, names %v", got.Description(), reg.Names())
+	}
+}
+
+// CONTRACT.md §2.1: the capability labels, snake_case, as /tools and the
+// receipts print them.
+func TestCapabilityLabelsAreSnakeCase(t *testing.T) {
+	t.Parallel()
+	got := []tools.Capability{tools.CapReadOnly, tools.CapWritesFiles, tools.CapExecutesCode, tools.CapNetwork,
+		tools.CapSandboxable, tools.CapRequiresApproval}
+	want := []tools.Capability{"read_only", "writes_files", "executes_code", "network", "sandboxable", "requires_approval"}
+	if !slices.Equal(got, want) {
+		t.Errorf("labels %v, want %v", got, want)
 	}
 }

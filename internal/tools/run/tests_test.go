@@ -282,11 +282,12 @@ func TestTestOutputIsCappedAndTimedOut(t *testing.T) {
 }
 
 // CONTRACT.md §6.4: the exact tests refusals: unknown or missing action, the args shell-split error, no runner
-// detected.
+// detected, a runner whose program is not installed.
 func TestTestsRefusals(t *testing.T) {
 	t.Parallel()
 	empty := newFixture(t, Options{}, nil)
 	goWS := newFixture(t, Options{}, map[string]string{"go.mod": goMod})
+	noPython := newFixture(t, Options{Python: "codewhale-no-such-python"}, map[string]string{"test_a.py": "def test_a():\n    pass\n"})
 	tests := []struct {
 		f    *fixture
 		in   string
@@ -298,6 +299,7 @@ func TestTestsRefusals(t *testing.T) {
 		{goWS, `{"action":"tests","args":"'unterminated"}`, "Invalid input for tool 'Run': Failed to parse 'args' as shell-style tokens"},
 		{goWS, `{"action":"tests","args":"-run $HOME"}`, "Invalid input for tool 'Run': Failed to parse 'args' as shell-style tokens: $HOME uses shell expansion"},
 		{goWS, `{"action":"tests","all_features":true}`, "Invalid input for tool 'Run': all_features applies only to Cargo workspaces"},
+		{noPython, `{"action":"tests"}`, "Tool 'Run' is not available: codewhale-no-such-python is not installed or not in PATH"},
 		{goWS, `{"action":"tests","profile":"go"}`, "Invalid input for tool 'Run': unknown field 'profile' for action \"tests\""},
 	}
 	for _, tc := range tests {

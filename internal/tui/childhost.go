@@ -26,14 +26,14 @@ import (
 type childHost struct{ m *Model }
 
 var (
-	_ history.Host  = childHost{}
-	_ services.Host = childHost{}
-	_ attach.Host   = childHost{}
-	_ handoff.Host  = childHost{}
-	_ initflow.Host = childHost{}
-	_ routes.Host   = childHost{}
-	_ jobsview.Host = childHost{}
-	_ settings.Host = childHost{}
+	_ history.Host      = childHost{}
+	_ services.SendHost = childHost{}
+	_ attach.Host       = childHost{}
+	_ handoff.Host      = childHost{}
+	_ initflow.Host     = childHost{}
+	_ routes.Host       = childHost{}
+	_ jobsview.Host     = childHost{}
+	_ settings.Host     = childHost{}
 )
 
 func (h childHost) System(text string)      { h.m.system(text) }
@@ -103,6 +103,11 @@ func (h childHost) Effort() string { return h.m.effortLabel() }
 func (h childHost) SetModel(name string) tea.Cmd { return h.m.routes.SetModel(h, name) }
 
 func (h childHost) SetEffort(tier string) tea.Cmd { return h.m.effortCommand(tier) }
+
+func (h childHost) Queue(line string) { h.m.queue = append(h.m.queue, line) }
+
+func (h childHost) ComposerText() string        { return h.m.comp.Value() }
+func (h childHost) SetComposerText(text string) { h.m.comp.SetValue(text) }
 
 func (h childHost) SetDraft(text string) {
 	h.m.comp.SetValue(text)

@@ -123,9 +123,9 @@ func TestMCPPromptAsSlashCommand(t *testing.T) {
 
 	d.submit("/mcp:everything:args-prompt")
 	d.mustShow("/mcp:everything:args-prompt: missing city. Usage: /mcp:everything:args-prompt <city> [state]")
-	msg := runFor[mcpSendMsg](t, d, d.submit(`/mcp:everything:args-prompt "New York" state=NY`))
-	if msg.err != nil {
-		t.Fatal(msg.err)
+	msg := runFor[services.SendMsg](t, d, d.submit(`/mcp:everything:args-prompt "New York" state=NY`))
+	if msg.Err() != nil {
+		t.Fatal(msg.Err())
 	}
 	op, ok := d.eng.lastOp().(engine.SendMessage)
 	if !ok || !strings.Contains(op.Content, "New York") || !strings.Contains(op.Content, "NY") {
@@ -149,9 +149,9 @@ func TestMCPResourceMention(t *testing.T) {
 
 	uri := "demo://resource/static/document/architecture.md"
 	line := "summarise @everything:" + uri + " please"
-	msg := runFor[mcpSendMsg](t, d, d.submit(line))
-	if msg.err != nil {
-		t.Fatal(msg.err)
+	msg := runFor[services.SendMsg](t, d, d.submit(line))
+	if msg.Err() != nil {
+		t.Fatal(msg.Err())
 	}
 	op, ok := d.eng.lastOp().(engine.SendMessage)
 	if !ok || !strings.HasPrefix(op.Content, line+"\n\n<mcp_resource server=\"everything\" uri=\""+uri+"\" mime=\"text/markdown\" source=\"MCP server everything, not the workspace\">") ||
@@ -162,8 +162,8 @@ func TestMCPResourceMention(t *testing.T) {
 	d.mustNotShow("<mcp_resource")
 
 	d.events(engine.TurnComplete{Status: engine.TurnCompleted})
-	bad := runFor[mcpSendMsg](t, d, d.submit("read @everything:demo://nope/missing"))
-	if bad.err == nil {
+	bad := runFor[services.SendMsg](t, d, d.submit("read @everything:demo://nope/missing"))
+	if bad.Err() == nil {
 		t.Fatal("a missing resource was sent")
 	}
 	d.mustShow("@everything:demo://nope/missing", "nothing was sent")

@@ -299,7 +299,8 @@ func New(o Options) *Model {
 	m.outputs = attach.NewOutputs(o.Theme)
 	m.attach = attach.New(attach.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Getenv: getenv})
 	m.services = services.New(services.Config{Theme: o.Theme, Workspace: o.Workspace, Home: o.Home, Submit: o.Engine.Submit, Project: o.Project, Agents: o.Agents,
-		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP, MCP: o.MCP})
+		Automations: o.Automations, WakeScheduler: o.WakeScheduler, Permissions: o.Permissions, Hooks: o.Hooks, LSP: o.LSP, MCP: o.MCP,
+		Prompts: func(name string) (string, mcp.PromptInfo, bool) { return m.table.Prompt(name) }})
 	m.table = slash.NewTable(builtinRows(), o.Project, o.MCP)
 	m.table.Sync(m.hhost)
 	m.meter = m.freshMeter()
@@ -376,8 +377,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case systemMsg:
 		m.system(msg.text)
 		return m, nil
-	case mcpSendMsg:
-		return m, m.mcpSend(msg)
 	case expireMsg:
 		return m, nil // re-render so an expired toast disappears
 	case highlightedMsg:

@@ -52,10 +52,10 @@ var slashCommands = []slashCommand{
 		(*Model).clearCommand},
 	{commands.Command{Name: "new", Usage: "[--force]", Help: "start a fresh session"}, (*Model).newCommand},
 	{commands.Command{Name: "compact", Aliases: []string{"yasuo"}, Usage: "[focus]",
-		Help: "summarise older context now"}, (*Model).compactCommand},
+		Help: "summarise older context now"}, func(m *Model, arg string) tea.Cmd { return m.compact(arg) }},
 	{commands.Command{Name: "sessions", Aliases: []string{"resume"}, Usage: "[show|open <id>|prune <days>|archived|archive <id>|unarchive <id>]",
 		Help: "session picker (d delete, a archive); resume a saved session"}, historyCommand((*history.History).Sessions)},
-	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, (*Model).exitCommand},
+	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, func(m *Model, _ string) tea.Cmd { return m.quit() }},
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
 		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, (*Model).effortCommand},
 	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
@@ -124,7 +124,7 @@ func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 		return m.modeCommand(arg)
 	}
 	if strings.HasPrefix(inv.Name, "mcp:") {
-		return m.runMCPPrompt(inv)
+		return m.services.Prompt(m.hhost, inv)
 	}
 	if c, ok := m.table.Registry().Lookup(inv.Name); ok {
 		for _, sc := range slashCommands {
@@ -218,8 +218,6 @@ func (m *Model) helpCommand(arg string) tea.Cmd {
 	return nil
 }
 
-func (m *Model) exitCommand(string) tea.Cmd { return m.quit() }
-
 // clearCommand replaces the session with an empty one.
 func (m *Model) clearCommand(string) tea.Cmd {
 	if m.resetSession("Clear") {
@@ -251,8 +249,6 @@ func (m *Model) resetSession(what string) bool {
 	m.history.Reset()
 	return true
 }
-
-func (m *Model) compactCommand(arg string) tea.Cmd { return m.compact(arg) }
 
 // compact asks the engine to summarise older context now.
 func (m *Model) compact(focus string) tea.Cmd {

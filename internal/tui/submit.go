@@ -83,8 +83,8 @@ func (m *Model) submitText(text string) tea.Cmd {
 // send starts a turn with text; @server:uri mentions of MCP resources are
 // read first (off the UI goroutine) and added below it.
 func (m *Model) send(text string) tea.Cmd {
-	if refs := m.mcpMentions(text); len(refs) > 0 {
-		return m.sendWithMentions(text, refs)
+	if cmd, ok := m.services.SendMentions(m.hhost, text); ok {
+		return cmd
 	}
 	return m.sendMessage(text, engine.SendMessage{Content: text, Provenance: engine.ProvenanceUser})
 }

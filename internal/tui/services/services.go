@@ -50,6 +50,8 @@ type Config struct {
 	Hooks         *hooks.Runner
 	LSP           *lsp.Manager
 	MCP           *mcp.Pool
+	// Prompts resolves a /mcp:<server>:<prompt> name (the command table).
+	Prompts func(name string) (server string, pr mcp.PromptInfo, ok bool)
 }
 
 // Services is the child.
@@ -65,10 +67,13 @@ func New(c Config) *Services { return &Services{c: c} }
 type noteMsg struct{ text string }
 
 // Update takes the child's own messages; ok is false for any other.
-func (sv *Services) Update(host Host, msg tea.Msg) (tea.Cmd, bool) {
-	if msg, ok := msg.(noteMsg); ok {
+func (sv *Services) Update(host SendHost, msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case noteMsg:
 		host.System(msg.text)
 		return nil, true
+	case SendMsg:
+		return sv.mcpSend(host, msg), true
 	}
 	return nil, false
 }

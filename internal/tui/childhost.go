@@ -15,6 +15,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/routes"
 	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/settings"
+	"github.com/codewhale/codewhale/internal/tui/switches"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
@@ -22,7 +23,7 @@ import (
 )
 
 // childHost is the root model as its children see it (history.Host,
-// services.Host, attach.Host).
+// services.SendHost, attach.Host, …).
 type childHost struct{ m *Model }
 
 var (
@@ -32,6 +33,7 @@ var (
 	_ handoff.Host      = childHost{}
 	_ initflow.Host     = childHost{}
 	_ routes.Host       = childHost{}
+	_ switches.Host     = childHost{}
 	_ jobsview.Host     = childHost{}
 	_ settings.Host     = childHost{}
 )
@@ -102,12 +104,28 @@ func (h childHost) Effort() string { return h.m.effortLabel() }
 
 func (h childHost) SetModel(name string) tea.Cmd { return h.m.routes.SetModel(h, name) }
 
-func (h childHost) SetEffort(tier string) tea.Cmd { return h.m.effortCommand(tier) }
+func (h childHost) SetEffort(tier string) tea.Cmd { return h.m.switches.Effort(h, tier) }
 
 func (h childHost) Queue(line string) { h.m.queue = append(h.m.queue, line) }
 
 func (h childHost) ComposerText() string        { return h.m.comp.Value() }
 func (h childHost) SetComposerText(text string) { h.m.comp.SetValue(text) }
+
+func (h childHost) LockedText(setting string) string { return locked(setting) }
+
+func (h childHost) Mode() posture.Mode       { return h.m.mode }
+func (h childHost) Posture() posture.Posture { return h.m.posture }
+func (h childHost) SetEffortValue(e string)  { h.m.route.Effort = e }
+
+func (h childHost) SetModes(mode *posture.Mode, p *posture.Posture) {
+	if mode != nil {
+		h.m.mode = *mode
+	}
+	if p != nil {
+		h.m.posture = *p
+	}
+	h.m.updatePlaceholder()
+}
 
 func (h childHost) SetDraft(text string) {
 	h.m.comp.SetValue(text)

@@ -51,7 +51,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 // the Esc stack, scrolling, then the composer.
 func (m *Model) unmodalKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyShiftTab {
-		return m.cyclePosture()
+		return m.switches.CyclePosture(m.hhost)
 	}
 	if m.menu.Visible() {
 		switch cmd, r := m.menu.Key(k); r {
@@ -214,13 +214,13 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+b":
 		return m.moveForegroundJob(), true
 	case "ctrl+t":
-		return m.cycleEffort(), true
+		return m.switches.CycleEffort(m.hhost), true
 	case "alt+p":
-		return m.switchMode(posture.Plan, false), true
+		return m.switches.SwitchMode(m.hhost, posture.Plan, false), true
 	case "alt+a":
-		return m.switchMode(posture.Act, false), true
+		return m.switches.SwitchMode(m.hhost, posture.Act, false), true
 	case "alt+y":
-		return m.switchMode(posture.Operate, false), true
+		return m.switches.SwitchMode(m.hhost, posture.Operate, false), true
 	case "f1", "ctrl+_":
 		m.openHelp()
 		return nil, true
@@ -356,7 +356,7 @@ func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
 		}
 	case tea.KeyTab:
 		if m.comp.Empty() {
-			return m.cycleMode()
+			return m.switches.CycleMode(m.hhost)
 		}
 		return nil
 	case tea.KeyEnter:

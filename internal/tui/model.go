@@ -39,6 +39,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/services"
 	"github.com/codewhale/codewhale/internal/tui/settings"
 	"github.com/codewhale/codewhale/internal/tui/slash"
+	"github.com/codewhale/codewhale/internal/tui/switches"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/usage"
@@ -166,6 +167,7 @@ type Model struct {
 	o        Options
 	jobsv    *jobsview.Child    // /jobs
 	settings *settings.Settings // /settings, /config
+	switches *switches.Switches // mode, posture and effort changes
 	routes   *routes.Child      // /provider, /model and the route's live model list
 	theme    *theme.Theme
 	now      func() time.Time
@@ -293,6 +295,7 @@ func New(o Options) *Model {
 	m.handoff = handoff.New(handoff.Config{Clipboard: o.Clipboard, Multiplexer: o.Multiplexer, Getenv: getenv,
 		In: o.TTY.In, Out: o.TTY.Out})
 	m.init = initflow.New(o.Theme, o.Workspace)
+	m.switches = switches.New(switches.Config{Theme: o.Theme, Submit: o.Engine.Submit, AllowShell: o.AllowShell})
 	m.jobsv = jobsview.New(o.Theme, o.Jobs, o.Agents)
 	m.settings = settings.New(o.ConfigPath, o.Settings)
 	m.routes = routes.New(routes.Config{Theme: o.Theme, Routes: o.Routes, Submit: o.Engine.Submit})

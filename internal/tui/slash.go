@@ -41,7 +41,7 @@ var slashCommands = []slashCommand{
 		Usage: "[list|show <id>|poll <id>|wait <id>|stdin <id> <input>|close-stdin <id>|cancel <id>|cancel-all]",
 		Help:  "inspect and control live Bash jobs"}, func(m *Model, arg string) tea.Cmd { return m.jobsv.Command(arg) }},
 	{commands.Command{Name: "mode", Aliases: []string{"jihua", "zidong"}, Usage: "[act|plan|operate|1|2|3]",
-		Help: "switch mode; no argument opens the mode picker"}, (*Model).modeCommand},
+		Help: "switch mode; no argument opens the mode picker"}, func(m *Model, arg string) tea.Cmd { return m.switches.Mode(m.hhost, arg) }},
 	{commands.Command{Name: "model", Aliases: []string{"moxing", "route"}, Usage: "[name|refresh]",
 		Help: "show or switch the model; no argument opens the model picker (the server's list), refresh asks again"}, func(m *Model, arg string) tea.Cmd { return m.routes.Model(m.hhost, arg) }},
 	{commands.Command{Name: "provider", Usage: "[id [model]]",
@@ -57,7 +57,7 @@ var slashCommands = []slashCommand{
 		Help: "session picker (d delete, a archive); resume a saved session"}, historyCommand((*history.History).Sessions)},
 	{commands.Command{Name: "exit", Aliases: []string{"quit", "q", "tuichu"}, Help: "quit"}, func(m *Model, _ string) tea.Cmd { return m.quit() }},
 	{commands.Command{Name: "effort", Aliases: []string{"thinking", "reasoning", "reason"},
-		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, (*Model).effortCommand},
+		Usage: "[auto|off|low|high|max]", Help: "reasoning effort"}, func(m *Model, arg string) tea.Cmd { return m.switches.Effort(m.hhost, arg) }},
 	{commands.Command{Name: "trust", Aliases: []string{"xinren"}, Usage: "[on|off|add <path>|remove <path>|list]",
 		Help: "trust mode and trusted paths; bare reports"}, servicesCommand((*services.Services).Trust)},
 	{commands.Command{Name: "status", Help: "runtime session status"}, (*Model).statusCommand},
@@ -121,7 +121,7 @@ func builtinRows() []commands.Command {
 func (m *Model) runCommand(inv commands.Invocation) tea.Cmd {
 	m.tr.Bottom()
 	if arg, ok := commands.ModeAlias(inv.Name); ok {
-		return m.modeCommand(arg)
+		return m.switches.Mode(m.hhost, arg)
 	}
 	if strings.HasPrefix(inv.Name, "mcp:") {
 		return m.services.Prompt(m.hhost, inv)
@@ -191,22 +191,6 @@ func toolsText(s *engine.ToolSnapshot) string {
 	}
 	title, facts, _ := strings.Cut(head, "\n")
 	return title + "\n" + carried + "\n\n" + facts + "\n\n" + rest
-}
-
-func (m *Model) modeCommand(arg string) tea.Cmd {
-	if strings.TrimSpace(arg) == "" {
-		m.push(views.NewPicker(m.theme, "mode", "Mode", modeItems(), m.mode.String()))
-		return nil
-	}
-	md, yolo, ok := parseModeArg(arg)
-	switch {
-	case !ok:
-		m.systemError("Usage: /mode [act|agent|plan|operate|1|2|3]")
-		return nil
-	case yolo:
-		return m.yolo()
-	}
-	return m.switchMode(md, true)
 }
 
 func (m *Model) helpCommand(arg string) tea.Cmd {

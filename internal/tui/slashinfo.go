@@ -11,41 +11,11 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/usage"
 )
 
-// effortTiers are the /effort values offered (CONTRACT.md §14.5, README
-// "Slash commands"); effortAliases are also accepted, as the providers
-// name them.
-var (
-	effortTiers   = []string{"auto", "off", "low", "high", "max"}
-	effortAliases = []string{"none", "minimal", "medium", "xhigh", "ultra"}
-)
-
 func (m *Model) effortLabel() string {
 	if m.route.Effort == "" {
 		return "auto"
 	}
 	return m.route.Effort
-}
-
-func (m *Model) effortCommand(arg string) tea.Cmd {
-	a := strings.ToLower(strings.TrimSpace(arg))
-	if a == "" {
-		m.system("Reasoning effort: " + m.effortLabel() + "\nTiers: " + strings.Join(effortTiers, ", "))
-		return nil
-	}
-	valid := false
-	for _, t := range append(effortTiers[:len(effortTiers):len(effortTiers)], effortAliases...) {
-		valid = valid || t == a
-	}
-	switch {
-	case !valid:
-		m.systemError("Usage: /effort [" + strings.Join(effortTiers, "|") + "]")
-	case m.turn.busy:
-		m.systemError(locked("Effort"))
-	default:
-		m.setEffort(a)
-		m.system("Reasoning effort set to " + a + " for the next request.")
-	}
-	return nil
 }
 
 // trustCommand reports trust mode; changing it needs engine support that

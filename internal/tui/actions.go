@@ -12,49 +12,6 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// copyLastReply is Alt+C: the latest assistant reply, as Markdown source.
-func (m *Model) copyLastReply() tea.Cmd {
-	c := m.tr.Last(transcript.Assistant)
-	if c == nil {
-		return m.setStatus("No reply to copy yet", sevInfo)
-	}
-	return m.handoff.Copy(m.hhost, c.Text(), "the last reply")
-}
-
-// copyLastCode is Alt+K: the last fenced code block of the latest reply
-// that has one.
-func (m *Model) copyLastCode() tea.Cmd {
-	cells := m.tr.Cells()
-	for i := len(cells) - 1; i >= 0; i-- {
-		if cells[i].Kind != transcript.Assistant {
-			continue
-		}
-		if code, ok := lastCodeBlock(cells[i].Text()); ok {
-			return m.handoff.Copy(m.hhost, code, "the last code block")
-		}
-	}
-	return m.setStatus("No code block to copy yet", sevInfo)
-}
-
-// lastCodeBlock returns the body of the last fenced block in md.
-func lastCodeBlock(md string) (string, bool) {
-	var body []string
-	var last string
-	found, in, fence := false, false, ""
-	for _, l := range strings.Split(md, "\n") {
-		t := strings.TrimSpace(l)
-		switch {
-		case !in && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-			in, fence, body = true, t[:3], nil
-		case in && strings.HasPrefix(t, fence):
-			in, found, last = false, true, strings.Join(body, "\n")
-		case in:
-			body = append(body, l)
-		}
-	}
-	return last, found
-}
-
 // openReasoning is Ctrl+O: the latest reasoning in a pager.
 func (m *Model) openReasoning() tea.Cmd {
 	c := m.tr.Last(transcript.Thinking)

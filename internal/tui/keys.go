@@ -231,9 +231,9 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "alt+s":
 		return m.toggleSelection(), true
 	case "alt+c":
-		return m.copyLastReply(), true
+		return m.handoff.CopyLastReply(m.hhost, m.tr), true
 	case "alt+k":
-		return m.copyLastCode(), true
+		return m.handoff.CopyLastCode(m.hhost, m.tr), true
 	}
 	return nil, false
 }

@@ -177,11 +177,25 @@ func TestACancelledTurnsBaseEndsAndLeavesTheStoreWhole(t *testing.T) {
 			r.mu.Lock()
 			b := r.base
 			r.mu.Unlock()
-			r.Finish("t1") // the turn is over: cancelled, or it only talked
+			finished := make(chan struct{})
+			go func() {
+				r.Finish("t1") // the turn is over: cancelled, or it only talked
+				close(finished)
+			}()
 			if tt.finishes {
+				select {
+				case <-finished:
+					t.Fatal("Finish returned while the base was still writing the side index")
+				case <-time.After(50 * time.Millisecond):
+				}
 				g.open()
 			}
-			waitDone(t, b.done, "the base snapshot's goroutine")
+			waitDone(t, finished, "the turn's Finish")
+			select {
+			case <-b.done:
+			default:
+				t.Fatal("Finish returned before the base snapshot's goroutine ended")
+			}
 			if (b.err == nil) != tt.finishes {
 				t.Fatalf("base snapshot: %v", b.err)
 			}

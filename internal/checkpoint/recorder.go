@@ -118,16 +118,17 @@ func (r *Recorder) fail(err error) {
 // and then look again at what it is about to write. It returns at once;
 // ctx bounds the snapshot, and Finish of a turn that changed nothing
 // cancels it (a cancelled snapshot stops before it writes the side index,
-// or finishes the write: it never leaves git's lock behind).
+// or finishes the write: it never leaves git's lock behind). A base
+// still pending from an earlier turn is cancelled and waited for first,
+// so two snapshots never share the side index.
 func (r *Recorder) Start(ctx context.Context, turnID string) {
 	ctx, cancel := context.WithCancel(ctx)
 	b := &base{turnID: turnID, cancel: cancel, done: make(chan struct{})}
 	r.mu.Lock()
-	if old := r.base; old != nil {
-		old.cancel()
-	}
+	old := r.base
 	r.base = b
 	r.mu.Unlock()
+	old.stop()
 	go func() {
 		defer close(b.done)
 		defer cancel()
@@ -182,15 +183,25 @@ func (r *Recorder) begin(ctx context.Context, sessionID, turnID, prompt string, 
 
 var errNoBase = errors.New("no base snapshot")
 
+// stop cancels the snapshot and waits until it has ended, so nothing
+// writes into the side store after the turn that started it is over.
+func (b *base) stop() {
+	if b == nil {
+		return
+	}
+	b.cancel()
+	<-b.done
+}
+
 // takeBase removes and returns the pending base snapshot of turnID; one
 // of another turn is cancelled (its turn is over) and nil returned.
 func (r *Recorder) takeBase(turnID string) *base {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	b := r.base
 	r.base = nil
+	r.mu.Unlock()
 	if b != nil && b.turnID != turnID {
-		b.cancel()
+		b.stop()
 		return nil
 	}
 	return b
@@ -240,12 +251,16 @@ func (r *Recorder) call(ctx context.Context, turnID, callID, tool string, paths 
 }
 
 // Finish logs the turn if it changed anything; a base snapshot Start
-// took for a turn that never changed anything is cancelled.
+// took for a turn that never changed anything is cancelled, and Finish
+// returns only once it has stopped: after the turn's end nothing of it
+// is still writing into the side store.
 func (r *Recorder) Finish(turnID string) {
 	r.mu.Lock()
 	if b := r.base; b != nil && b.turnID == turnID {
-		b.cancel()
 		r.base = nil
+		r.mu.Unlock()
+		b.stop()
+		r.mu.Lock()
 	}
 	cur := r.cur
 	if cur == nil || cur.TurnID != turnID {

@@ -31,7 +31,7 @@ func TestE2EUndoAndDiff(t *testing.T) {
 	p.line("edit the notes")
 	p.focusCard("┌ approval", approvalReady)
 	p.keys("y")
-	p.waitFor("● Edited.")
+	p.waitFor("● Edited.", "✓ done")
 	if b, _ := os.ReadFile(filepath.Join(ws, "notes.md")); string(b) != "changed\n" {
 		t.Fatalf("the turn did not run: %q", b)
 	}
@@ -111,7 +111,7 @@ func TestE2EUndoRevertsATurnByteForByte(t *testing.T) {
 			p.keys("BTab", "BTab") // Full Access: no approval cards in this test
 			p.waitFor("Full Access")
 			p.line("change everything")
-			p.waitFor("● All done.")
+			p.waitFor("● All done.", "✓ done")
 			if fingerprint(t, ws, ".git", "build") == want {
 				t.Fatal("the turn changed nothing")
 			}
@@ -283,7 +283,7 @@ func TestE2EUndoSurvivesAPlantedLink(t *testing.T) {
 	p.keys("BTab", "BTab") // Full Access: no approval cards in this test
 	p.waitFor("Full Access")
 	p.line("rewrite the notes")
-	p.waitFor("● Rewrote the notes.")
+	p.waitFor("● Rewrote the notes.", "✓ done")
 	before := fingerprint(t, outside)
 	if err := os.RemoveAll(filepath.Join(ws, "notes")); err != nil {
 		t.Fatal(err)

@@ -91,7 +91,7 @@ func TestMCPCommandListsServers(t *testing.T) {
 	t.Parallel()
 	p := everythingPool(t)
 	d := newDirect(t, 160, 60, func(o *Options) { o.MCP = p })
-	runFor[systemMsg](t, d, d.submit("/mcp"))
+	runFor[services.NoteMsg](t, d, d.submit("/mcp"))
 	d.mustShow("everything  stdio  connected  protocol 2025-11-25", "tools · 7 resources (+2 templates) · 4 prompts",
 		"/mcp:everything:args-prompt <city> [state]", "/mcp:everything:simple-prompt",
 		"broken  stdio  failed", "last error: could not start", "/mcp reload [server] reconnects")
@@ -101,7 +101,7 @@ func TestMCPCommandListsServers(t *testing.T) {
 	d.mustShow("No MCP server named 'nope'")
 	d.submit("/mcp bogus")
 	d.mustShow(services.MCPUsage)
-	runFor[systemMsg](t, d, d.submit("/mcp reload everything"))
+	runFor[services.NoteMsg](t, d, d.submit("/mcp reload everything"))
 	d.mustShow("everything  stdio  connected")
 	off := newDirect(t, 100, 20)
 	off.submit("/mcp")

@@ -377,9 +377,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.FocusMsg:
 		m.modes.set(modeBlurred, false)
 		return m, nil
-	case systemMsg:
-		m.system(msg.text)
-		return m, nil
 	case expireMsg:
 		return m, nil // re-render so an expired toast disappears
 	case highlightedMsg:

@@ -10,10 +10,6 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
 
-// systemMsg adds a System cell from a command that ran off the UI
-// goroutine.
-type systemMsg struct{ text string }
-
 // rebuild turns stored messages into transcript cells: typed prompts,
 // replies, reasoning and tool calls with their results.
 func rebuild(tr *transcript.Transcript, msgs []provider.Message) {

@@ -31,9 +31,9 @@ func (sv *Services) LSP(host Host, arg string) tea.Cmd {
 				what = name
 			}
 			if n == 0 {
-				return noteMsg{text: fmt.Sprintf("No running server to restart (%s); a server starts with the first file of its language.", what)}
+				return NoteMsg{Text: fmt.Sprintf("No running server to restart (%s); a server starts with the first file of its language.", what)}
 			}
-			return noteMsg{text: fmt.Sprintf("Stopped %s (%d); the next file of its language starts it again.", what, n)}
+			return NoteMsg{Text: fmt.Sprintf("Stopped %s (%d); the next file of its language starts it again.", what, n)}
 		}
 	default:
 		host.SystemError("Usage: /lsp [list|restart [name]]")

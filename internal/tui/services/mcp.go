@@ -35,7 +35,7 @@ func (sv *Services) MCP(host Host, arg string) tea.Cmd {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			pool.Start(ctx)
-			return noteMsg{text: mcpListing(pool)}
+			return NoteMsg{Text: mcpListing(pool)}
 		}
 	case "reload", "reconnect", "restart":
 		var names []string
@@ -46,9 +46,9 @@ func (sv *Services) MCP(host Host, arg string) tea.Cmd {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			if err := pool.Reload(ctx, names...); err != nil {
-				return noteMsg{text: "Error: " + err.Error()}
+				return NoteMsg{Text: "Error: " + err.Error()}
 			}
-			return noteMsg{text: mcpListing(pool)}
+			return NoteMsg{Text: mcpListing(pool)}
 		}
 	case "login":
 		if rest == "" {
@@ -66,9 +66,9 @@ func (sv *Services) MCP(host Host, arg string) tea.Cmd {
 			defer cancel()
 			line, err := pool.TrustProject(ctx)
 			if err != nil {
-				return noteMsg{text: "Error: " + err.Error()}
+				return NoteMsg{Text: "Error: " + err.Error()}
 			}
-			return noteMsg{text: line}
+			return NoteMsg{Text: line}
 		}
 	default:
 		host.SystemError(MCPUsage)

@@ -63,14 +63,15 @@ type Services struct {
 // New builds the child.
 func New(c Config) *Services { return &Services{c: c} }
 
-// noteMsg adds a System cell from work done off the UI goroutine.
-type noteMsg struct{ text string }
+// NoteMsg adds a System cell from work done off the UI goroutine (the
+// Model hands it back to Update).
+type NoteMsg struct{ Text string }
 
 // Update takes the child's own messages; ok is false for any other.
 func (sv *Services) Update(host SendHost, msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case noteMsg:
-		host.System(msg.text)
+	case NoteMsg:
+		host.System(msg.Text)
 		return nil, true
 	case SendMsg:
 		return sv.mcpSend(host, msg), true

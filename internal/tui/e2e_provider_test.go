@@ -24,7 +24,7 @@ func TestProviderSwitchInTheTUI(t *testing.T) {
 	}
 	p := launchTUI(t, nil, launch{home: home, ws: t.TempDir()})
 	p.line("first")
-	p.waitFor("from deepseek")
+	p.waitFor("from deepseek", "✓ done")
 	p.line("/provider ollama")
 	p.waitFor("Provider set to ollama")
 	p.line("second")

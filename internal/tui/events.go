@@ -92,38 +92,24 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		m.turn.group++ // each request starts a new step, so a new tool group
 		m.turn.attempt = nil
 	case engine.MessageStarted:
-		m.closeThinking()
-		m.turn.group++
-		m.turn.assistant = m.tr.Add(&transcript.Cell{Kind: transcript.Assistant, Streaming: true, Started: m.now()})
-		m.turn.attempt = append(m.turn.attempt, m.turn.assistant)
-		m.setWorking("working…")
+		m.turn.startMessage(m.tr, m.now())
 	case engine.MessageDelta:
-		m.assistantDelta(ev.Content)
+		m.turn.messageDelta(m.tr, m.now(), ev.Content)
 	case engine.MessageComplete:
-		m.closeThinking()
-		m.closeAssistant(false)
+		m.turn.closeThinking(m.tr, m.now())
+		m.turn.closeAssistant(m.tr, m.now(), false)
 	case engine.ThinkingStarted:
-		m.turn.thinking = m.tr.Add(&transcript.Cell{Kind: transcript.Thinking, Streaming: true, Started: m.now()})
-		m.turn.attempt = append(m.turn.attempt, m.turn.thinking)
-		m.setWorking("reasoning…")
+		m.turn.startThinking(m.tr, m.now())
 	case engine.ThinkingDelta:
-		if m.turn.thinking == nil {
-			m.applyEvent(engine.ThinkingStarted{})
-		}
-		m.turn.thinking.Append(ev.Content)
-		m.tr.Changed()
+		m.turn.thinkingDelta(m.tr, m.now(), ev.Content)
 	case engine.ThinkingComplete:
-		m.closeThinking()
+		m.turn.closeThinking(m.tr, m.now())
 	case engine.ToolCallStarted:
-		m.turn.sawOutput = true // the call is in the history: the turn has begun to answer
-		m.toolStarted(ev)
+		m.turn.toolStarted(m.tr, m.now(), ev)
 	case engine.ToolCallProgress:
-		if c := m.turn.tools[ev.ID]; c != nil {
-			c.SetLive(ev.Output)
-			m.tr.Changed()
-		}
+		m.turn.toolProgress(m.tr, ev)
 	case engine.ToolCallComplete:
-		m.toolCompleted(ev)
+		m.turn.toolCompleted(m.tr, m.now(), ev)
 		if ev.ID == m.turn.host && m.turn.host != "" {
 			return m.hostDone(ev)
 		}
@@ -149,7 +135,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		}
 		return m.setStatus(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
 	case engine.Retract:
-		m.retract(ev)
+		m.turn.retract(m.tr, ev)
 	case engine.Retry:
 		return m.retryStatus(ev)
 	case engine.Error:
@@ -185,7 +171,7 @@ func (m *Model) turnStarted() tea.Cmd {
 	m.snapshot = nil
 	m.turn.group++
 	m.turn.tools = map[string]*transcript.Cell{}
-	m.setWorking("working…")
+	m.turn.setWorking("working…")
 	if m.status.sev == sevError {
 		m.status = status{} // errors stick until the next turn
 	}
@@ -204,108 +190,9 @@ func (m *Model) clearStatus(text string) {
 	}
 }
 
-func (m *Model) setWorking(label string) {
-	if m.turn.cancelling {
-		return
-	}
-	m.turn.phase, m.turn.label = phaseWorking, label
-}
-
-func (m *Model) assistantDelta(s string) {
-	if m.turn.assistant == nil {
-		m.applyEvent(engine.MessageStarted{})
-	}
-	m.turn.assistant.Append(s)
-	m.turn.sawOutput = true
-	m.tr.Changed()
-}
-
-func (m *Model) closeThinking() {
-	if c := m.turn.thinking; c != nil {
-		c.Finish(m.now())
-		m.turn.thinking = nil
-		m.tr.Changed()
-	}
-}
-
-// closeAssistant finalises the streaming reply; an empty one is dropped.
-func (m *Model) closeAssistant(interrupted bool) {
-	c := m.turn.assistant
-	if c == nil {
-		return
-	}
-	m.turn.assistant = nil
-	if termtext.OneLine(c.Text()) == "" {
-		m.tr.Remove(c)
-		return
-	}
-	if interrupted || m.turn.cancelling {
-		c.MarkInterrupted(m.now())
-	} else {
-		c.Finish(m.now())
-	}
-	m.tr.Changed()
-}
-
-func (m *Model) toolStarted(ev engine.ToolCallStarted) {
-	m.closeAssistant(false)
-	c := m.tr.Add(transcript.NewTool(ev.ID, ev.Name, ev.Input, m.turn.group, m.now()))
-	if m.turn.tools == nil {
-		m.turn.tools = map[string]*transcript.Cell{}
-	}
-	m.turn.tools[ev.ID] = c
-	m.turn.attempt = append(m.turn.attempt, c)
-	m.turn.running++
-	m.setWorking(toolLabel(ev.Name, c))
-}
-
-// toolLabel is the working label for a running tool.
-func toolLabel(name string, c *transcript.Cell) string {
-	switch name {
-	case "Run":
-		return "verifying…"
-	case "File", "Git":
-		if s := transcript.Summary(name, c.Tool.Input); len(s) >= 4 && (s[:4] == "read" || s[:4] == "list" || s[:4] == "stat" ||
-			s[:4] == "sear" || s[:4] == "diff" || s[:4] == "log ") {
-			return "reading…"
-		}
-	}
-	return "using tool…"
-}
-
-func (m *Model) toolCompleted(ev engine.ToolCallComplete) {
-	c := m.turn.tools[ev.ID]
-	if c == nil {
-		c = m.tr.Add(transcript.NewTool(ev.ID, ev.Name, ev.Input, m.turn.group, ev.StartedAt))
-	} else {
-		m.turn.running = max(m.turn.running-1, 0)
-	}
-	c.Complete(ev.Result, m.now())
-	m.tr.Changed()
-	if m.turn.running == 0 {
-		m.setWorking("working…")
-	}
-}
-
-// retract removes what the failed provider attempt streamed: the request is
-// re-sent and its answer starts again.
-func (m *Model) retract(ev engine.Retract) {
-	for _, c := range m.turn.attempt {
-		m.tr.Remove(c)
-	}
-	for _, id := range ev.ToolIDs {
-		if m.turn.tools[id] != nil {
-			delete(m.turn.tools, id)
-			m.turn.running = max(m.turn.running-1, 0)
-		}
-	}
-	m.turn.attempt, m.turn.assistant, m.turn.thinking = nil, nil, nil
-	m.tr.Changed()
-}
-
 // retryStatus shows a retry on the status line for as long as its wait.
 func (m *Model) retryStatus(ev engine.Retry) tea.Cmd {
-	m.setWorking("retrying…")
+	m.turn.setWorking("retrying…")
 	life := max(ev.Wait+time.Second, longToast)
 	m.status = status{text: retryLine(ev), sev: sevWarning, until: m.now().Add(life), retry: &ev, since: m.now()}
 	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
@@ -343,8 +230,8 @@ func (m *Model) engineError(env engine.ErrorEnvelope) {
 		sev = "error"
 	}
 	if sev == "error" || sev == "critical" {
-		m.closeThinking()
-		m.closeAssistant(m.turn.assistant != nil)
+		m.turn.closeThinking(m.tr, m.now())
+		m.turn.closeAssistant(m.tr, m.now(), m.turn.assistant != nil)
 		m.turn.errShown = true
 	}
 	m.tr.Add(transcript.NewError(sev, env.Message))
@@ -353,8 +240,8 @@ func (m *Model) engineError(env engine.ErrorEnvelope) {
 // finishTurn closes the turn and sends the next queued message, if any.
 func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	interrupted := ev.Status == engine.TurnInterrupted
-	m.closeThinking()
-	m.closeAssistant(interrupted)
+	m.turn.closeThinking(m.tr, m.now())
+	m.turn.closeAssistant(m.tr, m.now(), interrupted)
 	m.dropApprovals()
 	m.turn.busy, m.turn.cancelling, m.turn.running = false, false, 0
 	switch ev.Status {

@@ -20,13 +20,25 @@ func (t *turnState) setWorking(label string) {
 	t.phase, t.label = phaseWorking, label
 }
 
+// open adds a streaming cell of the current attempt (a retraction takes
+// it back) and shows label while it streams.
+func (t *turnState) open(tr *transcript.Transcript, now time.Time, kind transcript.Kind, label string) *transcript.Cell {
+	c := tr.Add(&transcript.Cell{Kind: kind, Streaming: true, Started: now})
+	t.attempt = append(t.attempt, c)
+	t.setWorking(label)
+	return c
+}
+
 // startMessage opens a reply cell: a new step of the turn.
 func (t *turnState) startMessage(tr *transcript.Transcript, now time.Time) {
 	t.closeThinking(tr, now)
 	t.group++
-	t.assistant = tr.Add(&transcript.Cell{Kind: transcript.Assistant, Streaming: true, Started: now})
-	t.attempt = append(t.attempt, t.assistant)
-	t.setWorking("working…")
+	t.assistant = t.open(tr, now, transcript.Assistant, "working…")
+}
+
+// startThinking opens a reasoning cell.
+func (t *turnState) startThinking(tr *transcript.Transcript, now time.Time) {
+	t.thinking = t.open(tr, now, transcript.Thinking, "reasoning…")
 }
 
 // messageDelta appends to the reply, opening it if none is open.
@@ -37,13 +49,6 @@ func (t *turnState) messageDelta(tr *transcript.Transcript, now time.Time, s str
 	t.assistant.Append(s)
 	t.sawOutput = true
 	tr.Changed()
-}
-
-// startThinking opens a reasoning cell.
-func (t *turnState) startThinking(tr *transcript.Transcript, now time.Time) {
-	t.thinking = tr.Add(&transcript.Cell{Kind: transcript.Thinking, Streaming: true, Started: now})
-	t.attempt = append(t.attempt, t.thinking)
-	t.setWorking("reasoning…")
 }
 
 // thinkingDelta appends to the reasoning, opening it if none is open.

@@ -16,9 +16,9 @@ import (
 func (m *Model) openReasoning() tea.Cmd {
 	c := m.tr.Last(transcript.Thinking)
 	if c == nil {
-		return m.setStatus("No reasoning in this session yet", sevInfo)
+		return m.status.set("No reasoning in this session yet", sevInfo)
 	}
-	m.push(views.NewPager(m.theme, "Reasoning", c.Text()))
+	m.stack.Push(views.NewPager(m.theme, "Reasoning", c.Text()))
 	return nil
 }
 
@@ -26,7 +26,7 @@ func (m *Model) openReasoning() tea.Cmd {
 func (m *Model) openToolDetails() tea.Cmd {
 	c := m.tr.Last(transcript.Tool)
 	if c == nil {
-		return m.setStatus("No tool call in this session yet", sevInfo)
+		return m.status.set("No tool call in this session yet", sevInfo)
 	}
 	t := c.Tool
 	var b strings.Builder
@@ -37,7 +37,7 @@ func (m *Model) openToolDetails() tea.Cmd {
 			b.WriteString("\nDiff:\n" + d + "\n")
 		}
 	}
-	m.push(views.NewPager(m.theme, "Tool Details: "+t.Name, b.String()))
+	m.stack.Push(views.NewPager(m.theme, "Tool Details: "+t.Name, b.String()))
 	return nil
 }
 
@@ -63,7 +63,7 @@ func mutationDiff(meta map[string]any) string {
 // /jobs so the turn continues.
 func (m *Model) moveForegroundJob() tea.Cmd {
 	if m.o.Jobs == nil {
-		return m.setStatus("No foreground command to move", sevInfo)
+		return m.status.set("No foreground command to move", sevInfo)
 	}
 	var moved []string
 	for _, s := range m.o.Jobs.List() {
@@ -74,9 +74,9 @@ func (m *Model) moveForegroundJob() tea.Cmd {
 		}
 	}
 	if len(moved) == 0 {
-		return m.setStatus("No foreground command to move", sevInfo)
+		return m.status.set("No foreground command to move", sevInfo)
 	}
-	return m.setStatus("Moved "+strings.Join(moved, ", ")+" to /jobs; the turn continues", sevSuccess)
+	return m.status.set("Moved "+strings.Join(moved, ", ")+" to /jobs; the turn continues", sevSuccess)
 }
 
 // openHelp shows the help overlay.
@@ -94,5 +94,5 @@ func (m *Model) openHelp() {
 		entries = append(entries, views.HelpEntry{Section: section, Key: key, Text: c.Help})
 	}
 	entries = append(entries, keyHelp()...)
-	m.push(views.NewHelp(m.theme, entries))
+	m.stack.Push(views.NewHelp(m.theme, entries))
 }

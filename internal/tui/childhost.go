@@ -40,7 +40,7 @@ var (
 
 func (h childHost) System(text string)      { h.m.system(text) }
 func (h childHost) SystemError(text string) { h.m.systemError(text) }
-func (h childHost) Push(v views.View)       { h.m.push(v) }
+func (h childHost) Push(v views.View)       { h.m.stack.Push(v) }
 func (h childHost) Busy() bool              { return h.m.turn.busy }
 func (h childHost) Session() string         { return h.m.session }
 func (h childHost) Send(text string) tea.Cmd {
@@ -48,7 +48,7 @@ func (h childHost) Send(text string) tea.Cmd {
 }
 
 func (h childHost) Status(text string, sev theme.Severity) tea.Cmd {
-	return h.m.setStatus(text, sev)
+	return h.m.status.set(text, sev)
 }
 
 func (h childHost) Redraw(msgs []provider.Message) {
@@ -72,7 +72,7 @@ func (h childHost) Edited(text string) tea.Cmd {
 	m := h.m
 	m.comp.SetValue(text)
 	m.modes.set(modeRestored, false)
-	return tea.Batch(m.setStatus("Message taken back from the editor", sevInfo), m.menu.Refresh())
+	return tea.Batch(m.status.set("Message taken back from the editor", sevInfo), m.menu.Refresh())
 }
 
 func (h childHost) Locked(setting string) { h.m.systemError(locked(setting)) }

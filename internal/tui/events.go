@@ -133,11 +133,12 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		if m.turn.cancelling && ev.Message == "Request cancelled" {
 			return nil // cancelTurn said so already, and what became of the message
 		}
-		return m.setStatus(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
+		return m.status.set(termtext.OneLine(termtext.Sanitize(ev.Message)), sevInfo)
 	case engine.Retract:
 		m.turn.retract(m.tr, ev)
 	case engine.Retry:
-		return m.retryStatus(ev)
+		m.turn.setWorking("retrying…")
+		return m.status.retrying(ev)
 	case engine.Error:
 		m.engineError(ev.ErrorEnvelope)
 		if h := m.turn.host; h != "" && m.turn.tools[h] == nil {
@@ -152,13 +153,13 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	case engine.TurnComplete:
 		return m.finishTurn(ev)
 	case engine.CompactionStarted:
-		return m.setStatus(compactingText, sevInfo)
+		return m.status.set(compactingText, sevInfo)
 	case engine.CompactionCompleted:
-		m.clearStatus(compactingText)
+		m.status.clearIf(compactingText)
 		m.system(fmt.Sprintf("Compacted context: summarised %d message(s), kept %d (≈%s → ≈%s tokens); the originals stay in the session file.",
 			ev.Replaced, ev.Kept, usage.FormatTokens(ev.BeforeEstimate), usage.FormatTokens(ev.AfterEstimate)))
 	case engine.CompactionFailed:
-		m.clearStatus(compactingText)
+		m.status.clearIf(compactingText)
 		m.tr.Add(transcript.NewError("error", "Compaction failed: "+ev.Error))
 	}
 	return nil
@@ -172,10 +173,10 @@ func (m *Model) turnStarted() tea.Cmd {
 	m.turn.group++
 	m.turn.tools = map[string]*transcript.Cell{}
 	m.turn.setWorking("working…")
-	if m.status.sev == sevError {
-		m.status = status{} // errors stick until the next turn
-	}
-	return nil // the phase strip says "Esc to interrupt": once is enough
+	// Errors stick until the next turn; the phase strip says "Esc to
+	// interrupt", so no toast repeats it.
+	m.status.clearError()
+	return nil
 }
 
 // Status texts the UI takes back when what they announce is over.
@@ -183,25 +184,10 @@ const (
 	compactingText = "Compacting context…"
 )
 
-// clearStatus removes the status line if it still shows text.
-func (m *Model) clearStatus(text string) {
-	if m.status.text == text {
-		m.status = status{}
-	}
-}
-
-// retryStatus shows a retry on the status line for as long as its wait.
-func (m *Model) retryStatus(ev engine.Retry) tea.Cmd {
-	m.turn.setWorking("retrying…")
-	life := max(ev.Wait+time.Second, longToast)
-	m.status = status{text: retryLine(ev), sev: sevWarning, until: m.now().Add(life), retry: &ev, since: m.now()}
-	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
-}
-
 // syncQueued marks the turn's unstarted calls as queued while a card is
 // open for another one, so only the running ones spin.
 func (m *Model) syncQueued() {
-	waiting := m.hasApproval()
+	waiting := m.stack.HasApproval()
 	for _, c := range m.turn.tools {
 		c.SetQueued(waiting && !c.Tool.Done && !c.Tool.AwaitingApproval)
 	}
@@ -214,12 +200,12 @@ func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 	if c := m.turn.tools[ev.ID]; c != nil {
 		c.SetAwaitingApproval(true)
 	}
-	if m.hasApproval() {
+	if m.stack.HasApproval() {
 		m.approvals = append(m.approvals, ev)
 		m.syncQueued()
 		return nil
 	}
-	m.push(views.NewApproval(m.theme, ev, !m.typing()))
+	m.stack.Push(views.NewApproval(m.theme, ev, !m.typing()))
 	m.syncQueued()
 	return m.notify("codewhale: " + ev.ToolName + " is waiting for your approval")
 }
@@ -255,9 +241,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 		m.takeBackRestored()
 	default:
 		m.turn.phase = phaseDone
-		if m.status.sev != sevError {
-			m.status = status{}
-		}
+		m.status.clearToast()
 	}
 	if ev.MaxStepsReached {
 		m.tr.Add(transcript.NewError("warning", "The turn stopped at the maximum number of steps; send a follow-up to continue."))
@@ -281,13 +265,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 // dropApprovals closes cards whose turn is over.
 func (m *Model) dropApprovals() {
 	m.approvals = nil
-	kept := m.stack[:0]
-	for _, v := range m.stack {
-		if _, ok := v.(*views.Approval); !ok {
-			kept = append(kept, v)
-		}
-	}
-	m.stack = kept
+	m.stack.DropApprovals()
 }
 
 func (m *Model) system(text string) { m.tr.Add(transcript.NewCell(transcript.System, text)) }

@@ -149,7 +149,7 @@ func TestFlowApprovalDenyThenApprove(t *testing.T) {
 	if len(results) == 0 || !strings.Contains(results[0], "denied by user") {
 		t.Errorf("the model saw %q", results)
 	}
-	if m.topApproval() != nil {
+	if m.stack.TopApproval() != nil {
 		t.Error("no card left open")
 	}
 }
@@ -164,9 +164,9 @@ func TestFlowToolsJSONAfterARequest(t *testing.T) {
 	f.typeLine("/tools json")
 	f.waitFor("Prepared Tool Request (JSON)")
 	m := f.final()
-	p, ok := m.top().(*views.Pager)
+	p, ok := m.stack.Top().(*views.Pager)
 	if !ok {
-		t.Fatalf("top view = %T", m.top())
+		t.Fatalf("top view = %T", m.stack.Top())
 	}
 	var snap struct {
 		SchemaVersion int      `json:"schema_version"`
@@ -243,7 +243,7 @@ func TestFlowRepeatedDeniedCallIsDeniedWithoutACard(t *testing.T) {
 	if len(srv.Requests()) != 3 || denied != 2 {
 		t.Errorf("requests %d, with a denial %d; want the repeat denied without asking", len(srv.Requests()), denied)
 	}
-	if a := m.topApproval(); a == nil || !strings.Contains(string(a.Req.Input), "other.txt") {
+	if a := m.stack.TopApproval(); a == nil || !strings.Contains(string(a.Req.Input), "other.txt") {
 		t.Errorf("open card = %+v", a)
 	}
 }

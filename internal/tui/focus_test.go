@@ -24,7 +24,7 @@ func TestApprovalCardFlow(t *testing.T) {
 	// Enter was pressed just now: the card opens without focus.
 	d.mustShow("approval", "▸ Deny this call", "waiting on you…", views.UnfocusedHint)
 	d.key("y")
-	if _, ok := d.m.top().(*views.Approval); !ok {
+	if _, ok := d.m.stack.Top().(*views.Approval); !ok {
 		t.Fatal("a letter answered an unfocused card")
 	}
 	if got := d.m.comp.Value(); got != "y" {
@@ -38,14 +38,14 @@ func TestApprovalCardFlow(t *testing.T) {
 	// The queued second request opens at once after a key: without focus.
 	d.mustShow("write docs", views.UnfocusedHint)
 	d.key("a")
-	if _, ok := d.m.top().(*views.Approval); !ok {
+	if _, ok := d.m.stack.Top().(*views.Approval); !ok {
 		t.Fatal("the focus rule applies to the next card too")
 	}
 	d.key("backspace", "tab", "a")
 	if op, ok := d.eng.lastOp().(engine.ApproveToolCall); !ok || op.ID != "call_1" || !op.ForSession {
 		t.Fatalf("a = %#v", d.eng.lastOp())
 	}
-	if d.m.top() != nil {
+	if d.m.stack.Top() != nil {
 		t.Error("card closed after answering")
 	}
 }
@@ -96,7 +96,7 @@ func TestTypingWithPausesNeverAnswersACard(t *testing.T) {
 			if ops := d.eng.Ops()[sent:]; len(ops) != 0 {
 				t.Fatalf("Enter over an unfocused card sent %#v", ops)
 			}
-			if _, ok := d.m.top().(*views.Approval); !ok {
+			if _, ok := d.m.stack.Top().(*views.Approval); !ok {
 				t.Fatal("the card was answered")
 			}
 			for _, op := range d.eng.Ops() {

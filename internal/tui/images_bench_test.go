@@ -131,7 +131,7 @@ func attachWhileTyping(b *testing.B, ws string, t *uiTimer) int {
 		case msg := <-done:
 			t.time(func() { d.m.Update(msg); _ = d.m.View() })
 			if d.m.attach.Len() != 1 {
-				b.Fatalf("no chip: %s", d.m.status.text)
+				b.Fatalf("no chip: %s", d.m.status.msg.text)
 			}
 			return keys
 		case <-tick.C:

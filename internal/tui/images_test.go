@@ -122,7 +122,7 @@ func TestImageRefusalsLeaveTheComposerIntact(t *testing.T) {
 	} {
 		d.run(d.paste(tt.path))
 		d.mustShow("Image not attached:")
-		if s := d.m.status.text; !strings.Contains(s, tt.want) {
+		if s := d.m.status.msg.text; !strings.Contains(s, tt.want) {
 			t.Errorf("%s: status %q, want %q", tt.path, s, tt.want)
 		}
 		if d.m.comp.Value() != "my draft" || d.m.attach.Len() != 0 {

@@ -27,7 +27,7 @@ func TestCtrlVPastesTheClipboardImage(t *testing.T) {
 	_, cmd := d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlV})
 	d.run(cmd)
 	if d.m.attach.Len() != 1 || !strings.Contains(d.m.attach.View(d.m.w), "[Image #1 32×16 PNG") {
-		t.Fatalf("chips %d, row %q, status %q", d.m.attach.Len(), d.m.attach.View(d.m.w), d.m.status.text)
+		t.Fatalf("chips %d, row %q, status %q", d.m.attach.Len(), d.m.attach.View(d.m.w), d.m.status.msg.text)
 	}
 
 	// A clipboard holding a copied image file's path attaches the file;
@@ -45,13 +45,13 @@ func TestCtrlVPastesTheClipboardImage(t *testing.T) {
 		}
 	}
 	if d.m.attach.Len() != 2 || !strings.Contains(d.m.attach.View(d.m.w), "[Image #2 12×10 PNG") || d.m.comp.Value() != "plain words" {
-		t.Fatalf("chips %d, row %q, composer %q, status %q", d.m.attach.Len(), d.m.attach.View(d.m.w), d.m.comp.Value(), d.m.status.text)
+		t.Fatalf("chips %d, row %q, composer %q, status %q", d.m.attach.Len(), d.m.attach.View(d.m.w), d.m.comp.Value(), d.m.status.msg.text)
 	}
 
 	t.Setenv("PATH", t.TempDir())
 	_, cmd = d.m.Update(tea.KeyMsg{Type: tea.KeyCtrlV})
 	d.run(cmd)
-	if !strings.Contains(d.m.status.text, "Pasting an image needs wl-paste (wl-clipboard) or xclip") || d.m.attach.Len() != 2 {
-		t.Errorf("without a reader: status %q, chips %d", d.m.status.text, d.m.attach.Len())
+	if !strings.Contains(d.m.status.msg.text, "Pasting an image needs wl-paste (wl-clipboard) or xclip") || d.m.attach.Len() != 2 {
+		t.Errorf("without a reader: status %q, chips %d", d.m.status.msg.text, d.m.attach.Len())
 	}
 }

@@ -17,7 +17,7 @@ import (
 // then the composer.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	m.lastKey = m.now()
-	v := m.top()
+	v := m.stack.Top()
 	if v == nil {
 		return m.unmodalKey(k)
 	}
@@ -73,39 +73,6 @@ func (m *Model) unmodalKey(k tea.KeyMsg) tea.Cmd {
 	return m.composerKey(k)
 }
 
-// top is the view on top of the stack, or nil.
-func (m *Model) top() views.View {
-	if len(m.stack) == 0 {
-		return nil
-	}
-	return m.stack[len(m.stack)-1]
-}
-
-func (m *Model) push(v views.View) { m.stack = append(m.stack, v) }
-
-func (m *Model) pop() {
-	if len(m.stack) > 0 {
-		m.stack = m.stack[:len(m.stack)-1]
-	}
-}
-
-// topApproval is the open approval card, if it is on top.
-func (m *Model) topApproval() *views.Approval {
-	a, _ := m.top().(*views.Approval)
-	return a
-}
-
-// hasApproval reports whether an approval card is open anywhere in the
-// stack (a params pager may cover it).
-func (m *Model) hasApproval() bool {
-	for _, v := range m.stack {
-		if _, ok := v.(*views.Approval); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // typingWindow is how recent a key must be for the person to count as
 // typing when a card opens (the focus rule, CONTRACT.md §14.6).
 const typingWindow = time.Second
@@ -128,7 +95,7 @@ func focusOf(v views.View) *views.Focus {
 // composerHasKeys reports whether keys reach the composer: no modal, or a
 // card on top that does not have the focus.
 func (m *Model) composerHasKeys() bool {
-	v := m.top()
+	v := m.stack.Top()
 	if v == nil {
 		return true
 	}
@@ -140,12 +107,12 @@ func (m *Model) composerHasKeys() bool {
 func (m *Model) viewAction(a views.Action) tea.Cmd {
 	switch a.Kind {
 	case views.Close:
-		m.pop()
+		m.stack.Pop()
 		return m.nextApproval()
 	case views.Emit:
 		return m.viewEvent(a.Event)
 	case views.EmitAndClose:
-		m.pop()
+		m.stack.Pop()
 		cmd := m.viewEvent(a.Event)
 		return tea.Batch(cmd, m.nextApproval())
 	}
@@ -154,7 +121,7 @@ func (m *Model) viewAction(a views.Action) tea.Cmd {
 
 // nextApproval opens the next queued approval card once the top is free.
 func (m *Model) nextApproval() tea.Cmd {
-	if len(m.approvals) == 0 || m.hasApproval() {
+	if len(m.approvals) == 0 || m.stack.HasApproval() {
 		return nil
 	}
 	next := m.approvals[0]
@@ -169,13 +136,13 @@ func (m *Model) viewEvent(ev any) tea.Cmd {
 	case views.Copy:
 		return m.handoff.Copy(m.hhost, ev.Text, ev.Label)
 	case views.OpenPager:
-		m.push(views.NewPager(m.theme, ev.Title, ev.Body))
+		m.stack.Push(views.NewPager(m.theme, ev.Title, ev.Body))
 	case views.Picked:
 		return m.picked(ev)
 	case views.RunCommand:
 		return m.submitText(ev.Line)
 	case views.Deleted, views.Archived:
-		cmd, _ := m.history.ViewEvent(m.hhost, m.top(), ev)
+		cmd, _ := m.history.ViewEvent(m.hhost, m.stack.Top(), ev)
 		return cmd
 	}
 	return nil
@@ -252,8 +219,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		return m.quit()
 	}
 	m.quitArmed = m.now().Add(quitWindow)
-	m.status = status{text: "Press Ctrl+C again to quit", sev: sevWarning, until: m.quitArmed}
-	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return expireMsg{} })
+	return m.status.setFor("Press Ctrl+C again to quit", sevWarning, quitWindow)
 }
 
 // discardDraft empties the composer for Ctrl+C; the draft stays in ↑
@@ -266,7 +232,7 @@ func (m *Model) discardDraft() tea.Cmd {
 	m.comp.Discard()
 	m.modes.set(modeRestored, false)
 	m.menu.Refresh()
-	return m.setStatus("Draft cleared — ↑ or Ctrl+Z brings it back", sevInfo)
+	return m.status.set("Draft cleared — ↑ or Ctrl+Z brings it back", sevInfo)
 }
 
 // ctrlD quits on an empty composer with nothing running; with a draft it
@@ -277,7 +243,7 @@ func (m *Model) ctrlD() (tea.Cmd, bool) {
 	case !m.comp.Empty():
 		return nil, false
 	case m.turn.busy || m.turn.running > 0:
-		return m.setStatus("A turn is running — Esc or Ctrl+C interrupts it; Ctrl+D quits once it is idle", sevWarning), true
+		return m.status.set("A turn is running — Esc or Ctrl+C interrupts it; Ctrl+D quits once it is idle", sevWarning), true
 	}
 	return m.quit(), true
 }
@@ -288,7 +254,7 @@ func (m *Model) unrequeue() tea.Cmd {
 	m.queue = append([]string{m.requeue}, m.queue...)
 	m.requeue = ""
 	m.comp.Clear()
-	return m.setStatus("Queued edit canceled; follow-up restored", sevInfo)
+	return m.status.set("Queued edit canceled; follow-up restored", sevInfo)
 }
 
 // escape is the Esc cancel stack (CONTRACT.md §14.6).
@@ -302,7 +268,7 @@ func (m *Model) escape() tea.Cmd {
 		m.comp.Clear()
 		m.modes.set(modeRestored, false)
 		m.menu.Refresh()
-		return m.setStatus("Draft cleared (Ctrl+Z restores it)", sevInfo)
+		return m.status.set("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
 	return m.history.EscOnEmpty(m.hhost)
 }
@@ -392,7 +358,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	default:
 		return nil
 	}
-	if v := m.top(); v != nil {
+	if v := m.stack.Top(); v != nil {
 		if wh, ok := v.(views.Wheeler); ok {
 			return m.viewAction(wh.Wheel(delta))
 		}
@@ -438,13 +404,12 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 // takes it back (wheel scrolling) on the second press.
 func (m *Model) toggleSelection() tea.Cmd {
 	if !m.o.MouseCapture {
-		return m.setStatus("The mouse is not captured (--no-mouse-capture): select text with the terminal as usual", sevInfo)
+		return m.status.set("The mouse is not captured (--no-mouse-capture): select text with the terminal as usual", sevInfo)
 	}
 	m.modes.set(modeSelecting, !m.modes.has(modeSelecting))
 	if m.modes.has(modeSelecting) {
-		m.status = status{text: "Selection mode: select with the mouse, copy with your terminal · Alt+S to scroll with the wheel again", sev: sevWarning}
+		m.status.hold("Selection mode: select with the mouse, copy with your terminal · Alt+S to scroll with the wheel again", sevWarning)
 		return tea.DisableMouse
 	}
-	m.status = status{}
-	return tea.Batch(tea.EnableMouseCellMotion, m.setStatus("Mouse captured again: the wheel scrolls the transcript", sevInfo))
+	return tea.Batch(tea.EnableMouseCellMotion, m.status.set("Mouse captured again: the wheel scrolls the transcript", sevInfo))
 }

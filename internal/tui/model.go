@@ -178,7 +178,7 @@ type Model struct {
 	comp  *composer.Composer
 	table *slash.Table   // the command table: built-ins, MCP prompts, user commands
 	init  *initflow.Init // /init: the survey in progress, the proposal awaiting an answer
-	stack []views.View
+	stack views.Stack
 	sub   *subscription
 
 	route    Route
@@ -196,7 +196,7 @@ type Model struct {
 	outputs   *attach.Outputs  // outputs of local commands for the next message (shell.go)
 	attach    *attach.Images   // images for the next message
 	handoff   *handoff.Handoff // copies to the clipboard, the external editor
-	status    status
+	status    statusLine
 	quitArmed time.Time
 	lastKey   time.Time   // the last key pressed: a card opening within typingWindow opens without focus
 	menu      *slash.Menu // the slash menu and @-mention list
@@ -266,7 +266,7 @@ func New(o Options) *Model {
 		o.Route.Provider = "deepseek"
 	}
 	m := &Model{o: o, theme: o.Theme, now: o.Clock, route: o.Route, mode: o.Mode, posture: o.Posture,
-		session: o.SessionID, w: 80, h: 24}
+		session: o.SessionID, w: 80, h: 24, status: statusLine{now: o.Clock}}
 	m.env = &transcript.Env{Theme: o.Theme, Markdown: mdterm.New(o.Theme.Profile, o.Theme.Color, o.Theme.Dark), Now: o.Clock,
 		LowMotion: o.LowMotion}
 	m.env.Markdown.SetHyperlinks(o.Theme.Hyperlinks)
@@ -367,8 +367,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.firstFrameShown()
 	case eventsMsg:
 		return m, m.handleEvents(msg)
-	case tickMsg:
-		return m, m.handleTick()
+	case tickMsg: // the spinner's next frame; the tick stops when nothing moves
+		m.modes.set(modeTicking, false)
+		m.env.Tick()
+		return m, m.ensureTick()
 	case submitMsg:
 		return m, m.submitText(msg.text)
 	case tea.BlurMsg:

@@ -105,7 +105,7 @@ func TestModeCommand(t *testing.T) {
 	d.submit("/mode banana")
 	d.mustShow("Error: Usage: /mode [act|agent|plan|operate|1|2|3]")
 	d.submit("/mode")
-	if _, ok := d.m.top().(*views.Picker); !ok {
+	if _, ok := d.m.stack.Top().(*views.Picker); !ok {
 		t.Fatal("/mode without an argument opens the picker")
 	}
 	d.key("esc")
@@ -242,7 +242,7 @@ func TestToolsCommandBeforeAnyRequestAndBadArgument(t *testing.T) {
 	d.submit("/tools yaml")
 	d.mustShow("Error: usage: /tools [text|json]")
 	d.submit("/tool-studio json")
-	if d.m.top() != nil {
+	if d.m.stack.Top() != nil {
 		t.Error("no pager without a snapshot")
 	}
 }
@@ -263,7 +263,7 @@ func TestUnknownCommandAndSlashMenuCompletion(t *testing.T) {
 	d.key("esc")
 	d.typeText("/hel")
 	d.key("enter")
-	if _, ok := d.m.top().(*views.Help); !ok {
+	if _, ok := d.m.stack.Top().(*views.Help); !ok {
 		t.Error("Enter runs the selected command")
 	}
 }
@@ -392,8 +392,8 @@ func TestVerboseShowsReasoningAndCtrlOOpensIt(t *testing.T) {
 	d.submit("/verbose on")
 	d.mustShow("deep thought")
 	d.key("ctrl+o")
-	if p, ok := d.m.top().(*views.Pager); !ok || !strings.Contains(p.Source(), "deep thought") {
-		t.Errorf("Ctrl+O opens the reasoning pager: %#v", d.m.top())
+	if p, ok := d.m.stack.Top().(*views.Pager); !ok || !strings.Contains(p.Source(), "deep thought") {
+		t.Errorf("Ctrl+O opens the reasoning pager: %#v", d.m.stack.Top())
 	}
 }
 
@@ -442,7 +442,7 @@ func TestEffortCommandAndCtrlT(t *testing.T) {
 func TestModalGetsBatchedRunesOneByOne(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 80, 20)
-	d.m.push(views.NewPager(d.m.theme, "T", "alpha\nbeta\ngamma"))
+	d.m.stack.Push(views.NewPager(d.m.theme, "T", "alpha\nbeta\ngamma"))
 	d.m.Update(keyMsg("/beta")) // one message with five runes
 	d.key("enter")
 	d.mustShow("match 1/1")
@@ -541,8 +541,8 @@ func TestHelpShowsFullUsagesAndTrueKeys(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 160, 200)
 	d.key("f1")
-	if _, ok := d.m.top().(*views.Help); !ok {
-		t.Fatalf("F1 opened %T", d.m.top())
+	if _, ok := d.m.stack.Top().(*views.Help); !ok {
+		t.Fatalf("F1 opened %T", d.m.stack.Top())
 	}
 	screen := d.screen()
 	for _, want := range []string{"/jobs [list|show <id>|poll <id>|wait <id>|stdin <id> <input>|close-stdin <id>|cancel <id>|cancel-all]",

@@ -90,7 +90,7 @@ func TestSessionsPickerArchives(t *testing.T) {
 	}
 	d.key("esc")
 	d.runCmd(d.submit("/sessions archived"))
-	if p, ok := d.m.top().(*views.Picker); !ok || p.Name != history.ArchivedPicker {
+	if p, ok := d.m.stack.Top().(*views.Picker); !ok || p.Name != history.ArchivedPicker {
 		t.Fatalf("no archived picker:\n%s", d.screen())
 	}
 	d.mustShow("Archived sessions", "explain the build")

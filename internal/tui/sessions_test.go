@@ -39,7 +39,7 @@ func TestSessionsPickerResumesAndRebuildsTheTranscript(t *testing.T) {
 	id := storedSession(t, home, ws)
 	d := newDirect(t, 100, 30, func(o *Options) { o.Home, o.Workspace = home, ws })
 	d.runCmd(d.submit("/sessions"))
-	if _, ok := d.m.top().(*views.Picker); !ok {
+	if _, ok := d.m.stack.Top().(*views.Picker); !ok {
 		t.Fatalf("no picker:\n%s", d.screen())
 	}
 	d.mustShow("explain the build", "deepseek-v4-flash")

@@ -36,14 +36,14 @@ func (m *Model) runShell(command string) tea.Cmd {
 	switch {
 	case m.turn.busy:
 		m.comp.SetValue(shellPrefix + command)
-		return m.setStatus("A turn is running: run the command when it ends (Esc interrupts it)", sevWarning)
+		return m.status.set("A turn is running: run the command when it ends (Esc interrupts it)", sevWarning)
 	case command == "":
-		return m.setStatus("Type a command after ! to run it here, e.g. !git status", sevInfo)
+		return m.status.set("Type a command after ! to run it here, e.g. !git status", sevInfo)
 	case m.modes.has(modeClosed):
 		m.systemError("The engine stopped; restart codewhale to continue.")
 		return nil
 	case m.mode == posture.Plan:
-		return m.setStatus("Plan mode has no shell: switch to Act (/mode act) to run !"+termtext.OneLine(command), sevWarning)
+		return m.status.set("Plan mode has no shell: switch to Act (/mode act) to run !"+termtext.OneLine(command), sevWarning)
 	}
 	id := "host_" + m.o.NewID()
 	in, _ := json.Marshal(map[string]string{"action": "run", "command": command})
@@ -68,7 +68,7 @@ func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
 		m.turn.phase = phaseIdle
 	default:
 		m.outputs.Add(command, ev.Result.Content)
-		cmds = append(cmds, m.setStatus("The output goes with your next message · Alt+X leaves it out", sevInfo))
+		cmds = append(cmds, m.status.set("The output goes with your next message · Alt+X leaves it out", sevInfo))
 	}
 	if len(m.queue) > 0 && !m.modes.has(modeQuitting) {
 		next := m.queue[0]

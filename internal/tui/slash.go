@@ -158,9 +158,9 @@ func (m *Model) toolsCommand(arg string) tea.Cmd {
 			return nil
 		}
 		if a == "json" {
-			m.push(views.NewPager(m.theme, "Prepared Tool Request (JSON)", m.snapshot.JSON()))
+			m.stack.Push(views.NewPager(m.theme, "Prepared Tool Request (JSON)", m.snapshot.JSON()))
 		} else {
-			m.push(views.NewPager(m.theme, "Prepared Tool Request", toolsText(m.snapshot)))
+			m.stack.Push(views.NewPager(m.theme, "Prepared Tool Request", toolsText(m.snapshot)))
 		}
 	default:
 		m.systemError(toolsUsage)
@@ -237,8 +237,8 @@ func (m *Model) resetSession(what string) bool {
 // compact asks the engine to summarise older context now.
 func (m *Model) compact(focus string) tea.Cmd {
 	if m.turn.busy {
-		return m.setStatus(locked("Compaction"), sevWarning)
+		return m.status.set(locked("Compaction"), sevWarning)
 	}
 	m.o.Engine.Submit(engine.CompactContext{Focus: strings.TrimSpace(focus)})
-	return m.setStatus(compactingText, sevInfo)
+	return m.status.set(compactingText, sevInfo)
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
-	"github.com/codewhale/codewhale/internal/tui/transcript"
 )
 
 // severity of a status-line message.
@@ -32,7 +31,14 @@ const (
 	tickEvery = 100 * time.Millisecond
 )
 
-// status is the transient status-line text.
+// statusLine is the transient status-line text: Status events, toasts
+// that expire on their own, and errors that stay until the next turn.
+type statusLine struct {
+	now func() time.Time
+	msg status
+}
+
+// status is one status-line message.
 type status struct {
 	text  string
 	sev   severity
@@ -43,6 +49,73 @@ type status struct {
 	since time.Time
 }
 
+// set shows text and schedules its expiry by severity: info 4 s, success
+// and warning 5 s; an error stays until the next turn.
+func (s *statusLine) set(text string, sev severity) tea.Cmd {
+	switch sev {
+	case sevInfo:
+		return s.setFor(text, sev, infoToast)
+	case sevSuccess, sevWarning:
+		return s.setFor(text, sev, longToast)
+	}
+	s.msg = status{text: text, sev: sev}
+	return nil
+}
+
+// setFor shows text for life.
+func (s *statusLine) setFor(text string, sev severity, life time.Duration) tea.Cmd {
+	s.msg = status{text: text, sev: sev, until: s.now().Add(life)}
+	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
+}
+
+// hold shows text until it is replaced or cleared.
+func (s *statusLine) hold(text string, sev severity) { s.msg = status{text: text, sev: sev} }
+
+// retrying shows a provider retry, counting its wait down, for as long as
+// the wait.
+func (s *statusLine) retrying(ev engine.Retry) tea.Cmd {
+	cmd := s.setFor(retryLine(ev), sevWarning, max(ev.Wait+time.Second, longToast))
+	s.msg.retry, s.msg.since = &ev, s.now()
+	return cmd
+}
+
+// clear removes the text; clearIf only while it still says text.
+func (s *statusLine) clear() { s.msg = status{} }
+
+func (s *statusLine) clearIf(text string) {
+	if s.msg.text == text {
+		s.clear()
+	}
+}
+
+// clearError removes a sticky error (a new turn began); clearToast
+// removes anything but one (a turn ended well).
+func (s *statusLine) clearError() {
+	if s.msg.sev == sevError {
+		s.clear()
+	}
+}
+
+func (s *statusLine) clearToast() {
+	if s.msg.sev != sevError {
+		s.clear()
+	}
+}
+
+// current is the text still in force.
+func (s *statusLine) current() (string, severity) {
+	msg := s.msg
+	if msg.text == "" || (!msg.until.IsZero() && s.now().After(msg.until)) {
+		return "", sevInfo
+	}
+	if r := msg.retry; r != nil {
+		left := *r
+		left.Wait = max(r.Wait-s.now().Sub(msg.since), 0)
+		return retryLine(left), msg.sev
+	}
+	return msg.text, msg.sev
+}
+
 type (
 	tickMsg   struct{}
 	expireMsg struct{}
@@ -50,68 +123,13 @@ type (
 	signalMsg struct{}
 )
 
-// setStatus shows text in the status line and schedules its expiry.
-func (m *Model) setStatus(text string, sev severity) tea.Cmd {
-	m.status = status{text: text, sev: sev}
-	var life time.Duration
-	switch sev {
-	case sevInfo:
-		life = infoToast
-	case sevSuccess, sevWarning:
-		life = longToast
-	default:
-		return nil
-	}
-	m.status.until = m.now().Add(life)
-	return tea.Tick(life, func(time.Time) tea.Msg { return expireMsg{} })
-}
-
-// statusText is the status text still in force.
-func (m *Model) statusText() (string, severity) {
-	s := m.status
-	if s.text == "" || (!s.until.IsZero() && m.now().After(s.until)) {
-		return "", sevInfo
-	}
-	if r := s.retry; r != nil {
-		left := *r
-		left.Wait = max(r.Wait-m.now().Sub(s.since), 0)
-		return retryLine(left), s.sev
-	}
-	return s.text, s.sev
-}
-
-// animating reports whether something on screen moves on its own.
-func (m *Model) animating() bool {
-	return m.turn.busy || m.turn.running > 0
-}
-
-// ensureTick starts the animation tick when something moves.
+// ensureTick starts the animation tick while a turn or a call runs.
 func (m *Model) ensureTick() tea.Cmd {
-	if m.modes.has(modeTicking) || !m.animating() {
+	if m.modes.has(modeTicking) || (!m.turn.busy && m.turn.running == 0) {
 		return nil
 	}
 	m.modes.set(modeTicking, true)
 	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{} })
-}
-
-// handleTick advances the spinner; the tick stops when nothing moves.
-func (m *Model) handleTick() tea.Cmd {
-	m.modes.set(modeTicking, false)
-	if m.o.LowMotion {
-		// Low motion: no spinner frames, but live durations still update.
-		m.env.Frame = 0
-	} else {
-		m.env.Frame++
-	}
-	return m.ensureTick()
-}
-
-// spinner is the current running marker.
-func (m *Model) spinner() string {
-	if m.o.LowMotion {
-		return transcript.LowMotionFrame
-	}
-	return transcript.SpinnerFrames[m.env.Frame%len(transcript.SpinnerFrames)]
 }
 
 // retryLine is a retry's status text.

@@ -47,11 +47,11 @@ func localLine(text string) bool {
 // (CONTRACT.md §14.11).
 func (m *Model) submitImages() tea.Cmd {
 	if why := m.imagesWait(); why != "" {
-		return m.setStatus(why, sevWarning)
+		return m.status.set(why, sevWarning)
 	}
 	if err := m.visionRefusal(); err != nil {
 		m.systemError(err.Error())
-		return m.setStatus("Nothing was sent: the model cannot take images", sevWarning)
+		return m.status.set("Nothing was sent: the model cannot take images", sevWarning)
 	}
 	text := m.comp.Submit()
 	m.requeue = ""
@@ -117,7 +117,7 @@ func (m *Model) sendMessage(text string, op engine.SendMessage, chips ...attach.
 func (m *Model) steer(text string) tea.Cmd {
 	m.tr.Add(transcript.NewCell(transcript.User, text))
 	m.o.Engine.Submit(engine.Steer{Text: text})
-	return m.setStatus("Steering: "+termtext.Truncate(termtext.OneLine(text), 60, "…"), sevInfo)
+	return m.status.set("Steering: "+termtext.Truncate(termtext.OneLine(text), 60, "…"), sevInfo)
 }
 
 // steerComposer is Ctrl+Enter: steer with the composer text while a turn
@@ -149,10 +149,8 @@ func (m *Model) cancelTurn() tea.Cmd {
 	m.o.Engine.Cancel()
 	m.turn.cancelling = true
 	m.turn.phase = phaseIdle
-	for _, v := range m.stack {
-		if a, ok := v.(*views.Approval); ok {
-			m.o.Engine.Submit(engine.DenyToolCall{ID: a.Req.ID, Abort: true})
-		}
+	for _, a := range m.stack.Approvals() {
+		m.o.Engine.Submit(engine.DenyToolCall{ID: a.Req.ID, Abort: true})
 	}
 	m.dropApprovals()
 	msg := "Request cancelled — the reply so far stays in the transcript"
@@ -163,7 +161,7 @@ func (m *Model) cancelTurn() tea.Cmd {
 		m.turn.restored = true
 		msg = restoredText
 	}
-	return m.setStatus(msg, sevWarning)
+	return m.status.set(msg, sevWarning)
 }
 
 // decide sends an approval card's answer.

@@ -101,7 +101,7 @@ func TestUndoAsksAndDropsTheTurnFromTheConversation(t *testing.T) {
 	f.turn("t2", "second change", map[string]string{"a.txt": "three\n", "b.txt": "new\n"})
 
 	f.run(f.submit("/undo"))
-	if _, ok := f.m.top().(*views.Question); !ok {
+	if _, ok := f.m.stack.Top().(*views.Question); !ok {
 		t.Fatalf("no question:\n%s", f.screen())
 	}
 	f.mustShow("Undo the last turn", `Turn "second change"`, "reverted a.txt", "removed b.txt",
@@ -142,7 +142,7 @@ func TestUndoShowsAnOutsideChangeAndAsks(t *testing.T) {
 	f.run(f.submit("/undo"))
 	f.mustShow("1 file(s) changed outside codewhale since", "a.txt — changed outside codewhale",
 		"Undo the files (overwriting 1 changed outside codewhale) and drop")
-	if q := f.m.top().(*views.Question); q.Selected() != "" {
+	if q := f.m.stack.Top().(*views.Question); q.Selected() != "" {
 		t.Fatalf("default answer %q, want Cancel", q.Selected())
 	}
 	f.run(f.key("enter"))

@@ -25,7 +25,7 @@ func (m *Model) runUserCommand(c *projectctx.Command, args string) tea.Cmd {
 	}
 	if m.turn.busy {
 		m.queue = append(m.queue, line)
-		return m.setStatus("Queued /"+c.Name+"; it runs when this turn ends", sevInfo)
+		return m.status.set("Queued /"+c.Name+"; it runs when this turn ends", sevInfo)
 	}
 	text := c.Expand(args)
 	if strings.TrimSpace(text) == "" {

@@ -44,11 +44,11 @@ func (m *Model) layout() layout {
 		l.chips = 1
 		free--
 	}
-	if text, _ := m.statusText(); text != "" && free > 1 {
+	if text, _ := m.status.current(); text != "" && free > 1 {
 		l.status = 1
 		free--
 	}
-	if v := m.top(); v != nil && !v.FullScreen() {
+	if v := m.stack.Top(); v != nil && !v.FullScreen() {
 		if f := focusOf(v); f != nil && (!f.Focused() || !m.comp.Empty()) {
 			// An unfocused card's keys go to the composer, so it stays in
 			// sight below the card with its cursor (and its menu); a draft
@@ -90,7 +90,7 @@ func (m *Model) View() string {
 	if m.modes.has(modeQuitting) {
 		return ""
 	}
-	if v := m.top(); v != nil && v.FullScreen() {
+	if v := m.stack.Top(); v != nil && v.FullScreen() {
 		return v.View(m.w, m.h)
 	}
 	l := m.layout()
@@ -293,10 +293,10 @@ func (m *Model) phaseStrip() string {
 	t := m.theme
 	marker, label, style := "·", "idle", t.Dim
 	switch {
-	case m.topApproval() != nil || (m.turn.busy && m.turn.phase == phaseWaiting):
+	case m.stack.TopApproval() != nil || (m.turn.busy && m.turn.phase == phaseWaiting):
 		marker, label, style = transcript.GlyphAttention, "waiting on you…", t.Warning
 	case m.turn.busy && !m.turn.cancelling:
-		marker, label, style = m.spinner(), m.turn.label, t.Accent
+		marker, label, style = m.env.Spinner(), m.turn.label, t.Accent
 		detail := transcript.FormatDuration(m.now().Sub(m.turn.started))
 		if m.turn.running > 1 {
 			detail = fmt.Sprintf("×%d", m.turn.running)
@@ -326,7 +326,7 @@ func (m *Model) phaseStrip() string {
 
 // statusRow is the transient status text (Status events, toasts).
 func (m *Model) statusRow() string {
-	text, sev := m.statusText()
+	text, sev := m.status.current()
 	st := m.theme.Dim
 	switch sev {
 	case sevError:

@@ -47,11 +47,22 @@ type Env struct {
 	LowMotion bool
 }
 
-func (e *Env) spinner() string {
+// Spinner is the current running marker.
+func (e *Env) Spinner() string {
 	if e.LowMotion {
 		return LowMotionFrame
 	}
 	return SpinnerFrames[e.Frame%len(SpinnerFrames)]
+}
+
+// Tick advances the spinner one frame; in low motion it stays still (live
+// durations still update, since every tick redraws).
+func (e *Env) Tick() {
+	if e.LowMotion {
+		e.Frame = 0
+		return
+	}
+	e.Frame++
 }
 
 // render draws a cell at width w.

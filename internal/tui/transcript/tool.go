@@ -142,7 +142,7 @@ func firstNonEmpty(vs ...string) string {
 // renderTool draws the header row and the kind-specific body.
 func (e *Env) renderTool(c *Cell, w int) []string {
 	t := c.Tool
-	glyph := e.Theme.Accent.Render(e.spinner())
+	glyph := e.Theme.Accent.Render(e.Spinner())
 	switch {
 	case t.Failed():
 		glyph = e.Theme.Error.Render(GlyphFailed)

@@ -100,7 +100,7 @@ func (h childHost) SetModelName(name string) { h.m.route.Model = name }
 func (h childHost) FullAccess() bool { return h.m.posture == posture.FullAccess }
 
 func (h childHost) Model() string  { return h.m.route.Model }
-func (h childHost) Effort() string { return h.m.effortLabel() }
+func (h childHost) Effort() string { return h.m.route.EffortLabel() }
 
 func (h childHost) SetModel(name string) tea.Cmd { return h.m.routes.SetModel(h, name) }
 

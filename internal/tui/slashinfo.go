@@ -7,16 +7,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/codewhale/codewhale/internal/tui/chrome"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/usage"
 )
-
-func (m *Model) effortLabel() string {
-	if m.route.Effort == "" {
-		return "auto"
-	}
-	return m.route.Effort
-}
 
 // trustCommand reports trust mode; changing it needs engine support that
 // does not exist yet, and saying otherwise would be a fake success.
@@ -36,7 +30,7 @@ func (m *Model) statusCommand(string) tea.Cmd {
 			keyEnvOf(m.route), m.route.Provider)
 	}
 	fmt.Fprintf(&b, "API key: %s\n", key)
-	fmt.Fprintf(&b, "Mode: %s · permissions: %s · effort: %s\n", m.mode.Title(), m.permissionChip(), m.effortLabel())
+	fmt.Fprintf(&b, "Mode: %s · permissions: %s · effort: %s\n", m.mode.Title(), chrome.PermissionChip(m.mode, m.posture), m.route.EffortLabel())
 	b.WriteString(m.sandboxStatus().Report())
 	state := "idle"
 	switch {

@@ -31,6 +31,15 @@ type Route struct {
 	KeyHost   string // the host the key is sent to ("" = none is sent)
 }
 
+// EffortLabel is the reasoning effort as the header and /status say it:
+// "auto" when the provider's default is in force.
+func (r Route) EffortLabel() string {
+	if r.Effort == "" {
+		return "auto"
+	}
+	return r.Effort
+}
+
 // KeyEnv is the variable a missing-key message asks for.
 func KeyEnv(r Route) string {
 	if r.KeyEnv != "" {

@@ -6,27 +6,37 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/slash"
+	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/transcript"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
-// openReasoning is Ctrl+O: the latest reasoning in a pager.
-func (m *Model) openReasoning() tea.Cmd {
-	c := m.tr.Last(transcript.Thinking)
-	if c == nil {
-		return m.status.set("No reasoning in this session yet", sevInfo)
+// open pushes v, or says none on the status line when there is no v.
+func (m *Model) open(v views.View, none string) tea.Cmd {
+	if v == nil {
+		return m.status.set(none, sevInfo)
 	}
-	m.stack.Push(views.NewPager(m.theme, "Reasoning", c.Text()))
+	m.stack.Push(v)
 	return nil
 }
 
-// openToolDetails is Alt+V: the latest tool call's full input and output.
-func (m *Model) openToolDetails() tea.Cmd {
-	c := m.tr.Last(transcript.Tool)
+// reasoningPager is Ctrl+O: the latest reasoning in a pager (nil: none).
+func reasoningPager(th *theme.Theme, tr *transcript.Transcript) views.View {
+	c := tr.Last(transcript.Thinking)
 	if c == nil {
-		return m.status.set("No tool call in this session yet", sevInfo)
+		return nil
+	}
+	return views.NewPager(th, "Reasoning", c.Text())
+}
+
+// toolDetailsPager is Alt+V: the latest tool call's full input and
+// output (nil: none).
+func toolDetailsPager(th *theme.Theme, tr *transcript.Transcript) views.View {
+	c := tr.Last(transcript.Tool)
+	if c == nil {
+		return nil
 	}
 	t := c.Tool
 	var b strings.Builder
@@ -37,8 +47,7 @@ func (m *Model) openToolDetails() tea.Cmd {
 			b.WriteString("\nDiff:\n" + d + "\n")
 		}
 	}
-	m.stack.Push(views.NewPager(m.theme, "Tool Details: "+t.Name, b.String()))
-	return nil
+	return views.NewPager(th, "Tool Details: "+t.Name, b.String())
 }
 
 func toolState(t *transcript.ToolCall) string {
@@ -59,30 +68,10 @@ func mutationDiff(meta map[string]any) string {
 	return ""
 }
 
-// moveForegroundJob is Ctrl+B: running foreground Bash commands move to
-// /jobs so the turn continues.
-func (m *Model) moveForegroundJob() tea.Cmd {
-	if m.o.Jobs == nil {
-		return m.status.set("No foreground command to move", sevInfo)
-	}
-	var moved []string
-	for _, s := range m.o.Jobs.List() {
-		if s.Status == jobs.Running && !s.Background && !s.Stale {
-			if m.o.Jobs.MoveToBackground(s.ID) == nil {
-				moved = append(moved, s.ID)
-			}
-		}
-	}
-	if len(moved) == 0 {
-		return m.status.set("No foreground command to move", sevInfo)
-	}
-	return m.status.set("Moved "+strings.Join(moved, ", ")+" to /jobs; the turn continues", sevSuccess)
-}
-
-// openHelp shows the help overlay.
-func (m *Model) openHelp() {
+// helpView is the help overlay: the commands of reg, then the keys.
+func helpView(th *theme.Theme, reg *commands.Registry) views.View {
 	var entries []views.HelpEntry
-	for _, c := range m.table.Registry().Commands() {
+	for _, c := range reg.Commands() {
 		key := "/" + c.Name
 		if c.Usage != "" {
 			key += " " + c.Usage
@@ -94,5 +83,5 @@ func (m *Model) openHelp() {
 		entries = append(entries, views.HelpEntry{Section: section, Key: key, Text: c.Help})
 	}
 	entries = append(entries, keyHelp()...)
-	m.stack.Push(views.NewHelp(m.theme, entries))
+	return views.NewHelp(th, entries)
 }

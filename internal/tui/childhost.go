@@ -60,7 +60,7 @@ func (h childHost) Forked(id string) {
 	m := h.m
 	m.session = id
 	m.snapshot = nil
-	m.meter = m.freshMeter()
+	m.meter.Reset()
 }
 
 func (h childHost) Paste(text string) tea.Cmd {
@@ -140,7 +140,7 @@ func (h childHost) Resumed(l *session.Loaded) {
 	}
 	m.updatePlaceholder()
 	m.snapshot = nil
-	m.meter = m.freshMeter()
+	m.meter.Reset()
 	m.meter.Resume(l.Session.Usage, session.Cost(m.route.Model, l.Session.Usage, m.o.Prices))
 	h.Redraw(l.Session.Messages)
 	for _, msg := range l.Session.Messages { // ↑ recalls what was typed before the resume

@@ -56,7 +56,12 @@ type turnState struct {
 // handleEvents applies one batch of engine events and re-arms the
 // subscription.
 func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
-	cmds := m.applyBatch(msg.events)
+	var cmds []tea.Cmd
+	for _, ev := range msg.events {
+		if c := m.applyEvent(ev); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
 	if msg.closed {
 		m.modes.set(modeClosed, true)
 		if !m.modes.has(modeQuitting) {
@@ -72,21 +77,14 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// applyBatch applies events in order and collects their commands.
-func (m *Model) applyBatch(events []engine.Event) []tea.Cmd {
-	var cmds []tea.Cmd
-	for _, ev := range events {
-		if c := m.applyEvent(ev); c != nil {
-			cmds = append(cmds, c)
-		}
-	}
-	return cmds
-}
-
 func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 	switch ev := ev.(type) {
 	case engine.TurnStarted:
-		return m.turnStarted()
+		m.turn.start(m.now())
+		m.snapshot = nil
+		// Errors stick until the next turn; the phase strip says "Esc to
+		// interrupt", so no toast repeats it.
+		m.status.clearError()
 	case engine.ToolRequestSnapshot:
 		m.snapshot = ev.Snapshot
 		m.turn.group++ // each request starts a new step, so a new tool group
@@ -140,7 +138,7 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		m.turn.setWorking("retrying…")
 		return m.status.retrying(ev)
 	case engine.Error:
-		m.engineError(ev.ErrorEnvelope)
+		m.turn.engineError(m.tr, m.now(), ev.ErrorEnvelope)
 		if h := m.turn.host; h != "" && m.turn.tools[h] == nil {
 			m.turn = turnState{group: m.turn.group} // the engine refused the local command
 		}
@@ -162,20 +160,6 @@ func (m *Model) applyEvent(ev engine.Event) tea.Cmd {
 		m.status.clearIf(compactingText)
 		m.tr.Add(transcript.NewError("error", "Compaction failed: "+ev.Error))
 	}
-	return nil
-}
-
-func (m *Model) turnStarted() tea.Cmd {
-	m.turn.busy = true
-	m.turn.started = m.now()
-	m.turn.errShown = false
-	m.snapshot = nil
-	m.turn.group++
-	m.turn.tools = map[string]*transcript.Cell{}
-	m.turn.setWorking("working…")
-	// Errors stick until the next turn; the phase strip says "Esc to
-	// interrupt", so no toast repeats it.
-	m.status.clearError()
 	return nil
 }
 
@@ -208,19 +192,6 @@ func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 	m.stack.Push(views.NewApproval(m.theme, ev, !m.typing()))
 	m.syncQueued()
 	return m.notify("codewhale: " + ev.ToolName + " is waiting for your approval")
-}
-
-func (m *Model) engineError(env engine.ErrorEnvelope) {
-	sev := env.Severity
-	if sev == "" {
-		sev = "error"
-	}
-	if sev == "error" || sev == "critical" {
-		m.turn.closeThinking(m.tr, m.now())
-		m.turn.closeAssistant(m.tr, m.now(), m.turn.assistant != nil)
-		m.turn.errShown = true
-	}
-	m.tr.Add(transcript.NewError(sev, env.Message))
 }
 
 // finishTurn closes the turn and sends the next queued message, if any.

@@ -173,13 +173,13 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 	case "ctrl+o":
-		return m.openReasoning(), true
+		return m.open(reasoningPager(m.theme, m.tr), "No reasoning in this session yet"), true
 	case "alt+v":
-		return m.openToolDetails(), true
+		return m.open(toolDetailsPager(m.theme, m.tr), "No tool call in this session yet"), true
 	case "alt+x":
 		return m.outputs.Drop(m.hhost), true
 	case "ctrl+b":
-		return m.moveForegroundJob(), true
+		return m.jobsv.MoveForeground(m.hhost), true
 	case "ctrl+t":
 		return m.switches.CycleEffort(m.hhost), true
 	case "alt+p":
@@ -189,8 +189,7 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "alt+y":
 		return m.switches.SwitchMode(m.hhost, posture.Operate, false), true
 	case "f1", "ctrl+_":
-		m.openHelp()
-		return nil, true
+		return m.open(helpView(m.theme, m.table.Registry()), ""), true
 	case "ctrl+l":
 		return m.compact(""), true
 	case "ctrl+r":

@@ -306,7 +306,7 @@ func New(o Options) *Model {
 		Prompts: func(name string) (string, mcp.PromptInfo, bool) { return m.table.Prompt(name) }})
 	m.table = slash.NewTable(builtinRows(), o.Project, o.MCP)
 	m.table.Sync(m.hhost)
-	m.meter = m.freshMeter()
+	m.meter = usage.Meter{Prices: o.Prices, Window: o.ContextWindow, Table: o.Models, FirstParty: provider.IsFirstParty(o.Route.BaseURL)}
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
 	m.updatePlaceholder()
 	if !o.Route.HasKey {
@@ -363,7 +363,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case tea.WindowSizeMsg:
-		m.resize(msg.Width, msg.Height)
+		m.w, m.h = max(msg.Width, 20), max(msg.Height, 8)
+		m.comp.SetWidth(m.w)
 		return m, m.firstFrameShown()
 	case eventsMsg:
 		return m, m.handleEvents(msg)
@@ -410,25 +411,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.handleOther(msg)
 	}
-}
-
-// meterTable is the meters' model table: the route's once /provider
-// switched it, else the starting one.
-func (m *Model) meterTable() *provider.ModelTable {
-	if m.meter.Table != nil {
-		return m.meter.Table
-	}
-	return m.o.Models
-}
-
-func (m *Model) freshMeter() usage.Meter {
-	return usage.Meter{Prices: m.o.Prices, Window: m.o.ContextWindow, Table: m.meterTable(),
-		FirstParty: provider.IsFirstParty(m.route.BaseURL)}
-}
-
-func (m *Model) resize(w, h int) {
-	m.w, m.h = max(w, 20), max(h, 8)
-	m.comp.SetWidth(m.w)
 }
 
 // highlightedMsg says code blocks finished highlighting: redraw.

@@ -363,7 +363,7 @@ func TestResizeReflowsTheTranscript(t *testing.T) {
 	d := newDirect(t, 100, 20)
 	d.submit(strings.Repeat("word ", 40))
 	before := strings.Count(d.screen(), "word")
-	d.m.resize(60, 20)
+	d.m.Update(teaSize(60, 20))
 	if len(strings.Split(d.m.View(), "\n")) != 20 {
 		t.Errorf("frame height after resize = %d", len(strings.Split(d.m.View(), "\n")))
 	}

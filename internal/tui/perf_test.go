@@ -90,7 +90,9 @@ func streamThroughModel(tb testing.TB, total int) (frames int, reply string, uiS
 	for {
 		msg := m.sub.next()().(eventsMsg)
 		s := time.Now()
-		m.applyBatch(msg.events)
+		for _, ev := range msg.events {
+			m.applyEvent(ev)
+		}
 		_ = m.View()
 		busy += time.Since(s)
 		frames++

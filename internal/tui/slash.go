@@ -198,8 +198,7 @@ func (m *Model) helpCommand(arg string) tea.Cmd {
 		m.system(m.table.Registry().HelpText(arg))
 		return nil
 	}
-	m.openHelp()
-	return nil
+	return m.open(helpView(m.theme, m.table.Registry()), "")
 }
 
 // clearCommand replaces the session with an empty one.
@@ -229,7 +228,7 @@ func (m *Model) resetSession(what string) bool {
 	m.tr.Clear()
 	m.snapshot = nil
 	m.queue = nil
-	m.meter = m.freshMeter()
+	m.meter.Reset()
 	m.history.Reset()
 	return true
 }

@@ -12,6 +12,31 @@ import (
 // reasoning and the tool calls of the current provider attempt, added to
 // tr and finished at now.
 
+// start marks the turn as running from now: a new step and tool group.
+func (t *turnState) start(now time.Time) {
+	t.busy = true
+	t.started = now
+	t.errShown = false
+	t.group++
+	t.tools = map[string]*transcript.Cell{}
+	t.setWorking("working…")
+}
+
+// engineError shows an engine error; one of severity error or critical
+// ends the streaming cells (the reply so far is marked interrupted).
+func (t *turnState) engineError(tr *transcript.Transcript, now time.Time, env engine.ErrorEnvelope) {
+	sev := env.Severity
+	if sev == "" {
+		sev = "error"
+	}
+	if sev == "error" || sev == "critical" {
+		t.closeThinking(tr, now)
+		t.closeAssistant(tr, now, t.assistant != nil)
+		t.errShown = true
+	}
+	tr.Add(transcript.NewError(sev, env.Message))
+}
+
 // setWorking is the phase strip's working label (not while cancelling).
 func (t *turnState) setWorking(label string) {
 	if t.cancelling {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/approvalcard"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/tui/attach"
 	"github.com/codewhale/codewhale/internal/tui/commands"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
@@ -46,12 +47,17 @@ func localLine(text string) bool {
 // cannot now and leaves the composer and the chips as they are
 // (CONTRACT.md §14.11).
 func (m *Model) submitImages() tea.Cmd {
-	if why := m.imagesWait(); why != "" {
+	if why := m.attach.Wait(m.turn.busy); why != "" {
 		return m.status.set(why, sevWarning)
 	}
-	if err := m.visionRefusal(); err != nil {
-		m.systemError(err.Error())
-		return m.status.set("Nothing was sent: the model cannot take images", sevWarning)
+	// The model must take images: checked before the composer is emptied
+	// (the engine checks again); a route without a model name lets the
+	// server decide.
+	if r := m.route; r.Model != "" {
+		if err := m.meter.Table.CheckVision(r.Model, r.Provider, provider.IsFirstParty(r.BaseURL)); err != nil {
+			m.systemError(err.Error())
+			return m.status.set("Nothing was sent: the model cannot take images", sevWarning)
+		}
 	}
 	text := m.comp.Submit()
 	m.requeue = ""

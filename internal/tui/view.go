@@ -108,12 +108,12 @@ func (m *Model) View() string {
 		rows = append(rows, l.modal...)
 		rows = append(rows, m.menu.View(l.popup, m.w)...)
 		if l.composer > 0 {
-			rows = append(rows, m.chipRows(l.chips)...)
+			rows = append(rows, m.attach.Rows(l.chips, m.w)...)
 			rows = append(rows, m.composerRows(l.composer)...)
 		}
 	} else {
 		rows = append(rows, m.menu.View(l.popup, m.w)...)
-		rows = append(rows, m.chipRows(l.chips)...)
+		rows = append(rows, m.attach.Rows(l.chips, m.w)...)
 		rows = append(rows, m.composerRows(l.composer)...)
 		if !live {
 			rows = append(rows, m.activity().Strip(m.theme, m.w))

@@ -201,6 +201,26 @@ func (im *Images) Len() int { return len(im.chips) }
 // Reading reports whether a read is in flight.
 func (im *Images) Reading() bool { return im.pending > 0 }
 
+// Rows is the chip row when the layout gives it n > 0 rows.
+func (im *Images) Rows(n, w int) []string {
+	if n == 0 {
+		return nil
+	}
+	return []string{im.View(w)}
+}
+
+// Wait says why a message with chips cannot go yet ("" when it can): a
+// read in flight, or a running turn (busy).
+func (im *Images) Wait(busy bool) string {
+	switch {
+	case im.Reading():
+		return "Still reading an image: send once its chip shows"
+	case busy:
+		return "A turn is running: images go with a message sent after it ends (Esc interrupts it)"
+	}
+	return ""
+}
+
 // PutBack puts a cancelled message's chips back in front of the ones
 // attached since.
 func (im *Images) PutBack(chips []Chip) { im.chips = append(chips, im.chips...) }

@@ -3,6 +3,7 @@ package jobsview
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -19,6 +20,25 @@ type Host interface {
 	SystemError(text string)
 	// Push opens a view on top of the modal stack.
 	Push(v views.View)
+	// Status shows text on the status line.
+	Status(text string, sev theme.Severity) tea.Cmd
+}
+
+// MoveForeground is Ctrl+B: running foreground Bash commands move to
+// /jobs so the turn continues.
+func (c *Child) MoveForeground(h Host) tea.Cmd {
+	var moved []string
+	if c.jobs != nil {
+		for _, s := range c.jobs.List() {
+			if s.Status == jobs.Running && !s.Background && !s.Stale && c.jobs.MoveToBackground(s.ID) == nil {
+				moved = append(moved, s.ID)
+			}
+		}
+	}
+	if len(moved) == 0 {
+		return h.Status("No foreground command to move", theme.Info)
+	}
+	return h.Status("Moved "+strings.Join(moved, ", ")+" to /jobs; the turn continues", theme.Success)
 }
 
 // Child is /jobs as a child of the TUI: Command runs the action off the

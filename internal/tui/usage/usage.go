@@ -41,6 +41,12 @@ type Meter struct {
 	Unreported    int // requests whose server reported no usage
 }
 
+// Reset empties the meter for a new session and keeps how it prices and
+// sizes: Prices, Window, Table and FirstParty.
+func (m *Meter) Reset() {
+	*m = Meter{Prices: m.Prices, Window: m.Window, Table: m.Table, FirstParty: m.FirstParty}
+}
+
 // Resume starts the meter from a saved session's totals. The usage is
 // copied: its optional counters are pointers, and sharing them with the
 // engine's copy counted every later cache hit twice.

@@ -120,3 +120,16 @@ func TestChildrenArePricedPerModel(t *testing.T) {
 		t.Errorf("total %d tokens, $%v; want 4,100,005 and $14", tokens, cost)
 	}
 }
+
+func TestResetEmptiesTheMeterAndKeepsHowItPrices(t *testing.T) {
+	table := &provider.ModelTable{}
+	m := usage.Meter{Prices: map[string]config.Price{"m": {}}, Window: 4096, Table: table, FirstParty: true,
+		Requests: 3, LastInput: 900, Cost: 1.5, UnpricedCalls: 1, Resumed: true}
+	m.Reset()
+	if m.Requests != 0 || m.LastInput != 0 || m.Cost != 0 || m.UnpricedCalls != 0 || m.Resumed {
+		t.Fatalf("usage survived the reset: %+v", m)
+	}
+	if m.Window != 4096 || m.Table != table || !m.FirstParty || len(m.Prices) != 1 {
+		t.Fatalf("the pricing was lost: %+v", m)
+	}
+}

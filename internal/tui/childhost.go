@@ -124,7 +124,7 @@ func (h childHost) SetModes(mode *posture.Mode, p *posture.Posture) {
 	if p != nil {
 		h.m.posture = *p
 	}
-	h.m.updatePlaceholder()
+	h.m.comp.SetPlaceholder(placeholder(h.m.mode))
 }
 
 func (h childHost) SetDraft(text string) {
@@ -138,7 +138,7 @@ func (h childHost) Resumed(l *session.Loaded) {
 	if l.Session.Model != "" {
 		m.route.Model = l.Session.Model
 	}
-	m.updatePlaceholder()
+	m.comp.SetPlaceholder(placeholder(m.mode))
 	m.snapshot = nil
 	m.meter.Reset()
 	m.meter.Resume(l.Session.Usage, session.Cost(m.route.Model, l.Session.Usage, m.o.Prices))

@@ -82,7 +82,7 @@ func TestLongCodeBlockIsHighlightedInTheBackground(t *testing.T) {
 	d.events(engine.TurnStarted{}, engine.MessageStarted{}, engine.MessageDelta{Content: "```ruby\n" + code.String() + "```\n"},
 		engine.MessageComplete{}, engine.TurnComplete{Status: engine.TurnCompleted})
 	before := d.m.View()
-	msg := d.m.waitHighlighted()() // blocks until the background highlighting is done
+	msg := waitHighlighted(d.m.highlighted, d.m.stop)() // blocks until the background highlighting is done
 	if _, ok := msg.(highlightedMsg); !ok {
 		t.Fatalf("wait returned %T", msg)
 	}

@@ -168,16 +168,6 @@ const (
 	compactingText = "Compacting context…"
 )
 
-// syncQueued marks the turn's unstarted calls as queued while a card is
-// open for another one, so only the running ones spin.
-func (m *Model) syncQueued() {
-	waiting := m.stack.HasApproval()
-	for _, c := range m.turn.tools {
-		c.SetQueued(waiting && !c.Tool.Done && !c.Tool.AwaitingApproval)
-	}
-	m.tr.Changed()
-}
-
 // approvalRequired opens a card, or queues the request behind the open one.
 func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 	m.turn.phase = phaseWaiting
@@ -185,13 +175,13 @@ func (m *Model) approvalRequired(ev engine.ApprovalRequired) tea.Cmd {
 		c.SetAwaitingApproval(true)
 	}
 	if m.stack.HasApproval() {
-		m.approvals = append(m.approvals, ev)
-		m.syncQueued()
+		m.stack.Wait(ev)
+		m.turn.syncQueued(m.tr, m.stack.HasApproval())
 		return nil
 	}
 	m.stack.Push(views.NewApproval(m.theme, ev, !m.typing()))
-	m.syncQueued()
-	return m.notify("codewhale: " + ev.ToolName + " is waiting for your approval")
+	m.turn.syncQueued(m.tr, m.stack.HasApproval())
+	return m.notifier.send("codewhale: "+ev.ToolName+" is waiting for your approval", m.modes.has(modeBlurred))
 }
 
 // finishTurn closes the turn and sends the next queued message, if any.
@@ -199,7 +189,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	interrupted := ev.Status == engine.TurnInterrupted
 	m.turn.closeThinking(m.tr, m.now())
 	m.turn.closeAssistant(m.tr, m.now(), interrupted)
-	m.dropApprovals()
+	m.stack.DropApprovals()
 	m.turn.busy, m.turn.cancelling, m.turn.running = false, false, 0
 	switch ev.Status {
 	case engine.TurnFailed:
@@ -226,17 +216,11 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 	}
 	switch ev.Status {
 	case engine.TurnFailed:
-		return tea.Batch(initCmd, m.notify("codewhale: the turn failed"))
+		return tea.Batch(initCmd, m.notifier.send("codewhale: the turn failed", m.modes.has(modeBlurred)))
 	case engine.TurnCompleted:
-		return tea.Batch(initCmd, m.notify("codewhale: the turn is done"))
+		return tea.Batch(initCmd, m.notifier.send("codewhale: the turn is done", m.modes.has(modeBlurred)))
 	}
 	return initCmd
-}
-
-// dropApprovals closes cards whose turn is over.
-func (m *Model) dropApprovals() {
-	m.approvals = nil
-	m.stack.DropApprovals()
 }
 
 func (m *Model) system(text string) { m.tr.Add(transcript.NewCell(transcript.System, text)) }

@@ -67,7 +67,7 @@ func (m *Model) unmodalKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyEsc {
 		return m.escape()
 	}
-	if m.scrollKey(k) {
+	if m.tr.ScrollKey(k.String(), m.w, m.layout().transcript, m.comp.Empty()) {
 		return nil
 	}
 	return m.composerKey(k)
@@ -92,17 +92,6 @@ func focusOf(v views.View) *views.Focus {
 	return nil
 }
 
-// composerHasKeys reports whether keys reach the composer: no modal, or a
-// card on top that does not have the focus.
-func (m *Model) composerHasKeys() bool {
-	v := m.stack.Top()
-	if v == nil {
-		return true
-	}
-	f := focusOf(v)
-	return f != nil && !f.Focused()
-}
-
 // viewAction carries out what a view returned.
 func (m *Model) viewAction(a views.Action) tea.Cmd {
 	switch a.Kind {
@@ -121,12 +110,13 @@ func (m *Model) viewAction(a views.Action) tea.Cmd {
 
 // nextApproval opens the next queued approval card once the top is free.
 func (m *Model) nextApproval() tea.Cmd {
-	if len(m.approvals) == 0 || m.stack.HasApproval() {
+	if m.stack.HasApproval() {
 		return nil
 	}
-	next := m.approvals[0]
-	m.approvals = m.approvals[1:]
-	return m.approvalRequired(next)
+	if next, ok := m.stack.NextWaiting(); ok {
+		return m.approvalRequired(next)
+	}
+	return nil
 }
 
 func (m *Model) viewEvent(ev any) tea.Cmd {
@@ -165,7 +155,17 @@ func (m *Model) globalKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case "ctrl+c":
 		return m.ctrlC(), true
 	case "ctrl+d":
-		return m.ctrlD()
+		// Ctrl+D quits on an empty composer with nothing running; with a
+		// draft it edits (delete forward), and while a turn or a command
+		// runs it only says how to stop it, so a stray Ctrl+D never kills
+		// work.
+		switch {
+		case !m.comp.Empty():
+			return nil, false
+		case m.turn.busy || m.turn.running > 0:
+			return m.status.set("A turn is running — Esc or Ctrl+C interrupts it; Ctrl+D quits once it is idle", sevWarning), true
+		}
+		return m.quit(), true
 	case "ctrl+k":
 		if m.comp.Empty() {
 			m.comp.SetValue("/")
@@ -234,19 +234,6 @@ func (m *Model) discardDraft() tea.Cmd {
 	return m.status.set("Draft cleared — ↑ or Ctrl+Z brings it back", sevInfo)
 }
 
-// ctrlD quits on an empty composer with nothing running; with a draft it
-// edits (delete forward), and while a turn or a command runs it only says
-// how to stop it, so a stray Ctrl+D never kills work.
-func (m *Model) ctrlD() (tea.Cmd, bool) {
-	switch {
-	case !m.comp.Empty():
-		return nil, false
-	case m.turn.busy || m.turn.running > 0:
-		return m.status.set("A turn is running — Esc or Ctrl+C interrupts it; Ctrl+D quits once it is idle", sevWarning), true
-	}
-	return m.quit(), true
-}
-
 // unrequeue puts a queued message pulled back for editing back in the
 // queue as it was.
 func (m *Model) unrequeue() tea.Cmd {
@@ -270,38 +257,6 @@ func (m *Model) escape() tea.Cmd {
 		return m.status.set("Draft cleared (Ctrl+Z restores it)", sevInfo)
 	}
 	return m.history.EscOnEmpty(m.hhost)
-}
-
-// scrollKey moves the transcript.
-func (m *Model) scrollKey(k tea.KeyMsg) bool {
-	w, h := m.w, m.layout().transcript
-	switch k.String() {
-	case "pgup":
-		m.tr.Scroll(-max(h-1, 1), w, h)
-	case "pgdown":
-		m.tr.Scroll(max(h-1, 1), w, h)
-	case "shift+up", "alt+up":
-		m.tr.Scroll(-3, w, h)
-	case "shift+down", "alt+down":
-		m.tr.Scroll(3, w, h)
-	case "ctrl+home":
-		m.tr.Top(w, h)
-	case "ctrl+end":
-		m.tr.Bottom()
-	case "alt+g":
-		if !m.comp.Empty() {
-			return false
-		}
-		m.tr.Top(w, h)
-	case "alt+G":
-		if !m.comp.Empty() {
-			return false
-		}
-		m.tr.Bottom()
-	default:
-		return false
-	}
-	return true
 }
 
 // composerKey: Tab cycles the mode on an empty composer, Enter submits,
@@ -378,7 +333,7 @@ var (
 // from the raw sequences bubbletea reports as unknown.
 func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 	s, ok := msg.(fmt.Stringer)
-	if !ok || !m.composerHasKeys() || !strings.HasPrefix(s.String(), "?CSI") {
+	if !ok || !m.stack.ComposerHasKeys() || !strings.HasPrefix(s.String(), "?CSI") {
 		return nil
 	}
 	seq := s.String()

@@ -191,12 +191,12 @@ type Model struct {
 
 	turn      turnState
 	queue     []string
-	requeue   string // a queued message pulled back for editing ("" = none)
-	approvals []engine.ApprovalRequired
+	requeue   string           // a queued message pulled back for editing ("" = none)
 	outputs   *attach.Outputs  // outputs of local commands for the next message (shell.go)
 	attach    *attach.Images   // images for the next message
 	handoff   *handoff.Handoff // copies to the clipboard, the external editor
 	status    statusLine
+	notifier  notifier
 	quitArmed time.Time
 	lastKey   time.Time   // the last key pressed: a card opening within typingWindow opens without focus
 	menu      *slash.Menu // the slash menu and @-mention list
@@ -279,6 +279,7 @@ func New(o Options) *Model {
 		}
 	})
 	m.comp = composer.New(o.Theme)
+	m.notifier = notifier{Notify: o.Notify, out: o.Clipboard, mux: o.Multiplexer}
 	var resources func() []mcp.ResourceRef
 	if o.MCP != nil {
 		resources = o.MCP.Resources
@@ -308,7 +309,7 @@ func New(o Options) *Model {
 	m.table.Sync(m.hhost)
 	m.meter = usage.Meter{Prices: o.Prices, Window: o.ContextWindow, Table: o.Models, FirstParty: provider.IsFirstParty(o.Route.BaseURL)}
 	m.sub = &subscription{ch: o.Engine.Events(), frame: o.Frame}
-	m.updatePlaceholder()
+	m.comp.SetPlaceholder(placeholder(o.Mode))
 	if !o.Route.HasKey {
 		m.tr.Add(transcript.NewCell(transcript.Notice, noKeyText(o.Route)))
 	}
@@ -320,7 +321,7 @@ func New(o Options) *Model {
 
 // Init starts the event subscription and sends the first prompt, if any.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.sub.next(), m.waitHighlighted()}
+	cmds := []tea.Cmd{m.sub.next(), waitHighlighted(m.highlighted, m.stop)}
 	if l := m.o.Resume; l != nil {
 		cmds = append(cmds, history.Loaded(l))
 	}
@@ -339,19 +340,6 @@ func (m *Model) Init() tea.Cmd {
 // tick (60 a second).
 const shownAfter = 50 * time.Millisecond
 
-// firstFrameShown calls Options.Shown once, after the first frame is drawn.
-func (m *Model) firstFrameShown() tea.Cmd {
-	if m.o.Shown == nil || m.modes.has(modeShown) {
-		return nil
-	}
-	m.modes.set(modeShown, true)
-	shown := m.o.Shown
-	return tea.Tick(shownAfter, func(time.Time) tea.Msg {
-		shown()
-		return nil
-	})
-}
-
 // submitMsg sends text as if typed and entered.
 type submitMsg struct{ text string }
 
@@ -365,7 +353,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = max(msg.Width, 20), max(msg.Height, 8)
 		m.comp.SetWidth(m.w)
-		return m, m.firstFrameShown()
+		if m.o.Shown == nil || m.modes.has(modeShown) {
+			return m, nil
+		}
+		m.modes.set(modeShown, true) // Options.Shown once, after the first frame is drawn
+		return m, tea.Tick(shownAfter, func(time.Time) tea.Msg { m.o.Shown(); return nil })
 	case eventsMsg:
 		return m, m.handleEvents(msg)
 	case tickMsg: // the spinner's next frame; the tick stops when nothing moves
@@ -384,7 +376,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil // re-render so an expired toast disappears
 	case highlightedMsg:
 		m.tr.Invalidate()
-		return m, m.waitHighlighted()
+		return m, waitHighlighted(m.highlighted, m.stop)
 	case signalMsg:
 		return m, m.quit()
 	default:
@@ -416,9 +408,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // highlightedMsg says code blocks finished highlighting: redraw.
 type highlightedMsg struct{}
 
-// waitHighlighted waits for the next background highlighting to finish.
-func (m *Model) waitHighlighted() tea.Cmd {
-	hl, stop := m.highlighted, m.stop
+// waitHighlighted waits for the next background highlighting to finish,
+// or for quit.
+func waitHighlighted(hl, stop <-chan struct{}) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-hl:
@@ -441,12 +433,12 @@ func (m *Model) quit() tea.Cmd {
 // Quitting reports whether the model asked to quit.
 func (m *Model) Quitting() bool { return m.modes.has(modeQuitting) }
 
-func (m *Model) updatePlaceholder() {
-	if m.mode == posture.Operate {
-		m.comp.SetPlaceholder("Describe the goal — Codewhale keeps working until it's done")
-		return
+// placeholder is the empty composer's hint in mode.
+func placeholder(mode posture.Mode) string {
+	if mode == posture.Operate {
+		return "Describe the goal — Codewhale keeps working until it's done"
 	}
-	m.comp.SetPlaceholder("Write a task or use /.")
+	return "Write a task or use /."
 }
 
 // noKeyText is the banner shown when no API key was found.

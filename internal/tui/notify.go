@@ -15,21 +15,27 @@ type Notify struct {
 	Method string // bel | osc9 | osc777
 }
 
-// notify tells the terminal that something needs the user: a turn ended
-// or an approval waits. In "auto" it does so only after the terminal
-// reported losing focus (focus reporting); a terminal that never reports
+// notifier tells the terminal that something needs the user: a turn
+// ended or an approval waits.
+type notifier struct {
+	Notify
+	out io.Writer // the terminal (nil: none)
+	mux string    // "tmux", "screen" or ""
+}
+
+// send sends text. In "auto" it does so only after the terminal reported
+// losing focus (blurred; focus reporting): a terminal that never reports
 // counts as focused, so nobody looking at the screen is pinged. The text
 // is sanitised and goes to the terminal, never into the transcript.
-func (m *Model) notify(text string) tea.Cmd {
-	n := m.o.Notify
-	out := m.o.Clipboard // the terminal
+func (n notifier) send(text string, blurred bool) tea.Cmd {
+	out := n.out
 	switch {
 	case out == nil || n.When == "off" || n.When == "":
 		return nil
-	case n.When == "auto" && !m.modes.has(modeBlurred):
+	case n.When == "auto" && !blurred:
 		return nil
 	}
-	seq := notifySeq(n.Method, m.o.Multiplexer, text)
+	seq := notifySeq(n.Method, n.mux, text)
 	return func() tea.Msg {
 		_, _ = io.WriteString(out, seq)
 		return nil

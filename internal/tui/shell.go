@@ -59,7 +59,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 // the next queued message, if any, is sent.
 func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
 	cancelled := m.turn.cancelling
-	m.dropApprovals()
+	m.stack.DropApprovals()
 	m.turn = turnState{group: m.turn.group, phase: phaseDone}
 	var cmds []tea.Cmd
 	command := commandOf(ev.Input)

@@ -49,8 +49,8 @@ var slashCommands = []slashCommand{
 	{commands.Command{Name: "help", Aliases: []string{"?", "bangzhu", "帮助"}, Usage: "[command]",
 		Help: "commands, concepts and key bindings"}, (*Model).helpCommand},
 	{commands.Command{Name: "clear", Aliases: []string{"qingping"}, Help: "clear the conversation (new empty session)"},
-		(*Model).clearCommand},
-	{commands.Command{Name: "new", Usage: "[--force]", Help: "start a fresh session"}, (*Model).newCommand},
+		resetCommand("Clear", "Conversation cleared; a new session started.")},
+	{commands.Command{Name: "new", Usage: "[--force]", Help: "start a fresh session"}, resetCommand("Starting a new session", "Started a new session.")},
 	{commands.Command{Name: "compact", Aliases: []string{"yasuo"}, Usage: "[focus]",
 		Help: "summarise older context now"}, func(m *Model, arg string) tea.Cmd { return m.compact(arg) }},
 	{commands.Command{Name: "sessions", Aliases: []string{"resume"}, Usage: "[show|open <id>|prune <days>|archived|archive <id>|unarchive <id>]",
@@ -81,7 +81,7 @@ var slashCommands = []slashCommand{
 		Help: "scheduled work: list, inspect, pause, resume, delete"}, servicesCommand((*services.Services).Automations)},
 	{commands.Command{Name: "tokens", Help: "token usage for the session"}, func(m *Model, _ string) tea.Cmd { m.system(m.meter.TokensReport(m.route.Model)); return nil }},
 	{commands.Command{Name: "cost", Help: "session cost breakdown"}, func(m *Model, _ string) tea.Cmd {
-		m.system(m.meter.CostReport(m.route.Model, m.childCosts()))
+		m.system(m.meter.CostReport(m.route.Model, m.meter.Children(m.o.Agents.UsageByModel())))
 		return nil
 	}},
 	{commands.Command{Name: "verbose", Usage: "[on|off]", Help: "show full live reasoning in the transcript"},
@@ -201,19 +201,14 @@ func (m *Model) helpCommand(arg string) tea.Cmd {
 	return m.open(helpView(m.theme, m.table.Registry()), "")
 }
 
-// clearCommand replaces the session with an empty one.
-func (m *Model) clearCommand(string) tea.Cmd {
-	if m.resetSession("Clear") {
-		m.system("Conversation cleared; a new session started.")
+// resetCommand starts a fresh session (/clear, /new) and says done.
+func resetCommand(what, done string) handler {
+	return func(m *Model, _ string) tea.Cmd {
+		if m.resetSession(what) {
+			m.system(done)
+		}
+		return nil
 	}
-	return nil
-}
-
-func (m *Model) newCommand(string) tea.Cmd {
-	if m.resetSession("Starting a new session") {
-		m.system("Started a new session.")
-	}
-	return nil
 }
 
 // resetSession swaps in a fresh session; it is refused while busy.

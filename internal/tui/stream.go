@@ -37,6 +37,15 @@ func (t *turnState) engineError(tr *transcript.Transcript, now time.Time, env en
 	tr.Add(transcript.NewError(sev, env.Message))
 }
 
+// syncQueued marks the turn's unstarted calls as queued while a card is
+// open for another one (waiting), so only the running ones spin.
+func (t *turnState) syncQueued(tr *transcript.Transcript, waiting bool) {
+	for _, c := range t.tools {
+		c.SetQueued(waiting && !c.Tool.Done && !c.Tool.AwaitingApproval)
+	}
+	tr.Changed()
+}
+
 // setWorking is the phase strip's working label (not while cancelling).
 func (t *turnState) setWorking(label string) {
 	if t.cancelling {

@@ -158,7 +158,7 @@ func (m *Model) cancelTurn() tea.Cmd {
 	for _, a := range m.stack.Approvals() {
 		m.o.Engine.Submit(engine.DenyToolCall{ID: a.Req.ID, Abort: true})
 	}
-	m.dropApprovals()
+	m.stack.DropApprovals()
 	msg := "Request cancelled — the reply so far stays in the transcript"
 	if !m.turn.sawOutput && m.comp.Empty() && (m.turn.prompt != "" || len(m.turn.chips) > 0) {
 		m.comp.SetValue(m.comp.Fold(m.turn.prompt))
@@ -175,7 +175,7 @@ func (m *Model) decide(d views.Decision) tea.Cmd {
 	if c := m.turn.tools[d.ID]; c != nil {
 		c.SetAwaitingApproval(false)
 	}
-	m.syncQueued()
+	m.turn.syncQueued(m.tr, m.stack.HasApproval())
 	if !m.turn.busy {
 		m.turn.phase = phaseIdle
 	} else {

@@ -180,7 +180,7 @@ func (m *Model) activity() chrome.Activity {
 		Failed:    t.phase == phaseFailed,
 		Selecting: m.modes.has(modeSelecting),
 		Drafting:  !m.comp.Empty(),
-		Usage:     chrome.UsageChip(&m.meter, m.childCosts()),
+		Usage:     chrome.UsageChip(&m.meter, m.meter.Children(m.o.Agents.UsageByModel())),
 		Busy:      t.busy,
 	}
 }
@@ -192,6 +192,6 @@ func (m *Model) composerRows(n int) []string {
 		edge = m.theme.ReadOnly.UnsetBold()
 	}
 	rows := []string{edge.Render(strings.Repeat("─", m.w))}
-	m.comp.SetFocused(m.composerHasKeys())
+	m.comp.SetFocused(m.stack.ComposerHasKeys())
 	return append(rows, strings.Split(m.comp.View(n), "\n")...)
 }

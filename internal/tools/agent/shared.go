@@ -34,8 +34,12 @@ func (m *Manager) types() *Types {
 	return m.opts.Types()
 }
 
-// UsageByModel is what every child of the session used, by model.
+// UsageByModel is what every child of the session used, by model (nil
+// on a nil manager: a session without sub-agents).
 func (m *Manager) UsageByModel() map[string]provider.Usage {
+	if m == nil {
+		return nil
+	}
 	r := m.root()
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -196,6 +196,39 @@ func (t *Transcript) topOfBottom(w, h int) position {
 	return position{}
 }
 
+// ScrollKey moves a w×h view for a scrolling key (CONTRACT.md §14.6):
+// PgUp/PgDn by a page, Shift/Alt+↑↓ by three rows, Ctrl+Home/End to the
+// ends, and Alt+g/G to the ends only when the composer is empty (else
+// they are typing). It reports whether key scrolls.
+func (t *Transcript) ScrollKey(key string, w, h int, composerEmpty bool) bool {
+	switch key {
+	case "pgup":
+		t.Scroll(-max(h-1, 1), w, h)
+	case "pgdown":
+		t.Scroll(max(h-1, 1), w, h)
+	case "shift+up", "alt+up":
+		t.Scroll(-3, w, h)
+	case "shift+down", "alt+down":
+		t.Scroll(3, w, h)
+	case "ctrl+home":
+		t.Top(w, h)
+	case "ctrl+end":
+		t.Bottom()
+	case "alt+g", "alt+G":
+		if !composerEmpty {
+			return false
+		}
+		if key == "alt+g" {
+			t.Top(w, h)
+		} else {
+			t.Bottom()
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // Scroll moves the view by delta rows (negative = up). Scrolling down onto
 // the last row re-pins the view to the bottom.
 func (t *Transcript) Scroll(delta, w, h int) {

@@ -38,3 +38,36 @@ func TestStackDropsApprovalsAndKeepsTheRestInOrder(t *testing.T) {
 		t.Fatal("the stack is not empty")
 	}
 }
+
+func TestStackQueuesWaitingRequestsAndDropsThemWithTheCards(t *testing.T) {
+	var s views.Stack
+	if !s.ComposerHasKeys() {
+		t.Fatal("no view, yet the composer has no keys")
+	}
+	first := request("Bash", "Bash", map[string]any{"command": "ls"})
+	second := request("File", "File", map[string]any{"action": "write"})
+	s.Push(views.NewApproval(theme.Plain(), first, true))
+	if s.ComposerHasKeys() {
+		t.Fatal("a focused card leaves the keys to the composer")
+	}
+	s.Wait(second)
+	if got, ok := s.NextWaiting(); !ok || got.ToolName != second.ToolName {
+		t.Fatalf("next waiting = %v %v", got, ok)
+	}
+	if _, ok := s.NextWaiting(); ok {
+		t.Fatal("a request was handed out twice")
+	}
+	s.Wait(second)
+	s.DropApprovals()
+	if _, ok := s.NextWaiting(); ok || s.HasApproval() {
+		t.Fatal("a request outlived its turn")
+	}
+	s.Push(views.NewApproval(theme.Plain(), first, false))
+	if !s.ComposerHasKeys() {
+		t.Fatal("an unfocused card took the keys")
+	}
+	s.Push(views.NewPager(theme.Plain(), "p", "x"))
+	if s.ComposerHasKeys() {
+		t.Fatal("a pager left the keys to the composer")
+	}
+}

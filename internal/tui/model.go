@@ -184,7 +184,6 @@ type Model struct {
 	route    Route
 	mode     posture.Mode
 	posture  posture.Posture
-	verbose  bool
 	meter    usage.Meter
 	snapshot *engine.ToolSnapshot
 	session  string

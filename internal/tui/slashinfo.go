@@ -66,18 +66,17 @@ func orDash(s string) string {
 func (m *Model) verboseCommand(arg string) tea.Cmd {
 	switch strings.ToLower(strings.TrimSpace(arg)) {
 	case "":
-		m.verbose = !m.verbose
+		m.env.Verbose = !m.env.Verbose
 	case "on":
-		m.verbose = true
+		m.env.Verbose = true
 	case "off":
-		m.verbose = false
+		m.env.Verbose = false
 	default:
 		m.systemError("Usage: /verbose [on|off]")
 		return nil
 	}
-	m.env.Verbose = m.verbose
 	m.tr.Invalidate()
-	if m.verbose {
+	if m.env.Verbose {
 		m.system("Verbose on: reasoning is shown in the transcript.")
 	} else {
 		m.system("Verbose off: reasoning is collapsed (Ctrl+O opens it).")

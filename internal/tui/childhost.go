@@ -106,7 +106,7 @@ func (h childHost) SetModel(name string) tea.Cmd { return h.m.routes.SetModel(h,
 
 func (h childHost) SetEffort(tier string) tea.Cmd { return h.m.switches.Effort(h, tier) }
 
-func (h childHost) Queue(line string) { h.m.queue = append(h.m.queue, line) }
+func (h childHost) Queue(line string) { h.m.queue.add(line) }
 
 func (h childHost) ComposerText() string        { return h.m.comp.Value() }
 func (h childHost) SetComposerText(text string) { h.m.comp.SetValue(text) }

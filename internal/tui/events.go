@@ -208,9 +208,7 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 		m.tr.Add(transcript.NewError("warning", "The turn stopped at the maximum number of steps; send a follow-up to continue."))
 	}
 	initCmd := m.init.TurnEnded(m.hhost, ev)
-	if len(m.queue) > 0 && !m.modes.has(modeQuitting) {
-		next := m.queue[0]
-		m.queue = m.queue[1:]
+	if next, ok := m.queue.next(); ok && !m.modes.has(modeQuitting) {
 		return tea.Batch(initCmd, m.submitText(next)) // a queued user command runs as one
 
 	}

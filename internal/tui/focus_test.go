@@ -105,8 +105,8 @@ func TestTypingWithPausesNeverAnswersACard(t *testing.T) {
 					t.Fatalf("typing answered the card: %#v", op)
 				}
 			}
-			if len(d.m.queue) != 1 || d.m.queue[0] != tc.words {
-				t.Fatalf("queue = %q, want the words queued behind the turn", d.m.queue)
+			if d.m.queue.len() != 1 || d.m.queue.items[0] != tc.words {
+				t.Fatalf("queue = %q, want the words queued behind the turn", d.m.queue.items)
 			}
 		})
 	}

@@ -225,7 +225,7 @@ func (m *Model) ctrlC() tea.Cmd {
 // history and Ctrl+Z restores it. A queued message pulled back for
 // editing goes back to the queue unchanged.
 func (m *Model) discardDraft() tea.Cmd {
-	if m.requeue != "" {
+	if m.queue.pulled != "" {
 		return m.unrequeue()
 	}
 	m.comp.Discard()
@@ -237,8 +237,7 @@ func (m *Model) discardDraft() tea.Cmd {
 // unrequeue puts a queued message pulled back for editing back in the
 // queue as it was.
 func (m *Model) unrequeue() tea.Cmd {
-	m.queue = append([]string{m.requeue}, m.queue...)
-	m.requeue = ""
+	m.queue.unpull()
 	m.comp.Clear()
 	return m.status.set("Queued edit canceled; follow-up restored", sevInfo)
 }
@@ -248,7 +247,7 @@ func (m *Model) escape() tea.Cmd {
 	switch {
 	case m.turn.busy && !m.turn.cancelling:
 		return m.cancelTurn()
-	case m.requeue != "":
+	case m.queue.pulled != "":
 		return m.unrequeue()
 	case !m.comp.Empty():
 		m.comp.Clear()
@@ -285,7 +284,7 @@ func (m *Model) composerKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.submitKey()
 	case tea.KeyUp:
-		if m.comp.Empty() && len(m.queue) > 0 {
+		if m.comp.Empty() && m.queue.len() > 0 {
 			m.pullQueued()
 			return nil
 		}

@@ -189,8 +189,7 @@ type Model struct {
 	session  string
 
 	turn      turnState
-	queue     []string
-	requeue   string           // a queued message pulled back for editing ("" = none)
+	queue     queue
 	outputs   *attach.Outputs  // outputs of local commands for the next message (shell.go)
 	attach    *attach.Images   // images for the next message
 	handoff   *handoff.Handoff // copies to the clipboard, the external editor

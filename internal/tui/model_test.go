@@ -145,8 +145,8 @@ func TestUpOnEmptyComposerPullsBackTheQueuedMessage(t *testing.T) {
 	d.events(engine.TurnStarted{TurnID: "t1"})
 	d.submit("follow-up")
 	d.key("up")
-	if d.m.comp.Value() != "follow-up" || len(d.m.queue) != 0 {
-		t.Fatalf("↑ pulls the queued message: %q, queue %v", d.m.comp.Value(), d.m.queue)
+	if d.m.comp.Value() != "follow-up" || d.m.queue.len() != 0 {
+		t.Fatalf("↑ pulls the queued message: %q, queue %v", d.m.comp.Value(), d.m.queue.items)
 	}
 	d.key("esc") // first Esc cancels the running turn
 	d.key("esc")

@@ -70,9 +70,7 @@ func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
 		m.outputs.Add(command, ev.Result.Content)
 		cmds = append(cmds, m.status.set("The output goes with your next message · Alt+X leaves it out", sevInfo))
 	}
-	if len(m.queue) > 0 && !m.modes.has(modeQuitting) {
-		next := m.queue[0]
-		m.queue = m.queue[1:]
+	if next, ok := m.queue.next(); ok && !m.modes.has(modeQuitting) {
 		cmds = append(cmds, m.submitText(next))
 	}
 	return tea.Batch(cmds...)

@@ -222,7 +222,7 @@ func (m *Model) resetSession(what string) bool {
 		Workspace: m.o.Workspace, Mode: m.mode}})
 	m.tr.Clear()
 	m.snapshot = nil
-	m.queue = nil
+	m.queue.clear()
 	m.meter.Reset()
 	m.history.Reset()
 	return true

@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/codewhale/codewhale/internal/tui/chrome"
-	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/usage"
 )
 
@@ -39,7 +38,7 @@ func (m *Model) statusCommand(string) tea.Cmd {
 	case m.turn.busy:
 		state = "turn running"
 	}
-	fmt.Fprintf(&b, "State: %s · queued: %d\n", state, len(m.queue))
+	fmt.Fprintf(&b, "State: %s · queued: %d\n", state, m.queue.len())
 	fmt.Fprintf(&b, "Tokens: %s · cost: %s\n", usage.FormatTokens(m.meter.Tokens()), usage.FormatCost(m.meter.Cost))
 	if ctx := usage.ContextMeter(m.meter.LastInput, m.meter.ContextWindow(m.route.Model)); ctx != "" && m.meter.Requests > 0 {
 		fmt.Fprintf(&b, "Context: %s\n", ctx)
@@ -86,47 +85,37 @@ func (m *Model) verboseCommand(arg string) tea.Cmd {
 
 // queueCommand is /queue [list|send <n>|edit <n>|drop <n>|clear].
 func (m *Model) queueCommand(arg string) tea.Cmd {
+	const usage = "Usage: /queue [list|send <n>|edit <n>|drop <n>|clear]"
 	action, rest, _ := strings.Cut(strings.TrimSpace(arg), " ")
-	action = strings.ToLower(action)
-	if action == "" || action == "list" {
-		if len(m.queue) == 0 {
-			m.system("No queued messages.")
-			return nil
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "Queued messages (%d):", len(m.queue))
-		for i, q := range m.queue {
-			fmt.Fprintf(&b, "\n  %d. %s", i+1, termtext.Truncate(termtext.OneLine(q), 100, "…"))
-		}
-		m.system(b.String())
+	switch action = strings.ToLower(action); action {
+	case "", "list":
+		m.system(m.queue.list())
 		return nil
-	}
-	if action == "clear" {
-		m.system(fmt.Sprintf("Dropped %d queued message(s).", len(m.queue)))
-		m.queue = nil
+	case "clear":
+		m.system(fmt.Sprintf("Dropped %d queued message(s).", m.queue.clear()))
+		return nil
+	case "drop", "edit", "send":
+	default:
+		m.systemError(usage)
 		return nil
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(rest))
-	if err != nil || n < 1 || n > len(m.queue) {
-		m.systemError("Usage: /queue [list|send <n>|edit <n>|drop <n>|clear]")
+	text, ok := m.queue.take(n)
+	if err != nil || !ok {
+		m.systemError(usage)
 		return nil
 	}
-	text := m.queue[n-1]
-	m.queue = append(m.queue[:n-1], m.queue[n:]...)
 	switch action {
 	case "drop":
 		m.system(fmt.Sprintf("Dropped queued message %d.", n))
 	case "edit":
-		m.requeue = text
+		m.queue.pulled = text
 		m.comp.SetValue(text)
 	case "send":
 		if m.turn.busy {
 			return m.steer(text)
 		}
 		return m.send(text)
-	default:
-		m.queue = append(m.queue[:n-1], append([]string{text}, m.queue[n-1:]...)...)
-		m.systemError("Usage: /queue [list|send <n>|edit <n>|drop <n>|clear]")
 	}
 	return nil
 }

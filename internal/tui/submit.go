@@ -22,15 +22,15 @@ func (m *Model) submitKey() tea.Cmd {
 		return m.submitImages()
 	}
 	if strings.TrimSpace(m.comp.Value()) == "" {
-		if m.turn.busy && !m.turn.cancelling && len(m.queue) > 0 {
-			next := m.queue[0]
-			m.queue = m.queue[1:]
-			return m.steer(next)
+		if m.turn.busy && !m.turn.cancelling {
+			if next, ok := m.queue.next(); ok {
+				return m.steer(next)
+			}
 		}
 		return nil
 	}
 	text := m.comp.Submit()
-	m.requeue = ""
+	m.queue.pulled = ""
 	m.menu.Refresh()
 	return m.submitText(text)
 }
@@ -60,7 +60,7 @@ func (m *Model) submitImages() tea.Cmd {
 		}
 	}
 	text := m.comp.Submit()
-	m.requeue = ""
+	m.queue.pulled = ""
 	m.menu.Refresh()
 	chips := m.attach.Chips()
 	blocks, _ := m.attach.Take()
@@ -80,7 +80,7 @@ func (m *Model) submitText(text string) tea.Cmd {
 		return nil
 	}
 	if m.turn.busy {
-		m.queue = append(m.queue, text)
+		m.queue.add(text)
 		return nil
 	}
 	return m.send(text)
@@ -142,10 +142,7 @@ func (m *Model) steerComposer() tea.Cmd {
 
 // pullQueued moves the newest queued message back into the composer.
 func (m *Model) pullQueued() {
-	last := m.queue[len(m.queue)-1]
-	m.queue = m.queue[:len(m.queue)-1]
-	m.requeue = last
-	m.comp.SetValue(last)
+	m.comp.SetValue(m.queue.pull())
 }
 
 // cancelTurn interrupts the running turn at once (out of band); the

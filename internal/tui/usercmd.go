@@ -24,7 +24,7 @@ func (m *Model) runUserCommand(c *projectctx.Command, args string) tea.Cmd {
 		line += " " + args
 	}
 	if m.turn.busy {
-		m.queue = append(m.queue, line)
+		m.queue.add(line)
 		return m.status.set("Queued /"+c.Name+"; it runs when this turn ends", sevInfo)
 	}
 	text := c.Expand(args)

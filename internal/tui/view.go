@@ -32,7 +32,7 @@ func (m *Model) layout() layout {
 	}
 	free := m.h - l.header - 1 - minTranscript // 1 = phase strip
 	switch {
-	case len(m.queue) > 0:
+	case m.queue.len() > 0:
 		l.preview = min(2, max(free-2, 0))
 	case m.outputs.Len() > 0 || m.restoredRow() != "":
 		l.preview = min(1, max(free-2, 0))
@@ -157,13 +157,13 @@ func (m *Model) sandboxStatus() sandbox.Status {
 // messages, else the local commands' outputs for the next message, else
 // the restored-prompt mark.
 func (m *Model) previewRows(n int) []string {
-	if n > 0 && len(m.queue) == 0 && m.outputs.Len() > 0 {
+	if n > 0 && m.queue.len() == 0 && m.outputs.Len() > 0 {
 		return []string{m.outputs.View(m.w)}
 	}
-	if row := m.restoredRow(); n > 0 && len(m.queue) == 0 && row != "" {
+	if row := m.restoredRow(); n > 0 && m.queue.len() == 0 && row != "" {
 		return []string{row}
 	}
-	return chrome.Queued(m.theme, m.w, n, m.queue)
+	return chrome.Queued(m.theme, m.w, n, m.queue.items)
 }
 
 // activity is what the phase strip says the session is doing.

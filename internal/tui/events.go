@@ -208,7 +208,8 @@ func (m *Model) finishTurn(ev engine.TurnComplete) tea.Cmd {
 		m.tr.Add(transcript.NewError("warning", "The turn stopped at the maximum number of steps; send a follow-up to continue."))
 	}
 	initCmd := m.init.TurnEnded(m.hhost, ev)
-	if next, ok := m.queue.next(); ok && !m.modes.has(modeQuitting) {
+	if m.queue.len() > 0 && !m.modes.has(modeQuitting) { // quitting keeps the queue as it is
+		next, _ := m.queue.next()
 		return tea.Batch(initCmd, m.submitText(next)) // a queued user command runs as one
 
 	}

@@ -21,7 +21,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if v == nil {
 		return m.unmodalKey(k)
 	}
-	if f := focusOf(v); f != nil {
+	if f := views.FocusOf(v); f != nil {
 		switch {
 		case !f.Focused() && k.Type == tea.KeyTab && m.menu.Visible():
 			return m.unmodalKey(k) // the composer's menu, drawn under the card, owns Tab
@@ -82,14 +82,6 @@ const typingWindow = time.Second
 // focus.
 func (m *Model) typing() bool {
 	return !m.comp.Empty() || m.now().Sub(m.lastKey) < typingWindow
-}
-
-// focusOf is the focus of a card that follows the focus rule, or nil.
-func focusOf(v views.View) *views.Focus {
-	if f, ok := v.(views.Focuser); ok {
-		return f.Focus()
-	}
-	return nil
 }
 
 // viewAction carries out what a view returned.

@@ -70,7 +70,8 @@ func (m *Model) hostDone(ev engine.ToolCallComplete) tea.Cmd {
 		m.outputs.Add(command, ev.Result.Content)
 		cmds = append(cmds, m.status.set("The output goes with your next message · Alt+X leaves it out", sevInfo))
 	}
-	if next, ok := m.queue.next(); ok && !m.modes.has(modeQuitting) {
+	if m.queue.len() > 0 && !m.modes.has(modeQuitting) { // quitting keeps the queue as it is
+		next, _ := m.queue.next()
 		cmds = append(cmds, m.submitText(next))
 	}
 	return tea.Batch(cmds...)

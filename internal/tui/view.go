@@ -9,6 +9,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tui/chrome"
 	"github.com/codewhale/codewhale/internal/tui/slash"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
+	"github.com/codewhale/codewhale/internal/tui/views"
 )
 
 // minTranscript is the fewest transcript rows kept on screen.
@@ -47,7 +48,7 @@ func (m *Model) layout() layout {
 		free--
 	}
 	if v := m.stack.Top(); v != nil && !v.FullScreen() {
-		if f := focusOf(v); f != nil && (!f.Focused() || !m.comp.Empty()) {
+		if f := views.FocusOf(v); f != nil && (!f.Focused() || !m.comp.Empty()) {
 			// An unfocused card's keys go to the composer, so it stays in
 			// sight below the card with its cursor (and its menu); a draft
 			// stays in sight under a focused card too, without a cursor.

@@ -214,15 +214,16 @@ func (t *Transcript) ScrollKey(key string, w, h int, composerEmpty bool) bool {
 		t.Top(w, h)
 	case "ctrl+end":
 		t.Bottom()
-	case "alt+g", "alt+G":
+	case "alt+g":
 		if !composerEmpty {
 			return false
 		}
-		if key == "alt+g" {
-			t.Top(w, h)
-		} else {
-			t.Bottom()
+		t.Top(w, h)
+	case "alt+G":
+		if !composerEmpty {
+			return false
 		}
+		t.Bottom()
 	default:
 		return false
 	}

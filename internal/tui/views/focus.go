@@ -49,6 +49,14 @@ func (f *Focus) route(k tea.KeyMsg) (Action, bool) {
 // keys).
 type Focuser interface{ Focus() *Focus }
 
+// FocusOf is the focus of a view that follows the focus rule, or nil.
+func FocusOf(v View) *Focus {
+	if f, ok := v.(Focuser); ok {
+		return f.Focus()
+	}
+	return nil
+}
+
 // Focus implements Focuser.
 func (a *Approval) Focus() *Focus { return &a.focus }
 

@@ -49,8 +49,8 @@ func (s *Stack) ComposerHasKeys() bool {
 	if v == nil {
 		return true
 	}
-	f, ok := v.(Focuser)
-	return ok && !f.Focus().Focused()
+	f := FocusOf(v)
+	return f != nil && !f.Focused()
 }
 
 // TopApproval is the approval card on top, or nil.

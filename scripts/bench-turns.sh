@@ -3,7 +3,11 @@
 # model (internal/testutil/fakemodel, DeepSeek's SSE format), for a text
 # turn and a turn with one shell call, comparing bin/codewhale with a
 # reference binary measured in the same interleaved hyperfine rounds.
-# Needs hyperfine. Usage: scripts/bench-turns.sh REFERENCE_BINARY [rounds]
+# The workspace is a small git repository, as a user's is. With CRUSH set to a
+# crush binary (built from source), a text-turn row for `crush run --quiet`
+# against the same server (an openai-compat provider, metrics off) joins
+# each round: issue 34's side-by-side.
+# Needs hyperfine. Usage: [CRUSH=path] scripts/bench-turns.sh REFERENCE_BINARY [rounds]
 set -eu
 cd "$(dirname "$0")/.."
 ref=${1:?usage: scripts/bench-turns.sh REFERENCE_BINARY [rounds]}
@@ -50,13 +54,29 @@ while [ ! -s "$work/url" ]; do sleep 0.05; done
 export CODEWHALE_BASE_URL="$(cat "$work/url")" CODEWHALE_HOME="$PWD/$work/home"
 new="$PWD/bin/codewhale"
 cd "$work/ws"
+git init -q . && printf 'package main\n\nfunc main() {}\n' >main.go && printf '# ws\n' >README.md
+git add . && git -c user.name=bench -c user.email=bench@example.invalid commit -qm init
+crush=
+if [ -n "${CRUSH:-}" ]; then
+	export CRUSH_GLOBAL_CONFIG="$CODEWHALE_HOME/../crush-config" CRUSH_GLOBAL_DATA="$CODEWHALE_HOME/../crush-data" DO_NOT_TRACK=1
+	mkdir -p "$CRUSH_GLOBAL_CONFIG" "$CRUSH_GLOBAL_DATA"
+	cat >"$CRUSH_GLOBAL_CONFIG/crush.json" <<JSON
+{"options": {"disable_metrics": true},
+ "providers": {"fake": {"type": "openai-compat", "base_url": "$CODEWHALE_BASE_URL/v1", "api_key": "bench",
+   "models": [{"id": "deepseek-chat", "name": "fake", "context_window": 64000, "default_max_tokens": 1000}]}},
+ "models": {"large": {"model": "deepseek-chat", "provider": "fake"}, "small": {"model": "deepseek-chat", "provider": "fake"}}}
+JSON
+	"$CRUSH" run --quiet 'say hello' >/dev/null || { echo "bench-turns: crush run failed against the fake server" >&2; exit 1; }
+	crush="$CRUSH run --quiet 'say hello'"
+fi
 out="$CODEWHALE_HOME/.."
 for r in $(seq "$rounds"); do
 	hyperfine -N -w 3 -r 30 --export-json "$out/round$r.json" \
 		-n "text turn (new)" "$new exec --auto 'say hello'" \
 		-n "text turn (reference)" "$ref exec --auto 'say hello'" \
 		-n "one shell call (new)" "$new exec --auto 'run a shell command'" \
-		-n "one shell call (reference)" "$ref exec --auto 'run a shell command'" >/dev/null
+		-n "one shell call (reference)" "$ref exec --auto 'run a shell command'" \
+		${crush:+-n "text turn (crush)" "$crush"} >/dev/null
 done
 # Medians over every run of every round: the VM is shared, so means drift.
 python3 - "$out" "$rounds" <<'PY'
@@ -73,4 +93,6 @@ for name, t in times.items():
 for row in ("text turn", "one shell call"):
     new, ref = statistics.median(times[row + " (new)"]), statistics.median(times[row + " (reference)"])
     print(f"{row}: new/reference = {new/ref:.2f}")
+if "text turn (crush)" in times:
+    print(f"text turn: crush/new = {statistics.median(times['text turn (crush)'])/statistics.median(times['text turn (new)']):.2f}")
 PY

@@ -129,9 +129,6 @@ type App struct {
 // New wires a session. Errors are configuration errors the user must fix.
 func New(cfg *config.Config, o Options) (*App, error) {
 	a := &App{Cfg: cfg, Opts: o}
-	// The tools' schemas are most of the work before the first request:
-	// they are derived beside the rest of the set-up (tools.WarmSchemas).
-	go tools.WarmSchemas()
 	rules, err := permissions.Load(filepath.Join(cfg.Home, permissions.FileName), cfg.Workspace)
 	if err != nil {
 		return nil, err

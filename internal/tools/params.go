@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +24,7 @@ import (
 // test).
 type Params[T any] struct {
 	tool   string
+	key    string // contractKey of T: its row in the generated schemas
 	opt    ParamOptions[T]
 	fields func() []paramField // T's JSON fields in order, found once
 	mu     sync.Mutex
@@ -73,57 +73,81 @@ type Bound struct{ Min, Max int }
 func NewParams[T any](tool string, opt ParamOptions[T]) *Params[T] {
 	p := newParams(tool, opt)
 	declared.Lock()
-	declared.schemas = append(declared.schemas, func() { _, _ = p.schemaFor(nil) })
+	declared.contracts = append(declared.contracts, declaredContract{key: p.key, derive: func() (map[string]any, error) {
+		return p.derive(p.allActions())
+	}})
 	declared.Unlock()
 	return p
 }
 
-// declared lists, for WarmSchemas, how to derive every contract's full
-// schema; the contracts are package variables, so it holds one entry per
-// tool parameter type.
+// declared lists every contract made by NewParams (they are package
+// variables, so one entry per tool parameter type), for the test that
+// keeps the generated schemas current.
 var declared struct {
 	sync.Mutex
-	schemas []func()
+	contracts []declaredContract
 }
 
-// WarmSchemas derives every declared contract's full schema now, on as many
-// goroutines as there are CPUs, so the first request's catalog finds them
-// built: a host starts it at once, and the reflection it costs (most of
-// the time before the first request byte) runs beside the session's
-// set-up instead of after it. A schema a turn needs meanwhile waits for
-// its own derivation only; nothing is derived twice.
-func WarmSchemas() {
-	declared.Lock()
-	work := slices.Clone(declared.schemas)
-	declared.Unlock()
-	next := make(chan func())
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(work)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range next {
-				f()
-			}
-		}()
-	}
-	for _, f := range work {
-		next <- f
-	}
-	close(next)
-	wg.Wait()
+type declaredContract struct {
+	key    string
+	derive func() (map[string]any, error)
 }
+
+// DeriveDeclaredSchemas derives every declared contract's full schema (all
+// its actions) with jsonschema-go, by contract key, ignoring the generated
+// table: what internal/tools/schemas_gen.go must hold. Two contracts with
+// one key are an error.
+func DeriveDeclaredSchemas() (map[string]map[string]any, error) {
+	declared.Lock()
+	defer declared.Unlock()
+	out := map[string]map[string]any{}
+	for _, c := range declared.contracts {
+		if _, dup := out[c.key]; dup {
+			return nil, fmt.Errorf("two parameter contracts have the key %q", c.key)
+		}
+		s, err := c.derive()
+		if err != nil {
+			return nil, err
+		}
+		out[c.key] = s
+	}
+	return out, nil
+}
+
+// GeneratedSchema is the generated table's full schema for a contract key
+// (schemas_gen.go), a new value on every call; false when the table has
+// none.
+func GeneratedSchema(key string) (map[string]any, bool) { return generatedSchema(key) }
 
 func newParams[T any](tool string, opt ParamOptions[T]) *Params[T] {
-	return &Params[T]{tool: tool, opt: opt, memo: map[string]schemaResult{}, fields: sync.OnceValue(func() []paramField {
-		var out []paramField
-		for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
-			if name := jsonName(f); name != "" {
-				out = append(out, paramField{name: name, index: f.Index})
+	return &Params[T]{tool: tool, opt: opt, key: contractKey(reflect.TypeFor[T]()), memo: map[string]schemaResult{},
+		fields: sync.OnceValue(func() []paramField {
+			var out []paramField
+			for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
+				if name := jsonName(f); name != "" {
+					out = append(out, paramField{name: name, index: f.Index})
+				}
 			}
-		}
-		return out
-	})}
+			return out
+		})}
+}
+
+// contractKey names a parameter type within the module: its package path
+// below internal/ and its name ("tools/file.input").
+func contractKey(t reflect.Type) string {
+	pkg := t.PkgPath()
+	if i := strings.Index(pkg, "/internal/"); i >= 0 {
+		pkg = pkg[i+len("/internal/"):]
+	}
+	return pkg + "." + t.Name()
+}
+
+// allActions is the contract's whole action list (nil without actions).
+func (p *Params[T]) allActions() []string {
+	if p.opt.Actions == nil {
+		return nil
+	}
+	return p.opt.Actions.Names()
 }
 
 // Schema is the published input schema (every action of a family). It is
@@ -142,18 +166,26 @@ func (p *Params[T]) SchemaFor(actions []string) map[string]any {
 	return s
 }
 
-// schemaFor is SchemaFor with the error returned, derived once per action
-// list.
+// schemaFor is SchemaFor with the error returned, once per action list:
+// the full list's from the generated table (schemas_gen.go, derived from
+// T at build time, so a process does not spend its start reflecting over
+// every tool's type), any other list derived from T now.
 func (p *Params[T]) schemaFor(actions []string) (map[string]any, error) {
-	if actions == nil && p.opt.Actions != nil {
-		actions = p.opt.Actions.Names()
+	all := p.allActions()
+	if actions == nil {
+		actions = all
 	}
 	key := strings.Join(actions, ",")
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r, ok := p.memo[key]
 	if !ok {
-		r.schema, r.err = p.derive(actions)
+		if key == strings.Join(all, ",") {
+			r.schema, ok = generatedSchema(p.key)
+		}
+		if !ok {
+			r.schema, r.err = p.derive(actions)
+		}
 		p.memo[key] = r
 	}
 	return r.schema, r.err

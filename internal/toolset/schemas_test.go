@@ -16,7 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/web"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/schemas.golden")
+var update = flag.Bool("update", false, "rewrite testdata/schemas.golden and ../tools/schemas_gen.go")
 
 // Every built-in tool's published input schema, in every registry shape
 // (Plan, Act, Act without apply_patch), is pinned in canonical JSON (the

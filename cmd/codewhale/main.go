@@ -9,6 +9,8 @@ import (
 )
 
 func main() {
+	holdGCForStartup(startupWindow)
+
 	// The hidden helper entry points run before anything else, so a
 	// re-executed codewhale pays for no command-line set-up.
 	if len(os.Args) > 1 {

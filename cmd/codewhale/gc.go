@@ -1,0 +1,38 @@
+package main
+
+import (
+	"os"
+	"runtime/debug"
+	"time"
+)
+
+// Start-up allocates a few megabytes of package state, configuration and
+// the first request that live for the whole run, so the collector's
+// default pacing (a first cycle at a 4 MiB heap) spends a large share of
+// the process's CPU before the first request byte on memory that is never
+// freed (docs/PERFORMANCE.md, issue 34 item 9). For its first
+// startupWindow the process paces the collector at startupGCPercent (a
+// first cycle at 16 MiB, and a heap at most five times what is live, so a
+// large resumed session is collected as usual, only less often); then the
+// default pacing returns. A GOGC or GOMEMLIMIT the user set is theirs and
+// left alone.
+const (
+	startupWindow    = 250 * time.Millisecond
+	startupGCPercent = 400
+)
+
+// holdGCForStartup applies the start-up pacing until window has passed
+// and returns a channel closed once the previous pacing is back (nil: the
+// user's settings stand).
+func holdGCForStartup(window time.Duration) <-chan struct{} {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return nil
+	}
+	percent := debug.SetGCPercent(startupGCPercent)
+	restored := make(chan struct{})
+	time.AfterFunc(window, func() {
+		debug.SetGCPercent(percent)
+		close(restored)
+	})
+	return restored
+}

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"os"
 	"runtime/debug"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/config"
 )
 
 // Start-up allocates a few megabytes of package state, configuration and
@@ -21,11 +22,11 @@ const (
 	startupGCPercent = 400
 )
 
-// holdGCForStartup applies the start-up pacing until window has passed
-// and returns a channel closed once the previous pacing is back (nil: the
+// holdGCForStartup applies the start-up pacing until window has passed,
+// unless getenv names a GOGC or GOMEMLIMIT, and returns a channel closed once the previous pacing is back (nil: the
 // user's settings stand).
-func holdGCForStartup(window time.Duration) <-chan struct{} {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+func holdGCForStartup(getenv config.Env, window time.Duration) <-chan struct{} {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
 	percent := debug.SetGCPercent(startupGCPercent)

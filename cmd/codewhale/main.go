@@ -4,12 +4,13 @@ package main
 import (
 	"os"
 
+	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/jobs"
 	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 func main() {
-	holdGCForStartup(startupWindow)
+	holdGCForStartup(config.ProcessEnv(), startupWindow)
 
 	// The hidden helper entry points run before anything else, so a
 	// re-executed codewhale pays for no command-line set-up.

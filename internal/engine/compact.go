@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/codewhale/codewhale/internal/provider"
 )
@@ -125,15 +126,16 @@ func renderForSummary(msgs []provider.Message, budget int) string {
 
 // compact replaces the older part of the history with a model-written
 // summary, keeping the most recent turns verbatim; the To-do is never part
-// of the history and so survives untouched. It makes one real request.
-// The final CompactionCompleted/CompactionFailed event is returned for the
-// caller to emit.
-func (e *Engine) compact(ctx context.Context, client *provider.Client, focus string, auto bool) (Event, error) {
+// of the history and so survives untouched. It makes one real request,
+// announced as a TurnUsage of step (0: outside a turn); its usage is
+// returned for the caller to count, with the final CompactionCompleted or
+// CompactionFailed event for the caller to emit.
+func (e *Engine) compact(ctx context.Context, client *provider.Client, focus string, auto bool, step int) (Event, *provider.Usage, error) {
 	e.emit(CompactionStarted{Auto: auto})
 	msgs := e.history()
 	cut := compactCut(msgs)
 	if cut == 0 {
-		return CompactionFailed{Auto: auto, Error: errNothingToCompact.Error()}, errNothingToCompact
+		return CompactionFailed{Auto: auto, Error: errNothingToCompact.Error()}, nil, errNothingToCompact
 	}
 	older, recent := msgs[:cut], msgs[cut:]
 	window := e.contextWindow(client)
@@ -145,13 +147,23 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	client = client.WithOnRetry(func(r provider.RetryInfo) {
 		e.emit(Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Status: r.Status, Wait: r.Wait})
 	})
+	started := time.Now()
 	resp, err := client.Complete(ctx, &provider.Request{Model: info.ID, System: compactionSystemPrompt,
 		Messages: []provider.Message{provider.UserText(prompt)}, MaxTokens: summaryMaxTokens, ReasoningEffort: "off"})
+	var usage *provider.Usage
+	if err == nil {
+		usage = resp.Usage
+		if usage.Reported() {
+			e.emit(TurnUsage{Usage: *usage, DurationMS: time.Since(started).Milliseconds(), Step: step, Model: client.Model()})
+		} else { // a server that reports no usage (CONTRACT.md §10.8)
+			e.emit(TurnUsage{DurationMS: time.Since(started).Milliseconds(), Step: step, Model: client.Model(), Unreported: true})
+		}
+	}
 	if err == nil && strings.TrimSpace(resp.Text()) == "" {
 		err = errors.New("the model returned an empty summary")
 	}
 	if err != nil {
-		return CompactionFailed{Auto: auto, Error: err.Error()}, err
+		return CompactionFailed{Auto: auto, Error: err.Error()}, usage, err
 	}
 	summary := fmt.Sprintf("%s replaced_messages=\"%d\" kept_messages=\"%d\">\n%s\n</codewhale:compaction_summary>",
 		summaryTagOpen, len(older), len(recent), sanitizeSummary(resp.Text()))
@@ -168,13 +180,17 @@ func (e *Engine) compact(ctx context.Context, client *provider.Client, focus str
 	e.saveCompaction(len(older), summaryMsg)
 	e.emit(ev)
 	return CompactionCompleted{Auto: auto, Replaced: len(older), Kept: len(recent), BeforeEstimate: before,
-		AfterEstimate: after, SummaryChars: len(resp.Text())}, nil
+		AfterEstimate: after, SummaryChars: len(resp.Text())}, usage, nil
 }
 
-// compactNow runs compact inside a turn and emits its final event.
-func (e *Engine) compactNow(ctx context.Context, client *provider.Client, auto bool) bool {
-	final, err := e.compact(ctx, client, "", auto)
-	e.emit(final)
+// compactNow runs compact inside the turn, counts its usage in the turn's
+// (which the session's takes at the end) and emits its final event.
+func (t *turn) compactNow(ctx context.Context, auto bool) bool {
+	final, usage, err := t.e.compact(ctx, t.client, "", auto, t.step+1)
+	t.usageMu.Lock()
+	t.usage.Add(usage)
+	t.usageMu.Unlock()
+	t.e.emit(final)
 	return err == nil
 }
 
@@ -196,7 +212,7 @@ func (t *turn) maybeAutoCompact(ctx context.Context, req *provider.Request) bool
 		return false
 	}
 	t.e.emit(Status{Message: "Auto-compacting context..."})
-	return t.e.compactNow(ctx, t.client, true)
+	return t.compactNow(ctx, true)
 }
 
 // runCompaction handles a CompactContext op while idle.
@@ -208,7 +224,13 @@ func (e *Engine) runCompaction(ctx context.Context, op CompactContext) Event {
 	if err != nil {
 		return CompactionFailed{Error: "Failed to compact: " + err.Error()}
 	}
-	final, _ := e.compact(ctx, client, op.Focus, false)
+	final, usage, _ := e.compact(ctx, client, op.Focus, false, 0)
+	if usage.Reported() { // counted in the session's totals as a turn's usage is
+		e.mu.Lock()
+		e.sess.Usage.Add(usage)
+		e.mu.Unlock()
+		e.save("the session's token totals")
+	}
 	e.reportSaveFailure()
 	return final
 }

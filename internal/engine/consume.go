@@ -263,6 +263,21 @@ func (t *turn) commit(sr *streamResult) {
 	}
 }
 
+// streamBrokeText answers a call whose answer broke off before it ran.
+const streamBrokeText = "Tool not executed: the model's response broke off before this tool ran."
+
+// dropCalls answers the calls sr announced that the step will not run —
+// the turn was cancelled or the stream failed after the answer finished
+// but before it ended. None is in the history; each still gets its one
+// ToolCallComplete (CONTRACT.md §8.2), so no host keeps a call running.
+func (t *turn) dropCalls(sr *streamResult, o ToolOutcome) {
+	now := t.e.opts.Clock()
+	for _, c := range sr.calls {
+		t.e.emit(ToolCallComplete{ID: c.id, Name: c.name, Input: c.input, Result: o, StartedAt: now, CompletedAt: now})
+	}
+	sr.calls = nil
+}
+
 // keepInterruptedText stores the visible partial reply of a cancelled
 // stream as assistant_interrupted; partial tool calls are discarded.
 func (t *turn) keepInterruptedText(sr *streamResult) {
@@ -294,12 +309,13 @@ func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 	if sr.textOpen {
 		t.e.emit(MessageComplete{})
 	}
+	t.dropCalls(sr, ToolOutcome{Content: streamBrokeText, Category: classify(sr.err)})
 	var he *provider.HTTPError
 	if errors.As(sr.err, &he) && isContextLength(he.Message) {
 		if t.recoveries < 2 {
 			t.recoveries++
 			t.e.emit(Status{Message: "The provider rejected the request as too long; compacting context and retrying"})
-			if t.e.compactNow(ctx, t.client, true) {
+			if t.compactNow(ctx, true) {
 				return stepRetry
 			}
 		}

@@ -186,11 +186,11 @@ type Error struct{ ErrorEnvelope }
 
 // SessionUpdated follows every change of the history. It carries only what
 // changed: the history from index Start on is Messages. An append has Start
-// at the old length and the new message alone; a compaction or a replaced
-// session has Start 0 and the whole new history. A host that applies every
-// SessionUpdated in order (Apply) holds the engine's history without the
-// engine copying it on each message. The messages are shared: read them,
-// never change them.
+// at the old length and the new message alone; a compaction, a cut
+// (RewindHistory), a fork or a replaced session has Start 0 and the whole
+// new history. A host that applies every SessionUpdated in order (Apply)
+// holds the engine's history without the engine copying it on each
+// message. The messages are shared: read them, never change them.
 type SessionUpdated struct {
 	SessionID string
 	Start     int

@@ -38,7 +38,8 @@ func (RewindHistory) isOp() {}
 func (ForkSession) isOp()   {}
 
 // HistoryRewound answers every RewindHistory: Messages is the history now,
-// for a host to redraw its transcript from. Refused, when set, says why
+// for a host to redraw its transcript from. A cut also sends, just before,
+// the SessionUpdated of the whole new history. Refused, when set, says why
 // nothing was cut.
 type HistoryRewound struct {
 	SessionID string
@@ -49,8 +50,9 @@ type HistoryRewound struct {
 }
 
 // SessionForked answers every ForkSession: the engine now runs session
-// SessionID, a copy of the first Kept messages of session From. Refused,
-// when set, says why no fork was made (the engine stays in From).
+// SessionID, a copy of the first Kept messages of session From, whose
+// SessionUpdated (the whole history) comes just before. Refused, when set,
+// says why no fork was made (the engine stays in From).
 type SessionForked struct {
 	From      string
 	SessionID string
@@ -115,6 +117,7 @@ func (e *Engine) rewind(op RewindHistory) {
 		e.rewriteHistory(info, kept, "the cut of the conversation")
 	}
 	e.reportSaveFailure()
+	e.emit(SessionUpdated{SessionID: info.ID, Messages: kept})
 	e.emit(HistoryRewound{SessionID: info.ID, Kept: at, Dropped: dropped, Messages: kept})
 }
 
@@ -151,5 +154,6 @@ func (e *Engine) fork(op ForkSession) {
 		e.rewriteHistory(info, kept, "the forked session")
 	}
 	e.reportSaveFailure()
+	e.emit(SessionUpdated{SessionID: info.ID, Messages: kept})
 	e.emit(SessionForked{From: from, SessionID: info.ID, Kept: at, Messages: kept})
 }

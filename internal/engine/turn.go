@@ -246,6 +246,7 @@ func (t *turn) runStep(ctx context.Context) stepOutcome {
 	}
 	if sr.cancelled {
 		t.keepInterruptedText(sr)
+		t.dropCalls(sr, ToolOutcome{Content: notExecutedText, Category: "cancelled"})
 		t.interrupted()
 		return stepInterrupted
 	}

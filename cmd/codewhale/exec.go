@@ -323,6 +323,10 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	}
 	wait, _ := waitAgentsFor(o.waitAgents)
 	cancelled := a.StopAgents(turnCtx, wait)
+	var lateHooks []string
+	if a.Hooks != nil {
+		lateHooks = a.Hooks.Wait()
+	}
 	sess := eng.Snapshot()
 	var running []jobs.Snapshot
 	for _, j := range a.Jobs.List() {
@@ -331,7 +335,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		}
 	}
 	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running,
-		cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0,
+		lateHooks: lateHooks, cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0,
 		schema: schema != nil, structured: structured})
 	select {
 	case s := <-caught:

@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/app"
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
-	"github.com/codewhale/codewhale/internal/hooks"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/tui"
 )
@@ -85,23 +86,20 @@ func (p *execPrinter) hookNotices(lines []string) {
 
 // oneShotMessage runs the message_submit hooks over a one-shot prompt (a
 // one-shot request has no tools and no turn, so no other hook applies) and
-// returns the prompt to send.
+// returns the prompt to send, with the lines to show: the start-up notices
+// an agent run shows, then the hooks' failures.
 func oneShotMessage(ctx context.Context, cfg *config.Config, o *execOptions) (string, []string, error) {
-	r, err := hooks.New(hooks.Options{Use: o.hookUse(), User: cfg.File.Hooks, UserFile: cfg.Path, Home: cfg.Home,
-		Workspace: cfg.Workspace})
-	if err != nil || !r.Has(engine.HookMessageSubmit) {
-		return o.prompt, nil, err
+	r, notices, err := app.OneShotHooks(cfg, o.hookUse(), executable())
+	if err != nil || r == nil || !r.Has(engine.HookMessageSubmit) {
+		return o.prompt, notices, err
 	}
 	v := r.Run(ctx, engine.HookMessageSubmit, engine.HookCall{Message: o.prompt})
+	notices = append(notices, v.Notices...)
 	switch {
 	case v.Block:
-		reason := strings.TrimSpace(v.Reason)
-		if reason == "" {
-			reason = "(the hook gave no reason)"
-		}
-		return "", v.Notices, fmt.Errorf("message not sent: a message_submit hook blocked it: %s", reason)
+		return "", notices, errors.New(engine.MessageBlocked(v.Reason))
 	case v.Message != "":
-		return v.Message, v.Notices, nil
+		return v.Message, notices, nil
 	}
-	return o.prompt, v.Notices, nil
+	return o.prompt, notices, nil
 }

@@ -27,6 +27,9 @@ type execReport struct {
 	duration time.Duration
 	posture  engine.Options
 	running  []jobs.Snapshot // background jobs still running at the end; they are stopped on exit
+	// lateHooks are the failures of hooks that ran in the background (a
+	// turn_done notification), waited for at the end (CONTRACT.md §17.4).
+	lateHooks []string
 	// cancelled are the sub-agents still live at the end that exec cancelled.
 	cancelled []agent.Cancelled
 	// subagents is what the run's children did: their launch pace and
@@ -291,6 +294,10 @@ func terminationReason(d engine.TurnComplete) string {
 func (p *execPrinter) finish(r execReport) {
 	d := r.done
 	p.flushText()
+	if len(r.lateHooks) > 0 {
+		p.newline()
+		p.hookNotices(r.lateHooks)
+	}
 	p.cancelledReceipt(r.cancelled)
 	if len(r.running) > 0 && !p.streamJSON() && !p.o.json {
 		p.newline()

@@ -57,7 +57,7 @@ func TestMessageSubmitHookRewritesOrBlocks(t *testing.T) {
 		t.Errorf("code %d stderr %s", code, errOut)
 	}
 	_, errOut, code = c.run("exec", "the one-shot path: password")
-	if code != 1 || !strings.Contains(errOut, "message not sent: a message_submit hook blocked it: no secrets in prompts") {
+	if code != 1 || !strings.Contains(errOut, "error: Message not sent: a message_submit hook blocked it: no secrets in prompts\n") {
 		t.Errorf("one-shot: code %d stderr %s", code, errOut)
 	}
 	if n := len(srv.Requests()); n != 1 {
@@ -110,6 +110,16 @@ func TestProjectHooksNeedTrustInExec(t *testing.T) {
 	}
 	if got := srv.Requests()[1].LastUserText(); !strings.HasPrefix(got, "FROM-PROJECT-HOOK") {
 		t.Errorf("--hooks must run the project hook: %q", got)
+	}
+	// The one-shot exec tells of the file as an agent run does.
+	if _, errOut, code := c.run("exec", "plain"); code != 0 || !strings.Contains(errOut, "do not run until you trust the file") {
+		t.Errorf("one-shot: code %d stderr %s", code, errOut)
+	}
+	if _, errOut, code := c.run("exec", "--hooks", "plain"); code != 0 || !strings.Contains(errOut, "runs for this run only (--hooks)") {
+		t.Errorf("one-shot --hooks: code %d stderr %s", code, errOut)
+	}
+	if got := srv.Requests()[3].LastUserText(); !strings.HasPrefix(got, "FROM-PROJECT-HOOK") {
+		t.Errorf("one-shot --hooks must run the project hook: %q", got)
 	}
 	c.config("[[hooks]]\nevent = \"message_submit\"\ncommand = \"exit 2\"\n")
 	if _, errOut, code := c.run("exec", "--auto", "--no-hooks", "plain"); code != 0 || strings.Contains(errOut, "hooks") {
@@ -167,5 +177,23 @@ command = "cat > notified.json"
 	note, err := os.ReadFile(filepath.Join(c.ws, "notified.json"))
 	if err != nil || !strings.Contains(string(note), `"event":"notification"`) || !strings.Contains(string(note), `"kind":"turn_done"`) {
 		t.Errorf("notification payload %q, %v", note, err)
+	}
+}
+
+// A notification hook that fails in the background is reported: exec waits
+// for it as it exits and prints its failure like any hook's.
+func TestAFailingNotificationHookIsReportedAtExit(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("Done."))
+	c := newCLI(t, srv)
+	c.config("[[hooks]]\nname = \"bell\"\nevent = \"notification\"\ncommand = \"sleep 0.3; echo no bell here >&2; exit 3\"\n")
+	out, errOut, code := c.run("exec", "--auto", "hello")
+	if code != 0 || out != "Done.\n" {
+		t.Fatalf("code %d out %q stderr %s", code, out, errOut)
+	}
+	want := "hooks: Hook bell (notification, " + filepath.Join(c.home, ".codewhale", "config.toml") +
+		") failed (exit 3): no bell here; the session goes on as if it had not run.\n"
+	if strings.Count(errOut, want) != 1 {
+		t.Errorf("stderr %q, want once %q", errOut, want)
 	}
 }

@@ -37,9 +37,13 @@ func (t *turn) approve(ctx context.Context, p *planned) *tools.Error {
 	case posture.DeniedHeadless:
 		t.outcome.ApprovalRequired = true
 		if p.need >= posture.NeedExplicit {
+			tail := ", or the session must run under Full Access"
+			if p.need == posture.NeedHold {
+				tail = " (Full Access refuses it too)"
+			}
 			return tools.PermissionDenied("Tool '%s' needs explicit approval (approval_required)%s This headless run "+
 				"cannot ask, and --auto approves only ordinary prompts: a person must approve this one call in an "+
-				"interactive session (Ask), or the session must run under Full Access.", name, explicitSuffix(p))
+				"interactive session (Ask)%s.", name, explicitSuffix(p), tail)
 		}
 		return tools.PermissionDenied("Tool '%s' needs approval (approval_required) and this headless run cannot ask; "+
 			"re-run with --auto to approve tool calls", name)

@@ -51,7 +51,7 @@ func (beforeHook) Has(event string) bool { return event == engine.HookToolBefore
 func (beforeHook) Run(context.Context, string, engine.HookCall) engine.HookVerdict {
 	return engine.HookVerdict{}
 }
-func (beforeHook) Go(string, engine.HookCall) {}
+func (beforeHook) Go(string, engine.HookCall, func([]string)) {}
 
 // A checkpointer gets a call's result metadata (a File call's mutation
 // names what it wrote) only when the call succeeded and no

@@ -3,8 +3,10 @@ package engine_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
@@ -116,4 +118,112 @@ func (h *harness) collectAfter(send engine.SendMessage, onEvent func(engine.Even
 	h.t.Helper()
 	h.eng.Submit(send)
 	return h.collect(onEvent)
+}
+
+// A tool_call_before ask is a hold: only a person in an Ask session may let
+// the call run. Auto-Review, Full Access (interactive or not) and a
+// headless --auto run refuse it without a card, and nothing runs.
+// CONTRACT.md §17.4: an ask makes the call need a person's explicit approval — Ask shows the card, Auto-Review,
+// Full Access and headless runs refuse it.
+func TestHookAskIsRefusedWhereNoOneIsAsked(t *testing.T) {
+	t.Parallel()
+	ask := config.Hook{Event: engine.HookToolBefore, Matcher: "File:read",
+		Command: `echo '{"decision":"ask","reason":"reads are audited here"}'`}
+	for _, tc := range []struct {
+		name        string
+		p           posture.Posture
+		interactive bool
+		want        string
+	}{
+		{"Auto-Review", posture.AutoReview, true, "Auto-Review held tool 'File' without pausing"},
+		{"Full Access", posture.FullAccess, true, "Tool 'File' requires explicit approval and is blocked in Full Access"},
+		{"Full Access headless", posture.FullAccess, false, "Tool 'File' requires explicit approval and is blocked in Full Access"},
+		{"Ask headless --auto", posture.Ask, false, "needs explicit approval (approval_required)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "r", Name: "File", Args: `{"action":"read","path":"a.txt"}`}),
+				fakemodel.Text("ok"))
+			h := newHarness(t, srv, withHooks(t, ask), func(o *engine.Options) {
+				o.Posture, o.Interactive, o.AutoApprove = tc.p, tc.interactive, !tc.interactive
+			})
+			if err := os.WriteFile(filepath.Join(h.ws, "a.txt"), []byte("secret-ish"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			evs := h.collectAfter(engine.SendMessage{Content: "read it"}, func(ev engine.Event) {
+				if a, ok := ev.(engine.ApprovalRequired); ok {
+					h.eng.Submit(engine.DenyToolCall{ID: a.ID})
+				}
+			})
+			if n := len(all[engine.ApprovalRequired](evs)); n != 0 {
+				t.Errorf("%d approval card(s)", n)
+			}
+			res := all[engine.ToolCallComplete](evs)[0].Result
+			if res.Success || strings.Contains(res.Content, "secret-ish") || !strings.Contains(res.Content, tc.want) ||
+				!strings.Contains(res.Content, "a tool_call_before hook asks for a person's approval: reads are audited here") ||
+				strings.Contains(res.Content, "must run under Full Access") {
+				t.Errorf("result %q, want the refusal %q", res.Content, tc.want)
+			}
+		})
+	}
+}
+
+// The turn_end payload is the turn as it ended: a turn of two steps (a
+// call, then the answer) says steps 2, as its TurnComplete does.
+// CONTRACT.md §17.4: the payload has turn (status, steps, error).
+func TestTurnEndHookSeesTheTurnsSteps(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "l", Name: "File", Args: `{"action":"list"}`}), fakemodel.Text("ok"))
+	h := newHarness(t, srv, withHooks(t, config.Hook{Event: engine.HookTurnEnd,
+		Command: `python3 -c 'import json,sys; t=json.load(sys.stdin)["turn"]; print(json.dumps({"message": "%s in %d steps" % (t["status"], t["steps"])}))'`}))
+	evs := h.turn("list")
+	done := all[engine.TurnComplete](evs)
+	if len(done) != 1 || done[0].Steps != 2 {
+		t.Fatalf("turn %+v", done)
+	}
+	if !slices.Contains(describe(evs), "status:turn_end hook: completed in 2 steps") {
+		t.Errorf("events %v", describe(evs))
+	}
+}
+
+// A notification hook that fails is reported like any hook: to an
+// interactive host as a status when it finishes (after the turn, for
+// turn_done); a headless host gets it from the runner at exit.
+// CONTRACT.md §17.4: a failure is a status `Hook <name> (<event>, <file>) <what happened>; …`.
+func TestNotificationHookFailuresAreReported(t *testing.T) {
+	t.Parallel()
+	want := "Hook bell (notification, config.toml) failed (exit 3): no bell; the session goes on as if it had not run."
+	for _, interactive := range []bool{true, false} {
+		r, err := hooks.New(hooks.Options{Use: hooks.Trusted, UserFile: "config.toml", Workspace: t.TempDir(),
+			User: []config.Hook{{Name: "bell", Event: engine.HookNotification, Command: "sleep 0.2; echo no bell >&2; exit 3"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, fakemodel.New(t, fakemodel.Text("ok")), func(o *engine.Options) {
+			o.Hooks, o.Interactive, o.AutoApprove = r, interactive, !interactive
+		})
+		if evs := describe(h.turn("hi")); slices.Contains(evs, "status:"+want) {
+			t.Fatalf("the notification's failure was reported before it ran: %v", evs)
+		}
+		var after []string
+		if interactive {
+			select {
+			case ev := <-h.eng.Events():
+				after = describe([]engine.Event{ev})
+			case <-time.After(15 * time.Second):
+			}
+			if got := r.Wait(); !slices.Equal(after, []string{"status:" + want}) || len(got) != 0 {
+				t.Errorf("interactive: events after the turn %q, left for exit %q", after, got)
+			}
+			continue
+		}
+		if got := r.Wait(); !slices.Equal(got, []string{want}) {
+			t.Errorf("headless: left for exit %q", got)
+		}
+		select {
+		case ev := <-h.eng.Events():
+			t.Errorf("headless: an event after the turn: %v", describe([]engine.Event{ev}))
+		default:
+		}
+	}
 }

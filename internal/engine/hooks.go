@@ -29,11 +29,12 @@ const (
 // Hooks runs the user's hooks at the engine's seams. Run is bounded by each
 // hook's timeout and never fails a turn: a hook that fails, hangs or answers
 // nonsense is reported in the verdict's Notices and the turn goes on. Go
-// runs an event's hooks in the background, owned by the implementation.
+// runs an event's hooks in the background, owned by the implementation,
+// and gives report (when not nil) the notices of those that failed.
 type Hooks interface {
 	Has(event string) bool
 	Run(ctx context.Context, event string, call HookCall) HookVerdict
-	Go(event string, call HookCall)
+	Go(event string, call HookCall, report func(notices []string))
 }
 
 // HookCall is what a hook is told about (the JSON payload's facts).
@@ -83,6 +84,23 @@ func (e *Engine) hookNotices(v HookVerdict) {
 	}
 }
 
+// lateHookNotices are the failures of hooks that ran in the background,
+// handed to the Run loop to emit (it owns the event stream, which a turn
+// may have left).
+type lateHookNotices []string
+
+func (lateHookNotices) isOp() {}
+
+// reportLate is a background hook's report: its failures become statuses
+// as it finishes, between turns too (nothing when the engine has stopped).
+func (e *Engine) reportLate(notices []string) { e.Submit(lateHookNotices(notices)) }
+
+// MessageBlocked is the error of a message a message_submit hook blocked
+// (CONTRACT.md §17.4), for a turn and for the one-shot exec alike.
+func MessageBlocked(reason string) string {
+	return "Message not sent: a message_submit hook blocked it: " + reasonOr(reason)
+}
+
 // submitHooks runs message_submit for the user's own message: it may
 // rewrite it or block it (the turn then fails with the hook's reason and
 // the message is not added). ok is false when it was blocked.
@@ -94,8 +112,7 @@ func (t *turn) submitHooks(ctx context.Context, send SendMessage) (content strin
 	v := h.Run(ctx, HookMessageSubmit, HookCall{SessionID: t.info.SessionID, TurnID: t.id, Message: send.Content})
 	t.e.hookNotices(v)
 	if v.Block {
-		t.fail(ErrorEnvelope{Message: "Message not sent: a message_submit hook blocked it: " + reasonOr(v.Reason),
-			Category: "hook_blocked", Severity: "warning", Recoverable: true})
+		t.fail(ErrorEnvelope{Message: MessageBlocked(v.Reason), Category: "hook_blocked", Severity: "warning", Recoverable: true})
 		return "", false
 	}
 	if v.Message != "" && v.Message != send.Content {
@@ -107,8 +124,9 @@ func (t *turn) submitHooks(ctx context.Context, send SendMessage) (content strin
 
 // beforeHooks runs tool_call_before for a call about to run: a block
 // refuses it with the hook's reason (the model reads it; nothing runs), an
-// ask makes it need a person's explicit approval. It reports whether the
-// call was refused.
+// ask makes it a hold, as a permission rule's ask does (applyRules): Ask
+// shows the card, and Auto-Review, Full Access and a headless run refuse
+// it. It reports whether the call was refused.
 func (t *turn) beforeHooks(ctx context.Context, p *planned) bool {
 	h := t.e.hooks(HookToolBefore)
 	if h == nil || p.search {
@@ -119,11 +137,14 @@ func (t *turn) beforeHooks(ctx context.Context, p *planned) bool {
 	t.e.hookNotices(v)
 	switch {
 	case v.Block:
-		p.blocked = tools.PermissionDenied("Tool '%s' was blocked by a tool_call_before hook: %s Do not retry the same "+
-			"call; present what you intended or choose another way.", p.call.name, sentence(reasonOr(v.Reason)))
+		p.blocked = tools.PermissionDenied("Tool '%s' was blocked by a tool_call_before hook: %s"+
+			" Do not retry the same call; present what you intended or choose another way.", p.call.name, sentence(reasonOr(v.Reason)))
 		return true
 	case v.Ask:
-		p.approval, p.need, p.parallel = tools.Explicit, posture.NeedExplicit, false
+		if p.approval != tools.Explicit { // a protected write keeps its explicit grant
+			p.approval = tools.Required
+		}
+		p.need, p.parallel = posture.NeedHold, false
 		p.reason = "a tool_call_before hook asks for a person's approval: " + reasonOr(v.Reason)
 	}
 	return false
@@ -165,10 +186,17 @@ func (t *turn) endHooks() {
 	t.notify(NotifyTurnDone, "codewhale: the turn "+string(done.Status))
 }
 
-// notify fires the notification hooks in the background.
+// notify fires the notification hooks in the background. An interactive
+// host reads the engine's events between turns too, so their failures
+// reach it as statuses when they finish; a headless host stops reading at
+// the turn's end, and prints them as it exits (hooks.Runner.Wait).
 func (t *turn) notify(kind, text string) {
 	if h := t.e.hooks(HookNotification); h != nil {
-		h.Go(HookNotification, HookCall{SessionID: t.info.SessionID, TurnID: t.id, Kind: kind, Text: text})
+		var report func([]string)
+		if t.e.opts.Interactive {
+			report = t.e.reportLate
+		}
+		h.Go(HookNotification, HookCall{SessionID: t.info.SessionID, TurnID: t.id, Kind: kind, Text: text}, report)
 	}
 }
 

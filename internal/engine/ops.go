@@ -129,6 +129,8 @@ func (e *Engine) handle(op Op) {
 		e.fork(op)
 	case SyncSession:
 		e.syncSession(op)
+	case lateHookNotices:
+		e.hookNotices(HookVerdict{Notices: op})
 	}
 }
 

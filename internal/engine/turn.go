@@ -351,10 +351,10 @@ func (t *turn) fail(env ErrorEnvelope) {
 }
 
 // finish does the turn's bookkeeping and returns its TurnComplete, which
-// the caller emits once the turn slot is free.
+// the caller emits once the turn slot is free. The turn_end hooks run last,
+// so their payload is the TurnComplete the host receives.
 func (t *turn) finish() Event {
 	t.checkpointEnd()
-	t.endHooks()
 	t.outcome.Usage = t.usage
 	t.outcome.ToolCatalogSHA = t.digest
 	t.outcome.Steps = t.step + 1
@@ -363,6 +363,7 @@ func (t *turn) finish() Event {
 	t.e.mu.Unlock()
 	t.e.save("the session's token totals") // records the new totals
 	t.saveFailed()
+	t.endHooks()
 	return t.outcome
 }
 

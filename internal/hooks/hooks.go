@@ -47,9 +47,13 @@ type Hook struct {
 	match   *matcher
 }
 
-// compile validates spec (the n-th hook of source) into a Hook.
+// compile validates spec (the n-th hook of source) into a Hook. Its errors
+// name the hook by position, and by name when it has one.
 func compile(spec config.Hook, source string, n int) (*Hook, error) {
 	where := fmt.Sprintf("%s: hooks[%d]", source, n)
+	if spec.Name != "" {
+		where += fmt.Sprintf(" (name %q)", spec.Name)
+	}
 	if !slices.Contains(Events, spec.Event) {
 		return nil, fmt.Errorf("%s: unknown event %q (one of %s)", where, spec.Event, strings.Join(Events, ", "))
 	}

@@ -240,8 +240,8 @@ func TestNotificationsRunInTheBackgroundAndCloseWaits(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "n")
 	r, _ := runner(t, config.Hook{Event: engine.HookNotification, Matcher: "approval_waiting",
 		Command: "cat > " + out})
-	r.Go(engine.HookNotification, engine.HookCall{Kind: engine.NotifyTurnDone, Text: "done"})
-	r.Go(engine.HookNotification, engine.HookCall{Kind: engine.NotifyApprovalWaiting, Text: "approve Bash"})
+	r.Go(engine.HookNotification, engine.HookCall{Kind: engine.NotifyTurnDone, Text: "done"}, nil)
+	r.Go(engine.HookNotification, engine.HookCall{Kind: engine.NotifyApprovalWaiting, Text: "approve Bash"}, nil)
 	r.Close()
 	data, _ := os.ReadFile(out)
 	if !strings.Contains(string(data), `"kind":"approval_waiting"`) || strings.Contains(string(data), "turn_done") {

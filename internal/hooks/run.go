@@ -221,12 +221,17 @@ func oneLine(s string) string {
 }
 
 // capped keeps the first maxOutput bytes written and drops the rest, so a
-// hook that floods its output cannot grow the agent's memory.
-type capped struct{ bytes.Buffer }
+// hook that floods its output cannot grow the agent's memory. The buffer is
+// a field, not embedded: an embedded bytes.Buffer would lend capped its
+// ReadFrom, which io.Copy (how exec.Cmd fills a Stdout that is no file)
+// prefers to Write, and the cap would never be consulted.
+type capped struct{ buf bytes.Buffer }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := maxOutput - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(len(p), room)])
+	if room := maxOutput - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
+
+func (c *capped) String() string { return c.buf.String() }

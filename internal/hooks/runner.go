@@ -48,6 +48,7 @@ type Runner struct {
 	active  []*entry
 	project Project
 	async   sync.WaitGroup // notification hooks in flight
+	late    []string       // their failures no report took, for Wait
 }
 
 // entry is a hook with its history, for /hooks.
@@ -121,8 +122,7 @@ func (r *Runner) Run(ctx context.Context, event string, call engine.HookCall) en
 		o := e.run(ctx, r.opts.Sandbox, r.opts.Workspace, buildPayload(event, r.opts.Workspace, call))
 		r.record(e, &o)
 		if o.Problem != "" {
-			v.Notices = append(v.Notices, fmt.Sprintf("Hook %s (%s, %s) %s; the %s goes on as if it had not run.",
-				e.Name, event, e.Source, o.Problem, subjectOf(event)))
+			v.Notices = append(v.Notices, failure(e, event, o.Problem))
 			continue
 		}
 		switch {
@@ -149,20 +149,30 @@ func joinNote(have, add, event string) string {
 	return have + "\n" + add
 }
 
+// failure is the status of a hook that failed, timed out or answered
+// nonsense (CONTRACT.md §17.4): what went on without it.
+func failure(e *entry, event, problem string) string {
+	if event == ShellEnv {
+		return fmt.Sprintf("Hook %s (%s, %s) %s; commands run without its variables.", e.Name, event, e.Source, problem)
+	}
+	return fmt.Sprintf("Hook %s (%s, %s) %s; the %s goes on as if it had not run.", e.Name, event, e.Source, problem, subjectOf(event))
+}
+
 func subjectOf(event string) string {
 	switch event {
 	case engine.HookToolBefore, engine.HookToolAfter:
 		return "call"
 	case engine.HookMessageSubmit:
 		return "message"
-	case SessionStart, ShellEnv:
-		return "session"
+	case engine.HookTurnEnd:
+		return "turn"
 	}
-	return "turn"
+	return "session" // session_start, and notifications, which may outlast their turn
 }
 
-// Go runs event's hooks in the background; Close waits for them.
-func (r *Runner) Go(event string, call engine.HookCall) {
+// Go runs event's hooks in the background. The failures among them go to
+// report as they finish; without a report they are kept for Wait.
+func (r *Runner) Go(event string, call engine.HookCall, report func(notices []string)) {
 	hooks := r.matching(event, call)
 	if len(hooks) == 0 {
 		return
@@ -172,15 +182,40 @@ func (r *Runner) Go(event string, call engine.HookCall) {
 		defer r.async.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), MaxTimeout)
 		defer cancel()
+		var notices []string
 		for _, e := range hooks {
 			o := e.run(ctx, r.opts.Sandbox, r.opts.Workspace, buildPayload(event, r.opts.Workspace, call))
 			r.record(e, &o)
+			if o.Problem != "" {
+				notices = append(notices, failure(e, event, o.Problem))
+			}
+		}
+		switch {
+		case len(notices) == 0:
+		case report != nil:
+			report(notices)
+		default:
+			r.mu.Lock()
+			r.late = append(r.late, notices...)
+			r.mu.Unlock()
 		}
 	}()
 }
 
-// Close waits for background hooks; each is bounded by its timeout.
-func (r *Runner) Close() { r.async.Wait() }
+// Wait waits for the background hooks, each bounded by its timeout, and
+// returns the failures no report took (each once), for a host that shows
+// them as it exits.
+func (r *Runner) Wait() []string {
+	r.async.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	late := r.late
+	r.late = nil
+	return late
+}
+
+// Close waits for the background hooks.
+func (r *Runner) Close() { r.Wait() }
 
 func (r *Runner) matching(event string, call engine.HookCall) []*entry {
 	r.mu.Lock()
@@ -210,7 +245,7 @@ func (r *Runner) SessionStart(ctx context.Context, sessionID string) []string {
 		r.record(e, &o)
 		switch {
 		case o.Problem != "":
-			lines = append(lines, fmt.Sprintf("Hook %s (session_start, %s) %s.", e.Name, e.Source, o.Problem))
+			lines = append(lines, failure(e, SessionStart, o.Problem))
 		case o.Message != "":
 			lines = append(lines, "session_start hook "+e.Name+": "+o.Message)
 		}
@@ -227,7 +262,7 @@ func (r *Runner) ShellEnv(ctx context.Context, sessionID string) (env []string, 
 		o := e.run(ctx, r.opts.Sandbox, r.opts.Workspace, buildPayload(ShellEnv, r.opts.Workspace, engine.HookCall{SessionID: sessionID}))
 		r.record(e, &o)
 		if o.Problem != "" {
-			lines = append(lines, fmt.Sprintf("Hook %s (shell_env, %s) %s; commands run without its variables.", e.Name, e.Source, o.Problem))
+			lines = append(lines, failure(e, ShellEnv, o.Problem))
 			continue
 		}
 		for k, v := range o.Env {
@@ -332,8 +367,8 @@ func (o only) Run(ctx context.Context, event string, call engine.HookCall) engin
 	return o.r.Run(ctx, event, call)
 }
 
-func (o only) Go(event string, call engine.HookCall) {
+func (o only) Go(event string, call engine.HookCall, report func([]string)) {
 	if o.Has(event) {
-		o.r.Go(event, call)
+		o.r.Go(event, call, report)
 	}
 }

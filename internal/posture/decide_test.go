@@ -31,6 +31,10 @@ func TestDecide(t *testing.T) {
 		{FullAccess, NeedRequired, headless, AutoApprove},
 		{FullAccess, NeedExplicit, headless, AutoApprove},
 		{FullAccess, NeedHold, auto, BlockedFullAccess},
+		{FullAccess, NeedHold, tui, BlockedFullAccess},
+		{AutoReview, NeedHold, tui, HeldAutoReview},
+		{Ask, NeedHold, headless, DeniedHeadless},
+		{Ask, NeedHold, Host{Interactive: true, AutoApprove: true}, Prompt},
 		{Never, NeedSuggest, tui, DeniedNever},
 		{Never, NeedRequired, auto, DeniedNever},
 	}

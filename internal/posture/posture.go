@@ -185,7 +185,8 @@ const (
 	// but Full Access, which allows it. exec --auto does not approve it.
 	NeedExplicit
 	// NeedHold is non-bypassable: a person's yes, and Full Access, which
-	// opens no prompts, blocks it.
+	// opens no prompts, blocks it (a permission rule's ask, a
+	// tool_call_before hook's ask).
 	NeedHold
 )
 

@@ -25,7 +25,7 @@ release-check:
 
 # The packages whose goroutines meet: run again under the race detector.
 RACE_PKGS := ./internal/engine/... ./internal/jobs/... ./internal/sandbox/... ./internal/tools/agent/... ./internal/mcp/... \
-             ./internal/session/... ./internal/tui/...
+             ./internal/session/... ./internal/tui/... ./internal/lsp/...
 FUZZTIME  ?= 20s
 
 ## test: everything CI checks — formatting, vet, lint, copies, unit and end-to-end tests, race, fuzz, other OSes

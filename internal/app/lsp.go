@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/binpath"
@@ -17,8 +18,10 @@ import (
 // the [lsp] table over the built-in servers; programs found past the
 // workspace's PATH entries (binpath) and started with the environment Bash
 // gets (sandbox.(*Sandbox).Environ, secrets scrubbed), its PATH narrowed
-// the same way. Nothing starts until a file of a server's language is
-// touched.
+// the same way. A file outside the workspace has its root searched no
+// higher than the trusted root it lies under: the workspace's trust list
+// (read afresh, as /trust edits it) and trusted_paths. Nothing starts
+// until a file of a server's language is touched.
 func newLSP(cfg *config.Config, sb *sandbox.Sandbox) (*lsp.Manager, error) {
 	c := cfg.LSP
 	var user []lsp.Server
@@ -41,6 +44,13 @@ func newLSP(cfg *config.Config, sb *sandbox.Sandbox) (*lsp.Manager, error) {
 		Workspace: ws,
 		Environ:   func(extra ...string) []string { return serverEnv(sb.Environ(extra...), ws) },
 		LookPath:  func(name string) (string, error) { return binpath.LookPath(name, ws) },
+		TrustedRoots: func() []string {
+			var roots []string
+			if cfg.Home != "" {
+				roots, _ = config.WorkspaceTrust(cfg.Home, ws)
+			}
+			return slices.Concat(roots, cfg.TrustedPaths)
+		},
 	}), nil
 }
 

@@ -55,6 +55,10 @@ type client struct {
 	lastLog string // the last error the server logged
 	docs    docSet
 	diags   diagStore
+
+	// exitState is how the process ended, once reaped: cmd.ProcessState
+	// is written by Wait without the lock, so only wait reads it.
+	exitState string
 }
 
 func newClient(m *Manager, srv Server, bin, root string) *client {
@@ -130,6 +134,9 @@ func (c *client) wait(cmd *exec.Cmd) {
 	err := cmd.Wait()
 	c.mu.Lock()
 	c.exitErr = err
+	if cmd.ProcessState != nil {
+		c.exitState = cmd.ProcessState.String()
+	}
 	c.mu.Unlock()
 	close(c.exited)
 }
@@ -184,8 +191,8 @@ func (c *client) describe(err error) string {
 		// server that stopped reading): the signal adds nothing.
 	case c.exitErr != nil:
 		parts = append(parts, "it exited: "+c.exitErr.Error())
-	case c.cmd != nil && c.cmd.ProcessState != nil:
-		parts = append(parts, "it exited: "+c.cmd.ProcessState.String())
+	case c.exitState != "":
+		parts = append(parts, "it exited: "+c.exitState)
 	case err == nil:
 		parts = append(parts, "it closed its connection")
 	}

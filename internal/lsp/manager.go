@@ -20,6 +20,11 @@ type Options struct {
 	// Workspace is the canonical workspace: the bound of a root search and
 	// what paths are shown relative to.
 	Workspace string
+	// TrustedRoots are the canonical roots beyond the workspace a file may
+	// come from (CONTRACT.md §5: the trust list and trusted_paths), asked
+	// for each file outside the workspace: the bound of its root search.
+	// Nil: such a file's search goes up to the filesystem root.
+	TrustedRoots func() []string
 	// Environ is the environment a server starts with, extra appended: the
 	// session's scrubbed one, as Bash gets it.
 	Environ func(extra ...string) []string
@@ -145,17 +150,19 @@ func (m *Manager) resolve(s *Server) resolved {
 
 // root is the project root of path for s: the nearest directory at or
 // above it holding one of s's root markers, not above the workspace when
-// path is inside it; none: the workspace (or path's directory outside it).
+// path is inside it, nor above the outermost trusted root holding it when
+// it is outside; none: the workspace (or path's directory outside it).
 func (m *Manager) root(s Server, path string) string {
 	ws := m.opts.Workspace
 	inside := ws != "" && within(path, ws)
+	bound := m.bound(path)
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		for _, marker := range s.RootMarkers {
 			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
 				return dir
 			}
 		}
-		if inside && dir == ws || filepath.Dir(dir) == dir {
+		if dir == bound || filepath.Dir(dir) == dir {
 			break
 		}
 	}
@@ -163,6 +170,25 @@ func (m *Manager) root(s Server, path string) string {
 		return ws
 	}
 	return filepath.Dir(path)
+}
+
+// bound is where path's root search stops: the workspace when path is
+// inside it, else the outermost trusted root holding it (all of which File
+// reaches), else "" (the filesystem root).
+func (m *Manager) bound(path string) string {
+	if ws := m.opts.Workspace; ws != "" && within(path, ws) {
+		return ws
+	}
+	if m.opts.TrustedRoots == nil {
+		return ""
+	}
+	dir, out := filepath.Dir(path), ""
+	for _, r := range m.opts.TrustedRoots() {
+		if r = filepath.Clean(r); within(dir, r) && (out == "" || len(r) < len(out)) {
+			out = r
+		}
+	}
+	return out
 }
 
 // client is the running server for (s, root), started on first use. One
@@ -261,7 +287,9 @@ func (m *Manager) Status() []Status {
 }
 
 // Restart stops the named servers (every one when name is "") so the next
-// file of their language starts them afresh; it returns how many stopped.
+// file of their language starts them afresh; it returns how many stopped,
+// once they have. The shutdowns count as background work, so a Close
+// meanwhile waits for them too.
 func (m *Manager) Restart(name string) int {
 	m.mu.Lock()
 	var stop []*client
@@ -272,7 +300,13 @@ func (m *Manager) Restart(name string) int {
 			delete(m.restarts, k)
 		}
 	}
+	if len(stop) == 0 {
+		m.mu.Unlock()
+		return 0
+	}
+	m.bg.Add(1)
 	m.mu.Unlock()
+	defer m.bg.Done()
 	shutdownAll(stop, m.opts.Grace)
 	return len(stop)
 }

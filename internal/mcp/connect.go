@@ -271,8 +271,13 @@ func pid(c *conn) int {
 }
 
 // connectFailure explains a failed start, naming the timeout when it hit.
+// A server that needs a login says so first, the contract's prefix
+// (CONTRACT.md §12.5), not behind the SDK's wrapping.
 func connectFailure(s *server, ctx context.Context, err error) string {
+	var login *LoginRequiredError
 	switch {
+	case errors.As(err, &login):
+		return login.Error()
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Sprintf("no answer within the connect timeout (%s); raise \"connect_timeout\" for '%s' if the server is slow to start",
 			secs(s.timeouts.Connect), s.cfg.Name)

@@ -109,7 +109,7 @@ func (h *helper) Execute(ctx context.Context, tc *tools.Context, raw json.RawMes
 		res, err = h.pool.ReadResource(ctx, in.Server, in.URI)
 	case HelperGetPrompt:
 		if in.Name == "" {
-			res, err = h.pool.promptList(in.Server)
+			res, err = h.pool.promptList(ctx, in.Server)
 		} else {
 			var text string
 			text, err = h.pool.GetPrompt(ctx, in.Server, in.Name, in.Arguments)
@@ -396,15 +396,31 @@ func promptInfos(list []*sdk.Prompt) []PromptInfo {
 	return out
 }
 
-func (p *Pool) promptList(name string) (tools.Result, error) {
+// promptList lists server name's prompts as listed at connect (or on
+// list_changed); when that listing failed, the server is asked again, so a
+// server that advertised prompts and does not serve prompts/list says so
+// (CONTRACT.md §4.7) instead of listing none.
+func (p *Pool) promptList(ctx context.Context, name string) (tools.Result, error) {
 	if name == "" {
 		return tools.Result{}, tools.InvalidInput("mcp_get_prompt needs server")
 	}
-	list, _, err := p.offering(name, true)
+	list, c, err := p.offering(name, true)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	b, _ := json.Marshal(map[string]any{"server": name, "prompts": promptInfos(list[0].snapshotLists().prompts)})
+	s := list[0]
+	l := s.snapshotLists()
+	prompts := l.prompts
+	if l.promptsFailed {
+		cctx, cancel := context.WithTimeout(ctx, s.timeouts.Read)
+		prompts, _, err = collect(c.sess.Prompts(cctx, nil), func(pr *sdk.Prompt) bool { return pr != nil && pr.Name != "" })
+		cancel()
+		if err != nil {
+			return tools.Result{}, tools.ExecutionFailed("MCP prompts/list on server '%s' failed: %s", name, p.methodFailure(ctx, s, c, err))
+		}
+		sort.Slice(prompts, func(i, j int) bool { return prompts[i].Name < prompts[j].Name })
+	}
+	b, _ := json.Marshal(map[string]any{"server": name, "prompts": promptInfos(prompts)})
 	return tools.Result{Content: string(b), Success: true, Metadata: map[string]any{"mcp_server": name}}, nil
 }
 

@@ -23,6 +23,9 @@ type serverLists struct {
 	prompts   []*sdk.Prompt
 	truncated bool
 	err       string
+	// promptsFailed: prompts/list failed at the last listing, so the
+	// prompts helper asks the server again and reports its answer.
+	promptsFailed bool
 }
 
 // caps are the capabilities a connected server advertised; never nil.
@@ -58,6 +61,7 @@ func fetchLists(ctx context.Context, sess *sdk.ClientSession) serverLists {
 		sort.Slice(pr, func(i, j int) bool { return pr[i].Name < pr[j].Name })
 		out.prompts, out.truncated = pr, out.truncated || cut
 		if err != nil {
+			out.promptsFailed = true
 			errs = append(errs, fmt.Sprintf("prompts/list: %v", err))
 		}
 	}

@@ -1,7 +1,7 @@
 // Package mcp is codewhale's MCP client (CONTRACT.md §12.5, §4.7): it
 // reads mcp.json, starts the configured servers (stdio and Streamable HTTP,
 // on the official Go SDK), keeps each server's state, and exposes every tool
-// of a connected server as a tools.Tool named by ModelToolName.
+// of a connected server as a tools.Tool named by mcpname.ModelToolName.
 package mcp
 
 import (

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codewhale/codewhale/internal/mcpname"
 )
 
 // server is one configured server and its current connection, if any. The
@@ -211,7 +213,7 @@ func (s *server) status() Status {
 		st.Prompts = promptInfos(s.lists.prompts)
 	}
 	for _, t := range s.tools {
-		st.Tools = append(st.Tools, ToolInfo{Name: t.Name, ModelName: ModelToolName(s.cfg.Name, t.Name), Description: t.Description})
+		st.Tools = append(st.Tools, ToolInfo{Name: t.Name, ModelName: mcpname.ModelToolName(s.cfg.Name, t.Name), Description: t.Description})
 	}
 	return st
 }

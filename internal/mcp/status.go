@@ -21,7 +21,7 @@ const (
 // ToolInfo describes one enabled tool of a connected server.
 type ToolInfo struct {
 	Name        string `json:"name"`       // the server's own name
-	ModelName   string `json:"model_name"` // ModelToolName(server, Name)
+	ModelName   string `json:"model_name"` // mcpname.ModelToolName(server, Name)
 	Description string `json:"description,omitempty"`
 }
 

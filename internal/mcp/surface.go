@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/catalog"
+	"github.com/codewhale/codewhale/internal/mcpname"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -64,7 +65,7 @@ func (p *Pool) build(version uint64) *surface {
 	byName := map[string][]claim{}
 	for _, s := range p.pick(nil) {
 		for _, t := range s.snapshotTools() {
-			name := ModelToolName(s.cfg.Name, t.Name)
+			name := mcpname.ModelToolName(s.cfg.Name, t.Name)
 			byName[name] = append(byName[name], claim{server: s.cfg.Name, tool: newToolDef(t)})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale/codewhale/internal/mcpname"
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projecttrust"
 )
@@ -230,7 +231,9 @@ var (
 
 // ourToolName is a tools entry in codewhale's spelling: Claude Code's
 // names mapped as commands map them, its MCP names (mcp__server__tool,
-// mcp__server for every tool of a server) onto codewhale's.
+// mcp__server for every tool of a server) onto codewhale's, through the
+// one definition of an MCP tool's model name (a long one is cut and
+// hashed, a character the provider refuses replaced).
 func ourToolName(name string) string {
 	if ours, ok := claudeTools[name]; ok {
 		return ours
@@ -238,9 +241,9 @@ func ourToolName(name string) string {
 	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		server, tool, found := strings.Cut(rest, "__")
 		if !found {
-			return "mcp_" + server + "_*"
+			return mcpname.ModelServerPattern(server)
 		}
-		return "mcp_" + server + "_" + tool
+		return mcpname.ModelToolName(server, tool)
 	}
 	return name
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/mcpname"
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/testutil/cputime"
 )
@@ -105,7 +106,7 @@ func TestDefinitionSourcesShadowAndHomeIsTrusted(t *testing.T) {
 	home := canonical(t.TempDir())
 	write(t, home, map[string]string{
 		"agents/reviewer.md": "---\ndescription: home reviewer\n---\nhome\n",
-		"agents/mine.md":     "---\ndescription: mine\npermissionMode: plan\ntools: mcp__github__search_code, mcp__jira\n---\nmine\n",
+		"agents/mine.md":     "---\ndescription: mine\npermissionMode: plan\ntools: mcp__github__search_code, mcp__jira, mcp__my.db__xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n---\nmine\n",
 		"agents/wild.md":     "---\ndescription: wild\npermissionMode: bypassPermissions\n---\nwild\n",
 	})
 	ws := repo(t, map[string]string{
@@ -122,7 +123,8 @@ func TestDefinitionSourcesShadowAndHomeIsTrusted(t *testing.T) {
 	}
 	mine, _ := s.Agent("mine")
 	if mine == nil || !mine.Trusted || mine.Project || mine.Mode == nil || *mine.Mode != posture.Plan ||
-		strings.Join(mine.Tools, ",") != "mcp_github_search_code,mcp_jira_*" {
+		strings.Join(mine.Tools, ",") != "mcp_github_search_code,mcp_jira_*,"+mcpname.ModelToolName("my.db", strings.Repeat("x", 70)) ||
+		len(mine.Tools[2]) > mcpname.MaxModelNameLen {
 		t.Errorf("mine = %+v", mine)
 	}
 	if wild, _ := s.Agent("wild"); wild == nil || wild.Mode != nil || len(wild.Notes) != 1 ||

@@ -1,4 +1,4 @@
-package mcp
+package mcpname
 
 import (
 	"strings"

@@ -1,4 +1,7 @@
-package mcp
+// Package mcpname is the one definition of an MCP tool's model name
+// (mcp_<server>_<tool>, CONTRACT.md §4.7), a leaf the MCP client and the
+// readers of other agents' tool lists (projectctx) share.
+package mcpname
 
 import (
 	"crypto/sha256"
@@ -12,6 +15,10 @@ import (
 // reversible wire encoding of CONTRACT.md §10.4, which doubles '-'); providers
 // refuse function names longer than 64 characters.
 const MaxModelNameLen = 64
+
+// ModelServerPattern is the tool-name glob matching every tool of server
+// (mcp_<server>_*), in ModelToolName's spelling of the server.
+func ModelServerPattern(server string) string { return "mcp_" + sanitize(server) + "_*" }
 
 // ModelToolName is the one definition of an MCP tool's model name:
 // mcp_<server>_<tool>. Characters outside [A-Za-z0-9_-] become '_' ('-' is

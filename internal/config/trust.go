@@ -62,13 +62,23 @@ func trustedPaths(path string, raw []string) ([]string, error) {
 }
 
 // WorkspaceTrust returns the trusted roots `/trust add` recorded for the
-// workspace ws under home (canonical; none when the file is missing).
+// workspace ws under home (canonical; none when the file is missing). A
+// list that names the filesystem root (written by hand: `/trust add`
+// refuses it) is an error, as it is in trusted_paths: it would remove the
+// boundary rather than widen it (CONTRACT.md §5).
 func WorkspaceTrust(home, ws string) ([]string, error) {
 	t, err := readWorkspaceTrust(home)
 	if err != nil {
 		return nil, err
 	}
-	return t.Workspaces[canonicalDir(ws)], nil
+	list := t.Workspaces[canonicalDir(ws)]
+	for _, r := range list {
+		if filepath.IsAbs(r) && filepath.Dir(filepath.Clean(r)) == filepath.Clean(r) {
+			return nil, fmt.Errorf("%s lists the filesystem root %q as trusted for %s; remove it and trust the "+
+				"directories you need instead", filepath.Join(home, workspaceTrustFile), r, canonicalDir(ws))
+		}
+	}
+	return list, nil
 }
 
 // AddWorkspaceTrust records root as trusted for ws and returns the list.

@@ -47,8 +47,9 @@ type Status struct {
 	Reason string `json:"reason,omitempty"`
 	// Limits are what the mechanism does not cover.
 	Limits []string `json:"limits,omitempty"`
-	// Degraded is the limit that sets this confinement below the full one
-	// (one of Limits), for doctor's warning; "" when none does.
+	// Degraded are the limits that set this confinement below the full one
+	// (each one of Limits, joined by "; "), for doctor's warning; "" when
+	// none does.
 	Degraded string `json:"degraded,omitempty"`
 }
 
@@ -113,9 +114,9 @@ func describe(st *Status, c Caps, p Policy, userNS bool) {
 		}
 		ipc, degraded := ipcLimits(c.LandlockABI, p.Network)
 		st.Limits = append(st.Limits, ipc...)
-		if st.Degraded == "" {
-			st.Degraded = degraded
-		}
+		// Both warnings stand: missing signal scoping is not hidden behind
+		// the carving (CONTRACT.md §12.7: doctor warns of it).
+		st.Degraded = joinNonEmpty("; ", st.Degraded, degraded)
 		if !p.Network {
 			st.Network = networkUnderLandlock(c, userNS)
 		}
@@ -130,6 +131,17 @@ func describe(st *Status, c Caps, p Policy, userNS bool) {
 		st.Limits = append(st.Limits, "a protected path (.git, .codewhale) that does not exist when a command "+
 			"starts is not protected during that command")
 	}
+}
+
+// joinNonEmpty joins the non-empty parts with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, sep)
 }
 
 // noUserNS says why the user-namespace route is closed, for the carving

@@ -153,7 +153,18 @@ func (c *Context) Rel(abs string) string {
 }
 
 // canonicalize resolves symlinks of the deepest existing ancestor of p.
-func canonicalize(p string) string {
+// An ancestor that is a link leading nowhere yet (dangling) is resolved by
+// its text, as the kernel would follow it to create the file: the result
+// names where a create through it would land, so a dangling link out of
+// the workspace is an escape rather than a path inside (CONTRACT.md §5).
+func canonicalize(p string) string { return canonicalizeLinks(p, 0) }
+
+// maxLinks bounds the dangling links followed in one path, as the
+// kernel's ELOOP does; past it the link is left as it is (a loop), and the
+// confined open refuses it.
+const maxLinks = 40
+
+func canonicalizeLinks(p string, links int) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
 	}
@@ -161,7 +172,19 @@ func canonicalize(p string) string {
 	if dir == p {
 		return p
 	}
-	return filepath.Join(canonicalize(dir), rest)
+	parent := canonicalizeLinks(dir, links)
+	q := filepath.Join(parent, rest)
+	if links >= maxLinks {
+		return q
+	}
+	target, err := os.Readlink(q)
+	if err != nil {
+		return q // no link: a name that does not exist yet
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(parent, target)
+	}
+	return canonicalizeLinks(filepath.Clean(target), links+1)
 }
 
 // Canonical returns the symlink-resolved absolute form of dir.

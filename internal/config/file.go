@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -153,6 +155,9 @@ func ParseFile(path string, data []byte) (*File, error) {
 	dec.DisallowUnknownFields()
 	err := dec.Decode(&f)
 	if err == nil {
+		if err := f.foldProviderIDs(path); err != nil {
+			return nil, err
+		}
 		return &f, nil
 	}
 	var strict *toml.StrictMissingError
@@ -175,6 +180,27 @@ func ParseFile(path string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("config: %s line %d, column %d: %s", path, row, col, de.Error())
 	}
 	return nil, fmt.Errorf("config: %s: %w", path, err)
+}
+
+// foldProviderIDs keys the [providers.<id>] tables by the lower-case id a
+// route looks them up by (--provider and `provider =` are folded to lower
+// case, CONTRACT.md §10.2); two tables differing only in case are an error.
+func (f *File) foldProviderIDs(path string) error {
+	if len(f.Providers) == 0 {
+		return nil
+	}
+	folded := make(map[string]ProviderTable, len(f.Providers))
+	written := map[string]string{}
+	for _, id := range slices.Sorted(maps.Keys(f.Providers)) {
+		k := strings.ToLower(id)
+		if prev, dup := written[k]; dup {
+			return fmt.Errorf("config: %s: [providers.%s] and [providers.%s] name one provider (provider ids are not case-sensitive); merge them", path, prev, id)
+		}
+		written[k] = id
+		folded[k] = f.Providers[id]
+	}
+	f.Providers = folded
+	return nil
 }
 
 // readFile loads path; a missing file is not an error (nil, nil).

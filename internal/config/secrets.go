@@ -10,9 +10,11 @@ import (
 	"github.com/codewhale/codewhale/internal/atomicfile"
 )
 
-// secretPath is where `codewhale auth set` keeps a provider's key.
+// secretPath is where `codewhale auth set` keeps a provider's key: under
+// the lower-case id a route reads it by (--provider is folded to lower
+// case, CONTRACT.md §10.3).
 func secretPath(home, provider string) string {
-	return filepath.Join(home, "secrets", provider+".key")
+	return filepath.Join(home, "secrets", strings.ToLower(provider)+".key")
 }
 
 // ReadSecret returns the stored key for provider ("" when none).

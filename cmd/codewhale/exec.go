@@ -142,12 +142,18 @@ func newExecCmd(ios IO, g *globals) *cobra.Command {
 
 // runExecOneShot sends one non-streaming request without tools.
 func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	client, err := cfg.NewClient(ctx, cfg.Model, "codewhale/"+codewhaleVersion())
-	if err != nil {
+	ctx, sig := notifySignals()
+	defer sig.stop()
+	fail := func(err error) int {
+		if code, ok := sig.exit(); ok {
+			return code
+		}
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
+	}
+	client, err := cfg.NewClient(ctx, cfg.Model, "codewhale/"+codewhaleVersion())
+	if err != nil {
+		return fail(err)
 	}
 	client = client.WithOnRetry(func(r provider.RetryInfo) {
 		fmt.Fprintln(ios.Err, engine.Retry{Attempt: r.Attempt, Max: r.Max, Reason: r.Reason, Wait: r.Wait}.Line())
@@ -157,16 +163,14 @@ func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 		err = client.CheckVision()
 	}
 	if err != nil {
-		fmt.Fprintln(ios.Err, "error:", err)
-		return exitFailure
+		return fail(err)
 	}
 	prompt, notices, err := oneShotMessage(ctx, cfg, o)
 	for _, n := range notices {
 		fmt.Fprintln(ios.Err, "hooks: "+n)
 	}
 	if err != nil {
-		fmt.Fprintln(ios.Err, "error:", err)
-		return exitFailure
+		return fail(err)
 	}
 	req := &provider.Request{Model: client.Model(), MaxTokens: 4096, Messages: []provider.Message{oneShotUser(prompt, imgs)}}
 	if o.reasoningEffort != "" {
@@ -178,39 +182,80 @@ func runExecOneShot(ios IO, cfg *config.Config, o *execOptions) int {
 	}
 	resp, err := client.Complete(ctx, req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return exitInterrupt
-		}
-		fmt.Fprintln(ios.Err, "error:", err)
-		if c := oneShotCategory(err); c == "network" || c == "timeout" {
+		code := fail(err)
+		if code == exitFailure && tempFailure(engine.ErrorCategory(err)) {
 			return exitTempFail
 		}
-		return exitFailure
+		return code
 	}
 	if o.json {
 		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(map[string]any{"mode": "one-shot", "provider": client.ProviderName(), "model": client.Model(),
 			"success": true, "output": resp.Text()})
-		return exitOK
+	} else {
+		fmt.Fprintln(ios.Out, resp.Text())
 	}
-	fmt.Fprintln(ios.Out, resp.Text())
+	if code, ok := sig.exit(); ok {
+		return code
+	}
 	return exitOK
 }
 
-func oneShotCategory(err error) string {
-	var ne *provider.NetworkError
-	var he *provider.HTTPError
-	switch {
-	case errors.As(err, &ne):
-		if ne.Timeout {
-			return "timeout"
+// tempFailure reports whether a failure of this category (CONTRACT.md
+// §8.4) may pass if the run is tried again later, the exit code 75 of
+// CONTRACT.md §13.4: the network, a timeout or the provider's rate limit,
+// each after the retries.
+func tempFailure(category string) bool {
+	return category == "network" || category == "timeout" || category == "rate_limit"
+}
+
+// execSignals end a headless run with the exit code 128+signal, once it
+// has reported (an agent run has saved its session by then; CONTRACT.md
+// §13.4).
+var execSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// signalStop is a run's signal handling: the context the first of
+// execSignals cancels, and that signal.
+type signalStop struct {
+	sigs, caught chan os.Signal
+	cancel       context.CancelFunc
+}
+
+// notifySignals starts catching execSignals; stop ends it.
+func notifySignals() (context.Context, *signalStop) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &signalStop{sigs: make(chan os.Signal, 1), caught: make(chan os.Signal, 1), cancel: cancel}
+	signal.Notify(s.sigs, execSignals...)
+	go func() {
+		select {
+		case sig := <-s.sigs:
+			s.caught <- sig
+			cancel()
+		case <-ctx.Done():
 		}
-		return "network"
-	case errors.As(err, &he) && (he.Status >= 500 || he.Status == 429):
-		return "network"
+	}()
+	return ctx, s
+}
+
+func (s *signalStop) stop() {
+	signal.Stop(s.sigs)
+	s.cancel()
+}
+
+// exit is the exit code of the caught signal, 128+n; ok is false when
+// none was caught.
+func (s *signalStop) exit() (code int, ok bool) {
+	select {
+	case sig := <-s.caught:
+		s.caught <- sig
+		if n, isSys := sig.(syscall.Signal); isSys {
+			return 128 + int(n), true
+		}
+		return exitInterrupt, true
+	default:
+		return 0, false
 	}
-	return "other"
 }
 
 // runExecAgent runs one agent turn headless and reports it.
@@ -281,20 +326,8 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	turnCtx, interrupt := context.WithCancel(context.Background())
-	defer interrupt()
-	caught := make(chan os.Signal, 1)
-	go func() {
-		select {
-		case s := <-sigs:
-			caught <- s
-			interrupt()
-		case <-turnCtx.Done():
-		}
-	}()
+	turnCtx, sig := notifySignals()
+	defer sig.stop()
 
 	out := newExecPrinter(ios, o)
 	a.Agents.Admission().Observe(out.admission)
@@ -337,13 +370,8 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 	out.finish(execReport{cfg: cfg, opts: o, done: done, sess: sess, duration: time.Since(start), posture: opts, running: running,
 		lateHooks: lateHooks, cancelled: cancelled, subagents: subagentsReport(a.Agents), saved: a.Journal != nil && len(sess.Messages) > 0,
 		schema: schema != nil, structured: structured})
-	select {
-	case s := <-caught:
-		if n, ok := s.(syscall.Signal); ok {
-			return 128 + int(n)
-		}
-		return exitInterrupt
-	default:
+	if code, ok := sig.exit(); ok {
+		return code
 	}
 	switch {
 	case schemaErr != nil:
@@ -353,7 +381,7 @@ func runExecAgent(ios IO, cfg *config.Config, o *execOptions) int {
 		return exitOK
 	case done.Status == engine.TurnInterrupted:
 		return exitInterrupt
-	case done.ErrorCategory == "network" || done.ErrorCategory == "timeout":
+	case tempFailure(done.ErrorCategory):
 		return exitTempFail
 	default:
 		return exitFailure

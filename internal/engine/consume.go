@@ -341,6 +341,11 @@ func (t *turn) streamFailed(ctx context.Context, sr *streamResult) stepOutcome {
 }
 
 // classify maps an error onto an envelope category (CONTRACT.md §8.4).
+// ErrorCategory is the error envelope's category of a failed provider
+// request (CONTRACT.md §8.4), for a host that sends one itself (the
+// one-shot exec).
+func ErrorCategory(err error) string { return classify(err) }
+
 func classify(err error) string {
 	var he *provider.HTTPError
 	var se *provider.StreamError

@@ -19,6 +19,7 @@ type turn struct {
 	e            *Engine
 	id           string
 	step         int
+	steps        int        // steps begun (a re-sent step counts once): TurnComplete.Steps
 	usageMu      sync.Mutex // usage also grows from parallel tool calls (ChildUsage)
 	usage        provider.Usage
 	client       *provider.Client
@@ -222,6 +223,7 @@ const (
 
 // runStep makes one provider request and handles its answer.
 func (t *turn) runStep(ctx context.Context) stepOutcome {
+	t.steps = t.step + 1
 	req, ok := t.prepare(ctx)
 	if !ok {
 		return stepFailed
@@ -357,7 +359,7 @@ func (t *turn) finish() Event {
 	t.checkpointEnd()
 	t.outcome.Usage = t.usage
 	t.outcome.ToolCatalogSHA = t.digest
-	t.outcome.Steps = t.step + 1
+	t.outcome.Steps = t.steps
 	t.e.mu.Lock()
 	t.e.sess.Usage.Add(&t.usage)
 	t.e.mu.Unlock()

@@ -481,7 +481,8 @@ func TestMissingKeyFailsTheTurnWithHowToFix(t *testing.T) {
 }
 
 // CONTRACT.md §9.2: max_steps stops the turn with the status 'Reached maximum steps', reported and never silent.
-// CONTRACT.md §9.10: max_steps reached ends the turn completed with MaxStepsReached set.
+// CONTRACT.md §9.10: max_steps reached ends the turn completed with MaxStepsReached set,
+// and its Steps are the steps it made (exec's num_turns, CONTRACT.md §13.2), not one more.
 func TestMaxStepsIsReported(t *testing.T) {
 	t.Parallel()
 	loop := fakemodel.Tools(fakemodel.Call{Name: "tool_search", Args: `{"query":"x"}`})
@@ -489,7 +490,7 @@ func TestMaxStepsIsReported(t *testing.T) {
 	h := newHarness(t, srv, func(o *engine.Options) { o.MaxSteps = 2 })
 	evs := h.turn("loop")
 	tc := done(t, evs)
-	if !tc.MaxStepsReached || tc.Status != engine.TurnCompleted || len(srv.Requests()) != 2 {
+	if !tc.MaxStepsReached || tc.Status != engine.TurnCompleted || len(srv.Requests()) != 2 || tc.Steps != 2 {
 		t.Errorf("%+v after %d requests", tc, len(srv.Requests()))
 	}
 	if !strings.Contains(strings.Join(describe(evs), "\n"), "status:Reached maximum steps") {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/sandbox"
@@ -64,15 +65,14 @@ const readOnlyShellNote = " — note: the execution sandbox is read-only for thi
 	"command without write access (approval cannot lift the sandbox)"
 
 // sandboxReadOnlyFor reports whether a call of tool would run its commands
-// under a read-only sandbox.
+// under a read-only sandbox: a shell-family tool (it executes code, in the
+// sandbox). A File write is not one: it writes in-process, whatever the
+// sandbox of commands, so its card must not say approval runs it without
+// write access.
 func (t *turn) sandboxReadOnlyFor(tool tools.Tool) bool {
 	if tool == nil || t.sandbox().Policy().Mode != sandbox.ReadOnly || t.e.opts.Sandbox == nil {
 		return false
 	}
-	for _, c := range tool.Capabilities() {
-		if c == tools.CapSandboxable {
-			return true
-		}
-	}
-	return false
+	caps := tool.Capabilities()
+	return slices.Contains(caps, tools.CapExecutesCode) && slices.Contains(caps, tools.CapSandboxable)
 }

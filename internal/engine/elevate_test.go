@@ -138,20 +138,34 @@ func answerEach(h *harness, approve bool, msg string) []engine.ApprovalRequired 
 }
 
 // Under a read-only sandbox a shell-family card says approving cannot lift
-// it (CONTRACT.md §12.7).
+// it (CONTRACT.md §12.7); a file write's card does not, since the write
+// happens in-process and approving it does write.
 func TestReadOnlySandboxNotesItOnTheCard(t *testing.T) {
 	t.Parallel()
-	g := newGuarded(tools.Required)
-	g.Caps = []tools.Capability{tools.CapSandboxable}
-	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":"x"}`}), fakemodel.Text("done"))
-	h := newHarness(t, srv, func(o *engine.Options) {
-		o.Posture, o.Interactive, o.AutoApprove = posture.Ask, true, false
-		o.Sandbox = sandbox.New(sandbox.Policy{Mode: sandbox.ReadOnly}, sandbox.Options{})
-		o.Tools = g.toolset
-	})
-	cards := answerEach(h, true, "go")
-	if len(cards) != 1 || !cards[0].SandboxReadOnly ||
-		!strings.HasSuffix(cards[0].Description, "approving runs the command without write access (approval cannot lift the sandbox)") {
-		t.Fatalf("cards %+v", cards)
+	for _, tc := range []struct {
+		name string
+		caps []tools.Capability
+		note bool
+	}{
+		{"shell-family", []tools.Capability{tools.CapExecutesCode, tools.CapSandboxable}, true},
+		{"file write", []tools.Capability{tools.CapWritesFiles, tools.CapSandboxable}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			g := newGuarded(tools.Required)
+			g.Caps = tc.caps
+			srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "g1", Name: "Guarded", Args: `{"path":"x"}`}), fakemodel.Text("done"))
+			h := newHarness(t, srv, func(o *engine.Options) {
+				o.Posture, o.Interactive, o.AutoApprove = posture.Ask, true, false
+				o.Sandbox = sandbox.New(sandbox.Policy{Mode: sandbox.ReadOnly}, sandbox.Options{})
+				o.Tools = g.toolset
+			})
+			cards := answerEach(h, true, "go")
+			noted := len(cards) == 1 && cards[0].SandboxReadOnly &&
+				strings.HasSuffix(cards[0].Description, "approving runs the command without write access (approval cannot lift the sandbox)")
+			if len(cards) != 1 || noted != tc.note || strings.Contains(cards[0].Description, "read-only for this session") != tc.note {
+				t.Fatalf("cards %+v, want the read-only note: %v", cards, tc.note)
+			}
+		})
 	}
 }

@@ -162,6 +162,9 @@ func loadForRead(b *confine.Set, abs string) (data []byte, fi fs.FileInfo, relea
 	if fi.IsDir() {
 		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: is a directory. Use File with action=\"list\" to see its entries.", abs)
 	}
+	if !fi.Mode().IsRegular() { // a named pipe, a socket or a device: no content to read, or no end to it
+		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: not a regular file (%s); File reads regular files only.", abs, kindOf(fi.Mode()))
+	}
 	if fi.Size() > maxReadBytes {
 		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: the file is %d bytes, over the %d-byte read limit. "+
 			"Use File action=\"search_content\" to find the lines you need.", abs, fi.Size(), maxReadBytes)
@@ -210,4 +213,17 @@ func mediaKind(abs string, data []byte) string {
 		return "image"
 	}
 	return ""
+}
+
+// kindOf names a file mode that is neither a directory nor a regular file.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

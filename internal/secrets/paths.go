@@ -33,7 +33,7 @@ func (p *Policy) IsSecretPath(abs string) (reason string, ok bool) {
 			return d.reason, true
 		}
 	}
-	if why, ok := r.files[abs]; ok {
+	if why, ok := r.file(abs); ok {
 		return why, true
 	}
 	if why, ok := secretComponent(abs); ok {
@@ -43,7 +43,9 @@ func (p *Policy) IsSecretPath(abs string) (reason string, ok bool) {
 }
 
 // secretComponent matches a credential directory anywhere in abs: a
-// workspace may carry a copy of a home directory.
+// workspace may carry a copy of a home directory. Names compare without
+// case, as ProtectedWrite's do: on a case-folding filesystem (APFS, NTFS)
+// .SSH/config is .ssh/config.
 func secretComponent(abs string) (string, bool) {
 	for rest := abs; rest != ""; {
 		i := strings.IndexByte(rest, filepath.Separator)
@@ -53,7 +55,7 @@ func secretComponent(abs string) (string, bool) {
 		} else {
 			c, rest = rest[:i], rest[i+1:]
 		}
-		switch c {
+		switch strings.ToLower(c) {
 		case ".ssh":
 			return "an SSH key directory (.ssh)", true
 		case ".aws":

@@ -14,6 +14,7 @@ package secrets
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -213,10 +214,31 @@ func canonicalForms(p string) []string {
 	return out
 }
 
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	if !strings.HasPrefix(p, dir) {
+// foldsCase: the platform's usual filesystems (APFS, NTFS) compare names
+// without case, so ~/.SSH is ~/.ssh there and a secret root must match it.
+const foldsCase = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+
+// within reports whether p is dir or below it (without case where the
+// filesystem folds it).
+func within(p, dir string) bool { return withinFold(p, dir, foldsCase) }
+
+func withinFold(p, dir string, fold bool) bool {
+	if len(p) < len(dir) || p[:len(dir)] != dir && !(fold && strings.EqualFold(p[:len(dir)], dir)) {
 		return false
 	}
 	return len(p) == len(dir) || p[len(dir)] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator))
+}
+
+// file is the reason an exact secret file (the active config, its .bak)
+// is one, matched without case where the filesystem folds it.
+func (r *roots) file(abs string) (string, bool) {
+	if why, ok := r.files[abs]; ok || !foldsCase {
+		return why, ok
+	}
+	for f, why := range r.files {
+		if strings.EqualFold(f, abs) {
+			return why, true
+		}
+	}
+	return "", false
 }

@@ -66,6 +66,9 @@ func TestIsSecretPath(t *testing.T) {
 		{"/ws/keys/id_rsa.pub", false},
 		{"/ws/id_test.go", false},
 		{"/ws/fake-home/.ssh/authorized_keys", true},
+		{"/ws/fake-home/.SSH/config", true}, // a case-folding filesystem's .ssh
+		{"/ws/fake-home/.Aws/credentials", true},
+		{"/ws/fake-home/.GnuPG/pubring.kbx", true},
 		{"/ws/main.go", false},
 		{"/ws/keyboard.go", false},
 		{"", false},
@@ -77,6 +80,27 @@ func TestIsSecretPath(t *testing.T) {
 		}
 		if got && why == "" {
 			t.Errorf("IsSecretPath(%q): no reason", c.path)
+		}
+	}
+}
+
+// A secret root matches without case where the filesystem folds it (APFS,
+// NTFS: ~/.AWS/credentials is ~/.aws/credentials) and exactly elsewhere.
+func TestWithinFoldsCaseWhereTheFilesystemDoes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		p, dir string
+		fold  bool
+		want  bool
+	}{
+		{"/Users/me/.AWS/credentials", "/Users/me/.aws", true, true},
+		{"/Users/me/.AWS/credentials", "/Users/me/.aws", false, false},
+		{"/Users/me/.aws/credentials", "/Users/me/.aws", false, true},
+		{"/Users/me/.awsx/credentials", "/Users/me/.aws", true, false},
+		{"/Users/me/.aw", "/Users/me/.aws", true, false},
+	} {
+		if got := withinFold(c.p, c.dir, c.fold); got != c.want {
+			t.Errorf("withinFold(%q, %q, %v) = %v, want %v", c.p, c.dir, c.fold, got, c.want)
 		}
 	}
 }

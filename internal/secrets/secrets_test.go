@@ -90,8 +90,8 @@ func TestWithinFoldsCaseWhereTheFilesystemDoes(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		p, dir string
-		fold  bool
-		want  bool
+		fold   bool
+		want   bool
 	}{
 		{"/Users/me/.AWS/credentials", "/Users/me/.aws", true, true},
 		{"/Users/me/.AWS/credentials", "/Users/me/.aws", false, false},

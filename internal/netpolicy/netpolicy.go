@@ -242,8 +242,16 @@ func matchAny(patterns []string, host string) bool {
 	return false
 }
 
+// normalizeHost is h lower-cased, without brackets or a trailing dot, and
+// an address literal in its one canonical spelling (IPv4-mapped IPv6 as
+// IPv4, IPv6 compressed), so a list entry for an address holds however
+// the model spells it (CONTRACT.md §6.10).
 func normalizeHost(h string) string {
 	h = strings.TrimSpace(strings.ToLower(h))
 	h = strings.TrimPrefix(strings.TrimSuffix(h, "]"), "[")
-	return strings.TrimSuffix(h, ".")
+	h = strings.TrimSuffix(h, ".")
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.Unmap().String()
+	}
+	return h
 }

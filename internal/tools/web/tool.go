@@ -77,7 +77,8 @@ func New(opts Options) *Tool {
 }
 
 // Prepare decodes the call once (docs/ARCHITECTURE.md §6.3) and decides
-// its policy from the request: every action is read-only; a fetch is Auto
+// its policy from the request: every action is read-only; a fetch (and a
+// wait's health url) is Auto
 // for a host the network policy permits, Required when it prompts, and
 // Explicit — a person's yes to this one call in every posture, never an
 // ordinary or --auto approval — when the host is (or resolves to) a
@@ -95,8 +96,15 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	}
 	p := tools.Policy{Approval: tools.Auto, ReadOnly: true, Parallel: in.action == "search"}
 	var grant *netpolicy.Grant
-	if in.action == "fetch" {
+	switch {
+	case in.action == "fetch", in.action == "wait" && in.url != "":
+		// A health url is an HTTP request to a path the model chose, as a
+		// fetch is: the private-address rule holds for it too.
 		grant = t.gate(in.url, &p)
+	case in.action == "wait":
+		if t.policy.Decide(waitHost(in)).Verdict == netpolicy.NeedsApproval {
+			p.Approval = tools.Required
+		}
 	}
 	return tools.NewCall(d.Input(), p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
 		res, err := t.run(ctx, tc, in, grant)
@@ -109,7 +117,8 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 // named, for that host and port (a redirect elsewhere, or a name rebound
 // to another address, is refused at connect time). Search reaches the
 // configured backends only, whose hosts are checked when the search runs;
-// wait is loopback-only by design.
+// wait reaches loopback only, its host through the lists and the default
+// and a health url through this gate.
 func (t *Tool) gate(rawURL string, p *tools.Policy) *netpolicy.Grant {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() == "" {

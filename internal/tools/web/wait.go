@@ -17,11 +17,15 @@ import (
 
 // wait polls a loopback dev server until it answers: a TCP connect to
 // host:port, or, with a health url, an HTTP response below 500. It never
-// reaches anything but this machine.
+// reaches anything but this machine, and nothing the network policy
+// denies (CONTRACT.md §6.10).
 func (t *Tool) wait(ctx context.Context, in input) (tools.Result, error) {
 	target, probe, err := waitProbe(in)
 	if err != nil {
 		return tools.Result{}, err
+	}
+	if d := t.policy.Decide(waitHost(in)); d.Verdict == netpolicy.Denied {
+		return tools.Result{}, tools.PermissionDenied("%s", d.Reason)
 	}
 	start := time.Now()
 	deadline := start.Add(in.timeout)
@@ -59,6 +63,20 @@ func waitResult(ready bool, target string, attempts int, took time.Duration, det
 	return res
 }
 
+// waitHost is the host a wait reaches: its health url's, else host
+// (127.0.0.1 when none is given).
+func waitHost(in input) string {
+	if in.url != "" {
+		if u, err := url.Parse(in.url); err == nil {
+			return u.Hostname()
+		}
+	}
+	if in.host == "" {
+		return "127.0.0.1"
+	}
+	return in.host
+}
+
 // waitProbe returns the target's label and a probe that reports whether it
 // answered, refusing anything that is not loopback.
 func waitProbe(in input) (string, func(context.Context) (string, bool), error) {
@@ -82,10 +100,7 @@ func waitProbe(in input) (string, func(context.Context) (string, bool), error) {
 			return fmt.Sprintf("HTTP %d", resp.StatusCode), resp.StatusCode < 500
 		}, nil
 	}
-	host := in.host
-	if host == "" {
-		host = "127.0.0.1"
-	}
+	host := waitHost(in)
 	if !netpolicy.IsLoopbackHost(host) {
 		return "", nil, tools.InvalidInput("wait only polls this machine (127.0.0.1, ::1, localhost); %s is not loopback", host)
 	}

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/netpolicy"
+	"github.com/codewhale/codewhale/internal/tools"
 )
 
 func TestWaitForAServerThatStartsLate(t *testing.T) {
@@ -70,5 +73,46 @@ func TestWaitIsLoopbackOnly(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", in, err, want)
 		}
+	}
+}
+
+// A wait goes through the network policy (CONTRACT.md §6.10): a denied
+// host is refused before anything is reached, a port under the prompt
+// default needs approval, and a health url — an HTTP request to a path the
+// model chose — needs a person's explicit approval, as a fetch of a
+// loopback address does.
+func TestWaitFollowsTheNetworkPolicy(t *testing.T) {
+	t.Parallel()
+	hits := 0
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits++; w.WriteHeader(204) })}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	deny := &netpolicy.Policy{Default: netpolicy.Allow, Deny: []string{"127.0.0.1", "localhost"}}
+	for _, in := range []string{
+		`{"action":"wait","port":` + port + `,"timeout_ms":500}`,
+		`{"action":"wait","url":"http://127.0.0.1:` + port + `/admin/shutdown?confirm=1","timeout_ms":500}`,
+		`{"action":"wait","url":"http://[::ffff:127.0.0.1]:` + port + `/","timeout_ms":500}`,
+	} {
+		if _, _, err := call(t, newTool(deny, SearchConfig{}), in); err == nil || !strings.Contains(err.Error(), "network policy denies") {
+			t.Errorf("%s under a deny list: %v", in, err)
+		}
+	}
+	if hits != 0 {
+		t.Fatalf("the denied server was reached %d times", hits)
+	}
+	prompt := &netpolicy.Policy{Default: netpolicy.Prompt}
+	if _, approval, _ := call(t, newTool(prompt, SearchConfig{}), `{"action":"wait","port":`+port+`,"timeout_ms":500}`); approval != tools.Required {
+		t.Errorf("a port wait under default=prompt: approval %v, want Required", approval)
+	}
+	if _, approval, _ := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","url":"http://127.0.0.1:`+port+`/healthz","timeout_ms":500}`); approval != tools.Explicit {
+		t.Errorf("a health url wait: approval %v, want Explicit", approval)
+	}
+	if _, approval, _ := call(t, newTool(nil, SearchConfig{}), `{"action":"wait","port":`+port+`,"timeout_ms":500}`); approval != tools.Auto {
+		t.Errorf("a port wait under the default policy: approval %v, want Auto", approval)
 	}
 }

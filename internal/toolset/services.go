@@ -146,7 +146,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 		if env.AllowShell || env.Posture == posture.FullAccess {
 			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.CommandEnv()}))
 		}
-		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand}))
+		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand, Commands: s.CommandEnv()}))
 	}
 	reg.Register(plan.New(s.Plan))
 	reg.Register(work.New(s.Ledger))

@@ -8,9 +8,12 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/jobs"
+	"github.com/codewhale/codewhale/internal/shellpolicy"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -29,6 +32,11 @@ type Options struct {
 	// Python is the interpreter for pytest and the python-syntax gate;
 	// default python3.
 	Python string
+	// Commands is the command classifier (internal/shellpolicy) Bash's
+	// commands are judged by; a custom verifier gate is judged as the
+	// command `program args…` (nil knows no home or workspace: hard blocks
+	// and the credential guard still hold).
+	Commands *shellpolicy.Env
 }
 
 // Tool is Run. It is default-active outside Plan mode.
@@ -75,7 +83,10 @@ func (t *Tool) python() string {
 // Prepare decodes the call once (docs/ARCHITECTURE.md §6.3): the
 // contract's messages for a missing or unknown action, unknown fields, bad
 // profile, level, limits, custom gates and unparsable args. Every Run call
-// needs approval; verifiers started in the background are detached.
+// needs approval; verifiers started in the background are detached. Custom
+// gates are judged as Bash judges their commands (gatesVerdict): one a
+// person must approve makes the call Explicit with the reason, and a hard
+// block refuses the call, in every posture, before anything runs.
 func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	in, err := parseInput(raw)
 	if err != nil {
@@ -83,7 +94,19 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	}
 	p := t.StaticPolicy()
 	p.Detached = in.action == "verifiers" && in.background
+	v := t.gatesVerdict(in.commands)
+	switch v.Class {
+	case shellpolicy.Blocked:
+		p.Approval, p.Detached = tools.Auto, false // refused at run: nothing to approve
+	case shellpolicy.Explicit:
+		p.Approval, p.Reason = tools.Explicit, v.Reason()
+	}
 	return tools.NewCall(raw, p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
+		if v.Class == shellpolicy.Blocked {
+			res := tools.Failed(shellpolicy.BlockedContent(v.Reasons))
+			res.Metadata = map[string]any{"status": "Blocked", "blocked_reasons": v.Reasons}
+			return res, nil
+		}
 		res, err := t.execute(ctx, tc, in)
 		return tools.Sized(res, err, tc, "narrow the run with `args` (a test filter such as -run/-k, or one package) to see more of its output and excerpts")
 	}), nil
@@ -109,3 +132,39 @@ func jsonResult(v any, success bool, meta map[string]any) tools.Result {
 	}
 	return tools.Result{Content: string(raw), Success: success, Metadata: meta}
 }
+
+// gatesVerdict judges the custom gates as Bash judges a command (CONTRACT.md
+// §6.1): each is the command `program args…`, shell-quoted, in its cwd; the
+// most severe verdict wins and its reasons are those of every gate of that
+// class. The detected gates and test runners are the project's own and are
+// not judged.
+func (t *Tool) gatesVerdict(gates []customGate) shellpolicy.Verdict {
+	env := t.opts.Commands
+	if env == nil {
+		env = &shellpolicy.Env{}
+	}
+	worst := shellpolicy.Verdict{Class: shellpolicy.Ordinary}
+	for _, g := range gates {
+		words := append([]string{g.Program}, g.Args...)
+		for i, w := range words {
+			words[i] = shellQuote(w)
+		}
+		dir := ""
+		if g.Cwd != "" {
+			dir = g.Cwd
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(env.Workspace, dir)
+			}
+		}
+		v := env.Classify(strings.Join(words, " "), dir)
+		switch {
+		case v.Class > worst.Class:
+			worst = shellpolicy.Verdict{Class: v.Class, Reasons: append([]string(nil), v.Reasons...)}
+		case v.Class == worst.Class && v.Class >= shellpolicy.Explicit:
+			worst.Reasons = append(worst.Reasons, v.Reasons...)
+		}
+	}
+	return worst
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -99,21 +99,110 @@ func matchesNewline(pattern string, literal bool) bool {
 	if err != nil {
 		return false
 	}
-	var walk func(*syntax.Regexp) bool
-	walk = func(n *syntax.Regexp) bool {
-		switch n.Op {
-		case syntax.OpLiteral:
-			if slices.Contains(n.Rune, '\n') {
-				return true
-			}
-		case syntax.OpCharClass:
-			if len(n.Rune) == 2 && n.Rune[0] == '\n' && n.Rune[1] == '\n' {
-				return true
-			}
+	return namesNewline(re) || piecesNameNewline(pattern)
+}
+
+// namesNewline reports whether a parsed pattern holds a literal line break or
+// a class of nothing but one.
+func namesNewline(n *syntax.Regexp) bool {
+	switch n.Op {
+	case syntax.OpLiteral:
+		if slices.Contains(n.Rune, '\n') {
+			return true
 		}
-		return slices.ContainsFunc(n.Sub, walk)
+	case syntax.OpCharClass:
+		if len(n.Rune) == 2 && n.Rune[0] == '\n' && n.Rune[1] == '\n' {
+			return true
+		}
 	}
-	return walk(re)
+	return slices.ContainsFunc(n.Sub, namesNewline)
+}
+
+// piecesNameNewline looks at the pattern's escapes and bracket classes one
+// by one, as written: Go's parser folds an alternation of single characters
+// into one class (`\n|a` becomes `[\na]`), where rg keeps the alternation
+// and refuses its `\n`, and allows only a written class that matches more.
+func piecesNameNewline(p string) bool {
+	for i := 0; i < len(p); {
+		var end int
+		switch p[i] {
+		case '\\':
+			if strings.HasPrefix(p[i:], `\Q`) {
+				if j := strings.Index(p[i+2:], `\E`); j >= 0 {
+					i += 2 + j + 2
+				} else {
+					i = len(p)
+				}
+				continue
+			}
+			end = escapeEnd(p, i)
+		case '[':
+			end = classEnd(p, i)
+		default:
+			i++
+			continue
+		}
+		if re, err := syntax.Parse(p[i:end], syntax.Perl); err == nil && namesNewline(re) {
+			return true
+		}
+		i = end
+	}
+	return false
+}
+
+// escapeEnd is the end of the escape starting at p[i] ('\\').
+func escapeEnd(p string, i int) int {
+	j := i + 2
+	if j > len(p) {
+		return len(p)
+	}
+	switch c := p[i+1]; {
+	case c == 'x' || c == 'p' || c == 'P':
+		if j < len(p) && p[j] == '{' {
+			if k := strings.IndexByte(p[j:], '}'); k >= 0 {
+				return j + k + 1
+			}
+			return len(p)
+		}
+		if c == 'x' {
+			return min(j+2, len(p))
+		}
+		return min(j+1, len(p))
+	case c >= '0' && c <= '7':
+		for k := 0; k < 2 && j < len(p) && p[j] >= '0' && p[j] <= '7'; k++ {
+			j++
+		}
+	}
+	return j
+}
+
+// classEnd is the end of the bracket class starting at p[i] ('['), past its
+// closing ']'.
+func classEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && p[j] == '^' {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for j < len(p) {
+		switch {
+		case p[j] == '\\':
+			j = escapeEnd(p, j)
+		case strings.HasPrefix(p[j:], "[:"):
+			if k := strings.Index(p[j+2:], ":]"); k >= 0 {
+				j += 2 + k + 2
+			} else {
+				j++
+			}
+		case p[j] == ']':
+			return j + 1
+		default:
+			j++
+		}
+	}
+	return len(p)
 }
 
 func (t *Tool) searchContent(ctx context.Context, tc *tools.Context, r contentReq) (tools.Result, error) {

@@ -28,8 +28,10 @@ func parseApproxDate(s string, now time.Time) (int64, bool) {
 		return now.Unix() - 24*3600, true
 	}
 	if rest, ok := strings.CutPrefix(s, "@"); ok {
+		// git reads a number as seconds since 1970 only from nine digits
+		// on (shorter ones may be dates): `@0` is not the epoch there.
 		n, err := strconv.ParseInt(rest, 10, 64)
-		return n, err == nil
+		return n, err == nil && n >= 100000000 && strings.Trim(rest, "0123456789") == ""
 	}
 	if m := isoDate().FindStringSubmatch(s); m != nil {
 		return isoTime(m, now)

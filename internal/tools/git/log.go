@@ -2,7 +2,9 @@ package git
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"time"
@@ -17,7 +19,7 @@ import (
 // differs from its parents at the path; a merge that matches one parent
 // there is followed through that parent only and not shown).
 func (rp *repo) log(ctx context.Context, r *request) (string, error) {
-	starts, hidden, err := rp.logStarts(ctx, r)
+	starts, hidden, bottoms, err := rp.logStarts(ctx, r)
 	if err != nil {
 		return "", err
 	}
@@ -45,7 +47,7 @@ func (rp *repo) log(ctx context.Context, r *request) (string, error) {
 		}
 		parents, treesame := c.ParentHashes, false
 		if limited {
-			if parents, treesame, err = rp.simplify(c, spec); err != nil {
+			if parents, treesame, err = rp.simplify(c, spec, hidden, bottoms); err != nil {
 				return "", err
 			}
 		}
@@ -75,17 +77,20 @@ func (rp *repo) log(ctx context.Context, r *request) (string, error) {
 // logStarts is where log's walk starts and what it must not show, from
 // `rev` as `git log <rev>` reads it: nothing (HEAD), one revision, A..B
 // (B's history without A's) or A...B (either's without what both reach);
-// an empty side is HEAD. The other range forms need the git binary.
-func (rp *repo) logStarts(ctx context.Context, r *request) ([]*object.Commit, map[plumbing.Hash]bool, error) {
+// an empty side is HEAD. The other range forms need the git binary. The
+// bottoms are the excluded commits git marks BOTTOM (A of A..B, the merge
+// bases of A...B), which history simplification still compares with.
+func (rp *repo) logStarts(ctx context.Context, r *request) (starts []*object.Commit, hidden, bottoms map[plumbing.Hash]bool,
+	err error) {
 	if r.rev == "" {
 		head, err := rp.headCommit()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if head == nil {
-			return nil, nil, failf(fmt.Sprintf("fatal: your current branch '%s' does not have any commits yet", rp.currentBranch()))
+			return nil, nil, nil, failf(fmt.Sprintf("fatal: your current branch '%s' does not have any commits yet", rp.currentBranch()))
 		}
-		return []*object.Commit{head}, nil, nil
+		return []*object.Commit{head}, nil, nil, nil
 	}
 	one := func(name string) (*object.Commit, error) {
 		if name == "" {
@@ -103,14 +108,27 @@ func (rp *repo) logStarts(ctx context.Context, r *request) ([]*object.Commit, ma
 	}
 	if !rp.isRange(r.rev) {
 		if strings.Contains(r.rev, "@{") || strings.HasPrefix(r.rev, ":/") || strings.Contains(r.rev, "^{/") {
-			return nil, nil, &failure{needsCLI: true, msg: fmt.Sprintf("revision syntax in '%s' needs the git binary", r.rev)}
+			return nil, nil, nil, &failure{needsCLI: true, msg: fmt.Sprintf("revision syntax in '%s' needs the git binary", r.rev)}
 		}
-		c, err := one(r.rev)
-		return []*object.Commit{c}, nil, err
+		h, err := rp.resolve(r.rev)
+		if f := (*failure)(nil); err != nil && r.pathspec != "" && errors.As(err, &f) && !f.needsCLI {
+			return nil, nil, nil, failf(fmt.Sprintf("fatal: bad revision '%s'", r.rev)) // as git says with a pathspec
+		}
+		if err != nil {
+			return nil, nil, nil, rp.revFailure(err, r)
+		}
+		c, err := rp.peelCommit(h)
+		if err != nil {
+			if _, terr := rp.peel(h, ""); terr == nil {
+				return nil, nil, nil, nil // a tree or a blob: git log walks nothing and prints nothing
+			}
+			return nil, nil, nil, rp.revFailure(err, r)
+		}
+		return []*object.Commit{c}, nil, nil, nil
 	}
 	i := strings.Index(r.rev, "..")
 	if i < 0 || strings.HasPrefix(r.rev, "^") {
-		return nil, nil, &failure{needsCLI: true, msg: fmt.Sprintf("the revision form '%s' needs the git binary; "+
+		return nil, nil, nil, &failure{needsCLI: true, msg: fmt.Sprintf("the revision form '%s' needs the git binary; "+
 			"without it, use A..B or A...B", r.rev)}
 	}
 	a, b, symmetric := r.rev[:i], r.rev[i+2:], strings.HasPrefix(r.rev[i:], "...")
@@ -119,22 +137,22 @@ func (rp *repo) logStarts(ctx context.Context, r *request) ([]*object.Commit, ma
 	}
 	ca, err := one(a)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	cb, err := one(b)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	hidden, err := rp.ancestors(ctx, ca)
+	hidden, err = rp.ancestors(ctx, ca)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if !symmetric {
-		return []*object.Commit{cb}, hidden, nil
+		return []*object.Commit{cb}, hidden, map[plumbing.Hash]bool{ca.Hash: true}, nil
 	}
 	ofB, err := rp.ancestors(ctx, cb)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	both := map[plumbing.Hash]bool{}
 	for h := range hidden {
@@ -142,7 +160,18 @@ func (rp *repo) logStarts(ctx context.Context, r *request) ([]*object.Commit, ma
 			both[h] = true
 		}
 	}
-	return []*object.Commit{ca, cb}, both, nil
+	// The merge bases: the common commits no other common commit descends from.
+	bottoms = maps.Clone(both)
+	for h := range both {
+		c, err := rp.git.CommitObject(h)
+		if err != nil {
+			return nil, nil, nil, failf(fmt.Sprintf("fatal: could not read commit %s", h))
+		}
+		for _, p := range c.ParentHashes {
+			delete(bottoms, p)
+		}
+	}
+	return []*object.Commit{ca, cb}, both, bottoms, nil
 }
 
 // ancestors is every commit reachable from c, c included.
@@ -170,8 +199,12 @@ func (rp *repo) ancestors(ctx context.Context, c *object.Commit) (map[plumbing.H
 }
 
 // simplify is git's TREESAME rule for one commit and pathspec: it returns
-// the parents to walk and whether the commit is hidden.
-func (rp *repo) simplify(c *object.Commit, spec pathSpec) ([]plumbing.Hash, bool, error) {
+// the parents to walk and whether the commit is hidden. As in git, a parent
+// the range excludes (hidden), unless it is one of the range's bottoms, is
+// irrelevant: matching it does not simplify the merge away. The commit is
+// TREESAME when it matches a relevant parent (walked alone then), or, with
+// no relevant parent, when it matches them all.
+func (rp *repo) simplify(c *object.Commit, spec pathSpec, hidden, bottoms map[plumbing.Hash]bool) ([]plumbing.Hash, bool, error) {
 	tree, err := c.Tree()
 	if err != nil {
 		return nil, false, failf("fatal: " + err.Error())
@@ -180,7 +213,12 @@ func (rp *repo) simplify(c *object.Commit, spec pathSpec) ([]plumbing.Hash, bool
 	if len(c.ParentHashes) == 0 {
 		return nil, mine == nil, nil
 	}
+	relevantParents, relevantChange, irrelevantChange := 0, false, false
 	for _, p := range c.ParentHashes {
+		relevant := !hidden[p] || bottoms[p]
+		if relevant {
+			relevantParents++
+		}
 		pc, err := rp.git.CommitObject(p)
 		if err != nil {
 			return nil, false, failf(fmt.Sprintf("fatal: could not read commit %s", p))
@@ -189,11 +227,20 @@ func (rp *repo) simplify(c *object.Commit, spec pathSpec) ([]plumbing.Hash, bool
 		if err != nil {
 			return nil, false, failf("fatal: " + err.Error())
 		}
-		if sameEntry(mine, entryAt(pt, spec)) {
+		switch same := sameEntry(mine, entryAt(pt, spec)); {
+		case same && relevant:
 			return []plumbing.Hash{p}, true, nil
+		case same:
+		case relevant:
+			relevantChange = true
+		default:
+			irrelevantChange = true
 		}
 	}
-	return c.ParentHashes, false, nil
+	if relevantParents > 0 {
+		return c.ParentHashes, !relevantChange, nil
+	}
+	return c.ParentHashes, !irrelevantChange, nil
 }
 
 // entryAt is what tree holds at the pathspec (nil when nothing); for the

@@ -106,7 +106,7 @@ func (rp *repo) showCommit(b *strings.Builder, h plumbing.Hash, r *request) erro
 	}
 	spec := rp.spec(r)
 	if r.pathspec != "" {
-		if _, treesame, err := rp.simplify(c, spec); err != nil || treesame {
+		if _, treesame, err := rp.simplify(c, spec, nil, nil); err != nil || treesame {
 			return err
 		}
 	}

@@ -68,6 +68,12 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	if svc.Agents != nil {
 		opts.BackgroundNotices = svc.Agents.Completed
 	}
+	if au := cc.Authority; au != nil {
+		// The starting turn's authority as it is now, not the session's
+		// as configured: a parent narrowed since start-up (Shift+Tab to
+		// Ask) never starts a child that keeps what it gave up.
+		opts.Posture, opts.AllowShell, opts.Trust = au.Posture, au.AllowShell, au.Trust
+	}
 	opts.Mode = cc.Mode
 	if cc.ReadOnly {
 		opts.Mode = posture.Plan

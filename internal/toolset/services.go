@@ -168,7 +168,8 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 	}
 	var sources []handles.Source
 	if s.Agents != nil && s.Agents.CanSpawn() {
-		reg.Register(agent.New(s.Agents, s.WorkState))
+		reg.Register(agent.New(s.Agents, s.WorkState).Within(agent.Authority{Posture: env.Posture,
+			AllowShell: env.AllowShell, Trust: env.Trust}))
 		sources = append(sources, s.Agents.HandleSource())
 	}
 	if s.Web != nil {

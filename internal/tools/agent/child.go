@@ -28,6 +28,8 @@ type Spec struct {
 	Type *Type
 	// Worktree, when set, runs the child in a new git worktree.
 	Worktree *WorktreeRequest
+	// Authority is the starting turn's (nil: the session's as configured).
+	Authority *Authority
 }
 
 // ReadOnlyRole reports whether a role runs read-only (Plan mode).
@@ -347,7 +349,7 @@ func (c *Child) runner() (Run, error) {
 func (c *Child) config() ChildConfig {
 	cc := ChildConfig{ID: c.ID, Role: c.spec.Role, Mode: c.spec.Mode, ReadOnly: c.spec.Mode == posture.Plan,
 		Depth: c.m.opts.Depth + 1, MaxDepth: c.m.opts.MaxDepth, MaxSteps: c.spec.MaxSteps, Model: c.spec.Model,
-		Workspace: c.workspace}
+		Workspace: c.workspace, Authority: c.spec.Authority}
 	if t := c.spec.Type; t != nil {
 		cc.Instructions, cc.Tools, cc.FileReadOnly = t.Instructions, t.Tools, t.FileReadOnly
 		cc.ReasoningEffort, cc.TypeSource = t.ReasoningEffort, t.Source

@@ -71,6 +71,10 @@ type ChildConfig struct {
 	// Workspace is the child's own worktree ("" = the session's
 	// workspace): its File boundary and sandbox.
 	Workspace string
+	// Authority is what the turn that started the child held (nil: the
+	// session's as configured); the child's posture, shell and trust are
+	// never more.
+	Authority *Authority
 }
 
 // Options configure a Manager.

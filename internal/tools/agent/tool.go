@@ -17,6 +17,24 @@ type Tool struct {
 	m         *Manager
 	forkState func() string
 	types     *Types // the session's defined types as this turn's registry was built
+	auth      *Authority
+}
+
+// Authority is what the turn that starts a child holds (CONTRACT.md §6.5):
+// its posture, shell and trust as they are now, after any narrowing; a
+// child it starts gets no more.
+type Authority struct {
+	Posture    posture.Posture
+	AllowShell bool
+	Trust      bool
+}
+
+// Within bounds the children this turn's tool starts by a (the toolset
+// passes the turn's own authority); without it they get the session's as
+// configured.
+func (t *Tool) Within(a Authority) *Tool {
+	t.auth = &a
+	return t
 }
 
 // New returns the agent tool over m; forkState renders the parent's To-do
@@ -127,7 +145,7 @@ func (t *Tool) start(tc *tools.Context, in contract) (tools.Result, error) {
 		session = tc.Mode
 	}
 	spec := Spec{Prompt: in.Prompt, Name: in.AgentID, Role: in.Type, Model: in.Model, MaxSteps: in.MaxSteps,
-		WallTime: time.Duration(in.WallTimeSecs) * time.Second}
+		WallTime: time.Duration(in.WallTimeSecs) * time.Second, Authority: t.auth}
 	spec.Type, _ = t.types.Lookup(in.Type)
 	mode, err := childMode(session, in.Type, spec.Type)
 	if err != nil {

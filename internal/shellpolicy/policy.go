@@ -92,6 +92,18 @@ func BlockedContent(reasons []string) string {
 	return b.String()
 }
 
+// ClassifyArgv classifies the program and arguments argv, run without a
+// shell in cwd, as Classify classifies the command line that quotes each
+// word: what a caller that runs an argv (a Run gate, rlm's interpreter)
+// asks, so no caller quotes words itself.
+func (e *Env) ClassifyArgv(argv []string, cwd string) Verdict {
+	words := make([]string, len(argv))
+	for i, w := range argv { // every word quoted: an argv has no assignments or operators
+		words[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return e.Classify(strings.Join(words, " "), cwd)
+}
+
 // Classify classifies command as run in directory cwd ("" = the
 // workspace). A command that does not parse is Ordinary: the shell will
 // reject it too, and nothing about it is proven harmless.

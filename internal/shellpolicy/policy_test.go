@@ -322,3 +322,24 @@ func TestScriptFilesOnDiskAreScannedForHardBlocks(t *testing.T) {
 		}
 	}
 }
+
+// An argv is judged as the command line quoting every word: its words are
+// literal, so a program named like an assignment is a program and an
+// argument holding a shell operator is one argument; a hard block stays one.
+func TestClassifyArgvQuotesEveryWord(t *testing.T) {
+	t.Parallel()
+	env := testEnv()
+	for _, c := range []struct {
+		argv []string
+		want Class
+	}{
+		{[]string{"rm", "-rf", "/"}, Blocked},
+		{[]string{"sh", "-c", "rm -rf ~"}, Blocked},
+		{[]string{"ls", "a; rm -rf ~"}, ReadOnly},
+		{[]string{"go", "test", "./..."}, Ordinary},
+	} {
+		if v := env.ClassifyArgv(c.argv, ""); v.Class != c.want {
+			t.Errorf("ClassifyArgv(%q) = %v %v, want %v", c.argv, v.Class, v.Reasons, c.want)
+		}
+	}
+}

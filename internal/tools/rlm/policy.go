@@ -33,10 +33,8 @@ func (t *Tool) codeVerdict(code string) shellpolicy.Verdict {
 	if env == nil {
 		env = &shellpolicy.Env{}
 	}
-	return env.Classify("python3 -c "+shellQuote(code), "")
+	return env.ClassifyArgv([]string{"python3", "-c", code}, "")
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // evalPolicy is an eval's approval: Required (it runs code), Explicit with
 // the classifier's reason, or Auto for a hard block, which the run refuses

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/jobs"
@@ -134,7 +133,7 @@ func jsonResult(v any, success bool, meta map[string]any) tools.Result {
 }
 
 // gatesVerdict judges the custom gates as Bash judges a command (CONTRACT.md
-// §6.1): each is the command `program args…`, shell-quoted, in its cwd; the
+// §6.1): each is the command `program args…` (ClassifyArgv) in its cwd; the
 // most severe verdict wins and its reasons are those of every gate of that
 // class. The detected gates and test runners are the project's own and are
 // not judged.
@@ -145,10 +144,6 @@ func (t *Tool) gatesVerdict(gates []customGate) shellpolicy.Verdict {
 	}
 	worst := shellpolicy.Verdict{Class: shellpolicy.Ordinary}
 	for _, g := range gates {
-		words := append([]string{g.Program}, g.Args...)
-		for i, w := range words {
-			words[i] = shellQuote(w)
-		}
 		dir := ""
 		if g.Cwd != "" {
 			dir = g.Cwd
@@ -156,7 +151,7 @@ func (t *Tool) gatesVerdict(gates []customGate) shellpolicy.Verdict {
 				dir = filepath.Join(env.Workspace, dir)
 			}
 		}
-		v := env.Classify(strings.Join(words, " "), dir)
+		v := env.ClassifyArgv(append([]string{g.Program}, g.Args...), dir)
 		switch {
 		case v.Class > worst.Class:
 			worst = shellpolicy.Verdict{Class: v.Class, Reasons: append([]string(nil), v.Reasons...)}
@@ -166,5 +161,3 @@ func (t *Tool) gatesVerdict(gates []customGate) shellpolicy.Verdict {
 	}
 	return worst
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -172,7 +172,7 @@ func New(cfg *config.Config, o Options) (*App, error) {
 	a.Services.Tasks = store
 	a.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), MaxConcurrent: cfg.MaxSubagents,
 		MaxAdmitted: cfg.MaxAdmitted, TranscriptDir: filepath.Join(cfg.Home, "agents"), Types: a.agentTypes,
-		DefaultModel: a.agentModel()})
+		DefaultModel: a.agentModel(), Bound: a.sessionAuthority})
 	if cfg.Subagents {
 		a.Services.Agents = a.Agents
 	}

@@ -48,10 +48,11 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	if a.Services.RLM != nil {
 		svc.RLM = a.Services.RLM.NewChild()
 	}
+	var eng *engine.Engine // the child's, once built: its own children are bounded by it
 	if cc.Depth < cc.MaxDepth {
 		svc.Agents = agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), Depth: cc.Depth, MaxDepth: cc.MaxDepth,
 			MaxConcurrent: a.Cfg.MaxSubagents, TranscriptDir: filepath.Join(a.Cfg.Home, "agents"), Types: a.agentTypes,
-			DefaultModel: a.agentModel(), Parent: a.Agents})
+			DefaultModel: a.agentModel(), Parent: a.Agents, Bound: func() agent.Authority { return eng.Authority() }})
 	}
 	svc.Extra, svc.MCPInfo = a.Services.Extra, a.Services.MCPInfo
 	svc.Skills = a.Services.Skills
@@ -74,6 +75,9 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 		// Ask) never starts a child that keeps what it gave up.
 		opts.Posture, opts.AllowShell, opts.Trust = au.Posture, au.AllowShell, au.Trust
 	}
+	// And as the parent's is at each of the child's steps: narrowing the
+	// parent narrows a child already running.
+	opts.Bound = cc.Bound
 	opts.Mode = cc.Mode
 	if cc.ReadOnly {
 		opts.Mode = posture.Plan
@@ -93,7 +97,8 @@ func (a *App) childFactory(cc agent.ChildConfig) (*engine.Engine, *agent.Manager
 	opts.SystemPrompt = func(env engine.PromptEnv) string {
 		return withType(a.withInstructions(engine.DefaultSystemPrompt(env)), cc)
 	}
-	return engine.New(opts), svc.Agents, nil
+	eng = engine.New(opts)
+	return eng, svc.Agents, nil
 }
 
 // narrowed is the child's tool factory: the session's registry for its

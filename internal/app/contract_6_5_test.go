@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -108,5 +110,67 @@ func TestContractChildRunsUnderTheStartingTurnsAuthority(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(a.Cfg.Workspace, "child.txt")); (err == nil) != tt.wrote {
 			t.Errorf("started %v, turn %v: the child wrote = %v, want %v", tt.started, tt.turn, err == nil, tt.wrote)
 		}
+	}
+}
+
+// CONTRACT.md §6.5: a child's authority is bounded by its parent's as it
+// is now, not only when it starts — a parent narrowed while its worker
+// runs (Shift+Tab from Auto-Review to Ask) narrows the worker from its next
+// step, so the worker's second write is not auto-approved.
+func TestContractNarrowingTheParentNarrowsARunningChild(t *testing.T) {
+	t.Parallel()
+	atSecond, narrowed := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	srv := fakemodel.New(t)
+	srv.Respond(func(r *fakemodel.Request) fakemodel.Reply {
+		switch n.Add(1) {
+		case 1:
+			return fileWrite("w1", "first.txt", "under Auto-Review")
+		case 2:
+			// The child is between steps: the parent narrows now.
+			close(atSecond)
+			<-narrowed
+			args, _ := json.Marshal(map[string]any{"action": "read", "path": "first.txt"})
+			return fakemodel.Tools(fakemodel.Call{ID: "r1", Name: "File", Args: string(args)})
+		case 3:
+			return fileWrite("w2", "second.txt", "after the parent narrowed")
+		}
+		return fakemodel.Text("done")
+	})
+	a := newPromptApp(t, composition{name: "probe", mode: posture.Act, posture: posture.AutoReview, tui: true}, srv)
+	parent := engine.New(a.EngineOptions())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go parent.Run(ctx)
+	m := agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(a.spawnChild), TranscriptDir: t.TempDir(),
+		Bound: parent.Authority})
+	t.Cleanup(func() { m.Drain(context.Background(), 0, agentSettle) })
+	auto := agent.Authority{Posture: posture.AutoReview}
+	if _, err := m.Start(agent.Spec{Prompt: "write two files", Authority: &auto}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-atSecond:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the child never made its second request")
+	}
+	ask := posture.Ask
+	parent.Submit(engine.ChangeMode{Posture: &ask})
+	for parent.Authority().Posture != posture.Ask {
+		select {
+		case <-parent.Events():
+		case <-time.After(20 * time.Second):
+			t.Fatal("the parent never narrowed")
+		}
+	}
+	close(narrowed)
+	if _, settled := m.Wait(context.Background(), nil, "all", 20*time.Second); !settled {
+		t.Fatal("the child did not finish")
+	}
+	if _, err := os.Stat(filepath.Join(a.Cfg.Workspace, "first.txt")); err != nil {
+		t.Fatalf("the child's first write, under Auto-Review, did not land: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(a.Cfg.Workspace, "second.txt")); err == nil {
+		t.Error("the parent narrowed to Ask, yet its running child auto-approved a write under Auto-Review")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/session"
 )
 
@@ -91,6 +92,17 @@ func (a *App) Start(ctx context.Context, opts engine.Options) (*engine.Engine, N
 	n := Notices{Jobs: a.Jobs.Leftovers(), Store: a.StartupNotices}
 	n.Hooks = append(append([]string(nil), a.HookNotices...), a.StartHooks(ctx)...)
 	return a.session.eng, n
+}
+
+// sessionAuthority is the started session's authority as it is now, the
+// bound of every sub-agent it starts (CONTRACT.md §6.5). Before Start
+// nothing runs that could ask.
+func (a *App) sessionAuthority() posture.Authority {
+	l := a.session
+	if l == nil {
+		return posture.Authority{Posture: posture.Never}
+	}
+	return l.eng.Authority()
 }
 
 // RunTurn runs one turn of the started session (engine.Engine.RunTurn).

@@ -30,7 +30,8 @@ const directRefusedText = "A turn is running; run the command when it ends, or p
 func (e *Engine) runToolCall(ctx context.Context, op RunToolCall) (final Event) {
 	t := &turn{e: e, id: e.opts.NewID(), direct: true}
 	e.mu.Lock()
-	t.set, t.setGen, t.autoApprove = e.set, e.setGen, e.opts.AutoApprove
+	t.autoApprove = e.opts.AutoApprove
+	t.adopt(e.set, e.setGen)
 	clear(e.denied) // as at a turn's start: denials answer the model's retries
 	model := e.sess.Model
 	e.mu.Unlock()

@@ -115,7 +115,13 @@ type Options struct {
 	// TrustedPaths are the configured trusted_paths, reached in trust mode
 	// only.
 	TrustedPaths []string
-	Interactive  bool // false for headless hosts (exec): no one answers prompts
+	// Bound, when set, is the most authority the engine's turns may use,
+	// asked at each turn start and step boundary: a sub-agent's is its
+	// parent's authority as it is now, so a parent narrowed while the
+	// child runs (Shift+Tab to Ask, shell off, trust off) narrows the
+	// child from its next step (CONTRACT.md §6.5).
+	Bound       func() posture.Authority
+	Interactive bool // false for headless hosts (exec): no one answers prompts
 	// SubAgentRole is a sub-agent's role ("" for a session's own agent):
 	// the system prompt tells the child whom it reports to.
 	SubAgentRole    string
@@ -284,6 +290,21 @@ func (e *Engine) Settings() Settings {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.set
+}
+
+// Authority is what a turn starting now could use: the current settings'
+// posture, shell and trust mode, met with Bound.
+func (e *Engine) Authority() posture.Authority {
+	s := e.Settings()
+	return e.bounded(posture.Authority{Posture: s.Posture, AllowShell: s.AllowShell, Trust: s.Trust})
+}
+
+// bounded is a met with Bound (a itself without one).
+func (e *Engine) bounded(a posture.Authority) posture.Authority {
+	if e.opts.Bound == nil {
+		return a
+	}
+	return a.Meet(e.opts.Bound())
 }
 
 func (e *Engine) setState(s RunState) {

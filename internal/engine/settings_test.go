@@ -202,3 +202,43 @@ func TestSystemPromptIsRenderedOncePerTurn(t *testing.T) {
 		t.Errorf("rendered %d times, want %d", n, want)
 	}
 }
+
+// The tools of a handoff turn are built without trust mode: input that is
+// not the user's never runs in it (CONTRACT.md §9.1), so a task or child it
+// creates cannot carry trust mode on (the boundary already refused it; the
+// TurnEnv said otherwise).
+func TestHandoffToolsAreBuiltWithoutTrustMode(t *testing.T) {
+	t.Parallel()
+	for _, prov := range []string{engine.ProvenanceUser, engine.ProvenanceSubagent} {
+		srv := fakemodel.New(t, fakemodel.Text("done"))
+		rec := &envRecorder{}
+		h := newHarness(t, srv, rec.wrap, func(o *engine.Options) { o.Trust = true })
+		h.eng.Submit(engine.SendMessage{Content: "hello", Provenance: prov})
+		h.collect(nil)
+		if got, want := rec.last().Trust, prov == engine.ProvenanceUser; got != want {
+			t.Errorf("%s: tools built with Trust %v, want %v", prov, got, want)
+		}
+	}
+}
+
+// Options.Bound caps every turn's authority by what it returns as it is
+// asked, at the turn's start and at each step (CONTRACT.md §6.5): an engine
+// configured for Full Access with shell and trust, bounded by Ask without
+// them, builds its tools for Ask without them, and Authority says so.
+func TestBoundCapsTheTurnsAuthority(t *testing.T) {
+	t.Parallel()
+	srv := fakemodel.New(t, fakemodel.Text("done"))
+	rec := &envRecorder{}
+	h := newHarness(t, srv, rec.wrap, func(o *engine.Options) {
+		o.Posture, o.AllowShell, o.Trust = posture.FullAccess, true, true
+		o.Bound = func() posture.Authority { return posture.Authority{Posture: posture.Ask} }
+	})
+	h.eng.Submit(engine.SendMessage{Content: "hello"})
+	h.collect(nil)
+	if env := rec.last(); env.Posture != posture.Ask || env.AllowShell || env.Trust {
+		t.Errorf("tools built for %+v under a bound of plain Ask", env)
+	}
+	if a := h.eng.Authority(); a != (posture.Authority{Posture: posture.Ask}) {
+		t.Errorf("Authority() = %+v", a)
+	}
+}

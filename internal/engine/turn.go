@@ -26,10 +26,11 @@ type turn struct {
 	toolset      Toolset
 	cat          *catalog.Catalog
 	sc           *SurfaceContext
-	set          Settings      // the engine's settings as this turn narrowed them (adopt)
-	setGen       uint64        // the engine's setGen when set was adopted
-	scopeMode    *posture.Mode // a user command's mode for this turn (nil: the session's)
-	system       string        // this turn's system prompt; "" until rendered
+	set          Settings          // the engine's settings as this turn narrowed them (adopt)
+	setGen       uint64            // the engine's setGen when set was adopted
+	bound        posture.Authority // the settings' authority met with Options.Bound when adopted
+	scopeMode    *posture.Mode     // a user command's mode for this turn (nil: the session's)
+	system       string            // this turn's system prompt; "" until rendered
 	autoApprove  bool
 	untrusted    bool // input not from the user: no trust mode this turn
 	askOnly      bool // untrusted input that would have been auto-approved: the turn runs under Ask
@@ -149,6 +150,8 @@ func (e *Engine) newTurn(provenance string) (t *turn, narrowed bool) {
 // command's mode stands unless the session is in Plan (a command never
 // widens the mode).
 func (t *turn) adopt(s Settings, gen uint64) {
+	t.bound = t.e.bounded(posture.Authority{Posture: s.Posture, AllowShell: s.AllowShell, Trust: s.Trust})
+	s.Posture, s.AllowShell, s.Trust = t.bound.Posture, t.bound.AllowShell, t.bound.Trust
 	if t.untrusted && (t.askOnly || s.Posture == posture.FullAccess) {
 		t.askOnly, s.Posture = true, posture.Ask
 	}
@@ -161,7 +164,7 @@ func (t *turn) adopt(s Settings, gen uint64) {
 // env is the TurnEnv the turn's tools are built for.
 func (t *turn) env() TurnEnv {
 	return TurnEnv{Mode: t.set.Mode, Posture: t.set.Posture, AllowShell: t.set.AllowShell,
-		AutoApprove: t.autoApprove, Trust: t.set.Trust || t.set.Posture == posture.FullAccess}
+		AutoApprove: t.autoApprove, Trust: t.trustMode()}
 }
 
 // buildSurface builds the turn's registry, catalog and /tools surface
@@ -295,7 +298,7 @@ func (t *turn) applySettings() {
 	e.mu.Lock()
 	s, gen := e.set, e.setGen
 	e.mu.Unlock()
-	if gen == t.setGen {
+	if gen == t.setGen && e.bounded(posture.Authority{Posture: s.Posture, AllowShell: s.AllowShell, Trust: s.Trust}) == t.bound {
 		return
 	}
 	old := t.set

@@ -137,6 +137,27 @@ func (p Posture) rank() int {
 	return 1
 }
 
+// Authority is what a turn may do beyond its mode: its posture, whether it
+// may run shell commands and whether trust mode widens its file boundary.
+// A sub-agent's is bounded by its parent's as the parent's is now
+// (CONTRACT.md §6.5).
+type Authority struct {
+	Posture    Posture
+	AllowShell bool
+	Trust      bool
+}
+
+// Meet is the most authority both a and b allow: the lower posture, and
+// each flag only where both have it.
+func (a Authority) Meet(b Authority) Authority {
+	if b.Posture.NoMoreThan(a.Posture) {
+		a.Posture = b.Posture
+	}
+	a.AllowShell = a.AllowShell && b.AllowShell
+	a.Trust = a.Trust && b.Trust
+	return a
+}
+
 // Next is the posture after p in the Ask → Auto-Review → Full Access cycle.
 func (p Posture) Next() Posture {
 	switch p {

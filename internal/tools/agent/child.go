@@ -349,7 +349,7 @@ func (c *Child) runner() (Run, error) {
 func (c *Child) config() ChildConfig {
 	cc := ChildConfig{ID: c.ID, Role: c.spec.Role, Mode: c.spec.Mode, ReadOnly: c.spec.Mode == posture.Plan,
 		Depth: c.m.opts.Depth + 1, MaxDepth: c.m.opts.MaxDepth, MaxSteps: c.spec.MaxSteps, Model: c.spec.Model,
-		Workspace: c.workspace, Authority: c.spec.Authority}
+		Workspace: c.workspace, Authority: c.spec.Authority, Bound: c.m.opts.Bound}
 	if t := c.spec.Type; t != nil {
 		cc.Instructions, cc.Tools, cc.FileReadOnly = t.Instructions, t.Tools, t.FileReadOnly
 		cc.ReasoningEffort, cc.TypeSource = t.ReasoningEffort, t.Source

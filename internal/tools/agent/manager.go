@@ -75,6 +75,10 @@ type ChildConfig struct {
 	// session's as configured); the child's posture, shell and trust are
 	// never more.
 	Authority *Authority
+	// Bound is the parent session's authority as it is now, asked at each
+	// of the child's turns and steps (nil: no bound beyond Authority): a
+	// parent narrowed while the child runs narrows the child too.
+	Bound func() Authority
 }
 
 // Options configure a Manager.
@@ -99,6 +103,9 @@ type Options struct {
 	// Admission paces launches (nil: a default bucket of MaxConcurrent per
 	// second; a manager with a Parent uses the Parent's).
 	Admission *Admission
+	// Bound is the owning session's authority as it is now (nil: none);
+	// every child this manager starts gets it as ChildConfig.Bound.
+	Bound func() Authority
 }
 
 // Manager owns the sub-agents of one session.

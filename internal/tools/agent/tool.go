@@ -23,11 +23,7 @@ type Tool struct {
 // Authority is what the turn that starts a child holds (CONTRACT.md §6.5):
 // its posture, shell and trust as they are now, after any narrowing; a
 // child it starts gets no more.
-type Authority struct {
-	Posture    posture.Posture
-	AllowShell bool
-	Trust      bool
-}
+type Authority = posture.Authority
 
 // Within bounds the children this turn's tool starts by a (the toolset
 // passes the turn's own authority); without it they get the session's as

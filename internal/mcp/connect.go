@@ -83,7 +83,7 @@ func (p *Pool) handshake(ctx context.Context, s *server, c *conn, d *dialed) han
 	transport := d.transport
 	// Only stdio is traced: the SDK's logging wrapper hides the HTTP
 	// connection's session hooks.
-	if p.opts.Trace != nil && d.cmd != nil {
+	if p.opts.Trace != nil && d.proc != nil {
 		transport = &sdk.LoggingTransport{Transport: transport, Writer: p.opts.Trace}
 	}
 	sess, err := client.Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
@@ -113,7 +113,7 @@ func (c *conn) relisted() {
 func (p *Pool) finish(s *server, c *conn, h handshake, ctx context.Context) {
 	if h.err != nil {
 		msg := connectFailure(s, ctx, h.err)
-		if exit := exitState(c); exit != "" && ctx.Err() == nil {
+		if exit := c.proc.exitState(); exit != "" && ctx.Err() == nil {
 			msg = fmt.Sprintf("the server exited during startup (%s): %v", exit, h.err)
 		}
 		s.fail(c.gen, msg)
@@ -131,7 +131,7 @@ func (p *Pool) finish(s *server, c *conn, h handshake, ctx context.Context) {
 func (p *Pool) watch(s *server, c *conn) {
 	err := c.sess.Wait()
 	close(c.done)
-	killGroup(pid(c))
+	killGroup(c.proc.pid())
 	msg := "the server closed the connection"
 	if err != nil {
 		msg = fmt.Sprintf("the server closed the connection (%v)", err)
@@ -249,25 +249,7 @@ func closeConn(c *conn, sess *sdk.ClientSession) {
 	if sess != nil {
 		_ = sess.Close()
 	}
-	killGroup(pid(c))
-}
-
-// exitState describes how a stdio server that has been waited for ended
-// ("exit status 2"), or "" when it has not ended or is not a process.
-// The SDK waits for the process while closing a failed handshake, before
-// Connect returns, so reading ProcessState afterwards is safe.
-func exitState(c *conn) string {
-	if c.cmd == nil || c.cmd.ProcessState == nil {
-		return ""
-	}
-	return c.cmd.ProcessState.String()
-}
-
-func pid(c *conn) int {
-	if c.cmd == nil || c.cmd.Process == nil {
-		return 0
-	}
-	return c.cmd.Process.Pid
+	killGroup(c.proc.pid())
 }
 
 // connectFailure explains a failed start, naming the timeout when it hit.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -42,7 +41,7 @@ type server struct {
 type conn struct {
 	gen     uint64
 	sess    *sdk.ClientSession
-	cmd     *exec.Cmd
+	proc    *proc // stdio only
 	stderr  *tail
 	stale   *atomic.Bool  // HTTP: the server rejected the session id
 	ready   atomic.Bool   // handshake done; list_changed now means a refresh
@@ -81,7 +80,7 @@ func (s *server) begin(d *dialed) *conn {
 	s.gen++
 	c := &conn{gen: s.gen, refresh: make(chan struct{}, 1), relist: make(chan struct{}, 1), done: make(chan struct{})}
 	if d != nil {
-		c.cmd, c.stderr, c.stale = d.cmd, d.stderr, d.stale
+		c.proc, c.stderr, c.stale = d.proc, d.stderr, d.stale
 		s.last = d.stderr
 	}
 	if s.keep {
@@ -198,8 +197,8 @@ func (s *server) status() Status {
 	if s.last != nil {
 		st.StderrTail = lastLines(s.last.String(), 20)
 	}
-	if s.state == StateConnected && s.conn != nil && s.conn.cmd != nil && s.conn.cmd.Process != nil {
-		st.PID = s.conn.cmd.Process.Pid
+	if s.state == StateConnected && s.conn != nil {
+		st.PID = s.conn.proc.pid()
 	}
 	st.Degraded, st.Reconnect, st.Lazy = s.keep, s.attempt, s.cfg.Lazy()
 	if s.visibleLocked() && s.init != nil {

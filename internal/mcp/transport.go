@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,11 +16,6 @@ import (
 	"github.com/codewhale/codewhale/internal/httptransport"
 	"github.com/codewhale/codewhale/internal/netpolicy"
 )
-
-// stdioTerminateGrace is how long closing a stdio server waits after closing
-// its stdin before SIGTERM. Some servers (server-everything) never exit on
-// stdin close; the SDK default of 5 s would stall every reload and exit.
-const stdioTerminateGrace = 200 * time.Millisecond
 
 // stderrTailBytes bounds the kept stderr of a stdio server.
 const stderrTailBytes = 4 << 10
@@ -73,7 +67,7 @@ func lastLines(s string, n int) string {
 // it: the child process of a stdio server and its stderr.
 type dialed struct {
 	transport sdk.Transport
-	cmd       *exec.Cmd    // stdio only
+	proc      *proc        // stdio only
 	stderr    *tail        // stdio only
 	stale     *atomic.Bool // HTTP only: the server rejected our session id
 }
@@ -139,18 +133,6 @@ func policyTransport(raw string, network *netpolicy.Policy) (http.RoundTripper, 
 	// Direct: the policy's dialer must see the server, not a proxy. The
 	// person configured this server: its own address may be private.
 	return httptransport.New(httptransport.Options{Dial: network.DialContext(netpolicy.GrantURL(u)), Direct: true}), nil
-}
-
-func dialStdio(s *ServerConfig, dir string) *dialed {
-	cmd := exec.Command(s.Command, s.Args...)
-	cmd.Dir = dir
-	cmd.Env = childEnv(os.Environ(), s.Env)
-	errTail := &tail{}
-	cmd.Stderr = errTail
-	// A grandchild that inherited stderr must not hold Wait open forever.
-	cmd.WaitDelay = time.Second
-	detach(cmd)
-	return &dialed{transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminateGrace}, cmd: cmd, stderr: errTail}
 }
 
 // resolveHeaders merges headers, env_headers and bearer_token_env_var. A

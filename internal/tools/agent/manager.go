@@ -58,8 +58,6 @@ type ChildConfig struct {
 	MaxDepth int          // children may spawn their own only while Depth < MaxDepth
 	MaxSteps int
 	Model    string // "" = the session's
-	// ForkState is the parent Work body for a forked child ("" when fresh).
-	ForkState string
 	// A defined type's part (CONTRACT.md §6.5): its instructions, its
 	// tool allow-list (nil: every tool of the mode), File without writes,
 	// its reasoning effort ("" = the session's) and the file it came from.

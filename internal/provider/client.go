@@ -281,12 +281,27 @@ func parseRetryAfter(s string, now time.Time) time.Duration {
 	return 0
 }
 
+// wireRequest is req as this route sends it: streaming or not, and with a
+// legacy model id mapped onto its current model on the first-party route,
+// with the effort the id implied when req names none (CONTRACT.md §10.1),
+// whichever caller built it.
+func (c *Client) wireRequest(req *Request, stream bool) Request {
+	r := *req
+	r.Stream = stream
+	if id, effort := legacyID(r.Model, IsFirstParty(c.cfg.BaseURL)); id != r.Model {
+		r.Model = id
+		if r.ReasoningEffort == "" {
+			r.ReasoningEffort = effort
+		}
+	}
+	return r
+}
+
 // Stream prepares a streaming request; it is sent on the first Recv. Events,
 // retries (EvRetry) and failures all come from Recv; Close releases the
 // connection.
 func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
-	r := *req
-	r.Stream = true
+	r := c.wireRequest(req, true)
 	body, err := encodeBody(&r, c.cfg.BaseURL)
 	if err != nil {
 		return nil, err
@@ -304,8 +319,7 @@ const maxResponseBody = 32 << 20
 // Complete performs one non-streaming request (CONTRACT.md §10.7), retrying
 // as a stream does; OnRetry hears each retry.
 func (c *Client) Complete(ctx context.Context, req *Request) (*Response, error) {
-	r := *req
-	r.Stream = false
+	r := c.wireRequest(req, false)
 	body, err := encodeBody(&r, c.cfg.BaseURL)
 	if err != nil {
 		return nil, err

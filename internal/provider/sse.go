@@ -98,6 +98,11 @@ func (s *sseReader) readLine() ([]byte, error) {
 	}
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
+	// The loop above stops reading past the cap; the last read can still
+	// end a line up to one buffer beyond it.
+	if len(line) > maxSSELine {
+		return nil, &LimitError{What: "SSE line", Limit: maxSSELine}
+	}
 	return line, err
 }
 
@@ -131,7 +136,7 @@ type chatAdapter struct {
 	calls    map[string]int // the wire's tool-call index (or id, without one) → the call's position
 	queue    []StreamEvent
 	finished bool   // a finish_reason arrived
-	lastID   string // the id of the last index-less call
+	lastKey  string // the key of the last tool-call fragment, for one with neither index nor id
 }
 
 func newChatAdapter() *chatAdapter { return &chatAdapter{calls: map[string]int{}} }
@@ -192,12 +197,11 @@ func (a *chatAdapter) feed(data []byte) {
 func (a *chatAdapter) callKey(index *int, id string) string {
 	switch {
 	case index != nil:
-		return "#" + strconv.Itoa(*index)
+		a.lastKey = "#" + strconv.Itoa(*index)
 	case id != "":
-		a.lastID = id
-		return "id:" + id
+		a.lastKey = "id:" + id
 	}
-	return "id:" + a.lastID
+	return a.lastKey
 }
 
 // finish ends the stream.

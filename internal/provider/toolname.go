@@ -13,11 +13,13 @@ func wireSafe(c rune) bool {
 
 // EncodeToolName maps an internal tool name onto the characters providers
 // accept, reversibly (CONTRACT.md §10.4): [A-Za-z0-9_] stay, '-' becomes "--",
-// anything else becomes "-x" + six upper-case hex digits + "-".
+// anything else becomes "-x" + six upper-case hex digits + "-". An 'x' that
+// DecodeToolName would read as the start of a bare escape ("x00002E") is
+// escaped itself, so every name decodes back to itself.
 func EncodeToolName(name string) string {
 	clean := true
-	for _, c := range name {
-		if !wireSafe(c) {
+	for i, c := range name {
+		if !wireSafe(c) || (c == 'x' && bareEscape(name[i:])) {
 			clean = false
 			break
 		}
@@ -26,8 +28,10 @@ func EncodeToolName(name string) string {
 		return name
 	}
 	var b strings.Builder
-	for _, c := range name {
+	for i, c := range name {
 		switch {
+		case c == 'x' && bareEscape(name[i:]):
+			fmt.Fprintf(&b, "-x%06X-", c)
 		case wireSafe(c):
 			b.WriteRune(c)
 		case c == '-':
@@ -37,6 +41,17 @@ func EncodeToolName(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// bareEscape reports whether s starts with the bare xHHHHHH sequence
+// DecodeToolName turns into one character: a code point the encoder
+// would have escaped.
+func bareEscape(s string) bool {
+	if len(s) < 7 || s[0] != 'x' {
+		return false
+	}
+	r, ok := hexRune(s[1:7])
+	return ok && !wireSafe(r) && r != '-'
 }
 
 // DecodeToolName reverses EncodeToolName. It also accepts a bare xHHHHHH
@@ -59,14 +74,10 @@ func DecodeToolName(wire string) string {
 			}
 			b.WriteByte(wire[i])
 			i++
-		case wire[i] == 'x' && i+7 <= len(wire):
-			if r, ok := hexRune(wire[i+1 : i+7]); ok && !wireSafe(r) && r != '-' {
-				b.WriteRune(r)
-				i += 7
-				continue
-			}
-			b.WriteByte(wire[i])
-			i++
+		case bareEscape(wire[i:]):
+			r, _ := hexRune(wire[i+1 : i+7])
+			b.WriteRune(r)
+			i += 7
 		default:
 			b.WriteByte(wire[i])
 			i++

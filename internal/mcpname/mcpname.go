@@ -50,7 +50,13 @@ func ModelToolName(server, tool string) string {
 		b.WriteByte(name[i])
 		used += w
 	}
-	return b.String() + suffix
+	// An 'x' the wire encoding escapes (CONTRACT.md §10.4) is longer than
+	// counted above: cut further until the wire form fits.
+	cut := b.String()
+	for len(cut) > 0 && wireLen(cut+suffix) > MaxModelNameLen {
+		cut = cut[:len(cut)-1]
+	}
+	return cut + suffix
 }
 
 // sanitize keeps [A-Za-z0-9_-] and maps every other character (each rune)

@@ -40,7 +40,10 @@ func TestModelToolNameCapsTheWireForm(t *testing.T) {
 	t.Parallel()
 	dashes := strings.Repeat("a-", 40)
 	seen := map[string]string{}
-	for _, tool := range []string{dashes, dashes + "b", strings.Repeat("y", 200), strings.Repeat("y", 201)} {
+	// "x00002E" reads back as '.' unless the encoder escapes the x, which
+	// makes it 9 characters on the wire, not 1.
+	escapes := strings.Repeat("x00002E", 12)
+	for _, tool := range []string{dashes, dashes + "b", strings.Repeat("y", 200), strings.Repeat("y", 201), escapes} {
 		name := ModelToolName("server", tool)
 		if wire := provider.EncodeToolName(name); len(wire) > MaxModelNameLen {
 			t.Errorf("%q encodes to %d characters", name, len(wire))

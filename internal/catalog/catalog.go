@@ -101,7 +101,10 @@ func Build(reg *tools.Registry, mcp MCPInfo, opts Options) *Catalog {
 	for _, t := range api {
 		if server, ok := mcp.Servers[t.Name]; ok {
 			eager := mcp.Helpers[t.Name] || slices.Contains(opts.AlwaysLoad, t.Name)
-			if !eager && opts.Posture == posture.FullAccess {
+			// Plan refuses every MCP tool but the read helpers (CONTRACT.md
+			// §4.7), so Full Access sends none of them there: they would only
+			// invite calls that fail (CONTRACT.md §4.6).
+			if !eager && opts.Posture == posture.FullAccess && opts.Mode != posture.Plan {
 				eager = budget.admit(&t)
 			}
 			t.DeferLoading = provider.Bool(!eager)
@@ -127,6 +130,8 @@ func Build(reg *tools.Registry, mcp MCPInfo, opts Options) *Catalog {
 			c.active[c.entries[i].Tool.Name] = true
 		}
 	}
+	// When the lists leave only deferred entries, the first is active so a
+	// catalog that is not empty never sends an empty tools array.
 	if len(c.active) == 0 && len(c.entries) > 0 {
 		c.active[c.entries[0].Tool.Name] = true
 	}
@@ -146,9 +151,32 @@ func containsEntry(es []Entry, name string) bool {
 // case-insensitive, with a trailing `*` as a prefix wildcard.
 func MatchRule(rule, name string) bool {
 	if p, ok := strings.CutSuffix(rule, "*"); ok {
-		return len(name) >= len(p) && strings.EqualFold(name[:len(p)], p)
+		return len(name) >= len(p) && asciiEqualFold(name[:len(p)], p)
 	}
-	return strings.EqualFold(rule, name)
+	return asciiEqualFold(rule, name)
+}
+
+// asciiEqualFold is strings.EqualFold for ASCII letters only. EqualFold
+// folds Unicode too (the Kelvin sign is "k", the long s is "s"), so a rule
+// could name a tool it does not spell; tool names are matched byte for byte
+// but for ASCII case (CONTRACT.md §4.8).
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // MatchesAny reports whether name matches any rule.
@@ -206,7 +234,8 @@ func (c *Catalog) Activate(names ...string) []string {
 
 // RequestTools returns the tools field for the next request: eager entries
 // in catalog order, then loaded deferred entries in catalog order, so a load
-// only appends and the head bytes stay stable for the prefix cache. An empty
+// never moves an eager entry and the head bytes stay stable for the prefix
+// cache (loads sort among themselves in the tail). An empty
 // catalog yields nil: the request then has no tools field at all.
 func (c *Catalog) RequestTools() []provider.Tool {
 	if len(c.entries) == 0 {

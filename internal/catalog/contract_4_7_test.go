@@ -8,7 +8,7 @@ import (
 )
 
 // CONTRACT.md §4.7: an MCP tool is deferred unless it is in always_load or
-// the posture is Full Access; the resource and prompt helpers are eager in
+// the posture is Full Access outside Plan; the resource and prompt helpers are eager in
 // every posture; attribution keeps the pool's server (a helper's is the
 // comma-separated servers offering it).
 func TestContractMCPDeferral(t *testing.T) {
@@ -21,7 +21,7 @@ func TestContractMCPDeferral(t *testing.T) {
 	for _, p := range []posture.Posture{posture.Ask, posture.AutoReview, posture.FullAccess} {
 		for _, mode := range []posture.Mode{posture.Act, posture.Plan} {
 			c := catalog.Build(reg, info, catalog.Options{Mode: mode, Posture: p, AlwaysLoad: []string{"mcp_a_y"}})
-			for name, eager := range map[string]bool{"mcp_a_x": p == posture.FullAccess, "mcp_a_y": true,
+			for name, eager := range map[string]bool{"mcp_a_x": p == posture.FullAccess && mode != posture.Plan, "mcp_a_y": true,
 				"list_mcp_resources": true, "mcp_get_prompt": true} {
 				e, ok := c.Lookup(name)
 				if !ok || e.Deferred() == eager || c.IsActive(name) != eager || e.Origin != catalog.OriginMCP {

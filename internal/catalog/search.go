@@ -41,20 +41,28 @@ type SearchResult struct {
 	Loaded      []string         // hits that were deferred and not yet active
 }
 
-// Content is the compact JSON the model receives.
+// reference is one tool_references or unavailable_tool_references item,
+// its keys in the contract's order (a map would sort them).
+type reference struct {
+	Type     string `json:"type"`
+	ToolName any    `json:"tool_name"`
+	Reason   any    `json:"reason,omitempty"`
+}
+
+// Content is the compact JSON the model receives (CONTRACT.md §4.3).
 func (r *SearchResult) Content() string {
-	refs := make([]map[string]string, 0, len(r.References))
+	refs := make([]reference, 0, len(r.References))
 	for _, n := range r.References {
-		refs = append(refs, map[string]string{"type": "tool_reference", "tool_name": n})
+		refs = append(refs, reference{Type: "tool_reference", ToolName: n})
 	}
-	un := r.Unavailable
-	if un == nil {
-		un = []map[string]any{}
+	un := make([]reference, 0, len(r.Unavailable))
+	for _, u := range r.Unavailable {
+		un = append(un, reference{Type: "unavailable_tool_reference", ToolName: u["tool_name"], Reason: u["reason"]})
 	}
 	b, _ := json.Marshal(struct {
-		Type        string              `json:"type"`
-		References  []map[string]string `json:"tool_references"`
-		Unavailable []map[string]any    `json:"unavailable_tool_references"`
+		Type        string      `json:"type"`
+		References  []reference `json:"tool_references"`
+		Unavailable []reference `json:"unavailable_tool_references"`
 	}{"tool_search_tool_search_result", refs, un})
 	return string(b)
 }
@@ -227,9 +235,9 @@ func (c *Catalog) unavailableCore() []unavailable {
 			reason = "Bash is unavailable in Plan mode; switch to Act mode (`/mode act`) to run commands"
 		case MatchesAny(c.opts.Deny, "Bash"):
 			reason = "Bash is in the disallowed-tools list"
-		case len(c.opts.Allow) > 0 && !MatchesAny(c.opts.Allow, "Bash"):
+		case c.notAllowed("Bash"):
 			reason = "Bash is not in the allowed-tools list for the current command"
-		case !c.opts.AllowShell:
+		case !c.opts.AllowShell && c.opts.Posture != posture.FullAccess:
 			reason = "shell is disabled (allow_shell = false); `/config allow_shell true` restores it next turn"
 		}
 		out = append(out, unavailable{"Bash", reason, "bash\nrun shell commands in the workspace\ncommand"})
@@ -239,10 +247,17 @@ func (c *Catalog) unavailableCore() []unavailable {
 		switch {
 		case MatchesAny(c.opts.Deny, "File"):
 			reason = "File is in the disallowed-tools list"
-		case len(c.opts.Allow) > 0 && !MatchesAny(c.opts.Allow, "File"):
+		case c.notAllowed("File"):
 			reason = "File is not in the allowed-tools list for the current command"
 		}
 		out = append(out, unavailable{"File", reason, "file\nread, list, search, write, edit and patch workspace files\npath"})
 	}
 	return out
+}
+
+// notAllowed reports whether an allowed-tools list keeps name out: the
+// session's, or the user command's for this turn.
+func (c *Catalog) notAllowed(name string) bool {
+	return len(c.opts.Allow) > 0 && !MatchesAny(c.opts.Allow, name) ||
+		c.opts.CommandAllow != nil && !MatchesAny(c.opts.CommandAllow, name)
 }

@@ -80,7 +80,7 @@ func (c *Call) Run(ctx context.Context, tc *Context) (res Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			slog.Error("tool panicked", "tool", c.Tool.Name(), "panic", p, "stack", string(debug.Stack()))
-			res, err = Result{}, ExecutionFailed("tool '%s' failed with an internal error: %v", c.Tool.Name(), p)
+			res, err = Result{}, panicked(c.Tool.Name(), p)
 		}
 	}()
 	return c.run(ctx, tc)
@@ -109,7 +109,27 @@ type RawPolicy interface {
 
 // PrepareCall decodes in for t: through Prepare for a typed tool; for
 // another (an MCP adapter), by schema validation and the RawPolicy methods.
-func PrepareCall(t Tool, in json.RawMessage) (*Call, error) {
+// A panic while decoding (a decoder's bug on hostile input) is the call's
+// refusal, ExecutionFailed with the same text as a panic while running
+// (CONTRACT.md §3.1): one bad call never ends the turn.
+func PrepareCall(t Tool, in json.RawMessage) (c *Call, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			slog.Error("tool panicked while preparing a call", "tool", t.Name(), "panic", p, "stack", string(debug.Stack()))
+			c, err = nil, panicked(t.Name(), p)
+		}
+	}()
+	return prepareCall(t, in)
+}
+
+// panicked is the refusal of a call whose tool panicked (CONTRACT.md §3.1, exact).
+func panicked(name string, p any) *Error {
+	return ExecutionFailed("tool '%s' failed with an internal error: %v", name, p)
+}
+
+// prepareCall is PrepareCall without the recovery, for a wrapper (a replay
+// alias) whose own PrepareCall recovers under the name that was called.
+func prepareCall(t Tool, in json.RawMessage) (*Call, error) {
 	if len(in) == 0 {
 		in = json.RawMessage("{}")
 	}

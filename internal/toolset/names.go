@@ -15,7 +15,7 @@ var known = map[string]bool{
 	"todo_write": true, "todo_add": true, "todo_update": true, "todo_list": true,
 	"checklist_write": true, "checklist_add": true, "checklist_update": true, "checklist_list": true,
 	"task_list": true, "task_read": true, "automation_list": true, "automation_read": true,
-	"github_issue_context": true, "github_pr_context": true, "read_media": true,
+	"github_issue_context": true, "github_pr_context": true, "read_media": true, "lsp": true,
 	"Bash": false, "Run": false, "apply_patch": false, "remember": false, "task_create": false,
 	"automation_create": false, "automation_update": false, "automation_delete": false, "automation_pause": false,
 	"automation_resume": false, "automation_run": false, "github_comment": false, "github_close_issue": false,

@@ -9,6 +9,7 @@ import (
 
 	auto "github.com/codewhale/codewhale/internal/automation"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/lsp"
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/projectctx"
 	"github.com/codewhale/codewhale/internal/testutil/fstree"
@@ -35,6 +36,7 @@ func TestKnownToolsAreTheRegistries(t *testing.T) {
 		fstree.Write(t, ws, map[string]string{".codewhale/skills/s/SKILL.md": "---\ndescription: a skill\n---\nDo it.\n"})
 		ctx := projectctx.Load(projectctx.Options{Workspace: ws})
 		s.Skills = func() *projectctx.State { return ctx.State() }
+		s.LSP = lsp.New(lsp.Options{Config: lsp.Config{Enabled: true}})
 		names[mode] = s.Registry(engine.TurnEnv{Mode: mode, AllowShell: true}).Names()
 	}
 	all := map[string]bool{}

@@ -24,6 +24,8 @@ func (c *classifier) assigned(name string, v value) {
 			v.s = strings.TrimLeft(v.s, "|-")
 		}
 		c.commandLine(v, name+"=")
+	case name == "GOFLAGS":
+		c.goFlagsVar(v, "GOFLAGS")
 	case name == "BASH_ENV" || name == "ENV":
 		c.startupFile(name, v)
 	case name == "PS0" || name == "PS1" || name == "PS2" || name == "PS4":

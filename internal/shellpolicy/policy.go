@@ -19,7 +19,9 @@
 // they are visible in the text: eval and sh -c of literal scripts, command
 // names computed by $(echo …) or variables assigned earlier, base64/rev
 // decoded scripts piped into a shell, inline interpreter code (python3 -c,
-// perl -e, node -e), xargs and find -exec. It evaluates what would run:
+// perl -e, node -e), xargs and find -exec, the programs a toolchain's
+// flags name (go test -exec, -toolexec, cargo --config's runner;
+// toolchain.go). It evaluates what would run:
 // functions per call, loops per item, makefiles on stdin, command-valued
 // variables, scripts the command writes, values bash evaluates as
 // arithmetic or prompts (expand.go). A payload it cannot see is Explicit,

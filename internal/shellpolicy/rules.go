@@ -23,6 +23,12 @@ func (c *classifier) program(args []value, stdin *source) {
 	}
 	c.effects(name, rest, stdin)
 	c.pathArgs(args, !inspector(name))
+	switch name { // the programs their flags name; the rest of their rules are below
+	case "go":
+		c.goTool(rest)
+	case "cargo":
+		c.cargo(rest)
+	}
 	if name == "sed" {
 		c.sed(rest, stdin)
 		if !readOnlySed(c, rest) {

@@ -83,9 +83,10 @@ func (t *Tool) python() string {
 // contract's messages for a missing or unknown action, unknown fields, bad
 // profile, level, limits, custom gates and unparsable args. Every Run call
 // needs approval; verifiers started in the background are detached. Custom
-// gates are judged as Bash judges their commands (gatesVerdict): one a
-// person must approve makes the call Explicit with the reason, and a hard
-// block refuses the call, in every posture, before anything runs.
+// gates and the test command `args` make are judged as Bash judges their
+// commands (gatesVerdict, testsVerdict): one a person must approve makes the
+// call Explicit with the reason, and a hard block refuses the call, in
+// every posture, before anything runs.
 func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	in, err := parseInput(raw)
 	if err != nil {
@@ -94,6 +95,15 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	p := t.StaticPolicy()
 	p.Detached = in.action == "verifiers" && in.background
 	v := t.gatesVerdict(in.commands)
+	judged := ""
+	if in.action == "tests" && len(in.args) > 0 {
+		if ws := t.commands().Workspace; ws != "" {
+			r, ok := t.detectTests(ws, in.args, in.allFeatures)
+			var tv shellpolicy.Verdict
+			tv, judged = t.testsVerdict(r, ok, ws, in.args)
+			v = worse(v, tv)
+		}
+	}
 	switch v.Class {
 	case shellpolicy.Blocked:
 		p.Approval, p.Detached = tools.Auto, false // refused at run: nothing to approve
@@ -102,13 +112,30 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	}
 	return tools.NewCall(raw, p, func(ctx context.Context, tc *tools.Context) (tools.Result, error) {
 		if v.Class == shellpolicy.Blocked {
-			res := tools.Failed(shellpolicy.BlockedContent(v.Reasons))
-			res.Metadata = map[string]any{"status": "Blocked", "blocked_reasons": v.Reasons}
-			return res, nil
+			return blocked(v.Reasons), nil
 		}
-		res, err := t.execute(ctx, tc, in)
+		res, err := t.execute(ctx, tc, in, judged)
 		return tools.Sized(res, err, tc, "narrow the run with `args` (a test filter such as -run/-k, or one package) to see more of its output and excerpts")
 	}), nil
+}
+
+// blocked is the refusal of a hard-blocked call, Bash's.
+func blocked(reasons []string) tools.Result {
+	res := tools.Failed(shellpolicy.BlockedContent(reasons))
+	res.Metadata = map[string]any{"status": "Blocked", "blocked_reasons": reasons}
+	return res
+}
+
+// changedCommand refuses a test command that differs from the one the call
+// was approved for and needs more than that approval.
+func changedCommand(cmd string, v shellpolicy.Verdict) tools.Result {
+	if v.Class == shellpolicy.Blocked {
+		return blocked(v.Reasons)
+	}
+	res := tools.Failed("Nothing was run: the test command is now " + cmd + ", not the one this call was approved " +
+		"for, and it needs a person's explicit approval (" + v.Reason() + "). Call Run again to have it judged.")
+	res.Metadata = map[string]any{"status": "Held"}
+	return res
 }
 
 // Execute decodes and runs one Run action (tools.Execute).
@@ -116,11 +143,18 @@ func (t *Tool) Execute(ctx context.Context, tc *tools.Context, in json.RawMessag
 	return tools.Execute(ctx, t, tc, in)
 }
 
-func (t *Tool) execute(ctx context.Context, tc *tools.Context, in input) (tools.Result, error) {
+// execute runs one Run action; judged is the test command Prepare judged.
+func (t *Tool) execute(ctx context.Context, tc *tools.Context, in input, judged string) (tools.Result, error) {
 	if in.action == "verifiers" {
 		return t.verifiers(ctx, tc, in)
 	}
-	return t.tests(ctx, tc, in)
+	// The workspace the call runs in, or its runner, may not be the one
+	// judged (a file written since): the runner that runs is judged.
+	r, ok := t.detectTests(tc.Workspace, in.args, in.allFeatures)
+	if now, cmd := t.testsVerdict(r, ok, tc.Workspace, in.args); cmd != judged && now.Class >= shellpolicy.Explicit {
+		return changedCommand(cmd, now), nil
+	}
+	return t.tests(ctx, tc, in, r, ok)
 }
 
 // jsonResult renders v as the content.
@@ -132,16 +166,21 @@ func jsonResult(v any, success bool, meta map[string]any) tools.Result {
 	return tools.Result{Content: string(raw), Success: success, Metadata: meta}
 }
 
+// commands is the classifier's environment (nil knows no home or
+// workspace: hard blocks and the credential guard still hold).
+func (t *Tool) commands() *shellpolicy.Env {
+	if t.opts.Commands == nil {
+		return &shellpolicy.Env{}
+	}
+	return t.opts.Commands
+}
+
 // gatesVerdict judges the custom gates as Bash judges a command (CONTRACT.md
 // §6.1): each is the command `program args…` (ClassifyArgv) in its cwd; the
 // most severe verdict wins and its reasons are those of every gate of that
-// class. The detected gates and test runners are the project's own and are
-// not judged.
+// class. The detected gates are the project's own and are not judged.
 func (t *Tool) gatesVerdict(gates []customGate) shellpolicy.Verdict {
-	env := t.opts.Commands
-	if env == nil {
-		env = &shellpolicy.Env{}
-	}
+	env := t.commands()
 	worst := shellpolicy.Verdict{Class: shellpolicy.Ordinary}
 	for _, g := range gates {
 		dir := ""
@@ -151,13 +190,37 @@ func (t *Tool) gatesVerdict(gates []customGate) shellpolicy.Verdict {
 				dir = filepath.Join(env.Workspace, dir)
 			}
 		}
-		v := env.ClassifyArgv(append([]string{g.Program}, g.Args...), dir)
-		switch {
-		case v.Class > worst.Class:
-			worst = shellpolicy.Verdict{Class: v.Class, Reasons: append([]string(nil), v.Reasons...)}
-		case v.Class == worst.Class && v.Class >= shellpolicy.Explicit:
-			worst.Reasons = append(worst.Reasons, v.Reasons...)
-		}
+		worst = worse(worst, env.ClassifyArgv(append([]string{g.Program}, g.Args...), dir))
 	}
 	return worst
+}
+
+// testsVerdict judges the test command r (detected in ws; ok false: none)
+// when the model gave it args, as Bash judges a command: the runner's argv
+// (ClassifyArgv), or the configured test_command line with the args quoted
+// (Classify), so `go test -exec 'rm -rf /'` is as blocked here as there.
+// The project's own runner without args is not judged. cmd is the command
+// judged ("" when none).
+func (t *Tool) testsVerdict(r runner, ok bool, ws string, args []string) (v shellpolicy.Verdict, cmd string) {
+	v = shellpolicy.Verdict{Class: shellpolicy.Ordinary}
+	if len(args) == 0 || !ok {
+		return v, "" // the project's own command, or nothing runs
+	}
+	cmd = r.ecosystem + ": " + r.display()
+	if r.shell != "" {
+		return t.commands().Classify(r.shell, ws), cmd
+	}
+	return t.commands().ClassifyArgv(append([]string{r.program}, r.args...), ws), cmd
+}
+
+// worse is the more severe of two verdicts; at the same class from
+// Explicit up, with the reasons of both.
+func worse(a, b shellpolicy.Verdict) shellpolicy.Verdict {
+	switch {
+	case b.Class > a.Class:
+		return shellpolicy.Verdict{Class: b.Class, Reasons: append([]string(nil), b.Reasons...)}
+	case b.Class == a.Class && b.Class >= shellpolicy.Explicit:
+		a.Reasons = append(append([]string(nil), a.Reasons...), b.Reasons...)
+	}
+	return a
 }

@@ -35,9 +35,9 @@ type testReport struct {
 	StderrOmittedChars int       `json:"stderr_omitted_chars,omitempty"`
 }
 
-func (t *Tool) tests(ctx context.Context, tc *tools.Context, in input) (tools.Result, error) {
+// tests runs r, the runner detected in the workspace (ok false: none).
+func (t *Tool) tests(ctx context.Context, tc *tools.Context, in input, r runner, ok bool) (tools.Result, error) {
 	ws := tc.Workspace
-	r, ok := t.detectTests(ws, in.args, in.allFeatures)
 	if !ok {
 		return tools.Result{}, tools.ExecutionFailed("No test runner detected in %s: looked for go.mod, Cargo.toml, a "+
 			"package.json \"test\" script, a pytest configuration or test_*.py files, and a Makefile \"test\" target. "+

@@ -147,15 +147,16 @@ func (t *turn) plan(c pendingCall) *planned {
 		p.blocked = tools.AsError(c.badInput)
 		return p
 	}
-	if catalog.MatchesAny(t.e.opts.DenyTools, name) {
+	names := ruleNames(name, p.tool)
+	if matchesAny(t.e.opts.DenyTools, names) {
 		p.blocked = tools.PermissionDenied("Tool '%s' is in the disallowed-tools list", name)
 		return p
 	}
-	if len(t.e.opts.AllowTools) > 0 && !catalog.MatchesAny(t.e.opts.AllowTools, name) {
+	if len(t.e.opts.AllowTools) > 0 && !matchesAny(t.e.opts.AllowTools, names) {
 		p.blocked = tools.PermissionDenied("Tool '%s' is not in the allowed-tools list for the current command", name)
 		return p
 	}
-	if p.blocked = t.scopeRefusal(name); p.blocked != nil {
+	if p.blocked = t.scopeRefusal(name, names); p.blocked != nil {
 		return p
 	}
 	if p.search {

@@ -166,3 +166,35 @@ func TestProviderFailuresCarryTheirCategory(t *testing.T) {
 		})
 	}
 }
+
+// CONTRACT.md §4.8: a replay alias obeys the rules of the tool it stands
+// for as well as its own name's — denying work_update denies todo_write,
+// and allowing work_update allows it.
+func TestAllowAndDenyListsReachReplayAliases(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		allow, deny []string
+		ran         bool
+	}{
+		{"denied by its tool", nil, []string{"work_update"}, false},
+		{"denied by a rule for its tool", nil, []string{"work_*"}, false},
+		{"not allowed", []string{"File"}, nil, false},
+		{"allowed by its tool", []string{"work_update"}, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakemodel.New(t,
+				fakemodel.Tools(fakemodel.Call{ID: "w", Name: "todo_write", Args: `{"todos":[{"content":"x","status":"pending"}]}`}),
+				fakemodel.Text("ok"))
+			h := newHarness(t, srv, func(o *engine.Options) { o.AllowTools, o.DenyTools = tc.allow, tc.deny })
+			res := all[engine.ToolCallComplete](h.turn("go"))
+			if len(res) != 1 || res[0].Result.IsError == tc.ran {
+				t.Fatalf("results %+v", res)
+			}
+			if ran := len(h.svc.Ledger.Snapshot().Items) > 0; ran != tc.ran {
+				t.Errorf("the alias ran = %v, want %v", ran, tc.ran)
+			}
+		})
+	}
+}

@@ -56,9 +56,29 @@ func (t *turn) applyScope(s *TurnScope, model *string) {
 
 // scopeRefusal is the refusal of a call the turn's command does not allow,
 // or nil.
-func (t *turn) scopeRefusal(name string) *tools.Error {
-	if t.scopeAllow == nil || catalog.MatchesAny(t.scopeAllow, name) {
+func (t *turn) scopeRefusal(name string, names []string) *tools.Error {
+	if t.scopeAllow == nil || matchesAny(t.scopeAllow, names) {
 		return nil
 	}
 	return tools.PermissionDenied("Tool '%s' is not in the allowed-tools list for the current command", name)
+}
+
+// ruleNames are the names a call's allow and deny rules see (CONTRACT.md
+// §4.8): the name called and, for a replay alias, the tool it stands for —
+// denying `github` denies `github_comment` too.
+func ruleNames(name string, tool tools.Tool) []string {
+	if a, ok := tool.(interface{ Canonical() string }); ok && a.Canonical() != name {
+		return []string{name, a.Canonical()}
+	}
+	return []string{name}
+}
+
+// matchesAny reports whether any of names matches one of rules.
+func matchesAny(rules, names []string) bool {
+	for _, n := range names {
+		if catalog.MatchesAny(rules, n) {
+			return true
+		}
+	}
+	return false
 }

@@ -26,7 +26,7 @@ func NewActionAlias(canonical Tool, name, action string) *ActionAlias {
 	return &ActionAlias{tool: canonical, action: action, Spec: Spec{ToolName: name,
 		Desc:       "Replay alias of " + canonical.Name() + " action " + action + ".",
 		SchemaFunc: sync.OnceValue(func() map[string]any { return withoutAction(canonical.InputSchema()) }),
-		Caps:       canonical.Capabilities(), Hidden: true, Approve: Required}}
+		Caps:       canonical.Capabilities(), Hidden: true, AliasOf: canonical.Name(), Approve: Required}}
 }
 
 // withoutAction is schema with no `action` property and none required; the

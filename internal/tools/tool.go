@@ -99,9 +99,12 @@ type Spec struct {
 	// hidden aliases and deferred tools are rebuilt into every turn's
 	// registry but their schemas are rarely read. It must return the same
 	// read-only value every time (a sync.OnceValue serves).
-	SchemaFunc  func() map[string]any
-	Caps        []Capability
-	Hidden      bool // replay-only alias or internal helper
+	SchemaFunc func() map[string]any
+	Caps       []Capability
+	Hidden     bool // replay-only alias or internal helper
+	// AliasOf is, for a replay alias, the tool it stands for: the alias
+	// obeys that tool's allow and deny rules as well as its own name's.
+	AliasOf     string
 	Deferred    bool
 	Approve     Approval
 	ReadOnly    bool
@@ -119,7 +122,16 @@ func (s *Spec) InputSchema() map[string]any {
 }
 func (s *Spec) Capabilities() []Capability { return s.Caps }
 func (s *Spec) ModelVisible() bool         { return !s.Hidden }
-func (s *Spec) DeferLoading() bool         { return s.Deferred }
+
+// Canonical is the tool a call of s runs: AliasOf for a replay alias, else
+// its own name.
+func (s *Spec) Canonical() string {
+	if s.AliasOf != "" {
+		return s.AliasOf
+	}
+	return s.ToolName
+}
+func (s *Spec) DeferLoading() bool { return s.Deferred }
 
 // StaticPolicy is the policy of every call of a tool whose policy does not
 // depend on its input.

@@ -36,6 +36,7 @@ func NewApplyPatchOver(f *Tool) *ApplyPatch {
 		SchemaFunc: applyPatchSchema,
 		Caps:       []tools.Capability{tools.CapWritesFiles, tools.CapSandboxable, tools.CapRequiresApproval},
 		Hidden:     true,
+		AliasOf:    Name,
 		Approve:    tools.Suggest,
 	}}
 }

@@ -80,7 +80,7 @@ func Aliases(o Options) []tools.Tool {
 			continue
 		}
 		t := newTool(o)
-		t.forced, t.ToolName, t.Hidden = a, "task_"+a, true
+		t.forced, t.ToolName, t.Hidden, t.AliasOf = a, "task_"+a, true, toolName
 		t.Desc, t.SchemaFunc = "Replay-only alias of tasks action "+a+".", legacySchemas[a]
 		t.Caps, t.Approve = []tools.Capability{tools.CapReadOnly}, tools.Auto
 		if a == "create" {

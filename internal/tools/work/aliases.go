@@ -19,7 +19,7 @@ func Aliases(ledger *Ledger) []tools.Tool {
 	var out []tools.Tool
 	for _, prefix := range []string{"todo", "checklist"} {
 		w := New(ledger)
-		w.ToolName, w.Hidden, w.invokedAs = prefix+"_write", true, prefix+"_write"
+		w.ToolName, w.Hidden, w.AliasOf, w.invokedAs = prefix+"_write", true, Name, prefix+"_write"
 		out = append(out, w,
 			&addTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_add", addParams.Schema, false)}},
 			&updateTool{granular{ledger: ledger, Spec: hiddenSpec(prefix+"_update", setParams.Schema, false)}},
@@ -35,7 +35,7 @@ func hiddenSpec(name string, schema func() map[string]any, readOnly bool) tools.
 		caps = []tools.Capability{tools.CapReadOnly}
 	}
 	return tools.Spec{ToolName: name, Desc: "Replay-only alias of work_update.", SchemaFunc: schema, Caps: caps,
-		Hidden: true, Approve: tools.Auto, ReadOnly: readOnly, Parallel: readOnly}
+		Hidden: true, AliasOf: Name, Approve: tools.Auto, ReadOnly: readOnly, Parallel: readOnly}
 }
 
 // The aliases' parameter contracts (docs/ARCHITECTURE.md §6); their

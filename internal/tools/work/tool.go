@@ -32,7 +32,7 @@ type entry struct {
 
 // params is shared, read-only, by work_update and its full-replace aliases
 // in every turn's registry; the schema is built once per process.
-var params = tools.NewParams[contract]("work_update", tools.ParamOptions[contract]{
+var params = tools.NewParams[contract](Name, tools.ParamOptions[contract]{
 	Shape: func(s *jsonschema.Schema, _ []string) {
 		items, err := jsonschema.For[entry](nil)
 		if err != nil {
@@ -63,11 +63,14 @@ type Update struct {
 	invokedAs string
 }
 
+// Name is the tool's name, which its replay aliases stand for.
+const Name = "work_update"
+
 // New returns work_update writing to ledger: eager, writes_files, approval
 // Auto, available in every mode including Plan.
 func New(ledger *Ledger) *Update {
 	return &Update{ledger: ledger, Spec: tools.Spec{
-		ToolName:   "work_update",
+		ToolName:   Name,
 		Desc:       description,
 		SchemaFunc: params.Schema,
 		Caps:       []tools.Capability{tools.CapWritesFiles},
@@ -179,7 +182,7 @@ func metadata(snap Snapshot) map[string]any {
 		active = snap.InProgressID
 	}
 	return map[string]any{
-		"canonical_tool": "work_update",
+		"canonical_tool": Name,
 		"work_surface": map[string]any{"canonical": "work", "model_visible": true,
 			"durable_owner": "fleet_workflow_ledger", "progress_key": "task_updates.checklist"},
 		"task_updates": map[string]any{"checklist": map[string]any{

@@ -269,14 +269,16 @@ func (t *turn) execute(ctx context.Context, p *planned) {
 		t.complete(p)
 		return
 	}
+	report, stopProgress := t.progress(p)
 	tc := &tools.Context{Workspace: t.e.opts.Workspace, Mode: t.set.Mode, TrustedRoots: t.trustedRoots(), Approval: p.approval,
-		TurnID: t.id, CallID: p.call.id, Budget: t.budget, Progress: t.progress(p),
+		TurnID: t.id, CallID: p.call.id, Budget: t.budget, Progress: report,
 		Sandbox: t.sandbox(), NoVision: t.noVision}
 	t.checkpointBefore(ctx, p)
 	res, err := p.prepared.Run(ctx, tc)
 	if err == nil {
 		res = t.offerRerun(ctx, p, tc, res)
 	}
+	stopProgress()
 	t.checkpointAfter(ctx, p, res.Metadata, err)
 	if res.ChildUsage.Reported() {
 		t.usageMu.Lock()

@@ -112,7 +112,9 @@ func (t *turn) submitHooks(ctx context.Context, send SendMessage) (content strin
 	v := h.Run(ctx, HookMessageSubmit, HookCall{SessionID: t.info.SessionID, TurnID: t.id, Message: send.Content})
 	t.e.hookNotices(v)
 	if v.Block {
-		t.fail(ErrorEnvelope{Message: MessageBlocked(v.Reason), Category: "hook_blocked", Severity: "warning", Recoverable: true})
+		// The envelope's categories are a closed set (CONTRACT.md §8.4): the
+		// user's own hook did not accept the message as input.
+		t.fail(ErrorEnvelope{Message: MessageBlocked(v.Reason), Category: "invalid_input", Severity: "warning", Recoverable: true})
 		return "", false
 	}
 	if v.Message != "" && v.Message != send.Content {

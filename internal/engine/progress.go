@@ -9,25 +9,35 @@ import (
 )
 
 // progress forwards a running call's output tail as ToolCallProgress,
-// bounded and redacted. A tool reporting faster than tools.ProgressInterval
-// has the extra reports dropped. The tool stops reporting before it
-// returns, so no progress follows the call's completion.
-func (t *turn) progress(p *planned) func(string) {
-	var mu sync.Mutex
+// bounded and redacted (CONTRACT.md §8.6): at most one per
+// tools.ProgressInterval, a faster report dropped, and only when what the
+// host would see changed. stop, called once the call has returned, drops
+// every later report and waits for one being sent, so no progress follows
+// the call's ToolCallComplete even from a tool that keeps reporting.
+func (t *turn) progress(p *planned) (report func(string), stop func()) {
+	var mu sync.Mutex // held while a report is sent: stop waits for it
 	var last time.Time
-	return func(tail string) {
+	sent, stopped := "", false
+	report = func(tail string) {
 		mu.Lock()
+		defer mu.Unlock()
 		now := time.Now()
-		early := !last.IsZero() && now.Sub(last) < tools.ProgressInterval/2
-		if !early {
-			last = now
-		}
-		mu.Unlock()
-		if early {
+		if stopped || !last.IsZero() && now.Sub(last) < tools.ProgressInterval {
 			return
 		}
-		t.e.emit(ToolCallProgress{ID: p.call.id, Name: p.call.name, Output: boundTail(t.e.redact(tail))})
+		out := boundTail(t.e.redact(tail))
+		if out == sent {
+			return
+		}
+		last, sent = now, out
+		t.e.emit(ToolCallProgress{ID: p.call.id, Name: p.call.name, Output: out})
 	}
+	stop = func() {
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+	}
+	return report, stop
 }
 
 // boundTail keeps the last tools.ProgressLines lines of s and at most

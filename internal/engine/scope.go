@@ -26,12 +26,17 @@ func (t *turn) applyScope(s *TurnScope, model *string) {
 		return
 	}
 	var notes []string
-	if s.Mode != nil && *s.Mode != t.set.Mode {
-		if *s.Mode != posture.Plan && t.set.Mode == posture.Plan {
-			notes = append(notes, fmt.Sprintf("stays in Plan mode (it asks for %s; a command never widens the session's mode — /mode %s first)",
-				s.Mode.Title(), s.Mode))
-		} else {
-			t.scopeMode = s.Mode
+	switch {
+	case s.Mode == nil:
+	case *s.Mode != posture.Plan && t.set.Mode == posture.Plan:
+		notes = append(notes, fmt.Sprintf("stays in Plan mode (it asks for %s; a command never widens the session's mode — /mode %s first)",
+			s.Mode.Title(), s.Mode))
+	default:
+		// The command's mode stands for the turn even when the session is
+		// in it now: a mode change adopted mid-turn moves it only to Plan
+		// (adopt, CONTRACT.md §8.1).
+		t.scopeMode = s.Mode
+		if *s.Mode != t.set.Mode {
 			t.set.Mode = *s.Mode
 			notes = append(notes, "runs in "+t.set.Mode.Title()+" mode")
 		}

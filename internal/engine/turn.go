@@ -64,11 +64,14 @@ func (e *Engine) runTurn(ctx context.Context, send SendMessage) (final Event) {
 	model := e.sess.Model
 	e.mu.Unlock()
 	t.id, t.outcome = id, TurnComplete{TurnID: id, Status: TurnCompleted}
+	// TurnStarted is the turn's first event (CONTRACT.md §9.1): what the
+	// turn's start says about it — the narrowing, a command's scope —
+	// belongs to the turn a host has opened.
+	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
 	if narrowed {
 		e.emit(Status{Message: fmt.Sprintf("Input from %s does not inherit auto-approval or Full Access; this turn runs under Ask.", send.Provenance)})
 	}
 	t.applyScope(send.Scope, &model)
-	e.emit(TurnStarted{TurnID: t.id, CreatedAt: e.opts.Clock()})
 	defer func() {
 		if p := recover(); p != nil {
 			msg := fmt.Sprintf("The engine hit an internal error and stopped this turn: %v. Your session is intact — send your message again to retry.", p)

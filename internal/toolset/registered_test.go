@@ -26,8 +26,10 @@ func TestWhatEachTurnRegisters(t *testing.T) {
 		{"Act, shell allowed", engine.TurnEnv{Mode: posture.Act, AllowShell: true}, nil,
 			[]string{"File", "Git", "update_plan", "work_update", "todo_write", "Bash", "Run", "apply_patch", "tasks", "task_list",
 				"remember", "agent", "handle_read", "github", "read_media", "Web", "rlm"}, nil},
-		{"Act, shell not allowed", engine.TurnEnv{Mode: posture.Act}, nil, []string{"Run"}, []string{"Bash"}},
-		{"Full Access, shell not allowed", engine.TurnEnv{Mode: posture.Act, Posture: posture.FullAccess}, nil, []string{"Bash", "Run"}, nil},
+		// rlm's eval runs the model's Python: without shell access it is
+		// not there, as Bash is not.
+		{"Act, shell not allowed", engine.TurnEnv{Mode: posture.Act}, nil, []string{"Run"}, []string{"Bash", "rlm", "rlm_eval"}},
+		{"Full Access, shell not allowed", engine.TurnEnv{Mode: posture.Act, Posture: posture.FullAccess}, nil, []string{"Bash", "Run", "rlm"}, nil},
 		{"no job manager", engine.TurnEnv{Mode: posture.Act, AllowShell: true}, func(s *toolset.Services) { s.Jobs = nil },
 			[]string{"File"}, []string{"Bash", "Run"}},
 		{"patch off", engine.TurnEnv{Mode: posture.Act, AllowShell: true}, func(s *toolset.Services) { s.ApplyPatch = false },

@@ -142,11 +142,12 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 		}
 	}
 	reg.Register(git.New())
+	shell := env.AllowShell || env.Posture == posture.FullAccess
 	if s.Jobs != nil && !readOnly {
-		if env.AllowShell || env.Posture == posture.FullAccess {
+		if shell {
 			reg.Register(bash.New(bash.Options{Jobs: s.Jobs, Policy: bash.ShellFull, Commands: s.CommandEnv()}))
 		}
-		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand, Commands: s.CommandEnv()}))
+		reg.Register(run.New(run.Options{Jobs: s.Jobs, TestCommand: s.TestCommand, Commands: s.CommandEnv(), NoShell: !shell}))
 	}
 	reg.Register(plan.New(s.Plan))
 	reg.Register(work.New(s.Ledger))
@@ -189,7 +190,7 @@ func (s *Services) Registry(env engine.TurnEnv) *tools.Registry {
 			reg.Register(a)
 		}
 	}
-	if s.RLM != nil && !readOnly {
+	if s.RLM != nil && !readOnly && shell { // its eval runs the model's Python: a shell by another name
 		reg.Register(s.RLM)
 		for _, a := range rlm.Aliases(s.RLM) {
 			reg.Register(a)

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -163,5 +164,34 @@ func TestContract64TimeoutKillsTheProcessTree(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the test command's child %d outlived the timeout", pid)
 		}
+	}
+}
+
+// CONTRACT.md §6.4: without shell access (allow_shell off outside Full
+// Access) a custom gate — a program of the model's choosing — is refused
+// before anything runs, with a message naming allow_shell; the same call
+// without `commands` runs the detected gates.
+func TestContract64CustomGatesNeedShellAccess(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "argv.log")
+	echo := filepath.Join(t.TempDir(), "echo")
+	if err := os.WriteFile(echo, []byte("#!/bin/sh\necho \"STANDIN:$*\" >> "+log+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, Options{}, nil)
+	reg := tools.NewRegistry()
+	reg.Register(New(Options{Jobs: f.m, NoShell: true}))
+	in, _ := json.Marshal(map[string]any{"action": "verifiers", "profile": "go",
+		"commands": []map[string]any{{"name": "g", "program": echo, "args": []string{"ran"}}}})
+	_, err := reg.Prepare("Run", in)
+	var te *tools.Error
+	if !errors.As(err, &te) || te.Kind != tools.KindPermissionDenied || !strings.Contains(te.Error(), "allow_shell") {
+		t.Fatalf("a custom gate without shell access: %v", err)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Error("the refused gate ran")
+	}
+	if _, err := reg.Prepare("Run", json.RawMessage(`{"action":"verifiers","profile":"go"}`)); err != nil {
+		t.Errorf("the detected gates without shell access: %v", err)
 	}
 }

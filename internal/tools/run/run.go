@@ -36,6 +36,11 @@ type Options struct {
 	// command `program args…` (nil knows no home or workspace: hard blocks
 	// and the credential guard still hold).
 	Commands *shellpolicy.Env
+	// NoShell is set when the session may not run shell commands
+	// (allow_shell off outside Full Access): a custom gate runs a program
+	// of the model's choosing, so a call with `commands` is refused; the
+	// detected runners and gates still run.
+	NoShell bool
 }
 
 // Tool is Run. It is default-active outside Plan mode.
@@ -91,6 +96,10 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	in, err := parseInput(raw)
 	if err != nil {
 		return nil, err
+	}
+	if t.opts.NoShell && len(in.commands) > 0 {
+		return nil, tools.PermissionDenied("custom verifier `commands` run programs of the caller's choosing and need " +
+			"shell access (allow_shell or Full Access); call Run without `commands` to run the detected gates")
 	}
 	p := t.StaticPolicy()
 	p.Detached = in.action == "verifiers" && in.background

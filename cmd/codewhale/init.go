@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -67,12 +65,20 @@ func runInit(ios IO, cfg *config.Config, o *initOptions) int {
 		fmt.Fprintln(ios.Err, "error:", err)
 		return exitFailure
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// Signals end the survey as they end exec (CONTRACT.md §13.4):
+	// 128+signal once the turn has stopped and the session is saved.
+	ctx, sig := notifySignals()
+	defer sig.stop()
 	reply, code := surveyTurn(ctx, ios, cfg, d, o.maxTurns)
+	if c, ok := sig.exit(); ok {
+		return c
+	}
 	if code != exitOK {
 		return code
 	}
+	// From here on nothing runs that a signal should wait for: Ctrl+C at
+	// the question ends the process at once, with nothing written.
+	sig.stop()
 	proposal, err := d.Proposal(reply)
 	if err != nil {
 		fmt.Fprintf(ios.Err, "error: %v; %s is unchanged\n", err, d.Path)
@@ -130,7 +136,7 @@ func surveyTurn(ctx context.Context, ios IO, cfg *config.Config, d *projectctx.I
 		return "", exitInterrupt
 	case done.Status != engine.TurnCompleted:
 		fmt.Fprintf(ios.Err, "error: the survey turn did not complete (%s%s); %s is unchanged\n", done.Status, orReason(done.Error), d.Path)
-		if done.ErrorCategory == "network" || done.ErrorCategory == "timeout" {
+		if tempFailure(done.ErrorCategory) {
 			return "", exitTempFail
 		}
 		return "", exitFailure

@@ -43,6 +43,7 @@ type InitDraft struct {
 	Force          bool
 	Prompt         string
 	seen           []byte // Target's content when Diff ran (nil: no file)
+	baseCut        string // the receipt when Base is only the first part of the file
 }
 
 // NewInitDraft prepares /init for workspace; force asks for a fresh file
@@ -70,11 +71,15 @@ func NewInitDraft(workspace string, force bool) (*InitDraft, error) {
 		if why != "" {
 			return nil, fmt.Errorf("%s is not read: %s; move it or run /init --force for a fresh AGENTS.md", p, why)
 		}
-		data, _, err := readReal(nil, real, MaxInstructionBytes)
+		data, fi, err := readReal(nil, real, MaxInstructionBytes+1)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", p, err)
 		}
-		d.Base, d.BasePath = string(data), p
+		kept := cutText(data, MaxInstructionBytes)
+		if int64(len(kept)) < fi.Size() { // cut as the instructions load cuts it, and the model told so
+			d.baseCut = cutReceipt(p, len(kept), fi.Size(), fmt.Sprintf("the %d KiB limit per file", MaxInstructionBytes>>10))
+		}
+		d.Base, d.BasePath = string(kept), p
 		break
 	}
 	d.Prompt = d.prompt()
@@ -121,6 +126,9 @@ func (d *InitDraft) prompt() string {
 		fmt.Fprintf(&b, "%s already exists; improve it rather than replace it: keep what is still right, correct what "+
 			"is wrong or stale, add what is missing, and keep the maintainers' own rules unless the repository "+
 			"contradicts them. Its current text:\n\n%s\n%s\n%s\n\n", d.BasePath, proposalOpen, strings.TrimRight(d.Base, "\n"), proposalClose)
+		if d.baseCut != "" {
+			b.WriteString(d.baseCut + "\n\n")
+		}
 	}
 	fmt.Fprintf(&b, "End your answer with the complete file, exactly as it should be written, between a line %s and a "+
 		"line %s. The user sees the change as a diff and decides whether to write it.", proposalOpen, proposalClose)
@@ -154,17 +162,26 @@ func (d *InitDraft) Proposal(reply string) (string, error) {
 }
 
 // hiddenControl names what in text a terminal would not show as it is:
-// invalid UTF-8, escape sequences and other control characters (tab, CR
-// and newline are text), and the bidirectional overrides that make a line
-// read differently from its bytes. "" when there is none. The person approves the
-// diff they see, so the file must be exactly that.
+// invalid UTF-8, escape sequences and other control characters (tab,
+// newline and a CR that ends a line are text; a CR inside a line returns
+// the cursor, so what follows it is drawn over what precedes it), the
+// bidirectional overrides that make a line read differently from its
+// bytes, and the Unicode tag characters, which a terminal draws as nothing
+// while a model reads them as ASCII. "" when there is none. The person
+// approves the diff they see, so the file must be exactly that.
 func hiddenControl(text string) string {
 	if !utf8.ValidString(text) {
 		return "bytes that are not UTF-8"
 	}
-	for _, r := range text {
+	for i, r := range text {
 		switch {
-		case r == '\t' || r == '\n' || r == '\r':
+		case r == '\t' || r == '\n':
+		case r == '\r':
+			if !strings.HasPrefix(text[i+1:], "\n") {
+				return "a carriage return inside a line (CR without LF), which draws the rest of the line over its start"
+			}
+		case r >= 0xe0000 && r <= 0xe007f:
+			return fmt.Sprintf("a Unicode tag character (U+%04X), which a terminal does not show", r)
 		case r == 0x1b:
 			return "an escape sequence (ESC)"
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:

@@ -127,13 +127,19 @@ func readInstruction(path, scope string, ar area, direct bool, budget *int, w *w
 		if limit < MaxInstructionBytes {
 			which = fmt.Sprintf("the %d KiB total for project instructions", MaxInstructionTotalBytes>>10)
 		}
-		in.Cut = fmt.Sprintf("[codewhale: %s was cut here at %d of %d bytes (%s); read the rest with File read if you need it]",
-			path, len(kept), size, which)
+		in.Cut = cutReceipt(path, len(kept), size, which)
 	}
 	in.text, in.Kept = string(kept), len(kept)
 	in.Mentions = mentions(in.text)
 	*budget -= len(kept)
 	return in, true
+}
+
+// cutReceipt is the line that ends an instructions file cut to kept of its
+// size bytes by the bound which (CONTRACT.md §17.1, exact).
+func cutReceipt(path string, kept int, size int64, which string) string {
+	return fmt.Sprintf("[codewhale: %s was cut here at %d of %d bytes (%s); read the rest with File read if you need it]",
+		path, kept, size, which)
 }
 
 // mentionPattern is an @path reference as other agents expand them: @ at a

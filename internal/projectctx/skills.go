@@ -1,14 +1,18 @@
 package projectctx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/codewhale/codewhale/internal/tools/confine"
 )
 
 // Bounds of skills (CONTRACT.md §17.3).
@@ -108,33 +112,42 @@ func readSkill(src source, dir string, linked bool, w *watch) (Skill, string, bo
 }
 
 // skillsBlock lists the skills for the system prompt, bounded in count,
-// description length and total size; what is left out is counted.
+// description length and total size — the whole block, its count of what
+// is left out and its closing tag included; what is left out is counted.
 func skillsBlock(skills []Skill) string {
 	if len(skills) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("<skills>\nSkills are instructions for particular kinds of task, each in its own folder. When the task " +
+	const open = "<skills>\nSkills are instructions for particular kinds of task, each in its own folder. When the task " +
 		"at hand matches a skill's description, call load_skill with its name before you start; it returns the " +
-		"instructions and the files beside them.\n")
-	listed := 0
+		"instructions and the files beside them.\n"
+	const closing = "</skills>"
+	var lines []string
+	size := len(open) + len(closing)
 	for _, s := range skills {
 		desc := s.Description
 		if utf8.RuneCountInString(desc) > maxSkillDescLen {
 			desc = string([]rune(desc)[:maxSkillDescLen-1]) + "…"
 		}
 		line := "- " + s.Name + ": " + desc + "\n"
-		if listed == maxSkillsListed || b.Len()+len(line) > maxSkillsBlock {
+		if len(lines) == maxSkillsListed || size+len(line) > maxSkillsBlock {
 			break
 		}
-		b.WriteString(line)
-		listed++
+		lines = append(lines, line)
+		size += len(line)
 	}
-	if n := len(skills) - listed; n > 0 {
-		fmt.Fprintf(&b, "(%d more skills are not listed here; load_skill with an unknown name lists every name.)\n", n)
+	more := func() string {
+		if n := len(skills) - len(lines); n > 0 {
+			return fmt.Sprintf("(%d more skills are not listed here; load_skill with an unknown name lists every name.)\n", n)
+		}
+		return ""
 	}
-	b.WriteString("</skills>")
-	return b.String()
+	// The count of those left out needs room too: give it the last lines'.
+	for len(lines) > 0 && size+len(more()) > maxSkillsBlock {
+		size -= len(lines[len(lines)-1])
+		lines = lines[:len(lines)-1]
+	}
+	return open + strings.Join(lines, "") + more() + closing
 }
 
 // SkillContent is what load_skill returns.
@@ -167,34 +180,45 @@ func (s *Skill) Content() (SkillContent, error) {
 }
 
 // listFiles walks the skill folder (bounded depth and count), skipping
-// hidden entries and SKILL.md itself.
+// hidden entries and SKILL.md itself. The folder is listed through the
+// confined reader rooted at it, so a subfolder swapped for a link while
+// the walk runs is not listed through the link.
 func (s *Skill) listFiles() ([]string, int) {
-	var files []string
+	files := confine.NewSet(s.Dir)
+	defer files.Close()
+	var out []string
 	more := 0
-	root := s.Dir
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == root {
-			return nil
+	var walk func(dir, rel string, depth int)
+	walk = func(dir, rel string, depth int) {
+		entries, err := files.ReadDir(dir)
+		if err != nil {
+			return
 		}
-		rel, _ := filepath.Rel(root, p)
-		if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= maxSkillFileDeep {
-			if d.IsDir() {
-				return filepath.SkipDir
+		for _, e := range entries {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") {
+				continue
 			}
-			return nil
+			p := path.Join(rel, name)
+			if e.IsDir() {
+				if depth < maxSkillFileDeep {
+					walk(filepath.Join(dir, name), p, depth+1)
+				}
+				continue
+			}
+			if p == SkillFile {
+				continue
+			}
+			if len(out) == maxSkillFiles {
+				more++
+				continue
+			}
+			out = append(out, p)
 		}
-		if d.IsDir() || rel == SkillFile {
-			return nil
-		}
-		if len(files) == maxSkillFiles {
-			more++
-			return nil
-		}
-		files = append(files, filepath.ToSlash(rel))
-		return nil
-	})
-	sort.Strings(files)
-	return files, more
+	}
+	walk(s.Dir, "", 1)
+	sort.Strings(out)
+	return out, more
 }
 
 // ReadFile returns a file beside the skill's SKILL.md, bounded. The name
@@ -213,8 +237,13 @@ func (s *Skill) ReadFile(name string) (text string, cut string, err error) {
 	} else if err != nil {
 		return "", "", err
 	}
-	dir := area{root: s.Dir, home: s.area.home}
-	real, why := dir.admit(p, false)
+	// The user's home folders may link anywhere (area), but the name comes
+	// from the model: what it opens must lie inside the skill's folder
+	// wherever the skill came from.
+	real, why := area{root: s.Dir, home: s.area.home}.admit(p, false)
+	if why == "" && !within(real, s.Dir) {
+		why = "it resolves to " + real + ", outside " + s.Dir
+	}
 	if why != "" {
 		return "", "", fmt.Errorf("file %q of skill %s is not readable: %s", name, s.Name, why)
 	}
@@ -227,7 +256,7 @@ func (s *Skill) ReadFile(name string) (text string, cut string, err error) {
 	if int64(len(kept)) < size {
 		cut = fmt.Sprintf("[codewhale: %s was cut at %d of %d bytes]", p, len(kept), size)
 	}
-	if !utf8.Valid(kept) {
+	if !utf8.Valid(kept) || bytes.IndexByte(kept, 0) >= 0 {
 		return "", "", fmt.Errorf("file %q of skill %s is binary; only text files can be returned", name, s.Name)
 	}
 	return string(kept), cut, nil

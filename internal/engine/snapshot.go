@@ -239,7 +239,7 @@ func CaptureSnapshot(turnID string, step int, reqTools []provider.Tool, sc *Surf
 	switch {
 	case sc == nil:
 		s.UnavailableForRequest = append(s.UnavailableForRequest, "provider", "model", "approval", "provenance", "capabilities")
-		s.Provider = ProviderReceipt{Status: "unknown"}
+		s.Provider = ProviderReceipt{Status: "unknown", Reason: reasonNoContext} // unknown always says why (CONTRACT.md §11.4)
 		s.RegistryToolCount = unknown[int](reasonNoRegistry)
 		s.RegistryOnlyTools = unknown[BoundedList](reasonNoRegistry)
 	default:

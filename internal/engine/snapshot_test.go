@@ -108,9 +108,10 @@ func TestSnapshotUnknownsAndBounds(t *testing.T) {
 		t.Errorf("unavailable %v", snap.UnavailableForRequest)
 	}
 	if !strings.Contains(snap.JSON(), `"provider": {
-    "status": "unknown"
+    "status": "unknown",
+    "reason": "surface context not captured for this request"
   }`) {
-		t.Error("provider must be {status: unknown} without context")
+		t.Error("provider must be {status: unknown, reason} without context")
 	}
 	// Absent is not empty.
 	absent := CaptureSnapshot("t", 0, nil, nil)

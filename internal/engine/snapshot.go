@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -318,7 +319,7 @@ func project(ordinal int, t *provider.Tool, sc *SurfaceContext) ToolProjection {
 		p.Provenance = known(catalog.OriginMCP)
 	case inReg:
 		p.Provenance = known(catalog.OriginBuiltin)
-	case isSyntheticIn(sc.Synthetic, t.Name):
+	case slices.Contains(sc.Synthetic, t.Name):
 		p.Provenance = known(catalog.OriginSynthetic)
 	default:
 		p.Provenance = known(catalog.Origin("unknown"))
@@ -337,15 +338,6 @@ func project(ordinal int, t *provider.Tool, sc *SurfaceContext) ToolProjection {
 	p.Approval = known(boundRunes(fact.Approval, MaxAuxiliaryChars))
 	p.ModelVisible = known(fact.ModelVisible)
 	return p
-}
-
-func isSyntheticIn(names []string, n string) bool {
-	for _, s := range names {
-		if s == n {
-			return true
-		}
-	}
-	return false
 }
 
 // boundSchema is goSchemaJSON bounded. The usual schema needs no Go-only

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -32,11 +31,12 @@ const askTimeout = 45 * time.Second
 type Tool struct {
 	tools.Spec
 	servers *lsp.Manager
+	wait    time.Duration // bounds one question; askTimeout unless a test shortens it
 }
 
 // New returns the tool over m.
 func New(m *lsp.Manager) *Tool {
-	return &Tool{servers: m, Spec: tools.Spec{
+	return &Tool{servers: m, wait: askTimeout, Spec: tools.Spec{
 		ToolName: Name,
 		Desc: "Code intelligence from language servers: diagnostics, definitions, references, hover, symbols, renames. " +
 			"Asks the server of the file at path (gopls, pyright, typescript-language-server, " +
@@ -46,6 +46,7 @@ func New(m *lsp.Manager) *Tool {
 			"nothing is applied). Lines and columns are 1-based, columns count characters; paths are workspace-relative.",
 		SchemaFunc: params.Schema,
 		Caps:       []tools.Capability{tools.CapReadOnly},
+		Deferred:   true,
 		Approve:    tools.Auto,
 		ReadOnly:   true,
 		Parallel:   true,
@@ -90,7 +91,7 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[inpu
 		return tools.Failed(fmt.Sprintf("lsp: no language server takes %s here (/lsp lists the servers and the files "+
 			"they take); nothing was asked", d.In.Path)), nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, askTimeout)
+	ctx, cancel := context.WithTimeout(ctx, t.wait)
 	defer cancel()
 	var text string
 	switch d.Action {
@@ -106,19 +107,20 @@ func (t *Tool) run(ctx context.Context, tc *tools.Context, d *tools.Decoded[inpu
 		text, err = t.rename(ctx, a)
 	}
 	if err != nil {
-		return tools.Failed(failure(t.servers.Server(a.target.Path), d.Action, err)), nil
+		return tools.Failed(failure(t.servers.Server(a.target.Path), d.Action, t.wait, err)), nil
 	}
 	return tools.OK(text), nil
 }
 
-// failure is what the model reads when the server could not answer.
-func failure(server, action string, err error) string {
+// failure is what the model reads when the server could not answer: one
+// of the two exact forms of CONTRACT.md §6.13, a timeout included.
+func failure(server, action string, wait time.Duration, err error) string {
 	var un *lsp.Unsupported
 	switch {
 	case errors.As(err, &un):
 		return "lsp: " + un.Error() + "; nothing was asked"
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("lsp: %s did not answer %s within %v", server, action, askTimeout)
+		err = fmt.Errorf("it did not answer within %v", wait)
 	}
 	return fmt.Sprintf("lsp: %s could not answer %s: %v", server, action, err)
 }
@@ -172,27 +174,24 @@ func (a *ask) positionOf(text string) error {
 // sends).
 const maxFileBytes = 4 << 20
 
-// readConfined reads abs beneath the call's roots (confine), refusing a
-// directory and a file over maxFileBytes.
+// readConfined reads abs through the one confined reader the File tool
+// uses (confine.ReadFile: beneath the call's roots, through no symbolic
+// link, the secret guard again, regular files only, so a FIFO planted
+// under a source name cannot hang the call), refusing a file over
+// maxFileBytes.
 func readConfined(tc *tools.Context, abs string) ([]byte, error) {
-	set := confine.NewSet(tc.Roots()...)
-	defer set.Close()
-	f, err := set.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
+	data, fi, err := confine.ReadFile(tc.Roots(), abs, maxFileBytes+1)
+	switch {
+	case fi != nil && fi.IsDir():
 		return nil, errors.New("it is a directory; name a source file")
-	}
-	if fi.Size() > maxFileBytes {
+	case errors.Is(err, confine.ErrNotRegular):
+		return nil, errors.New("it is not a regular file; name a source file")
+	case err != nil:
+		return nil, err
+	case fi.Size() > maxFileBytes:
 		return nil, fmt.Errorf("it is %d bytes, over the %d a language server is sent", fi.Size(), maxFileBytes)
 	}
-	return io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	return data, nil
 }
 
 // symbolColumn is the 1-based character column of sym's first occurrence
@@ -211,9 +210,10 @@ func symbolColumn(text string, line int, sym string) (int, error) {
 	return len([]rune(l[:i])) + 1, nil
 }
 
+// clip is s cut to at most n characters, the last of them "…" when cut.
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
+		return string(r[:n-1]) + "…"
 	}
 	return s
 }

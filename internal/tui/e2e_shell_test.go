@@ -51,7 +51,7 @@ func TestE2EShellCommandAsksUnderAsk(t *testing.T) {
 
 // The card of the person's own command shows no intent (the model's last
 // reply is not why they typed it) and offers no "Abort the turn": no turn
-// runs. Esc denies it.
+// runs. Esc denies it (CONTRACT.md §14.6).
 func TestE2EShellCommandCardHasNoIntentAndNoAbort(t *testing.T) {
 	t.Parallel()
 	p := startTUI(t, fakemodel.New(t, fakemodel.Text("I would refactor everything.")))

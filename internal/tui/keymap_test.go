@@ -15,7 +15,7 @@ const (
 	keysEnd   = "<!-- keys:end -->"
 )
 
-// The README's key table is the keymap, the one the F1 overlay shows.
+// The README's key table is the keymap, the one the F1 overlay shows (CONTRACT.md §14.6).
 func TestREADMEKeyTable(t *testing.T) {
 	path := filepath.Join("..", "..", "README.md")
 	raw, err := os.ReadFile(path)
@@ -39,7 +39,7 @@ func TestREADMEKeyTable(t *testing.T) {
 	}
 }
 
-// The F1 overlay lists every keymap row.
+// The F1 overlay lists every keymap row (CONTRACT.md §14.6).
 func TestHelpOverlayShowsTheKeymap(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 200, 200)

@@ -17,6 +17,11 @@ import (
 // then the composer.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	m.lastKey = m.now()
+	if k.Type == tea.KeyShiftTab {
+		// The posture chord comes before any modal: a card or a pager on
+		// top never keeps the person from changing the posture.
+		return m.switches.CyclePosture(m.hhost)
+	}
 	v := m.stack.Top()
 	if v == nil {
 		return m.unmodalKey(k)
@@ -47,12 +52,10 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	return m.unmodalKey(k)
 }
 
-// unmodalKey routes a key no modal took: composer popups, global chords,
-// the Esc stack, scrolling, then the composer.
+// unmodalKey routes a key no modal took (the posture chord went first):
+// composer popups, global chords, the Esc stack, scrolling, then the
+// composer.
 func (m *Model) unmodalKey(k tea.KeyMsg) tea.Cmd {
-	if k.Type == tea.KeyShiftTab {
-		return m.switches.CyclePosture(m.hhost)
-	}
 	if m.menu.Visible() {
 		switch cmd, r := m.menu.Key(k); r {
 		case slash.Handled:

@@ -86,7 +86,7 @@ func runFor[T tea.Msg](t *testing.T, d *direct, cmd tea.Cmd) T {
 }
 
 // /mcp lists each server's transport, state, protocol, counts, prompts as
-// commands and last error; login says how to sign in.
+// commands and last error; login says how to sign in (CONTRACT.md §14.7).
 func TestMCPCommandListsServers(t *testing.T) {
 	t.Parallel()
 	p := everythingPool(t)

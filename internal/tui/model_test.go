@@ -53,6 +53,7 @@ func TestHeaderShowsRouteModePostureAndContextMeter(t *testing.T) {
 	golden.RequireEqual(t, []byte(d.screen()))
 }
 
+// CONTRACT.md §14.5: Tab on an empty composer cycles Plan → Act → Operate.
 func TestTabCyclesModesOnAnEmptyComposerOnly(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 20)
@@ -173,6 +174,8 @@ func TestEscCancelsAtOnceAndKeepsThePartialReply(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.6: a message cancelled before any reply goes back into the composer, marked, and leaves the
+// conversation; typing adds to it.
 func TestCancelBeforeOutputRestoresThePrompt(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -214,6 +217,7 @@ func TestRestoredPromptCanBeEdited(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.6: on an empty idle composer Ctrl+C arms quitting for 2 s (Press Ctrl+C again to quit).
 func TestCtrlCTwiceWithinTwoSecondsQuits(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -247,6 +251,7 @@ func TestToolsCommandBeforeAnyRequestAndBadArgument(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.7: an unknown command answers the exact error line, with suggestions when some resemble it.
 func TestUnknownCommandAndSlashMenuCompletion(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 120, 30)
@@ -414,6 +419,7 @@ func TestErrorEventMarksTheReplyInterruptedAndTurnFailed(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §14.5: Ctrl+T cycles effort.
 func TestEffortCommandAndCtrlT(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 30)

@@ -9,7 +9,7 @@ import (
 )
 
 // The README's slash-command list names only commands the TUI has (by name
-// or alias), and lists every one of them.
+// or alias), and lists every one of them (CONTRACT.md §14.7).
 func TestREADMESlashCommandsAreTheCommandTable(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("../../README.md")

@@ -59,7 +59,7 @@ func (c *Question) Update(k tea.KeyMsg) Action {
 	switch s := k.String(); s {
 	case "esc", "q", "ctrl+c":
 		return emitAndClose(Picked{Picker: c.Name})
-	case "up", "k", "ctrl+p", "shift+tab":
+	case "up", "k", "ctrl+p": // Shift+Tab is the posture chord, before any modal
 		c.sel = max(c.sel-1, 0)
 	case "down", "j", "ctrl+n", "tab":
 		c.sel = min(c.sel+1, len(c.Options)-1)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
 	"github.com/codewhale/codewhale/internal/sandbox"
+	"github.com/codewhale/codewhale/internal/tools/agent"
 )
 
 // Flags are the CLI values that take part in resolution. Empty means unset.
@@ -112,6 +114,10 @@ type Config struct {
 	// Quirks remembers the request fields the route's server refused, for
 	// every client of this configuration (provider/quirks.go).
 	Quirks *provider.Quirks
+
+	// projectMaxSubagents is the project overlay's max_subagents, a
+	// ceiling applied after the user's settings (0 = none).
+	projectMaxSubagents int
 }
 
 // Env looks a variable up; tests pass their own.
@@ -227,11 +233,13 @@ func Load(flags Flags, env Env) (*Config, error) {
 	return c, nil
 }
 
-// applyProject merges the workspace overlay: only model, reasoning effort,
-// tightening-only approval and sandbox settings, notes path, max_subagents,
-// [agents] default_model, allow_shell=false and [lsp] enabled=false.
-// Credentials, endpoints, provider, MCP path and language server programs
-// are ignored there.
+// applyProject merges the workspace overlay, which the model can write and
+// so may only tighten: model, reasoning effort, [agents] default_model,
+// approval and sandbox settings no looser than the user's, a lower
+// max_subagents, allow_shell=false, [network] deny, [sandbox]
+// build_caches=false and [lsp] enabled=false. Every other key (credentials,
+// endpoints, provider, paths, trusted_paths, [shell], MCP and language
+// server programs) is ignored there; [[hooks]] is an error.
 func (c *Config) applyProject(workspace, path string) error {
 	p, err := readProjectFile(workspace, path)
 	if err != nil || p == nil {
@@ -248,11 +256,8 @@ func (c *Config) applyProject(workspace, path string) error {
 	if p.ReasoningEffort != "" {
 		c.File.ReasoningEffort = p.ReasoningEffort
 	}
-	if p.NotesPath != "" {
-		c.File.NotesPath = p.NotesPath
-	}
-	if p.MaxSubagents > 0 {
-		c.File.MaxSubagents = p.MaxSubagents
+	if p.MaxSubagents > 0 { // a ceiling on the user's (resolve): never more sub-agents
+		c.projectMaxSubagents = p.MaxSubagents
 	}
 	if p.Agents != nil && p.Agents.DefaultModel != "" { // a model, as the project's model = is
 		c.File.Agents = &Agents{DefaultModel: p.Agents.DefaultModel}
@@ -363,6 +368,9 @@ func (c *Config) resolve(flags Flags, env Env) error {
 			c.MaxSubagents = f.Subagents.MaxConcurrent
 		}
 		c.MaxAdmitted = f.Subagents.MaxAdmitted
+	}
+	if n := c.projectMaxSubagents; n > 0 && n < cmp.Or(c.MaxSubagents, agent.DefaultMaxSubagents) {
+		c.MaxSubagents = n
 	}
 	if f.Agents != nil {
 		c.AgentsModel = strings.TrimSpace(f.Agents.DefaultModel)

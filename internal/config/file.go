@@ -233,34 +233,6 @@ func readProjectFile(workspace, path string) (*File, error) {
 	return ParseFile(path, data)
 }
 
-var knownKeys = map[string][]string{
-	"": {"provider", "base_url", "api_key", "model", "default_text_model", "reasoning_effort", "allow_shell",
-		"max_steps", "test_command", "approval_policy", "sandbox_mode", "strict_tool_mode", "mcp_config_path",
-		"stream_chunk_timeout_secs", "stream_open_timeout_secs", "request_timeout_secs", "memory_path", "notes_path", "max_subagents", "default_mode",
-		"session_retention", "auto_compact", "auto_compact_threshold_percent", "retry", "memory", "features",
-		"tools", "subagents", "agents", "providers", "pricing", "models", "network", "search", "notifications", "sandbox", "shell", "hooks", "lsp"},
-	"notifications":     {"when", "method"},
-	"sandbox":           {"writable_roots", "build_caches"},
-	"shell":             {"env_passthrough"},
-	"network":           {"default", "allow", "deny", "audit"},
-	"search":            {"provider", "base_url", "api_key", "fallback", "duckduckgo", "searxng", "tavily", "brave"},
-	"retry":             {"enabled", "max_retries", "initial_delay", "max_delay", "exponential_base", "max_retry_after"},
-	"memory":            {"enabled"},
-	"features":          {"apply_patch", "web_search", "subagents"},
-	"tools":             {"always_load"},
-	"subagents":         {"max_concurrent", "max_admitted"},
-	"agents":            {"default_model"},
-	"providers":         {"api_key", "api_key_env", "base_url", "model", "context_window", "path_suffix", "reasoning_stream_style", "headers"},
-	"pricing":           {"input", "cached_input", "output", "context_window"},
-	"models":            modelKeys,
-	"session_retention": {"max_sessions", "max_age_days"},
-	"hooks":             {"name", "event", "matcher", "command", "timeout_ms"},
-	// [lsp] and its [lsp.servers.<name>] tables (suggestions look at the
-	// first key only).
-	"lsp": {"enabled", "poll_after_edit_ms", "max_diagnostics_per_file", "include_warnings", "servers",
-		"command", "args", "languages", "extensions", "root_markers", "env", "initialization_options"},
-}
-
 // closestKey suggests the known key closest to the last part (a prefix of
 // it, or within edit distance 2).
 func closestKey(key []string) string {
@@ -271,7 +243,7 @@ func closestKey(key []string) string {
 	if len(key) > 1 {
 		table = key[0]
 	}
-	if s := textdist.Suggest(key[len(key)-1], knownKeys[table], 2, 1); len(s) > 0 {
+	if s := textdist.Suggest(key[len(key)-1], knownKeys()[table], 2, 1); len(s) > 0 {
 		return s[0]
 	}
 	return ""

@@ -3,7 +3,6 @@ package config
 import (
 	"maps"
 	"path/filepath"
-	"strings"
 
 	"github.com/codewhale/codewhale/internal/provider"
 )
@@ -67,6 +66,3 @@ func PricingOverrides(pricing map[string]Price) map[string]provider.ModelOverrid
 func (c *Config) ModelCache() provider.ModelCache {
 	return provider.ModelCache{Dir: filepath.Join(c.Home, "cache", "models"), TTL: provider.DefaultModelTTL}
 }
-
-// modelKeys are the [models.<id>] keys, for closestKey.
-var modelKeys = strings.Fields("context_window max_output vision reasoning tools input_price cached_input_price output_price")

@@ -42,7 +42,7 @@ func (c *Config) Settings() []Setting {
 		{"reasoning_effort", orDefault(c.ReasoningEffort, "auto"), f.ReasoningEffort},
 		{"default_mode", c.Mode.String(), f.DefaultMode},
 		{"approval_policy", c.Posture.String(), f.ApprovalPolicy},
-		{"sandbox_mode", orDefault(f.SandboxMode, "workspace-write"), f.SandboxMode},
+		{"sandbox_mode", orDefault(string(c.Sandbox.Mode), "workspace-write"), f.SandboxMode},
 		{"allow_shell", strconv.FormatBool(c.AllowShell), boolStr(f.AllowShell)},
 		{"max_steps", strconv.Itoa(c.MaxSteps), intStr(f.MaxSteps)},
 		{"auto_compact", orDefault(boolStr(f.AutoCompact), "true"), boolStr(f.AutoCompact)},

@@ -131,28 +131,69 @@ func (s *Set) Ignored() []string {
 
 // RuleFor is the rule "Always allow this" saves for a call: this tool and
 // action and, for a command, exactly this command (a single simple command
-// the parser sees whole), or exactly this path. ok is false when no such
-// exact rule can be written (a pipeline, a computed word).
+// the parser sees whole), or exactly the one file the call names (`path` or
+// `file_path`, written as a glob that matches that path only). ok is false
+// when no such exact rule can be written (a pipeline, a computed word, two
+// paths, or a call that names neither a command nor a file — a rule of only
+// its tool and action would allow every call of that action, whatever its
+// other arguments: CONTRACT.md §12.6).
 func RuleFor(tool string, in json.RawMessage, workspace string) (Rule, bool) {
 	r := Rule{Action: "allow", Tool: tool, ToolAction: tools.PeekAction(in, "")}
 	c := newCall(tool, in, workspace)
-	switch {
-	case c.hasCommand:
+	if c.hasCommand {
 		if !c.complete || len(c.commands) != 1 {
 			return Rule{}, false
 		}
 		r.Command, r.CommandExact = shellJoin(c.commands[0]), true
-		if r.Command == "" {
-			return Rule{}, false
-		}
-	case len(c.paths) == 1:
-		rel, err := filepath.Rel(workspace, c.paths[0])
-		if err != nil || strings.HasPrefix(rel, "..") {
-			rel = c.paths[0]
-		}
-		r.Path = rel
+		return r, r.Command != ""
 	}
+	targets := targetPaths(in, workspace)
+	if len(targets) != 1 {
+		return Rule{}, false
+	}
+	rel, err := filepath.Rel(workspace, targets[0])
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel = targets[0]
+	} else if strings.HasPrefix(rel, "~") {
+		rel = "." + string(filepath.Separator) + rel // not the home directory when the file is read again
+	}
+	r.Path = globQuote(rel)
 	return r, true
+}
+
+// targetPaths are the files a call names (a cwd says where it runs, not
+// what it touches), absolute.
+func targetPaths(in json.RawMessage, workspace string) []string {
+	var m map[string]any
+	_ = json.Unmarshal(in, &m)
+	var out []string
+	for _, k := range []string{"path", "file_path"} {
+		if p, ok := m[k].(string); ok && p != "" {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(workspace, p)
+			}
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}
+
+// globQuote writes p as a doublestar pattern that matches p alone: each
+// meta character becomes a one-character class (a backslash escape would
+// not survive filepath.ToSlash on Windows, where `\` is the separator).
+func globQuote(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		switch {
+		case strings.ContainsRune("*?[{}", r):
+			b.WriteString("[" + string(r) + "]")
+		case r == '\\' && filepath.Separator != '\\':
+			b.WriteString(`[\\]`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // shellJoin writes argv back as words the rule's command field splits the

@@ -495,3 +495,14 @@ func TestContract35ActionAlias(t *testing.T) {
 		t.Errorf("the alias refuses as the family does: %q", got)
 	}
 }
+
+// CONTRACT.md §2.2: a wrapped refusal reads as one sentence before the
+// hint: a message that ends in a full stop does not get a second one.
+func TestWrappedRefusalsEndInOneFullStop(t *testing.T) {
+	t.Parallel()
+	for _, e := range []*tools.Error{tools.PermissionDenied("needs explicit approval."), tools.NotAvailable("not offered here.")} {
+		if got := e.Render("X"); strings.Contains(got, "..") {
+			t.Errorf("%q", got)
+		}
+	}
+}

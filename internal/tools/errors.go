@@ -110,16 +110,20 @@ func (e *Error) Render(tool string) string {
 		if containsAnyFold(e.Msg, append([]string{"is not registered", "current tool catalog", "did you mean:", "feature flag"}, modeWords...)...) {
 			return e.Msg
 		}
-		return fmt.Sprintf("Tool '%s' is not available: %s. Check mode, feature flags, or tool name.", tool, e.Msg)
+		return fmt.Sprintf("Tool '%s' is not available: %s. Check mode, feature flags, or tool name.", tool, sentence(e.Msg))
 	case KindPermissionDenied:
 		if containsAnyFold(e.Msg, append([]string{"denied by user"}, modeWords...)...) {
 			return e.Msg
 		}
-		return fmt.Sprintf("Tool '%s' was denied: %s. Adjust approval mode or request permission.", tool, e.Msg)
+		return fmt.Sprintf("Tool '%s' was denied: %s. Adjust approval mode or request permission.", tool, sentence(e.Msg))
 	default: // ExecutionFailed, Cancelled
 		return e.Msg
 	}
 }
+
+// sentence is msg without its closing full stop, for a wrapper that adds
+// one ("…approval.. Adjust" otherwise).
+func sentence(msg string) string { return strings.TrimSuffix(msg, ".") }
 
 // ModelText is the full text sent to the model: Render plus, for the kinds
 // the model can fix, a one-line JSON of validation feedback.

@@ -31,7 +31,10 @@ func (a *App) rlmSandbox(scratch string, py rlm.Interpreter) *sandbox.Sandbox {
 
 // rlmLabel says what confines the kernels, for results and receipts.
 func rlmLabel(sb *sandbox.Sandbox) string {
-	const rest = "; no new processes (RLIMIT_NPROC 0); python audit hook (advisory)"
+	rest := "; no new processes (RLIMIT_NPROC 0); python audit hook (advisory)"
+	if _, ok := sandbox.NoProcessesFilter(); ok {
+		rest = "; no new processes or programs (RLIMIT_NPROC 0 and a seccomp filter); python audit hook (advisory)"
+	}
 	st := sb.Status()
 	if !st.Enforced {
 		return "the OS sandbox is unenforced (" + st.Reason + ")" + rest

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	_ "embed"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
 //go:embed kernel.py
@@ -107,6 +110,11 @@ func startKernel(py Interpreter, scratch string, env []string, start Starter) (*
 	// TMPDIR: the scratch directory is the one place the kernel may write.
 	cmd.Env = append(append([]string(nil), env...), "RLM_SCRATCH="+scratch, "RLM_REQ_FD=3", "RLM_RESP_FD=4",
 		"PYTHONDONTWRITEBYTECODE=1", "TMPDIR="+scratch)
+	// The kernel installs this on itself before any code runs: RLIMIT_NPROC
+	// does not hold for root, the filter does (kernel.py _refuse_processes).
+	if f, ok := sandbox.NoProcessesFilter(); ok {
+		cmd.Env = append(cmd.Env, "RLM_PROCESS_FILTER="+hex.EncodeToString(f))
+	}
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	cmd.Stdin = nil
 	stderr := &tailWriter{max: 8 << 10}

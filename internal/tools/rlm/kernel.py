@@ -42,6 +42,39 @@ _limit(resource.RLIMIT_FSIZE, int(os.environ.get("RLM_FILE_BYTES", str(1 << 30))
 _limit(resource.RLIMIT_NPROC, int(os.environ.get("RLM_PROCESSES", "0")))
 
 
+def _refuse_processes(hexprog):
+    # The OS's kernel does not apply RLIMIT_NPROC to root, so codewhale
+    # hands over a seccomp filter (internal/sandbox NoProcessesFilter) that
+    # refuses fork, clone and exec for anyone, root included; once
+    # installed it cannot be removed. Failing to install it is fatal: the
+    # kernel never runs code without it.
+    import ctypes
+    prog = bytes.fromhex(hexprog)
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    fprog = SockFprog(len(prog) // 8, prog)
+    if libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
+
+
+if os.environ.get("RLM_PROCESS_FILTER"):
+    try:
+        _refuse_processes(os.environ["RLM_PROCESS_FILTER"])
+    except Exception as e:  # noqa: BLE001 - any failure stops the kernel
+        sys.stderr.write("rlm kernel: cannot refuse new processes (%s); not starting\n" % e)
+        sys.exit(70)
+    del os.environ["RLM_PROCESS_FILTER"]
+    # ctypes was needed for this alone: the advisory hook below refuses a
+    # fresh import of it, so it does not stay loaded.
+    for _name in [m for m in sys.modules if m in ("ctypes", "_ctypes") or m.startswith("ctypes.")]:
+        del sys.modules[_name]
+
+
 def _read_exactly(n):
     buf = bytearray()
     while len(buf) < n:

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/sandbox"
 	"github.com/codewhale/codewhale/internal/shellpolicy"
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 	"github.com/codewhale/codewhale/internal/tools"
 )
 
@@ -87,5 +90,26 @@ func TestKernelLimitsAreLowered(t *testing.T) {
 	out := e.must(`{"action":"eval","name":"s","code":"import resource as r\nprint(r.getrlimit(r.RLIMIT_NPROC), r.getrlimit(r.RLIMIT_AS))"}`)
 	if out["stdout"] != "(0, 0) (4294967296, 4294967296)\n" {
 		t.Fatalf("limits: %v", out)
+	}
+}
+
+// Code that switches the advisory hook off still starts no process and
+// runs no program, root included (RLIMIT_NPROC does not bind root; the
+// seccomp filter does): fork and exec fail in the kernel itself.
+// CONTRACT §6.11: the kernel starts no process and runs no other program.
+func TestKernelStartsNoProcessEvenWithTheHookOff(t *testing.T) {
+	t.Parallel()
+	if _, ok := sandbox.NoProcessesFilter(); !ok {
+		e2e.Missing(t, "a seccomp filter for this platform (internal/sandbox NoProcessesFilter)")
+	}
+	e := newEnv(t, nil)
+	e.must(`{"action":"open","name":"s","content":"x"}`)
+	code := "sub_query.__globals__['_armed'] = False\nimport os, errno\n" +
+		"def probe(f):\n    try:\n        f()\n        return 'ran'\n    except OSError as e:\n        return errno.errorcode[e.errno]\n" +
+		"def fork():\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    os.waitpid(pid, 0)\n" +
+		"print(probe(fork), probe(lambda: os.execv('/bin/true', ['true'])), probe(lambda: os.posix_spawn('/bin/true', ['true'], {})))"
+	out := e.must(`{"action":"eval","name":"s","code":` + strconv.Quote(code) + `}`)
+	if out["stdout"] != "EAGAIN EACCES EAGAIN\n" {
+		t.Fatalf("with the hook off, os.fork/execv/posix_spawn gave %v; want all refused", out)
 	}
 }

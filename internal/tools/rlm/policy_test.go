@@ -96,7 +96,7 @@ func TestKernelLimitsAreLowered(t *testing.T) {
 // Code that switches the advisory hook off still starts no process and
 // runs no program, root included (RLIMIT_NPROC does not bind root; the
 // seccomp filter does): fork and exec fail in the kernel itself.
-// CONTRACT §6.11: the kernel starts no process and runs no other program.
+// CONTRACT.md §6.11: the kernel starts no process and runs no other program.
 func TestKernelStartsNoProcessEvenWithTheHookOff(t *testing.T) {
 	t.Parallel()
 	if _, ok := sandbox.NoProcessesFilter(); !ok {

@@ -188,6 +188,14 @@ func (a *Approval) View(w, h int) string {
 			opts = append(opts, "  "+o)
 		}
 	}
+	// A card that can save a rule says which, before the person says s:
+	// the rule is permanent, so what it covers is shown, not implied.
+	if a.Req.SaveRule != "" && !a.Req.ForcePrompt {
+		saves := termtext.WrapStyled("s saves: "+termtext.Sanitize(a.Req.SaveRule), inner)
+		for _, r := range saves {
+			opts = append(opts, a.theme.Dim.Render(r))
+		}
+	}
 	rows := termtext.WrapStyled(head, inner)
 	body := a.bodyRows(inner)
 	// Two edges, the head, the options and one row for a scroll marker.

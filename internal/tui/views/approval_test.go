@@ -193,8 +193,8 @@ func TestExplicitApprovalHasNoSessionGrant(t *testing.T) {
 	}
 }
 
-// A card whose call has an exact rule to save offers "Always allow this";
-// s answers it, and a card without one ignores s.
+// A card whose call has an exact rule to save offers "Always allow this"
+// and shows the rule; s answers it, and a card without one ignores s.
 func TestApprovalCanSaveItsRule(t *testing.T) {
 	t.Parallel()
 	req := approvalReq()
@@ -205,6 +205,14 @@ func TestApprovalCanSaveItsRule(t *testing.T) {
 	a := views.NewApproval(theme.Plain(), req, true)
 	if out := a.View(80, 30); !strings.Contains(out, "Always allow this (save rule)") || !strings.Contains(out, "s always") {
 		t.Errorf("card:\n%s", out)
+	}
+	// The rule s would save is on the card, whole (wrapped, never cut).
+	if out := a.View(40, 30); !strings.Contains(strings.Join(strings.Fields(stripBox(out)), " "),
+		`s saves: allow tool=Bash tool_action="run" command="make lint" command_exact`) {
+		t.Errorf("card does not show the rule s saves:\n%s", out)
+	}
+	if out := views.NewApproval(theme.Plain(), explicit(req, "protected path"), true).View(80, 30); strings.Contains(out, "s saves") {
+		t.Errorf("an explicit card, which cannot save, shows a rule:\n%s", out)
 	}
 	if act := typeKeys(a, "s"); act.Kind != views.EmitAndClose || act.Event.(views.Decision).Choice != views.AllowAlways {
 		t.Errorf("s = %+v", act)
@@ -246,4 +254,14 @@ func TestQuestionBodyIsSanitised(t *testing.T) {
 	if strings.Contains(out, "\x1b[2J") || strings.Contains(out, "\t") || !strings.Contains(out, "go test ./...") {
 		t.Errorf("question:\n%q", out)
 	}
+}
+
+// stripBox is a card's text without its frame: the border characters
+// and the padding that wrapping puts at each row's ends.
+func stripBox(out string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(out, "\n") {
+		b.WriteString(strings.Trim(line, "│╭╮╰╯─ ") + " ")
+	}
+	return b.String()
 }

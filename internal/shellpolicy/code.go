@@ -70,6 +70,9 @@ func (c *classifier) interp(lang, name string, args []value, stdin *source) {
 			i++
 		case lang == "python" && (a.s == "-m" || a.s == "-W" || a.s == "-X"):
 			if a.s == "-m" {
+				if i+1 < len(args) && args[i+1].s == "pytest" {
+					c.pytest(args[i+2:])
+				}
 				return // runs a module
 			}
 			i++

@@ -40,6 +40,30 @@ func (c *classifier) make(args []value, stdin *source) {
 	for _, f := range m.files {
 		c.makeFile(f, m, stdin)
 	}
+	for _, p := range m.programs {
+		v, what := p.v, "make "+p.name
+		if flags, ok := m.vars[".SHELLFLAGS"]; ok && p.name == "SHELL" && v.known {
+			v.s, what = v.s+" "+flags, what+" .SHELLFLAGS" // make runs $(SHELL) $(.SHELLFLAGS) RECIPE
+		}
+		c.namedProgram(what, v, true)
+	}
+}
+
+// makeProgramVar reports a variable whose value is a program make runs, so
+// that an override on the command line (make SHELL=… CC=…) is judged as
+// the command it names, as go test -exec is (toolchain.go): SHELL runs
+// every recipe, MAKE every recursive make, the rest the built-in rules
+// (GNU make's "Variables Used by Implicit Rules").
+func makeProgramVar(name string) bool {
+	if _, ok := makeDefault(name); ok {
+		return true
+	}
+	switch name {
+	case "SHELL", "FC", "M2C", "PC", "CO", "GET", "LINT", "MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE",
+		"CTANGLE":
+		return true
+	}
+	return false
 }
 
 func (c *classifier) makeFile(f value, m makeArgs, stdin *source) {
@@ -106,6 +130,13 @@ type makeArgs struct {
 	dir          string // the directory make runs in ("" when unknown)
 	files, evals []value
 	vars         map[string]string // VAR=VALUE operands
+	programs     []makeVar         // the VAR=VALUE operands that name a program (makeProgramVar)
+}
+
+// makeVar is one VAR=VALUE operand, VALUE as v.s.
+type makeVar struct {
+	name string
+	v    value
 }
 
 func (m *makeArgs) parse(args []value) {
@@ -147,8 +178,15 @@ func (m *makeArgs) parse(args []value) {
 					break letters
 				}
 			}
-		case eq && a.known:
-			m.vars[name] = val
+		case eq:
+			if a.known {
+				m.vars[name] = val
+			}
+			if makeProgramVar(name) {
+				v := a
+				v.s = val
+				m.programs = append(m.programs, makeVar{name, v})
+			}
 		}
 	}
 }

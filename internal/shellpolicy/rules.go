@@ -28,6 +28,8 @@ func (c *classifier) program(args []value, stdin *source) {
 		c.goTool(rest)
 	case "cargo":
 		c.cargo(rest)
+	case "pytest", "py.test", "pytest-3":
+		c.pytest(rest)
 	}
 	if name == "sed" {
 		c.sed(rest, stdin)

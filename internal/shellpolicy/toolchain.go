@@ -291,3 +291,52 @@ func cargoEnvValue(x any) (string, bool) {
 	}
 	return "", false
 }
+
+// pytest classifies the options of pytest's command line (pytest, py.test,
+// python -m pytest) that name code it loads or a directory it removes, as
+// goFlags does go's: -p loads a plugin module, -c/--config-file is the
+// configuration (its addopts are more options), --rootdir decides which
+// conftest.py files load (up to it) and where the cache is written, and
+// --basetemp is removed before the run, so it is judged as the rm -rf it
+// is. A plugin, configuration or root the classifier cannot see is a hold.
+// pytest takes no abbreviated long options (argparse allow_abbrev=False).
+func (c *classifier) pytest(args []value) {
+	c.atLeast(Ordinary)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.s == "--" {
+			return // the rest are paths
+		}
+		var name string
+		v := a
+		switch {
+		case a.s == "-p" || a.s == "-c" || a.s == "--config-file" || a.s == "--rootdir" || a.s == "--basetemp":
+			if i+1 >= len(args) {
+				return
+			}
+			name, v = a.s, args[i+1]
+			i++
+		case strings.HasPrefix(a.s, "-p") || strings.HasPrefix(a.s, "-c"):
+			name, v.s = a.s[:2], a.s[2:]
+		case strings.HasPrefix(a.s, "--config-file=") || strings.HasPrefix(a.s, "--rootdir=") ||
+			strings.HasPrefix(a.s, "--basetemp="):
+			name, v.s, _ = strings.Cut(a.s, "=")
+		default:
+			continue
+		}
+		what := "pytest " + name
+		switch {
+		case name == "--basetemp":
+			c.command([]value{lit("rm"), lit("-rf"), lit("--"), v}, nil)
+		case v.download:
+			c.flag(Blocked, what+" names code to load from a download ("+v.text()+")")
+		case !v.known && name == "-p":
+			c.flag(Explicit, what+" loads a plugin the classifier cannot see ("+v.text()+")")
+		case !v.known && name == "--rootdir":
+			c.flag(Explicit, what+" loads conftest.py files up to a directory the classifier cannot see ("+v.text()+")")
+		case !v.known:
+			c.flag(Explicit, what+" reads a configuration the classifier cannot see ("+v.text()+"), whose options "+
+				"can load a plugin or remove a directory")
+		}
+	}
+}

@@ -399,3 +399,52 @@ func TestContract14_6CtrlCAndCtrlD(t *testing.T) {
 		t.Errorf("Ctrl+D on an empty idle composer did not quit: composer %q, busy %v, running %d", d.m.comp.Value(), d.m.turn.busy, d.m.turn.running)
 	}
 }
+
+// CONTRACT.md §14.6 and §15.8: a turn the user cancels in the TUI ends as
+// interrupted, not as an error: no error line, no failed mark.
+func TestContract15CancelledTurnIsNotAnError(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 100, 24)
+	d.submit("write a poem")
+	d.events(engine.TurnStarted{TurnID: "t1"}, engine.MessageStarted{}, engine.MessageDelta{Content: "Roses are"})
+	d.key("esc")
+	d.events(engine.MessageComplete{}, engine.Status{Message: "Request cancelled"},
+		engine.TurnComplete{TurnID: "t1", Status: engine.TurnInterrupted})
+	d.mustShow("Roses are", "⎿ interrupted")
+	d.mustNotShow("Error", "✕ failed")
+	if d.m.turn.phase == phaseFailed {
+		t.Error("a cancelled turn is marked failed")
+	}
+}
+
+// CONTRACT.md §14.4 and §15.20: scrolled up, new output shows the "new
+// output below" marker; bare End stays a composer key (the view stays
+// where it is) and Ctrl+End goes back to the bottom and follows again.
+func TestContract15EndStaysAComposerKey(t *testing.T) {
+	t.Parallel()
+	d := newDirect(t, 80, 16)
+	long := strings.Repeat("a paragraph of the reply\n\n", 40)
+	d.submit("q")
+	d.events(engine.TurnStarted{TurnID: "t1"}, engine.MessageStarted{}, engine.MessageDelta{Content: long},
+		engine.MessageComplete{})
+	d.key("pgup")
+	if d.m.tr.Following() {
+		t.Fatal("PgUp did not scroll up")
+	}
+	d.events(engine.MessageStarted{}, engine.MessageDelta{Content: "fresh output"})
+	d.mustShow("new output below")
+	d.typeText("draft")
+	d.key("end")
+	if d.m.tr.Following() || !d.m.tr.NewBelow() {
+		t.Error("bare End moved the transcript")
+	}
+	if d.m.comp.Value() != "draft" {
+		t.Errorf("composer = %q after End", d.m.comp.Value())
+	}
+	d.key("ctrl+end")
+	if !d.m.tr.Following() {
+		t.Error("Ctrl+End did not return to the bottom")
+	}
+	d.mustShow("fresh output")
+	d.mustNotShow("new output below")
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/jobs"
 )
 
 // CONTRACT.md §6.1: a foreground timeout kills the process tree (a forked child included) and reports the timeout
@@ -94,5 +96,34 @@ func TestContract61CommandsGetTheScrubbedEnvironment(t *testing.T) {
 				t.Errorf("%s: %q reached the command", in, canary)
 			}
 		}
+	}
+}
+
+// CONTRACT.md §6.1 and §15.17: wait blocks until the job exits or its
+// timeout: 5 s when none is given, at most 600 s however large timeout_ms
+// is, and timeout_ms 0 polls (returns at once).
+func TestContract15WaitDefaultsToFiveSecondsAndZeroPolls(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	id := f.startBackground("sleep 300")
+	start := time.Now()
+	res := f.mustCall(`{"action":"wait","task_id":"` + id + `"}`)
+	if took := time.Since(start); took < 5*time.Second || took > 20*time.Second || !strings.Contains(res.Content, "still running") {
+		t.Errorf("a wait without a timeout returned after %s: %q", took, res.Content)
+	}
+	start = time.Now()
+	res = f.mustCall(`{"action":"wait","task_id":"` + id + `","timeout_ms":0}`)
+	if took := time.Since(start); took > time.Second || !strings.Contains(res.Content, "still running") {
+		t.Errorf("timeout_ms 0 returned after %s: %q", took, res.Content)
+	}
+	short := f.startBackground("sleep 0.3; echo finished")
+	start = time.Now()
+	res = f.mustCall(`{"action":"wait","task_id":"` + short + `","timeout_ms":3600000}`)
+	if took := time.Since(start); took > 5*time.Second || !strings.Contains(res.Content, "completed") ||
+		!strings.Contains(res.Content, "finished") {
+		t.Errorf("a wait over the cap did not end with the job (%s): %q", took, res.Content)
+	}
+	if jobs.MaxWait != 600*time.Second {
+		t.Errorf("the wait cap is %s, want 600s", jobs.MaxWait)
 	}
 }

@@ -129,7 +129,7 @@ func (p *Pool) apply(cfg *Config, err error) []*server {
 
 // Start connects the named servers (every server but the lazy ones when
 // names is empty) that have not been started yet, concurrently, and returns when none of them is
-// still connecting — at most the slowest connect timeout later, or when ctx
+// still connecting for the first time (settle) — at most the slowest connect timeout later, or when ctx
 // ends. A server another Start is connecting is waited for, not started
 // twice. Servers already started are left alone; use Reload to restart.
 func (p *Pool) Start(ctx context.Context, names ...string) {
@@ -146,14 +146,16 @@ func (p *Pool) Start(ctx context.Context, names ...string) {
 	p.settle(ctx, names)
 }
 
-// settle waits until none of the named servers is connecting.
+// settle waits until none of the named servers is connecting for the
+// first time. A degraded server the supervisor is reconnecting keeps its
+// last tools meanwhile (keep), so nothing waits for that attempt.
 func (p *Pool) settle(ctx context.Context, names []string) {
 	for {
 		changed := p.Changed()
 		busy := false
 		for _, s := range p.pick(names) {
 			s.mu.Lock()
-			busy = busy || s.state == StateConnecting
+			busy = busy || (s.state == StateConnecting && !s.keep)
 			s.mu.Unlock()
 		}
 		if !busy {

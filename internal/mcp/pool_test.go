@@ -366,3 +366,33 @@ func TestListChangedMovesTheCatalogDigest(t *testing.T) {
 		t.Errorf("digest %s -> %s; tools %v -> %v", before, after, names, newNames)
 	}
 }
+
+// CONTRACT.md §4.7: a degraded server keeps its last tools while the supervisor reconnects
+// it, so a turn's Start does not wait for that reconnect (it may hang
+// until the connect timeout); it waits only for servers connecting for
+// the first time.
+func TestStartDoesNotWaitForAReconnect(t *testing.T) {
+	t.Parallel()
+	mark := filepath.Join(t.TempDir(), "dead")
+	p := startPool(t, writeConfig(t, map[string]any{
+		"mortal": testServer(t, map[string]string{"MCP_TEST_DEAD_MARK": mark, "MCP_TEST_HANG_AGAIN": "1"}),
+	}, map[string]any{"timeouts": map[string]any{"connect_timeout": 5}}), Options{})
+	requireConnected(t, p, "mortal")
+	if _, err := call(t, context.Background(), findTool(t, p, "mcp_mortal_die"), `{}`); err == nil {
+		t.Fatal("die succeeded")
+	}
+	st := waitState(t, p, "mortal", StateConnecting) // the first reconnect, hanging
+	if !st.Degraded || st.Reconnect != 1 {
+		t.Fatalf("reconnecting: %+v", st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	start := time.Now()
+	p.Start(ctx)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Start waited %s for a degraded server's reconnect", took)
+	}
+	if findTool(t, p, "mcp_mortal_die") == nil {
+		t.Error("the degraded server's tools are gone while it reconnects")
+	}
+}

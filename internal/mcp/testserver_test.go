@@ -89,6 +89,9 @@ func runTestServer() {
 	}
 	if f := os.Getenv("MCP_TEST_DEAD_MARK"); f != "" {
 		if _, err := os.Stat(f); err == nil {
+			if os.Getenv("MCP_TEST_HANG_AGAIN") == "1" {
+				select {} // died before: starts again but never answers
+			}
 			os.Exit(4) // died before: never starts again
 		}
 	}

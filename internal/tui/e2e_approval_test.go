@@ -125,3 +125,48 @@ func TestE2EApprovalCardShowsTheWholeScriptAndTheTaskFlags(t *testing.T) {
 	p.keys("n")
 	p.waitFor("● Not queued.")
 }
+
+// CONTRACT.md §14.1 and §14.6: the posture chord while a card waits, against the real binary: a person
+// typing when a card opens goes on typing, then presses Shift+Tab: the
+// posture changes in the status bar, the card is not answered, the draft
+// keeps every key, and the focused card shows the rule s would save.
+func TestE2EShiftTabOverAnOpenCardChangesOnlyThePosture(t *testing.T) {
+	t.Parallel()
+	gate := make(chan struct{})
+	srv := fakemodel.New(t)
+	var n atomic.Int32
+	srv.Respond(func(*fakemodel.Request) fakemodel.Reply {
+		if n.Add(1) == 1 {
+			select {
+			case <-gate:
+			case <-time.After(30 * time.Second): // the test failed before opening it
+			}
+			return bashCall("t1", "touch saved.txt")
+		}
+		return fakemodel.Text("Denied, as you wished.")
+	})
+	p := startTUI(t, srv)
+	p.waitFor(" · act · effort auto · ask · ")
+	p.line("touch it")
+	p.waitFor("Esc to interrupt")
+	p.keys("-l", "wait, ")
+	p.waitFor("❯ wait,")
+	close(gate)
+	p.waitFor("Command: touch saved.txt", views.UnfocusedHint)
+	typeWithPauses(p, "let me think")
+	p.keys("BTab")
+	p.waitFor(" · auto · ", "Permissions: Auto-Review (from the next step)", "Command: touch saved.txt",
+		`s saves: allow tool=Bash tool_action="run" command="touch saved.txt" command_exact`, "❯ wait, let me think")
+	if _, err := os.Stat(filepath.Join(p.ws, "saved.txt")); err == nil {
+		t.Fatalf("Shift+Tab approved the command:\n%s", p.capture())
+	}
+	p.focusCard("Command: touch saved.txt", "s always")
+	p.keys("n")
+	p.waitFor("denied by user", "● Denied, as you wished.", "❯ wait, let me think")
+	if _, err := os.Stat(filepath.Join(p.ws, "saved.txt")); err == nil {
+		t.Error("a denied command ran")
+	}
+	if _, err := os.Stat(filepath.Join(p.home, "permissions.toml")); err == nil {
+		t.Error("a permission rule was saved")
+	}
+}

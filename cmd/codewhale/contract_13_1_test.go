@@ -85,17 +85,36 @@ func TestContract131PromptStartsTheTUI(t *testing.T) {
 }
 
 // tuiOnTerminal runs codewhale args in c's workspace in a private tmux
-// server's pane (standard input and output a terminal), ended with the test.
+// server's pane (standard input and output a terminal), ended with the
+// test: the server is killed and the program waited for, so it is no
+// longer writing (its checkpoints) when the test's directories go.
 func tuiOnTerminal(t *testing.T, c *cli, args ...string) {
 	t.Helper()
 	tmux := e2e.Tmux(t)
-	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	dir := t.TempDir()
+	sock, pidFile := filepath.Join(dir, "tmux.sock"), filepath.Join(dir, "pid")
 	argv := append(append(append([]string{"env", "-i"}, c.env...), binary), args...)
-	script := "cd " + shellWord(c.ws) + " && " + shellWords(argv) + "; sleep 600"
+	// The inner sh records its pid and becomes the program (exec).
+	inner := "echo $$ > " + shellWord(pidFile) + "; exec \"$@\""
+	script := "cd " + shellWord(c.ws) + " && sh -c " + shellWord(inner) + " sh " + shellWords(argv) + "; sleep 600"
 	if out, err := exec.Command(tmux, "-S", sock, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", "sh", "-c", script).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command(tmux, "-S", sock, "kill-server").Run() })
+	t.Cleanup(func() {
+		_ = exec.Command(tmux, "-S", sock, "kill-server").Run()
+		pid, err := os.ReadFile(pidFile)
+		if err != nil {
+			return // it never started
+		}
+		stat := "/proc/" + strings.TrimSpace(string(pid)) + "/stat"
+		for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			b, err := os.ReadFile(stat)
+			if err != nil || strings.Contains(string(b), ") Z ") {
+				return // exited (a zombie writes nothing)
+			}
+		}
+		t.Errorf("codewhale (pid %s) was still running 15 s after its terminal went", strings.TrimSpace(string(pid)))
+	})
 }
 
 // CONTRACT.md §13.1: each headless flag without -p is refused before any request.

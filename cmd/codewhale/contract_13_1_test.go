@@ -94,27 +94,38 @@ func tuiOnTerminal(t *testing.T, c *cli, args ...string) {
 	dir := t.TempDir()
 	sock, pidFile := filepath.Join(dir, "tmux.sock"), filepath.Join(dir, "pid")
 	argv := append(append(append([]string{"env", "-i"}, c.env...), binary), args...)
-	// The inner sh records its pid and becomes the program (exec).
-	inner := "echo $$ > " + shellWord(pidFile) + "; exec \"$@\""
-	script := "cd " + shellWord(c.ws) + " && sh -c " + shellWord(inner) + " sh " + shellWords(argv) + "; sleep 600"
+	script := "cd " + shellWord(c.ws) + " && " + recordPid(pidFile) + shellWords(argv) + "; sleep 600"
 	if out, err := exec.Command(tmux, "-S", sock, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", "sh", "-c", script).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
 		_ = exec.Command(tmux, "-S", sock, "kill-server").Run()
-		pid, err := os.ReadFile(pidFile)
-		if err != nil {
-			return // it never started
-		}
-		stat := "/proc/" + strings.TrimSpace(string(pid)) + "/stat"
-		for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-			b, err := os.ReadFile(stat)
-			if err != nil || strings.Contains(string(b), ") Z ") {
-				return // exited (a zombie writes nothing)
-			}
-		}
-		t.Errorf("codewhale (pid %s) was still running 15 s after its terminal went", strings.TrimSpace(string(pid)))
+		awaitExit(t, pidFile)
 	})
+}
+
+// recordPid is the start of a pane's command line that records the pid of
+// the program it runs (the sh becomes the program: exec) in pidFile.
+func recordPid(pidFile string) string {
+	return "sh -c " + shellWord("echo $$ > "+shellWord(pidFile)+"; exec \"$@\"") + " sh "
+}
+
+// awaitExit waits until the program whose pid recordPid wrote has exited
+// (gone, or a zombie, which writes nothing), so that it no longer writes
+// into the test's directories (its checkpoints) when they are removed.
+func awaitExit(t *testing.T, pidFile string) {
+	pid, err := os.ReadFile(pidFile)
+	if err != nil {
+		return // it never started
+	}
+	stat := "/proc/" + strings.TrimSpace(string(pid)) + "/stat"
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(stat)
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return
+		}
+	}
+	t.Errorf("codewhale (pid %s) was still running 15 s after its terminal went", strings.TrimSpace(string(pid)))
 }
 
 // CONTRACT.md §13.1: each headless flag without -p is refused before any request.

@@ -227,12 +227,15 @@ func startOnTerminal(t *testing.T, c *cli, args ...string) *pty {
 	argv := append(append(append([]string{"env", "-i"}, c.env...), binary), args...)
 	// The shell traps SIGINT (its child starts with the default) so that
 	// Ctrl+C in the pane ends codewhale and the shell still records $?.
-	script := "trap : INT; cd " + shellWord(c.ws) + " && " + shellWords(argv) + " >" + shellWord(p.stdout) + " 2>" + shellWord(p.stderr) +
+	script := "trap : INT; cd " + shellWord(c.ws) + " && " + recordPid(filepath.Join(dir, "pid")) + shellWords(argv) + " >" + shellWord(p.stdout) + " 2>" + shellWord(p.stderr) +
 		"; echo $? >" + shellWord(p.rcf) + ".tmp && mv " + shellWord(p.rcf) + ".tmp " + shellWord(p.rcf)
 	if out, err := exec.Command(tmux, "-S", p.sock, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "20", "sh", "-c", script).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command(tmux, "-S", p.sock, "kill-server").Run() })
+	t.Cleanup(func() {
+		_ = exec.Command(tmux, "-S", p.sock, "kill-server").Run()
+		awaitExit(t, filepath.Join(dir, "pid"))
+	})
 	return p
 }
 

@@ -78,6 +78,7 @@ func (c *cli) acpClient(scenario string, env ...string) acpRun {
 // answer streams as agent_message_chunk updates, then a prompt cancelled
 // mid-stream (stopReason cancelled). The session is an ordinary saved
 // session: `codewhale sessions` lists it.
+// README.md "In an editor (ACP)": answers stream, cancel interrupts, the session is listed.
 func TestACPPromptStreamsAndCancels(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("once upon a time ", 200)
@@ -136,6 +137,7 @@ func updatesOf(r acpRun, kind string) []map[string]any {
 // text, the diff, the card's options); the client's allow runs it, its
 // deny (in another run) does not. Tool calls carry kind, status, location
 // and diff; the To-do list arrives as plan entries.
+// README.md "In an editor (ACP)": approvals are asked in the editor with the card's text.
 func TestACPPermissionAllowAndDeny(t *testing.T) {
 	t.Parallel()
 	for _, answer := range []string{"allow_once", "deny"} {
@@ -213,6 +215,7 @@ func TestACPPermissionAllowAndDeny(t *testing.T) {
 // TestACPSetModePlan: session/set_mode plan switches the engine to Plan
 // mode, confirmed with current_mode_update, and the next request carries
 // Plan's tools (no Bash).
+// README.md "In an editor (ACP)": the editor's mode picker sets the mode.
 func TestACPSetModePlan(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("a plan"))
@@ -235,6 +238,7 @@ func TestACPSetModePlan(t *testing.T) {
 // read (its unsaved buffer is what the model reads) and File's write (the
 // text reaches the editor, which saves it). A write outside the
 // workspace is refused by the File boundary before the editor is asked.
+// README.md "In an editor (ACP)": File goes through the editor's buffers, in the boundary.
 func TestACPFilesGoThroughTheEditor(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -271,6 +275,7 @@ func TestACPFilesGoThroughTheEditor(t *testing.T) {
 // TestACPLoadSession: a session made over ACP is loaded again in a new
 // agent process: its history is replayed as updates before session/load
 // answers, and the next prompt carries it to the model.
+// README.md "In an editor (ACP)": a session is an ordinary codewhale session, loaded again.
 func TestACPLoadSession(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("the first answer"), fakemodel.Text("the second answer"))
@@ -302,6 +307,7 @@ func TestACPLoadSession(t *testing.T) {
 // TestACPPermissionNeverAnswered: a client that never answers a
 // permission request does not hang the turn: after --permission-timeout
 // the call is denied and the turn ends.
+// README.md "In an editor (ACP)": --permission-timeout denies an unanswered call.
 func TestACPPermissionNeverAnswered(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,

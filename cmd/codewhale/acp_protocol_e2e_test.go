@@ -75,6 +75,7 @@ func (p *acpProc) recv() map[string]any {
 
 // TestACPStdoutCarriesOnlyProtocol checks that every line the agent wrote
 // to stdout is a JSON-RPC 2.0 message, from start to a new session.
+// README.md "In an editor (ACP)": only JSON-RPC 2.0 messages go to stdout.
 func TestACPStdoutCarriesOnlyProtocol(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, fakemodel.New(t))
@@ -92,6 +93,7 @@ func TestACPStdoutCarriesOnlyProtocol(t *testing.T) {
 // TestACPAuthenticateWhenKeyMissing: with a provider that needs a key and
 // none configured, session/new answers Authentication required and
 // authenticate fails until `codewhale auth set` stores one.
+// README.md "In an editor (ACP)": no key: auth required, codewhale-api-key.
 func TestACPAuthenticateWhenKeyMissing(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)

@@ -17,6 +17,7 @@ import (
 // scripts/action.sh with the inputs as environment variables. The script
 // runs here as the runner runs it, against the fake model, and its
 // result and cost outputs are read back from $GITHUB_OUTPUT.
+// README.md "Command line": action.yml runs scripts/action.sh; outputs result and cost.
 func TestActionScript(t *testing.T) {
 	t.Parallel()
 	root := e2e.ModuleRoot(t)

@@ -62,6 +62,7 @@ func agentStates(t *testing.T, home string) map[string]string {
 // child finishes, each request is sent at most twice (the client's retry,
 // no storm of new ones: exactly twice the distinct requests), and the
 // launch pace halving is visible in stream-json and the run's metadata.
+// README.md "Sub-agents": exec --output-format stream-json prints the launch pace change as an admission line.
 func TestSubagentsUnder429sAllFinish(t *testing.T) {
 	t.Parallel()
 	const n = 32
@@ -219,6 +220,7 @@ func lastUser(r *fakemodel.Request) string {
 
 // doctor reports the sub-agent definitions: how many, which wait for the
 // trust step, and each file that did not load (an unknown tool) with why.
+// README.md "Sub-agents": codewhale doctor says which definitions did not load and why.
 func TestDoctorReportsAgentDefinitions(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)

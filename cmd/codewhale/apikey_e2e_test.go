@@ -17,6 +17,7 @@ func bearer(r *fakemodel.Request) string {
 	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 }
 
+// README.md "Quick start": --api-key-file PATH and --api-key - (one line on stdin) work without a warning.
 func TestAPIKeyFromFileAndStdin(t *testing.T) {
 	t.Parallel()
 	t.Run("file", func(t *testing.T) {
@@ -60,6 +61,7 @@ func TestAPIKeyFromFileAndStdin(t *testing.T) {
 // A literal --api-key warns and leaves the process list at once: while the
 // run talks to the model its command line carries no key, and the key still
 // authenticates.
+// README.md "Quick start": a literal --api-key re-executes (same pid) with --api-key-file.
 func TestLiteralAPIKeyLeavesTheProcessList(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS != "linux" {

@@ -5,6 +5,7 @@ import (
 	"testing"
 )
 
+// README.md "Quick start": a literal --api-key KEY becomes --api-key-file /dev/fd/N.
 func TestLiteralAPIKeyMovesToAKeyFile(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {

@@ -14,6 +14,7 @@ import (
 // The model finds automation through tool_search and creates a one-off;
 // a new process lists it; when it is due, two `automation run-due`
 // processes racing enqueue and run exactly one task.
+// README.md "Automations": codewhale automation list and run-due manage automations from the command line, and racing run-due processes run one task.
 func TestAutomationEndToEnd(t *testing.T) {
 	t.Parallel()
 	due := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339)

@@ -37,6 +37,8 @@ func allCommands(t *testing.T, c *cli, prefix []string) [][]string {
 // Every subcommand of the built binary runs once end to end: its --help,
 // and its main path (or, where the main path needs a terminal, its
 // clearest refusal). A command added without a row here fails the test.
+// README.md "Command line": every subcommand of the built binary runs end to end.
+// README.md "Quick start": codewhale auth set reads the key from stdin into $CODEWHALE_HOME/secrets.
 func TestEveryCommandEndToEnd(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("Paris."), fakemodel.Text("Paris."))

@@ -147,6 +147,7 @@ func TestContract131HeadlessFlagsNeedPrint(t *testing.T) {
 
 // CONTRACT.md §13.1: -p continues a session with the TUI's -r/--resume and -c/--continue, and refuses approvals
 // headless (approval_required) unless --auto.
+// README.md "Command line": -p -r/-c continue; approval_required unless --auto.
 func TestContract131PrintResumesAndRefusesApprovals(t *testing.T) {
 	t.Parallel()
 	write := fakemodel.Tools(fakemodel.Call{Name: "File", Args: `{"action":"write","path":"new.txt","content":"x"}`})

@@ -263,6 +263,7 @@ func exitOf(t *testing.T, err error) int {
 // code 128+signal (the process exits; it is not killed by the signal), in
 // the one-shot and in agent mode, and an agent run's session is saved: a
 // --continue after it carries the interrupted prompt.
+// README.md "Command line": exit code 128+signal when interrupted.
 func TestContractExecSignalsExit128PlusN(t *testing.T) {
 	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
@@ -293,6 +294,7 @@ func TestContractExecSignalsExit128PlusN(t *testing.T) {
 // CONTRACT.md §13.4: the exit code follows the failure's category after
 // the retries, in the one-shot as in agent mode: 75 for network (a 5xx, a
 // 499), a rate_limit too (a 429 still refused after the retries), 1 for invalid_input (a 400).
+// README.md "Command line": exit 75 on network or rate limit after retries, 1 otherwise.
 func TestContractExecExitCodeFollowsTheCategory(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

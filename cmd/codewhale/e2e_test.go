@@ -135,6 +135,7 @@ func types(evs []map[string]any) string {
 	return strings.Join(out, ",")
 }
 
+// README.md "Command line": exec is one non-streaming request, no tools, max_tokens 4096.
 func TestExecOneShot(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("Paris."), fakemodel.Text("Lyon."))

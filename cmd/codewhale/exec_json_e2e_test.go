@@ -47,6 +47,7 @@ func validateOutput(t *testing.T, s *jsonschema.Schema, out string) map[string]a
 // CONTRACT.md §13.2, §13.3: the final object and stream-json's metadata
 // carry session_id, usage, cost (null without a price), duration_ms and
 // num_turns, and match the published schema.
+// README.md "Command line": the JSON object's fields match docs/exec-output.schema.json.
 func TestExecOutputMatchesPublishedSchema(t *testing.T) {
 	t.Parallel()
 	use := &fakemodel.Usage{Prompt: 1000, Completion: 20, CacheHit: 600, CacheMiss: 400}
@@ -86,6 +87,7 @@ func TestExecOutputMatchesPublishedSchema(t *testing.T) {
 // failing answer one repair turn naming the errors, and exits 3 with the
 // errors on stderr when the repair fails too.
 // CONTRACT.md §13.4: a final answer failing --json-schema after its repair turn exits 3.
+// README.md "Command line": --json-schema gets one repair turn, then exits 3.
 func TestJSONSchemaRepairThenExit3(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text(`{"name": 5}`), fakemodel.Text("```json\n{\"name\": \"whale\"}\n```"),

@@ -13,6 +13,7 @@ import (
 // An answer cut by a connection reset is re-sent: stream-json retracts the
 // discarded part and announces the retry; text mode never prints it; the
 // final answer's character count excludes it.
+// README.md "When the provider misbehaves": a retried answer is retracted, never printed twice.
 func TestExecRetractsARetriedAnswer(t *testing.T) {
 	t.Parallel()
 	cut := fakemodel.Reply{Text: "alpha beta ", Chunk: 6, CutAfter: 3}
@@ -62,6 +63,7 @@ func TestExecRetractsARetriedAnswer(t *testing.T) {
 
 // A 429 with Retry-After is waited for and announced on stderr, in one-shot
 // exec as in agent mode.
+// README.md "When the provider misbehaves": exec's retry line and stream-json's retry object.
 func TestExecAnnouncesRateLimit(t *testing.T) {
 	t.Parallel()
 	limited := fakemodel.Reply{Status: 429, Body: `{"error":{"message":"slow down"}}`, Header: map[string]string{"Retry-After": "1"}}
@@ -84,6 +86,7 @@ func TestExecAnnouncesRateLimit(t *testing.T) {
 // Stalls are bounded: a server that never answers is given up on after two
 // stall retries, within the configured deadlines, and exit 75 says the
 // failure is temporary. An overflow is permanent: one request, exit 1.
+// README.md "When the provider misbehaves": 2 stall retries, exit 75; overflow exits 1.
 func TestExecBoundedStallsAndPermanentOverflow(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t)
@@ -108,6 +111,7 @@ func TestExecBoundedStallsAndPermanentOverflow(t *testing.T) {
 }
 
 // Invalid retry settings stop the run before anything is sent.
+// README.md "When the provider misbehaves": an out-of-range [retry] key is named.
 func TestExecRefusesInvalidRetryConfig(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("never"))
@@ -121,6 +125,7 @@ func TestExecRefusesInvalidRetryConfig(t *testing.T) {
 
 // MCP problems are not silent in exec: one stderr line per failed server
 // (and for a malformed mcp.json), one stream-json mcp_warning each.
+// README.md "MCP servers": exec prints one warning line per failed server (and for a malformed mcp.json) or one stream-json mcp_warning each.
 func TestExecReportsMCPProblems(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("ok"), fakemodel.Text("ok"), fakemodel.Text("ok"))

@@ -12,6 +12,7 @@ import (
 
 // A tool_call_before hook blocks a Bash call: the command never runs and
 // the hook's reason is what the model reads.
+// README.md "Hooks": a tool_call_before hook blocks a call: nothing runs and the model reads the reason.
 func TestHookBlocksABashCallAndTheModelReadsWhy(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -91,6 +92,7 @@ func TestAHangingHookTimesOutAndTheTurnGoesOn(t *testing.T) {
 
 // A project's hooks.toml does not run until trusted; --hooks runs it for
 // one run, --no-hooks runs nothing.
+// README.md "Hooks": codewhale says an untrusted project file does not run; exec --hooks runs it for that run only, exec --no-hooks runs none.
 func TestProjectHooksNeedTrustInExec(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t)
@@ -132,6 +134,7 @@ func TestProjectHooksNeedTrustInExec(t *testing.T) {
 // environment, tool_call_after's note is what the model reads after the
 // result, turn_end's message is a status and the turn_done notification
 // runs (waited for at exit) with its payload on stdin.
+// README.md "Hooks": session_start's message is shown, shell_env's variables reach Bash, tool_call_after's note reaches the model, turn_end's message and the notification hook run.
 func TestHookEventsReachTheirSeams(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,

@@ -21,6 +21,8 @@ func initReply(body string) fakemodel.Reply {
 // request.
 // CONTRACT.md §17.6: codewhale init runs one Plan turn, prints the diff, and writes only on yes, --yes, never on
 // --dry-run.
+// README.md "Project instructions": codewhale init outside the TUI proposes and writes an AGENTS.md
+// README.md "Command line": codewhale init asks, --yes writes, --dry-run only prints.
 func TestInitCommand(t *testing.T) {
 	t.Parallel()
 	t.Run("yes writes after a Plan-mode survey", func(t *testing.T) {

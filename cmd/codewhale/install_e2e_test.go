@@ -28,6 +28,7 @@ func goInstallEnv(t *testing.T, proxy string) (env []string, gobin string) {
 // The README's Install section: `go install ./cmd/codewhale` from a clone
 // works in a fresh HOME, go.mod has no replace directive, and the binary
 // reports the version the build information holds.
+// README.md "Install": go install ./cmd/codewhale from a clone; no replace; the build info's version.
 func TestGoInstallFromClone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: builds codewhale in a fresh GOPATH")
@@ -60,6 +61,7 @@ func TestGoInstallFromClone(t *testing.T) {
 // module as a proxy serves it (a zip of the tracked files at v0.99.0, the
 // dependencies from the module cache) installs, and --version prints the
 // module version with no -X flag.
+// README.md "Install": go install …@latest; --version prints the module version.
 func TestGoInstallLatest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: builds codewhale in a fresh GOPATH")

@@ -13,6 +13,7 @@ import (
 // $CODEWHALE_HOME/logs/codewhale.log; --debug adds each request's
 // metadata and never a body, --debug=bodies the bodies; doctor names the
 // file; the key never appears.
+// README.md "Command line": the log file, --debug metadata, --debug=bodies.
 func TestDebugLogsMetadataNotBodies(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("first answer"), fakemodel.Text("second answer"))

@@ -14,6 +14,7 @@ import (
 // suggested edit) and a call that needs explicit approval (a force push,
 // through a stand-in git) each run exactly when the posture line says they
 // are allowed. A sub-agent's turn_meta states its own, narrower posture.
+// README.md "What the model is told": the posture line is what every approval is decided by; a sub-agent's states its own, narrower one
 func TestTurnMetaStatesThePostureInForce(t *testing.T) {
 	t.Parallel()
 	const headless = "(no one can answer a prompt in this run)"

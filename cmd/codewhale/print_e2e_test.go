@@ -10,6 +10,7 @@ import (
 
 // CONTRACT.md §13.1: -p/--print is a headless agent turn (tools and the
 // system prompt), -m picks the model, and --prompt still opens the TUI.
+// README.md "Command line": -p is a headless agent turn with -m.
 func TestPrintIsAHeadlessAgentRun(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("hi"), fakemodel.Text("hello"))
@@ -33,6 +34,7 @@ func TestPrintIsAHeadlessAgentRun(t *testing.T) {
 }
 
 // CONTRACT.md §13.1: plain exec stays one-shot; exec --agent is the agent.
+// README.md "Command line": plain exec is one-shot, exec --agent the agent run.
 func TestExecAgentFlag(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("one"), fakemodel.Text("two"))
@@ -52,6 +54,7 @@ func TestExecAgentFlag(t *testing.T) {
 // CONTRACT.md §13.1: - or a bare piped stdin is the prompt; stdin piped
 // beside a PROMPT is attached as bounded context with its size; binary
 // data is refused.
+// README.md "Command line": -p - and piped stdin, attached with its size; binary refused.
 func TestPrintReadsStdin(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("a"), fakemodel.Text("b"), fakemodel.Text("c"), fakemodel.Text("d"))

@@ -30,6 +30,7 @@ func gitInit(t *testing.T, dir string) {
 // The repository root's AGENTS.md and the subfolder's (the workspace) reach
 // the first request's system prompt, outermost first, below the product's
 // rules; the second step's system prompt is byte for byte the first's.
+// README.md "Project instructions": the files reach the system prompt below codewhale's rules, the same bytes on every step
 func TestProjectInstructionsReachTheSystemPromptInOrder(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -102,6 +103,7 @@ func canonicalPath(t *testing.T, p string) string {
 // expansion, and the command's mode and allowed-tools narrow its turn.
 // CONTRACT.md §17.2: exec '/name args' expands the command and runs it as one turn in its mode with its allowed-tools,
 // refusing other calls with the exact text.
+// README.md "User commands and skills": codewhale exec "/name args" expands a user command
 func TestExecExpandsAUserCommand(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -153,6 +155,7 @@ func TestExecRefusesAnUnknownOrBuiltinCommand(t *testing.T) {
 
 // A skill's description is in the system prompt; load_skill returns its
 // instructions and the files beside them, and one file on request.
+// README.md "User commands and skills": a skill's description is in the system prompt; load_skill returns its body and files
 func TestSkillIsListedAndLoadSkillReturnsItsBody(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,

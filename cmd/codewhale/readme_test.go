@@ -51,6 +51,7 @@ func flagsOf(cmd *cobra.Command) map[string]*pflag.Flag {
 // The README's command table names only commands, subcommands and flags the
 // command tree has, and a -x/--long pair only where x is --long's shorthand:
 // a renamed or removed flag fails here until the README follows.
+// README.md "Command line": every command, subcommand and flag the section names is in the command tree.
 func TestREADMECommandLineIsTheCommandTree(t *testing.T) {
 	t.Parallel()
 	root := newRootCmd(IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, &globals{})

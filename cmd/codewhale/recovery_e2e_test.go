@@ -44,6 +44,7 @@ func damageSession(t *testing.T, path string) (corrupt, truncated int) {
 // and the kept copy's path (issue 23 §8, issue 32 §6). The repair happens
 // while the session is claimed, between two loads, and used to leave no
 // trace.
+// README.md "Sessions": exec says on stderr once what was dropped or truncated and where the copy is
 func TestExecResumeOfADamagedSessionSaysWhatWasRepaired(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("one"), fakemodel.Text("two"), fakemodel.Text("three"), fakemodel.Text("four"))

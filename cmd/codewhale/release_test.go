@@ -41,6 +41,7 @@ type goreleaserConfig struct {
 // and windows on amd64 and arm64, static, versioned with -X, with a
 // checksum file. `goreleaser check` validates the file as goreleaser reads
 // it when make release-check has installed it into .cache/bin.
+// README.md "Install": linux, darwin, windows × amd64, arm64; tar.gz, zip on Windows.
 func TestGoreleaserConfigShape(t *testing.T) {
 	t.Parallel()
 	root := e2e.ModuleRoot(t)

@@ -71,6 +71,7 @@ func snapshot(t *testing.T, root string) string {
 // exec --auto and --yolo approve every hostile command; the sandbox still
 // keeps the canary, the repository's .git and .codewhale as they were, and
 // the model is told which write was refused.
+// README.md "Sandbox": --auto and --yolo do not lift the sandbox; stream-json emits sandbox_denied events and the metadata's sandbox_posture.
 func TestExecSandboxHoldsUnderAutoAndFullAccess(t *testing.T) {
 	t.Parallel()
 	for _, flag := range []string{"--auto", "--yolo"} {
@@ -179,6 +180,7 @@ func TestExecCommandsDoNotInheritTheKey(t *testing.T) {
 
 // kill -9 of codewhale during a foreground Bash call: the shell (Pdeathsig)
 // and what it forked (the watchdog) die with it.
+// README.md "Sandbox": kill -9 of codewhale takes the command's shell and what it forked with it.
 func TestKillDuringForegroundCommandLeavesNothing(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "s", Name: "Bash",
@@ -194,6 +196,7 @@ func TestKillDuringForegroundCommandLeavesNothing(t *testing.T) {
 
 // When the watchdog dies with codewhale, the next start stops what was
 // left, checked by pid and start time, and says so.
+// README.md "Sandbox": the next start stops what a crashed run left, checked by pid and start time, and says so.
 func TestNextStartStopsWhatACrashLeft(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "s", Name: "Bash",

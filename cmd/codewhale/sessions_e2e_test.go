@@ -35,6 +35,7 @@ func sessionIDOf(t *testing.T, c *cli, args ...string) string {
 // Two `exec --resume SID` at once: the second stops before sending
 // anything, exits 1 and names the holder's pid; the session stays well
 // formed.
+// README.md "Sessions": a second writer is refused before anything is sent, naming the holder's pid; exec exits 1
 func TestSecondWriterOfASessionIsRefused(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
@@ -97,6 +98,7 @@ func TestSecondWriterOfASessionIsRefused(t *testing.T) {
 // kill -9 in the middle of a batch, after the first call's result was
 // saved: --continue keeps that result and marks only the call that was
 // running as interrupted.
+// README.md "Sessions": each tool result is saved as soon as its call completes; a kill keeps the completed ones
 func TestKillMidBatchKeepsCompletedResults(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Tools(
@@ -162,6 +164,7 @@ func waitForLine(t *testing.T, r *os.File, sub string) {
 // A disk that fills up mid-turn: the turn stops, says what was not saved,
 // runs nothing more and exits 1; once there is room the session resumes
 // with everything that was saved.
+// README.md "Sessions": a failed save stops the turn, says what was not saved, runs nothing more; exec exits 1
 func TestFullDiskStopsTheTurn(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)
@@ -322,6 +325,7 @@ func TestExecEndsWithItsSubAgents(t *testing.T) {
 
 // A saved session with a 40 MB tool result: resuming sends it cut to the
 // budget with a receipt, never 40 MB, and the file keeps the original line.
+// README.md "Sessions": a 40 MB history line is cut for the model with a receipt; the file keeps it whole
 func TestResumeWithA40MBHistoryLine(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("answered"))

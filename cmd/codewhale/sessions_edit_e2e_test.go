@@ -12,6 +12,8 @@ import (
 
 // `codewhale sessions rename|export|archive|unarchive|delete` on a session
 // an exec run saved, through the built binary.
+// README.md "Command line": sessions rename, export, archive, unarchive, delete.
+// README.md "Sessions": codewhale sessions rename|export|archive|unarchive|delete from the shell
 func TestSessionsRenameExportArchiveDelete(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, fakemodel.New(t, fakemodel.Text("The **answer**.")))

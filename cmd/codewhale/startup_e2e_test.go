@@ -17,6 +17,7 @@ import (
 // built in their inits), but not chroma's lexers or styles packages (12–15
 // ms and 19 ms of init; lexers are built from third_party/chromalexers on
 // the first highlighted block).
+// README.md "Development": chroma's lexers package is not built at start-up.
 func TestStartupInitBudget(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(binary, "--version")

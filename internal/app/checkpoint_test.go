@@ -63,6 +63,7 @@ func TestMutationPaths(t *testing.T) {
 // from the files each call reports: a file changed outside codewhale
 // while the turn ran is not taken for the agent's work, and /undo takes
 // back exactly the agent's.
+// README.md "Undo": after a File call only the files it says it wrote are looked at again
 func TestFileCallsAreRecordedByTheirOwnPaths(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -95,6 +96,7 @@ func TestFileCallsAreRecordedByTheirOwnPaths(t *testing.T) {
 // write looks again at the file it names: an edit the user made between
 // the turns and one made while the model was thinking are both what /undo
 // puts back, not the state the previous turn left.
+// README.md "Undo": an edit you make while the model thinks is kept by the turn's record
 func TestTheFirstWriteKeepsTheUsersEditsOfTheTurnsStart(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -211,6 +213,7 @@ func (h *turnHarness) undo() checkpoint.Undone {
 // turn's first checkpoint looks at the whole tree as well: a file the user
 // edited between the turns and the agent then rewrote goes back to the
 // user's version, not to the agent's earlier one.
+// README.md "Undo": after a shell command the whole tree is looked at
 func TestAShellCommandInATurnIsRecordedByAFullLook(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()

@@ -139,6 +139,7 @@ func TestContract15JobsSilentAfterSixtySeconds(t *testing.T) {
 
 // CONTRACT.md §15.23: with no [session_retention] every saved session is
 // kept, however old; pruning happens only when the user configures it.
+// README.md "Sessions": sessions are kept until you prune them
 func TestContract15SessionsAreKeptByDefault(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -21,6 +21,7 @@ const firstRequestBudget = 24_000
 // registered), stays within the budget: the system prompt as sent plus the
 // tools field's raw JSON bytes.
 // CONTRACT.md §9.13: the system prompt plus tools of every composition's first request is at most 24 000 bytes.
+// README.md "What the model is told": system prompt plus tools of every composition's first request stay within 24 000 bytes
 func TestFirstRequestFitsTheBudget(t *testing.T) {
 	t.Parallel()
 	for _, c := range compositions {
@@ -45,6 +46,7 @@ func TestFirstRequestFitsTheBudget(t *testing.T) {
 // request, and at least 90 % of the prompt tokens are reported cached.
 // CONTRACT.md §9.13: in 20 turns every request carries byte-identical system prompt and tools and at least 90 % of
 // prompt tokens are cached.
+// README.md "What the model is told": the prompt is the same bytes on every step and turn, so the prefix cache holds over 20 turns
 func TestTwentyTurnsKeepThePrefixCached(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t)

@@ -18,6 +18,7 @@ import (
 // nothing ran and a queued task — each with the authority it runs with;
 // when the host holds them (the TUI, until its first frame has drawn that
 // list), none of them runs before ReleaseRuns.
+// README.md "Automations": when the TUI starts the task queue a notice lists every run it starts at once, each with its authority.
 func TestStartupListsTheRunsItStarts(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("CODEWHALE_HOME", filepath.Join(home, ".codewhale"))

@@ -39,6 +39,7 @@ func runs(t *testing.T, spec string, loc *time.Location, start string, n int) st
 	return strings.Join(out, ", ")
 }
 
+// README.md "Automations": FREQ=ONCE/HOURLY/DAILY/WEEKLY and 5-field cron schedules run in the automation's timezone, a time that does not exist that day is skipped and one that happens twice runs once.
 func TestScheduleArithmetic(t *testing.T) {
 	t.Parallel()
 	ny, utc := mustLoc(t, "America/New_York"), time.UTC
@@ -86,6 +87,7 @@ func TestScheduleArithmetic(t *testing.T) {
 	}
 }
 
+// README.md "Automations": a schedule outside the documented forms is refused with what is wrong.
 func TestScheduleErrors(t *testing.T) {
 	t.Parallel()
 	for spec, want := range map[string]string{

@@ -35,6 +35,7 @@ func (e *enqueued) fn(_ context.Context, a Automation, due time.Time) (string, e
 	return id, nil
 }
 
+// README.md "Automations": each automation is a file under the automations directory that survives a restart.
 func TestCreateSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
@@ -87,6 +88,7 @@ func TestPauseResumeDelete(t *testing.T) {
 
 // Catch-up: three days of missed daily runs make one run now, which says
 // how many were missed, and the next run is the first one after now.
+// README.md "Automations": missed runs are not replayed: the automation runs once, the run records how many were missed, and the next run is the first after now.
 func TestCatchUpRunsOnce(t *testing.T) {
 	t.Parallel()
 	created := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
@@ -128,6 +130,7 @@ func TestOneOffIsDone(t *testing.T) {
 }
 
 // Many schedulers looking at the same moment enqueue the run once.
+// README.md "Automations": two processes looking at the same moment start a run once.
 func TestRacingSchedulersEnqueueOnce(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "automations")
@@ -163,6 +166,7 @@ func TestRacingSchedulersEnqueueOnce(t *testing.T) {
 	}
 }
 
+// README.md "Automations": a damaged file is moved aside and reported, a newer one refused and left in place.
 func TestDamagedRecordsAreReported(t *testing.T) {
 	t.Parallel()
 	s := newStore(t, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC))
@@ -195,6 +199,7 @@ func TestDamagedRecordsAreReported(t *testing.T) {
 	}
 }
 
+// README.md "Automations": the scheduler sleeps until the next due time and then runs it.
 func TestSchedulerFiresAtTheDueTime(t *testing.T) {
 	t.Parallel()
 	s, _ := Open(filepath.Join(t.TempDir(), "a"))

@@ -7,6 +7,7 @@ import (
 	"testing"
 )
 
+// README.md "Modes and permissions": the programs codewhale runs by itself are looked up on PATH past its relative entries and those inside the workspace.
 func TestLookPathSkipsTheWorkspaceAndRelativeEntries(t *testing.T) {
 	ws, sys := t.TempDir(), t.TempDir()
 	for _, p := range []string{filepath.Join(ws, ".venv", "bin", "tool"), filepath.Join(ws, "bin", "tool"), filepath.Join(sys, "tool")} {

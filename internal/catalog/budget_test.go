@@ -14,6 +14,7 @@ import (
 // Full Access with a 5,000-tool MCP server: the request carries at most
 // the eager budget of them; the rest stay deferred and tool_search finds
 // and loads them. Every posture sends at most MaxActive tools.
+// README.md "MCP servers": in Full Access MCP tools are sent up to the catalog budget, the rest stay deferred for tool_search, and no request carries more than 128 tools.
 func TestCatalogBudgetHoldsInFullAccess(t *testing.T) {
 	t.Parallel()
 	reg := tools.NewRegistry()

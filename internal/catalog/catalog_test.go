@@ -42,6 +42,7 @@ func names(ts []provider.Tool) string {
 
 // CONTRACT.md §4.1: native entries sorted by name, eager unless default-active, tool_search last, hidden aliases left
 // out, and loads appended at the tail.
+// README.md "Tools": everything but the default-active tools is deferred, and a loaded tool joins the request at the tail.
 func TestEagerSetAndOrder(t *testing.T) {
 	t.Parallel()
 	reg := registry("work_update", "tasks", "Web", "update_plan", "agent", "Run", "Git", "File", "Bash", "remember", "~apply_patch", "~todo_write")

@@ -181,6 +181,7 @@ func TestContractDefaultActive(t *testing.T) {
 }
 
 // CONTRACT.md §4.3: the synthetic entry word for word, always eager and last, and never a registry entry.
+// README.md "Tools": tool_search matches by bm25 or regex and returns 20 results by default.
 func TestContractToolSearchEntry(t *testing.T) {
 	t.Parallel()
 	reg := registry("File", "Web")
@@ -328,6 +329,7 @@ func TestContractDirectLoadLastsTheTurn(t *testing.T) {
 // CONTRACT.md §4.6: with every optional service and an MCP server present, Plan's first request is exactly File
 // (read-only), Git, agent, tasks, work_update, tool_search in every posture, Full Access included: it makes no MCP
 // tool eager there; a read helper stays eager.
+// README.md "Modes and permissions": in Plan File offers only read/list/search_name/search_content, Bash and Run are gone, and the first request carries File, Git, agent, tasks, work_update, tool_search.
 func TestContractModeFiltering(t *testing.T) {
 	t.Parallel()
 	actions := func(c *catalog.Catalog) string {

@@ -91,6 +91,7 @@ func read(t *testing.T, ws, rel string) string {
 // before the write — the user's edit made between the turns (in the base)
 // and the one made to a named file while the model was asked (seen by the
 // second look), byte for byte.
+// README.md "Undo": the turn's first change waits for the background record and keeps edits made while the model thinks
 func TestAFirstWriteWaitsForTheTurnsBase(t *testing.T) {
 	t.Parallel()
 	needGit(t)

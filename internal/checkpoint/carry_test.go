@@ -9,6 +9,7 @@ import (
 // A plan the user is asked about is checked again when it is carried out:
 // a file changed outside codewhale while they decided stops it, even with
 // overwrite chosen for the conflicts they saw.
+// README.md "Undo": the workspace is checked again on the answer; a change made while you decided stops it
 func TestCarryStopsOnAConflictTheUserDidNotSee(t *testing.T) {
 	t.Parallel()
 	needGit(t)

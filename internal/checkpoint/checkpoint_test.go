@@ -60,6 +60,7 @@ func seed(t *testing.T, ws string) {
 // One turn: a File-style edit, sed -i, a new file, a deleted file, a renamed
 // directory, a binary rewrite, chmod +x and a retargeted symlink — all
 // reverted byte for byte, mode bits too.
+// README.md "Undo": a turn is taken back byte for byte, in a repository or not; its .git and ignored files untouched
 func TestUndoRevertsEverythingATurnChanged(t *testing.T) {
 	t.Parallel()
 	needGit(t)
@@ -191,6 +192,7 @@ func TestOutsideChangeIsAConflict(t *testing.T) {
 	}
 }
 
+// README.md "Undo": files over the size limit are skipped, named, and never stored
 func TestOversizedFilesAreSkippedWithAReceipt(t *testing.T) {
 	t.Parallel()
 	needGit(t)

@@ -36,6 +36,7 @@ func plant(t *testing.T, ws, outside string) {
 // A link planted by a later turn (issue 23 §8): /undo of both turns takes
 // the link away and gives the person their file back, and nothing is
 // written outside.
+// README.md "Undo": nothing is written or deleted through a planted link
 func TestUndoTakesBackALinkPlantedByALaterTurn(t *testing.T) {
 	t.Parallel()
 	ws, outside, r := plantedRepo(t)
@@ -62,6 +63,7 @@ func TestUndoTakesBackALinkPlantedByALaterTurn(t *testing.T) {
 // the overwrite the person chose removes the link (not what it points at),
 // makes notes/ a directory again, restores the file in it, and says so.
 // A file the turn created beyond such a link is not removed through it.
+// README.md "Undo": a directory replaced by a link: the link is removed, the directory made again, the file restored
 func TestUndoRestoresAPathBeyondAPlantedLinkAsAFile(t *testing.T) {
 	t.Parallel()
 	ws, outside, r := plantedRepo(t)
@@ -102,6 +104,7 @@ func TestUndoRestoresAPathBeyondAPlantedLinkAsAFile(t *testing.T) {
 
 // A file where the restore needs a directory is the person's: the restore
 // refuses before changing anything.
+// README.md "Undo": a file standing where the undo needs a folder stops it before anything changes
 func TestUndoRefusesToDestroyAFileInTheWay(t *testing.T) {
 	t.Parallel()
 	ws, _, r := plantedRepo(t)

@@ -68,6 +68,7 @@ func TestTypeChangesAreRecordedAndRestored(t *testing.T) {
 
 // A repository nested in the workspace (not a submodule of it) is the
 // user's own: listed as skipped, never recorded or restored.
+// README.md "Undo": a repository nested in the folder (not a submodule) is skipped and named
 func TestNestedRepositoryIsSkipped(t *testing.T) {
 	t.Parallel()
 	needGit(t)

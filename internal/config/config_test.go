@@ -25,6 +25,7 @@ func write(t testing.TB, path, body string) {
 
 // CONTRACT.md §12.3: flag > environment > project overlay (tightening keys only, endpoints ignored) > user config >
 // defaults.
+// README.md "Configuration": flag > environment > project overlay (model, effort, tightening keys) > user config > defaults
 func TestPrecedence(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -66,6 +67,7 @@ allow_shell = false
 // CONTRACT.md §10.1: the default route is provider deepseek at https://api.deepseek.com/beta with model
 // deepseek-v4-pro.
 // CONTRACT.md §12.4: memory is off by default and CODEWHALE_MEMORY=on turns it on.
+// README.md "When the provider misbehaves": the deadlines default to 45 s, 120 s and 30 min.
 func TestDefaultsAndKeySources(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -97,6 +99,7 @@ func TestDefaultsAndKeySources(t *testing.T) {
 // CONTRACT.md §3.7: there are no script overrides or plugin tools, so the
 // keys that would declare them are unknown keys, refused with the file and line.
 // CONTRACT.md §12.3: an unknown key is an error naming the file and line, with a suggestion.
+// README.md "Configuration": a malformed file is an error naming the file and line
 func TestMalformedConfigNamesFileAndLine(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
@@ -154,6 +157,8 @@ func TestApprovalPolicyValues(t *testing.T) {
 
 // Retry and deadline settings outside their range are errors that name the
 // key and the allowed range; nothing is clamped silently.
+// README.md "When the provider misbehaves": out-of-range settings name key and range.
+// README.md "Configuration": the ranges of the timeouts and [retry] keys
 func TestRetryAndDeadlineValidation(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
@@ -253,6 +258,7 @@ func TestProjectConfigLinkedOutsideIsRefused(t *testing.T) {
 
 // CONTRACT.md §12.3: the user config is $CODEWHALE_HOME/config.toml unless
 // CODEWHALE_CONFIG_PATH names another file, and --config beats both.
+// README.md "Configuration": --config and CODEWHALE_CONFIG_PATH pick another file than CODEWHALE_HOME's config.toml
 func TestConfigPathOverrides(t *testing.T) {
 	t.Parallel()
 	home, dir := t.TempDir(), t.TempDir()

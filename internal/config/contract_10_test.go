@@ -34,6 +34,7 @@ func load(t *testing.T, body string, flags config.Flags, e map[string]string) (*
 // CONTRACT.md §10.2: a [providers.<id>] table overrides its preset's row
 // field by field: model, path_suffix, headers and context_window change,
 // the base URL and key variables the table leaves unset stay the preset's.
+// README.md "Providers: OpenRouter, local models, your gateway": [providers.<id>] overrides a preset's row.
 func TestProviderTableOverridesThePresetFieldByField(t *testing.T) {
 	t.Parallel()
 	c, _, err := load(t, "[providers.openrouter]\nmodel = \"vendor/model-x\"\npath_suffix = \"api/chat\"\n"+
@@ -217,6 +218,7 @@ func TestLoopbackOverrideWithholdsTheEntrysHeaders(t *testing.T) {
 // production file outside it uses net/http's default client or transport,
 // its package-level request helpers, or builds an http.Transport or an
 // http.Client without a Transport.
+// README.md "Providers: OpenRouter, local models, your gateway": every connection honours the proxy variables.
 func TestOutboundClientsComeFromHTTPTransport(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join("..", "..")

@@ -108,6 +108,7 @@ enabled = false
 // CONTRACT.md §12.3: the project overlay (<workspace>/.codewhale/config.toml) takes tightening keys only: no key in
 // it widens the user's posture, mode, shell, sandbox, trusted paths, network, hosts, endpoints, keys, MCP path,
 // hooks, language servers, features or limits.
+// README.md "Configuration": the workspace's config.toml may only tighten
 func TestContract12_3ProjectOverlayNeverWidens(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -185,6 +186,7 @@ enabled = false
 
 // CONTRACT.md §12.3: unknown keys are errors with a suggestion, for every key config.toml has (the suggestions come
 // from the File type itself, so no key is left out of them).
+// README.md "Configuration": an unknown key suggests the closest known one
 func TestContract12_3EveryKeyIsSuggested(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{

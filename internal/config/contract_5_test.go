@@ -14,6 +14,7 @@ import (
 // CONTRACT.md §5: the per-workspace trust list is kept in $CODEWHALE_HOME/workspace-trust.json as
 // {"workspaces":{"<canonical workspace>":["<canonical path>",…]}}: a workspace and a root named through links are
 // recorded canonical, and a hand-written file in that shape is the list Load reads.
+// README.md "Slash commands": the trusted roots are recorded in $CODEWHALE_HOME/workspace-trust.json
 func TestContract5TrustListFile(t *testing.T) {
 	t.Parallel()
 	home, ws, root := t.TempDir(), t.TempDir(), t.TempDir()

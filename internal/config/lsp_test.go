@@ -10,6 +10,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 )
 
+// README.md "Language servers": [lsp.servers.<name>] takes command, args, extensions or languages, root_markers, env and initialization_options.
 func TestLSPTable(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -40,6 +41,7 @@ initialization_options = { enable_snippets = false }
 	}
 }
 
+// README.md "Language servers": [lsp] defaults to enabled, poll_after_edit_ms 1500 (0..60000), max_diagnostics_per_file 10 (1..1000), include_warnings false.
 func TestLSPDefaultsAndBadValues(t *testing.T) {
 	t.Parallel()
 	c, err := config.Load(config.Flags{}, env(map[string]string{"CODEWHALE_HOME": t.TempDir()}))
@@ -65,6 +67,7 @@ func TestLSPDefaultsAndBadValues(t *testing.T) {
 }
 
 // A project may switch its language servers off, never name one to run.
+// README.md "Language servers": a project's .codewhale/config.toml may only set enabled = false.
 func TestProjectLSPOnlyTightens(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

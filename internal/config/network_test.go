@@ -67,6 +67,7 @@ func TestGitHubHosts(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": DEEPSEEK_SEARCH_PROVIDER, DEEPSEEK_SEARCH_API_KEY and CODEWHALE_SEARCH_BASE_URL configure search.
 func TestWebConfigFromEnvironment(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -80,6 +81,7 @@ func TestWebConfigFromEnvironment(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": [features] web_search = false turns Web off, and so does default = "deny" with nothing allowed.
 func TestWebConfigOffAndErrors(t *testing.T) {
 	t.Parallel()
 	cases := map[string]struct {

@@ -40,6 +40,8 @@ var commentedKey = regexp.MustCompile(`(?m)^#\s*([a-z_]+)\s*=`)
 // every key they set is a real key of the table it is in, with a value of
 // its type; a key they only show commented out is a known key too. A key
 // renamed in the code fails here until the README follows.
+// README.md "Configuration": every key the example sets is a real config.toml key with a valid value
+// README.md "Providers: OpenRouter, local models, your gateway": the Ollama and gateway examples are valid config.toml.
 func TestREADMEConfigExamplesAreValid(t *testing.T) {
 	t.Parallel()
 	blocks := readmeTOML(t)

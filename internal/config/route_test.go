@@ -10,6 +10,7 @@ import (
 
 // CONTRACT.md §10.3: key precedence is --api-key > environment > config file >
 // secrets store; each pair is checked with only those two sources present.
+// README.md "Providers: OpenRouter, local models, your gateway": the order keys are read in.
 func TestKeyPrecedencePairwise(t *testing.T) {
 	t.Parallel()
 	sources := []string{"flag", "env", "config", "secret store"} // highest first
@@ -93,6 +94,8 @@ func (rc routeCase) run(t *testing.T) {
 // base URL origin.
 // CONTRACT.md §10.2: a provider with no base URL is an error naming [providers.<id>] base_url, a table overrides its
 // preset, a loopback base or a local preset gets no key.
+// README.md "Configuration": a loopback CODEWHALE_BASE_URL needs no key and never receives a key configured for another host
+// README.md "Providers: OpenRouter, local models, your gateway": each key stays with its host; no base_url is an error.
 func TestKeysStayWithTheirHost(t *testing.T) {
 	t.Parallel()
 	both := map[string]string{"DEEPSEEK_API_KEY": "sk-deepseek", "OPENROUTER_API_KEY": "sk-or"}
@@ -230,6 +233,7 @@ input_price = 0
 // CODEWHALE_BASE_URL (then DEEPSEEK_BASE_URL) > [providers.<id>] base_url
 // (for deepseek also the top-level base_url) > the preset's; each pair is
 // checked with only those sources present.
+// README.md "Providers: OpenRouter, local models, your gateway": --provider > CODEWHALE_PROVIDER > provider.
 func TestProviderAndBaseURLPrecedence(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

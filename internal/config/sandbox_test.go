@@ -10,6 +10,7 @@ import (
 	"github.com/codewhale/codewhale/internal/sandbox"
 )
 
+// README.md "Sandbox": precedence --sandbox > CODEWHALE_SANDBOX_MODE > the project file (which may only tighten) > the user config; an unknown value is an error.
 func TestSandboxResolution(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -58,6 +59,7 @@ func TestSandboxResolution(t *testing.T) {
 	}
 }
 
+// README.md "Sandbox": writable_roots and env_passthrough are read from the user file and ignored in the project file.
 func TestSandboxTables(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -87,6 +89,7 @@ func TestSandboxTables(t *testing.T) {
 // Build caches are writable by default, as the environment places them;
 // build_caches = false in the user file, or in a project file (which may
 // only tighten), leaves them out, and a project cannot turn them back on.
+// README.md "Sandbox": build_caches is on by default; false in the user or project file keeps the caches read-only and a project cannot turn them on.
 func TestSandboxBuildCaches(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 )
 
+// README.md "Slash commands": /config --save writes a key to config.toml, keeping its comments
 func TestSetKeyKeepsCommentsAndTables(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.toml")
@@ -43,6 +44,7 @@ func TestSetKeyKeepsCommentsAndTables(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": [notifications] defaults to when = "auto", method = "bel" and refuses other values.
 func TestNotificationsConfig(t *testing.T) {
 	t.Parallel()
 	for body, want := range map[string]string{

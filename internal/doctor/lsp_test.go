@@ -7,6 +7,7 @@ import (
 	"testing"
 )
 
+// README.md "Language servers": codewhale doctor lists which servers are present.
 func TestLSPCheck(t *testing.T) {
 	t.Parallel()
 	r := Run(context.Background(), Options{LSP: func() (LSPReport, error) {

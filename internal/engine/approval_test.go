@@ -82,6 +82,7 @@ func guardedHarness(t *testing.T, g *guarded, posture posture.Posture, interacti
 
 // An Explicit call runs only under Full Access or with a person's yes; every
 // other posture and host refuses it naming the reason, --auto included.
+// README.md "Modes and permissions": an explicit approval runs only under Full Access or with a person's yes; Auto-Review, Never and every headless run (--auto included) refuse it with the reason.
 func TestExplicitApprovalUnderEveryPosture(t *testing.T) {
 	t.Parallel()
 	const reason = "It needs explicit approval: writes .git/config, which decides what git runs."
@@ -142,6 +143,7 @@ func TestAutoApproveNeverWidensThePosture(t *testing.T) {
 
 // In Ask a person is asked; the card carries the reason and offers no
 // session grant: a ForSession answer approves this call only.
+// README.md "Modes and permissions": Ask shows an explicit approval's card with the reason and no allow-for-the-session option.
 func TestExplicitApprovalPromptsWithReasonAndNoSessionGrant(t *testing.T) {
 	t.Parallel()
 	g := newGuarded(tools.Explicit)
@@ -183,6 +185,7 @@ func TestApprovalCarriesTheToolsGrant(t *testing.T) {
 }
 
 // The card for a tasks create carries every authority flag it asks for.
+// README.md "Modes and permissions": the card shows every authority flag of tasks create.
 func TestApprovalCarriesAuthorityFlags(t *testing.T) {
 	t.Parallel()
 	in := json.RawMessage(`{"action":"create","prompt":"p","auto_approve":true,"trust_mode":true,"allow_shell":false,"mode":"agent"}`)

@@ -17,6 +17,7 @@ import (
 // Access or Trust); nothing else in any posture, and <turn_meta> says which.
 // CONTRACT.md §5: the boundary is the workspace plus the per-workspace trust list always and trusted_paths only in
 // trust mode, and turn_meta states it.
+// README.md "Modes and permissions": File boundary: the workspace and its trusted roots, the user's trusted_paths only in trust mode.
 func TestFileBoundaryUnderTrust(t *testing.T) {
 	t.Parallel()
 	listed := tools.Canonical(t.TempDir())

@@ -8,6 +8,7 @@ import (
 	"github.com/codewhale/codewhale/internal/testutil/fakemodel"
 )
 
+// README.md "Sessions": /compact summarises older turns through the model and keeps the two most recent turns
 func TestCompactSummarisesOlderTurnsThroughTheModel(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text(strings.Repeat("first answer ", 200)), fakemodel.Text(strings.Repeat("second answer ", 200)),
@@ -49,6 +50,7 @@ func TestCompactSummarisesOlderTurnsThroughTheModel(t *testing.T) {
 }
 
 // CONTRACT.md §9.2: the step auto-compacts before its request once the estimate passes the threshold.
+// README.md "Sessions": auto-compaction runs once the estimate passes the threshold
 func TestAutoCompactionBeforeTheProviderRejects(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text(strings.Repeat("long answer ", 300)), fakemodel.Text(strings.Repeat("more ", 300)),

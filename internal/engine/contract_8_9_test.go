@@ -882,6 +882,7 @@ func TestContract91TurnStartedGoesOutFirst(t *testing.T) {
 // boundary, and the turn's tools are built once however many steps it
 // takes. CONTRACT.md §9.13: the lines read word for word, the posture label
 // under exec --auto as the section's example.
+// README.md "What the model is told": <turn_meta> carries date, workspace, mode, posture, sandbox and boundary; the exec --auto line word for word
 func TestContract91UserMessageAndToolsBuiltOnce(t *testing.T) {
 	t.Parallel()
 	list := fakemodel.Tools(fakemodel.Call{ID: "l", Name: "File", Args: `{"action":"list"}`})

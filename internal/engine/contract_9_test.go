@@ -325,6 +325,7 @@ func TestResultsInTheHistoryAndTheContinuingStatus(t *testing.T) {
 
 // CONTRACT.md §9.9: the per-call result budget is 48000 characters on a route with a window of at least 500000
 // tokens and 12000 below it.
+// README.md "Tools": the result budget is 48,000 characters on a window of at least 500,000 tokens and 12,000 below.
 func TestResultBudgetThresholdIsAWindowOf500000(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ window, budget int }{{500000, 48000}, {499999, 12000}} {

@@ -65,6 +65,7 @@ func rerunHarness(t *testing.T, sh *confinedShell, posture posture.Posture, inte
 // In Ask a person may approve one run outside the sandbox after a refusal:
 // the card names what was refused, a yes re-runs the call unconfined once,
 // a no keeps the refusal. Nobody else is ever offered it.
+// README.md "Sandbox": in Ask with a person, a refusal offers one explicit re-run outside the sandbox; yes re-runs it unconfined, no keeps the refusal, and no one else is offered it.
 func TestSandboxRefusalOffersOneRunOutside(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {

@@ -84,6 +84,7 @@ func TestAfterAndTurnEndHooks(t *testing.T) {
 // wider mode; the next turn is the session's again.
 // CONTRACT.md §17.2: a command's scope sets the turn's model, mode and allow list, never widens Plan, and says so in a
 // Status.
+// README.md "User commands and skills": a command's mode and model apply to its turn only and never widen the session's mode
 func TestTurnScopeNarrowsAndNeverWidens(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("a"), fakemodel.Text("b"), fakemodel.Text("c"))

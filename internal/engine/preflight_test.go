@@ -47,6 +47,7 @@ func TestOversizedHistoryIsCutNotSent(t *testing.T) {
 }
 
 // A request over the window even after cutting is never sent.
+// README.md "Sessions": a request that would still exceed the model's window is not sent and the turn says so
 func TestOverBudgetRequestIsNotSent(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("never"))

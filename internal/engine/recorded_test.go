@@ -84,6 +84,7 @@ func decodeRecorded(t *testing.T, body []byte) said {
 // streamed in DeepSeek's format by the fake model. Each recording's first
 // response calls a tool; where the recording has a second (the answer after
 // the tool result) it is replayed too.
+// README.md "Providers: OpenRouter, local models, your gateway": streams recorded from eight real servers replay.
 func TestRecordedStreamsGiveTheDeepSeekTranscript(t *testing.T) {
 	t.Parallel()
 	want := map[string]string{ // the tool each recording calls first

@@ -30,6 +30,7 @@ func ruleSet(t *testing.T, body string) *permissions.Set {
 
 // The evaluation order: deny > protected path > ask > allow > posture
 // default, under each posture.
+// README.md "Permission rules": deny > protected path > ask > allow > posture default: deny holds in Full Access, allow beats Never and skips the prompt headless, ask holds in Full Access, an allow does not lift a protected path.
 func TestPermissionRulesOrder(t *testing.T) {
 	t.Parallel()
 	const (
@@ -78,6 +79,7 @@ func TestPermissionRulesOrder(t *testing.T) {
 
 // "Always allow this" writes the exact rule; the next identical call runs
 // without a card, a different one still asks.
+// README.md "Permission rules": s on the card writes the exact rule; the next identical call runs without a card, a different one still asks.
 func TestSaveRuleFromTheCard(t *testing.T) {
 	t.Parallel()
 	g := newGuarded(tools.Required)

@@ -278,6 +278,7 @@ func TestToolSearchLoadsUpdatePlanOnTheNextStep(t *testing.T) {
 // CONTRACT.md §3.3: the engine never dispatches a near-miss name, answers each with the not-registered text, and gives
 // exec_shell the renamed-to-Bash hint.
 // CONTRACT.md §9.7: a blocked call keeps its slot: one ToolCallComplete and one tool message each, in call order.
+// README.md "Tools": an unknown or removed name (read_file, exec_shell, Fil) gets `tool '<name>' is not registered` and runs nothing.
 func TestUnknownRemovedAndNearMissNamesNeverDispatch(t *testing.T) {
 	t.Parallel()
 	names := []string{"read_file", "exec_shell", "Fil", "UPDATE_PLAN", "update-plan", "updatePlan", "agents"}

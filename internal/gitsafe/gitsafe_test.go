@@ -15,6 +15,7 @@ import (
 
 // Every read the agent's git makes runs none of a hostile repository's
 // programs, and still answers.
+// README.md "Modes and permissions": Safe git: every git the agent runs itself runs none of a hostile repository's programs (fsmonitor, hooks, pager, filters, textconv, external diff) and still answers.
 func TestSafeGitRunsNothingTheRepositoryPlants(t *testing.T) {
 	t.Parallel()
 	r := hostilerepo.New(t)
@@ -131,6 +132,7 @@ func TestConfigEnvAppendsAfterTheEnvironmentsOwn(t *testing.T) {
 // codewhale's own git (the Git tool, checkpoints, the classifier's tracked
 // files) gets the environment a Bash command gets: a stand-in git that
 // prints its environment never sees the agent's API key or a token.
+// README.md "Modes and permissions": codewhale's own git gets the scrubbed environment a Bash command gets.
 func TestGitNeverSeesTheAgentsKeys(t *testing.T) {
 	t.Setenv("DEEPSEEK_API_KEY", "sk-canary-gitsafe")
 	t.Setenv("GITHUB_TOKEN", "ghp-canary-gitsafe")

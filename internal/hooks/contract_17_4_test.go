@@ -53,6 +53,7 @@ func seen(t *testing.T, event string, call engine.HookCall) (map[string]any, str
 
 // CONTRACT.md §17.4: `[[hooks]]` in the user's config.toml, with event, command, matcher, timeout_ms and name, are
 // the session's hooks, attributed to that file.
+// README.md "Hooks": [[hooks]] in config.toml with name, event, matcher, command and timeout_ms are the session's hooks.
 func TestContract174UserConfigHooksAreRead(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -99,6 +100,7 @@ func TestContract174HooksInProjectConfigAreAnError(t *testing.T) {
 }
 
 // CONTRACT.md §17.4: timeout_ms defaults to 10000 and is at most 600000.
+// README.md "Hooks": timeout_ms defaults to 10000.
 func TestContract174TimeoutDefaultAndBounds(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -133,6 +135,7 @@ func TestContract174MalformedProjectHookNamesFileAndHook(t *testing.T) {
 
 // CONTRACT.md §17.4: /hooks trust records the file's SHA-256 in $CODEWHALE_HOME/hooks-trust.json; --hooks runs an
 // untrusted file for that run without recording trust.
+// README.md "Hooks": /hooks trust records the project file's trust; --hooks runs an untrusted file for that run only.
 func TestContract174TrustRecordIsTheFilesSHA256(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -284,6 +287,7 @@ func TestContract174ChildrenRunOnlyToolHooks(t *testing.T) {
 
 // CONTRACT.md §17.4: without any hook configured the engine is given no Hooks (the runner says it has none);
 // --no-hooks runs none.
+// README.md "Hooks": --no-hooks runs none.
 func TestContract174NothingConfigured(t *testing.T) {
 	t.Parallel()
 	r, _ := runner(t)
@@ -373,6 +377,7 @@ func TestContract174PayloadMessageTurnNotification(t *testing.T) {
 
 // CONTRACT.md §17.4: the commands' environment (sandbox.Environ: credential-shaped variables only when
 // [shell] env_passthrough names them) plus CODEWHALE_HOOK_EVENT and CODEWHALE_WORKSPACE.
+// README.md "Hooks": a hook gets the commands' environment minus credential-shaped variables unless [shell] env_passthrough lets one through.
 func TestContract174EnvironmentPassthroughAndWorkspace(t *testing.T) {
 	t.Setenv("MY_SERVICE_TOKEN", "tok-passed-through")
 	t.Setenv("OTHER_API_KEY", "sk-should-not-leak")
@@ -402,6 +407,7 @@ func TestContract174EnvironmentPassthroughAndWorkspace(t *testing.T) {
 }
 
 // CONTRACT.md §17.4: /hooks lists the hooks with their last result and run count.
+// README.md "Hooks": /hooks lists the hooks with their last result.
 func TestContract174DescribeShowsLastResultAndRunCount(t *testing.T) {
 	t.Parallel()
 	r, _ := runner(t, config.Hook{Name: "lint", Event: engine.HookToolAfter, Matcher: "Bash", Command: `echo '{"message":"2 warnings"}'`})
@@ -417,6 +423,7 @@ func TestContract174DescribeShowsLastResultAndRunCount(t *testing.T) {
 
 // CONTRACT.md §17.4: a failure is a status `Hook <name> (<event>, <file>) <what happened>; the <call|message|turn>
 // goes on as if it had not run.` — for a start failure, unreadable JSON and an unknown decision too.
+// README.md "Hooks": a hook that fails is reported and skipped: the call, message or turn goes on as if it had not run.
 func TestContract174FailureStatusNamesItsSubject(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -20,6 +20,7 @@ import (
 // A hook that hangs is killed at its timeout — with what it started — and
 // reported; the call goes on.
 // CONTRACT.md §17.4: at its timeout the whole process group is killed and reported.
+// README.md "Hooks": a hook that hangs is killed (with what it started) at its timeout and reported; the call goes on.
 func TestAHangingHookIsKilledAtItsTimeout(t *testing.T) {
 	t.Parallel()
 	marker := filepath.Join(t.TempDir(), "child.pid")
@@ -65,6 +66,7 @@ func alive(pid string) bool {
 // Hooks run under the session's sandbox: a write outside the workspace is
 // refused (the hook fails and is reported), one inside succeeds.
 // CONTRACT.md §17.4: a hook runs under the session's sandbox.
+// README.md "Hooks": a hook runs under the same sandbox as the agent's commands: a write outside the workspace is refused.
 func TestHooksRunUnderTheSandbox(t *testing.T) {
 	t.Parallel()
 	ws, outside := t.TempDir(), t.TempDir()

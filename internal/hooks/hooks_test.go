@@ -49,6 +49,7 @@ func TestCompileRefusesBadHooks(t *testing.T) {
 }
 
 // CONTRACT.md §17.4: matchers: Tool, Tool:action, Tool(glob), alternatives with |, * across /.
+// README.md "Hooks": matchers: Tool, Tool:action, Tool(glob), alternatives with |.
 func TestMatcher(t *testing.T) {
 	t.Parallel()
 	file := func(action, path string) engine.HookCall {
@@ -83,6 +84,7 @@ func TestMatcher(t *testing.T) {
 
 // CONTRACT.md §17.4: exit 0 proceeds reading a JSON answer, exit 2 blocks with stderr, anything else is reported as
 // going on as if it had not run.
+// README.md "Hooks": exit 0 proceeds, exit 2 blocks with stderr as the reason, a JSON decision block/ask/allow on stdout is read, anything else is reported and skipped.
 func TestAnswersByExitCodeAndJSON(t *testing.T) {
 	t.Parallel()
 	hook := func(cmd string) config.Hook {
@@ -118,6 +120,7 @@ func TestAnswersByExitCodeAndJSON(t *testing.T) {
 // The payload is on stdin; credentials are not in the environment.
 // CONTRACT.md §17.4: the payload on stdin and the scrubbed environment plus CODEWHALE_HOOK_EVENT and
 // CODEWHALE_WORKSPACE.
+// README.md "Hooks": a hook reads its JSON payload on stdin and its environment has no credentials.
 func TestPayloadAndScrubbedEnvironment(t *testing.T) {
 	t.Setenv("DEEPSEEK_API_KEY", "sk-should-not-leak")
 	t.Setenv("MY_SERVICE_TOKEN", "tok-should-not-leak")
@@ -147,6 +150,7 @@ func TestPayloadAndScrubbedEnvironment(t *testing.T) {
 }
 
 // CONTRACT.md §17.4: each message_submit sees the previous rewrite and a block wins and stops the rest.
+// README.md "Hooks": message_submit may rewrite or block the message.
 func TestMessageRewritesChainAndABlockStops(t *testing.T) {
 	t.Parallel()
 	r, _ := runner(t,
@@ -166,6 +170,7 @@ func TestMessageRewritesChainAndABlockStops(t *testing.T) {
 	}
 }
 
+// README.md "Hooks": shell_env's env joins the commands' environment and session_start may show a message.
 func TestShellEnvAndSessionStart(t *testing.T) {
 	t.Parallel()
 	r, _ := runner(t,
@@ -184,6 +189,7 @@ func TestShellEnvAndSessionStart(t *testing.T) {
 // A project's hooks.toml runs only once trusted, and an edit needs a new
 // trust.
 // CONTRACT.md §17.4: the project file runs only once trusted by its SHA-256, and an edit needs trust again.
+// README.md "Hooks": a project hooks.toml does nothing until trusted, and an edit needs a new trust.
 func TestProjectHooksNeedTrust(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

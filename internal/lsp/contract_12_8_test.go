@@ -156,6 +156,7 @@ func c128Eventually(t *testing.T, within time.Duration, what string, ok func() b
 // CONTRACT.md §12.8: "Servers are the [lsp.servers.<name>] tables merged over the built-ins (gopls, rust-analyzer,
 // pyright, typescript-language-server, clangd)": a user entry named like a built-in replaces only the fields it
 // sets; other user entries come first; an entry of its own needs a command and files.
+// README.md "Language servers": a built-in's name in [lsp.servers] changes the fields it sets and any other name is a server of its own.
 func TestContract128ServersAreUserTablesMergedOverBuiltins(t *testing.T) {
 	t.Parallel()
 	names := func(ss []Server) []string {
@@ -206,6 +207,7 @@ func TestContract128ServersAreUserTablesMergedOverBuiltins(t *testing.T) {
 
 // CONTRACT.md §12.8: "a built-in is used only when its program is found" — an absent built-in is passed over silently,
 // and nothing is started by finding the programs.
+// README.md "Language servers": a built-in is used only when its program is on PATH.
 func TestContract128BuiltinUsedOnlyWhenItsProgramIsFound(t *testing.T) {
 	t.Parallel()
 	servers, err := Merge(nil)
@@ -282,6 +284,7 @@ func TestContract128FileGoesToFirstServerByExtensionOrLanguage(t *testing.T) {
 
 // CONTRACT.md §12.8: "the root being the nearest directory at or above the file holding one of its root_markers, not
 // above the workspace (else the workspace)".
+// README.md "Language servers": the root is the nearest directory with a root marker, never above the workspace.
 func TestContract128RootIsNearestMarkerNotAboveWorkspace(t *testing.T) {
 	t.Parallel()
 	parent := c128Canonical(t)
@@ -322,6 +325,7 @@ func TestContract128RootIsNearestMarkerNotAboveWorkspace(t *testing.T) {
 
 // CONTRACT.md §12.8: "One server runs per (server, root)": files under one root share a process, another root gets its
 // own.
+// README.md "Language servers": one server per server and project root.
 func TestContract128OneServerPerServerAndRoot(t *testing.T) {
 	t.Parallel()
 	h := c128Manager(t, "ok", Server{RootMarkers: []string{"go.mod"}}, nil)
@@ -350,6 +354,7 @@ func TestContract128OneServerPerServerAndRoot(t *testing.T) {
 
 // CONTRACT.md §12.8: "It starts on the first file of its language that is read, changed or asked about — never
 // before": configuring, listing and routing start nothing; a read, an edit and a question each start it.
+// README.md "Language servers": servers start on the first file of their language that is read or changed.
 func TestContract128StartsOnFirstFileReadChangedOrAsked(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"read", "changed", "asked"} {
@@ -459,6 +464,7 @@ func TestContract128CapabilitiesDecideSyncDiagnosticsAndQuestions(t *testing.T) 
 
 // CONTRACT.md §12.8: "is shut down with the session (shutdown, exit ...)": a server that is ready is sent shutdown then
 // exit when the manager closes.
+// README.md "Language servers": servers stop with the session with shutdown, then exit.
 func TestContract128ShutdownSendsShutdownThenExit(t *testing.T) {
 	t.Parallel()
 	sh := c128Shell(t, "tee")
@@ -482,6 +488,7 @@ func TestContract128ShutdownSendsShutdownThenExit(t *testing.T) {
 
 // CONTRACT.md §12.8: "the process group killed after 2 s": a server that does not go after shutdown is killed with the
 // programs it started, within the grace.
+// README.md "Language servers": a server still there after 2 s is killed with its process group.
 func TestContract128ProcessGroupKilledAfterGrace(t *testing.T) {
 	t.Parallel()
 	sh := c128Shell(t, "sleep")
@@ -569,6 +576,7 @@ func TestContract128FailedServerStaysFailedUntilRestart(t *testing.T) {
 // CONTRACT.md §12.8: "Programs are found [by binpath] and started with the environment Bash gets": the manager looks
 // the program up with Options.LookPath only and starts it with Options.Environ's environment (the server's env
 // added), nothing else of the agent's.
+// README.md "Language servers": a server is started with the environment Bash gets.
 func TestContract128ProgramFoundByLookPathAndStartedWithEnviron(t *testing.T) {
 	t.Parallel()
 	sh := c128Shell(t, "env")
@@ -787,6 +795,7 @@ func TestContract128CloseWaitsForRestartsShutdowns(t *testing.T) {
 // it, or the filesystem root when none does (else the file's directory)": a file File reached under a trusted root
 // (CONTRACT.md §5) gets the root its own markers give, searched no higher than that root, the trust list read afresh
 // each time.
+// README.md "Language servers": a file under a trusted root gets a root never above that trusted root.
 func TestContract128RootOutsideWorkspaceBoundedByTrustedRoot(t *testing.T) {
 	t.Parallel()
 	parent := c128Canonical(t)

@@ -211,6 +211,7 @@ func TestContract613SyncOpensThenChangesWholeTextAndSavesWhenAsked(t *testing.T)
 
 // CONTRACT.md §6.13: the report is "awaited for at most poll_after_edit_ms (default 1,500 ms)"; a server that does not
 // report gives `LSP: no diagnostics from <server> (it did not report within <wait>)`.
+// README.md "Language servers": an edit waits at most poll_after_edit_ms, 1500 by default.
 func TestContract613WaitDefaultsTo1500msAndSaysItDidNotReport(t *testing.T) {
 	t.Parallel()
 	if DefaultWait != 1500*time.Millisecond || New(Options{}).Wait() != DefaultWait {
@@ -230,6 +231,7 @@ func TestContract613WaitDefaultsTo1500msAndSaysItDidNotReport(t *testing.T) {
 
 // CONTRACT.md §6.13: "returning as soon as the server reports"; "the first publishDiagnostics for the new version" (a
 // set published for an older version is not taken).
+// README.md "Language servers": the edit returns as soon as the server has reported.
 func TestContract613ReturnsAsSoonAsTheNewVersionIsReported(t *testing.T) {
 	t.Parallel()
 	h := c613Manager(t, "stale", nil) // the wait is 20 s
@@ -316,6 +318,7 @@ func TestContract613UnversionedPublisherIsReported(t *testing.T) {
 
 // CONTRACT.md §6.13: "a problem is the same across the change when its severity, source, code, message and the text of
 // its line are (a multiset difference, so moved lines do not count as new)".
+// README.md "Language servers": only the problems the change introduced are reported, not those there before.
 func TestContract613OnlyNewProblemsByMultisetDifference(t *testing.T) {
 	t.Parallel()
 	m := New(Options{Config: Config{Enabled: true}})
@@ -469,6 +472,7 @@ func waitClient(t *testing.T, m *Manager) *client {
 // CONTRACT.md §6.13: "Errors always, warnings with include_warnings"; the header says `problem` when warnings are among
 // them; the line format `<path>:<line>:<col> <severity> <source>: <message>`, the source and its space left out when
 // the server gives none.
+// README.md "Language servers": warnings only with include_warnings.
 func TestContract613ErrorsAlwaysWarningsWhenIncluded(t *testing.T) {
 	t.Parallel()
 	text := "package a\nvar a = 1 // BAD a\nvar b = 1 // WARN b\nvar c = 1 // INFO c\nvar d = 1 // HINT d\nvar e = 1 // BAD NOSRC\n"
@@ -489,6 +493,7 @@ func TestContract613ErrorsAlwaysWarningsWhenIncluded(t *testing.T) {
 // CONTRACT.md §6.13: "at most max_diagnostics_per_file per file and 40 in all", and when cut `… and <n> more in <path>
 // (the lsp tool's diagnostics action lists a file's problems)`; ` (<n> other<s> there before not repeated)` before the
 // colon; the severities `error`, `warning`, `info`, `hint`; the message on one line, cut at 500 bytes.
+// README.md "Language servers": at most max_diagnostics_per_file (10) per file and 40 in all.
 func TestContract613CapsCutLineAndText(t *testing.T) {
 	t.Parallel()
 	if DefaultMaxPerFile != 10 || DefaultMaxTotal != 40 {
@@ -566,6 +571,7 @@ func TestContract613NothingNewAddsNothing(t *testing.T) {
 // CONTRACT.md §6.13: "After a Bash or Run call the files are checked in the background; the report reaches the model as
 // a runtime notice (CONTRACT.md §9.2) starting `Files a command changed were checked by their language servers:`", waiting at
 // most what the caller allows; what is not ready yet comes with a later call.
+// README.md "Language servers": files a Bash or Run call changed are checked too and the findings reach the model as a runtime notice.
 func TestContract613CommandChangesAreCheckedInTheBackground(t *testing.T) {
 	t.Parallel()
 	h := c613Manager(t, "", nil)

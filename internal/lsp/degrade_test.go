@@ -15,6 +15,7 @@ import (
 // gone when the manager closes.
 // CONTRACT.md §6.13: a server that crashes, hangs, floods or stops reading gives the one exact 'LSP: no diagnostics
 // from <server> (<why>)' line.
+// README.md "Language servers": a server that crashes, hangs or floods gives one `LSP: no diagnostics from <server> (<why>)` line.
 func TestMisbehavingServersDegradeToNoDiagnostics(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("// padding to fill the pipe\n", 40000) // ~1 MB: more than a pipe holds
@@ -97,6 +98,7 @@ func TestRequestsWithoutParamsAreAnswered(t *testing.T) {
 }
 
 // CONTRACT.md §12.8: a configured server whose program is absent is reported, never started.
+// README.md "Language servers": a missing server gives the no-diagnostics line and the edit stands on its own.
 func TestAMissingServerSaysSo(t *testing.T) {
 	t.Parallel()
 	srv := Server{Name: "ghost", Command: "codewhale-no-such-language-server", Languages: []string{"go"}}

@@ -49,6 +49,7 @@ func goplsManager(t testing.TB, ws string, wait time.Duration) *Manager {
 
 const okMain = "package main\n\nfunc double(n int) int { return 2 * n }\n\nfunc main() { _ = double(1) }\n"
 
+// README.md "Language servers": after an edit gopls's problems the change introduced reach the result the model reads.
 func TestGoplsReportsTheErrorAnEditIntroducesAndClearsIt(t *testing.T) {
 	t.Parallel()
 	ws := goModule(t, map[string]string{"main.go": okMain})

@@ -67,6 +67,7 @@ func TestPyrightReportsTheErrorAnEditIntroduces(t *testing.T) {
 
 // typescript-language-server runs the TypeScript installed beside it: a
 // workspace's own node_modules/typescript is never loaded.
+// README.md "Language servers": typescript-language-server uses a TypeScript beside it, never the workspace's node_modules/typescript.
 func TestTypeScriptServerUsesItsOwnTypeScript(t *testing.T) {
 	t.Parallel()
 	const ok = "export function double(n: number): number {\n  return 2 * n;\n}\n"

@@ -37,6 +37,7 @@ func TestParseConfigFileErrors(t *testing.T) {
 	}
 }
 
+// README.md "MCP servers": mcp.json entries take command, args, env, url and headers, under "servers" or Claude Code's "mcpServers".
 func TestParseConfigServers(t *testing.T) {
 	t.Parallel()
 	doc := `{

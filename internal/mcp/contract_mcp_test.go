@@ -35,6 +35,7 @@ func serveSDK(t *testing.T, s *sdk.Server) string {
 // CONTRACT.md §4.7: a lost server is degraded, a call meanwhile says
 // "is degraded: <why>; reconnecting (attempt <n> of 3)", and the supervisor
 // reconnects after 0.5 s, 1 s and 2 s before it gives up as failed.
+// README.md "MCP servers": a server that dies is degraded, calls say it is reconnecting, and it is restarted after 0.5 s, 1 s and 2 s before it is failed.
 func TestContractReconnectSchedule(t *testing.T) {
 	t.Parallel()
 	if maxReconnects != 3 {
@@ -180,6 +181,7 @@ func TestContractReadResourceShape(t *testing.T) {
 // CONTRACT.md §4.7: a resource over 8 MB by what arrived (no listed size) is
 // refused with its size, bounded, and the server keeps working.
 // CONTRACT.md §12.5: read_timeout bounds resources/read.
+// README.md "MCP servers": a resource over 8 MB by what arrived is refused with its size.
 func TestContractResourceSizeByWhatArrivedAndReadTimeout(t *testing.T) {
 	t.Parallel()
 	s := sdk.NewServer(&sdk.Implementation{Name: "res", Version: "1"}, nil)
@@ -233,6 +235,7 @@ func TestContractResourceSizeByWhatArrivedAndReadTimeout(t *testing.T) {
 
 // CONTRACT.md §12.5: notifications/prompts/list_changed re-lists the prompts
 // (and resources/list_changed the resources).
+// README.md "MCP servers": prompts/list_changed and resources/list_changed re-list the prompts and resources.
 func TestContractPromptAndResourceListChanged(t *testing.T) {
 	t.Parallel()
 	s := sdk.NewServer(&sdk.Implementation{Name: "lists", Version: "1"}, nil)
@@ -326,6 +329,7 @@ func (v *versionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // CONTRACT.md §12.5: initialize offers 2025-11-25 (never the 2026-07-28
 // draft's server/discover) and accepts 2025-06-18, 2025-03-26 and
 // 2024-11-05.
+// README.md "MCP servers": the client offers 2025-11-25 and accepts 2025-06-18, 2025-03-26 and 2024-11-05.
 func TestContractProtocolVersions(t *testing.T) {
 	t.Parallel()
 	for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
@@ -357,6 +361,7 @@ func TestContractProtocolVersions(t *testing.T) {
 // for (even one that would hang), and connects on first use — a resource
 // read naming it (what an @<server>:<uri> mention does) or /mcp reload
 // <server> — contributing its tools from then on.
+// README.md "MCP servers": "startup": "lazy" keeps a server from starting with the session until something names it.
 func TestContractLazyStartup(t *testing.T) {
 	t.Parallel()
 	lazy := func(env map[string]string) map[string]any {
@@ -407,6 +412,7 @@ func TestContractLazyStartup(t *testing.T) {
 // values, url and header values; an unset or empty variable without a
 // default makes the entry a config_error naming it; listings show the entry
 // as written.
+// README.md "MCP servers": variables expand in command, args, env values, url and header values.
 func TestContractVariableExpansionFields(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"CW_SET": "v", "CW_EMPTY": ""}
@@ -455,6 +461,7 @@ func TestContractVariableExpansionFields(t *testing.T) {
 // trusted yet` and `defined in <path>, which changed since you trusted
 // it`, and never start; without a workspace (--no-project-config) the file
 // is not read.
+// README.md "MCP servers": untrusted project servers are listed with the reason and --no-project-config ignores the file.
 func TestContractProjectFilePrefixes(t *testing.T) {
 	t.Parallel()
 	trace := newTrace()
@@ -538,6 +545,7 @@ func TestContractAddProjectServerKeepsTrust(t *testing.T) {
 // asks for authorization fails with (prefix exact) "MCP server '<name>'
 // requires you to log in: run `codewhale mcp login <name>`"; the session
 // opens no browser.
+// README.md "MCP servers": a server needing a login fails with requires you to log in: run `codewhale mcp login <server>` and opens no browser.
 func TestContractLoginRequiredPrefix(t *testing.T) {
 	t.Parallel()
 	_, url := protectedMCP(t)
@@ -588,6 +596,7 @@ func TestContractRefreshOnceOnUnauthorized(t *testing.T) {
 
 // CONTRACT.md §12.5: OAuth applies to Streamable HTTP servers whose entry
 // sets no Authorization header nor bearer_token_env_var.
+// README.md "MCP servers": an entry with its own Authorization header or bearer_token_env_var does not use OAuth.
 func TestContractOAuthOnlyWithoutOwnAuthorization(t *testing.T) {
 	t.Parallel()
 	tokens := config.MCPTokens{Home: t.TempDir()}
@@ -625,6 +634,7 @@ func TestContractOAuthOnlyWithoutOwnAuthorization(t *testing.T) {
 // CONTRACT.md §4.7: an MCP server tool is network + requires_approval,
 // approval Required, not read-only and deferred; the helpers are read-only,
 // approval Auto and eager.
+// README.md "MCP servers": server tools are deferred mcp_<server>_<tool> entries; the resource and prompt helpers are read-only and eager.
 func TestContractToolPolicies(t *testing.T) {
 	t.Parallel()
 	p := startPool(t, writeConfig(t, map[string]any{"res": testServer(t, map[string]string{"MCP_TEST_RESOURCES": "1", "MCP_TEST_TOOLS": "ping"})}, nil), Options{})

@@ -66,6 +66,7 @@ func storedAccess(t *testing.T, tokens config.MCPTokens, server string) storedTo
 // redirect), a call with the stored token, refresh after the server ends
 // the access token and after it expires by the clock, logout; the token
 // never appears in the log, the login's output, a status or a tool result.
+// README.md "MCP servers": mcp login discovers the authorization server, registers dynamically with PKCE, stores the token, sessions refresh it, and logout removes it.
 func TestOAuthLoginCallRefreshLogout(t *testing.T) {
 	t.Parallel()
 	as, url := protectedMCP(t)
@@ -168,6 +169,7 @@ func TestOAuthLoginCallRefreshLogout(t *testing.T) {
 
 // A token stored for one URL is never sent to another: an entry whose url
 // changed (or a project file reusing the name) must log in again.
+// README.md "MCP servers": the stored token is bound to the server's URL.
 func TestOAuthTokenIsBoundToTheServerURL(t *testing.T) {
 	t.Parallel()
 	tokens := config.MCPTokens{Home: t.TempDir()}
@@ -188,6 +190,7 @@ func TestOAuthTokenIsBoundToTheServerURL(t *testing.T) {
 
 // A configured oauth.client_id is used instead of dynamic registration,
 // with the redirect on the configured callback port.
+// README.md "MCP servers": a configured oauth client_id and callback_port are used instead of dynamic registration.
 func TestOAuthLoginWithAConfiguredClient(t *testing.T) {
 	t.Parallel()
 	as, url := protectedMCP(t)

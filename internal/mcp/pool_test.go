@@ -22,6 +22,7 @@ import (
 
 // One good server and several broken ones: the good one's tools appear, each
 // broken one is reported with its reason and contributes nothing.
+// README.md "MCP servers": a failed server contributes no tools and is reported with why.
 func TestPoolGoodAndBrokenServers(t *testing.T) {
 	t.Parallel()
 	path := writeConfig(t, map[string]any{
@@ -325,6 +326,7 @@ func TestPoolGivesUpReconnecting(t *testing.T) {
 // notifications/tools/list_changed changes what the next turn's catalog
 // holds, and so the active tool catalog digest /tools shows (Full Access
 // sends MCP tools eagerly, so the new tool is in the request).
+// README.md "MCP servers": notifications/tools/list_changed updates the catalog and so /tools and its digest.
 func TestListChangedMovesTheCatalogDigest(t *testing.T) {
 	t.Parallel()
 	p := startPool(t, writeConfig(t, map[string]any{"g": testServer(t, nil)}, nil), Options{})

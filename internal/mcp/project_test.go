@@ -36,6 +36,7 @@ func addEnvTool(s *sdk.Server) {
 	})
 }
 
+// README.md "MCP servers": ${VAR} is replaced by the variable, ${VAR:-default} by it or the default, and a bare $VAR is kept as written.
 func TestExpandVars(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"TOKEN": "t0k", "EMPTY": "", "HOST": "h.example"}
@@ -70,6 +71,7 @@ func TestExpandVars(t *testing.T) {
 // An unset ${VAR} with no default makes the entry unusable, and validate
 // says which variable (the bug: "Bearer ${TOKEN}" was sent literally while
 // validate said ok). The listing shows the entry as written.
+// README.md "MCP servers": an unset variable without a default makes the server unusable, codewhale mcp validate names it, and listings show the entry as written.
 func TestUnsetVariableFailsValidation(t *testing.T) {
 	t.Parallel()
 	doc := `{"mcpServers": {
@@ -156,6 +158,7 @@ func TestHeadersAndURLExpandBeforeTheyAreSent(t *testing.T) {
 
 // A stdio server gets ${VAR} expanded in its env, while the parent's
 // secrets stay out of its environment (the allow-list of env.go).
+// README.md "MCP servers": a stdio server gets only the start-up variables plus its own env.
 func TestStdioEnvExpandsButSecretsStayOut(t *testing.T) {
 	t.Setenv("CW_TEST_GIVEN", "given-value")
 	t.Setenv("CW_TEST_LEAK_API_KEY", "leak-value")
@@ -186,6 +189,7 @@ func writeProject(t *testing.T, servers map[string]any) string {
 // A project's .mcp.json is behind the trust step of project files
 // (internal/projecttrust): listed but not started until trusted, started
 // once trusted, held again after an edit (CONTRACT.md §12.5).
+// README.md "MCP servers": a workspace's .mcp.json is listed but never started until trusted, and an edited file must be trusted again.
 func TestProjectMCPJSONNeedsTrust(t *testing.T) {
 	t.Parallel()
 	ws := writeProject(t, map[string]any{"proj": testServer(t, nil)})
@@ -225,6 +229,7 @@ func TestProjectMCPJSONNeedsTrust(t *testing.T) {
 
 // The person's own mcp.json wins a name both files define; a project file
 // that links out of the workspace is not read.
+// README.md "MCP servers": your mcp.json wins a name both files define.
 func TestProjectMCPJSONCollisionAndEscape(t *testing.T) {
 	t.Parallel()
 	ws := writeProject(t, map[string]any{"same": map[string]any{"url": "https://project.example/mcp"}})
@@ -264,6 +269,7 @@ func TestProjectMCPJSONCollisionAndEscape(t *testing.T) {
 // `mcp add --scope project` writes Claude Code's key; a file the person
 // created that way is trusted with that content, one not trusted before
 // stays untrusted.
+// README.md "MCP servers": mcp add --scope project writes the workspace's .mcp.json, and a file you created that way stays trusted.
 func TestAddProjectServer(t *testing.T) {
 	t.Parallel()
 	ws, home := t.TempDir(), t.TempDir()

@@ -21,6 +21,7 @@ func hasTool(p *Pool, name string) bool {
 
 // CONTRACT.md §4.7: the resource and prompt helpers are eager, read-only,
 // approval Auto, and exist while a server offers that kind.
+// README.md "MCP servers": a server offering resources or prompts adds list_mcp_resources, list_mcp_resource_templates, read_mcp_resource and mcp_get_prompt.
 func TestEverythingResourceAndPromptHelpers(t *testing.T) {
 	t.Parallel()
 	p := startPool(t, writeConfig(t, map[string]any{"everything": everythingServer(t)}, nil), Options{})
@@ -100,6 +101,7 @@ func TestHelpersAbsentWithoutCapability(t *testing.T) {
 
 // A blob is described, never shown; a 50 MB resource and a server that
 // dies while it is read give bounded errors; the other server keeps working.
+// README.md "MCP servers": binary content is described by size and MIME type, a resource over 8 MB is refused, and the other servers keep working.
 func TestResourceBoundsAndFailures(t *testing.T) {
 	t.Parallel()
 	p := startPool(t, writeConfig(t, map[string]any{
@@ -182,6 +184,7 @@ func TestServerLyingAboutCapabilities(t *testing.T) {
 }
 
 // Instructions are bounded per server.
+// README.md "MCP servers": a server's instructions are added under its name, at most 4 KB each.
 func TestInstructionsBounded(t *testing.T) {
 	t.Parallel()
 	p := startPool(t, writeConfig(t, map[string]any{

@@ -21,6 +21,7 @@ import (
 // sample of $(go env GOROOT)/src, except inside number literals chroma's
 // patterns cut short (0o755 is "0" and a name there, 0x1p-2 "0x1" and a
 // name, 1e3i a float and a name): go/scanner reads them whole, as Go does.
+// README.md "Configuration": Go is tokenised by go/scanner with chroma's token types byte for byte
 func TestGoTokensMatchChroma(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: lexes a sample of GOROOT twice; make test runs it (go test without -short)")

@@ -147,6 +147,7 @@ func cutClusters(s string, n int) (string, string) {
 // Every fence language's tokeniser (go/scanner for Go, an embedded chroma
 // definition for the rest) tokenises into more than one kind of token, and
 // an unknown or empty language has none.
+// README.md "Development": lexers come from third_party/chromalexers.
 func TestEveryEmbeddedLexerLoadsAndTokenises(t *testing.T) {
 	t.Parallel()
 	samples := map[string]string{"go": "package main\nfunc main() { x := `raw`; _ = x }\n", "python": "def f(x):\n    return x + 1\n",

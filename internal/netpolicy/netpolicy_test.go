@@ -140,6 +140,7 @@ func TestIsPrivate(t *testing.T) {
 // The connect-time check holds even when DNS answered differently at
 // approval time: a name that now resolves to loopback is not dialled, and
 // a grant admits only the host, port and addresses it names.
+// README.md "Modes and permissions": Hosts come from you: a private address is not dialled unless a grant names it, even when DNS changes after approval.
 func TestDialRefusesPrivateAtConnectTime(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("secret")) }))

@@ -21,6 +21,7 @@ func input(kv ...any) json.RawMessage {
 // beats an allow, whatever the file order and whichever file holds them; a
 // project's permissions.toml can only tighten — its allow rules are not in
 // force, and the set says which were dropped and why.
+// README.md "Permission rules": a deny beats an allow whatever the order or file, and the project's permissions.toml can only tighten (its allow rules are dropped and the set says so).
 func TestContract12_6RulePrecedenceAndProjectTightens(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -70,6 +71,7 @@ func TestContract12_6RulePrecedenceAndProjectTightens(t *testing.T) {
 // or starts with `~`; a call that names neither a command nor one file
 // gets no rule, since one of only its tool and action would allow every
 // call of that action whatever its other arguments.
+// README.md "Permission rules": "Always allow this" saves an exact allow rule for that one call (its whole command, or its path).
 func TestContract12_6SavedRuleAllowsThatCallOnly(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -143,6 +145,7 @@ func TestContract12_6SavedRuleAllowsThatCallOnly(t *testing.T) {
 // (0600, never the project's), reads there as an ordinary [[rules]] entry
 // and prints as `<rule> (<file> rule <n>)` — the words the transcript's
 // `Saved permission rule:` line shows.
+// README.md "Permission rules": the saved rule goes to your file and prints as <rule> (<file> rule <n>), the words of the Saved permission rule: line.
 func TestContract12_6WhatASavedRulePrints(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -198,6 +201,7 @@ func TestContract12_6WhatASavedRulePrints(t *testing.T) {
 // CONTRACT.md §12.6: a malformed rule file is an error at start-up that
 // names the file and the line, never a file whose rules are silently
 // dropped.
+// README.md "Permission rules": a malformed file is an error at start-up naming the file and line.
 func TestContract12_6MalformedRulesNameFileAndLine(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()

@@ -25,6 +25,7 @@ func bash(cmd string) json.RawMessage {
 
 // Rules match parsed commands, not substrings; deny beats ask beats allow
 // whatever the file order; a project file can only tighten.
+// README.md "Permission rules": commands are parsed, not substrings; an allow must cover every simple command and every path and no run-time word; command_exact; deny beats ask beats allow; the project's allow rules are ignored.
 func TestDecidePrecedenceAndMatching(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -134,6 +135,7 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 
 // "Always allow this" saves an exact rule that then decides the same call
 // (and not a longer one); Remove takes it out of the file again.
+// README.md "Permission rules": /permissions remove <n> deletes a rule from your file.
 func TestSaveAndRemove(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

@@ -105,6 +105,7 @@ var postures = []posture.Posture{posture.Ask, posture.AutoReview, posture.FullAc
 
 // CONTRACT.md §12.6: posture.Decide, the one definition of the table, gives
 // every posture × host × need the disposition the contract's table states.
+// README.md "Modes and permissions": the command-class table's ordinary and explicit rows: what Ask, Auto-Review, exec, exec --auto, Full Access and Never do with each.
 func TestContract12_6DecideIsTheTable(t *testing.T) {
 	t.Parallel()
 	for _, p := range postures {
@@ -123,6 +124,7 @@ func TestContract12_6DecideIsTheTable(t *testing.T) {
 // never reaches it), and --auto never widens a posture: a host that may
 // auto-approve gets no call through that the same posture without it
 // would refuse outright.
+// README.md "Modes and permissions": Ask is the default, approval_policy = "never" is config only (Shift+Tab never reaches it), and --auto never widens a posture.
 func TestContract12_6DefaultsAndAutoNeverWidens(t *testing.T) {
 	t.Parallel()
 	if p, err := posture.Parse(""); err != nil || p != posture.Ask {
@@ -299,6 +301,7 @@ func checkCell(t *testing.T, p posture.Posture, h host, k kind) {
 // CONTRACT.md §12.6: Plan caps everything to read-only whatever the
 // posture — under Full Access with --auto, a Plan turn's File write and
 // Bash command are refused and nothing is written.
+// README.md "Modes and permissions": Plan is read-only: under Full Access with --auto a Plan turn's File write and Bash command are refused.
 func TestContract12_6PlanCapsFullAccess(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()

@@ -5,6 +5,7 @@ import (
 	"testing"
 )
 
+// README.md "Modes and permissions": Tab cycles Plan → Act → Operate, Shift+Tab Ask → Auto-Review → Full Access; approval_policy accepts suggest, on-request, untrusted, auto, bypass, never and an unknown value (yolo, BYPASS) is an error listing them.
 func TestModesAndPostures(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]Mode{"act": Act, "agent": Act, "1": Act, "PLAN": Plan, "2": Plan, "operate": Operate, "3": Operate} {

@@ -36,6 +36,7 @@ func claudeReviewer(t *testing.T) string {
 // its name, description and body; Claude Code's Read/Glob/Grep become File
 // without writes beside Bash; its `sonnet` is left to the configuration,
 // with a note. Coming from the repository, it waits for the trust step.
+// README.md "Sub-agents": a .claude/agents file loads as it is, Read/Grep/Glob become File without writes, sonnet is left to [agents] default_model, and a repository's definition waits for trust.
 func TestClaudeCodeDefinitionLoadsAsIs(t *testing.T) {
 	t.Parallel()
 	ws := repo(t, map[string]string{".claude/agents/code-reviewer.md": claudeReviewer(t)})
@@ -61,6 +62,7 @@ func TestClaudeCodeDefinitionLoadsAsIs(t *testing.T) {
 
 // Every kind of bad definition is reported with its file and reason and
 // not loaded at all; a good one beside them loads.
+// README.md "Sub-agents": a definition with an unknown tool or a bad field is not loaded at all and the report says why.
 func TestBadDefinitionsAreReportedNotHalfLoaded(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -101,6 +103,7 @@ func TestBadDefinitionsAreReportedNotHalfLoaded(t *testing.T) {
 // The project's .codewhale shadows its .claude, which shadows the home;
 // home definitions need no trust; Claude Code's permissionMode plan
 // narrows, its MCP names map onto codewhale's.
+// README.md "Sub-agents": definitions come from .codewhale/agents/, .claude/agents/ and $CODEWHALE_HOME/agents/, and the home's need no trust.
 func TestDefinitionSourcesShadowAndHomeIsTrusted(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -136,6 +139,7 @@ func TestDefinitionSourcesShadowAndHomeIsTrusted(t *testing.T) {
 // /agents trust records the present content of the project's definitions;
 // the next load finds them trusted, an edit makes one untrusted again, and
 // each change is reported between turns.
+// README.md "Sub-agents": /agents trust records the definitions' content and an edit needs a new trust.
 func TestTrustAgentsRecordsContentAndAnEditRevokesIt(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())

@@ -15,6 +15,7 @@ import (
 
 // CONTRACT.md §17.2: commands from the three folders in precedence with shadowing, namespaces joined by ':', and the
 // frontmatter keys.
+// README.md "User commands and skills": the three command folders, a project file shadowing yours, subfolder namespaces, frontmatter
 func TestCommandsFromEverySourceWithNamespacesAndFrontmatter(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -66,6 +67,7 @@ func TestCommandsFromEverySourceWithNamespacesAndFrontmatter(t *testing.T) {
 
 // CONTRACT.md §17.2: $ARGUMENTS and $1…$9 with quoted words, $10 left alone, and 'Arguments: <args>' appended to a
 // body without placeholders.
+// README.md "User commands and skills": $ARGUMENTS, $1…$9 with quoted words; a body without placeholders gets the arguments appended
 func TestExpand(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ body, args, want string }{

@@ -33,6 +33,7 @@ func scopes(s *State) string {
 
 // CONTRACT.md §17.1: per folder the first of AGENTS.md, CLAUDE.md, .codewhale/instructions.md and
 // .claude/instructions.md that exists is the one read, and no other of that folder.
+// README.md "Project instructions": per folder AGENTS.md, else CLAUDE.md, .codewhale/instructions.md, .claude/instructions.md
 func TestContract171FirstCandidatePerFolder(t *testing.T) {
 	t.Parallel()
 	all := map[string]string{"AGENTS.md": "agents", "CLAUDE.md": "claude", ".codewhale/instructions.md": "codewhale",
@@ -127,6 +128,7 @@ func TestContract171GlobalFileMayLinkToDotfiles(t *testing.T) {
 
 // CONTRACT.md §17.1: the block is <project_instructions>, a paragraph on what it is, then one
 // <instructions_file path="…" scope="…"> per file read (a skipped file has none), and it closes the block.
+// README.md "Project instructions": the instructions reach the prompt as a <project_instructions> block
 func TestContract171BlockShape(t *testing.T) {
 	t.Parallel()
 	outside := canonical(t.TempDir())
@@ -296,6 +298,7 @@ func TestContract172Frontmatter(t *testing.T) {
 
 // CONTRACT.md §17.2: Claude Code's tool names map onto ours, and an argument pattern allows the whole tool with a
 // note saying so.
+// README.md "User commands and skills": Claude Code's tool names map to File; an argument pattern allows the whole tool with a note
 func TestContract172ClaudeToolNamesMap(t *testing.T) {
 	t.Parallel()
 	for claude, ours := range map[string]string{"Read": "File", "Write": "File", "Edit": "File", "MultiEdit": "File",
@@ -346,6 +349,7 @@ func TestContract173SkillFrontmatter(t *testing.T) {
 
 // CONTRACT.md §17.3: the <skills> block comes after the project instructions and is 12 KiB in all, its count of
 // the skills left out and its closing tag included.
+// README.md "User commands and skills": the skills listed in the system prompt are bounded at 12 KiB in all
 func TestContract173SkillsBlockPlaceAndBound(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{"AGENTS.md": "root rule\n"}
@@ -394,6 +398,7 @@ func TestContract173ContentIsBounded(t *testing.T) {
 
 // CONTRACT.md §17.3: the files beside SKILL.md are listed four levels deep, 100 of them and a count of the rest,
 // hidden files and folders skipped.
+// README.md "User commands and skills": load_skill lists the files beside a skill's instructions
 func TestContract173FilesListing(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{
@@ -421,6 +426,7 @@ func TestContract173FilesListing(t *testing.T) {
 
 // CONTRACT.md §17.3: a file asked for is confined to the skill's folder once links are resolved, for a skill in the
 // user's home as for one in the repository; it is text only (no NUL bytes) and keeps 48 KiB with a receipt.
+// README.md "User commands and skills": load_skill {name, file} reads one of those files, confined to the skill's folder
 func TestContract173ReadFileIsConfinedAndBounded(t *testing.T) {
 	t.Parallel()
 	home, outside := canonical(t.TempDir()), canonical(t.TempDir())
@@ -456,6 +462,7 @@ func TestContract173ReadFileIsConfinedAndBounded(t *testing.T) {
 
 // CONTRACT.md §17.5: the look between turns only looks (lstat): a file rewritten with the same size and
 // modification time is not read again, and with nothing changed the load is kept (no reload).
+// README.md "Project instructions": the look between turns is one lstat per consulted file and reads nothing
 func TestContract175TheLookBetweenTurnsReadsNothing(t *testing.T) {
 	t.Parallel()
 	root := repo(t, map[string]string{"AGENTS.md": "rule one\n", ".codewhale/commands/a.md": "a\n"})

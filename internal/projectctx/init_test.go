@@ -16,6 +16,7 @@ func reply(body string) string {
 }
 
 // CONTRACT.md §17.6: an existing AGENTS.md (or the first fallback) is given to improve, --force asks afresh.
+// README.md "Project instructions": /init improves an existing AGENTS.md (or CLAUDE.md where none); --force asks for a fresh file
 func TestInitDraftPromptAndBase(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -167,6 +168,7 @@ func TestInitDraftWrite(t *testing.T) {
 // A file edited (or created) after the diff was shown is not overwritten:
 // the person approved a change against other text.
 // CONTRACT.md §17.6: the write is refused when the file changed on disk after the diff.
+// README.md "Project instructions": the file is not written if it changed while you were deciding
 func TestInitDraftWriteRefusesAFileChangedSinceTheDiff(t *testing.T) {
 	t.Parallel()
 	for name, setup := range map[string]map[string]string{"edited": {"AGENTS.md": "Old rule.\n"}, "created": {"go.mod": "module demo\n"}} {
@@ -194,6 +196,7 @@ func TestInitDraftWriteRefusesAFileChangedSinceTheDiff(t *testing.T) {
 // a protected path is refused before any turn runs.
 // CONTRACT.md §17.6: an AGENTS.md link is written through only when its target is in the repository, no secret and not
 // protected.
+// README.md "Project instructions": a link is followed only to a file inside the repository
 func TestInitDraftLinks(t *testing.T) {
 	t.Parallel()
 	ws := repo(t, map[string]string{"docs/agents.md": "Linked rule.\n"})

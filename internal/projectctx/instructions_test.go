@@ -30,6 +30,7 @@ func write(t *testing.T, root string, files map[string]string) {
 
 // CONTRACT.md §17.1: the global file, then one file per folder from the repository root down to the workspace, first
 // of the candidate names, siblings never.
+// README.md "Project instructions": the global AGENTS.md, then one file per folder from the repository root down to the workspace
 func TestInstructionsChainFromRootToWorkspace(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -81,6 +82,7 @@ func TestInstructionsOutsideARepositoryReadOnlyTheWorkspace(t *testing.T) {
 }
 
 // CONTRACT.md §17.1: a file over 32 KiB is cut on a line boundary and ends with the exact receipt.
+// README.md "Project instructions": a file is cut at 32 KiB with a receipt saying where and how much
 func TestOversizedInstructionsAreCutWithAReceipt(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("line of the root file\n", 3000) // 66 000 bytes
@@ -100,6 +102,7 @@ func TestOversizedInstructionsAreCutWithAReceipt(t *testing.T) {
 }
 
 // CONTRACT.md §17.1: all files together keep 64 KiB; a file with too little room left is skipped and listed.
+// README.md "Project instructions": all files together keep 64 KiB
 func TestInstructionsShareATotalBound(t *testing.T) {
 	t.Parallel()
 	line := func(s string, n int) string { return strings.Repeat(s+"\n", n) }
@@ -129,6 +132,7 @@ func TestInstructionsShareATotalBound(t *testing.T) {
 }
 
 // CONTRACT.md §17.1: a file that links outside the repository or to a secret is not read.
+// README.md "Project instructions": a file linking outside the repository or to a secret is not read
 func TestInstructionsThatLinkToSecretsOrOutsideAreNotRead(t *testing.T) {
 	t.Parallel()
 	outside := canonical(t.TempDir())
@@ -167,6 +171,7 @@ func TestGlobalInstructionsMayNotLinkIntoTheHomesSecrets(t *testing.T) {
 }
 
 // CONTRACT.md §17.1: @path mentions are listed, never expanded.
+// README.md "Project instructions": @path mentions are listed, not expanded
 func TestMentionsAreListedNotExpanded(t *testing.T) {
 	t.Parallel()
 	root := repo(t, map[string]string{"AGENTS.md": "See @docs/ARCHITECTURE.md and @CONTRACT.md; ask @alice; mail a@b.c\n",
@@ -184,6 +189,7 @@ func TestMentionsAreListedNotExpanded(t *testing.T) {
 }
 
 // CONTRACT.md §17.1: between turns an edit, an addition or a removal reloads and says so in the exact status.
+// README.md "Project instructions": before a turn edits, new files and removed ones are noticed and reloaded
 func TestRefreshNoticesEditsAdditionsAndRemovals(t *testing.T) {
 	t.Parallel()
 	root := repo(t, map[string]string{"AGENTS.md": "v1\n", ".codewhale/commands/a.md": "do a\n"})

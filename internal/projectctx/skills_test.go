@@ -16,6 +16,7 @@ func skill(name, desc string) string {
 // shadows a later one, which is reported.
 // CONTRACT.md §17.3: skills from the three folders with commands' precedence, a later skill of the same name
 // shadowed.
+// README.md "User commands and skills": skills are folders with SKILL.md in .codewhale/skills, .claude/skills and the home's skills
 func TestSkillsFromEverySourceWithShadowing(t *testing.T) {
 	t.Parallel()
 	home := canonical(t.TempDir())
@@ -53,6 +54,7 @@ func TestSkillsFromEverySourceWithShadowing(t *testing.T) {
 // characters, and counts the rest.
 // CONTRACT.md §17.3: the <skills> block lists at most 100, descriptions cut at 300 characters, 12 KiB in all, with a
 // count of the rest.
+// README.md "User commands and skills": at most 100 skills listed, descriptions cut at 300 characters
 func TestSkillsBlockIsBounded(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{}

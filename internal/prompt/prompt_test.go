@@ -34,6 +34,7 @@ func TestApprovalIsTheDecision(t *testing.T) {
 // The <turn_meta> posture line names what happens to each kind of call.
 // CONTRACT.md §9.13: the posture label: the posture's name, ' with auto-approval' and ', headless' where they change
 // an outcome, then what happens to each kind of call.
+// README.md "What the model is told": the posture line's wording for each posture and host
 func TestApprovalLabel(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -62,6 +63,7 @@ func TestApprovalLabel(t *testing.T) {
 // Every composition of mode, host and posture covers every row, and a
 // marker naming no row fails the render.
 // CONTRACT.md §9.13: a composition that leaves a row uncovered, or covers an unknown one, fails.
+// README.md "What the model is told": every composition gives every instruction the table lists
 func TestEveryCompositionCoversEveryRow(t *testing.T) {
 	t.Parallel()
 	for _, env := range matrix() {
@@ -117,6 +119,7 @@ func describe(env Env) string {
 // on a word, and MCP tools by name only, both bounded with a count.
 // CONTRACT.md §9.13: the deferred tools are listed at most 24 (MCP at most 16), each cut at 110 characters on a word,
 // with a count of the rest.
+// README.md "What the model is told": the deferred tools by name with one line each from their own description, MCP tools by name
 func TestDeferredListIsBounded(t *testing.T) {
 	t.Parallel()
 	long := "Read a slice of a var handle: a sub-agent transcript_handle, a fetched page or issue thread kept out of " +

@@ -250,6 +250,7 @@ func TestBetaAndStrictOnTheWire(t *testing.T) {
 
 // CONTRACT.md §10.1: a client refuses plain http to a host off loopback
 // unless the insecure override is set; loopback needs neither it nor a key.
+// README.md "Configuration": plain http:// to a non-loopback host is refused unless CODEWHALE_ALLOW_INSECURE_HTTP=1
 func TestPlainHTTPOnlyToLoopback(t *testing.T) {
 	t.Parallel()
 	_, err := New(Config{BaseURL: "http://models.example.com/v1", APIKey: "sk-test"})
@@ -694,6 +695,7 @@ func TestModelTableSourcesAndDefaults(t *testing.T) {
 
 // CONTRACT.md §10.9: the list is GET /models beside the chat URL, cached
 // per provider (and base URL) for 10 minutes.
+// README.md "Providers: OpenRouter, local models, your gateway": GET {base}/models, cached for 10 minutes.
 func TestModelListURLAndCacheLifetime(t *testing.T) {
 	t.Parallel()
 	for base, want := range map[string]string{

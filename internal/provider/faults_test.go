@@ -50,6 +50,7 @@ func repeat(n int, r fakemodel.Reply) []fakemodel.Reply {
 // ended and that the whole request stayed within its bound.
 // CONTRACT.md §9.12: stalls, drops and resets are retried within the budget, retracting what a failed attempt
 // streamed, then fail; a 429 is retried; a Retry-After past the cap fails.
+// README.md "When the provider misbehaves": stalls, drops, 429 retried; a Retry-After past the cap fails.
 func TestFaultScripts(t *testing.T) {
 	t.Parallel()
 	const open, idle = 800 * time.Millisecond, 800 * time.Millisecond

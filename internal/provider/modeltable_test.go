@@ -13,6 +13,7 @@ import (
 // conservative defaults (Known false) for the rest.
 // CONTRACT.md §9.2: max_tokens: 65536 for a 1M window, min(window/2, 65536) below, 8192 for an unknown model, a stated
 // cap first.
+// README.md "Providers: OpenRouter, local models, your gateway": where model facts come from.
 func TestModelTableLayers(t *testing.T) {
 	t.Parallel()
 	yes, in, out := true, 2.0, 8.0

@@ -13,6 +13,7 @@ import (
 // the request sent again, once, and left out of the route's later
 // requests; a 400 that names no field is the error as it came, nothing
 // re-sent. The bodies are servers' own words, as users reported them.
+// README.md "Providers: OpenRouter, local models, your gateway": a field a 400 names is dropped, once.
 func TestRefusedFieldsAreDroppedOnlyWhenNamed(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -142,6 +142,7 @@ func adapted(t *testing.T, body string) []StreamEvent {
 
 // Mistral sends tool calls without `index` (recorded: mistral-tool); two
 // such calls in one response stay two calls, told apart by id.
+// README.md "Providers: OpenRouter, local models, your gateway": tool calls sent whole, without index.
 func TestToolCallsWithoutIndex(t *testing.T) {
 	t.Parallel()
 	rec := strings.TrimSuffix(string(recorded.Turns("mistral-tool")[0]), "data: [DONE]\n\n")
@@ -162,6 +163,7 @@ func TestToolCallsWithoutIndex(t *testing.T) {
 // A server that names reasoning both ways in one delta sends one text;
 // OpenRouter's `reasoning` alone (recorded: openrouter-glm-tool) is
 // reasoning too.
+// README.md "Providers: OpenRouter, local models, your gateway": reasoning_content and reasoning are both reasoning.
 func TestReasoningFieldsAreOneText(t *testing.T) {
 	t.Parallel()
 	both := `data: {"choices":[{"index":0,"delta":{"reasoning_content":"Let me","reasoning":"Let me"}}]}` + "\n\n"

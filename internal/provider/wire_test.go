@@ -8,6 +8,7 @@ import (
 
 // CONTRACT.md §10.1: the chat URL is <base>/chat/completions after a version segment, else <base>/v1/chat/completions,
 // and /beta becomes /v1 unless a strict tool is sent.
+// README.md "Providers: OpenRouter, local models, your gateway": the chat URL after the base (path_suffix replaces it).
 func TestChatURL(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -14,6 +14,7 @@ import (
 // too) before the policy is applied, so the sandbox can make it writable;
 // a cache outside the home, an existing one and one behind a symbolic link
 // are left as they are.
+// README.md "Sandbox": missing caches are created (0700, parents included) only below the home and never through a symbolic link.
 func TestCreateCachesInAFreshHome(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS != "linux" {
@@ -97,6 +98,7 @@ func TestMkdirBeneathRefusesLinks(t *testing.T) {
 // A cache or writable root reached through a link that a sandboxed command
 // could have made (one inside a writable root) is not writable: the link's
 // target would be. The user's own link outside every writable root stays.
+// README.md "Sandbox": a cache or writable root reached through a link inside a writable root is left read-only.
 func TestPlantedLinkToACacheIsNotWritable(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()

@@ -9,6 +9,7 @@ import (
 	"testing"
 )
 
+// README.md "Sandbox": the build caches: GOCACHE/GOMODCACHE (or ~/.cache/go-build, ~/go/pkg/mod, go env -w), npm_config_cache/~/.npm, PIP_CACHE_DIR/~/.cache/pip, CARGO_HOME's registry/ and git/.
 func TestBuildCaches(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS != "linux" {
@@ -52,6 +53,7 @@ func TestBuildCaches(t *testing.T) {
 }
 
 // Status names the writable caches among what the sandbox does not cover.
+// README.md "Sandbox": /status lists the writable caches under what is not covered.
 func TestStatusNamesWritableCaches(t *testing.T) {
 	t.Parallel()
 	p := Policy{Mode: WorkspaceWrite, Workspace: "/ws", Network: true, Caches: []string{"/h/.cache/go-build"}}

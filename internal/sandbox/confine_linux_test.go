@@ -101,6 +101,7 @@ var hostile = []string{
 	`unshare -Urm sh -c 'umount -l "$W/.git"; mount -o remount,rw "$W/.git"; echo x > "$W/.git/config"'`,
 }
 
+// README.md "Sandbox": an enforced sandbox keeps writes outside the writable roots and to the protected paths from happening (stand-in hostile commands).
 func TestHostileCommandsChangeNothingOutside(t *testing.T) {
 	for _, v := range variants(t) {
 		t.Run(v.name, func(t *testing.T) {
@@ -157,6 +158,7 @@ func TestWritableRootsStayWritable(t *testing.T) {
 	}
 }
 
+// README.md "Sandbox": read-only writes nothing.
 func TestReadOnlyWritesNothing(t *testing.T) {
 	for _, v := range variants(t) {
 		t.Run(v.name, func(t *testing.T) {
@@ -179,6 +181,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 	}
 }
 
+// README.md "Sandbox": [network] default = "deny" refuses TCP connect.
 func TestNetworkDenyRefusesTCPConnect(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		e2e.Missing(t, "python3 is not installed (the connect probe is a Python one-liner)")
@@ -227,6 +230,7 @@ func TestNetworkDenyRefusesTCPConnect(t *testing.T) {
 // The agent is never confined: after many confined starts on parallel
 // goroutines, every thread of the process still writes outside the
 // workspace.
+// README.md "Sandbox": the agent process itself is never confined.
 func TestAgentStaysUnconfined(t *testing.T) {
 	w := newWorld(t)
 	sb := New(w.policy(WorkspaceWrite, false), Options{})

@@ -12,6 +12,7 @@ import (
 // CONTRACT.md §12.7: what the running kernel cannot enforce is never reported as enforced, and missing signal
 // scoping (Landlock below ABI 6) is warned of by codewhale doctor (Status.Degraded) — also where another limit
 // (protected paths carved around, without a mount namespace) degrades the same confinement.
+// README.md "Sandbox": below Landlock ABI 6 signals and abstract sockets are not scoped, and doctor says so.
 func TestContract12_7DoctorWarnsOfMissingSignalScoping(t *testing.T) {
 	t.Parallel()
 	const signals, carved = "cannot scope signals (ABI 6 is needed)", "protected paths are kept read-only by granting writes"

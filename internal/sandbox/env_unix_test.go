@@ -9,6 +9,7 @@ import (
 )
 
 // A real child's environment does not show the agent's key.
+// README.md "Sandbox": commands run without the agent's secret-looking variables.
 func TestChildEnvironmentHasNoKey(t *testing.T) {
 	t.Setenv("DEEPSEEK_API_KEY", "sk-secret-test")
 	t.Setenv("CODEWHALE_API_KEY", "sk-secret-test")

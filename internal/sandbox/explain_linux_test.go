@@ -11,6 +11,7 @@ import (
 
 // The refusals real programs print under the sandbox are explained with
 // the path that was refused.
+// README.md "Sandbox": a refused command gets a [sandbox] note naming the path and why.
 func TestExplainNamesTheRefusedPath(t *testing.T) {
 	for _, v := range variants(t) {
 		t.Run(v.name, func(t *testing.T) {
@@ -75,6 +76,7 @@ func TestExplainUnderReadOnly(t *testing.T) {
 
 // Unenforced means unenforced: the status says so and nothing is blocked
 // (so the canary check above is not vacuous).
+// README.md "Sandbox": an unenforced sandbox says so in every report.
 func TestUnenforcedSaysSoAndBlocksNothing(t *testing.T) {
 	w := newWorld(t)
 	sb := New(w.policy(WorkspaceWrite, false), fixedCaps(Caps{Why: "Landlock is not available (test) and bubblewrap is not installed"}))
@@ -97,6 +99,7 @@ func TestUnenforcedSaysSoAndBlocksNothing(t *testing.T) {
 
 // A write refused in a build cache that does not exist yet says so (and
 // what to do), rather than only that it is outside the writable roots.
+// README.md "Sandbox": a cache it could not create stays read-only and the refusal's note names it.
 func TestExplainNamesAMissingCache(t *testing.T) {
 	for _, v := range variants(t) {
 		t.Run(v.name, func(t *testing.T) {

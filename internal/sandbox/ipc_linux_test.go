@@ -44,6 +44,7 @@ func TestCommandsCannotMakeDeviceNodes(t *testing.T) {
 // Landlock alone refuses device nodes in a writable root: a thread
 // confined by restrict with every capability kept (as a root agent that
 // cannot drop them would leave them) cannot make one.
+// README.md "Sandbox": writable roots grant no mknod of device nodes.
 func TestWritableRootsGrantNoDeviceNodes(t *testing.T) {
 	if os.Getuid() != 0 {
 		e2e.Missing(t, "only root holds CAP_MKNOD, without which mknod fails whatever Landlock grants")
@@ -89,6 +90,7 @@ func capMask(caps []uintptr) string {
 
 // A command run as root keeps only commandCaps where the agent confines a
 // thread itself, and nothing in a user namespace or under bubblewrap.
+// README.md "Sandbox": a root command keeps only CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER and CAP_FSETID.
 func TestRootCommandsKeepFewCapabilities(t *testing.T) {
 	if os.Getuid() != 0 {
 		e2e.Missing(t, "the capability drop concerns commands run as root")
@@ -143,6 +145,7 @@ PY`
 // No confined command can signal the agent, neither the process nor any
 // of its threads (Landlock's signal scoping, and shieldStarter for the
 // thread that shares the command's domain).
+// README.md "Sandbox": a command cannot signal codewhale or its threads (Landlock scoping, ABI 6 and later).
 func TestCommandsCannotSignalTheAgent(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		e2e.Missing(t, "python3 is not installed (the tgkill probe is a Python script)")
@@ -207,6 +210,7 @@ except OSError as e:
 
 // With the network allowed, a command cannot reach an abstract unix socket
 // of a process outside its sandbox (Landlock's scoping, ABI 6).
+// README.md "Sandbox": abstract unix sockets of other processes are out of reach under Landlock's scoping.
 func TestAbstractSocketsAreScoped(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		e2e.Missing(t, "python3 is not installed (the connect probe is a Python script)")

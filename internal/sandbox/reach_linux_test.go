@@ -44,6 +44,7 @@ PY`
 // pidfd_getfd. Not parallel: a user-namespace start makes this test
 // process dumpable again, which only a process that builds both kinds of
 // sandbox does.
+// README.md "Sandbox": a command cannot reach into the process that started it.
 func TestCommandsCannotReachTheirStarter(t *testing.T) {
 	for _, v := range variants(t) {
 		if v.caps.Bwrap != "" {

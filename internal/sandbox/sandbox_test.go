@@ -10,6 +10,7 @@ import (
 // fixedCaps injects the capabilities a test wants instead of probing.
 func fixedCaps(c Caps) Options { return Options{Probe: func() Caps { return c }} }
 
+// README.md "Sandbox": sandbox_mode is read-only, workspace-write (the default), danger-full-access or external-sandbox; an unknown value is an error naming the allowed ones.
 func TestParseMode(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]Mode{"": WorkspaceWrite, "read-only": ReadOnly, " Workspace-Write ": WorkspaceWrite,
@@ -23,6 +24,7 @@ func TestParseMode(t *testing.T) {
 	}
 }
 
+// README.md "Sandbox": the header chip and report: files: workspace (enforced) under Landlock or bwrap, files: workspace (unenforced) with neither, files: full disk for danger-full-access.
 func TestStatusLabels(t *testing.T) {
 	t.Parallel()
 	p := Policy{Mode: WorkspaceWrite, Workspace: "/ws", Network: true}
@@ -64,6 +66,7 @@ func TestStatusLabels(t *testing.T) {
 	}
 }
 
+// README.md "Sandbox": workspace-write writes the workspace, the temp dir, $CODEWHALE_HOME/tmp and writable_roots; .git, .codewhale, $CODEWHALE_HOME and the config stay read-only; listing .git itself leaves only config, config.worktree, hooks/ and modules/ read-only.
 func TestDefaultPolicy(t *testing.T) {
 	t.Parallel()
 	ws := "/w"
@@ -82,6 +85,7 @@ func TestDefaultPolicy(t *testing.T) {
 	}
 }
 
+// README.md "Sandbox": read-only also denies the network.
 func TestWithModeReadOnlyBlocksNetwork(t *testing.T) {
 	t.Parallel()
 	sb := New(Policy{Mode: WorkspaceWrite, Network: true}, fixedCaps(Caps{LandlockABI: 7}))

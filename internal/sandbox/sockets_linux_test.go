@@ -18,6 +18,7 @@ import (
 // With the network denied, a command cannot connect to a unix socket
 // outside the writable roots (standing for Docker's or the D-Bus bus).
 // With the network allowed it can below Landlock ABI 9, which Status says.
+// README.md "Sandbox": with the network denied a command cannot connect to a unix socket outside the writable roots.
 func TestUnixSocketsOutsideRefusedWithNetworkDenied(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		e2e.Missing(t, "python3 is not installed (the connect probe is a Python script)")
@@ -72,6 +73,7 @@ PY`
 // Below Landlock ABI 9, with the network denied, a command creates no unix
 // socket (EACCES) and no io_uring (ENOSYS), while a connected stream pair,
 // what pipes-like code uses, and an inet socket still work.
+// README.md "Sandbox": below ABI 9 with the network denied, no unix socket and no io_uring, while connected socket pairs work.
 func TestSocketFilterKeepsStreamPairs(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		e2e.Missing(t, "python3 is not installed (the probe is a Python script)")

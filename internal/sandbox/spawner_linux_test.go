@@ -35,6 +35,7 @@ func spawnerOf(t *testing.T, sb *Sandbox, dir string) int {
 // Commands that need the user namespace go through one long-lived spawner
 // (not a helper re-executed per command), and a spawner killed between
 // commands is replaced by the next start.
+// README.md "Sandbox": one long-lived spawner serves the commands and is replaced when it dies.
 func TestSpawnerServesCommandsAndRestarts(t *testing.T) {
 	v := userNSVariant(t)
 	w := newWorld(t)
@@ -283,6 +284,7 @@ func TestSpawnerFollowsTheFilesystem(t *testing.T) {
 // A hostile command cannot reach the spawner's socket: it inherits no
 // socket, and a spawner started by hand without its agent's socket does
 // nothing. (Taking the socket from the spawner: TestCommandsCannotReachTheirStarter.)
+// README.md "Sandbox": the spawner's socket is one no command inherits.
 func TestCommandsCannotReachTheSpawner(t *testing.T) {
 	v := userNSVariant(t)
 	w := newWorld(t)

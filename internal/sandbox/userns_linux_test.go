@@ -37,6 +37,7 @@ func TestProtectedWorkingDirectoryStaysReadOnly(t *testing.T) {
 // Through the user namespace the command runs as the user (not as root in
 // the namespace), in namespaces of its own, with no capability left, and
 // can create entries in the workspace root.
+// README.md "Sandbox": through the user namespace a command runs as you, with no capability left, and can create entries in the workspace root.
 func TestUserNamespaceCommands(t *testing.T) {
 	v := userNSVariant(t)
 	if c := probeSystem(os.Args[0], ""); os.Getuid() != 0 && !c.UserNS {

@@ -122,6 +122,7 @@ func TestIsSecretPathFollowsSymlinkedRoots(t *testing.T) {
 	}
 }
 
+// README.md "Modes and permissions": Protected writes: .git/** (config, hooks, index, refs), .codewhale/** and the user-level configuration need an explicit approval that names why.
 func TestProtectedWrite(t *testing.T) {
 	t.Parallel()
 	p, home, cw := fixture(t)

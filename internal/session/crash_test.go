@@ -47,6 +47,7 @@ func crashMessage(i int) provider.Message {
 	return assistant(fmt.Sprintf("message %d %s", i, strings.Repeat("x", pad)))
 }
 
+// README.md "Sessions": killing the process loses at most the answer being streamed
 func TestSIGKILLLosesAtMostThePartialMessage(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL semantics are unix-only")

@@ -15,6 +15,7 @@ import (
 // A cut is a line of its own: loading ends the history there, the dropped
 // messages stay in the file byte for byte, listing counts what is left, and
 // appending after it continues from the cut.
+// README.md "Undo": dropping turns appends a cut line; the dropped messages stay in the session file
 func TestCutKeepsTheDroppedMessagesInTheFile(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -109,6 +110,7 @@ func TestRenameAndArchive(t *testing.T) {
 }
 
 // A session created for a fork records its parent in the header.
+// README.md "Sessions": the fork records its parent; the original stays
 func TestForkRecordsItsParent(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

@@ -56,6 +56,7 @@ func runTurn(t *testing.T, e *engine.Engine, prompt string) {
 	}
 }
 
+// README.md "Sessions": every message is written to sessions/<id>.jsonl before the next request, and resumes
 func TestEngineJournalsEveryMessageAndResumes(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -102,6 +103,7 @@ func TestEngineJournalsEveryMessageAndResumes(t *testing.T) {
 	}
 }
 
+// README.md "Sessions": the summary is a new record and the messages it replaces stay above it
 func TestEngineCompactionKeepsTheOriginal(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

@@ -170,6 +170,7 @@ func TestUsageAccumulatesAcrossEngineRestarts(t *testing.T) {
 	}
 }
 
+// README.md "Sessions": API keys are redacted before anything is written
 func TestKeysNeverReachTheFile(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -261,6 +262,7 @@ func TestJournalFollowsSessionID(t *testing.T) {
 	}
 }
 
+// README.md "Sessions": a session has one writer
 func TestSecondWriterIsRefused(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

@@ -43,6 +43,7 @@ func messageLines(lines [][]byte) []int {
 	return idx
 }
 
+// README.md "Sessions": a damaged file loads every complete message
 func TestLoadRecoversDamagedFiles(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -147,6 +148,7 @@ func promptOrText(m provider.Message) string {
 	return m.Text()
 }
 
+// README.md "Sessions": resuming a damaged file keeps it beside as <id>.jsonl.damaged-<time> and rewrites it clean
 func TestAppendAfterDamageKeepsBackupAndCleanFile(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -175,6 +177,7 @@ func TestAppendAfterDamageKeepsBackupAndCleanFile(t *testing.T) {
 	}
 }
 
+// README.md "Sessions": a file from a newer schema is refused, never rewritten
 func TestNewerSchemaIsRefusedAndUntouched(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

@@ -102,6 +102,7 @@ func TestResumeInAnotherWorkspaceWarns(t *testing.T) {
 	}
 }
 
+// README.md "Sessions": resuming repairs tool calls that lost their results
 func TestResumeRepairsACrashedToolCall(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

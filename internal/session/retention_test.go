@@ -10,6 +10,7 @@ import (
 	"github.com/codewhale/codewhale/internal/config"
 )
 
+// README.md "Sessions": session_retention prunes by count and age
 func TestPrune(t *testing.T) {
 	t.Parallel()
 	day := 24 * time.Hour

@@ -10,6 +10,7 @@ import (
 // parse-options (push, clean, reset, branch, gc, grep) accept any unique
 // prefix of a long option: `rm --recur --forc /` is `rm -rf /`. Every rule
 // that looks for a long flag must see its abbreviations too.
+// README.md "Modes and permissions": long options by any unique prefix: rm --recur --forc / is rm -rf /.
 func TestLongOptionAbbreviations(t *testing.T) {
 	t.Parallel()
 	checkClasses(t, []classCase{
@@ -56,6 +57,7 @@ func TestReadOnlyCommandsThatRunPrograms(t *testing.T) {
 
 // A git configuration the workspace can plant without touching .git/**
 // makes a shell git run what it names, so such a git is not read-only.
+// README.md "Modes and permissions": a shell git whose configuration the model could plant without touching .git/** is not read-only.
 func TestGitWithAPlantableConfigIsNotReadOnly(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -90,6 +92,7 @@ func TestGitWithAPlantableConfigIsNotReadOnly(t *testing.T) {
 
 // A program PATH finds in the workspace is the workspace's (a File patch
 // can create an executable there), so it is never read-only.
+// README.md "Modes and permissions": a program PATH finds in a workspace directory is never read-only.
 func TestProgramsOnAWorkspacePathAreNotReadOnly(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()

@@ -5,6 +5,7 @@ import "testing"
 // CONTRACT.md §12.6: every program is a reader with none of its options that
 // write a file or run a program. Each option the contract names leaves
 // read-only; the same reader without it stays read-only.
+// README.md "Modes and permissions": read-only is proven: a reader's options that write or run something (rg --pre, sort -o, find -exec, tree -o, jq -f, git -c …) leave read-only.
 func TestContract126ReaderOptionsThatWriteOrRunLeaveReadOnly(t *testing.T) {
 	t.Parallel()
 	checkClasses(t, []classCase{
@@ -53,6 +54,7 @@ func TestContract126ReaderOptionsThatWriteOrRunLeaveReadOnly(t *testing.T) {
 // CONTRACT.md §12.6: every wrapper only times or limits the reader it runs —
 // time without -o, strace/ltrace without -o/-p, nice, timeout, stdbuf, env,
 // command — and a wrapper never makes a non-reader read-only.
+// README.md "Modes and permissions": a wrapper keeps read-only only when it only times or limits (time without -o, strace without -o/-p, nice, timeout, env).
 func TestContract126WrappersOnlyTimeOrLimit(t *testing.T) {
 	t.Parallel()
 	checkClasses(t, []classCase{
@@ -139,6 +141,7 @@ func TestContract126NoFunctionLoopConditionalOrWrite(t *testing.T) {
 // CONTRACT.md §12.6: an assignment that reaches a program's environment —
 // before it, export, declare -x, env NAME=…, or a name already exported —
 // names only the locale, time zone, colour or width.
+// README.md "Modes and permissions": an assignment reaching a program's environment keeps read-only only for the locale, time zone, colour or width.
 func TestContract126EnvironmentAssignments(t *testing.T) {
 	t.Parallel()
 	checkClasses(t, []classCase{
@@ -188,6 +191,7 @@ func TestContract126EnvironmentAssignments(t *testing.T) {
 // arithmetic or a prompt, a script written unseen or changed by a program
 // in between, a makefile on stdin or a curl config file it cannot read,
 // inline code that computes what it calls.
+// README.md "Modes and permissions": what the classifier cannot evaluate needs explicit approval, never an ordinary one.
 func TestContract126UnseenPayloadIsExplicit(t *testing.T) {
 	t.Parallel()
 	checkClasses(t, []classCase{
@@ -208,6 +212,7 @@ func TestContract126UnseenPayloadIsExplicit(t *testing.T) {
 // CONTRACT.md §12.6: a command whose evaluation shows a catastrophe is a hard
 // block: a function called with /, a loop over ~, GIT_SSH_COMMAND='rm -rf /',
 // a makefile on stdin, a script the command wrote and then runs.
+// README.md "Modes and permissions": it evaluates what would run: a function called with /, a loop over ~, GIT_SSH_COMMAND='rm -rf /', make -f - are hard blocks.
 func TestContract126EvaluatedCatastropheIsBlocked(t *testing.T) {
 	t.Parallel()
 	const root = "filesystem root"

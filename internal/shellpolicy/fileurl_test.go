@@ -6,6 +6,7 @@ import "testing"
 // touches a secret like cat ~/.ssh/id_rsa, in every spelling curl accepts
 // and through its config files; any other file outside the workspace
 // read that way needs explicit approval too.
+// README.md "Modes and permissions": a file: URL is a secret read in every spelling (percent-encoded, globbed, localhost, curl -K), and any other file: URL outside the workspace needs explicit approval.
 func TestFileURLsAreSecretReads(t *testing.T) {
 	t.Parallel()
 	const secret = "touches a secret"

@@ -10,6 +10,7 @@ import (
 // A repository (real git) that tracks a .env and config/.env.production:
 // a git that prints blob content needs explicit approval, naming the file;
 // names, messages, counts and other files stay read-only.
+// README.md "Modes and permissions": shell gits that would print a committed secret file (git show HEAD:.env, whole-commit forms when the index tracks one) need explicit approval.
 func TestGitPrintingCommittedSecrets(t *testing.T) {
 	t.Parallel()
 	r := gitfixture.New(t)

@@ -11,6 +11,7 @@ import (
 // with the wrapper's own option grammar (its --help): options that take a
 // value, bundles (-qc CMD), long-option prefixes (--comm), operands before
 // the command, and options after an operand where getopt permutes.
+// README.md "Modes and permissions": wrappers are read with their own option grammar and judged by what they run.
 func TestWrappersAreJudgedByWhatTheyRun(t *testing.T) {
 	t.Parallel()
 	checkClasses(t, []classCase{
@@ -83,6 +84,7 @@ func TestWrappersAreJudgedByWhatTheyRun(t *testing.T) {
 
 // tmux has its server run shell commands — the server may have started
 // outside the sandbox — and send-keys types them into a pane's shell.
+// README.md "Modes and permissions": the classifier looks through the commands a tmux server runs or send-keys types.
 func TestTmuxIsJudgedByWhatItsServerRuns(t *testing.T) {
 	t.Parallel()
 	checkClasses(t, []classCase{
@@ -132,6 +134,7 @@ func TestParallelIsJudgedByItsJobs(t *testing.T) {
 
 // GNU sed's e command runs a shell command; a bare e and the e flag of
 // s/// run the input line. Printing stays read-only.
+// README.md "Modes and permissions": GNU sed's e command and the e flag of s/// are judged as the commands they run.
 func TestSedExecutesCommands(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

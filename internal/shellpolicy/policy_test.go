@@ -283,6 +283,7 @@ func TestBlockedCommands(t *testing.T) {
 
 // Reasons are only those of the deciding class, and the refusal keeps the
 // contract's exact first line.
+// README.md "Modes and permissions": a blocked command's result starts `BLOCKED: This command was blocked for safety reasons.` and lists the reasons.
 func TestVerdictReasonsAndBlockedContent(t *testing.T) {
 	t.Parallel()
 	v := testEnv().Classify("cat ~/.ssh/id_rsa; rm -rf /", "")

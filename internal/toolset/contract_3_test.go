@@ -170,6 +170,7 @@ func TestContract24FamiliesOfTheRegistry(t *testing.T) {
 // its read-before-edit store, agent on the depth, rlm on its service,
 // lsp on [lsp] enabled and load_skill on a skill (both in Plan too), and
 // handle_read in Plan on the handle store alone.
+// README.md "rlm: Python over big content": rlm is not offered in Plan.
 func TestContract32ConditionalRows(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []posture.Mode{posture.Plan, posture.Act} {

@@ -55,6 +55,7 @@ func firstRequest(s *toolset.Services, mode posture.Mode) (*tools.Registry, *cat
 // CONTRACT.md §4.2: the default-active set is nine names with memory on, eight with it off; and (CONTRACT.md §4.6) Plan's first
 // request is exactly File, Git, agent, tasks, work_update, tool_search.
 // CONTRACT.md §15: settled decisions 1 and 2: the default-active sets and Plan's exact set.
+// README.md "Tools": the first request carries Bash, File, Git, Run, agent, remember, tasks, work_update and tool_search in that order, nine names with memory on and eight without.
 func TestDefaultActiveSets(t *testing.T) {
 	t.Parallel()
 	_, _, on := firstRequest(services(t, true), posture.Act)
@@ -215,6 +216,7 @@ func TestCatalogConsistency(t *testing.T) {
 // The Web tool is deferred, found by what people ask for, and its removed
 // single-purpose spellings stay unregistered.
 // CONTRACT.md §6.10: Web is deferred and found through tool_search.
+// README.md "Web and GitHub": Web is deferred in Act and Plan and tool_search finds it for "web search" and "fetch url".
 func TestWebIsDeferredAndFindable(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
@@ -243,6 +245,7 @@ func TestWebIsDeferredAndFindable(t *testing.T) {
 
 // lsp is deferred in every mode, found by what people ask for, and absent
 // when [lsp] enabled = false.
+// README.md "Language servers": lsp is deferred and absent with [lsp] enabled = false.
 func TestLSPIsDeferredAndFindable(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
@@ -272,6 +275,7 @@ func TestLSPIsDeferredAndFindable(t *testing.T) {
 // aliases stay hidden from the catalog and from tool_search.
 // CONTRACT.md §3.6: tool_search finds and loads github but never its aliases, which stay out of the catalog
 // every request is built from.
+// README.md "Web and GitHub": github is deferred, Plan offers only its read actions, and the github_* replay spellings are registered but never advertised.
 func TestGitHubFamily(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)
@@ -319,6 +323,7 @@ func TestGitHubFamily(t *testing.T) {
 
 // automation is deferred, read-only in Plan, found by what people ask for,
 // and its replay aliases stay hidden.
+// README.md "Automations": automation is deferred and Plan offers only list and read.
 func TestAutomationFamily(t *testing.T) {
 	t.Parallel()
 	s := services(t, true)

@@ -8,6 +8,8 @@ import (
 	auto "github.com/codewhale/codewhale/internal/automation"
 )
 
+// README.md "Automations": /automations lists, pauses, shows and deletes automations in the TUI.
+// README.md "Slash commands": /automations list|show|pause|resume|delete scheduled work
 func TestAutomationsCommand(t *testing.T) {
 	t.Parallel()
 	s, err := auto.Open(filepath.Join(t.TempDir(), "automations"))

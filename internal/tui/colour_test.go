@@ -69,6 +69,7 @@ func TestColourProfileGoldens(t *testing.T) {
 // A long code block is drawn at once without colours, highlighted in the
 // background, and drawn highlighted when that is done (the keystroke never
 // waits for chroma).
+// README.md "Configuration": other languages are highlighted by chroma off the UI goroutine, drawn plain until then
 func TestLongCodeBlockIsHighlightedInTheBackground(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 40, func(o *Options) { o.Theme = theme.New(theme.Options{Profile: termenv.TrueColor, Dark: true}) })

@@ -38,6 +38,7 @@ func answered(ops []engine.Op) engine.Op {
 // (Esc), with Deny selected initially so a reflexive Enter denies; the card
 // of the person's own !command has no Abort the turn (Esc denies); its
 // missing intent line is TestE2EShellCommandCardHasNoIntentAndNoAbort's.
+// README.md "Modes and permissions": the card's y/a/s/n/Esc answers, with Deny preselected.
 func TestContract14_6CardOptionsAndDenyFirst(t *testing.T) {
 	t.Parallel()
 	req := engine.ApprovalRequired{ID: "c1", ToolName: "Bash", Description: "Bash · make lint",
@@ -90,6 +91,7 @@ func TestContract14_6CardOptionsAndDenyFirst(t *testing.T) {
 // CONTRACT.md §14.6: no typed key answers a card that opened while the person
 // typed — every answer key goes into the composer — and Enter then sends or
 // queues the draft as usual instead of answering.
+// README.md "TUI keys": a card that opened while you typed takes no keys until Tab
 func TestContract14_6TypedKeysNeverAnswerAnUnfocusedCard(t *testing.T) {
 	t.Parallel()
 	req := engine.ApprovalRequired{ID: "m1", ToolName: "Bash", Description: "Bash · make lint",
@@ -129,6 +131,7 @@ func TestContract14_6TypedKeysNeverAnswerAnUnfocusedCard(t *testing.T) {
 // CONTRACT.md §14.6: Tab gives an unfocused card the keys (its edge then ends
 // in "· Tab back") and Tab again gives them back; the composer's / menu, when
 // open, keeps Tab; while the card has the keys the composer does not.
+// README.md "TUI keys": Tab gives an approval card the keys and back
 func TestContract14_6TabMovesTheKeysAndTheMenuKeepsIt(t *testing.T) {
 	t.Parallel()
 	req := engine.ApprovalRequired{ID: "c1", ToolName: "tasks", Input: json.RawMessage(`{}`)}
@@ -190,6 +193,7 @@ func TestContract14_1PostureChordBeforeTheTopModal(t *testing.T) {
 // CONTRACT.md §14.6: "Always allow this" (s) saves the card's rule and says in
 // the transcript what was saved and where ("Saved permission rule: <rule>
 // (<file> rule <n>; …)"), and the rule is in the file.
+// README.md "Modes and permissions": s saves the card's rule and prints the rule and the file it went to.
 func TestContract14_6SavingARuleSaysWhatWasSaved(t *testing.T) {
 	srv := fakemodel.New(t, fakemodel.Tools(fakemodel.Call{ID: "c1", Name: "Bash", Args: `{"command":"touch saved.txt"}`}),
 		fakemodel.Text("Touched."))
@@ -365,6 +369,7 @@ func TestContract14_2PhaseStrip(t *testing.T) {
 // CONTRACT.md §14.6: Ctrl+C clears a draft (kept in ↑ history), else cancels
 // the running turn, else arms quitting; Ctrl+D quits only on an empty
 // composer with no turn running.
+// README.md "TUI keys": Ctrl+D quits only on an empty idle composer: never with a draft or during a turn
 func TestContract14_6CtrlCAndCtrlD(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -420,6 +425,7 @@ func TestContract15CancelledTurnIsNotAnError(t *testing.T) {
 // CONTRACT.md §14.4 and §15.20: scrolled up, new output shows the "new
 // output below" marker; bare End stays a composer key (the view stays
 // where it is) and Ctrl+End goes back to the bottom and follows again.
+// README.md "TUI keys": bare End belongs to the composer
 func TestContract15EndStaysAComposerKey(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 80, 16)

@@ -11,6 +11,7 @@ import (
 // reaches tmux: the reply is in a tmux buffer and the toast says where it
 // went (issue 14: the passthrough-wrapped OSC 52 was dropped while the
 // toast said "Copied").
+// README.md "TUI keys": Alt+C copies the last reply into a tmux buffer inside tmux
 func TestE2ECopyUnderDefaultTmuxLandsInATmuxBuffer(t *testing.T) {
 	t.Parallel()
 	p := launchTUI(t, fakemodel.New(t, fakemodel.Text("copy me: 7f3a-unique")),

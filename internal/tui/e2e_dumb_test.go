@@ -10,6 +10,7 @@ import (
 // Under TERM=dumb the UI sends no alternate screen, mouse, focus or
 // bracketed-paste mode, and says that `codewhale exec` runs without a
 // screen to draw on.
+// README.md "Configuration": under TERM=dumb no colour, alternate-screen, mouse, focus or bracketed-paste mode
 func TestE2ETermDumbSendsNoTerminalModes(t *testing.T) {
 	t.Parallel()
 	log := filepath.Join(t.TempDir(), "raw.log")

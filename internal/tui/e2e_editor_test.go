@@ -29,6 +29,7 @@ func TestE2EExternalEditorHandOff(t *testing.T) {
 // "Output is not to a terminal" when handed a pipe), the file it opens ends
 // in a newline, and the edit comes back with its lines intact: only the
 // file's final newline is dropped.
+// README.md "TUI keys": Ctrl+G hands the terminal to $VISUAL/$EDITOR; the saved text comes back into the composer
 func TestE2EExternalEditorGetsTheTerminal(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

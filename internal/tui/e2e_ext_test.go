@@ -39,6 +39,7 @@ const initReady = "answer · ↑/↓ Enter · Esc cancel"
 // proposed AGENTS.md as a diff, and writes it only after the user says so;
 // an existing file is handed to the model to improve.
 // CONTRACT.md §17.6: /init in the TUI writes AGENTS.md only after the person's yes.
+// README.md "Project instructions": /init writes AGENTS.md only after the diff is seen and Write it is chosen
 func TestE2EInitWritesAgentsMDAfterApproval(t *testing.T) {
 	t.Parallel()
 	proposal := "# Demo\n\n## Build and test\n\n```sh\ngo test ./...\n```\n\nKeep functions short.\n"
@@ -79,6 +80,7 @@ func TestE2EInitWritesAgentsMDAfterApproval(t *testing.T) {
 // types their next message: it opens without focus, the keys they type go
 // on into the composer, none of them answers the question (1 would write,
 // q would discard), and only Tab and then an answer writes the file.
+// README.md "Project instructions": typing ahead never answers the /init question
 func TestE2EInitTypeAheadNeverAnswersTheProposal(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})

@@ -87,6 +87,7 @@ func TestE2EPastedImagePathGoesToTheModel(t *testing.T) {
 
 // A model marked without vision gets no request; the person reads why and
 // keeps the draft and the chip.
+// README.md "TUI keys": images go only to a model that can see
 func TestE2EImagesToAModelWithoutVisionSendNothing(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("unreachable"))
@@ -107,6 +108,7 @@ func TestE2EImagesToAModelWithoutVisionSendNothing(t *testing.T) {
 
 // Ctrl+V in the middle of a draft reads the clipboard's image with the
 // OS's tool (a stand-in xclip on PATH here) into a chip; the draft stays.
+// README.md "TUI keys": Ctrl+V pastes the clipboard's image as a chip
 func TestE2ECtrlVPastesTheClipboardImage(t *testing.T) {
 	t.Parallel()
 	home, ws, bin := t.TempDir(), t.TempDir(), t.TempDir()

@@ -41,6 +41,7 @@ func userTexts(r *fakemodel.Request) []string {
 
 // Idle: Ctrl+C clears a draft into ↑ history; Ctrl+D with a draft edits;
 // Ctrl+D on an empty composer quits.
+// README.md "TUI keys": Ctrl+C clears the draft (↑ brings it back); Ctrl+D on an empty composer quits
 func TestE2EKeysIdleCtrlCClearsTheDraftAndCtrlDQuits(t *testing.T) {
 	t.Parallel()
 	p := small(nil, t)
@@ -65,6 +66,7 @@ func TestE2EKeysIdleCtrlCClearsTheDraftAndCtrlDQuits(t *testing.T) {
 }
 
 // Idle: Ctrl+C twice on an empty composer quits.
+// README.md "TUI keys": Ctrl+C twice quits
 func TestE2EKeysIdleCtrlCTwiceQuits(t *testing.T) {
 	t.Parallel()
 	p := small(nil, t)
@@ -77,6 +79,7 @@ func TestE2EKeysIdleCtrlCTwiceQuits(t *testing.T) {
 // During a stream: Ctrl+D does not quit, Ctrl+C first clears the draft,
 // then interrupts; the prompt comes back marked, the first key typed adds
 // to it (D14), and Enter sends it once.
+// README.md "TUI keys": during a turn Ctrl+C clears the draft, then interrupts
 func TestE2EKeysDuringAStreamClearThenInterrupt(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Stall: true}, fakemodel.Text("answered once"))
@@ -109,6 +112,7 @@ func TestE2EKeysDuringAStreamClearThenInterrupt(t *testing.T) {
 
 // Esc during a stream puts the prompt back, marked; Enter resends it and
 // the model reads it once, not twice (D14).
+// README.md "TUI keys": Esc before any reply puts the message back marked ↺ interrupted message; Enter sends it once
 func TestE2EKeysEscRestoresThePromptAndSendsItOnce(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Reply{Stall: true}, fakemodel.Text("answered"))

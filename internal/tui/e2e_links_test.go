@@ -13,6 +13,7 @@ import (
 // With hyperlinks enabled, a Markdown link reaches the terminal as an OSC 8
 // hyperlink around its label (the pane's raw output shows the sequence) and
 // the screen shows the label alone; without, the screen shows "label (url)".
+// README.md "Configuration": a Markdown link is drawn as a clickable label; other targets keep their URL in sight
 func TestE2EMarkdownLinksAsOSC8(t *testing.T) {
 	t.Parallel()
 	const answer = "Read [the guide](https://example.com/guide) first."

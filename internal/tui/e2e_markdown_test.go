@@ -25,6 +25,7 @@ var fg256 = regexp.MustCompile(`38;5;(\d+)`)
 // one colour per fence, in a real terminal (tmux, 256 colours). Python is
 // chroma's, coloured off the UI goroutine: the pane is polled until its
 // colours arrive.
+// README.md "Configuration": fenced blocks are highlighted in the theme's colours
 func TestE2EMarkdownFencesAreHighlighted(t *testing.T) {
 	t.Parallel()
 	reply := "Two snippets:\n\n```go\n// add sums.\nfunc add(a, b int) int {\n\treturn a + b + 42\n}\n```\n\n" +

@@ -46,6 +46,7 @@ func TestE2ENotificationsReachTheTerminal(t *testing.T) {
 
 // Inside tmux an OSC notification goes through tmux's passthrough and a BEL
 // follows it, so tmux raises the window's bell flag (it drops a raw OSC 9).
+// README.md "Web and GitHub": inside tmux an OSC notification goes through the passthrough and a BEL follows it.
 func TestE2ENotificationsInsideTmuxRingTheBell(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

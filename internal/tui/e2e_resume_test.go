@@ -72,6 +72,7 @@ func toolCall(id, name string, args map[string]any) fakemodel.Call {
 // A damaged session resumed in the TUI (issue 23 §8): a notice says what
 // the resume repaired, one line per dropped or truncated record, and where
 // the file as it was is kept.
+// README.md "Sessions": the TUI says in the transcript once what was dropped or truncated and where the copy is
 func TestE2EResumeOfADamagedSessionSaysWhatWasRepaired(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("Answer one."), fakemodel.Text("Answer two."))

@@ -11,6 +11,7 @@ import (
 
 // !command in the real binary: the output shows as a Bash cell, is offered
 // for the next message and goes with it; nothing reaches the model before.
+// README.md "TUI keys": !command runs without the model; its output goes with the next message
 func TestE2EShellCommandOutputIsOfferedForTheNextMessage(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("I see the listing."))
@@ -33,6 +34,7 @@ func TestE2EShellCommandOutputIsOfferedForTheNextMessage(t *testing.T) {
 
 // A mutating command under Ask (the default) opens the same approval card
 // as the model's call, and runs only on yes.
+// README.md "TUI keys": a mutating !command opens the approval card under Ask
 func TestE2EShellCommandAsksUnderAsk(t *testing.T) {
 	t.Parallel()
 	p := startTUI(t, fakemodel.New(t))

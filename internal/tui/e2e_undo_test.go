@@ -19,6 +19,7 @@ import (
 // A turn's Bash changes (an edit, a new file, a deleted file) are taken back
 // by /undo, which asks whether the conversation drops the turn too; /diff
 // shows what the session changed, under tmux.
+// README.md "Undo": /diff shows the session's changes as a diff in the pager and /undo takes a turn back
 func TestE2EUndoAndDiff(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -162,6 +163,7 @@ func seedWorkspace(t *testing.T, ws string, repo bool) {
 // /restore lists the turns with their files; restoring to before the first
 // of two turns takes both back (and the conversation, as chosen), and
 // /undo takes the restore back.
+// README.md "Undo": /restore and its undo end to end
 func TestE2ERestoreAndItsUndo(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t,
@@ -205,6 +207,7 @@ func TestE2ERestoreAndItsUndo(t *testing.T) {
 // Esc Esc on an empty composer lists the earlier messages; picking one
 // forks the conversation from before it, with the message in the composer;
 // the original session stays in the sessions list.
+// README.md "TUI keys": Esc Esc on an empty composer edits an earlier message in a fork
 func TestE2EEscEscEditsAMessageInAFork(t *testing.T) {
 	t.Parallel()
 	srv := fakemodel.New(t, fakemodel.Text("First answer."), fakemodel.Text("Second answer."), fakemodel.Text("Edited answer."))
@@ -261,6 +264,7 @@ func escEsc(t *testing.T, p *pane) {
 // (issue 23 §8): the /undo card says the path is behind a link now, and
 // the overwrite removes the link, restores the person's file as a file in
 // a real directory, says so, and writes nothing outside.
+// README.md "Undo": the card says a link was planted and the undo restores the file as a real file
 func TestE2EUndoSurvivesAPlantedLink(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {

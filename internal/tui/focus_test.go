@@ -52,6 +52,7 @@ func TestApprovalCardFlow(t *testing.T) {
 
 // A card that opens while nobody is typing (an empty composer, no key for
 // a second) has the keys at once.
+// README.md "Modes and permissions": a card that opens while you are idle takes the keys at once.
 func TestApprovalCardOpensFocusedWhenNobodyTypes(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 30)
@@ -70,6 +71,7 @@ func TestApprovalCardOpensFocusedWhenNobodyTypes(t *testing.T) {
 // they typed, pausing longer than any guard (0.6 s between keys). Nothing
 // is approved, denied or saved, the words stay in the composer, and Enter
 // queues them behind the turn as it would with no card at all.
+// README.md "Modes and permissions": typing with pauses over a card never answers it and Enter queues the draft as usual.
 func TestTypingWithPausesNeverAnswersACard(t *testing.T) {
 	t.Parallel()
 	push := engine.ApprovalRequired{ID: "p1", ToolName: "Bash", Description: "Bash · git push --force origin main",

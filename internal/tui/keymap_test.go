@@ -16,6 +16,7 @@ const (
 )
 
 // The README's key table is the keymap, the one the F1 overlay shows (CONTRACT.md §14.6).
+// README.md "TUI keys": the key table is the keymap, the one the F1 overlay shows
 func TestREADMEKeyTable(t *testing.T) {
 	path := filepath.Join("..", "..", "README.md")
 	raw, err := os.ReadFile(path)

@@ -14,6 +14,8 @@ import (
 
 // /lsp lists the servers with their state and why one failed, the ones not
 // started and not installed; /lsp restart stops them off the UI goroutine.
+// README.md "Language servers": /lsp shows what the servers are doing.
+// README.md "Slash commands": /lsp lists the language servers with state and last error
 func TestLSPCommand(t *testing.T) {
 	t.Parallel()
 	falseBin, err := exec.LookPath("false")

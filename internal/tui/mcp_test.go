@@ -87,6 +87,7 @@ func runFor[T tea.Msg](t *testing.T, d *direct, cmd tea.Cmd) T {
 
 // /mcp lists each server's transport, state, protocol, counts, prompts as
 // commands and last error; login says how to sign in (CONTRACT.md §14.7).
+// README.md "Slash commands": /mcp lists the servers: transport, state, counts, last error
 func TestMCPCommandListsServers(t *testing.T) {
 	t.Parallel()
 	p := everythingPool(t)
@@ -111,6 +112,7 @@ func TestMCPCommandListsServers(t *testing.T) {
 // A server's prompts are slash commands /mcp:<server>:<prompt>: the popup
 // completes them with their arguments, and running one sends the
 // server's prompt as the message.
+// README.md "Slash commands": /mcp:<server>:<prompt> sends a server's prompt as the message
 func TestMCPPromptAsSlashCommand(t *testing.T) {
 	t.Parallel()
 	p := everythingPool(t)
@@ -138,6 +140,7 @@ func TestMCPPromptAsSlashCommand(t *testing.T) {
 
 // @server:uri mentions are completed from the servers' resources and
 // expanded below the message, marked as the server's, not the workspace's.
+// README.md "MCP servers": @<server>:<uri> is completed from the servers' resources and added below the message in an <mcp_resource … source="MCP server <name>, not the workspace"> block.
 func TestMCPResourceMention(t *testing.T) {
 	t.Parallel()
 	p := everythingPool(t)

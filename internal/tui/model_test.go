@@ -41,6 +41,7 @@ func TestNoKeyBannerGolden(t *testing.T) {
 
 // CONTRACT.md §14.2: the header shows cw, model, mode chip, effort and permission chip (read only in Plan) with the
 // filesystem scope.
+// README.md "What it looks like": the header's chips and context meter.
 func TestHeaderShowsRouteModePostureAndContextMeter(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 20)
@@ -54,6 +55,7 @@ func TestHeaderShowsRouteModePostureAndContextMeter(t *testing.T) {
 }
 
 // CONTRACT.md §14.5: Tab on an empty composer cycles Plan → Act → Operate.
+// README.md "TUI keys": Tab on an empty composer cycles Plan → Act → Operate
 func TestTabCyclesModesOnAnEmptyComposerOnly(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 20)
@@ -77,6 +79,8 @@ func TestTabCyclesModesOnAnEmptyComposerOnly(t *testing.T) {
 	}
 }
 
+// README.md "Modes and permissions": a mode change while a turn runs is refused with the exact lock message; Shift+Tab still cycles the posture.
+// README.md "TUI keys": Shift+Tab cycles the permission posture
 func TestTabWhileATurnRunsIsLockedButShiftTabWorks(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 20)
@@ -116,6 +120,7 @@ func TestModeCommand(t *testing.T) {
 
 // CONTRACT.md §14.2: while a turn runs Enter queues, with the 'Queued #1: <text>' and 'Queued <N> · next: <text>'
 // previews.
+// README.md "TUI keys": Enter while a turn runs queues the message
 func TestEnterWhileBusyQueuesAndSendsAfterTurnComplete(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -139,6 +144,7 @@ func TestEnterWhileBusyQueuesAndSendsAfterTurnComplete(t *testing.T) {
 	d.mustNotShow("Queued")
 }
 
+// README.md "TUI keys": ↑ on an empty composer pulls back a queued message
 func TestUpOnEmptyComposerPullsBackTheQueuedMessage(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -218,6 +224,7 @@ func TestRestoredPromptCanBeEdited(t *testing.T) {
 }
 
 // CONTRACT.md §14.6: on an empty idle composer Ctrl+C arms quitting for 2 s (Press Ctrl+C again to quit).
+// README.md "TUI keys": the second Ctrl+C quits only within 2 s
 func TestCtrlCTwiceWithinTwoSecondsQuits(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -252,6 +259,7 @@ func TestToolsCommandBeforeAnyRequestAndBadArgument(t *testing.T) {
 }
 
 // CONTRACT.md §14.7: an unknown command answers the exact error line, with suggestions when some resemble it.
+// README.md "Slash commands": typing / opens a completion menu
 func TestUnknownCommandAndSlashMenuCompletion(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 120, 30)
@@ -273,6 +281,7 @@ func TestUnknownCommandAndSlashMenuCompletion(t *testing.T) {
 	}
 }
 
+// README.md "Slash commands": @ completes workspace file paths
 func TestMentionPopupCompletesFilePaths(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24, func(o *Options) {
@@ -314,6 +323,7 @@ func TestJobsCommandListsALiveJob(t *testing.T) {
 	d.mustShow("Bash job " + j.ID() + ": killed")
 }
 
+// README.md "TUI keys": Alt+C elsewhere writes a plain OSC 52
 func TestCopyLastReplyWritesOSC52(t *testing.T) {
 	t.Parallel()
 	var clip bytes.Buffer
@@ -377,6 +387,7 @@ func TestResizeReflowsTheTranscript(t *testing.T) {
 	}
 }
 
+// README.md "Slash commands": /help <command> shows one command
 func TestHelpForOneCommand(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 120, 24)
@@ -386,6 +397,7 @@ func TestHelpForOneCommand(t *testing.T) {
 	d.mustShow("Unknown command: nope")
 }
 
+// README.md "TUI keys": Ctrl+O opens the reasoning in a pager
 func TestVerboseShowsReasoningAndCtrlOOpensIt(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 24)
@@ -420,6 +432,7 @@ func TestErrorEventMarksTheReplyInterruptedAndTurnFailed(t *testing.T) {
 }
 
 // CONTRACT.md §14.5: Ctrl+T cycles effort.
+// README.md "TUI keys": Ctrl+T cycles auto → off → high → max → auto and the header shows effort <tier>
 func TestEffortCommandAndCtrlT(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 30)
@@ -495,6 +508,7 @@ func TestRetiredHintsPointAtRealCommands(t *testing.T) {
 	}
 }
 
+// README.md "Slash commands": /config changes model or reasoning_effort now; /settings shows the settings in force
 func TestConfigAndSettingsCommands(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.toml")
@@ -611,6 +625,7 @@ func TestEditorNeedsVisualOrEditor(t *testing.T) {
 
 // Alt+S releases mouse capture for the terminal's own selection and takes
 // it back.
+// README.md "TUI keys": Alt+S turns mouse capture off and on
 func TestSelectionModeTogglesMouseCapture(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 120, 20, func(o *Options) { o.MouseCapture = true })

@@ -8,6 +8,8 @@ import (
 	"github.com/codewhale/codewhale/internal/permissions"
 )
 
+// README.md "Permission rules": /permissions lists the rules in force with the order, /permissions explain <n> says what one does and /permissions remove <n> deletes one from your file.
+// README.md "Slash commands": /permissions list|explain|remove the saved rules
 func TestPermissionsCommand(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

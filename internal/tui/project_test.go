@@ -40,6 +40,7 @@ func withProject(ws string) func(*Options) {
 	}
 }
 
+// README.md "Project instructions": /context lists the files with sizes, /context reload looks now, /status has a summary
 func TestContextAndStatusListTheLoadedInstructions(t *testing.T) {
 	t.Parallel()
 	ws := projectDir(t, map[string]string{"AGENTS.md": "Use make. See @docs/guide.md.\n"})
@@ -58,6 +59,7 @@ func TestContextAndStatusListTheLoadedInstructions(t *testing.T) {
 	d.mustShow("Error: Usage: /context [reload]")
 }
 
+// README.md "User commands and skills": the / menu and /help mark user commands with their source; a built-in's name wins and is reported
 func TestUserCommandsAreListedMarkedAndExpanded(t *testing.T) {
 	t.Parallel()
 	ws := projectDir(t, map[string]string{
@@ -94,6 +96,7 @@ func TestUserCommandsAreListedMarkedAndExpanded(t *testing.T) {
 	}
 }
 
+// README.md "User commands and skills": a command file added while codewhale runs is found when you type its name
 func TestACommandFileAddedMidSessionIsFound(t *testing.T) {
 	t.Parallel()
 	ws := projectDir(t, map[string]string{"AGENTS.md": "rules\n"})
@@ -111,6 +114,7 @@ func TestACommandFileAddedMidSessionIsFound(t *testing.T) {
 	}
 }
 
+// README.md "User commands and skills": /skills lists the skills with their source and /skills <name> shows one
 func TestSkillsCommandListsSkillsAndProblems(t *testing.T) {
 	t.Parallel()
 	ws := projectDir(t, map[string]string{
@@ -127,6 +131,7 @@ func TestSkillsCommandListsSkillsAndProblems(t *testing.T) {
 	d.mustShow("Skill pdf — Read PDF files with pdftotext", "Files: extract.sh")
 }
 
+// README.md "Hooks": /hooks shows what an untrusted project file would run, /hooks trust records it, /hooks events explains the events.
 func TestHooksCommandListsAndTrusts(t *testing.T) {
 	t.Parallel()
 	ws := projectDir(t, map[string]string{".codewhale/hooks.toml": "[[hooks]]\nname = \"guard\"\nevent = \"tool_call_before\"\n" +

@@ -38,6 +38,8 @@ func (f *fakeRoutes) Models(context.Context, bool) ([]provider.LiveModel, error)
 // CONTRACT.md §14.7: /provider switches provider and model for the next turn
 // and the header says which; /model lists what the server lists; a model
 // without a known window or price shows `ctx ? 128k assumed` and `$ ?`.
+// README.md "Providers: OpenRouter, local models, your gateway": /provider; `ctx ? 128k assumed`, `$ ?`.
+// README.md "Slash commands": /provider switches provider for the next turn; /model lists the server's models
 func TestProviderSwitchAndLiveModels(t *testing.T) {
 	routes := &fakeRoutes{models: []provider.LiveModel{{ID: "qwen3:8b"}, {ID: "llama3.2:3b"}}}
 	d := newDirect(t, 140, 30, func(o *Options) { o.Routes = routes })

@@ -10,6 +10,7 @@ import (
 
 // The README's slash-command list names only commands the TUI has (by name
 // or alias), and lists every one of them (CONTRACT.md §14.7).
+// README.md "Slash commands": the list names only commands the TUI has and every one it has
 func TestREADMESlashCommandsAreTheCommandTable(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("../../README.md")

@@ -25,6 +25,8 @@ func closedSession(t *testing.T, home, ws string) string {
 
 // /rename and /export act on the current session's file; /fork asks the
 // engine for a copy and renames the fork once it exists.
+// README.md "Sessions": /fork copies the session, /rename retitles it, /export writes Markdown or JSON
+// README.md "Slash commands": /export writes a new file, by default codewhale-<id>.md in the workspace
 func TestRenameExportAndFork(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()
@@ -76,6 +78,7 @@ func TestRenameExportAndFork(t *testing.T) {
 
 // `a` in the sessions picker archives a session; /sessions archived lists
 // it, and `a` there lists it again.
+// README.md "Sessions": the session picker archives with a
 func TestSessionsPickerArchives(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

@@ -64,6 +64,8 @@ func TestResumeIsRefusedWhileATurnRuns(t *testing.T) {
 
 // The sessions picker filters as you type after `/` and deletes a session
 // after `d` and a confirming `y` (issue 14).
+// README.md "Sessions": the session picker filters and deletes with d
+// README.md "TUI keys": Ctrl+R's picker: / filters, d then y deletes
 func TestSessionsPickerFiltersAndDeletes(t *testing.T) {
 	t.Parallel()
 	home, ws := t.TempDir(), t.TempDir()

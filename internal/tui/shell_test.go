@@ -15,6 +15,7 @@ import (
 
 // !command runs through the engine with no model request, shows its output,
 // and the next message carries it; Alt+X leaves it out.
+// README.md "TUI keys": Alt+X leaves a !command's output out of the next message
 func TestFlowShellCommandOutputGoesWithTheNextMessage(t *testing.T) {
 	srv := fakemodel.New(t, fakemodel.Text("seen it"), fakemodel.Text("plain"))
 	f := newFlow(t, srv)
@@ -67,6 +68,7 @@ func TestFlowShellCommandNeedsApprovalUnderAsk(t *testing.T) {
 	f.final()
 }
 
+// README.md "TUI keys": Plan mode, which has no shell, refuses a !command
 func TestFlowShellCommandRefusedInPlan(t *testing.T) {
 	srv := fakemodel.New(t)
 	f := newFlow(t, srv, func(o *engine.Options) { o.Mode = posture.Plan })

@@ -9,6 +9,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 )
 
+// README.md "Slash commands": /trust list|add|remove edit the workspace's trusted roots
 func TestTrustAddListRemove(t *testing.T) {
 	t.Parallel()
 	home, ws, extra := t.TempDir(), t.TempDir(), t.TempDir()

@@ -93,6 +93,7 @@ func (f *undoFixture) run(cmd tea.Cmd) {
 // /undo asks; answering "files and conversation" reverts the files and
 // asks the engine to cut the conversation back to before the turn, and the
 // cut history is redrawn.
+// README.md "Undo": /undo shows what it would put back and asks: drop the turn, keep the conversation, or cancel
 func TestUndoAsksAndDropsTheTurnFromTheConversation(t *testing.T) {
 	t.Parallel()
 	f := newUndoFixture(t)
@@ -134,6 +135,7 @@ func TestUndoAsksAndDropsTheTurnFromTheConversation(t *testing.T) {
 
 // A file changed outside codewhale is shown; the default answer is
 // Cancel, which changes nothing; choosing to overwrite does.
+// README.md "Undo": a file changed outside codewhale is listed; the default answer is then Cancel
 func TestUndoShowsAnOutsideChangeAndAsks(t *testing.T) {
 	t.Parallel()
 	f := newUndoFixture(t)
@@ -160,6 +162,7 @@ func TestUndoShowsAnOutsideChangeAndAsks(t *testing.T) {
 
 // /restore lists the turns with their files; restoring to before the
 // first takes both back, and the next /undo takes the restore back.
+// README.md "Undo": /restore lists the turns with their files; a restore is a turn /undo takes back
 func TestRestorePickerAndItsUndo(t *testing.T) {
 	t.Parallel()
 	f := newUndoFixture(t)
@@ -190,6 +193,7 @@ func TestRestorePickerAndItsUndo(t *testing.T) {
 
 // /retry asks whether to undo the turn's files, then cuts the conversation
 // back and, once the engine confirms, sends the message again.
+// README.md "Undo": /retry asks whether to undo its turn's files first, then sends the last message again
 func TestRetryUndoesTheFilesAndResends(t *testing.T) {
 	t.Parallel()
 	f := newUndoFixture(t)
@@ -212,6 +216,7 @@ func TestRetryUndoesTheFilesAndResends(t *testing.T) {
 
 // Esc twice on an empty composer lists the earlier messages; picking one
 // forks the conversation from before it and puts it in the composer.
+// README.md "Undo": /edit and Esc Esc put a picked message back in the composer in a fork from before it
 func TestEscEscEditsAnEarlierMessageInAFork(t *testing.T) {
 	t.Parallel()
 	d := newDirect(t, 100, 30)

@@ -42,6 +42,7 @@ func (w *waits) total() time.Duration {
 // burst of them counts once per second), launches then wait their turn,
 // and a quiet spell doubles the pace back to the ceiling. Every change
 // reaches the observers.
+// README.md "Sub-agents": the launch pace halves on a 429 and doubles back after 5 s without one.
 func TestAdmissionHalvesOn429AndRecovers(t *testing.T) {
 	t.Parallel()
 	clock := fakeclock.At(time.Unix(1_700_000_000, 0))

@@ -209,6 +209,7 @@ func TestAdmissionLimitQueuesThenRefuses(t *testing.T) {
 	}
 }
 
+// README.md "Tools": agent runs 64 sub-agents at once and admits 1,024 by default.
 func TestLimitsClamp(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ conc, adm, wantC, wantA int }{{0, 0, 64, 1024}, {500, 5000, 128, 1024}, {10, 5, 10, 10}, {-3, 0, 64, 1024}} {

@@ -78,6 +78,7 @@ func startIn(t *testing.T, tool tools.Tool, mode posture.Mode, in string) (tools
 // A defined type is a value of `type`: its instructions, tools, model and
 // effort reach the child; a name equal to a built-in role keeps that role's
 // read-only mode; a model the call names wins; the rest use the default.
+// README.md "Sub-agents": a type's instructions, tools, model and effort reach the child, a built-in role's name replaces its instructions, and the call's model wins.
 func TestDefinedTypesReachTheChild(t *testing.T) {
 	t.Parallel()
 	m, rec := typedManager(t, sessionTypes())
@@ -124,6 +125,7 @@ func TestDefinedTypesReachTheChild(t *testing.T) {
 // An untrusted type is refused before anyone is asked to approve it; a
 // type that needs tools Plan never offers is refused in Plan; approval
 // follows the type's mode.
+// README.md "Sub-agents": an untrusted type is refused and a type needing tools Plan never offers is refused in Plan.
 func TestTypeRefusalsAndPolicy(t *testing.T) {
 	t.Parallel()
 	m, _ := typedManager(t, sessionTypes())
@@ -151,6 +153,7 @@ func TestTypeRefusalsAndPolicy(t *testing.T) {
 // The schema lists the defined types after the built-in roles, bounded,
 // and is the same bytes for every turn's registry while the types are the
 // same; without types it is the built-in schema.
+// README.md "Sub-agents": the model sees the defined types in the agent tool's type field.
 func TestSchemaListsTypesStably(t *testing.T) {
 	t.Parallel()
 	m, _ := typedManager(t, sessionTypes())

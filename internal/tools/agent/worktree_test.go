@@ -53,6 +53,7 @@ func startWorktree(t *testing.T, tool tools.Tool, ws, in string) (map[string]any
 // Two children in worktrees write the same file at once: each branch holds
 // its own change, the checkout is untouched and clean (the worktrees are
 // excluded), and cleanup leaves only the main worktree, keeping branches.
+// README.md "Sub-agents": worktree: true runs a child under .codewhale/worktrees/<id> on branch codewhale/<id>, the checkout stays untouched, and cleanup removes worktrees and keeps branches.
 func TestWorktreeChildrenWriteApartAndCleanUp(t *testing.T) {
 	t.Parallel()
 	r := worktreeRepo(t)
@@ -114,6 +115,7 @@ func TestWorktreeChildrenWriteApartAndCleanUp(t *testing.T) {
 // The refusals lose nothing and create nothing: outside a repository, with
 // uncommitted changes, onto an existing branch, from a base that is no
 // commit, into a tracked or linked worktree folder.
+// README.md "Sub-agents": a workspace outside git or with uncommitted changes is refused with the reason.
 func TestWorktreeRefusals(t *testing.T) {
 	t.Parallel()
 	m := agent.NewManager(agent.Options{Spawner: agent.SpawnFunc(func(_ context.Context, cc agent.ChildConfig) (agent.Run, error) {

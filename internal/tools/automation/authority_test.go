@@ -18,6 +18,8 @@ var fullAccess = auto.Ceiling{Posture: "full_access", AutoApprove: true, AllowSh
 // over: an update (of its prompt alone), a resume or a run gets the lesser
 // of the two ceilings, the card says so before it is approved, and the
 // stored Full Access does not survive.
+// README.md "Modes and permissions": authority never outlives the person who granted it: a change from a session with less authority lowers an automation's.
+// README.md "Automations": an update or resume lowers the automation to the updating session's authority and a run starts its task with no more.
 func TestAuthorityNeverOutlivesWhoGrantedIt(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "automations")
@@ -67,6 +69,7 @@ func TestAuthorityNeverOutlivesWhoGrantedIt(t *testing.T) {
 
 // The person's own update keeps what they have, and the card of a create
 // shows the authority the runs will get.
+// README.md "Automations": the approval card shows Runs with:, Lowered from: and the auto-approve, trust and shell flags.
 func TestCardShowsTheAuthorityAChangeCarries(t *testing.T) {
 	t.Parallel()
 	h := harnessIn(t, filepath.Join(t.TempDir(), "a"), fullAccess)

@@ -103,6 +103,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 // Full Access may grant a run its own approvals; nothing else may.
+// README.md "Automations": only Full Access can give runs auto_approve.
 func TestFullAccessCeiling(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, auto.Ceiling{Posture: "full_access", AutoApprove: true, AllowShell: true, TrustMode: true}, false)
@@ -116,6 +117,7 @@ func TestFullAccessCeiling(t *testing.T) {
 	}
 }
 
+// README.md "Automations": create, run and delete need approval and list and read do not; a schedule that is neither FREQ= nor cron and an unknown timezone are refused.
 func TestApprovalAndErrors(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, auto.Ceiling{Posture: "ask"}, false)

@@ -27,6 +27,7 @@ func createdBy(t *testing.T, dir string, ceiling auto.Ceiling, in string) string
 // time zone, the mode or the status alone — stores the lesser of the
 // automation's ceiling and the updating session's, each flag only where
 // both have it, and its note says authority was lowered.
+// README.md "Automations": an update even of the prompt alone lowers the automation's authority.
 func TestContractAnUpdateOfAnyFieldLowersTheCeiling(t *testing.T) {
 	t.Parallel()
 	session := auto.Ceiling{Posture: "auto", AllowShell: false}
@@ -111,6 +112,7 @@ func TestContractResumeAndRunCardsShowTheLoweredAuthority(t *testing.T) {
 // CONTRACT.md §6.12: runs enqueue durable tasks with no more authority
 // than the creating posture: a due run the scheduler fires carries the
 // ceiling the create stored, capped to the creating session's flags.
+// README.md "Automations": a due run enqueues a durable task with no more authority than the creating session had.
 func TestContractScheduledRunsCarryTheCreatingCeiling(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "automations")

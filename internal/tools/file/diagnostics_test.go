@@ -34,6 +34,7 @@ func (r *recorder) Changed(_ context.Context, cs []FileChange) string {
 	return strings.Join(lines, "\n")
 }
 
+// README.md "Language servers": every File write, edit and patch tells the language servers what changed.
 func TestFileTellsTheLanguageServersWhatChanged(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}

@@ -52,6 +52,7 @@ var fixtureVariants = []diffVariant{
 // pair of the fixture history (three ways of diffing) with File patch and
 // compares the resulting tree with B's. Binary and symlink changes must be
 // refused whole; nothing may disagree.
+// README.md "Development": File patch agrees with git apply over a fixture history.
 func TestPatchDifferentialFixture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: replays the fixture history through patch against git; make test runs it (go test without -short)")

@@ -128,6 +128,7 @@ var rgPatterns = []string{
 	`a.c`, `x*`, `Alpha|zzz|deep`, `(?:a|b)(?:c|\.)`,
 }
 
+// README.md "Tools": search_content reads a tree and a regex as rg --hidden --no-require-git --crlf --sort path does.
 func TestSearchContentAgreesWithRipgrep(t *testing.T) {
 	needRG(t)
 	t.Parallel()
@@ -270,6 +271,7 @@ func TestSearchContentIsRepeatable(t *testing.T) {
 // TestDefaultExcludes: directory rules skip directories of that name at any
 // depth whatever the search root, never a file of that name nor a
 // directory holding tracked files, and the result says what they skipped.
+// README.md "Tools": the default excludes never skip a file of that name or a directory holding tracked files, and the result lists what they skipped.
 func TestDefaultExcludes(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		e2e.Missing(t, "git is not installed")

@@ -251,6 +251,7 @@ func TestASCIILowerMatchesByteLoop(t *testing.T) {
 // TestSearchContentSkipsSecrets: credential files are never searched (and
 // counted as skipped), credential directories never entered, and naming
 // one is refused.
+// README.md "Modes and permissions": search_content never reads a secret file.
 func TestSearchContentSkipsSecrets(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{})

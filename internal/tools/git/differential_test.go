@@ -177,6 +177,7 @@ func (d *differ) report(label string, commits int) {
 // TestGitDifferentialFixture replays every commit of the fixture history:
 // checked out, then dirtied, every action with its common options is
 // compared with git for both backends.
+// README.md "Development": the Git actions agree with the git CLI over a fixture history.
 func TestGitDifferentialFixture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: replays the fixture history through every action against git; make test runs it (go test without -short)")

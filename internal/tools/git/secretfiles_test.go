@@ -14,6 +14,7 @@ import (
 // disk: File refuses to read it and Bash's `git show HEAD:.env` needs a
 // person's approval, so the Git tool, which runs without asking, never
 // prints its content — not as a blob, in a diff or patch, or in blame.
+// README.md "Modes and permissions": the Git tool never shows a committed secret file (show REV:.env, blame .env refused; a diff keeps the header, leaves out the content).
 func TestGitNeverShowsASecretFilesContent(t *testing.T) {
 	t.Parallel()
 	r := gitfixture.New(t)

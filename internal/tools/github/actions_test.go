@@ -43,6 +43,7 @@ func TestIssueContextThroughRealGH(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": pr_context returns the pull request's files, checks and diff.
 func TestPRContext(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
@@ -97,6 +98,7 @@ func TestCommentNeedsApprovalAndPosts(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": close posts the evidence as a comment and then closes.
 func TestCloseWithEvidence(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
@@ -130,6 +132,7 @@ func TestCloseWithEvidence(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": close_issue/close_pr refuse without the evidence they need.
 func TestCloseRefusesWithoutEvidence(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
@@ -162,6 +165,7 @@ func TestCloseReportsPartialFailure(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": a missing gh gives an error naming the fix.
 func TestGHMissing(t *testing.T) {
 	t.Parallel()
 	missing := New(Options{GH: "/nonexistent/gh"})
@@ -171,6 +175,7 @@ func TestGHMissing(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": an unauthenticated gh gives an error naming gh auth login.
 func TestGHUnauthenticated(t *testing.T) {
 	t.Parallel()
 	f := fakegithub.New(t)
@@ -213,6 +218,7 @@ func TestInputErrors(t *testing.T) {
 
 // Reads and close dry runs are Auto and read-only; what posts or closes is
 // Required, whatever the rest of the input says.
+// README.md "Web and GitHub": issue_context and pr_context need no approval; comment and close need approval.
 func TestPolicyPerAction(t *testing.T) {
 	t.Parallel()
 	tool := New(Options{GH: "/bin/false"})

@@ -27,6 +27,7 @@ func standInGH(t *testing.T) (bin, log string) {
 // Hosts come from the person: a url or repo naming a host that is neither
 // github.com nor in [github] hosts is refused before gh runs, in Plan too;
 // an option-shaped value never reaches gh's command line.
+// README.md "Web and GitHub": a url or repo naming another host, or shaped like an option, is refused before gh runs.
 func TestHostsComeFromThePerson(t *testing.T) {
 	t.Parallel()
 	for _, readOnly := range []bool{false, true} {
@@ -57,6 +58,7 @@ func TestHostsComeFromThePerson(t *testing.T) {
 // A configured host and github.com go through, each with GH_HOST fixed and
 // only its own token; the agent's key, the other host's token and any
 // other secret stay out of gh's environment.
+// README.md "Web and GitHub": gh gets GH_HOST fixed and only the token its host needs (GH_TOKEN or GH_ENTERPRISE_TOKEN).
 func TestGHGetsOnlyItsHostsToken(t *testing.T) {
 	t.Setenv("DEEPSEEK_API_KEY", "sk-canary-gh")
 	t.Setenv("GH_TOKEN", "gh-dotcom-token")
@@ -89,6 +91,7 @@ func TestGHGetsOnlyItsHostsToken(t *testing.T) {
 
 // The person's GH_HOST picks the default host only when [github] hosts
 // lists it.
+// README.md "Web and GitHub": GH_HOST picks the default host only when that host is listed.
 func TestGHHostFromTheEnvironmentMustBeListed(t *testing.T) {
 	t.Parallel()
 	bin, _ := standInGH(t)
@@ -105,6 +108,7 @@ func TestGHHostFromTheEnvironmentMustBeListed(t *testing.T) {
 // gh runs under the network policy, as Web does: a denied host (default
 // deny included) is refused before gh runs, and the prompt default makes
 // a read Required.
+// README.md "Web and GitHub": gh runs under the [network] policy like Web.
 func TestGHFollowsTheNetworkPolicy(t *testing.T) {
 	t.Parallel()
 	bin, log := standInGH(t)

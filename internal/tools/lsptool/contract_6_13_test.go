@@ -134,6 +134,7 @@ func errKind(err error) tools.ErrorKind {
 // and the header says when it cut the list, a place outside the workspace is an absolute path without its line's
 // text, diagnostics are `<path>:<line>:<col> <severity> <source>: <message>` lines, and hover is at most 4,000
 // characters.
+// README.md "Language servers": the lsp tool answers diagnostics, definition, references, hover, symbols and rename_preview.
 func TestContractLSPResults(t *testing.T) {
 	t.Parallel()
 	e := newGoplsEnv(t)
@@ -199,6 +200,7 @@ func TestContractLSPResults(t *testing.T) {
 }
 
 // CONTRACT.md §6.13: rename_preview names a file outside the workspace, or a secret, and does not show its edit.
+// README.md "Language servers": rename_preview shows the diff a rename would make and applies nothing.
 func TestContractLSPRenameHidesOutsideAndSecrets(t *testing.T) {
 	t.Parallel()
 	tool, tc := stubTool(t, "bare")

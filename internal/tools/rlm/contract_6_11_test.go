@@ -56,6 +56,7 @@ func sandboxedEnv(t *testing.T, home, hidden string) *env {
 // CONTRACT.md §6.11: the kernel gets the scrubbed environment Bash gets: a credential-shaped variable of the
 // agent's (DEEPSEEK_*, *_API_KEY, *_TOKEN, CODEWHALE_*) never reaches it, even with the fence switched off; a
 // passthrough the person configured does.
+// README.md "rlm: Python over big content": the kernel gets the environment Bash gets.
 func TestContract611KernelEnvironmentIsScrubbed(t *testing.T) {
 	t.Setenv("DEEPSEEK_API_KEY", "sk-canary-rlm-0000")
 	t.Setenv("GH_TOKEN", "gh-canary-rlm")
@@ -88,6 +89,7 @@ func TestContract611KernelEnvironmentIsScrubbed(t *testing.T) {
 // CONTRACT.md §6.11: the boundary is the OS sandbox, not the audit hook: with the hook switched off the kernel still
 // writes only its scratch directory (not the workspace, not a directory outside) and cannot read the user's dotfiles
 // or a hidden directory ($CODEWHALE_HOME), while its scratch directory and the workspace stay usable.
+// README.md "rlm: Python over big content": the OS sandbox is the boundary: with the audit hook off, dotfiles and $CODEWHALE_HOME stay unreadable and only the scratch directory is writable.
 func TestContract611OSSandboxHoldsWithTheHookOff(t *testing.T) {
 	t.Parallel()
 	home, hidden, outside := t.TempDir(), t.TempDir(), t.TempDir()
@@ -141,6 +143,7 @@ func TestContract611OSSandboxHoldsWithTheHookOff(t *testing.T) {
 
 // CONTRACT.md §6.11: an eval's timeout_ms is its limit (the kernel is interrupted and kept) and is at most
 // 600000; a timeout_ms below 1 is refused.
+// README.md "rlm: Python over big content": an eval's time limit is 60 s by default.
 func TestContract611EvalTimeoutBounds(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)

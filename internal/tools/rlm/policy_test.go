@@ -22,6 +22,7 @@ import (
 // nothing), and the rest needs an ordinary approval.
 // CONTRACT.md §6.11: eval is classified as python3 -c CODE: secret and environment reads need explicit approval, a
 // hard block is refused with Bash's BLOCKED text and status Blocked.
+// README.md "rlm: Python over big content": an eval is judged as Bash judges python3 -c CODE: a visible secret read needs approval, a hard block never runs.
 func TestEvalIsJudgedAsAShellCommand(t *testing.T) {
 	t.Parallel()
 	home, _ := os.UserHomeDir()
@@ -83,6 +84,7 @@ func TestSubRLMChildCodeIsJudged(t *testing.T) {
 
 // The kernel lowers its limits before any code runs, hard and soft: no new
 // processes or threads (RLIMIT_NPROC 0), 4 GiB of address space.
+// README.md "rlm: Python over big content": the kernel runs with RLIMIT_NPROC 0 and lowered limits.
 func TestKernelLimitsAreLowered(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -97,6 +99,7 @@ func TestKernelLimitsAreLowered(t *testing.T) {
 // runs no program, root included (RLIMIT_NPROC does not bind root; the
 // seccomp filter does): fork and exec fail in the kernel itself.
 // CONTRACT.md §6.11: the kernel starts no process and runs no other program.
+// README.md "rlm: Python over big content": on Linux a seccomp filter refuses fork and exec, for root too.
 func TestKernelStartsNoProcessEvenWithTheHookOff(t *testing.T) {
 	t.Parallel()
 	if _, ok := sandbox.NoProcessesFilter(); !ok {

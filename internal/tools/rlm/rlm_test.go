@@ -91,6 +91,7 @@ func (e *env) handleText(v any) string {
 	return text
 }
 
+// README.md "rlm: Python over big content": open binds a 50 MB file as content and returns only its length, a preview and its SHA-256; eval runs code against it.
 func TestOpenLargeFileAndEval(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -113,6 +114,7 @@ func TestOpenLargeFileAndEval(t *testing.T) {
 	}
 }
 
+// README.md "rlm: Python over big content": FINAL(value) and long output come back as handles.
 func TestFinalAndLongOutputAreHandles(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -148,6 +150,7 @@ func TestExceptionIsBounded(t *testing.T) {
 	}
 }
 
+// README.md "rlm: Python over big content": an eval is stopped at its time limit without losing the session.
 func TestInfiniteLoopHitsTheLimitAndTheKernelSurvives(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -163,6 +166,7 @@ func TestInfiniteLoopHitsTheLimitAndTheKernelSurvives(t *testing.T) {
 	}
 }
 
+// README.md "rlm: Python over big content": Esc (cancel) stops an eval without losing the session.
 func TestCancelInterruptsTheEval(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -179,6 +183,7 @@ func TestCancelInterruptsTheEval(t *testing.T) {
 }
 
 // CONTRACT.md §6.11: a dead kernel is replaced and the result says restarted.
+// README.md "rlm: Python over big content": a kernel that dies is restarted on the next call, which says what was lost.
 func TestKilledKernelIsRestarted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -203,6 +208,7 @@ func TestKilledKernelIsRestarted(t *testing.T) {
 
 // CONTRACT.md §6.11: the kernel cannot write outside its scratch directory, reach the network or start a
 // process (fork, os.system, subprocess), and its own scratch directory stays writable.
+// README.md "rlm: Python over big content": the kernel has no network, starts no process and writes only its scratch directory.
 func TestSandboxRefusesEscapes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -269,6 +275,7 @@ func (f *fakeChild) query(ctx context.Context, _, user string) (string, provider
 
 // CONTRACT.md §6.11: sub_query_batch runs up to 16 children at once in slot order, counts their tokens, and gives the
 // exact too-large, dependency_mode and empty answers.
+// README.md "rlm: Python over big content": sub_query_batch runs up to 16 slices at once and its tokens are counted.
 func TestSubQueryBatch(t *testing.T) {
 	t.Parallel()
 	child := &fakeChild{delay: 300 * time.Millisecond}
@@ -330,6 +337,7 @@ func TestSubRLMDepthCap(t *testing.T) {
 
 // CONTRACT.md §6.11: the exact missing/invalid action texts, open's exactly-one-source rule and boundary, eval
 // Required, open/close/session_objects Auto.
+// README.md "rlm: Python over big content": eval needs approval, open, close and session_objects do not.
 func TestFamilyErrorsAndApprovals(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)

@@ -88,6 +88,7 @@ func TestGoTestsPassAndArgs(t *testing.T) {
 	}
 }
 
+// README.md "Tools": node:test subtests count as tests and todo counts as skipped.
 func TestNodeTestScript(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("npm"); err != nil {
@@ -130,6 +131,7 @@ describe('desc', () => { it('it ok', () => {}); it('it bad', () => { assert.ok(f
 	}
 }
 
+// README.md "Tools": pytest errors count as failed and are listed as `<node id> [error]`, xfail counts as skipped and xpass as passed.
 func TestPytest(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest()
@@ -312,6 +314,7 @@ func TestTestsRefusals(t *testing.T) {
 // TestManyFailuresFitTheBudget: a run with more failures than the budget
 // holds lists the first ones, counts the rest in failures_omitted and keeps
 // failed = listed + omitted + unlisted.
+// README.md "Tools": failed equals the failures listed plus failures_omitted past the cap of 50.
 func TestManyFailuresFitTheBudget(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder

@@ -87,6 +87,7 @@ func TestContractFetchPrivateSpellingsNeedExplicitApproval(t *testing.T) {
 // localhost, to the unspecified address, to a public-looking name that
 // resolves to loopback or to the metadata address is refused, and the
 // target is never reached.
+// README.md "Web and GitHub": a redirect from an approved dev server to another private address is refused.
 func TestContractRedirectToAPrivateAddressIsRefusedAtConnectTime(t *testing.T) {
 	t.Parallel()
 	innerURL, hits := counted(t, "secret")
@@ -124,6 +125,7 @@ func TestContractRedirectToAPrivateAddressIsRefusedAtConnectTime(t *testing.T) {
 // to another port of the same address is refused at connect time, and a
 // name approved for one private address that is rebound to another is
 // refused at connect time.
+// README.md "Web and GitHub": an approval covers only the addresses it named on that host and port.
 func TestContractApprovalCoversItsHostAndPortOnly(t *testing.T) {
 	t.Parallel()
 	innerURL, hits := counted(t, "other service")
@@ -166,6 +168,7 @@ func TestContractApprovalCoversItsHostAndPortOnly(t *testing.T) {
 // CONTRACT.md §6.10: allow_private "host:port" admits that host on that
 // port only, and "127.0.0.1" admits any port of the address (whatever name
 // resolves to it); [network] allow admits no private address.
+// README.md "Web and GitHub": allow_private admits the hosts it lists (host, host:port) without approval.
 func TestContractAllowPrivateEntries(t *testing.T) {
 	t.Parallel()
 	loop := []netip.Addr{netip.MustParseAddr("127.0.0.1")}

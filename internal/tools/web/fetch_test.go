@@ -16,6 +16,7 @@ import (
 	"github.com/codewhale/codewhale/internal/tools/handles"
 )
 
+// README.md "Web and GitHub": fetch returns readable Markdown without scripts, styles, navigation, asides and footers, keeping title and canonical URL.
 func TestFetchArticleAsMarkdown(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -40,6 +41,7 @@ func TestFetchArticleAsMarkdown(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": fetch also returns text or raw.
 func TestFetchTextAndRawFormats(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -59,6 +61,7 @@ func TestFetchTextAndRawFormats(t *testing.T) {
 // not handed over as raw HTML under another format's name: its hidden
 // parts would reach the model unmarked. The error says how to read it.
 // CONTRACT.md §6.10: a page nested past the parser's limit fails in markdown and text naming format=raw.
+// README.md "Web and GitHub": a page nested deeper than 512 levels fails in markdown and text and is read with format=raw.
 func TestFetchOfAPageTheParserRefuses(t *testing.T) {
 	t.Parallel()
 	page := strings.Repeat("<div>", 600) + `<p hidden>hidden instructions</p>visible`
@@ -82,6 +85,7 @@ func TestFetchOfAPageTheParserRefuses(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": fetch follows at most 5 redirects.
 func TestFetchRedirects(t *testing.T) {
 	t.Parallel()
 	var srvURL string
@@ -134,6 +138,7 @@ func TestFetch404IsAFailureWithItsBody(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": fetch reads 1 MB by default and keeps more than 20,000 characters behind a handle.
 func TestFetchHugeBodyStopsAtMaxBytes(t *testing.T) {
 	t.Parallel()
 	var written atomic.Int64
@@ -189,6 +194,7 @@ func TestFetchSlowBodyTimesOut(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": fetch projects JSON bodies with fields (JSONPath).
 func TestFetchJSONFields(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -211,6 +217,7 @@ func TestFetchJSONFields(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": fetch decodes the page's charset.
 func TestFetchDecodesLatin1(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -224,6 +231,7 @@ func TestFetchDecodesLatin1(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": fetch extracts PDF text with pdftotext.
 func TestFetchPDF(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -253,6 +261,7 @@ func TestFetchPDF(t *testing.T) {
 }
 
 // CONTRACT.md §6.10: binary bodies are refused.
+// README.md "Web and GitHub": fetch refuses binary content with its type and size.
 func TestFetchRefusesBinary(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {

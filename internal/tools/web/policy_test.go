@@ -72,6 +72,7 @@ func TestFetchPolicy(t *testing.T) {
 // DNS rebinding: the name looked public when approval was decided, and
 // resolves to loopback when the connection is made. The connect-time check
 // refuses it.
+// README.md "Web and GitHub": the address is judged again on the address actually dialled, so a name that changes its answer is refused.
 func TestFetchRefusesRebindingAtConnectTime(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("internal")) })
@@ -100,6 +101,7 @@ func (f *flipResolver) LookupNetIP(context.Context, string, string) ([]netip.Add
 	return []netip.Addr{f.then}, nil
 }
 
+// README.md "Web and GitHub": audit = true writes one JSON line per call to $CODEWHALE_HOME/audit.log.
 func TestAuditLogRecordsFetches(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
@@ -121,6 +123,7 @@ func TestAuditLogRecordsFetches(t *testing.T) {
 // says what the address is.
 // CONTRACT.md §6.10: a fetch of a loopback, link-local, metadata, private, CGNAT address or a name resolving to one is
 // an explicit approval whose reason names the address and allow_private.
+// README.md "Web and GitHub": private, loopback and link-local addresses need explicit approval of that call.
 func TestFetchPrivateRangesNeedExplicitApproval(t *testing.T) {
 	t.Parallel()
 	tool := newTool(&netpolicy.Policy{Resolver: fakeResolver{"metadata.example.test": {netip.MustParseAddr("169.254.169.254")}}}, SearchConfig{})

@@ -101,6 +101,7 @@ func TestSearchEachBackend(t *testing.T) {
 
 // CONTRACT.md §6.10: every search response carries a receipt naming the backend, the knobs it honoured and how it
 // degraded.
+// README.md "Web and GitHub": the receipt says which of max_results, recency, domains and locale the backend honoured and what was degraded.
 func TestSearchReceiptHonoursAndDegrades(t *testing.T) {
 	t.Parallel()
 	b, base := newBackends(t)
@@ -136,6 +137,7 @@ func TestSearchReceiptHonoursAndDegrades(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": a failing provider degrades visibly to DuckDuckGo, and the receipt names backend_unavailable and backend_fallback.
 func TestSearchFallsBackVisibly(t *testing.T) {
 	t.Parallel()
 	b, base := newBackends(t)
@@ -158,6 +160,7 @@ func TestSearchFallsBackVisibly(t *testing.T) {
 	mustContain(t, r.Warning, "tavily was unavailable", "tried duckduckgo after tavily")
 }
 
+// README.md "Web and GitHub": a challenge page is reported as challenge_detected and the next backend answers.
 func TestSearchChallengeFallsThrough(t *testing.T) {
 	t.Parallel()
 	b, base := newBackends(t)
@@ -193,6 +196,7 @@ func TestSearchBatch(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": SearXNG without base_url or Tavily/Brave without a key fails closed saying what to set.
 func TestSearchFailsClosed(t *testing.T) {
 	t.Parallel()
 	_, base := newBackends(t)

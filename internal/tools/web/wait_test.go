@@ -59,6 +59,7 @@ func TestWaitTimesOut(t *testing.T) {
 	}
 }
 
+// README.md "Web and GitHub": wait polls a loopback port or health URL and never reaches anything else.
 func TestWaitIsLoopbackOnly(t *testing.T) {
 	t.Parallel()
 	tool := newTool(nil, SearchConfig{})

@@ -39,6 +39,7 @@ func TestDetectReadsTheEnvironmentOnly(t *testing.T) {
 
 // OSC 8 hyperlinks are on only where the terminal is known to show them, or
 // when CODEWHALE_HYPERLINKS says so; never inside tmux or screen by guess.
+// README.md "Configuration": OSC 8 links in known terminals, not inside tmux or screen; CODEWHALE_HYPERLINKS=1/0 forces
 func TestDetectHyperlinks(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -67,6 +68,7 @@ func TestDetectHyperlinks(t *testing.T) {
 	}
 }
 
+// README.md "Configuration": NO_COLOR drops colours
 func TestNoColorDropsColoursButKeepsEmphasis(t *testing.T) {
 	t.Parallel()
 	th := theme.New(theme.Options{Profile: termenv.TrueColor, NoColor: true, Dark: true})

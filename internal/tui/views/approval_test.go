@@ -111,6 +111,7 @@ func TestApprovalCardNeverCutsACommand(t *testing.T) {
 
 // A body taller than the card's room scrolls with PgDn/PgUp and says where
 // it is.
+// README.md "Modes and permissions": PgUp/PgDn scroll a long card.
 func TestApprovalCardBodyScrolls(t *testing.T) {
 	t.Parallel()
 	var script []string
@@ -137,6 +138,7 @@ func TestApprovalCardBodyScrolls(t *testing.T) {
 // The focus rule (issue 23 §7): a card that opened while the person typed
 // passes every key on, whatever the pauses between them, until Tab; a
 // paste never answers and gives the keys back to the composer.
+// README.md "Modes and permissions": a card opened while typing says `Tab to answer · typing goes to the composer`, passes every key on until Tab, Tab again gives the keys back, and a paste never answers.
 func TestUnfocusedApprovalTakesOnlyTab(t *testing.T) {
 	t.Parallel()
 	req := explicit(approvalReq(), "force-pushes main")

@@ -43,6 +43,9 @@ func hostileBashCases(string) []hostileCase {
 		{"echo 'rm -rf ~' | tee s.sh >/dev/null; sh s.sh", "blocked", "STANDIN:rm"},
 		{"echo 'rm -rf ~' > s2.sh; chmod +x s2.sh; ./s2.sh", "blocked", "STANDIN:chmod"},
 		{"c=rm; declare -n r=c; $r -rf /", "blocked", "STANDIN:rm"},
+		// A package.json script is what npm test or pnpm run runs.
+		{"npm test", "blocked", "STANDIN:npm"},
+		{"pnpm run build", "ordinary", "STANDIN:pnpm"},
 		// Readers whose options write a file or run a program.
 		{"strace -o a.txt true", "ordinary", "STANDIN:strace"},
 		{"command time -o t.txt true", "ordinary", "STANDIN:time"},
@@ -65,7 +68,8 @@ func TestHostileBashCommandsUnderEveryPosture(t *testing.T) {
 	table := hostileTable{cases: hostileBashCases, env: []string{"SHELL=" + bash},
 		files: func(home string) map[string]string {
 			return map[string]string{"wipe.awk": "BEGIN { system(\"rm -rf ~\") }\n", "rgcfg": "--pre=./wipe.sh\n",
-				"curl.cfg": "url = \"file://" + home + "/.ssh/id_rsa\"\n"}
+				"curl.cfg":     "url = \"file://" + home + "/.ssh/id_rsa\"\n",
+				"package.json": `{"scripts": {"test": "rm -rf ~", "build": "rm scratch"}}`}
 		}}
 	for _, p := range hostilePostures {
 		t.Run(p.name, func(t *testing.T) {

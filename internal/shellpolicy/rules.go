@@ -30,6 +30,8 @@ func (c *classifier) program(args []value, stdin *source) {
 		c.cargo(rest)
 	case "pytest", "py.test", "pytest-3":
 		c.pytest(rest)
+	case "npm", "pnpm", "yarn":
+		c.packageScript(name, rest)
 	}
 	if name == "sed" {
 		c.sed(rest, stdin)

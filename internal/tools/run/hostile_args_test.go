@@ -126,3 +126,45 @@ func TestContract64ARunnerChangedSinceTheJudgementIsJudgedAgain(t *testing.T) {
 		t.Errorf("a refused test command ran: %s", ran)
 	}
 }
+
+// CONTRACT.md §6.4: the project's own runner is judged too, without args:
+// `npm test` runs the package.json test script (and its pretest), so a
+// script the model wrote there that is a hard block refuses the call in
+// every posture before anything runs, and a script of ordinary work needs
+// the ordinary approval. The scripts only name a stand-in rm; nothing runs.
+func TestContract64TheProjectsTestScriptIsJudged(t *testing.T) {
+	t.Parallel()
+	bin, log := standInBin(t, "rm")
+	rm := filepath.Join(bin, "rm")
+	home := t.TempDir()
+	for _, c := range []struct {
+		name, pkg string
+		approval  tools.Approval
+	}{
+		{"node --test", `{"scripts":{"test":"node --test"}}`, tools.Required},
+		{"rm -rf ~", `{"scripts":{"test":"` + rm + ` -rf ~"}}`, tools.Auto},
+		{"pretest", `{"scripts":{"pretest":"` + rm + ` -rf /","test":"node --test"}}`, tools.Auto},
+	} {
+		f := newFixture(t, Options{}, map[string]string{"package.json": c.pkg})
+		reg := tools.NewRegistry()
+		reg.Register(New(Options{Jobs: f.m, Commands: &shellpolicy.Env{Home: home, Workspace: f.tc.Workspace}}))
+		call, err := reg.Prepare("Run", json.RawMessage(`{"action":"tests"}`))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if call.Policy.Approval != c.approval {
+			t.Errorf("%s: approval %v, want %v (%q)", c.name, call.Policy.Approval, c.approval, call.Policy.Reason)
+			continue
+		}
+		if c.approval != tools.Auto {
+			continue
+		}
+		res, err := call.Run(context.Background(), f.tc)
+		if err != nil || res.Success || !strings.HasPrefix(res.Content, shellpolicy.BlockedPrefix) {
+			t.Errorf("%s was not refused as a hard block: %+v %v", c.name, res, err)
+		}
+	}
+	if ran, err := os.ReadFile(log); err == nil {
+		t.Errorf("a refused test script ran: %s", ran)
+	}
+}

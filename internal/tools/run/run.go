@@ -88,7 +88,7 @@ func (t *Tool) python() string {
 // contract's messages for a missing or unknown action, unknown fields, bad
 // profile, level, limits, custom gates and unparsable args. Every Run call
 // needs approval; verifiers started in the background are detached. Custom
-// gates and the test command `args` make are judged as Bash judges their
+// gates and the test command (the runner with its `args`) are judged as Bash judges their
 // commands (gatesVerdict, testsVerdict): one a person must approve makes the
 // call Explicit with the reason, and a hard block refuses the call, in
 // every posture, before anything runs.
@@ -105,7 +105,7 @@ func (t *Tool) Prepare(raw json.RawMessage) (*tools.Call, error) {
 	p.Detached = in.action == "verifiers" && in.background
 	v := t.gatesVerdict(in.commands)
 	judged := ""
-	if in.action == "tests" && len(in.args) > 0 {
+	if in.action == "tests" {
 		if ws := t.commands().Workspace; ws != "" {
 			r, ok := t.detectTests(ws, in.args, in.allFeatures)
 			var tv shellpolicy.Verdict
@@ -205,15 +205,17 @@ func (t *Tool) gatesVerdict(gates []customGate) shellpolicy.Verdict {
 }
 
 // testsVerdict judges the test command r (detected in ws; ok false: none)
-// when the model gave it args, as Bash judges a command: the runner's argv
-// (ClassifyArgv), or the configured test_command line with the args quoted
-// (Classify), so `go test -exec 'rm -rf /'` is as blocked here as there.
-// The project's own runner without args is not judged. cmd is the command
-// judged ("" when none).
+// as Bash judges a command: the runner's argv (ClassifyArgv), or the
+// configured test_command line with the args quoted (Classify), so
+// `go test -exec 'rm -rf /'` is as blocked here as there, and so is a
+// package.json test script of `rm -rf ~` that `npm test` would run (the
+// project's files are the model's to write). The person's own
+// test_command without args is theirs and is not judged. cmd is the
+// command judged ("" when none).
 func (t *Tool) testsVerdict(r runner, ok bool, ws string, args []string) (v shellpolicy.Verdict, cmd string) {
 	v = shellpolicy.Verdict{Class: shellpolicy.Ordinary}
-	if len(args) == 0 || !ok {
-		return v, "" // the project's own command, or nothing runs
+	if !ok || r.shell != "" && len(args) == 0 {
+		return v, "" // nothing runs, or the configured command as configured
 	}
 	cmd = r.ecosystem + ": " + r.display()
 	if r.shell != "" {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 )
 
 // README.md "In an editor (ACP)": `codewhale acp` takes --permission-timeout, default 5m, and -v; the Zed and
@@ -24,7 +26,7 @@ func TestREADMEACPFlagsAndEditorSettings(t *testing.T) {
 	if v := f["verbose"]; v == nil || v.Shorthand != "v" {
 		t.Errorf("acp has no -v: %+v", v)
 	}
-	section := readmeSection(t, "In an editor (ACP)")
+	section := readme.Section(t, "In an editor (ACP)")
 	parts := strings.Split(section, "```json\n")
 	if len(parts) != 3 {
 		t.Fatalf("README.md's ACP section has %d JSON blocks, want 2 (Zed, JetBrains)", len(parts)-1)

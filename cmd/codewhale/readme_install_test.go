@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
+	"github.com/codewhale/codewhale/internal/testutil/readme"
+	"go.yaml.in/yaml/v3"
 )
 
 // README.md "Install": the Go it names is go.mod's `go` line, and the release's checksum file is
@@ -27,11 +27,11 @@ func TestREADMEInstallGoVersionAndChecksums(t *testing.T) {
 	if err := json.Unmarshal(out, &mod); err != nil || mod.Go == "" {
 		t.Fatalf("go.mod's go line: %q (%v)", mod.Go, err)
 	}
-	section := readmeSection(t, "Install")
+	section := readme.Section(t, "Install")
 	if !strings.Contains(section, "With Go "+mod.Go+" or later") {
 		t.Errorf("README.md's Install section does not say \"With Go %s or later\" (go.mod's go line)", mod.Go)
 	}
-	if qs := readmeSection(t, "Quick start"); !strings.Contains(qs, "With Go "+mod.Go+" or later installed") {
+	if qs := readme.Section(t, "Quick start"); !strings.Contains(qs, "With Go "+mod.Go+" or later installed") {
 		t.Errorf("README.md's Quick start does not say \"With Go %s or later installed\" (go.mod's go line)", mod.Go)
 	}
 	raw, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))

@@ -2,34 +2,15 @@ package main
 
 import (
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-// readmeSection is the text of README.md's "## <title>" section.
-func readmeSection(t *testing.T, title string) string {
-	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i := strings.Index(s, "\n## "+title+"\n")
-	if i < 0 {
-		t.Fatalf("README.md has no section %q", title)
-	}
-	s = s[i+len(title)+5:]
-	if j := strings.Index(s, "\n## "); j >= 0 {
-		s = s[:j]
-	}
-	return s
-}
 
 var (
 	codeSpan  = regexp.MustCompile("`([^`\n]+)`")
@@ -66,7 +47,7 @@ func TestREADMECommandLineIsTheCommandTree(t *testing.T) {
 		}
 	}
 	walk(root)
-	section := readmeSection(t, "Command line")
+	section := readme.Section(t, "Command line")
 	checked := 0
 	for _, line := range strings.Split(section, "\n") {
 		if !strings.HasPrefix(line, "| `") {

@@ -2,8 +2,6 @@ package hooks
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/codewhale/codewhale/internal/config"
 	"github.com/codewhale/codewhale/internal/engine"
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 )
 
 // README.md "Hooks": the section's example is a config.toml whose hooks compile; the events its comment lists are
@@ -18,15 +17,10 @@ import (
 // as the reason, while a plain `git push` and a call of another tool go on.
 func TestREADMEHooksExample(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(raw), "\n## Hooks\n")
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := readme.Section(t, "Hooks")
 	_, block, ok2 := strings.Cut(section, "```toml\n")
 	block, _, ok3 := strings.Cut(block, "```")
-	if !ok || !ok2 || !ok3 {
+	if !ok2 || !ok3 {
 		t.Fatal("README.md's Hooks section has no toml example")
 	}
 	f, err := config.ParseFile("README.md", []byte(block))

@@ -1,10 +1,11 @@
 package permissions
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 )
 
 // README.md "Permission rules": the section's example file loads as written (every key it shows is a rule key), its
@@ -12,14 +13,7 @@ import (
 // substrings: `git push` matches `git push origin main`, `sudo git push` and `sh -c 'git push'`, not `echo git push`.
 func TestREADMEPermissionRulesExample(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(raw), "\n## Permission rules\n")
-	if !ok {
-		t.Fatal("README.md has no Permission rules section")
-	}
+	section := readme.Section(t, "Permission rules")
 	_, block, ok := strings.Cut(section, "```toml\n")
 	block, _, ok2 := strings.Cut(block, "```")
 	if !ok || !ok2 || !strings.Contains(block, "[[rules]]") {

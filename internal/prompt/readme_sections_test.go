@@ -2,29 +2,19 @@ package prompt
 
 import (
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/posture"
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 )
 
 // readmeSectionRows are the Section column of README.md's "What the model
 // is told" table, each row's alternatives split on " / ".
 func readmeSectionRows(t *testing.T) [][]string {
 	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i := strings.Index(s, "\n## What the model is told\n")
-	if i < 0 {
-		t.Fatal(`README.md has no "What the model is told" section`)
-	}
-	s = s[i+1:]
-	s = s[:strings.Index(s[3:], "\n## ")+3]
+	s := readme.Section(t, "What the model is told")
 	var rows [][]string
 	for _, line := range strings.Split(s, "\n") {
 		cells := strings.Split(line, "|")

@@ -1,32 +1,14 @@
 package provider
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-)
 
-// readmeSection is the text of README.md's "## <title>" section.
-func readmeSection(t *testing.T, title string) string {
-	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i := strings.Index(s, "\n## "+title+"\n")
-	if i < 0 {
-		t.Fatalf("README.md has no section %q", title)
-	}
-	s = s[i+len(title)+5:]
-	if j := strings.Index(s, "\n## "); j >= 0 {
-		s = s[:j]
-	}
-	return s
-}
+	"github.com/codewhale/codewhale/internal/testutil/readme"
+)
 
 var readmeSpan = regexp.MustCompile("`([^`\n]+)`")
 
@@ -35,7 +17,7 @@ var readmeSpan = regexp.MustCompile("`([^`\n]+)`")
 // server's first listed model" exactly where the preset has none) — and deepseek is the default.
 func TestREADMEProviderTableIsThePresets(t *testing.T) {
 	t.Parallel()
-	section := readmeSection(t, "Providers: OpenRouter, local models, your gateway")
+	section := readme.Section(t, "Providers: OpenRouter, local models, your gateway")
 	var ids []string
 	for _, line := range strings.Split(section, "\n") {
 		if !strings.HasPrefix(line, "| `") {

@@ -8,6 +8,7 @@ import (
 	"github.com/codewhale/codewhale/internal/engine"
 	"github.com/codewhale/codewhale/internal/posture"
 	"github.com/codewhale/codewhale/internal/provider"
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 	"github.com/codewhale/codewhale/internal/tui/chrome"
 	"github.com/codewhale/codewhale/internal/tui/termtext"
 	"github.com/codewhale/codewhale/internal/tui/theme"
@@ -16,26 +17,7 @@ import (
 // readmeScreens are the fenced blocks of README.md's "What it looks like".
 func readmeScreens(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	const title = "\n## What it looks like\n"
-	i := strings.Index(s, title)
-	if i < 0 {
-		t.Fatal("README.md has no section \"What it looks like\"")
-	}
-	s = s[i+len(title):]
-	if j := strings.Index(s, "\n## "); j >= 0 {
-		s = s[:j]
-	}
-	var blocks []string
-	parts := strings.Split(s, "\n```")
-	for k := 1; k+1 < len(parts); k += 2 {
-		body := parts[k]
-		blocks = append(blocks, body[strings.Index(body, "\n")+1:])
-	}
+	blocks := readme.Blocks(readme.Section(t, "What it looks like"))
 	if len(blocks) != 3 {
 		t.Fatalf("README.md's section has %d blocks, want 3 (a turn, the cards, no key)", len(blocks))
 	}

@@ -1,28 +1,18 @@
 package tui
 
 import (
-	"os"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 )
 
 // README.md "Slash commands": every argument word the list shows for a command (a subcommand, a value, a flag) is one
 // of the command's usage as /help gives it, so no listed form is one the command refuses.
 func TestREADMESlashCommandUsagesAreTheTables(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i := strings.Index(s, "\n## Slash commands\n")
-	if i < 0 {
-		t.Fatal("README.md has no Slash commands section")
-	}
-	s = s[i+1:]
-	s = s[:strings.Index(s[3:], "\n## ")+3]
+	s := readme.Section(t, "Slash commands")
 	forms := regexp.MustCompile("`/([a-z][a-z-]*) ([^`]+)`").FindAllStringSubmatch(s, -1)
 	if len(forms) < 20 {
 		t.Fatalf("found %d commands with arguments in README.md's list; the parser is stale", len(forms))

@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"os"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 )
 
 // The README's slash-command list names only commands the TUI has (by name
@@ -13,17 +13,7 @@ import (
 // README.md "Slash commands": the list names only commands the TUI has and every one it has
 func TestREADMESlashCommandsAreTheCommandTable(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i := strings.Index(s, "\n## Slash commands\n")
-	if i < 0 {
-		t.Fatal("README.md has no Slash commands section")
-	}
-	s = s[i+1:]
-	s = s[:strings.Index(s[3:], "\n## ")+3]
+	s := readme.Section(t, "Slash commands")
 	named := map[string]bool{}
 	for _, m := range regexp.MustCompile("`/([a-z][a-z-]*)[ `]").FindAllStringSubmatch(s, -1) {
 		named[m[1]] = true

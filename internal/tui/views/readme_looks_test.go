@@ -1,10 +1,10 @@
 package views_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/codewhale/codewhale/internal/testutil/readme"
 	"github.com/codewhale/codewhale/internal/tui/theme"
 	"github.com/codewhale/codewhale/internal/tui/views"
 )
@@ -12,26 +12,7 @@ import (
 // readmeBlocks are the fenced blocks of README.md's "## <title>" section.
 func readmeBlocks(t *testing.T, title string) []string {
 	t.Helper()
-	raw, err := os.ReadFile("../../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i := strings.Index(s, "\n## "+title+"\n")
-	if i < 0 {
-		t.Fatalf("README.md has no section %q", title)
-	}
-	s = s[i+len(title)+5:]
-	if j := strings.Index(s, "\n## "); j >= 0 {
-		s = s[:j]
-	}
-	var blocks []string
-	parts := strings.Split(s, "\n```")
-	for k := 1; k+1 < len(parts); k += 2 {
-		body := parts[k]
-		blocks = append(blocks, body[strings.Index(body, "\n")+1:])
-	}
-	return blocks
+	return readme.Blocks(readme.Section(t, title))
 }
 
 // README.md "What it looks like": the two approval cards at 72 columns are what the card renders, byte for byte — a

@@ -85,23 +85,7 @@ func TestContractSectionsAreNamedByTests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var missing []string
-	for _, s := range sections {
-		why, listed := uncoveredSections[s]
-		switch {
-		case cited[s] && listed:
-			t.Errorf("CONTRACT.md section %s is named by a test now: remove it from uncoveredSections", s)
-		case !cited[s] && !listed:
-			missing = append(missing, s)
-		case listed && strings.TrimSpace(why) == "":
-			t.Errorf("CONTRACT.md section %s is listed uncovered without a reason", s)
-		}
-	}
-	for s := range uncoveredSections {
-		if !slices.Contains(sections, s) {
-			t.Errorf("uncoveredSections lists section %s, which CONTRACT.md no longer has", s)
-		}
-	}
+	missing := checkIndex(t, "CONTRACT.md", "uncoveredSections", sections, cited, uncoveredSections)
 	if len(missing) > 0 {
 		t.Errorf("CONTRACT.md sections no test names (add a comment citing CONTRACT.md and the section to the test that proves it, "+
 			"or list the section in uncoveredSections with why): %s", strings.Join(missing, ", "))
@@ -113,4 +97,30 @@ func TestContractSectionsAreNamedByTests(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d contract sections named by tests; %d listed uncovered", named, len(sections), len(uncoveredSections))
+}
+
+// checkIndex is the verdict of a document's section index: it fails on a
+// listed section a test names now, a listed one without a reason or that
+// the document no longer has, and returns the sections neither named nor
+// listed (doc and list name them in the messages).
+func checkIndex(t *testing.T, doc, list string, sections []string, cited map[string]bool, uncovered map[string]string) []string {
+	t.Helper()
+	var missing []string
+	for _, s := range sections {
+		why, listed := uncovered[s]
+		switch {
+		case cited[s] && listed:
+			t.Errorf("%s section %q is named by a test now: remove it from %s", doc, s, list)
+		case !cited[s] && !listed:
+			missing = append(missing, s)
+		case listed && strings.TrimSpace(why) == "":
+			t.Errorf("%s section %q is listed uncovered without a reason", doc, s)
+		}
+	}
+	for s := range uncovered {
+		if !slices.Contains(sections, s) {
+			t.Errorf("%s lists %q, which %s no longer has", list, s, doc)
+		}
+	}
+	return missing
 }

@@ -67,24 +67,7 @@ func TestREADMESectionsAreNamedByTests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var missing []string
-	for _, s := range sections {
-		why, listed := uncoveredReadme[s]
-		switch {
-		case cited[s] && listed:
-			t.Errorf("README.md section %q is named by a test now: remove it from uncoveredReadme", s)
-		case !cited[s] && !listed:
-			missing = append(missing, s)
-		case listed && strings.TrimSpace(why) == "":
-			t.Errorf("README.md section %q is listed uncovered without a reason", s)
-		}
-	}
-	for s := range uncoveredReadme {
-		if !slices.Contains(sections, s) {
-			t.Errorf("uncoveredReadme lists %q, which README.md no longer has", s)
-		}
-	}
-	if len(missing) > 0 {
+	if missing := checkIndex(t, "README.md", "uncoveredReadme", sections, cited, uncoveredReadme); len(missing) > 0 {
 		t.Errorf("README.md sections no test names (cite README.md \"<heading>\" in the test that proves its claims, "+
 			"or list it in uncoveredReadme with why): %q", missing)
 	}

@@ -136,14 +136,15 @@ func undoesSwitches(args []string) string {
 
 // ObjectCommand is Command for a read of the object store alone — the Git
 // tool's log, show, rev-parse and cat-file with arguments it built itself
-// (no --filters, no --textconv): filter drivers run only when git converts
-// a work-tree file or checks one out, which these never do, so the driver
-// listing (a second git process, about as long as the read itself on a
-// short log) is skipped. Every other override still applies. A command
-// outside that list gets Command's full treatment.
+// (no --filters, no --textconv), and its blame at a named revision: filter
+// drivers run only when git converts a work-tree file or checks one out,
+// which these never do, so the driver listing (a second git process, about
+// as long as the read itself on a short log) is skipped. Every other
+// override still applies. A command outside that list — a blame without a
+// revision reads the work-tree file through its clean filter — gets
+// Command's full treatment.
 func ObjectCommand(ctx context.Context, bin, dir string, args ...string) *exec.Cmd {
-	if i := subcommand(args); i < 0 || !objectOnly[args[i]] || slices.ContainsFunc(args[i+1:], convertsBlobs) ||
-		undoesSwitches(args) != "" {
+	if !readsObjectsOnly(args...) {
 		return Command(ctx, bin, dir, args...)
 	}
 	cmd := exec.CommandContext(ctx, bin, Args(args...)...)
@@ -152,8 +153,41 @@ func ObjectCommand(ctx context.Context, bin, dir string, args ...string) *exec.C
 	return cmd
 }
 
+// readsObjectsOnly reports whether args (a git command line without "git")
+// is one ObjectCommand runs without the filter-driver listing: log, show,
+// rev-parse or cat-file without a converting switch, or a blame of the
+// shape objectBlame accepts.
+func readsObjectsOnly(args ...string) bool {
+	i := subcommand(args)
+	if i < 0 || undoesSwitches(args) != "" {
+		return false
+	}
+	if args[i] == "blame" {
+		return objectBlame(args[i+1:])
+	}
+	return objectOnly[args[i]] && !slices.ContainsFunc(args[i+1:], convertsBlobs)
+}
+
 // objectOnly are the subcommands that read no work-tree file.
 var objectOnly = map[string]bool{"log": true, "show": true, "rev-parse": true, "cat-file": true}
+
+// objectBlame accepts exactly the blame the Git tool builds: formatting
+// switches in their joined forms, one revision, "--" and one path. git
+// blames the work-tree file (through its clean filter) only when no
+// revision is named, and reads --contents the same way; any other switch,
+// a second positional word or a missing "--" is not recognised here, so
+// it keeps the listing.
+func objectBlame(rest []string) bool {
+	k := 0
+	for ; k < len(rest) && strings.HasPrefix(rest[k], "-") && rest[k] != "--"; k++ {
+		a := rest[k]
+		if !(a == "--line-porcelain" || a == "--porcelain" || strings.HasPrefix(a, "--date=") ||
+			len(a) > 2 && strings.HasPrefix(a, "-L")) {
+			return false
+		}
+	}
+	return len(rest) == k+3 && rest[k] != "" && !strings.HasPrefix(rest[k], "-") && rest[k+1] == "--"
+}
 
 // convertsBlobs reports the switches that make those subcommands run a
 // blob through the work tree's conversions (cat-file --filters, show

@@ -66,6 +66,8 @@ func TestObjectCommandRunsNothingTheRepositoryPlants(t *testing.T) {
 		{"status", "--porcelain=v1"},
 		{"diff"},
 		{"blame", "a.txt"},
+		{"blame", "--date=iso", "-L1,2", "--line-porcelain", "HEAD", "--", "a.txt"},
+		{"blame", "--contents", "a.txt", "--", "a.txt"},
 	} {
 		out, err := gitsafe.ObjectCommand(context.Background(), r.Bin, r.Dir, args...).CombinedOutput()
 		if err != nil {
@@ -75,6 +77,41 @@ func TestObjectCommandRunsNothingTheRepositoryPlants(t *testing.T) {
 			t.Errorf("git %v printed nothing", args)
 		}
 		r.AssertNothingRan(t, "git "+strings.Join(args, " "))
+	}
+}
+
+// A blame at a named revision reads only objects, so ObjectCommand skips
+// the filter-driver listing for it (the listing was most of the Git tool's
+// margin over git blame, issue 32 item 2); a blame of the work-tree file,
+// one reading --contents, or any shape it does not recognise keeps the
+// emptied drivers. The listing's mark is the filter keys in the command's
+// environment.
+func TestObjectCommandListsFiltersUnlessBlameNamesARevision(t *testing.T) {
+	t.Parallel()
+	r := hostilerepo.New(t)
+	for _, c := range []struct {
+		args  []string
+		lists bool
+	}{
+		{[]string{"blame", "--date=iso", "-L1,200", "HEAD", "--", "a.txt"}, false},
+		{[]string{"blame", "--date=iso", "-L1,2", "--line-porcelain", "HEAD~1", "--", "a.txt"}, false},
+		{[]string{"log", "--oneline"}, false},
+		{[]string{"blame", "a.txt"}, true},
+		{[]string{"blame", "--", "a.txt"}, true},
+		{[]string{"blame", "--date=iso", "-L1,2", "--", "a.txt"}, true},
+		{[]string{"blame", "--contents", "a.txt", "HEAD", "--", "a.txt"}, true},
+		{[]string{"blame", "--contents=a.txt", "HEAD", "--", "a.txt"}, true},
+		{[]string{"blame", "-L", "1,2", "HEAD", "--", "a.txt"}, true},
+		{[]string{"blame", "HEAD", "a.txt"}, true},
+		{[]string{"blame", "HEAD", "HEAD~1", "--", "a.txt"}, true},
+		{[]string{"blame", "", "--", "a.txt"}, true},
+		{[]string{"blame", "HEAD", "--", "a.txt", "b.txt"}, true},
+		{[]string{"status"}, true},
+	} {
+		env := gitsafe.ObjectCommand(context.Background(), r.Bin, r.Dir, c.args...).Env
+		if got := slices.ContainsFunc(env, func(e string) bool { return strings.HasSuffix(e, "=filter.evil.clean") }); got != c.lists {
+			t.Errorf("git %q: filter drivers listed = %v, want %v", c.args, got, c.lists)
+		}
 	}
 }
 

@@ -222,39 +222,67 @@ func echo(args []value) source {
 	return out
 }
 
-// printf substitutes %s and %b in order and decodes escapes; anything more
-// elaborate is not followed.
+// printf follows bash's printf far enough to know what it prints: -v NAME
+// prints nothing (the variable gets the text), "--" ends the options, %s
+// and %b take the arguments in order, the format is used again while
+// arguments remain (printf '%s\n' a b prints two lines), and escapes are
+// decoded in the format and in %b's arguments, never in %s's. Anything more
+// elaborate is not followed: the output is then not visible.
 func printf(args []value) source {
+	if len(args) > 0 && args[0].known {
+		switch a := args[0].s; {
+		case a == "-v" && len(args) > 1 || strings.HasPrefix(a, "-v") && len(a) > 2:
+			return source{visible: true} // the output goes to the variable
+		case a == "--":
+			args = args[1:]
+		}
+	}
 	if len(args) == 0 {
 		return source{}
 	}
 	out := source{visible: true}
 	for _, a := range args {
-		out.visible = out.visible && a.known
+		out.visible = out.visible && a.known && !a.glob
 		out.download = out.download || a.download
 	}
 	format, rest := args[0].s, args[1:]
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		if format[i] == '%' && i+1 < len(format) {
-			switch format[i+1] {
-			case 's', 'b':
-				if len(rest) > 0 {
-					b.WriteString(rest[0].s)
-					rest = rest[1:]
-				}
-				i++
-				continue
-			case '%':
-				b.WriteByte('%')
-				i++
-				continue
-			}
-			out.visible = false
-		}
-		b.WriteByte(format[i])
+	var b, lit strings.Builder
+	flush := func() {
+		b.WriteString(ansiC(lit.String()))
+		lit.Reset()
 	}
-	out.text = ansiC(b.String())
+	for pass := 0; pass == 0 || len(rest) > 0; pass++ {
+		took := false
+		for i := 0; i < len(format); i++ {
+			if format[i] == '%' && i+1 < len(format) {
+				switch format[i+1] {
+				case 's', 'b':
+					flush()
+					if len(rest) > 0 {
+						if format[i+1] == 'b' {
+							b.WriteString(ansiC(rest[0].s))
+						} else {
+							b.WriteString(rest[0].s)
+						}
+						rest, took = rest[1:], true
+					}
+					i++
+					continue
+				case '%':
+					lit.WriteByte('%')
+					i++
+					continue
+				}
+				out.visible = false
+			}
+			lit.WriteByte(format[i])
+		}
+		flush()
+		if !took || len(b.String()) > maxScan {
+			break // a format without %s prints once; a huge output is not followed
+		}
+	}
+	out.text = b.String()
 	out.operands = strings.Fields(out.text)
 	return out
 }

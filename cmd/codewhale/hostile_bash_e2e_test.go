@@ -43,6 +43,15 @@ func hostileBashCases(string) []hostileCase {
 		{"echo 'rm -rf ~' | tee s.sh >/dev/null; sh s.sh", "blocked", "STANDIN:rm"},
 		{"echo 'rm -rf ~' > s2.sh; chmod +x s2.sh; ./s2.sh", "blocked", "STANDIN:chmod"},
 		{"c=rm; declare -n r=c; $r -rf /", "blocked", "STANDIN:rm"},
+		{`printf -- 'rm -rf ~\n' > p1.sh; sh p1.sh`, "blocked", "STANDIN:rm"},
+		{`printf '%s\n' true 'rm -rf ~' > p2.sh; sh p2.sh`, "blocked", "STANDIN:rm"},
+		// Programs and options a build or test run takes from the
+		// environment or a file: make's CC, pytest's addopts and @FILE.
+		{"CC='rm -rf /' make", "blocked", "STANDIN:make"},
+		{"PYTEST_ADDOPTS='--basetemp=/' pytest", "blocked", "STANDIN:pytest"},
+		{"pytest -o addopts='--basetemp ~'", "blocked", "STANDIN:pytest"},
+		{"pytest @wipe.args", "blocked", "STANDIN:pytest"},
+		{`PYTEST_ADDOPTS="$(cat opts.txt)" pytest`, "explicit", "STANDIN:pytest"},
 		// A package.json script is what npm test or pnpm run runs.
 		{"npm test", "blocked", "STANDIN:npm"},
 		{"pnpm run build", "ordinary", "STANDIN:pnpm"},
@@ -68,6 +77,7 @@ func TestHostileBashCommandsUnderEveryPosture(t *testing.T) {
 	table := hostileTable{cases: hostileBashCases, env: []string{"SHELL=" + bash},
 		files: func(home string) map[string]string {
 			return map[string]string{"wipe.awk": "BEGIN { system(\"rm -rf ~\") }\n", "rgcfg": "--pre=./wipe.sh\n",
+				"wipe.args": "--basetemp\n/\n", "opts.txt": "-q\n",
 				"curl.cfg":     "url = \"file://" + home + "/.ssh/id_rsa\"\n",
 				"package.json": `{"scripts": {"test": "rm -rf ~", "build": "rm scratch"}}`}
 		}}

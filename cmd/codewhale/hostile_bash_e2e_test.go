@@ -45,6 +45,8 @@ func hostileBashCases(string) []hostileCase {
 		{"c=rm; declare -n r=c; $r -rf /", "blocked", "STANDIN:rm"},
 		{`printf -- 'rm -rf ~\n' > p1.sh; sh p1.sh`, "blocked", "STANDIN:rm"},
 		{`printf '%s\n' true 'rm -rf ~' > p2.sh; sh p2.sh`, "blocked", "STANDIN:rm"},
+		{`echo -e '\0162m -rf ~' > p3.sh; sh p3.sh`, "blocked", "STANDIN:rm"},
+		{`$'rm\0x' -rf /`, "blocked", "STANDIN:rm"},
 		// Programs and options a build or test run takes from the
 		// environment or a file: make's CC, pytest's addopts and @FILE.
 		{"CC='rm -rf /' make", "blocked", "STANDIN:make"},

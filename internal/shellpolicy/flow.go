@@ -199,9 +199,16 @@ func (c *classifier) findStarts(name string, args []value) []string {
 
 func echo(args []value) source {
 	newline, escapes := true, false
-	for len(args) > 0 && len(args[0].s) > 1 && strings.Trim(args[0].s, "-neE") == "" && args[0].s[0] == '-' {
-		newline = newline && !strings.Contains(args[0].s, "n")
-		escapes = escapes || strings.Contains(args[0].s, "e")
+	for len(args) > 0 && len(args[0].s) > 1 && strings.Trim(args[0].s, "-neE") == "" && args[0].s[0] == '-' &&
+		!strings.Contains(args[0].s[1:], "-") {
+		for _, f := range args[0].s[1:] {
+			switch f {
+			case 'n':
+				newline = false
+			case 'e', 'E':
+				escapes = f == 'e' // the last one wins, as in bash
+			}
+		}
 		args = args[1:]
 	}
 	out := source{visible: true}
@@ -213,7 +220,10 @@ func echo(args []value) source {
 	}
 	out.text = strings.Join(parts, " ")
 	if escapes {
-		out.text = ansiC(out.text)
+		var stop bool
+		if out.text, stop = decodeEscapes(out.text, escEcho); stop {
+			newline = false // \c: nothing more, not even the newline
+		}
 	}
 	if newline {
 		out.text += "\n"
@@ -248,19 +258,23 @@ func printf(args []value) source {
 	format, rest := args[0].s, args[1:]
 	var b, lit strings.Builder
 	flush := func() {
-		b.WriteString(ansiC(lit.String()))
+		text, _ := decodeEscapes(lit.String(), escFormat)
+		b.WriteString(text)
 		lit.Reset()
 	}
-	for pass := 0; pass == 0 || len(rest) > 0; pass++ {
+	stopped := false
+	for pass := 0; !stopped && (pass == 0 || len(rest) > 0); pass++ {
 		took := false
-		for i := 0; i < len(format); i++ {
+		for i := 0; i < len(format) && !stopped; i++ {
 			if format[i] == '%' && i+1 < len(format) {
 				switch format[i+1] {
 				case 's', 'b':
 					flush()
 					if len(rest) > 0 {
 						if format[i+1] == 'b' {
-							b.WriteString(ansiC(rest[0].s))
+							var text string
+							text, stopped = decodeEscapes(rest[0].s, escBArg) // \c ends all output
+							b.WriteString(text)
 						} else {
 							b.WriteString(rest[0].s)
 						}
@@ -277,7 +291,9 @@ func printf(args []value) source {
 			}
 			lit.WriteByte(format[i])
 		}
-		flush()
+		if !stopped {
+			flush()
+		}
 		if !took || len(b.String()) > maxScan {
 			break // a format without %s prints once; a huge output is not followed
 		}

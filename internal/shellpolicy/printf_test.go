@@ -2,44 +2,69 @@ package shellpolicy
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/codewhale/codewhale/internal/testutil/e2e"
 )
 
-// What printf prints is what a later command that runs the file reads, so
-// the model of it is held to bash's own printf: "--" ends the options, the
-// format is used again while arguments remain, %s takes its argument as is
-// and %b decodes it. A script written that way and then run carries its
-// hard block (the --auto copy-then-run disguises, issue 23).
-func TestPrintfPrintsWhatBashPrints(t *testing.T) {
+// What echo and printf print is what a later command that runs the file
+// reads, so the model of them is held to bash's own: printf's "--" ends
+// the options, its format is used again while arguments remain, %s takes
+// its argument as is and %b decodes it; echo's -e/-E flags, the last one
+// winning; and each of bash's three escape grammars ($'…', printf's
+// format, echo -e and %b: \0NNN octal, \c ends the output). A script
+// written that way and then run carries its hard block (the --auto
+// copy-then-run disguises, issue 23).
+func TestEchoAndPrintfPrintWhatBashPrints(t *testing.T) {
 	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		e2e.Missing(t, "bash")
 	}
-	for _, args := range [][]string{
-		{`rm -rf /\n`},
-		{"--", `rm -rf /\n`},
-		{`%s\n`, "ls", "rm -rf /"},
-		{`%s %s;`, "a", "b", "c"},
-		{`%s`, `a\nb`},
-		{`%b`, `a\nb`},
-		{`x\ty%%`, "ignored"},
-		{`%s-%b|`, `\x41`, `\x41`, "tail"},
-		{"plain"},
-	} {
-		want, err := exec.Command(bash, append([]string{"-c", `printf "$@"`, "_"}, args...)...).Output()
+	escapes := []string{`a\nb`, `\0101`, `\101`, `\0162m`, `\x41\x4`, `\u0041`, `\U0001F600`, `a\cb`, `\e[0m`,
+		`\'\"\?`, `\q`, `\\`, `a\`, `\777`, `\08`, `%%`, `\%s`, `\x25s`,
+		`rm\0x`, `rm\x00x`, `rm\c@x`, `\cA\c?`}
+	run := func(script string, args []string) string {
+		t.Helper()
+		out, err := exec.Command(bash, append([]string{"-c", script, "_"}, args...)...).Output()
 		if err != nil {
-			t.Fatalf("bash printf %q: %v", args, err)
+			t.Fatalf("bash %s %q: %v", script, args, err)
 		}
+		return string(out)
+	}
+	valid := func(s string) string { return strings.ToValidUTF8(s, "?") } // the model's text is UTF-8
+	lits := func(args []string) []value {
 		vals := make([]value, len(args))
 		for i, a := range args {
 			vals[i] = lit(a)
 		}
-		got := printf(vals)
-		if !got.visible || got.text != string(want) {
+		return vals
+	}
+	printfs := [][]string{{`rm -rf /\n`}, {"--", `rm -rf /\n`}, {`%s\n`, "ls", "rm -rf /"}, {`%s %s;`, "a", "b", "c"},
+		{`x\ty%%`, "ignored"}, {`%s-%b|`, `\x41`, `\x41`, "tail"}, {"plain"}, {`%b`, `a\cb`, "never"}, {`%b|%s`, "x"}}
+	echos := [][]string{{"-e", `a\nb`}, {"-n", "x"}, {"-neE", `a\tb`}, {"-x", "y"}, {"--", "a"}, {"-", "a"},
+		{"-E", "-e", `a\n`}, {"-e", "-E", `a\n`}, {"-e-n", "x"}, {"-e", "a", `b\cc`, "d"}}
+	for _, e := range escapes {
+		printfs = append(printfs, []string{e}, []string{"%b", e}, []string{"%s", e})
+		echos = append(echos, []string{"-e", e}, []string{e})
+	}
+	for _, args := range printfs {
+		if got, want := printf(lits(args)), valid(run(`printf "$@"`, args)); !got.visible || got.text != want {
 			t.Errorf("printf %q = %q (visible %v); bash printed %q", args, got.text, got.visible, want)
+		}
+	}
+	for _, args := range echos {
+		if got, want := echo(lits(args)), valid(run(`echo "$@"`, args)); !got.visible || got.text != want {
+			t.Errorf("echo %q = %q (visible %v); bash printed %q", args, got.text, got.visible, want)
+		}
+	}
+	for _, e := range escapes {
+		if e == `a\` {
+			continue // $'a\' is not closed
+		}
+		if got, want := ansiC(e), run(`printf %s $'`+e+`'`, nil); got != strings.ToValidUTF8(want, "?") {
+			t.Errorf("$'%s' = %q; bash %q", e, got, want)
 		}
 	}
 	if got := printf([]value{lit("-v"), lit("x"), lit("rm -rf /")}); !got.visible || got.text != "" {
@@ -48,7 +73,11 @@ func TestPrintfPrintsWhatBashPrints(t *testing.T) {
 	checkClasses(t, []classCase{
 		{`printf -- 'rm -rf /\n' > x.sh; sh x.sh`, Blocked, "filesystem root"},
 		{`printf '%s\n' ls 'rm -rf /' > x.sh; sh x.sh`, Blocked, "filesystem root"},
+		{`echo -e '\0162m -rf ~' > x.sh; sh x.sh`, Blocked, "filesystem root"},
+		{`printf '%b\n' '\0162m -rf ~' > x.sh; sh x.sh`, Blocked, "filesystem root"},
 		{`printf '%s\n' 'echo hi' > x.sh; sh x.sh`, Ordinary, ""},
+		{`$'rm\0x' -rf /`, Blocked, "filesystem root"}, // a shell word ends at its first NUL
+		{`$'rm\x00' -rf ~`, Blocked, "filesystem root"},
 		{`printf '%d\n' 1 > x.sh; sh x.sh`, Explicit, "cannot see"},
 	})
 }

@@ -362,9 +362,27 @@ func unescape(s string, quoted bool) string {
 	return b.String()
 }
 
-// ansiC decodes a $'…' string (\xHH, \NNN, \uHHHH, \n …), which can
+// ansiC decodes a $'…' string (\xHH, \NNN, \uHHHH, \cX, \n …), which can
 // spell any command name.
 func ansiC(s string) string {
+	out, _ := decodeEscapes(s, escDollar)
+	return out
+}
+
+// escMode is which of bash's three backslash grammars decodeEscapes follows.
+type escMode int
+
+const (
+	escDollar escMode = iota // $'…' (and xargs -d): \NNN octal, \cX a control character
+	escFormat                // printf's format: as $'…', but \c is kept as written
+	escEcho                  // echo -e: \0NNN octal, \1 … \7 kept, \c ends the output
+	escBArg                  // printf %b: as echo -e, but \NNN is octal too
+)
+
+// decodeEscapes decodes s as bash does (lib/sh/strtrans.c and printf's
+// tescape): stop reports an echo-mode \c, after which bash prints nothing
+// more. An escape bash does not know keeps its backslash.
+func decodeEscapes(s string, mode escMode) (out string, stop bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] != '\\' || i+1 == len(s) {
@@ -379,6 +397,8 @@ func ansiC(s string) string {
 			b.WriteByte('\t')
 		case 'r':
 			b.WriteByte('\r')
+		case '\\':
+			b.WriteByte('\\')
 		case 'a', 'b', 'e', 'E', 'f', 'v':
 			b.WriteByte(map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'v': 11}[ch])
 		case 'x', 'u', 'U':
@@ -393,6 +413,9 @@ func ansiC(s string) string {
 				b.WriteByte(ch)
 				continue
 			}
+			if n == 0 && mode == escDollar {
+				return validUTF8(b.String()), false
+			}
 			if ch == 'x' {
 				b.WriteByte(byte(n))
 			} else {
@@ -400,21 +423,60 @@ func ansiC(s string) string {
 			}
 			i = j - 1
 		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+			start, digits := i, 3
+			switch {
+			case mode == escEcho && ch != '0':
+				b.WriteByte('\\')
+				b.WriteByte(ch)
+				continue
+			case (mode == escEcho || mode == escBArg) && ch == '0':
+				start = i + 1 // \0 then up to three digits
+			}
+			j := start
+			for j < len(s) && j-start < digits && s[j] >= '0' && s[j] <= '7' {
 				j++
 			}
-			n, _ := strconv.ParseUint(s[i:j], 8, 8)
+			n, _ := strconv.ParseUint("0"+s[start:j], 8, 16)
+			if byte(n) == 0 && mode == escDollar {
+				return validUTF8(b.String()), false // a shell word ends at its first NUL: $'rm\0x' is rm
+			}
 			b.WriteByte(byte(n))
 			i = j - 1
+		case 'c':
+			switch {
+			case mode == escEcho || mode == escBArg:
+				return validUTF8(b.String()), true
+			case mode == escDollar && i+1 < len(s):
+				i++
+				ctl := byte(0x7f) // bash's TOCTRL: \c? is DEL, else the letter's control code
+				if s[i] != '?' {
+					ctl = s[i] & 0x1f
+				}
+				if ctl == 0 {
+					return validUTF8(b.String()), false
+				}
+				b.WriteByte(ctl)
+			default:
+				b.WriteString("\\c")
+			}
+		case '\'', '"', '?':
+			if mode == escEcho || mode == escBArg {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(ch)
 		default:
+			b.WriteByte('\\')
 			b.WriteByte(ch)
 		}
 	}
-	if !utf8.ValidString(b.String()) {
-		return strings.ToValidUTF8(b.String(), "?")
+	return validUTF8(b.String()), false
+}
+
+func validUTF8(s string) string {
+	if !utf8.ValidString(s) {
+		return strings.ToValidUTF8(s, "?")
 	}
-	return b.String()
+	return s
 }
 
 func isHex(b byte) bool {

@@ -47,6 +47,9 @@ func hostileBashCases(string) []hostileCase {
 		{`printf '%s\n' true 'rm -rf ~' > p2.sh; sh p2.sh`, "blocked", "STANDIN:rm"},
 		{`echo -e '\0162m -rf ~' > p3.sh; sh p3.sh`, "blocked", "STANDIN:rm"},
 		{`$'rm\0x' -rf /`, "blocked", "STANDIN:rm"},
+		{"trap 'rm -rf ~' EXIT", "blocked", "STANDIN:rm"},
+		{"shopt -s expand_aliases\nalias r='rm -rf'\nr /", "blocked", "STANDIN:rm"},
+		{"exec 3>p4.sh; echo 'rm scratch >&2' >&3; sh p4.sh", "explicit", "STANDIN:rm scratch"},
 		// Programs and options a build or test run takes from the
 		// environment or a file: make's CC, pytest's addopts and @FILE.
 		{"CC='rm -rf /' make", "blocked", "STANDIN:make"},

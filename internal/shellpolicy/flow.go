@@ -94,6 +94,10 @@ func (c *classifier) redirects(rs []*syntax.Redirect) redirection {
 			if (r.N == nil || r.N.Value == "1") && r.Op != syntax.RdrInOut && v.known {
 				red.out = c.absPath(v.s)
 				red.appends = r.Op == syntax.AppOut || r.Op == syntax.AppAll
+			} else if !strings.HasPrefix(v.s, "/dev/") {
+				// 2>f, 3>f (exec 3>f; echo … >&3), <>f: what reaches the
+				// file is not what the statement prints, so it is unseen.
+				c.changed(v)
 			}
 		}
 	}

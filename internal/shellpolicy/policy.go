@@ -209,6 +209,7 @@ type classifier struct {
 	refs        map[string]string // namerefs (declare -n NAME=TARGET)
 	ints        map[string]bool   // integer variables (declare -i): their assignments are arithmetic
 	funcs       map[string]*syntax.Stmt
+	aliases     map[string]string       // alias NAME=TEXT this script defined (callAlias)
 	calling     map[string]bool         // functions whose body is being classified for a call
 	params      []string                // positional parameters of a sh -c script ($0 first); nil when unknown
 	files       map[string]written      // files this script wrote before a later part reads or runs them

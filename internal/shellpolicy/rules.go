@@ -3,6 +3,8 @@ package shellpolicy
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // program classifies a command whose name is known.
@@ -48,6 +50,8 @@ func (c *classifier) program(args []value, stdin *source) {
 		c.cd(rest)
 	case "alias":
 		c.alias(rest)
+	case "trap":
+		c.trap(rest)
 	case "ln":
 		c.ln(rest)
 	case "xargs":
@@ -144,8 +148,53 @@ func (c *classifier) alias(args []value) {
 	for _, a := range args {
 		if name, body, ok := strings.Cut(a.s, "="); ok {
 			c.nested(body, "alias "+name)
+			if a.known {
+				c.aliases = set(c.aliases, name, body)
+			}
 		}
 	}
+}
+
+// callAlias classifies a command named by an alias the script defined
+// (alias r='rm -rf'; r /): with expand_aliases on, bash runs the alias's
+// text followed by the rest of the words, so that is what is judged. An
+// alias is not expanded inside its own expansion (alias ls='ls -l').
+func (c *classifier) callAlias(args []value) {
+	name := args[0].s
+	body, ok := c.aliases[name]
+	if !ok || c.calling["alias "+name] {
+		return
+	}
+	c.atLeast(Ordinary)
+	parts := []string{body}
+	for _, a := range args[1:] {
+		q, err := syntax.Quote(a.s, syntax.LangBash)
+		if !a.known || err != nil {
+			c.flag(Explicit, "runs the alias "+name+" with an argument the classifier cannot see ("+a.text()+")")
+			return
+		}
+		parts = append(parts, q)
+	}
+	c.calling = set(c.calling, "alias "+name, true)
+	c.nested(strings.Join(parts, " "), "alias "+name)
+	c.calling["alias "+name] = false
+}
+
+// trap ACTION SIGNAL… runs ACTION, shell text, when a signal arrives or the
+// shell exits (EXIT), so it is judged as that text; trap alone or with
+// -p/-l only prints, and "-", "" or a lone signal reset or ignore.
+func (c *classifier) trap(args []value) {
+	if len(args) == 0 || args[0].s == "-p" || args[0].s == "-l" {
+		return
+	}
+	c.atLeast(Ordinary)
+	if len(args) > 0 && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0].known && (args[0].s == "-" || args[0].s == "") {
+		return
+	}
+	c.commandLine(args[0], "trap")
 }
 
 // ln remembers the symlinks a script makes, so rm -rf link/ is judged by

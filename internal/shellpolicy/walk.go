@@ -314,6 +314,7 @@ func (c *classifier) command(args []value, stdin *source) {
 	case !name.literal:
 		c.atLeast(Ordinary) // a computed name is never read-only, whatever it resolves to
 	}
+	c.callAlias(args)
 	c.callFunc(args, stdin)
 	c.program(args, stdin)
 }

@@ -40,6 +40,7 @@ func (w written) source() source {
 // wrote records content written to the file at abs (appending adds to what
 // the script wrote before; to a file it did not write, it is unknown).
 func (c *classifier) wrote(abs string, content source, appends bool) {
+	abs = c.resolveLinks(abs) // ln -s a b; echo … > b writes a
 	prev, ok := c.files[abs]
 	switch {
 	case appends && (!ok && fileExists(abs) || ok && !prev.visible):
@@ -137,14 +138,7 @@ func (c *classifier) emits(args []value, stdin *source) source {
 		return printf(rest)
 	case "cat", "tee":
 		if ops := operandsOf(rest); name == "cat" && len(ops) > 0 {
-			if w, ok := c.files[c.absPath(ops[0])]; ok && len(ops) == 1 {
-				return w.source()
-			}
-			out := source{operands: ops, file: true}
-			if len(ops) == 1 {
-				out.path = c.absPath(ops[0])
-			}
-			return out
+			return c.cat(ops, stdin)
 		}
 		return passthrough()
 	case "base64", "base32", "xxd":
@@ -233,6 +227,59 @@ func echo(args []value) source {
 		out.text += "\n"
 	}
 	out.operands = strings.Fields(out.text)
+	return out
+}
+
+// cat is the concatenation of its operands: "-" and /dev/stdin are what
+// the pipe feeds it, a file this command line wrote is what it wrote, one
+// file on disk is that file. Several are one text when each part can be
+// read; otherwise what flows is unseen.
+func (c *classifier) cat(ops []string, stdin *source) source {
+	part := func(op string) source {
+		if op == "/dev/null" {
+			return source{visible: true}
+		}
+		if op == "-" || op == "/dev/stdin" {
+			if stdin == nil {
+				return source{}
+			}
+			return *stdin
+		}
+		abs := c.resolveLinks(c.absPath(op))
+		if w, ok := c.files[abs]; ok {
+			return w.source()
+		}
+		if c.mayHaveChanged(abs) {
+			return source{}
+		}
+		return source{file: true, path: abs}
+	}
+	if len(ops) == 1 {
+		out := part(ops[0])
+		out.operands = ops
+		return out
+	}
+	out := source{visible: true, operands: ops}
+	var b strings.Builder
+	for _, op := range ops {
+		p := part(op)
+		out.download = out.download || p.download
+		switch {
+		case p.visible:
+			b.WriteString(p.text)
+		case p.file && p.path != "":
+			text, read := readSmall(p.path)
+			if !read {
+				out.visible = false
+			}
+			b.Write(text)
+		default:
+			out.visible = false
+		}
+	}
+	if out.visible {
+		out.text = b.String()
+	}
 	return out
 }
 

@@ -1,6 +1,9 @@
 package shellpolicy
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Text that runs later is judged now: a trap's action (on EXIT or a
 // signal), and an alias's text with the words after its name (alias
@@ -30,4 +33,43 @@ func TestTextThatRunsLaterAndFilesWrittenUnseenAreJudged(t *testing.T) {
 		{"echo 'rm -rf ~' >x.sh 2>/dev/null; sh x.sh", Blocked, "filesystem root"},
 		{"go test ./... 2>err.log; cat err.log", Ordinary, ""},
 	})
+}
+
+// What a file holds follows the ways bash and the kernel move content:
+// cat of "-" or /dev/stdin is the pipe, cat of several files is their
+// concatenation (unseen when a part cannot be read), a hard link is the
+// file under a second name, a symlink is followed through chains and
+// directories and writing through one writes its target, and a copy the
+// classifier does not follow (cp -t, cp -r, mv -t) leaves its files
+// changed unseen.
+func TestContentFollowsCatLinksAndCopies(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	env := testEnv()
+	env.Workspace = ws
+	for _, c := range []struct {
+		cmd    string
+		want   Class
+		reason string
+	}{
+		{"echo 'rm -rf ~' | cat - > x.sh; sh x.sh", Blocked, "filesystem root"},
+		{"echo 'rm -rf ~' | cat /dev/stdin > x.sh; sh x.sh", Blocked, "filesystem root"},
+		{"printf 'rm -rf ' > a; echo '~' > b; cat a b | sh", Blocked, "filesystem root"},
+		{"echo 'rm -rf ~' > a; cat /dev/null a | sh", Blocked, "filesystem root"},
+		{"echo 'rm -rf ~' > a; cat a missing | sh", Explicit, "cannot see"},
+		{"echo 'echo hi' > a; cat a a | sh", Ordinary, ""},
+		{"echo 'rm -rf ~' > a; ln a b; sh b", Blocked, "filesystem root"},
+		{"ln -s a b; echo 'rm -rf ~' > b; sh a", Blocked, "filesystem root"},
+		{"echo 'rm -rf ~' > a; ln -s a b; ln -s b c; sh c", Blocked, "filesystem root"},
+		{"mkdir d; ln -s d e; echo 'rm -rf ~' > d/x; sh e/x", Blocked, "filesystem root"},
+		{"mkdir d; ln -s d e; echo 'rm -rf ~' > e/x; sh d/x", Blocked, "filesystem root"},
+		{"mkdir d; echo 'rm -rf ~' > a; cp -t d a; sh d/a", Explicit, "may have changed"},
+		{"mkdir d; echo 'rm -rf ~' > a; mv --target-directory=d a; sh d/a", Explicit, "may have changed"},
+		{"echo 'rm -rf ~' > a; cp -r a b; sh b", Explicit, "may have changed"},
+		{"echo 'rm -rf ~' > a; install -m 755 a b; ./b", Blocked, "filesystem root"},
+	} {
+		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
+			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
+		}
+	}
 }

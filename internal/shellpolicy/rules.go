@@ -203,7 +203,15 @@ func (c *classifier) ln(args []value) {
 	c.atLeast(Ordinary)
 	ops := operands(args)
 	if has(args, "-s", "--symbolic") && len(ops) == 2 && ops[0].known && ops[1].known {
-		c.links = set(c.links, c.absPath(ops[1].s), c.absPath(ops[0].s))
+		link := c.absPath(ops[1].s)
+		if isDir(link) || strings.HasSuffix(ops[1].s, "/") {
+			link = path.Join(link, path.Base(ops[0].s))
+		}
+		target := ops[0].s // a relative target is relative to the link's directory
+		if !path.IsAbs(target) {
+			target = path.Join(path.Dir(link), target)
+		}
+		c.links = set(c.links, link, path.Clean(target))
 	}
 }
 

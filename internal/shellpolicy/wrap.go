@@ -205,10 +205,7 @@ func (c *classifier) scriptFile(p, what string) { c.runFile("sh", p, what+" "+p)
 // command line wrote is judged by what it wrote (its text; the file it
 // copied; unknown text needs explicit approval), any other by scanFile.
 func (c *classifier) runFile(lang, p, what string) {
-	abs := c.absPath(p)
-	if target, ok := c.links[abs]; ok {
-		abs = target
-	}
+	abs := c.resolveLinks(c.absPath(p))
 	w, ok := c.files[abs]
 	switch {
 	case !ok:

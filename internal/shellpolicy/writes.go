@@ -3,6 +3,7 @@ package shellpolicy
 import (
 	"os"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -27,8 +28,41 @@ func (c *classifier) effects(name string, args []value, stdin *source) {
 			}
 		}
 	case "cp", "mv", "install":
-		if !recursive(args) && !has(args, "-a", "--archive", "-t", "--target-directory") {
-			c.copyFiles(name, operands(args))
+		ops := copyOperands(name, args)
+		if !recursive(args) && !has(args, "-a", "--archive", "-t", "--target-directory") &&
+			!slices.ContainsFunc(args, func(a value) bool { return strings.HasPrefix(a.s, "--target-directory=") }) {
+			c.copyFiles(name, ops)
+			break
+		}
+		// A tree copy, or a target directory named first: what lands
+		// where is not followed, so everything named counts as changed.
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.s, "--target-directory="); ok {
+				a.s = v
+				c.changed(a)
+			}
+		}
+		for i, a := range args {
+			if (a.s == "-t" || a.s == "--target-directory") && i+1 < len(args) {
+				c.changed(args[i+1])
+			}
+		}
+		for _, op := range ops {
+			c.changed(op)
+		}
+	case "ln":
+		// A hard link is the same file under a second name (ln -s is
+		// recorded by c.ln): running either runs what was written to both.
+		if ops := operands(args); !has(args, "-s", "--symbolic") && len(ops) == 2 && ops[0].known && ops[1].known {
+			target := c.absPath(ops[1].s)
+			if isDir(target) || strings.HasSuffix(ops[1].s, "/") {
+				target = path.Join(target, path.Base(ops[0].s))
+			}
+			c.links = set(c.links, target, c.resolveLinks(c.absPath(ops[0].s)))
+		} else if !has(args, "-s", "--symbolic") {
+			for _, op := range ops {
+				c.changed(op)
+			}
 		}
 	case "dd":
 		var in, out value
@@ -182,14 +216,57 @@ func (c *classifier) downloads(name string, args []value) {
 	}
 }
 
+// copyOperands are the operands of cp, mv or install, without the values
+// of the options that take one (install -m 755, cp -S .bak).
+func copyOperands(name string, args []value) []value {
+	valuedOpts := []string{"-S", "--suffix"}
+	if name == "install" {
+		valuedOpts = append(valuedOpts, "-m", "--mode", "-o", "--owner", "-g", "--group", "--strip-program")
+	}
+	var out []value
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "--":
+			return append(out, args[i+1:]...)
+		case valued(a.s, valuedOpts...) || a.s == "-t" || a.s == "--target-directory":
+			i++
+		case strings.HasPrefix(a.s, "-") && a.s != "-":
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// resolveLinks follows the links this command line made (ln -s, ln) from
+// abs, through its directories too (ln -s d e; e/x is d/x), as the kernel
+// does, up to eight hops.
+func (c *classifier) resolveLinks(abs string) string {
+	for hop := 0; hop < 8 && len(c.links) > 0; hop++ {
+		next := abs
+		for p := abs; ; p = path.Dir(p) {
+			if target, ok := c.links[p]; ok {
+				next = path.Join(target, strings.TrimPrefix(abs, p))
+				break
+			}
+			if p == "/" || p == "." || p == "" {
+				break
+			}
+		}
+		if next == abs {
+			break
+		}
+		abs = next
+	}
+	return abs
+}
+
 // execFile classifies running a file by its path (./build.sh): a file
 // this command line wrote is judged by what it wrote, a script on disk
 // like sh FILE (scanFile), each with the interpreter its #! line names.
 func (c *classifier) execFile(p string) {
-	abs := c.absPath(p)
-	if target, ok := c.links[abs]; ok {
-		abs = target
-	}
+	abs := c.resolveLinks(c.absPath(p))
 	if w, ok := c.files[abs]; ok {
 		lang := "sh"
 		if w.visible {

@@ -57,6 +57,10 @@ func hostileBashCases(string) []hostileCase {
 		{"pytest -o addopts='--basetemp ~'", "blocked", "STANDIN:pytest"},
 		{"pytest @wipe.args", "blocked", "STANDIN:pytest"},
 		{`PYTEST_ADDOPTS="$(cat opts.txt)" pytest`, "explicit", "STANDIN:pytest"},
+		// A shell startup file or git's user configuration decides what
+		// later shells and gits run: writing one is an explicit approval.
+		{"cp notes.txt ~/.bashrc", "explicit", "STANDIN:cp"},
+		{"cp notes.txt ~/.gitconfig", "explicit", "STANDIN:cp"},
 		// A package.json script is what npm test or pnpm run runs.
 		{"npm test", "blocked", "STANDIN:npm"},
 		{"pnpm run build", "ordinary", "STANDIN:pnpm"},

@@ -139,6 +139,11 @@ func buildRoots(o Options) *roots {
 		for _, f := range homeFiles {
 			r.addFile(filepath.Join(home, f.dir), f.reason)
 		}
+		for _, f := range homeProtected {
+			for _, form := range canonicalForms(filepath.Join(home, f.dir)) {
+				r.protect = append(r.protect, dirRule{form, f.reason})
+			}
+		}
 	}
 	for _, f := range systemFiles {
 		r.addFile(f.dir, f.reason)
@@ -169,6 +174,29 @@ var homeDirs = []struct {
 	{".deepseek", ReasonLegacyHome, true},
 	{".kube", "Kubernetes credentials (~/.kube)", true},
 	{filepath.Join(".docker", "config.json"), "Docker registry credentials (~/.docker/config.json)", true},
+}
+
+// homeProtected are the files and directories under the user's home that
+// are not secret but decide what later programs run, so writing them needs
+// an explicit approval: shell startup files (every new shell runs them),
+// git's user configuration (its aliases, pager and fsmonitor run on a read
+// as ordinary as git status), and the user's service and autostart units.
+var homeProtected = []struct{ dir, reason string }{
+	{".bashrc", "a shell startup file (~/.bashrc: every new shell runs it)"},
+	{".bash_profile", "a shell startup file (~/.bash_profile: every login shell runs it)"},
+	{".bash_login", "a shell startup file (~/.bash_login: every login shell runs it)"},
+	{".bash_logout", "a shell startup file (~/.bash_logout: every login shell runs it on exit)"},
+	{".bash_aliases", "a shell startup file (~/.bash_aliases: ~/.bashrc runs it)"},
+	{".profile", "a shell startup file (~/.profile: every login shell runs it)"},
+	{".zshrc", "a shell startup file (~/.zshrc: every new zsh runs it)"},
+	{".zshenv", "a shell startup file (~/.zshenv: every zsh runs it)"},
+	{".zprofile", "a shell startup file (~/.zprofile: every login zsh runs it)"},
+	{".zlogin", "a shell startup file (~/.zlogin: every login zsh runs it)"},
+	{filepath.Join(".config", "fish"), "the fish shell's configuration (~/.config/fish: every new fish runs it)"},
+	{".gitconfig", "git's user configuration (~/.gitconfig: its aliases, pager and fsmonitor run on ordinary reads)"},
+	{filepath.Join(".config", "git"), "git's user configuration (~/.config/git: its config and attributes decide what git runs)"},
+	{filepath.Join(".config", "systemd"), "the user's systemd units (~/.config/systemd: services it starts)"},
+	{filepath.Join(".config", "autostart"), "the desktop's autostart entries (~/.config/autostart: programs a login starts)"},
 }
 
 var homeFiles = []struct{ dir, reason string }{

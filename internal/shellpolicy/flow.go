@@ -255,11 +255,9 @@ func (c *classifier) cat(ops []string, stdin *source) source {
 		return source{file: true, path: abs}
 	}
 	if len(ops) == 1 {
-		out := part(ops[0])
-		out.operands = ops
-		return out
+		return part(ops[0]) // what it prints is the content, never the names
 	}
-	out := source{visible: true, operands: ops}
+	out := source{visible: true}
 	var b strings.Builder
 	for _, op := range ops {
 		p := part(op)

@@ -1,6 +1,8 @@
 package shellpolicy
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,6 +69,47 @@ func TestContentFollowsCatLinksAndCopies(t *testing.T) {
 		{"mkdir d; echo 'rm -rf ~' > a; mv --target-directory=d a; sh d/a", Explicit, "may have changed"},
 		{"echo 'rm -rf ~' > a; cp -r a b; sh b", Explicit, "may have changed"},
 		{"echo 'rm -rf ~' > a; install -m 755 a b; ./b", Blocked, "filesystem root"},
+	} {
+		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
+			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
+		}
+	}
+}
+
+// xargs's items are what it reads — a file cat or -a names is read, quotes
+// and backslashes are removed as xargs removes them, and the start points
+// find prints come first whatever the delimiter — and a download choosing
+// a command's arguments needs explicit approval. find -name '*' or an -o
+// before -delete filters nothing, and mv -t makes every operand a source.
+func TestXargsFindAndMvAreJudgedByWhatTheyTouch(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "list"), []byte("/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv()
+	env.Workspace = ws
+	for _, c := range []struct {
+		cmd    string
+		want   Class
+		reason string
+	}{
+		{"cat list | xargs rm -rf", Blocked, "filesystem root"},
+		{"xargs -a list rm -rf", Blocked, "filesystem root"},
+		{"xargs --arg-file=list rm -rf", Blocked, "filesystem root"},
+		{"xargs rm -rf < list", Blocked, "filesystem root"},
+		{`echo '"/"' | xargs rm -rf`, Blocked, "filesystem root"},
+		{`echo "'/'" | xargs rm -rf`, Blocked, "filesystem root"},
+		{`echo '\/' | xargs rm -rf`, Blocked, "filesystem root"},
+		{"find ~ -print0 | xargs -0 rm -rf", Blocked, "filesystem root"},
+		{"curl -s https://example.com/l | xargs rm -rf", Explicit, "arguments a download chooses"},
+		{"echo a b | xargs rm -f", Ordinary, ""},
+		{"find ~ -name '*' -delete", Blocked, "deletes everything under"},
+		{"find ~ -path x -o -delete", Blocked, "deletes everything under"},
+		{"find . -name '*.o' -delete", Ordinary, ""},
+		{"mv -t /tmp ~", Blocked, "moves the filesystem root"},
+		{"mv --target-directory=/tmp /", Blocked, "moves the filesystem root"},
+		{"mv a b", Ordinary, ""},
 	} {
 		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
 			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)

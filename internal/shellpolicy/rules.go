@@ -2,6 +2,7 @@ package shellpolicy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -324,8 +325,13 @@ func (c *classifier) system(name string, args []value) bool {
 		}
 	case name == "mv":
 		c.atLeast(Ordinary)
-		for i, a := range ops {
-			if i < len(ops)-1 && c.catastrophic(a.s) {
+		srcs := copyOperands(name, args) // mv -t DIR SRC…: every operand is a source
+		if !has(args, "-t", "--target-directory") &&
+			!slices.ContainsFunc(args, func(a value) bool { return strings.HasPrefix(a.s, "--target-directory=") }) {
+			srcs = srcs[:max(len(srcs)-1, 0)]
+		}
+		for _, a := range srcs {
+			if c.catastrophic(a.s) {
 				c.flag(Blocked, "moves the filesystem root, a system directory or the home directory away (mv "+a.s+")")
 			}
 		}

@@ -1,6 +1,9 @@
 package shellpolicy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // xargs runs its command with what stdin names appended (or in place of
 // the -I replacement), the items split as xargs splits them: at blanks and
@@ -8,6 +11,7 @@ import "strings"
 // argument, so such a command is never read-only.
 func (c *classifier) xargs(args []value, stdin *source) {
 	replace, delim, delimited, argFile := "", "", false, false
+	var fileArg value
 flags:
 	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
 		a := args[0].s
@@ -30,7 +34,11 @@ flags:
 		case strings.HasPrefix(a, "--delimiter="):
 			delim, delimited = ansiC(strings.TrimPrefix(a, "--delimiter=")), true
 		case takesValue(a, "-a", "--arg-file") && len(args) > 0:
-			argFile, args = true, args[1:]
+			argFile, fileArg, args = true, args[0], args[1:]
+		case strings.HasPrefix(a, "--arg-file="):
+			argFile, fileArg = true, lit(strings.TrimPrefix(a, "--arg-file="))
+		case strings.HasPrefix(a, "-a") && len(a) > 2:
+			argFile, fileArg = true, lit(a[2:])
 		case takesValue(a, "-E", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars",
 			"--process-slot-var") && len(args) > 0:
 			args = args[1:]
@@ -41,9 +49,12 @@ flags:
 		cmd = []value{lit("echo")}
 	}
 	if argFile {
-		stdin = nil // the items come from the file
+		stdin = c.argFileSource(fileArg) // the items come from the file
 	}
 	items := xargsItems(stdin, delim, delimited)
+	if items[0].download && len(cmd) > 0 && cmd[0].s != "echo" {
+		c.flag(Explicit, "xargs runs "+cmd[0].text()+" with arguments a download chooses")
+	}
 	if stdin == nil || !stdin.visible {
 		c.atLeast(Ordinary) // find's or ls's operands stand for what they print, not for it
 	}
@@ -61,22 +72,57 @@ flags:
 	c.command(cmd, nil)
 }
 
-// xargsItems are the arguments xargs reads from stdin, or one unknown
-// item when they cannot be seen.
+// argFileSource is what xargs -a FILE reads: what this command line wrote
+// there, or the file on disk.
+func (c *classifier) argFileSource(f value) *source {
+	if !f.known {
+		return nil
+	}
+	abs := c.resolveLinks(c.absPath(f.s))
+	if w, ok := c.files[abs]; ok {
+		src := w.source()
+		return &src
+	}
+	if c.mayHaveChanged(abs) {
+		return nil
+	}
+	return &source{file: true, path: abs}
+}
+
+// xargsItems are the arguments xargs reads from stdin (a file it names is
+// read), split as xargs splits them — by the delimiter, or at blanks with
+// its quotes and backslashes removed — or one unknown item when they
+// cannot be seen (a download when they come from one). The start points
+// find prints first are items whatever the delimiter.
 func xargsItems(stdin *source, delim string, delimited bool) []value {
 	unknown := []value{{s: "…", known: false}}
+	if stdin != nil && stdin.download {
+		unknown[0].download = true
+	}
 	var fields []string
+	text, visible := "", false
+	if stdin != nil {
+		text, visible = stdin.text, stdin.visible
+		if !visible && stdin.file && stdin.path != "" {
+			if b, ok := readSmall(stdin.path); ok {
+				text, visible = string(b), true
+			}
+		}
+	}
 	switch {
 	case stdin == nil || stdin.download:
 		return unknown
-	case stdin.visible && delimited:
-		fields = strings.Split(strings.TrimSuffix(stdin.text, delim), delim)
+	case visible && delimited:
+		fields = strings.Split(strings.TrimSuffix(text, delim), delim)
 		if delim == "" {
-			fields = []string{stdin.text}
+			fields = []string{text}
 		}
-	case stdin.visible:
-		fields = strings.Fields(stdin.text)
-	case !delimited && len(stdin.operands) > 0:
+	case visible:
+		var err error
+		if fields, err = shlexSplit(text); err != nil {
+			return unknown // xargs stops at an unmatched quote
+		}
+	case len(stdin.operands) > 0:
 		fields = stdin.operands
 	}
 	var items []value
@@ -152,9 +198,17 @@ func (c *classifier) findDelete(starts []string, filter bool) {
 // filtered reports a find expression with a test that narrows the
 // matches (-type alone does not).
 func filtered(expr []value) bool {
-	for _, a := range expr {
+	if slices.ContainsFunc(expr, func(a value) bool { return a.s == "-o" || a.s == "-or" || a.s == "," }) {
+		return false // x -o -delete deletes whatever x does not match
+	}
+	for i, a := range expr {
 		switch a.s {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer",
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			if i+1 < len(expr) && strings.Trim(expr[i+1].s, "*") == "" {
+				continue // -name '*' matches every file
+			}
+			return true
+		case "-regex", "-iregex", "-newer",
 			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-perm",
 			"-lname", "-ilname", "-inum", "-links", "-samefile":
 			return true

@@ -99,3 +99,16 @@ func (c *classifier) changedFile(abs, what string) bool {
 		"then cannot be seen")
 	return true
 }
+
+// lostFile flags running a relative path after the classifier lost track
+// of the directory (cd "$X", popd of an older stack) when this command
+// line wrote or changed files: which file runs cannot be seen.
+func (c *classifier) lostFile(abs, what string) bool {
+	if path.IsAbs(abs) || len(c.files) == 0 && len(c.changes.paths) == 0 && len(c.changes.globs) == 0 && !c.changes.any {
+		return false
+	}
+	c.atLeast(Ordinary)
+	c.flag(Explicit, what+" runs a file in a directory the classifier lost track of, after this command line "+
+		"wrote files")
+	return true
+}

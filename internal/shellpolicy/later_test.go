@@ -116,3 +116,39 @@ func TestXargsFindAndMvAreJudgedByWhatTheyTouch(t *testing.T) {
 		}
 	}
 }
+
+// The directory a script runs in follows cd as bash does: ~+ is the
+// working directory, ~- and $OLDPWD the previous one, cd - returns there,
+// popd pops what pushd pushed, and CDPATH can send a bare name anywhere.
+// Running a relative path once the directory is lost, after this command
+// line wrote files, needs explicit approval.
+func TestTheWorkingDirectoryFollowsCdPushdAndTildes(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.Mkdir(filepath.Join(ws, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv()
+	env.Workspace = ws
+	for _, c := range []struct {
+		cmd    string
+		want   Class
+		reason string
+	}{
+		{"echo 'rm -rf ~' > x.sh; chmod +x x.sh; ~+/x.sh", Blocked, "filesystem root"},
+		{"echo 'rm -rf ~' > x.sh; sh ~+/x.sh", Blocked, "filesystem root"},
+		{"echo 'rm -rf ~' > x.sh; cd d; sh ~-/x.sh", Blocked, "filesystem root"},
+		{`echo 'rm -rf ~' > x.sh; cd d; sh "$OLDPWD/x.sh"`, Blocked, "filesystem root"},
+		{"cd d && echo 'rm -rf ~' > x.sh; cd - >/dev/null; sh d/x.sh", Blocked, "filesystem root"},
+		{"pushd d >/dev/null; echo 'rm -rf ~' > x.sh; popd >/dev/null; sh d/x.sh", Blocked, "filesystem root"},
+		{`echo 'rm -rf ~' > x.sh; cd "$X"; sh x.sh`, Explicit, "lost track of"},
+		{"CDPATH=d cd e; echo 'rm -rf ~' > x.sh; sh x.sh", Blocked, "filesystem root"},
+		{"CDPATH=d; cd e; echo hi > x.sh; cd ..; sh x.sh", Explicit, "lost track of"},
+		{"cd d; ls ~+", ReadOnly, ""},
+		{"cd d; sh run.sh", Ordinary, ""},
+	} {
+		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
+			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
+		}
+	}
+}

@@ -203,7 +203,9 @@ const maxDepth = 8
 type classifier struct {
 	env         *Env
 	cwd         string
-	cleanDir    string // the last cwd cleanPath held (cleanCwd)
+	oldCwd      string   // the directory before the last cd ($OLDPWD, ~-, cd -); "" when unknown
+	dirStack    []string // pushd's stack below cwd, for popd
+	cleanDir    string   // the last cwd cleanPath held (cleanCwd)
 	vars        map[string]string
 	opaque      map[string]bool   // variables this script set to a value nobody can see (x=$(cat f), read x)
 	refs        map[string]string // namerefs (declare -n NAME=TARGET)

@@ -47,8 +47,8 @@ func (c *classifier) program(args []value, stdin *source) {
 		c.eval(rest)
 	case "source", ".":
 		c.source(rest, stdin)
-	case "cd", "pushd":
-		c.cd(rest)
+	case "cd", "pushd", "popd":
+		c.cd(name, rest)
 	case "alias":
 		c.alias(rest)
 	case "trap":
@@ -131,16 +131,46 @@ func (c *classifier) source(args []value, stdin *source) {
 	}
 }
 
-func (c *classifier) cd(args []value) {
+func (c *classifier) cd(name string, args []value) {
 	ops := operands(args)
+	from := c.cwd
 	switch {
+	case name == "popd":
+		if len(ops) > 0 || len(c.dirStack) == 0 {
+			c.cwd = "" // popd +N, or a stack from before this command line
+		} else {
+			c.cwd, c.dirStack = c.dirStack[len(c.dirStack)-1], c.dirStack[:len(c.dirStack)-1]
+		}
+	case len(ops) == 0 && name == "pushd":
+		c.cwd = "" // swaps with a stack entry from before this command line
 	case len(ops) == 0:
 		c.cwd = c.env.Home
-	case ops[0].known && ops[0].s != "-":
+	case ops[0].known && ops[0].s == "-":
+		c.cwd = c.oldCwd
+	case ops[0].known && c.cdpath(ops[0].s):
+		c.cwd = "" // CDPATH may send a bare name anywhere
+	case ops[0].known:
 		c.cwd = c.absPath(ops[0].s)
 	default:
 		c.cwd = "" // unknown from here on
 	}
+	if name == "pushd" {
+		c.dirStack = append(c.dirStack[:len(c.dirStack):len(c.dirStack)], from)
+	}
+	c.oldCwd = from
+	c.setVar("OLDPWD", value{s: from, known: from != "", literal: true, opaque: from == ""})
+	c.setVar("PWD", value{s: c.cwd, known: c.cwd != "", literal: true, opaque: c.cwd == ""})
+}
+
+// cdpath reports a cd target that CDPATH, set in this command line or
+// unknown there, could resolve elsewhere: a relative name not starting
+// with ./ or ../.
+func (c *classifier) cdpath(dir string) bool {
+	if path.IsAbs(dir) || dir == "." || dir == ".." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") {
+		return false
+	}
+	v, set := c.vars["CDPATH"]
+	return set && v != "" || c.opaque["CDPATH"]
 }
 
 // alias bodies are classified where they are defined: with expand_aliases

@@ -24,9 +24,9 @@ func (c *classifier) stmts(ss []*syntax.Stmt) source {
 // scoped runs f with the variables and directory restored afterwards, as
 // a subshell or command substitution leaves them.
 func (c *classifier) scoped(f func()) {
-	cwd, vars, opaque, refs := c.cwd, clone(c.vars), clone(c.opaque), clone(c.refs)
+	cwd, old, stack, vars, opaque, refs := c.cwd, c.oldCwd, c.dirStack, clone(c.vars), clone(c.opaque), clone(c.refs)
 	f()
-	c.cwd, c.vars, c.opaque, c.refs = cwd, vars, opaque, refs
+	c.cwd, c.oldCwd, c.dirStack, c.vars, c.opaque, c.refs = cwd, old, stack, vars, opaque, refs
 }
 
 // set is m with m[k] = v, made when m is nil.

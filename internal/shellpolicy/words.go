@@ -54,6 +54,9 @@ func (c *classifier) word(w *syntax.Word) value {
 	if len(w.Parts) > 0 {
 		if lit, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
 			v.s = c.tilde(v.s)
+			if tildeDir(v.s, '+') || tildeDir(v.s, '-') {
+				v.known = false // a directory the classifier lost track of
+			}
 		}
 	}
 	return v
@@ -329,12 +332,30 @@ func (c *classifier) secretVar(name string) bool {
 	return secrets.IsSecretEnvName(name)
 }
 
-// tilde expands a leading ~ or ~/ to the home directory; ~user stays.
+// tilde expands a leading ~ or ~/ to the home directory, ~+ to the working
+// directory and ~- to the previous one, as bash does; ~user stays, and so
+// does a ~+ or ~- whose directory is unknown (word marks it unknown).
 func (c *classifier) tilde(s string) string {
-	if c.env.Home == "" || s != "~" && !strings.HasPrefix(s, "~/") {
-		return s
+	switch {
+	case s == "~" || strings.HasPrefix(s, "~/"):
+		if c.env.Home != "" {
+			return c.env.Home + s[1:]
+		}
+	case tildeDir(s, '+'):
+		if c.cwd != "" {
+			return c.cwd + s[2:]
+		}
+	case tildeDir(s, '-'):
+		if c.oldCwd != "" {
+			return c.oldCwd + s[2:]
+		}
 	}
-	return c.env.Home + s[1:]
+	return s
+}
+
+// tildeDir reports s starting with the tilde prefix ~+ or ~- (sign).
+func tildeDir(s string, sign byte) bool {
+	return len(s) >= 2 && s[0] == '~' && s[1] == sign && (len(s) == 2 || s[2] == '/')
 }
 
 // unescape removes the backslashes the shell removes: before any

@@ -206,6 +206,9 @@ func (c *classifier) scriptFile(p, what string) { c.runFile("sh", p, what+" "+p)
 // copied; unknown text needs explicit approval), any other by scanFile.
 func (c *classifier) runFile(lang, p, what string) {
 	abs := c.resolveLinks(c.absPath(p))
+	if c.lostFile(abs, what) {
+		return
+	}
 	w, ok := c.files[abs]
 	switch {
 	case !ok:

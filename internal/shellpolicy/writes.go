@@ -267,6 +267,9 @@ func (c *classifier) resolveLinks(abs string) string {
 // like sh FILE (scanFile), each with the interpreter its #! line names.
 func (c *classifier) execFile(p string) {
 	abs := c.resolveLinks(c.absPath(p))
+	if c.lostFile(abs, p) {
+		return
+	}
 	if w, ok := c.files[abs]; ok {
 		lang := "sh"
 		if w.visible {

@@ -16,7 +16,7 @@ func (c *classifier) git(args []value) {
 		args = args[1:]
 		switch {
 		case a == "-c" && len(args) > 0:
-			c.gitConfigValue(args[0].s, "git -c")
+			c.gitConfigArg(args[0], "git -c")
 			harmless = false
 			args = args[1:]
 		case strings.HasPrefix(a, "--config-env"):
@@ -48,23 +48,16 @@ func (c *classifier) git(args []value) {
 	if r := gitDestructive(sub, rest); r != "" {
 		c.flag(Explicit, r)
 	}
+	c.gitConfigFiles()
 	switch sub {
 	case "config":
 		c.gitConfig(rest)
-	case "submodule":
-		if len(rest) > 0 && rest[0].s == "foreach" {
-			c.nested(joined(rest[1:]), "git submodule foreach")
-		}
-	case "rebase":
-		for i, a := range rest {
-			if (a.s == "-x" || a.s == "--exec") && i+1 < len(rest) {
-				c.nested(rest[i+1].s, "git rebase --exec")
-			}
-		}
 	case "bisect":
 		if len(rest) > 1 && rest[0].s == "run" {
 			c.command(rest[1:], nil)
 		}
+	default:
+		c.gitPrograms(sub, rest)
 	}
 	c.gitSecrets(g, sub, rest)
 	if _, reads := gitInspect()[sub]; !reads {
@@ -73,6 +66,166 @@ func (c *classifier) git(args []value) {
 	if !harmless || !c.readOnlyGit(sub, rest) {
 		c.atLeast(Ordinary)
 	}
+}
+
+// gitProgram is an option of a git subcommand whose value is a command
+// line git runs (through the shell): long names (abbreviations count, as
+// parse-options accepts them), a short letter (0 for none), the
+// subcommand's other short options that take a value (what follows one of
+// them in a bundle is its value), and whether the value is optional, so
+// given only attached (grep -O).
+type gitProgram struct {
+	long      []string
+	short     byte
+	valShorts string
+	optional  bool
+}
+
+var gitPrograms = map[string][]gitProgram{
+	"clone":      {{long: []string{"--upload-pack"}, short: 'u', valShorts: "obcj"}},
+	"fetch":      {{long: []string{"--upload-pack"}, valShorts: "oj"}},
+	"pull":       {{long: []string{"--upload-pack"}, valShorts: "ojsSX"}},
+	"ls-remote":  {{long: []string{"--upload-pack", "--exec"}, short: 'u', valShorts: "o"}},
+	"fetch-pack": {{long: []string{"--upload-pack", "--exec"}}},
+	"send-pack":  {{long: []string{"--receive-pack", "--exec"}}},
+	"push":       {{long: []string{"--receive-pack", "--exec"}, valShorts: "o"}},
+	"archive":    {{long: []string{"--exec"}, valShorts: "o"}},
+	"difftool":   {{long: []string{"--extcmd"}, short: 'x', valShorts: "t"}},
+	"grep":       {{long: []string{"--open-files-in-pager"}, short: 'O', valShorts: "efmABC", optional: true}},
+	"rebase":     {{long: []string{"--exec"}, short: 'x', valShorts: "sXCS"}},
+	"send-email": {{long: []string{"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"}}},
+}
+
+// gitPrograms classifies the programs git sub's arguments make it run.
+func (c *classifier) gitPrograms(sub string, rest []value) {
+	for _, p := range gitPrograms[sub] {
+		for _, v := range gitOptionValues(rest, p) {
+			c.commandLine(v, "git "+sub+" "+p.long[0])
+		}
+	}
+	ops := operands(rest)
+	switch sub {
+	case "clone":
+		for _, v := range gitOptionValues(rest, gitProgram{long: []string{"--config"}, short: 'c', valShorts: "obuj"}) {
+			c.gitConfigArg(v, "git clone -c")
+		}
+		fallthrough
+	case "init":
+		for _, v := range gitOptionValues(rest, gitProgram{long: []string{"--template"}}) {
+			if !v.known || v.s != "" {
+				c.flag(Explicit, "git "+sub+" --template copies hooks and configuration from "+v.text()+
+					" into the new repository, which git runs (a clone checks out with its post-checkout hook)")
+			}
+		}
+	case "send-email":
+		for _, v := range gitOptionValues(rest, gitProgram{long: []string{"--smtp-server"}}) {
+			if !v.known || strings.HasPrefix(v.s, "/") {
+				c.commandLine(v, "git send-email --smtp-server") // a full path is a sendmail-like program
+			}
+		}
+	case "submodule", "submodule--helper":
+		// git submodule [-q|--quiet|--cached] foreach [-q|--quiet|--recursive] CMD
+		i := 0
+		for i < len(rest) && strings.HasPrefix(rest[i].s, "-") {
+			i++
+		}
+		if i < len(rest) && rest[i].s == "foreach" {
+			i++
+			for i < len(rest) && strings.HasPrefix(rest[i].s, "-") {
+				i++
+				if rest[i-1].s == "--" {
+					break
+				}
+			}
+			if i < len(rest) {
+				c.commandLine(joinValues(rest[i:]), "git submodule foreach")
+			}
+		}
+	case "filter-branch":
+		// Every option but -f and --prune-empty takes the next argument;
+		// the filters are shell text eval'd for each commit, and with -f
+		// the -d directory is removed with rm -rf.
+		force, dir := false, lit(".git-rewrite")
+		for i := 0; i < len(rest) && strings.HasPrefix(rest[i].s, "-"); i++ {
+			switch a := rest[i].s; a {
+			case "--":
+				i = len(rest)
+			case "-f", "--force":
+				force = true
+			case "--prune-empty", "--remap-to-ancestor":
+			default:
+				if i+1 == len(rest) {
+					break
+				}
+				i++
+				switch a {
+				case "-d":
+					dir = rest[i]
+				case "--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter",
+					"--commit-filter", "--tag-name-filter":
+					c.commandLine(rest[i], "git filter-branch "+a)
+				}
+			}
+		}
+		if force {
+			c.command([]value{lit("rm"), lit("-rf"), lit("--"), dir}, nil)
+		}
+	case "credential":
+		if len(ops) > 0 && ops[0].s == "fill" {
+			c.flag(Explicit, "prints stored credentials, passwords included (git credential fill)")
+		}
+	default:
+		if strings.HasPrefix(sub, "credential-") && len(ops) > 0 && ops[len(ops)-1].s == "get" {
+			c.flag(Explicit, "prints stored credentials, passwords included (git "+sub+" get)")
+		}
+	}
+}
+
+// gitOptionValues are the values given to option p: --long=V, --long V
+// (or an abbreviation of long), -sV, -s V, and the letter s ending a
+// bundle of flags (-is V). An optional value is only ever attached.
+// Arguments after "--" are operands.
+func gitOptionValues(args []value, p gitProgram) []value {
+	var out []value
+	part := func(a value, s string) value {
+		return value{s: s, known: a.known, literal: a.literal, download: a.download, opaque: a.opaque}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "--":
+			return out
+		case strings.HasPrefix(a.s, "--"):
+			name, v, attached := strings.Cut(a.s, "=")
+			for _, l := range p.long {
+				if name != l && !abbreviates(name, l) {
+					continue
+				}
+				switch {
+				case attached:
+					out = append(out, part(a, v))
+				case !p.optional && i+1 < len(args):
+					i++
+					out = append(out, args[i])
+				}
+				break
+			}
+		case len(a.s) > 1 && a.s[0] == '-' && p.short != 0:
+			for j := 1; j < len(a.s); j++ {
+				switch l := a.s[j]; {
+				case l == p.short && j+1 < len(a.s):
+					out = append(out, part(a, a.s[j+1:]))
+				case l == p.short && !p.optional && i+1 < len(args):
+					i++
+					out = append(out, args[i])
+				case strings.IndexByte(p.valShorts, l) < 0:
+					continue
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // gitDestructive is the reason a destructive-but-legitimate git command
@@ -155,38 +308,147 @@ func dotOperand(ops []value) bool {
 }
 
 // gitConfig: writing a key that makes git run a command needs explicit
-// approval; any other write is ordinary; reads are read-only.
+// approval; any other write is ordinary; reads are read-only. The file
+// options' values (-f FILE, --blob B …) are not operands, and git 2.46's
+// subcommands (git config set KEY VALUE, unset, edit …) are judged as the
+// classic forms.
 func (c *classifier) gitConfig(args []value) {
-	ops := operands(args)
+	ops := gitConfigOperands(args)
 	writes := len(ops) >= 2 || has(args, "--unset", "--unset-all", "--add", "--replace-all", "--edit", "-e",
 		"--rename-section", "--remove-section")
-	if writes && len(ops) > 0 && gitCommandKey(ops[0].s) {
-		value := ""
-		if len(ops) > 1 {
-			value = ops[1].s
+	if len(ops) > 0 {
+		switch ops[0].s {
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			writes = true
+			if ops[0].s == "rename-section" {
+				ops = nil
+				args = append(args, lit("--rename-section"))
+			} else {
+				ops = ops[1:]
+			}
+		case "get", "list", "get-color", "get-colorbool":
+			writes = false
 		}
-		c.gitConfigValue(ops[0].s+"="+value, "git config")
 	}
-	if has(args, "--edit", "-e") {
+	if has(args, "--rename-section") {
+		// The keys of the renamed section become keys of the new one
+		// (alias.*, core.*), which this cannot see.
+		c.flag(Explicit, "git config --rename-section renames configuration keys into a section the classifier "+
+			"cannot check for commands git runs")
+	}
+	if writes && len(ops) > 0 {
+		val := lit("")
+		if len(ops) > 1 {
+			val = ops[1]
+		}
+		if !ops[0].known {
+			c.flag(Explicit, "git config writes a key the classifier cannot see ("+ops[0].text()+"), which can "+
+				"make git run a command")
+		} else {
+			c.gitConfigValue(ops[0].s, val, "git config")
+		}
+	}
+	if has(args, "--edit", "-e") || len(ops) == 0 && writes {
 		c.atLeast(Ordinary)
 	}
 }
 
-// gitConfigValue classifies one key=value git is told to use.
-func (c *classifier) gitConfigValue(kv, how string) {
-	key, val, _ := strings.Cut(kv, "=")
+// gitConfigOperands are git config's operands, without the values of its
+// options that take one.
+func gitConfigOperands(args []value) []value {
+	var ops []value
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--":
+			return append(ops, args[i+1:]...)
+		case !strings.HasPrefix(a, "-") || a == "-":
+			ops = append(ops, args[i])
+		case takesValue(a, "-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t"):
+			i++
+		}
+	}
+	return ops
+}
+
+// gitConfigArg classifies one KEY=VALUE given to git -c or git clone -c: a
+// value the classifier cannot see may set an alias or a pager.
+func (c *classifier) gitConfigArg(v value, how string) {
+	switch {
+	case v.download:
+		c.flag(Blocked, how+" sets git configuration from a download, which can make git run it")
+	case !v.known:
+		c.flag(Explicit, how+" sets git configuration the classifier cannot see ("+v.text()+"), which can make "+
+			"git run a command (an alias, a pager)")
+	default:
+		key, val, _ := strings.Cut(v.s, "=")
+		c.gitConfigValue(key, value{s: val, known: true, literal: v.literal}, how)
+	}
+}
+
+// gitConfigValue classifies one key and the value git is told to use.
+func (c *classifier) gitConfigValue(key string, v value, how string) {
+	val := v.s
 	if !gitCommandKey(key) || plainPager(key, val) {
 		return
 	}
-	c.flag(Explicit, how+" "+key+" makes git run a command")
-	if strings.HasPrefix(strings.ToLower(key), "alias.") {
-		if !strings.HasPrefix(val, "!") {
+	k := strings.ToLower(key)
+	if strings.HasPrefix(k, "submodule.") && strings.HasSuffix(k, ".update") {
+		// checkout, rebase, merge, none are strategies; !CMD runs CMD.
+		if v.known && !strings.HasPrefix(val, "!") {
 			return
 		}
-		val = val[1:]
+		val = strings.TrimPrefix(val, "!")
 	}
-	if val != "" {
+	c.flag(Explicit, how+" "+key+" makes git run a command")
+	if strings.HasPrefix(k, "alias.") {
+		if v.known && !strings.HasPrefix(val, "!") {
+			return
+		}
+		val = strings.TrimPrefix(val, "!")
+	}
+	if gitPathKey(k) {
+		return // a directory, a file or a URL, not a command line
+	}
+	switch {
+	case v.download:
+		c.flag(Blocked, how+" "+key+" runs a command from a download")
+	case !v.known:
+		c.flag(Explicit, how+" "+key+" runs a command the classifier cannot see ("+v.text()+")")
+	case val != "":
 		c.nested(val, how+" "+key)
+	}
+}
+
+// gitPathKey reports a command key whose value is a path or a name rather
+// than a command line.
+func gitPathKey(k string) bool {
+	switch k {
+	case "core.hookspath", "safe.directory", "safe.barerepository", "include.path", "ssh.variant",
+		"core.attributesfile", "core.excludesfile", "init.templatedir":
+		return true
+	}
+	return strings.HasPrefix(k, "includeif.") || strings.HasPrefix(k, "protocol.") ||
+		strings.HasSuffix(k, ".insteadof") || strings.HasSuffix(k, ".pushinsteadof") || strings.HasSuffix(k, ".vcs")
+}
+
+// gitConfigFiles: GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM naming a file
+// (other than /dev/null) makes git read configuration from it, as
+// git -c include.path=FILE does.
+func (c *classifier) gitConfigFiles() {
+	for _, name := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
+		v, ok := c.prefix[name]
+		if !ok {
+			s, set := c.vars[name]
+			v, ok = value{s: s, known: true}, set
+			if c.opaque[name] {
+				v, ok = value{s: "$" + name}, true
+			}
+		}
+		if ok && (!v.known || v.s != "/dev/null" && v.s != "") {
+			c.flag(Explicit, name+"="+v.text()+" makes git read configuration from a file, which can make git run "+
+				"a command (as git -c include.path=… does)")
+		}
 	}
 }
 
@@ -206,11 +468,34 @@ func gitCommandKey(key string) bool {
 		"core.gitproxy", "core.alternaterefscommand", "diff.external", "credential.helper", "gpg.program",
 		"sequence.editor", "uploadpack.packobjectshook", "safe.directory", "include.path", "ssh.variant",
 		"interactive.difffilter", "web.browser", "sendemail.smtpserver", "sendemail.tocmd", "sendemail.cccmd",
-		"core.attributesfile", "core.excludesfile":
+		"core.attributesfile", "core.excludesfile", "sendemail.sendmailcmd", "sendemail.headercmd",
+		"gpg.ssh.defaultkeycommand", "help.browser", "man.viewer", "imap.tunnel", "init.templatedir",
+		"safe.barerepository":
 		return true
 	}
 	for _, p := range []string{"alias.", "pager.", "includeif.", "protocol.", "filter.", "instaweb."} {
 		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	section, rest, _ := strings.Cut(k, ".")
+	switch section {
+	case "difftool", "mergetool", "browser", "man": // <tool>.path is the program git runs
+		if strings.HasSuffix(rest, ".path") {
+			return true
+		}
+	case "sendemail": // sendemail.<identity>.tocmd …
+		for _, s := range []string{".tocmd", ".cccmd", ".sendmailcmd", ".headercmd", ".smtpserver"} {
+			if strings.HasSuffix(k, s) {
+				return true
+			}
+		}
+	case "submodule": // submodule.<name>.update = !CMD
+		if strings.HasSuffix(rest, ".update") {
+			return true
+		}
+	case "remote": // remote.<name>.vcs runs git-remote-<vcs>
+		if strings.HasSuffix(rest, ".vcs") {
 			return true
 		}
 	}
@@ -246,7 +531,7 @@ var gitInspect = sync.OnceValue(func() map[string]func([]value) bool {
 // output file.
 func (c *classifier) readOnlyGit(sub string, args []value) bool {
 	rule, ok := gitInspect()[sub]
-	if !ok || has(args, "--output", "--ext-diff") || c.implicitGitDir() {
+	if !ok || has(args, "--output", "--ext-diff") || gitRunsDrivers(sub, args) || c.implicitGitDir() {
 		return false
 	}
 	for _, a := range args {
@@ -255,6 +540,23 @@ func (c *classifier) readOnlyGit(sub string, args []value) bool {
 		}
 	}
 	return rule == nil || rule(args)
+}
+
+// gitRunsDrivers reports the options that make git run the drivers its
+// configuration names for a file: cat-file --filters (the smudge filter),
+// --textconv anywhere. --text (-a) is its own option, not an abbreviation.
+func gitRunsDrivers(sub string, args []value) bool {
+	for _, a := range args {
+		if a.s == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(a.s, "=")
+		if len(name) > len("--text") && strings.HasPrefix("--textconv", name) ||
+			sub == "cat-file" && len(name) > len("--fi") && strings.HasPrefix("--filters", name) {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyFlags admits arguments that are exactly one of allowed; a bundle like
@@ -268,14 +570,6 @@ func onlyFlags(allowed ...string) func([]value) bool {
 		}
 		return true
 	}
-}
-
-func joined(args []value) string {
-	parts := make([]string, len(args))
-	for i, a := range args {
-		parts[i] = a.s
-	}
-	return strings.Join(parts, " ")
 }
 
 // implicitGitDir reports whether git started in the classifier's directory

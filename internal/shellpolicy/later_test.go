@@ -152,3 +152,51 @@ func TestTheWorkingDirectoryFollowsCdPushdAndTildes(t *testing.T) {
 		}
 	}
 }
+
+// A script's #! line is a command line the kernel runs with the script:
+// everything after the interpreter is one argument, and env -S splits it
+// again, so #!/usr/bin/env -S bash -c 'rm -rf ~' is rm -rf ~ whatever the
+// script below it holds — for a script this command line wrote, and as a
+// hard block carried over for one already on disk.
+func TestAScriptsShebangLineIsJudged(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	for name, text := range map[string]string{
+		"d": "#!/usr/bin/env -S rm -rf ${HOME}\n",
+		"e": "#!/usr/bin/env -S bash -c \"rm -rf ~\"\necho hi\n",
+		"f": "#!/usr/bin/env python3\nprint(1)\n",
+	} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := testEnv()
+	env.Workspace = ws
+	for _, c := range []struct {
+		cmd    string
+		want   Class
+		reason string
+	}{
+		{`printf '#!/usr/bin/env -S bash -c "rm -rf ~"\necho hi\n' > x; chmod +x x; ./x`, Blocked, "filesystem root"},
+		{`printf '#!/usr/bin/env -S perl -e "system(q{rm -rf ~})"\n' > z; chmod +x z; ./z`, Blocked, "filesystem root"},
+		{"./d", Blocked, "#! line runs a command that recursively deletes"},
+		{"./e", Blocked, "#! line runs a command that recursively deletes"},
+		{"./f", Ordinary, ""},
+		{`printf '#!/bin/sh -e\necho hi\n' > y; chmod +x y; ./y`, Ordinary, ""},
+	} {
+		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
+			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
+		}
+	}
+}
+
+// GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM before a git command name the
+// configuration that git reads, as git -c include.path does.
+func TestGitConfigFileVariablesBeforeGitAreJudged(t *testing.T) {
+	t.Parallel()
+	checkClasses(t, []classCase{
+		{"printf '[alias]\\nx = !rm -rf ~\\n' > gc; GIT_CONFIG_GLOBAL=gc git x", Explicit, ""},
+		{"GIT_CONFIG_SYSTEM=sys.cfg git log", Explicit, ""},
+		{"GIT_CONFIG_GLOBAL=/dev/null git log", Ordinary, ""},
+	})
+}

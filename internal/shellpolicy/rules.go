@@ -149,8 +149,8 @@ func (c *classifier) cd(name string, args []value) {
 		c.cwd = c.oldCwd
 	case ops[0].known && c.cdpath(ops[0].s):
 		c.cwd = "" // CDPATH may send a bare name anywhere
-	case ops[0].known:
-		c.cwd = c.absPath(ops[0].s)
+	case ops[0].known && (c.cwd != "" || path.IsAbs(c.tilde(ops[0].s))):
+		c.cwd = c.absPath(c.tilde(ops[0].s))
 	default:
 		c.cwd = "" // unknown from here on
 	}

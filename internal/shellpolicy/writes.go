@@ -277,9 +277,17 @@ func (c *classifier) execFile(p string) {
 		}
 		if lang == "" {
 			c.flag(Explicit, "runs "+p+", which this command wrote, with an interpreter the classifier does not read")
-			return
+		} else {
+			c.runFile(lang, abs, p)
 		}
-		c.runFile(lang, abs, p)
+		if argv := shebangArgv(w.text, abs); w.visible && argv != nil && !c.calling["#!"+abs] && c.depth < maxDepth {
+			// #!/usr/bin/env -S bash -c '…': the #! line is a command line too.
+			c.calling = set(c.calling, "#!"+abs, true)
+			c.depth++
+			c.command(argv, nil)
+			c.depth--
+			c.calling["#!"+abs] = false
+		}
 		return
 	}
 	b, ok := readSmall(abs)
@@ -289,9 +297,38 @@ func (c *classifier) execFile(p string) {
 	if c.changedFile(abs, p) {
 		return // the script on disk now may not be what runs
 	}
+	if argv := shebangArgv(string(b), abs); argv != nil && !c.calling["#!"+abs] && c.depth < maxDepth {
+		sub := c.sub()
+		sub.calling = set(clone(c.calling), "#!"+abs, true)
+		sub.command(argv, nil)
+		if sub.class == Blocked {
+			for _, r := range sub.reasons {
+				c.flag(Blocked, p+"'s #! line runs a command that "+strings.TrimPrefix(r, "inline "))
+			}
+		}
+	}
 	if lang := shebangLang(string(b)); lang != "" {
 		c.scanText(lang, string(b), p)
 	}
+}
+
+// shebangArgv is the command line the kernel makes of a script's #! line
+// when the line gives its interpreter an argument (everything after the
+// interpreter's name is that one argument, spaces and all; env -S splits
+// it again): the interpreter, the argument, the script. Without an
+// argument it is nil, the script being all there is to judge.
+func shebangArgv(text, script string) []value {
+	line, _, _ := strings.Cut(text, "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return nil
+	}
+	rest = strings.Trim(rest, " \t\r")
+	interp, arg, _ := strings.Cut(rest, " ")
+	if arg = strings.Trim(arg, " \t"); interp == "" || arg == "" {
+		return nil
+	}
+	return []value{lit(interp), lit(arg), lit(script)}
 }
 
 // shebangLang is the interpreter family of a script's #! line ("sh"

@@ -18,8 +18,6 @@ func (c *classifier) wrapper(name string, args []value, stdin *source) bool {
 		c.flag(Explicit, "runs with raised privileges ("+name+")")
 	case "systemd-run":
 		c.flag(Explicit, "has the service manager start the command, outside the sandbox (systemd-run)")
-	case "env":
-		c.envWrapper(w.assigns, len(w.inner) == 0 && len(w.scripts) == 0)
 	case "command":
 		if has(w.opts, "-v", "-V") {
 			return true // prints what a name is
@@ -30,6 +28,21 @@ func (c *classifier) wrapper(name string, args []value, stdin *source) bool {
 	}
 	for _, f := range wrapperOutputs(name, w, args) {
 		c.writeTarget(f) // time -o, strace -o, valgrind --log-file, flock FILE, script FILE
+	}
+	// What the wrapper runs, it runs in the directory its options name:
+	// env -C ~/.aws cat credentials reads a secret, as cd ~/.aws would.
+	// Only the shell's own prefixes run a builtin in this shell; any other
+	// wrapper is a process, so neither its directory nor a cd it runs
+	// (env cd /tmp) moves the commands after it.
+	if !shellPrefix(name) {
+		outer := c.cwd
+		defer func() { c.cwd = outer }()
+	}
+	if dir, ok := c.innerDir(name, w); ok {
+		c.cwd = dir
+	}
+	if name == "env" {
+		c.envWrapper(w.assigns, len(w.inner) == 0 && len(w.scripts) == 0)
 	}
 	for _, a := range w.assigns {
 		n, val, _ := strings.Cut(a.s, "=")
@@ -76,6 +89,147 @@ func (c *classifier) wrapped(name string, w wrapped, stdin *source) {
 	default:
 		c.command(w.inner, stdin)
 	}
+}
+
+// shellPrefix reports the wrappers that are words of the shell itself and
+// run a builtin in the current shell (command cd /tmp moves the shell).
+func shellPrefix(name string) bool {
+	switch name {
+	case "command", "builtin", "time", "nocorrect", "noglob":
+		return true
+	}
+	return false
+}
+
+// innerDir is the directory a wrapper runs its command in, when it is not
+// the wrapper's own ("" when unknown), resolved as cd resolves it: env -C,
+// sudo and run0 -D, unshare and nsenter -w, nsenter -W, bwrap --chdir,
+// firejail --private-cwd, systemd-run's service directory; chroot and
+// unshare -R start in the new root's /, and a login (su -, sudo -i,
+// pkexec) in the target user's home (targetHome). A path inside a new root is judged as
+// the host's path of the same name, the stricter reading.
+func (c *classifier) innerDir(name string, w wrapped) (string, bool) {
+	switch name {
+	case "env":
+		return c.dirOption(w, "-C", "--chdir")
+	case "bwrap":
+		return c.dirOption(w, "--chdir")
+	case "sudo":
+		if dir, ok := c.dirOption(w, "-D", "--chdir"); ok {
+			return dir, true
+		}
+		_, login := w.last("-i", "--login")
+		return targetHome(w.last("-u", "--user")), login
+	case "run0":
+		// Without --chdir, the target user's home unless the target is root.
+		if dir, ok := c.dirOption(w, "-D", "--chdir"); ok {
+			return dir, true
+		}
+		u, ok := w.last("-u", "--user")
+		return "", ok && !(u.v.known && (u.v.s == "root" || u.v.s == "0"))
+	case "su", "runuser":
+		_, login := w.last("-", "-l", "--login")
+		u, ok := w.last("-u", "--user")
+		if !ok && len(w.inner) > 0 {
+			u, ok = option{v: w.inner[0], valued: true}, true
+		}
+		return targetHome(u, ok), login
+	case "pkexec":
+		_, keep := w.last("--keep-cwd")
+		return targetHome(w.last("--user")), !keep
+	case "chroot":
+		_, skip := w.last("--skip-chdir")
+		return "/", !skip
+	case "unshare":
+		if dir, ok := c.dirOption(w, "-w", "--wd"); ok {
+			return dir, true
+		}
+		_, root := w.last("-R", "--root")
+		return "/", root
+	case "nsenter":
+		// -W changes directory inside the namespaces, after -r and -w.
+		if dir, ok := c.dirOption(w, "-W", "--wdns", "-w", "--wd"); ok {
+			return dir, true
+		}
+		_, root := w.last("-r", "--root")
+		return "/", root
+	case "firejail":
+		if o, ok := w.last("--private-cwd"); ok && !o.valued {
+			return c.env.Home, true
+		}
+		return c.dirOption(w, "--private-cwd")
+	case "systemd-run":
+		return c.serviceDir(w)
+	}
+	return "", false
+}
+
+// targetHome is the home directory of the user a wrapper runs its command
+// as: root's (/root) when the user option is absent or names root, else
+// unknown ("").
+func targetHome(u option, given bool) string {
+	if !given || u.valued && u.v.known && (u.v.s == "root" || u.v.s == "0" || u.v.s == "#0") {
+		return "/root"
+	}
+	return ""
+}
+
+// dirOption is the directory the last of the options names (as cd
+// resolves it, "" when unknown), and whether one was given.
+func (c *classifier) dirOption(w wrapped, names ...string) (string, bool) {
+	o, ok := w.last(names...)
+	if !ok {
+		return "", false
+	}
+	return c.dirValue(o.v, o.valued), true
+}
+
+// dirValue is the directory cd v would move to, "" when unknown.
+func (c *classifier) dirValue(v value, given bool) string {
+	if !given || !v.known || v.s == "" {
+		return ""
+	}
+	if d := c.absPath(c.tilde(v.s)); path.IsAbs(d) {
+		return d
+	}
+	return ""
+}
+
+// serviceDir is the directory systemd-run's command starts in: a scope
+// (--scope) and --same-dir keep the caller's; --working-directory or a
+// WorkingDirectory= property names one ("~" the user's home); a service
+// otherwise starts in / (the system manager) or the home (--user).
+func (c *classifier) serviceDir(w wrapped) (string, bool) {
+	if _, ok := w.last("--scope"); ok {
+		return "", false
+	}
+	_, user := w.last("--user")
+	for i := len(w.seen) - 1; i >= 0; i-- {
+		o := w.seen[i]
+		switch {
+		case w.is(o, "-d", "--same-dir"):
+			return "", false
+		case w.is(o, "-D", "--working-directory"):
+			return c.serviceDirValue(o.v, o.valued, user), true
+		case w.is(o, "-p", "--property") && o.valued:
+			if d, ok := strings.CutPrefix(o.v.s, "WorkingDirectory="); ok {
+				v := o.v
+				v.s = strings.TrimPrefix(d, "-") // "-": a missing directory is no error
+				return c.serviceDirValue(v, true, user), true
+			}
+		}
+	}
+	if user {
+		return c.env.Home, true
+	}
+	return "/", true
+}
+
+func (c *classifier) serviceDirValue(v value, given, user bool) string {
+	if v.known && (v.s == "~" || strings.HasPrefix(v.s, "~/")) && !user {
+		return "" // the home of the service's user
+	}
+	return c.dirValue(v, given)
 }
 
 // commandLine classifies a shell command line a program runs with sh -c

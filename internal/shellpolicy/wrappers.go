@@ -30,11 +30,14 @@ type wrapperSpec struct {
 	pairs   []string // options that take the next two arguments (bwrap --bind SRC DEST)
 	scripts []string // options whose value is a shell command line it runs (script -c, su -c)
 	direct  []string // options that make a runsLine or runsShell wrapper exec its operands (watch -x, runuser -u)
-	skip    int      // operands before the command (timeout's duration, chroot's new root)
-	runs    runs
-	shell   bool // with no command it starts the user's shell, which reads stdin (unshare, chroot)
-	permute bool // options may follow operands (GNU getopt's default; su, script)
-	exact   bool // long options are never abbreviated (bwrap's own parser)
+	// optional are options whose value is optional and so only attached
+	// (nsenter -w/DIR, --wd=DIR; -w alone is the target process's).
+	optional []string
+	skip     int // operands before the command (timeout's duration, chroot's new root)
+	runs     runs
+	shell    bool // with no command it starts the user's shell, which reads stdin (unshare, chroot)
+	permute  bool // options may follow operands (GNU getopt's default; su, script)
+	exact    bool // long options are never abbreviated (bwrap's own parser)
 }
 
 // wrapperOf is the one table of commands the classifier looks through to
@@ -92,7 +95,7 @@ func namespaceSpec(name string) (wrapperSpec, bool) {
 			"--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter"}}, true
 	case "nsenter":
 		return wrapperSpec{valued: []string{"-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"},
-			shell: true}, true
+			optional: []string{"-r", "--root", "-w", "--wd"}, shell: true}, true
 	case "chroot":
 		return wrapperSpec{valued: []string{"--groups", "--userspec"}, skip: 1, shell: true}, true
 	case "prlimit":
@@ -182,8 +185,9 @@ type wrapped struct {
 	assigns []value // env's NAME=VALUE
 	scripts []value // the values of script options
 	what    []string
-	direct  bool // a direct option was seen
-	ended   bool // "--" ended the options
+	seen    []option // every option in order, with its value (innerDir)
+	direct  bool     // a direct option was seen
+	ended   bool     // "--" ended the options
 }
 
 // splitWrapper takes a wrapper's command line apart as its getopt does;
@@ -223,6 +227,7 @@ func (w *wrapped) options(name string, args []value) []value {
 			return args[1:]
 		case a == "-":
 			w.opts, args = append(w.opts, args[0]), args[1:] // env -, su -: an empty environment, a login shell
+			w.seen = append(w.seen, option{name: a})
 		case strings.HasPrefix(a, "--"):
 			args = w.longOption(args)
 		case strings.HasPrefix(a, "-") && len(a) > 1 && name != "bwrap":
@@ -256,13 +261,19 @@ func (w *wrapped) longOption(args []value) []value {
 	case is(w.spec.valued) || is(w.spec.scripts):
 		n = 1
 	}
+	o := option{name: name}
+	if attached && (n > 0 || is(w.spec.optional)) {
+		o.v, o.valued = a, true
+		o.v.s = val
+	} else if n > 0 && len(args) > 0 {
+		o.v, o.valued = args[0], true
+	}
+	w.seen = append(w.seen, o)
+	if n > 0 && o.valued {
+		w.script(name, o.v)
+	}
 	if attached && n > 0 {
 		n--
-		v := a
-		v.s = val
-		w.script(name, v)
-	} else if n > 0 && len(args) > 0 {
-		w.script(name, args[0])
 	}
 	for ; n > 0 && len(args) > 0; n-- {
 		w.opts, args = append(w.opts, args[0]), args[1:]
@@ -280,22 +291,62 @@ func (w *wrapped) shortOptions(args []value) []value {
 		if valued(f, w.spec.direct...) {
 			w.direct = true
 		}
-		if !valued(f, w.spec.valued...) && !valued(f, w.spec.scripts...) {
+		o := option{name: f}
+		switch {
+		case valued(f, w.spec.optional...) && i+1 < len(a.s):
+			o.v, o.valued = a, true
+			o.v.s = a.s[i+1:]
+			w.seen = append(w.seen, o)
+			return args
+		case !valued(f, w.spec.valued...) && !valued(f, w.spec.scripts...):
+			w.seen = append(w.seen, o)
 			continue
 		}
 		if i+1 < len(a.s) {
-			v := a
-			v.s = a.s[i+1:]
-			w.script(f, v)
+			o.v, o.valued = a, true
+			o.v.s = a.s[i+1:]
+			w.seen = append(w.seen, o)
+			w.script(f, o.v)
 			return args
 		}
 		if len(args) > 0 {
+			o.v, o.valued = args[0], true
 			w.script(f, args[0])
 			w.opts, args = append(w.opts, args[0]), args[1:]
 		}
+		w.seen = append(w.seen, o)
 		return args
 	}
 	return args
+}
+
+// option is one option a wrapper was given, as written (-C, --chd), and
+// its value when it took one.
+type option struct {
+	name   string
+	v      value
+	valued bool
+}
+
+// last is the last of the options given that is one of names.
+func (w *wrapped) last(names ...string) (option, bool) {
+	for i := len(w.seen) - 1; i >= 0; i-- {
+		if w.is(w.seen[i], names...) {
+			return w.seen[i], true
+		}
+	}
+	return option{}, false
+}
+
+// is reports an option that is one of names, a long one also by an
+// abbreviation unless the wrapper parses them exactly.
+func (w *wrapped) is(o option, names ...string) bool {
+	for _, n := range names {
+		if o.name == n || !w.spec.exact && strings.HasPrefix(n, "--") && abbreviates(o.name, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // script records v when option f is a script option.

@@ -1,6 +1,7 @@
 package shellpolicy
 
 import (
+	"path"
 	"strings"
 	"sync"
 
@@ -24,6 +25,7 @@ var inspectors = sync.OnceValue(func() map[string]func(*classifier, []value) boo
 		// decompressors; ag --pager; tree -o and -R write files; fd -l runs
 		// ls; file -C writes and -z runs decompressors. ack is not a reader:
 		// a project's .ackrc can give it --pager.
+		// rg --pre is judged as the program it names, by rgPre.
 		"rg":       recursiveReader(without("--pre", "--pre-glob", "--hostname-bin", "-z", "--search-zip")),
 		"ag":       recursiveReader(without("--pager")),
 		"file":     without("-C", "--compile", "-z", "--uncompress", "-Z", "--uncompress-noreport"),
@@ -60,6 +62,9 @@ func (c *classifier) inspect(name string, args []value) bool {
 	if !ok {
 		return false
 	}
+	if name == "rg" {
+		c.rgPre(args)
+	}
 	if rule == nil {
 		return true
 	}
@@ -69,6 +74,49 @@ func (c *classifier) inspect(name string, args []value) bool {
 		}
 	}
 	return rule(c, args)
+}
+
+// searchedFile stands for each file rg hands its --pre program: a path
+// the classifier cannot know.
+var searchedFile = value{s: `"$FILE"`}
+
+// rgPre judges each program rg --pre PROG (or --hostname-bin PROG) runs:
+// a shell or an interpreter runs every searched file as code, which needs
+// explicit approval; any other program is judged as a command given a
+// searched file (rm FILE, ./tool FILE, env FILE), one it cannot see.
+func (c *classifier) rgPre(args []value) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		opt, v, eq := strings.Cut(a.s, "=")
+		if a.s == "--" {
+			return
+		}
+		if opt != "--pre" && opt != "--hostname-bin" {
+			continue
+		}
+		c.atLeast(Ordinary)
+		if !eq {
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			a, v = args[i], args[i].s
+		} else {
+			a.s = v
+		}
+		prog := path.Base(v)
+		switch {
+		case v == "":
+		case !a.known || a.download:
+			c.flag(Explicit, "rg "+opt+" runs a program the classifier cannot see ("+a.text()+")")
+		case opt == "--pre" && (shellName(prog) || lang(prog) != ""):
+			c.flag(Explicit, "rg --pre "+v+" runs every file it searches as code")
+		case opt == "--pre":
+			c.command([]value{a, searchedFile}, nil)
+		default:
+			c.command([]value{a}, nil)
+		}
+	}
 }
 
 // without rejects arguments equal to (or of the form flag=…) any of flags.
@@ -239,7 +287,10 @@ func psRule(c *classifier, args []value) bool {
 }
 
 // jqRule: jq's env and $ENV read the environment. A program from a file
-// (-f) or a module it imports is one the classifier does not see.
+// (-f) or a module it imports is one the classifier does not see. Every
+// word but the values of --arg, --argjson, --slurpfile, --rawfile and
+// --indent is read as a program (the program is one of them; a file
+// named env costs an approval, not a secret).
 func jqRule(c *classifier, args []value) bool {
 	if has(args, "-f", "--from-file", "-L") {
 		return false
@@ -249,14 +300,84 @@ func jqRule(c *classifier, args []value) bool {
 			return false
 		}
 	}
-	for _, a := range args {
-		if strings.Contains(a.s, "$ENV") || strings.Contains(a.s, "env") && !strings.HasPrefix(a.s, "-") &&
-			(a.s == "env" || strings.Contains(a.s, "env.") || strings.Contains(a.s, "env|") || strings.Contains(a.s, "env |")) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i].s; {
+		case a == "--arg" || a == "--argjson" || a == "--slurpfile" || a == "--rawfile":
+			i += 2
+		case a == "--indent":
+			i++
+		case jqReadsEnv(a):
 			c.flag(Explicit, "reads the environment, which holds secrets (jq env)")
+			return true
 		}
 	}
 	return true
 }
+
+// jqReadsEnv reports whether the jq program p names the env builtin or
+// $ENV: as a token of the program (string interpolation \(…) included),
+// not in a string literal or a comment, not part of a longer identifier
+// (environment, env_name, env::f), not a field (.env), not an object key
+// ({env: 1}) and not another variable ($env).
+func jqReadsEnv(p string) bool {
+	// interp counts the open parentheses of each string interpolation
+	// being read; a string is being read when the last is -1.
+	var interp []int
+	inString := func() bool { return len(interp) > 0 && interp[len(interp)-1] < 0 }
+	for i := 0; i < len(p); i++ {
+		ch := p[i]
+		switch {
+		case inString():
+			switch {
+			case ch == '\\' && i+1 < len(p) && p[i+1] == '(':
+				interp[len(interp)-1] = -1 // stays a string once the interpolation ends
+				interp = append(interp, 0)
+				i++
+			case ch == '\\':
+				i++
+			case ch == '"':
+				interp = interp[:len(interp)-1]
+			}
+		case ch == '"':
+			interp = append(interp, -1)
+		case ch == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+		case ch == '(' && len(interp) > 0:
+			interp[len(interp)-1]++
+		case ch == ')' && len(interp) > 0:
+			if interp[len(interp)-1] == 0 {
+				interp = interp[:len(interp)-1] // back in the string
+			} else {
+				interp[len(interp)-1]--
+			}
+		case jqIdentStart(ch):
+			j := i
+			for j < len(p) && (jqIdentStart(p[j]) || p[j] >= '0' && p[j] <= '9' ||
+				p[j] == ':' && j+2 < len(p) && p[j+1] == ':' && jqIdentStart(p[j+2])) {
+				if p[j] == ':' {
+					j++
+				}
+				j++
+			}
+			word, before, after := p[i:j], strings.TrimRight(p[:i], " \t\r\n"), strings.TrimLeft(p[j:], " \t\r\n")
+			dollar := strings.HasSuffix(before, "$")
+			switch {
+			case dollar && word == "ENV":
+				return true
+			case word != "env" || dollar || i > 0 && p[i-1] == '.':
+			case strings.HasPrefix(after, ":") && !strings.HasPrefix(after, "::"): // {env: …}, def env: …
+			default:
+				return true
+			}
+			i = j - 1
+		}
+	}
+	return false
+}
+
+func jqIdentStart(ch byte) bool { return ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' }
 
 // secretsCommand flags commands whose purpose is to print a credential;
 // it reports whether name was one.

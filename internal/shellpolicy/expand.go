@@ -52,8 +52,9 @@ func (c *classifier) arithWord(w *syntax.Word, seen map[string]bool) {
 		return
 	}
 	switch v := c.word(w); {
-	case v.literal:
-		// A number or operator as written is not evaluated again.
+	case v.literal && w.Lit() != "":
+		// A number or operator as written is not evaluated again; a quoted
+		// word is, after quote removal ((( 'a[$(cmd)]' ))).
 	case v.known:
 		c.arithText(v.s, seen)
 	case v.opaque:
@@ -241,10 +242,15 @@ func (c *classifier) evaluated(kind, text string) bool {
 	return false
 }
 
-// setVar records an assignment (through a nameref, to its target).
+// setVar records an assignment (through a nameref, to its target). bash
+// evaluates a value given to one of its integer variables as arithmetic,
+// however it is assigned (OPTIND='a[$(cmd)]', read, for, printf -v).
 func (c *classifier) setVar(name string, v value) {
 	c.generation++
 	name = c.resolveRef(name)
+	if arithVar(name) {
+		c.arithValue(v)
+	}
 	if v.known {
 		c.vars = set(c.vars, name, v.s)
 		delete(c.opaque, name)
@@ -294,4 +300,15 @@ func short(s string) string {
 		return string(r[:59]) + "…"
 	}
 	return s
+}
+
+// arithVar reports bash's variables whose assigned value is evaluated as
+// arithmetic on assignment (checked with bash 5.2: SECONDS, LINENO,
+// COLUMNS and LINES are not).
+func arithVar(name string) bool {
+	switch name {
+	case "OPTIND", "RANDOM", "SRANDOM", "HISTCMD":
+		return true
+	}
+	return false
 }

@@ -70,7 +70,7 @@ func (c *classifier) redirects(rs []*syntax.Redirect) redirection {
 	for _, r := range rs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			v := c.word(r.Hdoc)
+			v := c.hdocBody(r)
 			red.in = &source{text: v.s, visible: v.known, download: v.download}
 		case syntax.WordHdoc:
 			v := c.word(r.Word)
@@ -103,6 +103,57 @@ func (c *classifier) redirects(rs []*syntax.Redirect) redirection {
 		}
 	}
 	return red
+}
+
+// hdocBody is a here-document's text as the command reads it: as written
+// when the delimiter is quoted (<<'EOF'), else expanded with the rules of
+// double quotes, where a backslash escapes only $, `, \ and a newline.
+func (c *classifier) hdocBody(r *syntax.Redirect) value {
+	if r.Hdoc == nil {
+		return value{known: true, literal: true}
+	}
+	if r.Word != nil && (r.Word.Lit() == "" || strings.Contains(r.Word.Lit(), `\`)) { // quoted: no expansion at all
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			} else {
+				return c.word(r.Hdoc) // not what a quoted body parses to; judge it as a word
+			}
+		}
+		return value{s: b.String(), known: true, literal: true, w: r.Hdoc}
+	}
+	v := value{known: true, literal: true, w: r.Hdoc}
+	var b expansion
+	for _, p := range r.Hdoc.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(hdocUnescape(l.Value))
+			continue
+		}
+		c.parts(&b, []syntax.WordPart{p}, true, &v)
+	}
+	v.s = b.String()
+	return v
+}
+
+// hdocUnescape removes the backslashes an unquoted here-document removes:
+// before $, `, \ and a newline (which it joins), never before a quote.
+func hdocUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] != '\n' {
+				b.WriteByte(s[i])
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // writeTarget classifies a file a redirection writes.

@@ -200,3 +200,24 @@ func TestGitConfigFileVariablesBeforeGitAreJudged(t *testing.T) {
 		{"GIT_CONFIG_GLOBAL=/dev/null git log", Ordinary, ""},
 	})
 }
+
+// bash evaluates a value given to OPTIND, RANDOM, SRANDOM or HISTCMD as
+// arithmetic however it is assigned, and a quoted word in (( )), [[ -eq ]]
+// or let after quote removal: a subscript there runs its substitution.
+func TestArithmeticThroughIntegerVariablesAndQuotedWords(t *testing.T) {
+	t.Parallel()
+	checkClasses(t, []classCase{
+		{`OPTIND='a[$(rm -rf /)]'`, Blocked, "filesystem root"},
+		{`SRANDOM='a[$(rm -rf ~)]'`, Blocked, "filesystem root"},
+		{`printf -v RANDOM '%s' 'a[$(rm -rf /)]'`, Blocked, "filesystem root"},
+		{`x='a[$(rm -rf /)]'; OPTIND=$x`, Blocked, "filesystem root"},
+		{`read OPTIND <<< 'a[$(rm -rf /)]'`, Blocked, "filesystem root"},
+		{`for OPTIND in 'a[$(rm -rf /)]'; do :; done`, Blocked, "filesystem root"},
+		{`declare OPTIND='a[$(rm -rf /)]'`, Blocked, "filesystem root"},
+		{`(( 'a[$(rm -rf /)]' ))`, Blocked, "filesystem root"},
+		{`[[ 'a[$(rm -rf /)]' -eq 1 ]]`, Blocked, "filesystem root"},
+		{`let 'a[$(rm -rf /)]=1'`, Blocked, "filesystem root"},
+		{"OPTIND=1", ReadOnly, ""},
+		{"SECONDS='a[x]'", ReadOnly, ""},
+	})
+}

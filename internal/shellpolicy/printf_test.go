@@ -81,3 +81,39 @@ func TestEchoAndPrintfPrintWhatBashPrints(t *testing.T) {
 		{`printf '%d\n' 1 > x.sh; sh x.sh`, Explicit, "cannot see"},
 	})
 }
+
+// A here-document's body is what the command reads: as written under a
+// quoted delimiter, expanded with the rules of double quotes otherwise
+// (a backslash escapes only $, `, \ and a newline). The model is held to
+// bash on the forms that differ, and a quoted body keeps its backslashes
+// (psql <<'EOF' \! rm -rf ~ EOF).
+func TestHereDocumentsReadWhatBashFeeds(t *testing.T) {
+	t.Parallel()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		e2e.Missing(t, "bash")
+	}
+	env := testEnv()
+	for _, body := range []string{`a\$b \x \\ c`, "x\\\ny", `r\m -rf`, `\"q\" '\''`, "tab\there"} {
+		for _, delim := range []string{"EOF", "'EOF'", `"EOF"`, `\EOF`} {
+			script := "cat <<" + delim + "\n" + body + "\nEOF"
+			want, err := exec.Command(bash, "-c", script).Output()
+			if err != nil {
+				t.Fatalf("bash %q: %v", script, err)
+			}
+			f, err := parse(script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newClassifier(env, env.Workspace, 0)
+			c.steps = new(int)
+			if got := c.redirects(f.Stmts[0].Redirs).in.text; got != string(want) {
+				t.Errorf("%q: the model reads %q, bash %q", script, got, want)
+			}
+		}
+	}
+	checkClasses(t, []classCase{
+		{"psql <<'EOF'\n\\! rm -rf ~\nEOF", Blocked, "filesystem root"},
+		{"sh <<'EOF'\nr\\m -rf ~\nEOF", Blocked, "filesystem root"},
+	})
+}

@@ -64,12 +64,13 @@ func TestWrappersThatChangeDirectoryJudgeTheCommandThere(t *testing.T) {
 		{"firejail --private-cwd rm -rf *", Blocked, rmRoot},
 		{"firejail --private-cwd=/ rm -rf *", Blocked, rmRoot},
 
-		// An unknown directory is an unknown cd (cd "$X"; rm -rf * is
-		// ordinary), and the last directory option wins.
-		{`cd "$X"; rm -rf *`, Ordinary, ""},
-		{`env -C "$X" rm -rf *`, Ordinary, ""},
+		// An unknown directory is an unknown cd (cd "$X"; rm -rf * needs
+		// explicit approval: which tree goes cannot be seen), and the last
+		// directory option wins.
+		{`cd "$X"; rm -rf *`, Explicit, "lost track of"},
+		{`env -C "$X" rm -rf *`, Explicit, "lost track of"},
 		{`env -C "$X" env -C ~ rm -rf *`, Blocked, rmRoot},
-		{"nsenter -w -t 1 rm -rf *", Ordinary, ""},
+		{"nsenter -w -t 1 rm -rf *", Explicit, "lost track of"},
 		{"sudo -u bob -i rm -rf *", Explicit, "raised privileges"},
 		{"env -C / -C /home/u/proj rm -rf *", Ordinary, ""},
 		{"chroot --skip-chdir / rm -rf *", Ordinary, ""},

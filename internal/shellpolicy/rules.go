@@ -142,14 +142,26 @@ func (c *classifier) cd(name string, args []value) {
 		} else {
 			c.cwd, c.dirStack = c.dirStack[len(c.dirStack)-1], c.dirStack[:len(c.dirStack)-1]
 		}
-	case len(ops) == 0 && name == "pushd":
-		c.cwd = "" // swaps with a stack entry from before this command line
+	case name == "pushd" && (len(ops) == 0 && len(c.dirStack) > 0):
+		top := c.dirStack[len(c.dirStack)-1] // pushd alone swaps the top two
+		c.dirStack = append(c.dirStack[:len(c.dirStack)-1:len(c.dirStack)-1], from)
+		c.cwd = top
+		c.oldCwd = from
+		return
+	case name == "pushd" && (len(ops) == 0 || has(args, "-n") || strings.HasPrefix(ops[0].s, "+") ||
+		strings.HasPrefix(ops[0].s, "-") && ops[0].s != "-"):
+		c.cwd = "" // a rotation or an entry of a stack from before this command line
 	case len(ops) == 0:
 		c.cwd = c.env.Home
 	case ops[0].known && ops[0].s == "-":
-		c.cwd = c.oldCwd
+		c.cwd = c.oldCwd // $OLDPWD, which cd keeps (an assignment to it included)
+		if v, ok := c.vars["OLDPWD"]; ok {
+			c.cwd = v
+		} else if c.opaque["OLDPWD"] {
+			c.cwd = ""
+		}
 	case ops[0].known && c.cdpath(ops[0].s):
-		c.cwd = "" // CDPATH may send a bare name anywhere
+		c.cwd = c.viaCDPATH(ops[0].s)
 	case ops[0].known && (c.cwd != "" || path.IsAbs(c.tilde(ops[0].s))):
 		c.cwd = c.absPath(c.tilde(ops[0].s))
 	default:
@@ -161,6 +173,29 @@ func (c *classifier) cd(name string, args []value) {
 	c.oldCwd = from
 	c.setVar("OLDPWD", value{s: from, known: from != "", literal: true, opaque: from == ""})
 	c.setVar("PWD", value{s: c.cwd, known: c.cwd != "", literal: true, opaque: c.cwd == ""})
+}
+
+// viaCDPATH is where cd DIR goes with the CDPATH this command line set:
+// the first entry holding DIR (an empty entry is the working directory);
+// unknown when CDPATH cannot be seen or no entry holds DIR yet.
+func (c *classifier) viaCDPATH(dir string) string {
+	v, ok := c.vars["CDPATH"]
+	if !ok {
+		return ""
+	}
+	for _, e := range strings.Split(v, ":") {
+		base := c.cwd
+		if e != "" {
+			base = c.absPath(c.tilde(e))
+		}
+		if base == "" || !path.IsAbs(base) {
+			return ""
+		}
+		if cand := path.Join(base, dir); isDir(cand) {
+			return cand
+		}
+	}
+	return "" // none there yet: one this command line makes first (mkdir -p d/e) may be
 }
 
 // cdpath reports a cd target that CDPATH, set in this command line or
@@ -234,6 +269,9 @@ func (c *classifier) trap(args []value) {
 func (c *classifier) ln(args []value) {
 	c.atLeast(Ordinary)
 	ops := operands(args)
+	if len(ops) == 1 && ops[0].known {
+		ops = append(ops, lit(path.Base(ops[0].s))) // ln -s TARGET makes ./TARGET's name
+	}
 	if has(args, "-s", "--symbolic") && len(ops) == 2 && ops[0].known && ops[1].known {
 		link := c.absPath(ops[1].s)
 		if isDir(link) || strings.HasSuffix(ops[1].s, "/") {
@@ -292,6 +330,9 @@ func (c *classifier) rm(args []value) {
 	for _, op := range operands(args) {
 		abs := c.absPath(op.s)
 		switch {
+		case !path.IsAbs(abs) && op.known && !strings.HasPrefix(op.s, "~"):
+			// cd "$X"; rm -rf *: which tree goes cannot be seen
+			c.flag(Explicit, "deletes "+op.s+" recursively in a directory the classifier lost track of (rm -r "+op.s+")")
 		case path.Base(abs) == ".git":
 			c.flag(Explicit, "deletes a git repository's history and configuration (rm -r "+op.s+")")
 		case c.containsWorkspace(abs):

@@ -140,7 +140,8 @@ func (c *classifier) arithValue(v value) {
 // own rules read (the repository git uses, the configuration curl reads).
 func prefixVar(name string) bool {
 	switch name {
-	case "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "CURL_HOME", "XDG_CONFIG_HOME", "HOME":
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "CURL_HOME", "XDG_CONFIG_HOME", "HOME",
+		"MAKEFILES":
 		return true
 	}
 	return false

@@ -228,3 +228,38 @@ func TestArithmeticThroughIntegerVariablesAndQuotedWords(t *testing.T) {
 		{"SECONDS='a[x]'", ReadOnly, ""},
 	})
 }
+
+// make reads the makefiles a makefile includes and those MAKEFILES names,
+// and npm --prefix, pnpm -C and yarn --cwd move where package.json is
+// read: each is judged as the project's own makefile or package.json is.
+func TestMakeIncludesAndPackageDirectoriesAreFollowed(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.Mkdir(filepath.Join(ws, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv()
+	env.Workspace = ws
+	for _, c := range []struct {
+		cmd    string
+		want   Class
+		reason string
+	}{
+		{`printf 'all:\n\trm -rf ~\n' > m; echo 'include m' > Makefile; make`, Blocked, "filesystem root"},
+		{`printf 'all:\n\trm -rf ~\n' > m; echo '-include m' > Makefile; make`, Blocked, "filesystem root"},
+		{`printf 'all:\n\trm -rf ~\n' > m; MAKEFILES=m make -f /dev/null all`, Blocked, "filesystem root"},
+		{`printf 'all:\n\techo hi\n' > m; echo 'include m' > Makefile; make`, Ordinary, ""},
+		{`echo 'include $(X)' > Makefile; make`, Explicit, "includes a makefile the classifier cannot see"},
+		{"echo 'include Makefile' > Makefile; make", Ordinary, ""},
+		{`echo '{"scripts":{"test":"rm -rf ~"}}' > d/package.json; npm --prefix d test`, Blocked, "filesystem root"},
+		{`echo '{"scripts":{"test":"rm -rf ~"}}' > d/package.json; npm --prefix=d test`, Blocked, "filesystem root"},
+		{`echo '{"scripts":{"build":"rm -rf ~"}}' > d/package.json; pnpm -C d build`, Blocked, "filesystem root"},
+		{`echo '{"scripts":{"lint":"rm -rf ~"}}' > d/package.json; yarn --cwd d lint`, Blocked, "filesystem root"},
+		{`echo '{"scripts":{"test":"rm -rf ~"}}' > package.json; npm --silent test`, Blocked, "filesystem root"},
+		{`echo '{"scripts":{"test":"echo ok"}}' > d/package.json; npm --prefix d test`, Ordinary, ""},
+	} {
+		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
+			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
+		}
+	}
+}

@@ -28,6 +28,16 @@ func (c *classifier) make(args []value, stdin *source) {
 		}
 		c.makefile(e.s, m.vars, "make --eval", true)
 	}
+	if mf, ok := c.makefilesVar(); ok {
+		// MAKEFILES: makefiles make reads before the others, names
+		// separated by blanks.
+		for _, name := range strings.Fields(mf.s) {
+			c.makeFile(lit(name), m, stdin)
+		}
+		if !mf.known {
+			c.flag(Explicit, "MAKEFILES names makefiles the classifier cannot see")
+		}
+	}
 	if len(m.files) == 0 && m.dir != "" {
 		for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
 			p := path.Join(m.dir, name)
@@ -83,13 +93,18 @@ func (c *classifier) makeFile(f value, m makeArgs, stdin *source) {
 		if path.IsAbs(f.s) {
 			abs = path.Clean(f.s)
 		}
+		if c.calling["make "+abs] {
+			return // included again
+		}
+		c.calling = set(c.calling, "make "+abs, true)
+		defer func() { c.calling["make "+abs] = false }()
 		w, ok := c.files[abs]
 		if !ok {
 			if c.changedFile(abs, what) {
 				return
 			}
 			if b, read := readSmall(abs); read {
-				c.makefile(string(b), m.vars, what, false)
+				c.makeText(string(b), m, what, false)
 			}
 			return
 		}
@@ -100,12 +115,45 @@ func (c *classifier) makeFile(f value, m makeArgs, stdin *source) {
 		c.flag(Blocked, "runs a downloaded makefile ("+what+")")
 	case src.file:
 		if b, read := readSmall(src.path); read {
-			c.makefile(string(b), m.vars, what, false)
+			c.makeText(string(b), m, what, false)
 		}
 	case !src.visible:
 		c.flag(Explicit, what+" runs a makefile whose content the classifier cannot see")
 	default:
-		c.makefile(src.text, m.vars, what, true)
+		c.makeText(src.text, m, what, true)
+	}
+}
+
+// makeText classifies a makefile's text and the makefiles it includes
+// (include, -include, sinclude), each judged as the makefile that names it
+// is: in full when the command line gave it, else for a hard block.
+func (c *classifier) makeText(text string, m makeArgs, what string, full bool) {
+	c.makefile(text, m.vars, what, full)
+	if c.depth >= maxDepth {
+		return
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			continue // a recipe line
+		}
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "include" && f[0] != "-include" && f[0] != "sinclude" {
+			continue
+		}
+		for _, name := range f[1:] {
+			if strings.HasPrefix(name, "#") {
+				break
+			}
+			if strings.ContainsAny(name, "$*?[") {
+				if full {
+					c.flag(Explicit, what+" includes a makefile the classifier cannot see ("+name+")")
+				}
+				continue
+			}
+			c.depth++
+			c.makeFile(lit(name), m, nil)
+			c.depth--
+		}
 	}
 }
 
@@ -366,4 +414,19 @@ func matchingClose(s string, open int) int {
 		}
 	}
 	return len(s)
+}
+
+// makefilesVar is the MAKEFILES this command line gives make (before it,
+// or exported earlier), if any.
+func (c *classifier) makefilesVar() (value, bool) {
+	if v, ok := c.prefix["MAKEFILES"]; ok {
+		return v, true
+	}
+	if s, ok := c.vars["MAKEFILES"]; ok {
+		return lit(s), true
+	}
+	if c.opaque["MAKEFILES"] {
+		return value{}, true
+	}
+	return value{}, false
 }

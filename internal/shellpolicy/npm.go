@@ -14,8 +14,8 @@ import (
 // whose content the classifier cannot see is a hold.
 
 // scriptName is the package.json script a package manager's command line
-// runs, false when it runs none the classifier follows (an option before
-// the command, such as --prefix, moves where package.json is read).
+// runs, false when it runs none the classifier follows (packageDir takes
+// the options before the command off first).
 func scriptName(manager string, args []value) (string, bool) {
 	if len(args) == 0 || !args[0].known || strings.HasPrefix(args[0].s, "-") {
 		return "", false
@@ -38,11 +38,12 @@ func scriptName(manager string, args []value) (string, bool) {
 
 // packageScript classifies the script manager's command line runs.
 func (c *classifier) packageScript(manager string, args []value) {
+	dir, args := c.packageDir(manager, args)
 	script, ok := scriptName(manager, args)
-	if !ok || c.cwd == "" {
+	if !ok || dir == "" {
 		return
 	}
-	p := path.Join(c.cwd, "package.json")
+	p := path.Join(dir, "package.json")
 	what := manager + " run " + script
 	if w, ok := c.files[p]; ok {
 		switch src := w.source(); {
@@ -65,6 +66,44 @@ func (c *classifier) packageScript(manager string, args []value) {
 	if b, read := readSmall(p); read {
 		c.packageScripts(string(b), script, what, false)
 	}
+}
+
+// packageDir is the directory whose package.json the command line reads
+// (npm --prefix DIR, pnpm -C/--dir DIR, yarn --cwd DIR, before the
+// command), and the arguments after those options; "" when unknown.
+// Flags without a value are passed over; any other option before the
+// command leaves the directory unknown (npm -w, pnpm --filter).
+func (c *classifier) packageDir(manager string, args []value) (string, []value) {
+	dir := c.cwd
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
+		a := args[0]
+		name, val, joined := strings.Cut(a.s, "=")
+		dirOpt := manager == "npm" && name == "--prefix" || manager == "pnpm" && (name == "-C" || name == "--dir") ||
+			manager == "yarn" && name == "--cwd"
+		switch {
+		case !a.known:
+			return "", args
+		case dirOpt && joined:
+			dir, args = c.dirIn(dir, val), args[1:]
+		case dirOpt && len(args) > 1 && args[1].known:
+			dir, args = c.dirIn(dir, args[1].s), args[2:]
+		case name == "--silent" || name == "-s" || name == "--quiet" || name == "-q" || name == "--if-present" ||
+			name == "--no-color" || name == "--color" || joined && (name == "--loglevel" || name == "--color"):
+			args = args[1:]
+		default:
+			return "", args
+		}
+	}
+	return dir, args
+}
+
+// dirIn is p (~ expanded) resolved in dir; "" when dir is unknown and p
+// relative.
+func (c *classifier) dirIn(dir, p string) string {
+	if p = c.tilde(p); dir == "" && !path.IsAbs(p) {
+		return ""
+	}
+	return absIn(dir, p)
 }
 
 // packageScripts classifies script and its pre and post scripts in the

@@ -39,6 +39,10 @@ func (c *classifier) assigned(name string, v value) {
 		if v.known && v.s != "" && !strings.HasPrefix(name, "GIT_CONFIG_KEY_") {
 			c.scanText("sh", v.s, name+"=")
 		}
+	case bashTableVar(name):
+		c.bashTable(name, v) // BASH_CMDS[NAME]=PATH, BASH_ALIASES[NAME]=TEXT (builtins.go)
+	case bashFuncVar(name):
+		c.bashFunc(name, v)
 	case name == "PYTEST_ADDOPTS":
 		c.pytestOptions(v, "PYTEST_ADDOPTS=")
 	case name == "PYTEST_PLUGINS":
@@ -60,6 +64,13 @@ func (c *classifier) assigned(name string, v value) {
 			c.scanText("sh", v.s, name+"=")
 		}
 	}
+}
+
+// bashTableVar reports BASH_CMDS and BASH_ALIASES, whole or one element
+// (printf -v 'BASH_CMDS[ls]').
+func bashTableVar(name string) bool {
+	return name == "BASH_CMDS" || name == "BASH_ALIASES" || strings.HasPrefix(name, "BASH_CMDS[") ||
+		strings.HasPrefix(name, "BASH_ALIASES[")
 }
 
 // commandVar reports a variable whose value a program runs as a command.
@@ -158,7 +169,7 @@ func riskyVar(name string) bool {
 		"GREP_OPTIONS", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "SYSTEMD_PAGER", "PYTEST_ADDOPTS", "PYTEST_PLUGINS":
 		return true
 	}
-	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "GIT_") ||
+	return strings.HasPrefix(name, "LD_") || bashTableVar(name) || strings.HasPrefix(name, "BASH_FUNC_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "GIT_") ||
 		strings.Contains(name, "CONFIG") || commandVar(name)
 }
 
@@ -185,8 +196,16 @@ func (c *classifier) decl(d *syntax.DeclClause) {
 		if a.Name == nil {
 			if a.Naked && a.Value != nil && !strings.HasPrefix(v.s, "-") && !strings.HasPrefix(v.s, "+") {
 				// declare "NAME=VALUE" built at run time: the name may carry a subscript.
-				n, _, _ := strings.Cut(v.s, "=")
+				n, val, _ := strings.Cut(v.s, "=")
 				c.varRef(value{s: n, known: v.known, opaque: v.opaque, w: v.w}, d.Variant.Value)
+				fv := v
+				fv.s, fv.w = val, nil
+				switch {
+				case bashFuncVar(n): // bash 5.2 refuses the name, but it is judged as the function it would import
+					c.bashFunc(n, fv)
+				case strings.Contains(n, "[") && bashTableVar(n): // declare 'BASH_CMDS[ls]=/bin/rm'
+					c.bashTable(n, fv)
+				}
 				c.atLeast(Ordinary)
 				names = append(names, n)
 			}

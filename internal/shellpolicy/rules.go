@@ -27,6 +27,7 @@ func (c *classifier) program(args []value, stdin *source) {
 	c.effects(name, rest, stdin)
 	c.pathArgs(args, !inspector(name))
 	c.runners(name, rest, stdin)
+	c.builtins(name, rest, stdin)
 	switch name { // the programs their flags name; the rest of their rules are below
 	case "go":
 		c.goTool(rest)

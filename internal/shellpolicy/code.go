@@ -312,6 +312,9 @@ func (c *classifier) code(lang, code, what string) {
 	c.dynamicCode(lang, code, what)
 	code = spellOut(lang, code)
 	c.deletes(code, what)
+	for _, f := range codeWrites(lang, code) {
+		c.writtenFile(lit(f))
+	}
 	for _, s := range append(stringLiterals(code), quoteLike(lang, code)...) {
 		c.shellString(s, what)
 		c.pathArg(lit(s), false)
@@ -335,6 +338,55 @@ func (c *classifier) code(lang, code, what string) {
 	if lang != "awk" {
 		c.codeEnv(code, what)
 	}
+}
+
+// The calls of inline code that write the file a string literal names,
+// each with the path in its last group: open(PATH, MODE) (Python, Ruby,
+// PHP fopen, node's openSync) with a mode that writes (w, a, x or +);
+// the writers that take the path first (node's fs.writeFile* and
+// appendFile*, createWriteStream, PHP file_put_contents, Ruby File.write,
+// Deno.writeTextFile, Bun.write); pathlib's Path(PATH).write_text,
+// write_bytes, touch and open("w"); perl's open(FH, ">PATH") and
+// open(FH, ">", PATH) (>>, +<, +> too); awk's print > "PATH" and >>.
+var (
+	openMode = lazyre.New(`\b(?:f?open|openSync)\s*\(\s*(?:file\s*=\s*)?[rbuRBU]?(['"\x60])([^'"\x60]+)['"\x60]\s*,\s*` +
+		`(?:mode\s*=\s*|flags\s*:\s*)?[rbRB]?['"\x60]([^'"\x60]*)['"\x60]`)
+	writeCall = lazyre.New(`\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|` +
+		`outputFile|file_put_contents|writeTextFileSync|writeTextFile|Bun\.write|File\.write|File\.binwrite|IO\.write|` +
+		`IO\.binwrite)\s*\(\s*[rbRB]?(['"\x60])([^'"\x60]+)['"\x60]`)
+	pathWrite = lazyre.New(`\bPath\(\s*[rbRB]?(['"])([^'"]+)['"]\s*\)\s*\.(?:write_text|write_bytes|touch|` +
+		`open\(\s*(?:mode\s*=\s*)?['"][^'"r]*[wax+])`)
+	perlOpen2 = lazyre.New(`\b(?:sys)?open\s*\(?\s*(?:my\s+|local\s+|our\s+)?[$\w:]+\s*,\s*(['"])\s*(?:\+?>>?|\+<)\s*([^'"]+?)\s*['"]`)
+	perlOpen3 = lazyre.New(`\bopen\s*\(?\s*(?:my\s+|local\s+|our\s+)?[$\w:]+\s*,\s*['"](?:\+?>>?|\+<)(?::[^'"]*)?['"]\s*,\s*` +
+		`(['"])([^'"]+)['"]`)
+	awkOut = lazyre.New(`>>?\s*(")([^"]+)"`)
+)
+
+// codeWrites are the files inline code writes, by the string literals its
+// writing calls name (what code reads stays a read).
+func codeWrites(lang, code string) []string {
+	var out []string
+	add := func(ms [][]string) {
+		for _, m := range ms {
+			out = append(out, m[2])
+		}
+	}
+	switch lang {
+	case "awk":
+		add(awkOut().FindAllStringSubmatch(code, 64))
+		return out
+	case "perl":
+		add(perlOpen2().FindAllStringSubmatch(code, 64))
+		add(perlOpen3().FindAllStringSubmatch(code, 64))
+	}
+	for _, m := range openMode().FindAllStringSubmatch(code, 64) {
+		if strings.ContainsAny(m[3], "wax+") {
+			out = append(out, m[2])
+		}
+	}
+	add(writeCall().FindAllStringSubmatch(code, 64))
+	add(pathWrite().FindAllStringSubmatch(code, 64))
+	return out
 }
 
 // deletes blocks code that deletes the filesystem root or the home

@@ -419,3 +419,257 @@ func (c *classifier) secretsCommand(name string, args []value) bool {
 	c.flag(Explicit, why)
 	return true
 }
+
+// readerOutputs are the files a program that can be a reader writes when
+// its options or operands say so: sort -o, uniq's and xxd's second operand,
+// tree -o, sed -i's files, and the NAME.mgc that file -C -m NAME compiles
+// into the current directory. pathArgs checks them as writes.
+func readerOutputs(name string, args []value) []value {
+	var out []value
+	keep := func(opt string, v value) {
+		if opt == "-o" || opt == "--output" {
+			out = append(out, v)
+		}
+	}
+	switch name {
+	case "sort":
+		getopt(args, "kotSTy", []string{"--key", "--output", "--buffer-size", "--field-separator",
+			"--temporary-directory", "--compress-program", "--files0-from", "--parallel", "--random-source",
+			"--sort", "--batch-size"}, keep)
+	case "uniq":
+		if ops := getopt(args, "fsw", []string{"--skip-fields", "--skip-chars", "--check-chars"}, nil); len(ops) > 1 {
+			out = append(out, ops[1])
+		}
+	case "xxd":
+		if ops := xxdOperands(args); len(ops) > 1 {
+			out = append(out, ops[1])
+		}
+	case "tree":
+		out = treeOutputs(args)
+	case "sed":
+		out = sedInPlace(args)
+	case "file":
+		var magic []value
+		getopt(args, "efFmP", []string{"--exclude", "--exclude-quiet", "--files-from", "--separator",
+			"--magic-file", "--parameter"}, func(opt string, v value) {
+			if opt == "-m" || opt == "--magic-file" {
+				magic = append(magic, v)
+			}
+		})
+		compile := fileCompiles(args)
+		if !compile {
+			break
+		}
+		for _, m := range magic {
+			for _, f := range strings.Split(m.s, ":") {
+				if f != "" {
+					v := m
+					v.s = path.Base(f) + ".mgc" // libmagic's mkdbname drops the directory
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	var files []value
+	for _, f := range out {
+		if f.s != "-" && f.s != "" {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// fileCompiles reports file -C (--compile).
+func fileCompiles(args []value) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--":
+			return false
+		case strings.HasPrefix(a, "--"):
+			if a == "--compile" || abbreviates(a, "--compile") {
+				return true
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if a[j] == 'C' {
+					return true
+				}
+				if strings.IndexByte("efFmP", a[j]) >= 0 {
+					if j+1 == len(a) {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+// getopt reads a GNU getopt_long command line whose short options in
+// valuedShort and long options in valuedLong (or their abbreviations)
+// take a value, attached or as the next word: it hands each option's value
+// to opt ("-o", or the long option's full name) and returns the operands.
+func getopt(args []value, valuedShort string, valuedLong []string, opt func(string, value)) []value {
+	if opt == nil {
+		opt = func(string, value) {}
+	}
+	var ops []value
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "--":
+			return append(ops, args[i+1:]...)
+		case strings.HasPrefix(a.s, "--"):
+			name, val, attached := strings.Cut(a.s, "=")
+			for _, l := range valuedLong {
+				if name != l && !abbreviates(name, l) {
+					continue
+				}
+				v := a
+				switch {
+				case attached:
+					v.s = val
+				case i+1 < len(args):
+					i++
+					v = args[i]
+				default:
+					return ops
+				}
+				opt(l, v)
+				break
+			}
+		case len(a.s) > 1 && a.s[0] == '-':
+			for j := 1; j < len(a.s); j++ {
+				if strings.IndexByte(valuedShort, a.s[j]) < 0 {
+					continue
+				}
+				v := a
+				switch {
+				case j+1 < len(a.s):
+					v.s = a.s[j+1:]
+				case i+1 < len(args):
+					i++
+					v = args[i]
+				default:
+					return ops
+				}
+				opt("-"+a.s[j:j+1], v)
+				break
+			}
+		default:
+			ops = append(ops, a)
+		}
+	}
+	return ops
+}
+
+// xxdOperands are xxd's infile and outfile: its options are whole words
+// (-ps, -cols 8, -c8), those in the list below take the next word unless
+// the value is attached, and -- ends them.
+func xxdOperands(args []value) []value {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i].s; {
+		case a == "--":
+			return args[i+1:]
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			return args[i:] // xxd stops reading options at the first operand
+		case valued(a, "-c", "-cols", "-g", "-groupsize", "-l", "-len", "-n", "-name", "-o", "-offset",
+			"-s", "-seek", "-R"):
+			i++
+		}
+	}
+	return nil
+}
+
+// treeOutputs are the files tree -o writes. tree reads each short option
+// of a bundle in turn; -L, -P, -I, -H, -T and -o take the next words, in
+// order. A value attached to -o counts as well, to be safe.
+func treeOutputs(args []value) []value {
+	var out []value
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--":
+			return out
+		case strings.HasPrefix(a, "--"):
+			if !strings.Contains(a, "=") && takesValue(a, "--charset", "--filelimit", "--timefmt", "--sort",
+				"--hintro", "--houtro", "--infofile", "--gitfile") {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-':
+			next := i
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte("LPIHTo", a[j]) < 0 {
+					continue
+				}
+				if a[j] == 'o' && j+1 < len(a) {
+					v := args[i]
+					v.s = a[j+1:]
+					out = append(out, v)
+				}
+				if next+1 < len(args) {
+					next++
+					if a[j] == 'o' {
+						out = append(out, args[next])
+					}
+				}
+			}
+			i = next
+		}
+	}
+	return out
+}
+
+// sedInPlace are the files sed -i (--in-place) rewrites: its operands
+// other than the script, when no -e or -f gives one (sedScripts reads the
+// same grammar).
+func sedInPlace(args []value) []value {
+	inPlace, given := false, false
+	var ops []value
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, _, attached := strings.Cut(a, "=")
+			switch {
+			case name == "--in-place" || abbreviates(name, "--in-place"):
+				inPlace = true
+			case takesValue(name, "--expression", "--file"):
+				given = true
+				if !attached {
+					i++
+				}
+			case takesValue(name, "--line-length") && !attached:
+				i++
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if a[j] == 'i' {
+					inPlace = true
+					break // -i[SUFFIX]
+				}
+				if a[j] == 'e' || a[j] == 'f' || a[j] == 'l' {
+					given = given || a[j] != 'l'
+					if j+1 == len(a) {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	if !inPlace {
+		return nil
+	}
+	if !given && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	return ops
+}

@@ -21,9 +21,103 @@ const (
 // credential guard (reads and writes of secrets need explicit approval,
 // whatever the verb) and, for commands that may write, against the
 // protected paths.
+//
+// A program's own writing options and operands (sort -o FILE, uniq IN
+// OUT, curl -oFILE, wget -e output_document=FILE …) name files it writes
+// even when it can be a reader, so those files are checked as a
+// redirect's target is: a protected one needs explicit approval.
 func (c *classifier) pathArgs(args []value, write bool) {
 	for _, a := range args {
 		c.pathArg(a, write)
+	}
+	if len(args) == 0 || strings.Contains(args[0].s, "=") {
+		return // no program: the assignments before one
+	}
+	name := path.Base(args[0].s)
+	for _, f := range readerOutputs(name, args[1:]) {
+		c.writtenFile(f)
+	}
+	c.attachedValues(name, args[1:])
+}
+
+// writtenFile checks a file a program writes as a redirect to it is
+// checked (writeTarget); a name pathArg would take for an option or an
+// assignment (-x, a=b, @x) is one here.
+func (c *classifier) writtenFile(v value) {
+	if s := v.s; s != "" && !path.IsAbs(s) && (strings.ContainsAny(s[:1], "-@") || strings.Contains(s, "=")) {
+		v.s = "./" + s
+	}
+	c.writeTarget(v)
+}
+
+// attachedValues checks the values curl and wget take attached to a short
+// option (curl -o.git/x, -sSLoFILE, wget -OFILE, -P.git/hooks) as their
+// separate words are checked: as files they may write. wget -e and
+// --execute run a wgetrc command (output_document = FILE, logfile=FILE,
+// dir_prefix=DIR): its value is a file or directory it may write.
+// curl takes no --opt=VALUE (it refuses one as unknown).
+func (c *classifier) attachedValues(name string, args []value) {
+	var short string
+	var long []string
+	switch name {
+	case "curl":
+		short = "EKCbcdDFPHhmoUQreXYytzTuAwx" // curl --help all: the short options with a value
+	case "wget":
+		short = "eoaiBtOTwQPUlARDIX" // wget --help
+		long = []string{"--execute"}
+	default:
+		return
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "--":
+			return
+		case strings.HasPrefix(a.s, "--"):
+			opt, v, attached := strings.Cut(a.s, "=")
+			if !takesValue(opt, long...) {
+				continue
+			}
+			if !attached {
+				if i+1 >= len(args) {
+					return
+				}
+				i++
+				v = args[i].s
+			}
+			c.wgetrc(a, v)
+		case len(a.s) > 1 && a.s[0] == '-':
+			for j := 1; j < len(a.s); j++ {
+				if strings.IndexByte(short, a.s[j]) < 0 {
+					continue
+				}
+				v := a
+				switch {
+				case j+1 < len(a.s):
+					v.s = a.s[j+1:]
+					c.pathArg(v, true) // a separate word is checked by pathArgs
+				case i+1 < len(args):
+					i++
+					v = args[i]
+				default:
+					return
+				}
+				if name == "wget" && a.s[j] == 'e' {
+					c.wgetrc(v, v.s)
+				}
+				break
+			}
+		}
+	}
+}
+
+// wgetrc checks the value of the wgetrc command cmd (name = value, spaces
+// allowed around the =) as a file wget may write.
+func (c *classifier) wgetrc(v value, cmd string) {
+	_, val, ok := strings.Cut(cmd, "=")
+	if val = strings.TrimSpace(val); ok && val != "" {
+		v.s = val
+		c.pathArg(v, true)
 	}
 }
 

@@ -1,6 +1,10 @@
 package shellpolicy
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // tmuxRuns are the tmux commands (and their aliases) that run a shell
 // command given as their operands, or type keys into a pane's shell, with
@@ -38,7 +42,12 @@ func (c *classifier) tmux(args []value) {
 			c.commandLine(v, "tmux -c")
 		}
 	}
-	// Commands are separated by a ";" word (written \; or ';').
+	c.tmuxCommands(args)
+}
+
+// tmuxCommands judges tmux commands separated by a ";" word (written \;
+// or ';').
+func (c *classifier) tmuxCommands(args []value) {
 	for len(args) > 0 {
 		n := 0
 		for n < len(args) && args[n].s != ";" {
@@ -74,17 +83,63 @@ func bundleValue(a value, args []value, valuedFlags string) (value, byte, []valu
 	return value{}, 0, args
 }
 
+// tmuxCmds are the tmux commands (and their aliases) whose operands
+// include tmux commands the server runs, now or later (when a key is
+// pressed, a prompt or menu answered, a hook fires), with the flags of
+// each that take a value (tmux(1), tmux 3.3).
+var tmuxCmds = map[string]string{
+	"if-shell": "t", "if": "t",
+	"confirm-before": "cpt", "confirm": "cpt",
+	"command-prompt": "IptT",
+	"display-menu":   "bcCHsStTxy", "menu": "bcCHsStTxy",
+	"bind-key": "NT", "bind": "NT",
+	"set-hook":  "t",
+	"run-shell": "cdt", "run": "cdt",
+}
+
+// tmuxNames are the full names of the commands tmuxRuns and tmuxCmds
+// list: tmux takes a unique prefix of one (run-sh, confirm-b).
+var tmuxNames = []string{"new-session", "new-window", "split-window", "respawn-pane", "respawn-window",
+	"display-popup", "run-shell", "pipe-pane", "if-shell", "send-keys", "confirm-before", "command-prompt",
+	"display-menu", "bind-key", "set-hook"}
+
+// tmuxName resolves an abbreviated command name to the first of tmuxNames
+// it begins (an ambiguous one tmux refuses, so the choice only makes the
+// verdict stricter).
+func tmuxName(sub string) string {
+	if _, ok := tmuxRuns[sub]; ok {
+		return sub
+	}
+	if _, ok := tmuxCmds[sub]; ok || sub == "" {
+		return sub
+	}
+	for _, n := range tmuxNames {
+		if strings.HasPrefix(n, sub) {
+			return n
+		}
+	}
+	return sub
+}
+
 func (c *classifier) tmuxCommand(args []value) {
 	if len(args) == 0 {
 		return
 	}
-	sub := args[0].s
-	valuedFlags, ok := tmuxRuns[sub]
-	if !ok {
+	for _, a := range args {
+		c.tmuxFormats(a)
+	}
+	sub := tmuxName(args[0].s)
+	valuedFlags, runs := tmuxRuns[sub]
+	cmdFlags, cmds := tmuxCmds[sub]
+	if !runs && !cmds {
 		return
+	}
+	if !runs {
+		valuedFlags = cmdFlags
 	}
 	rest := args[1:]
 	var ops []value
+	tmuxCommandFlag := false // run-shell -C
 	for len(rest) > 0 {
 		a := rest[0]
 		rest = rest[1:]
@@ -96,8 +151,8 @@ func (c *classifier) tmuxCommand(args []value) {
 			break
 		}
 		if sub == "run-shell" || sub == "run" {
-			if strings.Contains(a.s, "C") {
-				return // -C: the argument is a tmux command, not a shell command
+			if i := strings.IndexByte(a.s, 'C'); i > 0 && !strings.ContainsAny(a.s[1:i], valuedFlags) {
+				tmuxCommandFlag = true // -C: the argument is a tmux command, not a shell command
 			}
 		}
 		_, _, rest = bundleValue(a, rest, valuedFlags)
@@ -110,7 +165,113 @@ func (c *classifier) tmuxCommand(args []value) {
 		c.commandLine(joinValues(ops), "tmux send-keys")
 	case "if-shell", "if":
 		c.commandLine(ops[0], "tmux if-shell")
+		for _, o := range ops[1:min(3, len(ops))] {
+			c.tmuxString(o, "tmux if-shell")
+		}
+	case "run-shell", "run":
+		if tmuxCommandFlag {
+			c.tmuxString(ops[0], "tmux run-shell -C")
+		} else {
+			c.commandLine(joinValues(ops), "tmux "+sub)
+		}
+	case "confirm-before", "confirm", "command-prompt":
+		c.tmuxString(ops[0], "tmux "+sub)
+	case "set-hook":
+		if len(ops) > 1 {
+			c.tmuxString(ops[1], "tmux set-hook")
+		}
+	case "bind-key", "bind":
+		c.tmuxCommands(ops[1:]) // the command and its arguments, after the key
+	case "display-menu", "menu":
+		for i := 0; i < len(ops); i++ {
+			if ops[i].s == "" {
+				continue // a separator
+			}
+			if i += 2; i < len(ops) {
+				c.tmuxString(ops[i], "tmux "+sub) // name key command
+			}
+		}
 	default:
 		c.commandLine(joinValues(ops), "tmux "+sub)
+	}
+}
+
+// tmuxString judges a tmux command given as one argument (if-shell's
+// commands, confirm-before's, a menu item's): tmux parses it with quoting
+// and ; separators as the shell's, which reads it here.
+func (c *classifier) tmuxString(v value, what string) {
+	c.atLeast(Ordinary)
+	switch {
+	case v.download:
+		c.flag(Blocked, what+" runs downloaded tmux commands ("+v.text()+")")
+		return
+	case !v.known:
+		c.flag(Explicit, what+" runs tmux commands the classifier cannot see ("+v.text()+")")
+		return
+	case c.depth >= maxDepth:
+		c.flag(Explicit, what+" nests tmux commands too deep to follow")
+		return
+	}
+	f, err := c.parseScript(v.s)
+	if err != nil {
+		c.flag(Explicit, what+" runs tmux commands the classifier cannot read ("+v.text()+")")
+		return
+	}
+	var words []value
+	for _, st := range f.Stmts {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Assigns) > 0 || len(st.Redirs) > 0 || st.Background || st.Negated {
+			c.flag(Explicit, what+" runs tmux commands the classifier cannot read ("+v.text()+")")
+			return
+		}
+		if len(words) > 0 {
+			words = append(words, lit(";"))
+		}
+		for _, w := range call.Args {
+			s, ok := literal(w)
+			if !ok {
+				c.flag(Explicit, what+" runs tmux commands the classifier cannot read ("+v.text()+")")
+				return
+			}
+			words = append(words, lit(s))
+		}
+	}
+	c.depth++
+	c.tmuxCommands(words)
+	c.depth--
+}
+
+// tmuxFormats judges the shell command of each #(…) in a tmux argument:
+// tmux expands formats in messages, options (status-right …), menus and
+// the arguments of most commands, and #(…) runs its text with the shell
+// (## is a literal #).
+func (c *classifier) tmuxFormats(v value) {
+	s := v.s
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '#' {
+			continue
+		}
+		if s[i+1] == '#' {
+			i++
+			continue
+		}
+		if s[i+1] != '(' {
+			continue
+		}
+		depth, j := 1, i+2
+		for ; j < len(s) && depth > 0; j++ {
+			switch s[j] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		end := j
+		if depth == 0 {
+			end = j - 1
+		}
+		c.commandLine(part(v, s[i+2:end]), "tmux #()")
+		i = j - 1
 	}
 }

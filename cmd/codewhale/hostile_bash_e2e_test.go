@@ -48,6 +48,7 @@ func hostileBashCases(string) []hostileCase {
 		{`echo -e '\0162m -rf ~' > p3.sh; sh p3.sh`, "blocked", "STANDIN:rm"},
 		{`$'rm\0x' -rf /`, "blocked", "STANDIN:rm"},
 		{"trap 'rm -rf ~' EXIT", "blocked", "STANDIN:rm"},
+		{`sh -c "echo 'rm -rf \\0176' | sh"`, "explicit", "STANDIN:rm"},
 		{"shopt -s expand_aliases\nalias r='rm -rf'\nr /", "blocked", "STANDIN:rm"},
 		{"exec 3>p4.sh; echo 'rm scratch >&2' >&3; sh p4.sh", "explicit", "STANDIN:rm scratch"},
 		// Programs and options a build or test run takes from the

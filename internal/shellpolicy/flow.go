@@ -273,12 +273,32 @@ func echo(args []value) source {
 		if out.text, stop = decodeEscapes(out.text, escEcho); stop {
 			newline = false // \c: nothing more, not even the newline
 		}
+	} else if dashEscapes(out.text) {
+		// dash's echo (sh on Debian and Ubuntu) decodes escapes without -e,
+		// bash's does not: which one prints this cannot be told.
+		out.visible = false
 	}
 	if newline {
 		out.text += "\n"
 	}
 	out.operands = strings.Fields(out.text)
 	return out
+}
+
+// dashEscapes reports text holding an escape dash's echo decodes: \b \c
+// \f \n \r \t \v \\ and \0NNN (not bash's \x, \u or \e).
+func dashEscapes(text string) bool {
+	for i := strings.IndexByte(text, '\\'); i >= 0 && i+1 < len(text); {
+		if strings.IndexByte("bcfnrtv\\0", text[i+1]) >= 0 {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], '\\')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // cat is the concatenation of its operands: "-" and /dev/stdin are what

@@ -2,6 +2,7 @@ package shellpolicy
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 // reads, so the model of them is held to bash's own: printf's "--" ends
 // the options, its format is used again while arguments remain, %s takes
 // its argument as is and %b decodes it; echo's -e/-E flags, the last one
-// winning; and each of bash's three escape grammars ($'…', printf's
+// winning (unseen where dash's echo, sh on Debian, would print otherwise);
+// and each of bash's three escape grammars ($'…', printf's
 // format, echo -e and %b: \0NNN octal, \c ends the output). A script
 // written that way and then run carries its hard block (the --auto
 // copy-then-run disguises, issue 23).
@@ -54,9 +56,24 @@ func TestEchoAndPrintfPrintWhatBashPrints(t *testing.T) {
 			t.Errorf("printf %q = %q (visible %v); bash printed %q", args, got.text, got.visible, want)
 		}
 	}
+	dash, _ := exec.LookPath("dash")
 	for _, args := range echos {
-		if got, want := echo(lits(args)), valid(run(`echo "$@"`, args)); !got.visible || got.text != want {
-			t.Errorf("echo %q = %q (visible %v); bash printed %q", args, got.text, got.visible, want)
+		got, want := echo(lits(args)), valid(run(`echo "$@"`, args))
+		switch {
+		case got.visible && got.text != want:
+			t.Errorf("echo %q = %q; bash printed %q", args, got.text, want)
+		case !got.visible && dash != "":
+			// Unseen only where dash's echo, which decodes escapes
+			// without -e, prints something else.
+			out, err := exec.Command(dash, append([]string{"-c", `echo "$@"`, "_"}, args...)...).Output()
+			if err != nil {
+				t.Fatalf("dash: %v", err)
+			}
+			if valid(string(out)) == want {
+				t.Errorf("echo %q is unseen, but bash and dash both print %q", args, want)
+			}
+		case !got.visible && (slices.Contains(args, "-e") || !strings.Contains(strings.Join(args, " "), `\`)):
+			t.Errorf("echo %q is unseen; bash printed %q", args, want)
 		}
 	}
 	for _, e := range escapes {

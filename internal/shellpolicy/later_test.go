@@ -263,3 +263,19 @@ func TestMakeIncludesAndPackageDirectoriesAreFollowed(t *testing.T) {
 		}
 	}
 }
+
+// sed's w and W commands and the w flag of s/// write the file they name,
+// so a protected path there needs explicit approval as a redirect to it
+// does.
+func TestSedWriteCommandsAreWrites(t *testing.T) {
+	t.Parallel()
+	checkClasses(t, []classCase{
+		{"sed -n 'w .git/hooks/pre-commit' x", Explicit, "changes a protected path"},
+		{"sed -n '/a/W .git/config' x", Explicit, "changes a protected path"},
+		{"sed 's/a/b/w .git/hooks/pre-commit' x", Explicit, "changes a protected path"},
+		{"sed 's/a/b/gw .git/config' x", Explicit, "changes a protected path"},
+		{"sed -n 'w out.txt' x", Ordinary, ""},
+		{"sed -n 'w /dev/stdout' x", Ordinary, ""},
+		{"sed -n '1,5p' x", ReadOnly, ""},
+	})
+}

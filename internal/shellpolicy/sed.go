@@ -109,12 +109,17 @@ func (c *classifier) sed(args []value, stdin *source) {
 		c.flag(Explicit, "sed reads a script the classifier cannot see from stdin, and GNU sed's e command runs shell commands")
 		return
 	}
-	execs, ok := sedExecs(script)
+	p, ok := parseSed(script)
 	if !ok {
 		c.flag(Explicit, "sed's script does not parse as GNU sed, whose e command runs shell commands")
 		return
 	}
-	for _, e := range execs {
+	for _, f := range p.writes {
+		if f != "" {
+			c.writtenFile(lit(f)) // w FILE: a write, checked as a redirect to FILE is
+		}
+	}
+	for _, e := range p.execs {
 		c.atLeast(Ordinary)
 		if e.cmd != "" {
 			c.nested(e.cmd, "sed e")
@@ -130,7 +135,8 @@ type sedParser struct {
 	s     string
 	i     int
 	execs []sedExec
-	files int // r R w W commands and s///w flags (what sed --sandbox refuses besides e)
+	files  int      // r R w W commands and s///w flags (what sed --sandbox refuses besides e)
+	writes []string // the files w, W and s///w write
 }
 
 // sedExecs lists the commands script runs; ok is false when it does not
@@ -210,7 +216,9 @@ func (p *sedParser) command() bool {
 		return true
 	case 'r', 'R', 'w', 'W':
 		p.files++
-		p.toEOL()
+		if f := strings.TrimSpace(p.toEOL()); cmd == 'w' || cmd == 'W' {
+			p.writes = append(p.writes, f)
+		}
 		return true
 	case 'e':
 		p.skip(" \t")
@@ -359,7 +367,8 @@ func (p *sedParser) substitute() bool {
 			exec = true
 		case ch == 'w':
 			p.files++
-			p.toEOL()
+			p.i++
+			p.writes = append(p.writes, strings.TrimSpace(p.toEOL()))
 			p.addS(exec, repl)
 			return true
 		case strings.IndexByte("gpiImM", ch) >= 0 || ch >= '0' && ch <= '9':

@@ -132,9 +132,9 @@ func (c *classifier) sed(args []value, stdin *source) {
 
 // sedParser walks a GNU sed script.
 type sedParser struct {
-	s     string
-	i     int
-	execs []sedExec
+	s      string
+	i      int
+	execs  []sedExec
 	files  int      // r R w W commands and s///w flags (what sed --sandbox refuses besides e)
 	writes []string // the files w, W and s///w write
 }

@@ -3,7 +3,6 @@ package shellpolicy
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -49,11 +48,7 @@ func TestContentFollowsCatLinksAndCopies(t *testing.T) {
 	ws := t.TempDir()
 	env := testEnv()
 	env.Workspace = ws
-	for _, c := range []struct {
-		cmd    string
-		want   Class
-		reason string
-	}{
+	checkClassesIn(t, env, ws, []classCase{
 		{"echo 'rm -rf ~' | cat - > x.sh; sh x.sh", Blocked, "filesystem root"},
 		{"echo 'rm -rf ~' | cat /dev/stdin > x.sh; sh x.sh", Blocked, "filesystem root"},
 		{"printf 'rm -rf ' > a; echo '~' > b; cat a b | sh", Blocked, "filesystem root"},
@@ -69,11 +64,7 @@ func TestContentFollowsCatLinksAndCopies(t *testing.T) {
 		{"mkdir d; echo 'rm -rf ~' > a; mv --target-directory=d a; sh d/a", Explicit, "may have changed"},
 		{"echo 'rm -rf ~' > a; cp -r a b; sh b", Explicit, "may have changed"},
 		{"echo 'rm -rf ~' > a; install -m 755 a b; ./b", Blocked, "filesystem root"},
-	} {
-		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
-			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
-		}
-	}
+	})
 }
 
 // xargs's items are what it reads — a file cat or -a names is read, quotes
@@ -89,11 +80,7 @@ func TestXargsFindAndMvAreJudgedByWhatTheyTouch(t *testing.T) {
 	}
 	env := testEnv()
 	env.Workspace = ws
-	for _, c := range []struct {
-		cmd    string
-		want   Class
-		reason string
-	}{
+	checkClassesIn(t, env, ws, []classCase{
 		{"cat list | xargs rm -rf", Blocked, "filesystem root"},
 		{"xargs -a list rm -rf", Blocked, "filesystem root"},
 		{"xargs --arg-file=list rm -rf", Blocked, "filesystem root"},
@@ -110,11 +97,7 @@ func TestXargsFindAndMvAreJudgedByWhatTheyTouch(t *testing.T) {
 		{"mv -t /tmp ~", Blocked, "moves the filesystem root"},
 		{"mv --target-directory=/tmp /", Blocked, "moves the filesystem root"},
 		{"mv a b", Ordinary, ""},
-	} {
-		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
-			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
-		}
-	}
+	})
 }
 
 // The directory a script runs in follows cd as bash does: ~+ is the
@@ -130,11 +113,7 @@ func TestTheWorkingDirectoryFollowsCdPushdAndTildes(t *testing.T) {
 	}
 	env := testEnv()
 	env.Workspace = ws
-	for _, c := range []struct {
-		cmd    string
-		want   Class
-		reason string
-	}{
+	checkClassesIn(t, env, ws, []classCase{
 		{"echo 'rm -rf ~' > x.sh; chmod +x x.sh; ~+/x.sh", Blocked, "filesystem root"},
 		{"echo 'rm -rf ~' > x.sh; sh ~+/x.sh", Blocked, "filesystem root"},
 		{"echo 'rm -rf ~' > x.sh; cd d; sh ~-/x.sh", Blocked, "filesystem root"},
@@ -153,11 +132,7 @@ func TestTheWorkingDirectoryFollowsCdPushdAndTildes(t *testing.T) {
 		{"ln -s /home/u; rm -rf u/", Blocked, "filesystem root"},
 		{"cd d; ls ~+", ReadOnly, ""},
 		{"cd d; sh run.sh", Ordinary, ""},
-	} {
-		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
-			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
-		}
-	}
+	})
 }
 
 // A script's #! line is a command line the kernel runs with the script:
@@ -179,22 +154,14 @@ func TestAScriptsShebangLineIsJudged(t *testing.T) {
 	}
 	env := testEnv()
 	env.Workspace = ws
-	for _, c := range []struct {
-		cmd    string
-		want   Class
-		reason string
-	}{
+	checkClassesIn(t, env, ws, []classCase{
 		{`printf '#!/usr/bin/env -S bash -c "rm -rf ~"\necho hi\n' > x; chmod +x x; ./x`, Blocked, "filesystem root"},
 		{`printf '#!/usr/bin/env -S perl -e "system(q{rm -rf ~})"\n' > z; chmod +x z; ./z`, Blocked, "filesystem root"},
 		{"./d", Blocked, "#! line runs a command that recursively deletes"},
 		{"./e", Blocked, "#! line runs a command that recursively deletes"},
 		{"./f", Ordinary, ""},
 		{`printf '#!/bin/sh -e\necho hi\n' > y; chmod +x y; ./y`, Ordinary, ""},
-	} {
-		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
-			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
-		}
-	}
+	})
 }
 
 // GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM before a git command name the
@@ -240,11 +207,7 @@ func TestMakeIncludesAndPackageDirectoriesAreFollowed(t *testing.T) {
 	}
 	env := testEnv()
 	env.Workspace = ws
-	for _, c := range []struct {
-		cmd    string
-		want   Class
-		reason string
-	}{
+	checkClassesIn(t, env, ws, []classCase{
 		{`printf 'all:\n\trm -rf ~\n' > m; echo 'include m' > Makefile; make`, Blocked, "filesystem root"},
 		{`printf 'all:\n\trm -rf ~\n' > m; echo '-include m' > Makefile; make`, Blocked, "filesystem root"},
 		{`printf 'all:\n\trm -rf ~\n' > m; MAKEFILES=m make -f /dev/null all`, Blocked, "filesystem root"},
@@ -257,11 +220,7 @@ func TestMakeIncludesAndPackageDirectoriesAreFollowed(t *testing.T) {
 		{`echo '{"scripts":{"lint":"rm -rf ~"}}' > d/package.json; yarn --cwd d lint`, Blocked, "filesystem root"},
 		{`echo '{"scripts":{"test":"rm -rf ~"}}' > package.json; npm --silent test`, Blocked, "filesystem root"},
 		{`echo '{"scripts":{"test":"echo ok"}}' > d/package.json; npm --prefix d test`, Ordinary, ""},
-	} {
-		if v := env.Classify(c.cmd, ws); v.Class != c.want || !strings.Contains(v.Reason(), c.reason) {
-			t.Errorf("Classify(%q) = %v %q; want %v containing %q", c.cmd, v.Class, v.Reason(), c.want, c.reason)
-		}
-	}
+	})
 }
 
 // sed's w and W commands and the w flag of s/// write the file they name,

@@ -55,9 +55,14 @@ type classCase struct {
 
 func checkClasses(t *testing.T, cases []classCase) {
 	t.Helper()
-	env := testEnv()
+	checkClassesIn(t, testEnv(), "", cases)
+}
+
+// checkClassesIn is checkClasses for env in the directory cwd.
+func checkClassesIn(t *testing.T, env *Env, cwd string, cases []classCase) {
+	t.Helper()
 	for _, tt := range cases {
-		v := env.Classify(tt.cmd, "")
+		v := env.Classify(tt.cmd, cwd)
 		if v.Class != tt.want || !strings.Contains(v.Reason(), tt.reason) {
 			t.Errorf("Classify(%q) = %v %q; want %v containing %q", tt.cmd, v.Class, v.Reason(), tt.want, tt.reason)
 		}

@@ -251,6 +251,12 @@ func (c *classifier) setVar(name string, v value) {
 	if arithVar(name) {
 		c.arithValue(v)
 	}
+	switch c.caseAttrs[name] {
+	case 'l':
+		v.s = strings.ToLower(v.s)
+	case 'u':
+		v.s = strings.ToUpper(v.s)
+	}
 	if v.known {
 		c.vars = set(c.vars, name, v.s)
 		delete(c.opaque, name)
@@ -262,6 +268,19 @@ func (c *classifier) setVar(name string, v value) {
 	} else {
 		delete(c.opaque, name)
 	}
+}
+
+// setCaseAttr records declare -l NAME (attr 'l'), -u ('u'), or neither
+// (0, declare +l +u): every later assignment to NAME is lowercased or
+// uppercased, as bash 5.2 does (declare -l x=RM makes x rm; the value x
+// already holds stays as it is, and -l with -u sets neither).
+func (c *classifier) setCaseAttr(name string, attr byte) {
+	name = c.resolveRef(name)
+	if attr == 0 {
+		delete(c.caseAttrs, name)
+		return
+	}
+	c.caseAttrs = set(c.caseAttrs, name, attr)
 }
 
 // resolveRef follows namerefs (declare -n) to the variable they name.

@@ -1,6 +1,7 @@
 package shellpolicy
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -107,9 +108,9 @@ func (c *classifier) eachItem(items []value, body func(value)) {
 }
 
 // whileLoop classifies while/until. `while read VAR …` over visible input
-// runs its body once per line with VAR set to it.
+// runs its body once per line with VAR set to what read makes of it.
 func (c *classifier) whileLoop(w *syntax.WhileClause, stdin *source) {
-	names, ok := readLoop(w)
+	names, raw, noIFS, ok := readLoop(w)
 	if !ok || stdin == nil || !stdin.visible {
 		for _, s := range w.Cond {
 			c.stmt(s, stdin)
@@ -124,97 +125,260 @@ func (c *classifier) whileLoop(w *syntax.WhileClause, stdin *source) {
 		}
 	}
 	c.eachItem(lines, func(line value) {
-		c.readInto(names, line)
+		ifs, set := c.vars["IFS"]
+		switch {
+		case noIFS:
+			ifs = ""
+		case !set:
+			ifs = " \t\n"
+		}
+		text, esc := readLine(line.s, readOpts{raw: raw, delim: '\n', nchars: -1})
+		c.readFields(names, lit(text), ifs, esc)
 		c.stmts(w.Do)
 	})
 }
 
-// readLoop reports `while read [-r] NAME…` and its names.
-func readLoop(w *syntax.WhileClause) ([]string, bool) {
+// readLoop reports `while [IFS=] read [-r] NAME…`, its names, -r, and an
+// empty IFS assigned before read.
+func readLoop(w *syntax.WhileClause) (names []string, raw, noIFS, ok bool) {
 	if w.Until || len(w.Cond) != 1 || len(w.Cond[0].Redirs) > 0 {
-		return nil, false
+		return nil, false, false, false
 	}
 	call, ok := w.Cond[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != "read" {
-		return nil, false
+		return nil, false, false, false
 	}
 	for _, a := range call.Assigns {
-		if a.Name == nil || a.Name.Value != "IFS" || a.Value != nil && a.Value.Lit() != "" {
-			return nil, false // IFS= read -r line: the whole line
+		if a.Name == nil || a.Name.Value != "IFS" || a.Append {
+			return nil, false, false, false
 		}
+		if s, lit := literal(a.Value); a.Value != nil && (!lit || s != "") {
+			return nil, false, false, false
+		}
+		noIFS = true // IFS= read -r line: the whole line
 	}
-	var names []string
 	for _, a := range call.Args[1:] {
 		s := a.Lit()
 		switch {
 		case s == "-r":
+			raw = true
 		case isName(s):
 			names = append(names, s)
 		default:
-			return nil, false
+			return nil, false, false, false
 		}
 	}
 	if len(names) == 0 {
 		names = []string{"REPLY"}
 	}
-	return names, true
+	return names, raw, noIFS, true
 }
 
-// readInto sets read's variables from one line: split by IFS, the last
-// name taking the rest.
-func (c *classifier) readInto(names []string, line value) {
+// readFields sets names from line as read does with IFS ifs: each name
+// but the last takes one field, the last the rest of the line. escaped
+// marks the bytes of line a backslash protected from splitting (nil: none).
+func (c *classifier) readFields(names []string, line value, ifs string, escaped []bool) {
 	if !line.known {
 		for _, n := range names {
-			c.setVar(n, value{opaque: true})
+			c.setVar(n, value{opaque: line.opaque})
 		}
 		return
 	}
-	fields := c.fields(line.s)
+	fields := readSplit(line.s, ifs, escaped, len(names))
 	for i, n := range names {
-		switch {
-		case i >= len(fields):
-			c.setVar(n, lit(""))
-		case i == len(names)-1:
-			c.setVar(n, lit(strings.Join(fields[i:], " ")))
-		default:
+		if i < len(fields) {
 			c.setVar(n, lit(fields[i]))
+		} else {
+			c.setVar(n, lit(""))
 		}
 	}
 }
 
-// readBuiltin classifies read and mapfile/readarray: the variables they
-// set get the first line of visible input, else a value nobody can see,
-// and a subscript in a name is evaluated.
-func (c *classifier) readBuiltin(name string, args []value, stdin *source) {
-	valued := "adinNptu"
-	if name != "read" {
-		valued = "CcdnOsu"
+// readSplit splits s into at most n fields as bash's read builtin does
+// (builtins/read.def, checked with bash 5.2): IFS whitespace around a
+// field is dropped, a non-blank IFS character ends one field, and the
+// last field is the rest of the line without its trailing IFS whitespace
+// (without a lone trailing delimiter either: IFS=, read a b <<< 'x,y,'
+// gives b=y). An empty IFS does not split at all.
+func readSplit(s, ifs string, escaped []bool, n int) []string {
+	if n <= 0 {
+		return nil
 	}
+	if ifs == "" {
+		return []string{s}
+	}
+	if len(escaped) != len(s) {
+		escaped = make([]bool, len(s))
+	}
+	isIFS := func(i int) bool { return !escaped[i] && strings.IndexByte(ifs, s[i]) >= 0 }
+	isWS := func(i int) bool { return isIFS(i) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') }
+	i := 0
+	for i < len(s) && isWS(i) {
+		i++
+	}
+	// word takes one field from i and the delimiter after it: IFS
+	// whitespace, at most one other IFS character, IFS whitespace.
+	word := func(i int) (string, int) {
+		j := i
+		for j < len(s) && !isIFS(j) {
+			j++
+		}
+		w := s[i:j]
+		for j < len(s) && isWS(j) {
+			j++
+		}
+		if j < len(s) && isIFS(j) && !isWS(j) {
+			j++
+			for j < len(s) && isWS(j) {
+				j++
+			}
+		}
+		return w, j
+	}
+	var out []string
+	for len(out) < n-1 && i < len(s) {
+		var w string
+		w, i = word(i)
+		out = append(out, w)
+	}
+	if i < len(s) {
+		if w, j := word(i); j == len(s) {
+			out = append(out, w)
+		} else {
+			e := len(s)
+			for e > i && isWS(e-1) {
+				e--
+			}
+			out = append(out, s[i:e])
+		}
+	}
+	return out
+}
+
+// readOpts is what read's options make of its input.
+type readOpts struct {
+	raw    bool   // -r: a backslash is an ordinary character
+	delim  byte   // -d: the character that ends the line (0: NUL)
+	nchars int    // -n N / -N N: at most N characters; -1 when not given
+	exact  bool   // -N: exactly N characters, the delimiter ignored, no splitting
+	known  bool   // every option's value is visible
+	fd     bool   // -u FD: reads another file descriptor, not stdin
+	array  string // -a NAME
+}
+
+// readLine is the text read consumes from in under o, and which of its
+// bytes a backslash escaped.
+func readLine(in string, o readOpts) (string, []bool) {
+	var b []byte
+	var esc []bool
+	for i := 0; i < len(in); i++ {
+		if o.nchars >= 0 && len(b) >= o.nchars {
+			break
+		}
+		ch := in[i]
+		if !o.raw && ch == '\\' && i+1 < len(in) {
+			i++
+			if in[i] == '\n' {
+				continue // a line continuation
+			}
+			b, esc = append(b, in[i]), append(esc, true)
+			continue
+		}
+		if !o.exact && ch == o.delim {
+			break
+		}
+		b, esc = append(b, ch), append(esc, false)
+	}
+	return string(b), esc
+}
+
+// parseRead reads read's options (getopt "ad:ei:n:N:p:rst:u:") and
+// returns them with the names it sets.
+func parseRead(args []value) (readOpts, []value) {
+	o := readOpts{delim: '\n', nchars: -1, known: true}
 	var names []value
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		switch {
-		case a.s == "--":
-			names = append(names, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a.s, "-") && len(a.s) > 1:
-			if f := a.s[len(a.s)-1]; strings.IndexByte(valued, f) >= 0 && i+1 < len(args) {
-				if f == 'a' {
-					names = append(names, args[i+1])
+		if a.s == "--" && len(names) == 0 {
+			return o, append(names, args[i+1:]...)
+		}
+		if !strings.HasPrefix(a.s, "-") || len(a.s) < 2 || len(names) > 0 {
+			names = append(names, a)
+			continue
+		}
+		if !a.known {
+			o.known = false
+		}
+	letters:
+		for j := 1; j < len(a.s); j++ {
+			f := a.s[j]
+			if strings.IndexByte("adinNptu", f) < 0 {
+				o.raw = o.raw || f == 'r'
+				continue
+			}
+			arg := value{s: a.s[j+1:], known: a.known}
+			if arg.s == "" {
+				if i+1 >= len(args) {
+					break letters
 				}
 				i++
+				arg = args[i]
 			}
-		default:
-			names = append(names, a)
+			if !arg.known {
+				o.known = false
+			}
+			switch f {
+			case 'a':
+				o.array = arg.s
+				names = append(names, arg)
+			case 'd':
+				o.delim = 0
+				if arg.s != "" {
+					o.delim = arg.s[0]
+				}
+			case 'n', 'N':
+				n, err := strconv.Atoi(arg.s)
+				if err != nil || n < 0 {
+					o.known = false
+				}
+				o.nchars, o.exact = n, f == 'N'
+			case 'u':
+				o.fd = true
+			}
+			break letters
+		}
+	}
+	return o, names
+}
+
+// readBuiltin classifies read and mapfile/readarray: the variables they
+// set get what read takes of visible input (the line up to -d's
+// delimiter, -n's or -N's characters, backslashes removed unless -r,
+// split by IFS, an IFS assigned before read included), else a value
+// nobody can see, and a subscript in a name is evaluated.
+func (c *classifier) readBuiltin(name string, args []value, stdin *source) {
+	var names []value
+	o := readOpts{delim: '\n', nchars: -1, known: true}
+	if name == "read" {
+		o, names = parseRead(args)
+	} else {
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a.s == "--":
+				names = append(names, args[i+1:]...)
+				i = len(args)
+			case strings.HasPrefix(a.s, "-") && len(a.s) > 1:
+				if f := a.s[len(a.s)-1]; strings.IndexByte("CcdnOsu", f) >= 0 && i+1 < len(args) {
+					i++
+				}
+			default:
+				names = append(names, a)
+			}
 		}
 	}
 	if len(names) == 0 && name == "read" {
 		names = []value{lit("REPLY")}
-	}
-	line := value{opaque: true}
-	if stdin != nil && stdin.visible && name == "read" {
-		first, _, _ := strings.Cut(stdin.text, "\n")
-		line = lit(first)
 	}
 	var plain []string
 	for _, n := range names {
@@ -223,7 +387,44 @@ func (c *classifier) readBuiltin(name string, args []value, stdin *source) {
 			plain = append(plain, n.s)
 		}
 	}
-	c.readInto(plain, line)
+	ifs, ok := c.vars["IFS"]
+	if !ok {
+		ifs = " \t\n"
+	}
+	ifsKnown := true
+	if v, ok := c.prefix["IFS"]; ok {
+		ifs, ifsKnown = v.s, v.known
+	}
+	switch {
+	case name != "read" || stdin == nil || !stdin.visible || o.fd:
+		for _, n := range plain {
+			c.setVar(n, value{opaque: true})
+		}
+		return
+	case !o.known || !ifsKnown && !o.exact:
+		for _, n := range plain {
+			c.setVar(n, value{}) // a part of visible input, but which part is not seen
+		}
+		return
+	}
+	text, esc := readLine(stdin.text, o)
+	if o.exact {
+		ifs = "" // -N: the characters read, not split
+	}
+	if o.array != "" {
+		// -a NAME: every field an element; $NAME is the first.
+		for _, n := range plain {
+			if n != o.array {
+				c.readFields([]string{n}, lit(text), ifs, esc)
+			}
+		}
+		if isName(o.array) {
+			f := readSplit(text, ifs, esc, 2)
+			c.setVar(o.array, lit(append(f, "")[0]))
+		}
+		return
+	}
+	c.readFields(plain, lit(text), ifs, esc)
 }
 
 // test classifies [[ … ]]: the operands of -eq and its kin are

@@ -212,6 +212,8 @@ type classifier struct {
 	ints        map[string]bool   // integer variables (declare -i): their assignments are arithmetic
 	funcs       map[string]*syntax.Stmt
 	aliases     map[string]string       // alias NAME=TEXT this script defined (callAlias)
+	caseAttrs   map[string]byte         // declare -l ('l') and -u ('u') variables (setCaseAttr)
+	posix       bool                    // bash's POSIX mode is on (set -o posix, POSIXLY_CORRECT=…)
 	recorded    map[string]value        // hash -p, BASH_CMDS[NAME]= and history -s entries later commands use (builtins.go)
 	calling     map[string]bool         // functions whose body is being classified for a call
 	params      []string                // positional parameters of a sh -c script ($0 first); nil when unknown

@@ -1,6 +1,8 @@
 package shellpolicy
 
 import (
+	"path"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -25,8 +27,10 @@ func (c *classifier) stmts(ss []*syntax.Stmt) source {
 // a subshell or command substitution leaves them.
 func (c *classifier) scoped(f func()) {
 	cwd, old, stack, vars, opaque, refs := c.cwd, c.oldCwd, c.dirStack, clone(c.vars), clone(c.opaque), clone(c.refs)
+	attrs, posix := clone(c.caseAttrs), c.posix
 	f()
 	c.cwd, c.oldCwd, c.dirStack, c.vars, c.opaque, c.refs = cwd, old, stack, vars, opaque, refs
+	c.caseAttrs, c.posix = attrs, posix
 }
 
 // set is m with m[k] = v, made when m is nil.
@@ -110,7 +114,11 @@ func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
 			c.arith(x)
 		}
 	case *syntax.DeclClause:
+		computed := c.declCase(cmd)
 		c.decl(cmd)
+		if computed {
+			c.declUnknown(cmd)
+		}
 	case *syntax.FuncDecl:
 		c.atLeast(Ordinary)
 		if forkBomb(cmd) {
@@ -122,6 +130,69 @@ func (c *classifier) command1(cmd syntax.Command, stdin *source) source {
 		c.compound(cmd, stdin)
 	}
 	return source{}
+}
+
+// declCase records the case attributes (-l, -u; +l, +u remove them)
+// declare, typeset and local give the names they assign, before the
+// values are assigned. computed reports an option word computed at run
+// time, which may be one of them.
+func (c *classifier) declCase(d *syntax.DeclClause) (computed bool) {
+	switch d.Variant.Value {
+	case "declare", "typeset", "local":
+	default:
+		return false
+	}
+	lower, upper, given := false, false, false
+	for _, a := range d.Args {
+		if !a.Naked || a.Name != nil || a.Value == nil {
+			continue
+		}
+		o, ok := literal(a.Value)
+		switch {
+		case !ok:
+			computed = true
+		case len(o) > 1 && (o[0] == '-' || o[0] == '+'):
+			if strings.ContainsAny(o[1:], "lu") {
+				given = true
+			}
+			if strings.Contains(o[1:], "l") {
+				lower = o[0] == '-'
+			}
+			if strings.Contains(o[1:], "u") {
+				upper = o[0] == '-'
+			}
+		}
+	}
+	if !given {
+		return computed
+	}
+	attr := byte(0)
+	switch {
+	case lower && !upper:
+		attr = 'l'
+	case upper && !lower:
+		attr = 'u'
+	}
+	for _, a := range d.Args {
+		if a.Name != nil {
+			c.setCaseAttr(a.Name.Value, attr)
+		}
+	}
+	return computed
+}
+
+// declUnknown makes the variables a declaration with a computed option
+// assigned unknown: the option may change their case.
+func (c *classifier) declUnknown(d *syntax.DeclClause) {
+	for _, a := range d.Args {
+		if a.Name != nil && !a.Naked && a.Index == nil {
+			name := c.resolveRef(a.Name.Value)
+			if _, ok := c.vars[name]; ok {
+				c.generation++
+				delete(c.vars, name)
+			}
+		}
+	}
 }
 
 // compound classifies if/while/for/case and the rest: never read-only (a
@@ -216,6 +287,7 @@ func (c *classifier) pipeline(stages []*syntax.Stmt, stdin *source) source {
 // call classifies one simple command and returns what it prints.
 func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
 	var prefix map[string]value // GIT_DIR=… git …: the repository that one command uses
+	var temps []tempVar         // x=v cmd: x is v while cmd runs
 	for _, a := range ce.Assigns {
 		v := c.assignValue(a)
 		if a.Name == nil {
@@ -228,11 +300,20 @@ func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
 			c.setVar(name, value{opaque: v.opaque})
 		case len(ce.Args) == 0:
 			c.setVar(name, v)
-		case prefixVar(name):
-			if prefix == nil {
-				prefix = map[string]value{}
+			if name == "POSIXLY_CORRECT" {
+				c.posix = true // bash turns on its POSIX mode
 			}
-			prefix[name] = v
+		default:
+			if prefixVar(name) || name == "IFS" {
+				if prefix == nil {
+					prefix = map[string]value{}
+				}
+				prefix[name] = v
+			}
+			if a.Index != nil {
+				v = value{opaque: v.opaque}
+			}
+			temps = append(temps, tempVar{name, v})
 		}
 	}
 	if len(ce.Args) == 0 {
@@ -248,14 +329,129 @@ func (c *classifier) call(ce *syntax.CallExpr, stdin *source) source {
 		args = c.expandWord(args, w)
 	}
 	if len(args) == 0 {
+		for _, t := range temps { // no command word is left: the assignments stay
+			c.setVar(t.name, t.v)
+		}
 		return source{visible: true}
 	}
+	if args[0].known && args[0].s == "set" {
+		c.setOptions(args[1:])
+	}
+	var olds []oldVar
+	if !args[0].known || specialBuiltin(args[0].s) || c.funcs[args[0].s] != nil {
+		olds = c.setTemps(temps) // what eval, source and a function run sees
+	}
 	c.command(args, stdin)
+	if n := c.globNames(ce.Args[0]); n > 1 {
+		// /bin/r? with several matches runs the first with the others as
+		// arguments; each is judged as the command, in case the shell's
+		// filesystem differs.
+		for _, alt := range args[1:n] {
+			c.command(append([]value{alt}, args[n:]...), stdin)
+		}
+	}
+	c.restoreTemps(olds, args[0])
 	return c.emits(args, stdin)
 }
 
+// globNames is how many fields the command word w expanded to as a glob
+// (0 when it is not one).
+func (c *classifier) globNames(w *syntax.Word) int {
+	pat := w.Lit()
+	if !strings.ContainsAny(pat, "*?[") || strings.Contains(pat, "{") {
+		return 0
+	}
+	return len(c.globFields(nil, c.word(w), pat))
+}
+
+// tempVar is an assignment before a command word.
+type tempVar struct {
+	name string
+	v    value
+}
+
+// oldVar is what a variable held before a command's own assignment.
+type oldVar struct {
+	name       string
+	s          string
+	known, opq bool
+	v          value // the command's value
+}
+
+// setTemps sets the assignments before a command for the time it runs
+// (a function, eval or source, a script it starts see them) and returns
+// what the variables held before.
+func (c *classifier) setTemps(temps []tempVar) []oldVar {
+	if len(temps) == 0 {
+		return nil
+	}
+	olds := make([]oldVar, 0, len(temps))
+	for _, t := range temps {
+		s, known := c.vars[t.name]
+		olds = append(olds, oldVar{t.name, s, known, c.opaque[t.name], t.v})
+		c.setVar(t.name, t.v)
+	}
+	return olds
+}
+
+// restoreTemps ends the assignments before a command. Before a special
+// builtin (:, eval, export, set …) they stay in a POSIX shell: sh (dash)
+// always, bash under set -o posix. Where the shell is not known to be
+// POSIX (this may be sh -c, or bash), a variable that is not its old value
+// again is unknown afterwards: x=rm :; $x -rf / is rm in sh.
+func (c *classifier) restoreTemps(olds []oldVar, name value) {
+	if len(olds) == 0 {
+		return
+	}
+	special := !name.known || specialBuiltin(name.s)
+	posix := c.posix
+	c.generation++
+	for i := len(olds) - 1; i >= 0; i-- {
+		o := olds[i]
+		switch {
+		case special && posix:
+			c.setVar(o.name, o.v)
+		case special && !(o.known && o.v.known && o.s == o.v.s):
+			c.setVar(o.name, value{opaque: o.opq || o.v.opaque})
+		default:
+			if o.known {
+				c.vars[o.name] = o.s
+			} else {
+				delete(c.vars, o.name)
+			}
+			if o.opq {
+				c.opaque = set(c.opaque, o.name, true)
+			} else {
+				delete(c.opaque, o.name)
+			}
+		}
+	}
+}
+
+// setOptions follows set -o posix (and +o posix).
+func (c *classifier) setOptions(args []value) {
+	for i := 0; i+1 < len(args); i++ {
+		a := args[i].s
+		if len(a) > 1 && (a[0] == '-' || a[0] == '+') && strings.HasSuffix(a, "o") && args[i+1].s == "posix" {
+			c.posix = a[0] == '-'
+		}
+	}
+}
+
+// specialBuiltin reports POSIX's special builtins, whose prefix
+// assignments persist in a POSIX shell.
+func specialBuiltin(name string) bool {
+	switch name {
+	case ":", ".", "eval", "export", "set", "shift", "trap", "unset", "exit", "return", "break", "continue",
+		"readonly", "times", "exec", "source":
+		return true
+	}
+	return false
+}
+
 // expandWord appends to out one argument word as the fields the shell
-// makes of it: brace lists expanded, unquoted expansions split.
+// makes of it: brace lists and sequences expanded, unquoted expansions
+// split, and a glob of literal text matched against the filesystem.
 func (c *classifier) expandWord(out []value, w *syntax.Word) []value {
 	v := c.word(w)
 	if len(w.Parts) == 1 && v.literal && strings.Contains(v.s, "{") {
@@ -263,9 +459,22 @@ func (c *classifier) expandWord(out []value, w *syntax.Word) []value {
 			for _, s := range braces(lit.Value) {
 				x := v
 				x.s = c.tilde(unescape(s, false))
+				x.glob = strings.ContainsAny(s, "*?[")
+				if x.glob {
+					out = c.globFields(out, x, c.tilde(s))
+					continue
+				}
 				out = append(out, x)
 			}
 			return out
+		}
+	}
+	if v.glob && v.literal {
+		if pat, ok := globPattern(w); ok {
+			if strings.HasPrefix(pat, "~") {
+				pat = c.tilde(pat)
+			}
+			return c.globFields(out, v, pat)
 		}
 	}
 	if !v.splits || !v.known {
@@ -279,6 +488,114 @@ func (c *classifier) expandWord(out []value, w *syntax.Word) []value {
 	return out
 }
 
+// globFields appends the paths the glob pattern pat (v's word) matches,
+// as bash expands them: sorted, hidden names only for a pattern part that
+// starts with a dot, and the word as written when nothing matches. A
+// relative pattern needs the working directory. Past maxGlob paths, the
+// word stays a glob, with any match among them that is catastrophic to
+// delete, so rm's rules see it.
+func (c *classifier) globFields(out []value, v value, pat string) []value {
+	if !path.IsAbs(pat) && c.cwd == "" || !c.spend() {
+		return append(out, v)
+	}
+	full := pat
+	if !path.IsAbs(pat) {
+		full = path.Join(c.cwd, pat)
+	}
+	matches, err := filepath.Glob(full)
+	if err != nil || len(matches) == 0 {
+		return append(out, v)
+	}
+	parts := strings.Split(full, "/")
+	var names []string
+	for _, m := range matches {
+		if hiddenMatch(parts, strings.Split(m, "/")) {
+			continue
+		}
+		if !path.IsAbs(pat) {
+			m = strings.TrimPrefix(m, strings.TrimSuffix(c.cwd, "/")+"/")
+		}
+		names = append(names, m)
+	}
+	if len(names) == 0 {
+		return append(out, v)
+	}
+	if c.catastrophic(v.s) {
+		out = append(out, v) // rm -rf ~/*: what the glob stands for, as written
+	}
+	if len(names) > maxGlob {
+		if !c.catastrophic(v.s) {
+			out = append(out, v)
+		}
+		for _, m := range names {
+			if c.catastrophic(m) {
+				x := v
+				x.s, x.glob = m, false
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	for _, m := range names {
+		x := v
+		x.s, x.glob = m, false
+		out = append(out, x)
+	}
+	return out
+}
+
+// hiddenMatch reports a match whose name starting with a dot bash would
+// not match: the pattern part there has a glob character and no leading dot.
+func hiddenMatch(pat, match []string) bool {
+	if len(pat) != len(match) {
+		return false
+	}
+	for i, p := range pat {
+		if strings.HasPrefix(match[i], ".") && !strings.HasPrefix(p, ".") && strings.ContainsAny(p, "*?[") {
+			return true
+		}
+	}
+	return false
+}
+
+// globPattern is w's text as a filepath.Match pattern: unquoted text as
+// written (its backslashes escape), quoted text with its glob characters
+// escaped; ok is false for a word with anything but literal text.
+func globPattern(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	quote := func(s string) {
+		for i := 0; i < len(s); i++ {
+			if strings.IndexByte(`*?[\`, s[i]) >= 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(s[i])
+		}
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				quote(ansiC(p.Value))
+			} else {
+				quote(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				quote(unescape(l.Value, true))
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
 func (c *classifier) assignValue(a *syntax.Assign) value {
 	if a.Index != nil {
 		c.arith(a.Index) // a[i]=v: the subscript is arithmetic
@@ -290,12 +607,31 @@ func (c *classifier) assignValue(a *syntax.Assign) value {
 			}
 			c.word(e.Value)
 		}
+		if a.Append && a.Name != nil {
+			// a+=(…) adds elements after the first, which $a stays.
+			return c.current(a.Name.Value)
+		}
 		return value{}
 	}
-	if a.Value == nil {
-		return value{known: true, literal: true}
+	v := value{known: true, literal: true}
+	if a.Value != nil {
+		v = c.word(a.Value)
 	}
-	return c.word(a.Value)
+	if !a.Append || a.Name == nil || a.Index != nil || c.ints[c.resolveRef(a.Name.Value)] {
+		return v // an integer's x+=v is arithmetic, judged by v
+	}
+	// x+=v appends to x's value.
+	old := c.current(a.Name.Value)
+	return value{s: old.s + v.s, known: old.known && v.known, literal: old.literal && v.literal,
+		opaque: old.opaque || v.opaque, download: v.download || old.download, glob: v.glob, w: a.Value}
+}
+
+// current is a variable's value as a value: known, opaque or unknown.
+func (c *classifier) current(name string) value {
+	if s, ok := c.lookup(name); ok {
+		return lit(s)
+	}
+	return value{s: "$" + name, opaque: c.isOpaque(name)}
 }
 
 // command classifies argv whose name may be computed.

@@ -2,6 +2,7 @@ package shellpolicy
 
 import (
 	"bytes"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -169,11 +170,26 @@ func (c *classifier) param(p *syntax.ParamExp) (s string, known, opaque bool) {
 		c.promptValue(name)
 	}
 	if !simpleParam(p) {
-		if def != nil && (p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) {
-			if s, ok := c.lookup(name); ok {
-				return s, true, false
+		if s, ok := c.lookup(name); ok && p.Index == nil && !p.Excl && p.Names == 0 && !p.Width && len(p.Modifiers) == 0 {
+			if r, ok := c.operate(p, s, def); ok {
+				return r.s, r.known, r.opaque
 			}
-			return def.s, def.known, def.opaque || c.isOpaque(name)
+			return "${" + name + "…}", false, false
+		}
+		if p.Exp != nil && p.Index == nil && !p.Excl {
+			switch p.Exp.Op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+				if def != nil {
+					return def.s, def.known, def.opaque || c.isOpaque(name)
+				}
+			case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+				// ${x:=v}: x is v from here on, as far as the classifier can tell.
+				if def != nil && !c.isOpaque(name) {
+					c.setVar(name, *def)
+					return def.s, def.known, def.opaque
+				}
+				c.setVar(name, value{opaque: true})
+			}
 		}
 		return "${" + name + "…}", false, c.isOpaque(name) && !p.Length
 	}
@@ -246,8 +262,8 @@ func (c *classifier) fields(s string) []string {
 // maxBraces bounds brace expansion of one word.
 const maxBraces = 64
 
-// braces expands the comma lists of an unquoted literal word
-// (/{bin,etc} is /bin and /etc); sequences ({1..9}) are left as written.
+// braces expands the comma lists and sequences of an unquoted literal
+// word (/{bin,etc} is /bin and /etc, r{m..m} is rm), up to maxBraces words.
 func braces(s string) []string {
 	depth, open := 0, -1
 	for i := 0; i < len(s); i++ {
@@ -263,6 +279,9 @@ func braces(s string) []string {
 			if depth--; depth == 0 && open >= 0 {
 				alts := splitTop(s[open+1 : i])
 				if len(alts) < 2 {
+					alts = sequence(s[open+1 : i])
+				}
+				if len(alts) == 0 {
 					open = -1
 					continue
 				}
@@ -280,6 +299,77 @@ func braces(s string) []string {
 	}
 	return []string{s}
 }
+
+// sequence expands the body of a brace sequence as bash does: {1..3},
+// {3..1}, {01..10} (padded to the wider end), {a..e..2}; nil when body is
+// not one or it is longer than maxBraces.
+func sequence(body string) []string {
+	parts := strings.Split(body, "..")
+	if len(parts) != 2 && len(parts) != 3 {
+		return nil
+	}
+	step := 1
+	if len(parts) == 3 {
+		n, err := strconv.Atoi(parts[2])
+		if err != nil {
+			return nil
+		}
+		if step = max(n, -n); step == 0 {
+			step = 1
+		}
+	}
+	a, errA := strconv.Atoi(parts[0])
+	b, errB := strconv.Atoi(parts[1])
+	chars := false
+	switch {
+	case errA == nil && errB == nil:
+	case len(parts[0]) == 1 && len(parts[1]) == 1 && isLetter(parts[0][0]) && isLetter(parts[1][0]):
+		a, b, chars = int(parts[0][0]), int(parts[1][0]), true
+	default:
+		return nil
+	}
+	width := 0
+	if !chars {
+		for _, p := range parts[:2] {
+			d := strings.TrimPrefix(p, "-")
+			if len(d) > 1 && d[0] == '0' {
+				width = max(width, len(p))
+			}
+		}
+	}
+	if (max(a, b)-min(a, b))/step >= maxBraces {
+		return nil
+	}
+	dir := 1
+	if b < a {
+		dir = -1
+	}
+	var out []string
+	for n := a; dir*(b-n) >= 0; n += dir * step {
+		switch {
+		case chars && n == '\\':
+			out = append(out, "") // {Z..a}: bash removes the backslash as a quote
+		case chars:
+			out = append(out, string(rune(n)))
+		case width > 0:
+			s := strconv.Itoa(max(n, -n))
+			pad := width - len(s)
+			if n < 0 {
+				pad--
+			}
+			s = strings.Repeat("0", max(pad, 0)) + s
+			if n < 0 {
+				s = "-" + s
+			}
+			out = append(out, s)
+		default:
+			out = append(out, strconv.Itoa(n))
+		}
+	}
+	return out
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // splitTop splits s at the commas outside nested braces.
 func splitTop(s string) []string {
@@ -502,4 +592,382 @@ func validUTF8(s string) string {
 
 func isHex(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
+}
+
+// maxOperand bounds the values the parameter operators are evaluated on.
+const maxOperand = 4096
+
+// operate evaluates ${name…} on name's known value s as bash does
+// (checked with bash 5.2): the length, a slice with constant bounds, the
+// defaults and alternatives (${x:=v} also assigns), the pattern removals
+// and replacements with a pattern the classifier can read, and the case
+// operators. ok is false where the result cannot be told.
+func (c *classifier) operate(p *syntax.ParamExp, s string, def *value) (v value, ok bool) {
+	if len(s) > maxOperand {
+		return value{}, false
+	}
+	known := func(s string) (value, bool) { return value{s: s, known: true}, true }
+	switch {
+	case p.Length:
+		if p.Slice != nil || p.Repl != nil || p.Exp != nil {
+			return value{}, false
+		}
+		return known(strconv.Itoa(utf8.RuneCountInString(s)))
+	case p.Slice != nil:
+		if p.Repl != nil || p.Exp != nil {
+			return value{}, false
+		}
+		r := []rune(s)
+		off, ok := constArith(p.Slice.Offset)
+		if !ok {
+			return value{}, false
+		}
+		if off < 0 {
+			off += len(r)
+		}
+		if off < 0 || off > len(r) {
+			return known("")
+		}
+		end := len(r)
+		if p.Slice.Length != nil {
+			n, ok := constArith(p.Slice.Length)
+			if !ok {
+				return value{}, false
+			}
+			if n < 0 {
+				if end += n; end < off {
+					return value{}, false // bash: substring expression < 0
+				}
+			} else {
+				end = min(off+n, len(r))
+			}
+		}
+		return known(string(r[off:end]))
+	case p.Repl != nil:
+		if p.Exp != nil {
+			return value{}, false
+		}
+		return c.replace(s, p.Repl)
+	case p.Exp == nil:
+		return value{}, false
+	}
+	set := s != "" || p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.AssignUnset ||
+		p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.ErrorUnset
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		if set {
+			return known(s)
+		}
+		if def == nil {
+			return known("")
+		}
+		if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
+			c.setVar(p.Param.Value, *def)
+		}
+		return *def, true
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if !set {
+			return known("")
+		}
+		if def == nil {
+			return known("")
+		}
+		return *def, true
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return known(s)
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix, syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		re, ok := c.pattern(p.Exp.Word)
+		if !ok {
+			return value{}, false
+		}
+		return known(trimPattern(s, re, p.Exp.Op))
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		if p.Exp.Word != nil && p.Exp.Word.Lit() != "" && p.Exp.Word.Lit() != "?" {
+			return value{}, false // ${x^^[a-m]}: only some letters
+		}
+		upper := p.Exp.Op == syntax.UpperFirst || p.Exp.Op == syntax.UpperAll
+		if p.Exp.Op == syntax.UpperAll || p.Exp.Op == syntax.LowerAll {
+			return known(caseAll(s, upper))
+		}
+		return known(caseFirst(s, upper))
+	case syntax.OtherParamOps:
+		switch p.Exp.Word.Lit() {
+		case "U":
+			return known(strings.ToUpper(s))
+		case "L":
+			return known(strings.ToLower(s))
+		case "u":
+			return known(caseFirst(s, true))
+		case "E":
+			return known(ansiC(s))
+		}
+	}
+	return value{}, false
+}
+
+func caseAll(s string, upper bool) string {
+	if upper {
+		return strings.ToUpper(s)
+	}
+	return strings.ToLower(s)
+}
+
+func caseFirst(s string, upper bool) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return caseAll(string(r), upper) + s[n:]
+}
+
+// constArith is the value of an arithmetic expression of integer
+// constants and unary minus (${x: -1}, ${x:0:1}); ok is false otherwise.
+func constArith(x syntax.ArithmExpr) (int, bool) {
+	switch x := x.(type) {
+	case *syntax.Word:
+		n, err := strconv.Atoi(x.Lit())
+		return n, err == nil && n > -maxOperand && n < 1<<20
+	case *syntax.UnaryArithm:
+		n, ok := constArith(x.X)
+		switch {
+		case !ok || x.Post:
+			return 0, false
+		case x.Op == syntax.Minus:
+			return -n, true
+		case x.Op == syntax.Plus:
+			return n, true
+		}
+	case *syntax.ParenArithm:
+		return constArith(x.X)
+	}
+	return 0, false
+}
+
+// pattern turns a pattern word (${x%PAT}) into an anchored regular
+// expression with bash's matching: unquoted *, ? and [...] match, * also
+// across /; quoted text is literal. ok is false for what it cannot read.
+func (c *classifier) pattern(w *syntax.Word) (*regexp.Regexp, bool) {
+	var b strings.Builder
+	b.WriteString(`^(?s:`)
+	if w != nil {
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if !globRegexp(&b, p.Value) {
+					return nil, false
+				}
+			case *syntax.SglQuoted:
+				s := p.Value
+				if p.Dollar {
+					s = ansiC(s)
+				}
+				b.WriteString(regexp.QuoteMeta(s))
+			case *syntax.DblQuoted:
+				v := c.word(&syntax.Word{Parts: []syntax.WordPart{p}})
+				if !v.known {
+					return nil, false
+				}
+				b.WriteString(regexp.QuoteMeta(v.s))
+			default:
+				v := c.word(&syntax.Word{Parts: []syntax.WordPart{p}})
+				if !v.known || strings.ContainsAny(v.s, `*?[\`) {
+					return nil, false
+				}
+				b.WriteString(regexp.QuoteMeta(v.s))
+			}
+		}
+	}
+	b.WriteString(`)$`)
+	re, err := regexp.Compile(b.String())
+	return re, err == nil
+}
+
+// globRegexp writes the unquoted pattern text s as a regular expression;
+// it reports false for what it does not translate (extended globs,
+// bracket expressions beyond letters, digits, ranges and classes).
+func globRegexp(b *strings.Builder, s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; ch {
+		case '\\':
+			if i+1 == len(s) {
+				return false
+			}
+			i++
+			b.WriteString(regexp.QuoteMeta(s[i : i+1]))
+		case '*':
+			b.WriteString(`.*`)
+		case '?':
+			b.WriteString(`.`)
+		case '[':
+			end, class, ok := bracket(s[i:])
+			if !ok {
+				b.WriteString(`\[`) // no closing ]: a literal [
+				continue
+			}
+			if class == "" {
+				return false
+			}
+			b.WriteString(class)
+			i += end
+		case '(', '|':
+			return false // an extended glob, maybe
+		default:
+			b.WriteString(regexp.QuoteMeta(s[i : i+1]))
+		}
+	}
+	return true
+}
+
+// bracket reads a bracket expression at the start of s: its last byte's
+// index and the regular expression for it ("" when it cannot translate
+// it); ok is false when s has no closing ].
+func bracket(s string) (end int, class string, ok bool) {
+	i := 1
+	neg := i < len(s) && (s[i] == '!' || s[i] == '^')
+	if neg {
+		i++
+	}
+	start := i
+	for j := i; j < len(s); j++ {
+		if s[j] == ']' && j > start {
+			body := s[start:j]
+			for k := 0; k < len(body); k++ {
+				ch := body[k]
+				if ch == '[' && strings.HasPrefix(body[k:], "[:") {
+					e := strings.Index(body[k:], ":]")
+					if e < 0 {
+						return j, "", true
+					}
+					k += e + 1
+					continue
+				}
+				if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' ||
+					strings.IndexByte("-_./,:@+%= ~", ch) >= 0 || ch == ']' && k == 0) {
+					return j, "", true
+				}
+			}
+			body = strings.ReplaceAll(body, "]", `\]`)
+			if neg {
+				return j, "[^" + body + "]", true
+			}
+			return j, "[" + body + "]", true
+		}
+		if s[j] == '[' && j+1 < len(s) && s[j+1] == ':' {
+			if e := strings.Index(s[j:], ":]"); e > 0 {
+				j += e + 1
+			}
+		}
+	}
+	return 0, "", false
+}
+
+// trimPattern removes the shortest or longest prefix or suffix of s that
+// re matches (${x#p}, ${x##p}, ${x%p}, ${x%%p}).
+func trimPattern(s string, re *regexp.Regexp, op syntax.ParExpOperator) string {
+	switch op {
+	case syntax.RemSmallPrefix:
+		for i := 0; i <= len(s); i++ {
+			if re.MatchString(s[:i]) {
+				return s[i:]
+			}
+		}
+	case syntax.RemLargePrefix:
+		for i := len(s); i >= 0; i-- {
+			if re.MatchString(s[:i]) {
+				return s[i:]
+			}
+		}
+	case syntax.RemSmallSuffix:
+		for i := len(s); i >= 0; i-- {
+			if re.MatchString(s[i:]) {
+				return s[:i]
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for i := 0; i <= len(s); i++ {
+			if re.MatchString(s[i:]) {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+// emptyWord reports a word of no text at all (an empty pattern).
+func emptyWord(w *syntax.Word) bool {
+	if w == nil {
+		return true
+	}
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || l.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// replace evaluates ${x/pat/rep} and its kin on s: the first (//: every)
+// longest match replaced, /# anchored at the start, /% at the end. A
+// replacement with & (bash 5.2's patsub_replacement) is not evaluated.
+func (c *classifier) replace(s string, r *syntax.Replace) (value, bool) {
+	orig := r.Orig
+	anchor := byte(0)
+	if orig != nil && len(orig.Parts) > 0 && !r.All {
+		if l, ok := orig.Parts[0].(*syntax.Lit); ok && (strings.HasPrefix(l.Value, "#") || strings.HasPrefix(l.Value, "%")) {
+			anchor = l.Value[0]
+			parts := append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, orig.Parts[1:]...)
+			orig = &syntax.Word{Parts: parts}
+		}
+	}
+	re, ok := c.pattern(orig)
+	if !ok {
+		return value{}, false
+	}
+	with := value{known: true}
+	if r.With != nil {
+		with = c.word(r.With)
+		if !with.known || strings.Contains(with.s, "&") || strings.Contains(with.s, `\`) {
+			return value{}, false
+		}
+	}
+	if emptyWord(orig) {
+		if anchor != 0 {
+			return value{}, false
+		}
+		return value{s: s, known: true}, true // an empty pattern matches nothing
+	}
+	switch anchor {
+	case '#':
+		for j := len(s); j > 0; j-- {
+			if re.MatchString(s[:j]) {
+				return value{s: with.s + s[j:], known: true}, true
+			}
+		}
+		return value{s: s, known: true}, true
+	case '%':
+		for i := 0; i < len(s); i++ {
+			if re.MatchString(s[i:]) {
+				return value{s: s[:i] + with.s, known: true}, true
+			}
+		}
+		return value{s: s, known: true}, true
+	}
+	var b strings.Builder
+	i := 0
+	for i < len(s) {
+		j := len(s)
+		for ; j > i && !re.MatchString(s[i:j]); j-- {
+		}
+		if j == i {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		b.WriteString(with.s)
+		if i = j; !r.All {
+			break
+		}
+	}
+	b.WriteString(s[i:])
+	return value{s: b.String(), known: true}, true
 }

@@ -62,6 +62,15 @@ func hostileBashCases(string) []hostileCase {
 		// later shells and gits run: writing one is an explicit approval.
 		{"cp notes.txt ~/.bashrc", "explicit", "STANDIN:cp"},
 		{"cp notes.txt ~/.gitconfig", "explicit", "STANDIN:cp"},
+		// The second red-team round: a wrapper's directory, a program's
+		// option that runs a command, an interpreter's bundled flags, a
+		// value bash evaluates as arithmetic, a builtin that runs code.
+		{"env -C / sh -c 'rm -rf *'", "blocked", "STANDIN:rm"},
+		{"tar --to-command='rm -rf ~' -xf none.tar", "blocked", "STANDIN:rm"},
+		{`perl -ne 'system("rm -rf ~")' /dev/null`, "blocked", "STANDIN:perl"},
+		{`OPTIND='a[$(rm -rf /)]'`, "blocked", "STANDIN:rm"},
+		{"jobs -x rm -rf /", "blocked", "STANDIN:rm"},
+		{"r{m..m} -rf /", "blocked", "STANDIN:rm"},
 		// A package.json script is what npm test or pnpm run runs.
 		{"npm test", "blocked", "STANDIN:npm"},
 		{"pnpm run build", "ordinary", "STANDIN:pnpm"},

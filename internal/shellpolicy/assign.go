@@ -34,6 +34,9 @@ func (c *classifier) assigned(name string, v value) {
 		} else if v.opaque {
 			c.flag(Explicit, "sets "+name+" to a value the classifier cannot see, whose substitutions the shell runs")
 		}
+	case name == "GIT_EXEC_PATH":
+		c.flag(Explicit, "makes git take its commands from "+v.text()+" (GIT_EXEC_PATH=), which runs the programs "+
+			"there")
 	case gitConfigVar(name):
 		c.flag(Explicit, "sets git configuration through the environment ("+name+"), which can make git run a command")
 		if v.known && v.s != "" && !strings.HasPrefix(name, "GIT_CONFIG_KEY_") {

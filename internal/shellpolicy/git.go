@@ -24,8 +24,13 @@ func (c *classifier) git(args []value) {
 			if a == "--config-env" && len(args) > 0 {
 				args = args[1:]
 			}
-		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--exec-path" ||
-			a == "--super-prefix":
+		case a == "--exec-path":
+			return // git prints its exec path and exits, whatever follows
+		case strings.HasPrefix(a, "--exec-path="):
+			c.flag(Explicit, "makes git take its commands from "+strings.TrimPrefix(v0.text(), "--exec-path=")+
+				" (git --exec-path=DIR), which runs the programs there")
+			harmless = false
+		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix":
 			harmless = false
 			if len(args) > 0 {
 				g.option(c, a, args[0])

@@ -34,7 +34,7 @@ func (c *classifier) runners(name string, args []value, stdin *source) {
 	case "rsync":
 		c.rsyncRuns(args)
 	case "ssh", "scp", "sftp":
-		c.sshRuns(name, args)
+		c.sshRuns(name, args, stdin)
 	case "man":
 		c.gnuRuns(args, "man", []string{"pager", "html", "config-file", "manpath", "systems", "sections",
 			"extension", "preprocessor", "prompt", "encoding", "locale", "troff-device", "recode"}, "CMmSsepPrTRLE",
@@ -286,8 +286,10 @@ var sshCommandKeys = map[string]bool{"proxycommand": true, "localcommand": true,
 // at their first operand. ssh -o KEY=VALUE (or "KEY VALUE", the key in any
 // case) with ProxyCommand, LocalCommand or KnownHostsCommand runs VALUE on
 // this machine; scp and sftp take -o for the ssh they start, -S names that
-// ssh program and -D a local sftp server program.
-func (c *classifier) sshRuns(name string, args []value) {
+// ssh program and -D a local sftp server program. -F names a configuration
+// file, which can set those keywords (sshConfigFile), and sftp -b a batch
+// file, whose !CMD lines run here (sftpBatch; -b - reads stdin).
+func (c *classifier) sshRuns(name string, args []value, stdin *source) {
 	valued := map[string]string{
 		"ssh":  "BbcDEeFIiJLlmOoPpQRSWw",
 		"scp":  "cDFiJloPSX",
@@ -316,6 +318,14 @@ func (c *classifier) sshRuns(name string, args []value) {
 			c.sshOption(v, what)
 		case (f == 'S' || f == 'D') && name != "ssh":
 			c.namedProgram(what, v, true) // -S is exec'd unsplit: splitting costs only a stricter verdict
+		case f == 'F':
+			c.sshConfigFile(v, what)
+		case f == 'b' && name == "sftp" && v.known && v.s == "-":
+			if text, ok := c.stdinText(stdin, "sftp -b -", "batch commands"); ok {
+				c.sftpBatch(lit(""), text)
+			}
+		case f == 'b' && name == "sftp":
+			c.commandFile(v, what, "batch commands", func(j *classifier, text string) { j.sftpBatch(v, text) })
 		}
 	}
 }
@@ -370,14 +380,32 @@ func (c *classifier) lessRuns(name string, args []value) {
 
 // vimRuns: vim -c CMD, +CMD and --cmd CMD run Ex commands; those that run a
 // shell command (:!CMD, :r !CMD, :w !CMD, :{range}!CMD, system(…),
-// :terminal CMD, :python …) are judged as it. -S FILE sources a file of Ex
-// commands, as a vimrc does.
+// :terminal CMD, :python …) are judged as it. -S FILE (Session.vim when
+// no file follows) and -u VIMRC source a file of Ex commands, -s FILE
+// types a file of keys (its : and ! commands run); each is a commandFile.
 func (c *classifier) vimRuns(name string, args []value) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a.s == "--":
 			return
+		case a.s == "-S" || a.s == "-u" || a.s == "-s":
+			var f value
+			switch {
+			case i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "-"):
+				i++
+				f = args[i]
+			case a.s == "-S":
+				f = lit("Session.vim")
+			default:
+				continue
+			}
+			if a.s == "-u" && f.known && (f.s == "NONE" || f.s == "NORC" || f.s == "DEFAULTS") {
+				continue
+			}
+			what := name + " " + a.s + " " + f.text()
+			keys := a.s == "-s"
+			c.commandFile(f, what, "editor commands", func(j *classifier, text string) { j.vimFile(text, what, keys) })
 		case a.s == "-c" || a.s == "--cmd":
 			if i+1 >= len(args) {
 				return
@@ -1096,8 +1124,27 @@ func (c *classifier) ncRuns(name string, args []value) {
 
 // cmakeRuns: cmake -E rm, remove and remove_directory delete as rm does;
 // env, chdir DIR and time run the command that follows.
+//
+// cmake -P FILE runs a CMake script and -C FILE one that fills the cache
+// (a commandFile): execute_process(COMMAND …) runs its programs,
+// file(REMOVE …) and file(REMOVE_RECURSIVE …) delete as rm -f and rm -rf.
 func (c *classifier) cmakeRuns(args []value) {
 	for i, a := range args {
+		if a.s == "--" {
+			return // cmake --build … -- ARGS: the build tool's arguments
+		}
+		if (a.s == "-P" || a.s == "-C") && i+1 < len(args) {
+			f := args[i+1]
+			what := "cmake " + a.s + " " + f.text()
+			c.commandFile(f, what, "a CMake script", func(j *classifier, text string) { j.cmakeScript(text, what) })
+			continue
+		}
+		if strings.HasPrefix(a.s, "-C") && len(a.s) > 2 {
+			f := part(a, a.s[2:])
+			what := "cmake -C " + f.text()
+			c.commandFile(f, what, "a CMake script", func(j *classifier, text string) { j.cmakeScript(text, what) })
+			continue
+		}
 		if a.s != "-E" || i+1 >= len(args) {
 			continue
 		}
@@ -1423,4 +1470,411 @@ func dockerRunValued(opt string) bool {
 		return strings.IndexByte("ditPq", opt[len(opt)-1]) < 0 // a bundle: its last letter may take one
 	}
 	return strings.HasPrefix(opt, "-")
+}
+
+// commandFile judges a file of commands a program reads (ssh -F, sftp -b,
+// vim -S, cmake -P, tmux source-file) as makeFile judges a makefile: judge
+// gets the text and the classifier to judge it with, this one when this
+// command line wrote the text (every command counts), a sub-classifier
+// whose hard block alone carries over when the file is on disk (the
+// project's own, as sh FILE is) or a copy of one; a file written unseen
+// needs explicit approval and one from a download is refused.
+func (c *classifier) commandFile(v value, what, kind string, judge func(j *classifier, text string)) {
+	c.atLeast(Ordinary)
+	switch {
+	case v.download:
+		c.flag(Blocked, what+" reads "+kind+" from a download")
+		return
+	case !v.known:
+		c.flag(Explicit, what+" reads "+kind+" from a file the classifier cannot see ("+v.text()+")")
+		return
+	case c.depth >= maxDepth:
+		return
+	}
+	abs := c.resolveLinks(c.absPath(c.tilde(v.s)))
+	if c.lostFile(abs, what) || c.calling["file "+abs] {
+		return // a file that reads itself again (bind r source-file ~/.tmux.conf)
+	}
+	c.calling = set(c.calling, "file "+abs, true)
+	defer func() { c.calling["file "+abs] = false }()
+	w, ok := c.files[abs]
+	switch {
+	case !ok:
+		if !c.changedFile(abs, what) {
+			if b, read := readSmall(abs); read {
+				c.carryBlock(what, string(b), judge)
+			}
+		}
+	case w.download:
+		c.flag(Blocked, what+" reads "+kind+" from a download")
+	case w.from != "":
+		if b, read := readSmall(w.from); read {
+			c.carryBlock(what, string(b), judge)
+		}
+	case !w.visible:
+		c.flag(Explicit, what+" reads "+kind+" from a file this command wrote a moment before, whose content the "+
+			"classifier cannot see")
+	default:
+		c.depth++
+		judge(c, w.text)
+		c.depth--
+	}
+}
+
+// carryBlock judges text with a sub-classifier and carries only its hard
+// block over, as scanText does.
+func (c *classifier) carryBlock(what, text string, judge func(j *classifier, text string)) {
+	if c.depth >= maxDepth {
+		return
+	}
+	sub := c.sub()
+	sub.calling = clone(c.calling)
+	judge(sub, text)
+	if sub.class == Blocked {
+		for _, r := range sub.reasons {
+			c.flag(Blocked, what+" runs a command that "+strings.TrimPrefix(r, "inline "))
+		}
+	}
+}
+
+// sshConfigFile judges ssh -F FILE: the ssh_config(5) keywords whose value
+// is a command line ssh runs here (ProxyCommand, LocalCommand,
+// KnownHostsCommand), Match exec "CMD", and the files Include reads
+// (relative to ~/.ssh, as for a user's configuration). ssh refuses Include
+// as a -o option ("Include directive not supported as a command-line
+// option"), so only a file holds one.
+func (c *classifier) sshConfigFile(v value, what string) {
+	if v.known && v.s == "none" {
+		return
+	}
+	c.commandFile(v, what, "ssh configuration", func(j *classifier, text string) { j.sshConfig(text, what+" "+v.s) })
+}
+
+func (c *classifier) sshConfig(text, what string) {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		end := strings.IndexAny(line, " \t=")
+		if end < 0 {
+			continue
+		}
+		key := strings.ToLower(line[:end])
+		val := strings.TrimLeft(line[end:], " \t")
+		val = strings.TrimLeft(strings.TrimPrefix(val, "="), " \t")
+		switch {
+		case sshCommandKeys[key]:
+			if !strings.EqualFold(val, "none") {
+				c.nested(val, what+" "+line[:end])
+			}
+		case key == "match":
+			words := sshWords(val) // Match exec CMD, !exec CMD, exec=CMD (OpenSSH 9.4 and later)
+			for i := 0; i < len(words); i++ {
+				k, cmd, eq := strings.Cut(words[i], "=")
+				if !strings.EqualFold(strings.TrimPrefix(k, "!"), "exec") {
+					continue
+				}
+				if !eq {
+					if i+1 >= len(words) {
+						break
+					}
+					i++
+					cmd = words[i]
+				}
+				c.nested(cmd, what+" Match exec")
+			}
+		case key == "include":
+			for _, name := range sshWords(val) {
+				if strings.ContainsAny(name, "*?[%$") {
+					c.flag(Explicit, what+" includes files the classifier cannot see ("+name+")")
+					continue
+				}
+				if !path.IsAbs(name) && !strings.HasPrefix(name, "~") {
+					name = "~/.ssh/" + name
+				}
+				c.sshConfigFile(lit(name), what+" Include")
+			}
+		}
+	}
+}
+
+// sshWords splits an ssh_config value into its arguments: blanks separate
+// them, and a double-quoted argument may hold blanks.
+func sshWords(s string) []string {
+	var out []string
+	var b strings.Builder
+	inQuote, have := false, false
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '"':
+			inQuote, have = !inQuote, true
+		case !inQuote && (ch == ' ' || ch == '\t'):
+			if have {
+				out = append(out, b.String())
+				b.Reset()
+				have = false
+			}
+		default:
+			b.WriteByte(ch)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// sftpBatch judges sftp -b FILE: a line "!CMD" (after the - and @ prefixes
+// that ignore errors and echo) runs CMD with the local shell, a lone "!"
+// starts one.
+func (c *classifier) sftpBatch(v value, text string) {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimLeft(strings.TrimSpace(line), "-@ \t")
+		if cmd, ok := strings.CutPrefix(line, "!"); ok {
+			c.nested(cmd, "sftp -b "+v.s+" !")
+		}
+	}
+}
+
+// vimFile judges a file of Ex commands vim sources (lines joined where the
+// next begins with \, "-comments skipped), or with keys a file vim types:
+// each : in it may start an Ex command line and each ! a filter (!!CMD,
+// !{motion}CMD), which run to the line's end.
+func (c *classifier) vimFile(text, what string, keys bool) {
+	var lines []string
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimLeft(line, " \t")
+		if !keys && strings.HasPrefix(t, "\\") && len(lines) > 0 {
+			lines[len(lines)-1] += t[1:]
+			continue
+		}
+		lines = append(lines, line)
+	}
+	for _, line := range lines {
+		if !keys {
+			if t := strings.TrimLeft(line, " \t:"); t != "" && t[0] != '"' {
+				c.vimCommand(lit(t), what)
+			}
+			continue
+		}
+		for i := 0; i < len(line); i++ {
+			switch line[i] {
+			case ':':
+				c.vimCommand(lit(line[i+1:]), what)
+			case '!':
+				c.commandLine(lit(strings.TrimLeft(line[i:], "!")), what+" !")
+				i = len(line)
+			}
+		}
+	}
+}
+
+// cmakeScript judges the commands of a CMake script that run programs or
+// delete files. An argument with a variable reference the classifier does
+// not follow is one it cannot see; ~ is taken as the home directory (CMake
+// does not expand it, so that only makes the verdict stricter).
+func (c *classifier) cmakeScript(text, what string) {
+	for _, call := range cmakeCalls(text) {
+		args := make([]value, len(call.args))
+		for i, a := range call.args {
+			a = strings.ReplaceAll(a, "$ENV{HOME}", "~")
+			if strings.Contains(a, "${") || strings.Contains(a, "$ENV{") || strings.Contains(a, "$CACHE{") {
+				args[i] = value{s: a}
+				continue
+			}
+			args[i] = lit(c.tilde(a))
+		}
+		switch call.name {
+		case "execute_process", "exec_program":
+			c.cmakeProcess(call.name, args, what)
+		case "file":
+			if len(args) == 0 || args[0].s != "REMOVE" && args[0].s != "REMOVE_RECURSIVE" {
+				continue
+			}
+			argv := []value{lit("rm"), lit("-f")}
+			if args[0].s == "REMOVE_RECURSIVE" {
+				argv = []value{lit("rm"), lit("-rf")}
+			}
+			c.command(append(append(argv, lit("--")), args[1:]...), nil)
+		}
+	}
+}
+
+// cmakeProcessKeys are execute_process's keywords that end a COMMAND's
+// arguments.
+var cmakeProcessKeys = map[string]bool{"COMMAND": true, "WORKING_DIRECTORY": true, "TIMEOUT": true,
+	"RESULT_VARIABLE": true, "RESULTS_VARIABLE": true, "OUTPUT_VARIABLE": true, "ERROR_VARIABLE": true,
+	"INPUT_FILE": true, "OUTPUT_FILE": true, "ERROR_FILE": true, "OUTPUT_QUIET": true, "ERROR_QUIET": true,
+	"COMMAND_ECHO": true, "OUTPUT_STRIP_TRAILING_WHITESPACE": true, "ERROR_STRIP_TRAILING_WHITESPACE": true,
+	"ENCODING": true, "ECHO_OUTPUT_VARIABLE": true, "ECHO_ERROR_VARIABLE": true, "COMMAND_ERROR_IS_FATAL": true,
+	"ARGS": true, "OUTPUT_VARIABLE_": true, "RETURN_VALUE": true}
+
+// cmakeProcess judges execute_process(COMMAND prog args… [COMMAND …]) and
+// the older exec_program(prog [ARGS args…]), whose arguments a shell reads.
+func (c *classifier) cmakeProcess(name string, args []value, what string) {
+	if name == "exec_program" {
+		if len(args) > 0 {
+			line := args[:1]
+			for i := 1; i < len(args); i++ {
+				if args[i].s == "ARGS" {
+					for i++; i < len(args) && !cmakeProcessKeys[args[i].s]; i++ {
+						line = append(line, args[i])
+					}
+				}
+			}
+			c.commandLine(joinValues(line), what+" exec_program")
+		}
+		return
+	}
+	for i := 0; i < len(args); i++ {
+		if args[i].s != "COMMAND" {
+			continue
+		}
+		j := i + 1
+		for j < len(args) && !cmakeProcessKeys[args[j].s] {
+			j++
+		}
+		if j > i+1 {
+			c.command(args[i+1:j], nil)
+		}
+		i = j - 1
+	}
+}
+
+// cmakeCall is one command invocation of a CMake script: its name in lower
+// case and its arguments, quoted ones unquoted, lists split at ;.
+type cmakeCall struct {
+	name string
+	args []string
+}
+
+// cmakeCalls reads a CMake script's command invocations far enough to find
+// the arguments (the CMake language's "Command Invocations" and
+// "Command Arguments").
+func cmakeCalls(text string) []cmakeCall {
+	var calls []cmakeCall
+	i := 0
+	skipSpace := func() {
+		for i < len(text) {
+			switch {
+			case text[i] == '#':
+				if end, ok := cmakeBracket(text, i+1); ok {
+					i = end
+					continue
+				}
+				for i < len(text) && text[i] != '\n' {
+					i++
+				}
+			case text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r':
+				i++
+			default:
+				return
+			}
+		}
+	}
+	for {
+		skipSpace()
+		if i >= len(text) {
+			return calls
+		}
+		start := i
+		for i < len(text) && (text[i] == '_' || text[i] >= 'a' && text[i] <= 'z' || text[i] >= 'A' && text[i] <= 'Z' ||
+			text[i] >= '0' && text[i] <= '9') {
+			i++
+		}
+		name := strings.ToLower(text[start:i])
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		if name == "" || i >= len(text) || text[i] != '(' {
+			i = max(i, start+1)
+			continue
+		}
+		i++
+		call := cmakeCall{name: name}
+		depth := 0
+		for i < len(text) {
+			skipSpace()
+			if i >= len(text) {
+				break
+			}
+			switch ch := text[i]; {
+			case ch == ')':
+				i++
+				if depth == 0 {
+					goto done
+				}
+				depth--
+			case ch == '(':
+				depth++
+				i++
+			case ch == '"':
+				var b strings.Builder
+				for i++; i < len(text) && text[i] != '"'; i++ {
+					if text[i] == '\\' && i+1 < len(text) {
+						i++
+						switch text[i] {
+						case 'n':
+							b.WriteByte('\n')
+							continue
+						case 't':
+							b.WriteByte('\t')
+							continue
+						case '\n':
+							continue
+						}
+					}
+					b.WriteByte(text[i])
+				}
+				i++
+				call.args = append(call.args, b.String())
+			case ch == '[':
+				if end, ok := cmakeBracket(text, i); ok {
+					open := strings.IndexByte(text[i+1:], '[') + i + 2
+					call.args = append(call.args, text[open:end-(open-i)])
+					i = end
+					continue
+				}
+				fallthrough
+			default:
+				s := i
+				for i < len(text) && !strings.ContainsRune(" \t\r\n()#\"", rune(text[i])) {
+					if text[i] == '\\' {
+						i++
+					}
+					i++
+				}
+				for _, a := range strings.Split(text[s:min(i, len(text))], ";") {
+					if a != "" {
+						call.args = append(call.args, a)
+					}
+				}
+			}
+		}
+	done:
+		calls = append(calls, call)
+	}
+}
+
+// cmakeBracket reports the end (just past it) of a bracket argument or
+// comment [==[ … ]==] starting at text[i], if one starts there.
+func cmakeBracket(text string, i int) (int, bool) {
+	if i >= len(text) || text[i] != '[' {
+		return 0, false
+	}
+	j := i + 1
+	for j < len(text) && text[j] == '=' {
+		j++
+	}
+	if j >= len(text) || text[j] != '[' {
+		return 0, false
+	}
+	closer := "]" + strings.Repeat("=", j-i-1) + "]"
+	end := strings.Index(text[j+1:], closer)
+	if end < 0 {
+		return len(text), true
+	}
+	return j + 1 + end + len(closer), true
 }

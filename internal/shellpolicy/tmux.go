@@ -38,8 +38,11 @@ func (c *classifier) tmux(args []value) {
 		var v value
 		var flag byte
 		v, flag, args = bundleValue(a, args, "cfLST")
-		if flag == 'c' {
+		switch flag {
+		case 'c':
 			c.commandLine(v, "tmux -c")
+		case 'f':
+			c.tmuxFile(v, "tmux -f") // the configuration a server it starts sources
 		}
 	}
 	c.tmuxCommands(args)
@@ -95,13 +98,16 @@ var tmuxCmds = map[string]string{
 	"bind-key": "NT", "bind": "NT",
 	"set-hook":  "t",
 	"run-shell": "cdt", "run": "cdt",
+	"source-file": "t", "source": "t",
+	"set-option": "t", "set": "t",
+	"set-window-option": "t", "setw": "t",
 }
 
 // tmuxNames are the full names of the commands tmuxRuns and tmuxCmds
 // list: tmux takes a unique prefix of one (run-sh, confirm-b).
 var tmuxNames = []string{"new-session", "new-window", "split-window", "respawn-pane", "respawn-window",
 	"display-popup", "run-shell", "pipe-pane", "if-shell", "send-keys", "confirm-before", "command-prompt",
-	"display-menu", "bind-key", "set-hook"}
+	"display-menu", "bind-key", "set-hook", "source-file", "set-option", "set-window-option"}
 
 // tmuxName resolves an abbreviated command name to the first of tmuxNames
 // it begins (an ambiguous one tmux refuses, so the choice only makes the
@@ -179,6 +185,16 @@ func (c *classifier) tmuxCommand(args []value) {
 	case "set-hook":
 		if len(ops) > 1 {
 			c.tmuxString(ops[1], "tmux set-hook")
+		}
+	case "source-file", "source":
+		if !strings.Contains(flagLetters(args[1:]), "n") { // -n parses the files only
+			for _, o := range ops {
+				c.tmuxFile(o, "tmux "+sub)
+			}
+		}
+	case "set-option", "set", "set-window-option", "setw":
+		if len(ops) > 1 {
+			c.tmuxOption(ops[0], ops[1], "tmux "+sub)
 		}
 	case "bind-key", "bind":
 		c.tmuxCommands(ops[1:]) // the command and its arguments, after the key
@@ -274,4 +290,88 @@ func (c *classifier) tmuxFormats(v value) {
 		c.commandLine(part(v, s[i+2:end]), "tmux #()")
 		i = j - 1
 	}
+}
+
+// flagLetters are the letters of the flag bundles args starts with.
+func flagLetters(args []value) string {
+	var b strings.Builder
+	for _, a := range args {
+		if a.s == "--" || !strings.HasPrefix(a.s, "-") || a.s == "-" {
+			break
+		}
+		b.WriteString(a.s[1:])
+	}
+	return b.String()
+}
+
+// tmuxFile judges a file of tmux commands (source-file, tmux -f) as a
+// commandFile: each line as tmux reads a command, \ joining lines; with
+// -n source-file only parses it. A name with a glob or a format the
+// classifier cannot follow is a file it cannot see.
+func (c *classifier) tmuxFile(v value, what string) {
+	if v.known && strings.ContainsAny(v.s, "*?[#") {
+		v = value{s: v.s}
+	}
+	what += " " + v.text()
+	c.commandFile(v, what, "tmux commands", func(j *classifier, text string) {
+		for _, line := range strings.Split(strings.ReplaceAll(text, "\\\n", " "), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || line[0] == '#' || line[0] == '%' || line == "{" || line == "}" {
+				continue
+			}
+			j.tmuxString(lit(line), what)
+		}
+	})
+}
+
+// tmuxShellOptions are the tmux options whose value is a shell command
+// line the server runs later (a new window's command, the lock command,
+// copy mode's pipe, the editor); default-shell names the shell program.
+var tmuxShellOptions = []string{"default-command", "lock-command", "copy-command", "editor", "default-shell"}
+
+// tmuxOption judges set-option NAME VALUE: a shell command option as the
+// command line, a hook (after-…, pane-died …) or command-alias as the tmux
+// commands it runs. tmux takes a unique prefix of an option's name and an
+// array index after it (command-alias[10]).
+func (c *classifier) tmuxOption(name, val value, what string) {
+	if !name.known {
+		c.flag(Explicit, what+" sets an option the classifier cannot see ("+name.text()+"), which can be a command "+
+			"tmux runs (default-command)")
+		return
+	}
+	n, _, _ := strings.Cut(name.s, "[")
+	what += " " + n
+	for _, o := range tmuxShellOptions {
+		if n == "" || !strings.HasPrefix(o, n) {
+			continue
+		}
+		if o == "default-shell" {
+			c.namedProgram(what, val, false)
+		} else {
+			c.commandLine(val, what)
+		}
+		return
+	}
+	switch {
+	case strings.HasPrefix(n, "command-alias"):
+		if _, cmd, ok := strings.Cut(val.s, "="); ok || !val.known {
+			c.tmuxString(part(val, cmd), what)
+		}
+	case tmuxHook(n):
+		c.tmuxString(val, what)
+	}
+}
+
+// tmuxHook reports the name of a hook (tmux(1) "HOOKS"), which set-option
+// sets as set-hook does.
+func tmuxHook(n string) bool {
+	for _, p := range []string{"after-", "alert-", "client-", "pane-died", "pane-exited", "pane-focus-", "pane-mode-",
+		"pane-set-clipboard", "pane-title-changed", "session-closed", "session-created", "session-renamed",
+		"session-window-changed", "window-layout-changed", "window-linked", "window-pane-changed",
+		"window-renamed", "window-resized", "window-unlinked", "command-error"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -155,7 +155,7 @@ func (c *classifier) arithValue(v value) {
 func prefixVar(name string) bool {
 	switch name {
 	case "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "CURL_HOME", "XDG_CONFIG_HOME", "HOME",
-		"MAKEFILES":
+		"MAKEFILES", "PATH":
 		return true
 	}
 	return false

@@ -238,3 +238,20 @@ func TestSedWriteCommandsAreWrites(t *testing.T) {
 		{"sed -n '1,5p' x", ReadOnly, ""},
 	})
 }
+
+// A bare command name runs what PATH finds: when the command line set PATH
+// (PATH=.:$PATH, or before the command) to a directory holding a script it
+// wrote, running the name runs that script.
+func TestABareNameOnAPathTheCommandLineSetRunsWhatItWrote(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	env := testEnv()
+	env.Workspace = ws
+	checkClassesIn(t, env, ws, []classCase{
+		{"echo 'rm -rf ~' > x.sh; chmod +x x.sh; PATH=.:$PATH; x.sh", Blocked, "filesystem root"},
+		{`echo 'rm -rf ~' > x.sh; chmod +x x.sh; PATH="$PWD:$PATH" x.sh`, Blocked, "filesystem root"},
+		{"mkdir b; echo 'rm -rf ~' > b/t; chmod +x b/t; PATH=b:$PATH t", Blocked, "filesystem root"},
+		{"echo 'echo hi' > x.sh; chmod +x x.sh; PATH=.:$PATH; x.sh", Ordinary, ""},
+		{"PATH=/usr/bin:$PATH; ls", Ordinary, ""},
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/secrets"
@@ -360,6 +361,46 @@ func (c *classifier) workspaceProgram(name string) bool {
 		}
 	}
 	return false
+}
+
+// pathWritten are the files a bare command name may run that this command
+// line wrote: with PATH as the command line set it (PATH=.:$PATH;
+// x.sh, or PATH=… before the command) when it can be seen, the entry that
+// holds the name (a file on disk in the workspace too); otherwise any file
+// the command line wrote under that name, since PATH (the person's, or one
+// set to a value the classifier cannot see) may lead there.
+func (c *classifier) pathWritten(name string) []string {
+	var dirs string
+	if v, ok := c.prefix["PATH"]; ok && v.known {
+		dirs = v.s
+	} else if s, ok := c.vars["PATH"]; ok {
+		dirs = s
+	} else {
+		var out []string
+		for p := range c.files {
+			if path.Base(p) == name && path.IsAbs(p) {
+				out = append(out, p)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, dir := range strings.Split(dirs, ":") {
+		if dir == "" {
+			dir = "."
+		}
+		abs := c.absPath(path.Join(dir, name))
+		if !path.IsAbs(abs) {
+			return nil
+		}
+		if _, ok := c.files[abs]; ok {
+			return []string{abs}
+		}
+		if c.env.Workspace != "" && within(abs, c.env.Workspace) && fileExists(abs) {
+			return []string{abs}
+		}
+	}
+	return nil
 }
 
 func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }

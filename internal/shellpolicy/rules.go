@@ -23,6 +23,11 @@ func (c *classifier) program(args []value, stdin *source) {
 	}
 	if strings.Contains(args[0].s, "/") {
 		c.execFile(args[0].s)
+	} else {
+		for _, p := range c.pathWritten(args[0].s) {
+			c.atLeast(Ordinary)
+			c.execFile(p) // PATH=.:$PATH; x.sh runs the x.sh this command line wrote
+		}
 	}
 	c.effects(name, rest, stdin)
 	c.pathArgs(args, !inspector(name))

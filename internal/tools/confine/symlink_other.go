@@ -23,3 +23,17 @@ func (r *Root) Symlink(target, rel string) error {
 	}
 	return nil
 }
+
+// Readlink is the target text of the symbolic link rel (never followed),
+// read through the os.Root.
+func (r *Root) Readlink(rel string) (string, error) {
+	n, err := native(rel)
+	if err != nil {
+		return "", pathError("readlink", r.abs(rel), err)
+	}
+	t, err := r.h.root.Readlink(n)
+	if err != nil {
+		return "", pathError("readlink", r.abs(rel), err)
+	}
+	return t, nil
+}

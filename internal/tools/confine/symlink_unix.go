@@ -32,3 +32,19 @@ func (r *Root) Symlink(target, rel string) error {
 		return errors.New("could not create a unique temp name")
 	})
 }
+
+// Readlink is the target text of the symbolic link rel (never followed),
+// read in rel's directory opened beneath the root.
+func (r *Root) Readlink(rel string) (string, error) {
+	var target string
+	err := r.inParent("readlink", rel, func(d dirHandle, name string) error {
+		buf := make([]byte, 4096)
+		n, err := unix.Readlinkat(d.fd, name, buf)
+		if err != nil {
+			return err
+		}
+		target = string(buf[:n])
+		return nil
+	})
+	return target, err
+}

@@ -56,6 +56,9 @@ func (t *Tool) edit(ctx context.Context, tc *tools.Context, r editReq) (tools.Re
 	if old.fi == nil {
 		return tools.Result{}, readFailed(abs, fs.ErrNotExist)
 	}
+	if err := old.refuseTooLarge("edit", abs); err != nil {
+		return tools.Result{}, err
+	}
 	content := string(old.data)
 	span, err := findEdit(content, r.search, r.replace, abs, r.path)
 	if err != nil {

@@ -65,14 +65,45 @@ func mkdirTracked(b *confine.Set, dir string) ([]string, error) {
 }
 
 // existing is a file's state before a mutation; fi is nil for a new file.
+// tooLarge marks a file over maxReadBytes, whose content was not read (data
+// is nil): write replaces it without a diff, edit and patch refuse it.
 type existing struct {
-	fi   fs.FileInfo
-	data []byte
+	fi       fs.FileInfo
+	data     []byte
+	tooLarge bool
+}
+
+// refuseTooLarge is edit's and patch's refusal of a file whose old content
+// they need but that is over the read limit.
+func (e existing) refuseTooLarge(action, abs string) error {
+	if !e.tooLarge {
+		return nil
+	}
+	return tools.ExecutionFailed("File `%s` refused %s: the file is %d bytes, over the %d-byte read limit, and %s "+
+		"needs its old content; nothing was written. Use File action=\"write\" to replace it whole.",
+		action, abs, e.fi.Size(), maxReadBytes, action)
+}
+
+// notRegular is the one check of a file's kind that every File action
+// applies to the handle it opened, before reading or writing a byte: a
+// named pipe, a socket or a device has no content to read (or no end to
+// it), and replacing one with a regular file is not what a write means. It
+// is nil for a regular file; verb is "read" or "write".
+func notRegular(verb, abs string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	if verb == "read" {
+		return tools.ExecutionFailed("Failed to read %s: not a regular file (%s); File reads regular files only.", abs, kindOf(fi.Mode()))
+	}
+	return tools.ExecutionFailed("Failed to write %s: not a regular file (%s); File writes regular files only and "+
+		"does not replace one; nothing was written.", abs, kindOf(fi.Mode()))
 }
 
 // loadExisting reads the current text of abs for a mutation, stat and bytes
-// from one open handle. A missing file is not an error; a directory or
-// non-UTF-8 content is.
+// from one open handle. A missing file is not an error; a directory, a
+// special file (notRegular) or non-UTF-8 content is. A file over
+// maxReadBytes is not read (tooLarge).
 func loadExisting(v fsView, abs string) (existing, error) {
 	f, err := v.Open(abs)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
@@ -88,6 +119,12 @@ func loadExisting(v fsView, abs string) (existing, error) {
 	}
 	if fi.IsDir() {
 		return existing{}, readFailed(abs, errors.New("is a directory"))
+	}
+	if err := notRegular("write", abs, fi); err != nil {
+		return existing{}, err
+	}
+	if fi.Size() > maxReadBytes {
+		return existing{fi: fi, tooLarge: true}, nil
 	}
 	data, err := readAll(f, fi.Size())
 	if err != nil {
@@ -203,6 +240,25 @@ func (p *pinned) Chtimes(abs string, atime, mtime time.Time) error {
 		return err
 	}
 	return d.Chtimes(abs, atime, mtime)
+}
+
+// Readlink is the target text of the symbolic link abs.
+func (p *pinned) Readlink(abs string) (string, error) {
+	r, rel, err := p.b.Locate(abs)
+	if err != nil {
+		return "", err
+	}
+	return r.Readlink(rel)
+}
+
+// Symlink makes abs a symbolic link to target (a rollback restoring a
+// deleted link).
+func (p *pinned) Symlink(target, abs string) error {
+	r, rel, err := p.b.Locate(abs)
+	if err != nil {
+		return err
+	}
+	return r.Symlink(target, rel)
 }
 
 // MkdirAll creates dir and its missing parents through the boundary and

@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/codewhale/codewhale/internal/tools"
@@ -16,6 +17,7 @@ type pending struct {
 	before       existing
 	after        *string
 	mode         fs.FileMode
+	link         bool // abs is a symbolic link itself; before.data is its target text
 }
 
 // finalMode is the mode pd's file is written with.
@@ -66,42 +68,100 @@ type plan struct {
 	tc    *tools.Context
 	fs    *pinned                         // the call's boundary, each directory pinned for the transaction
 	check func(display, abs string) error // the write gate (secrets, protected paths)
+	read  func(display, abs string) error // the read gate of a copy's source (secrets)
 	order []string
 	byAbs map[string]*pending
-	moves []move // explicit renames, for metadata
+	gated map[*pending]bool // passed the write gate
+	moves []move            // explicit renames, for metadata
 	res   patchResult
 }
 
 // move is a rename a patch's git headers asked for.
 type move struct{ from, to *pending }
 
-func newPlan(tc *tools.Context, b *pinned, check func(display, abs string) error) *plan {
-	return &plan{tc: tc, fs: b, check: check, byAbs: map[string]*pending{}, res: patchResult{Success: true}}
+func newPlan(tc *tools.Context, b *pinned, check, read func(display, abs string) error) *plan {
+	return &plan{tc: tc, fs: b, check: check, read: read, byAbs: map[string]*pending{}, gated: map[*pending]bool{},
+		res: patchResult{Success: true}}
 }
 
-// current returns the planned state of display's file, loading it on first
-// use.
-func (p *plan) current(display string) (*pending, error) {
+// current returns the planned state of display's file, a file the patch
+// writes, loading it on first use.
+func (p *plan) current(display string) (*pending, error) { return p.load(display, true) }
+
+// source returns the planned state of a copy's source: it is only read, so
+// it passes the secret guard but needs no protected-write approval (a
+// protected file may be copied from in a Suggest call). A later section
+// that writes it still goes through the write gate.
+func (p *plan) source(display string) (*pending, error) { return p.load(display, false) }
+
+func (p *plan) load(display string, write bool) (*pending, error) {
 	abs, err := p.tc.ResolvePath(display)
 	if err != nil {
 		return nil, err
 	}
-	if pd, ok := p.byAbs[abs]; ok {
+	pd, ok := p.byAbs[abs]
+	if ok && (!write || p.gated[pd]) {
 		return pd, nil
 	}
-	if err := p.check(display, abs); err != nil {
+	gate := p.read
+	if write {
+		gate = p.check
+	}
+	if err := gate(display, abs); err != nil {
 		return nil, err
+	}
+	if ok {
+		p.gated[pd] = true
+		return pd, nil
 	}
 	before, err := loadExisting(p.fs, abs)
 	if err != nil {
 		return nil, err
 	}
-	pd := &pending{abs: abs, display: display, before: before}
+	if err := before.refuseTooLarge("patch", abs); err != nil {
+		return nil, err
+	}
+	pd = &pending{abs: abs, display: display, before: before}
 	if before.fi != nil {
 		s := string(before.data)
 		pd.after = &s
 	}
 	p.byAbs[abs] = pd
+	p.gated[pd] = write
+	p.order = append(p.order, abs)
+	return pd, nil
+}
+
+// link is the planned state of display when it names a symbolic link
+// (nil when it does not): a deletion removes the link itself, as `git
+// apply` does, and the link's content is its target text, so the patch
+// must remove exactly that. The target is left alone.
+func (p *plan) link(display string) (*pending, error) {
+	dir, err := p.tc.ResolvePath(filepath.Dir(display))
+	if err != nil {
+		return nil, nil // the section's own resolution reports it
+	}
+	abs := filepath.Join(dir, filepath.Base(display))
+	if pd, ok := p.byAbs[abs]; ok {
+		if pd.link {
+			return pd, nil
+		}
+		return nil, nil
+	}
+	fi, err := p.fs.Stat(abs)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil, nil
+	}
+	if err := p.check(display, abs); err != nil {
+		return nil, err
+	}
+	target, err := p.fs.Readlink(abs)
+	if err != nil {
+		return nil, readFailed(abs, err)
+	}
+	pd := &pending{abs: abs, display: display, before: existing{fi: fi, data: []byte(target)}, after: &target, link: true}
+	p.byAbs[abs] = pd
+	p.gated[pd] = true
 	p.order = append(p.order, abs)
 	return pd, nil
 }
@@ -117,7 +177,14 @@ func (p *plan) addSection(s filePatch, fuzz int) error {
 	if s.rename || s.copy {
 		return p.addMove(s, fuzz)
 	}
-	pd, err := p.current(s.path)
+	var pd *pending
+	var err error
+	if s.deleted {
+		pd, err = p.link(s.path)
+	}
+	if pd == nil && err == nil {
+		pd, err = p.current(s.path)
+	}
 	if err != nil {
 		return err
 	}
@@ -163,7 +230,11 @@ func (p *plan) addSection(s filePatch, fuzz int) error {
 // changed, before the copy).
 func (p *plan) addMove(s filePatch, fuzz int) error {
 	verb := map[bool]string{true: "renames", false: "copies"}[s.rename]
-	src, err := p.current(s.oldPath)
+	load := p.current // a rename removes its source
+	if !s.rename {
+		load = p.source
+	}
+	src, err := load(s.oldPath)
 	if err != nil {
 		return err
 	}
@@ -291,7 +362,8 @@ func (t *Tool) patch(ctx context.Context, tc *tools.Context, r patchReq) (tools.
 	defer b.Close()
 	pins := pin(b)
 	defer pins.Close()
-	p := newPlan(tc, pins, func(display, abs string) error { return t.checkWrite("patch", tc, display, abs) })
+	p := newPlan(tc, pins, func(display, abs string) error { return t.checkWrite("patch", tc, display, abs) },
+		func(_, abs string) error { return t.refuseSecret("patch", abs) })
 	note := ""
 	if r.form == "patch" {
 		secs, n, err := r.sections()

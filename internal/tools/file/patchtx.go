@@ -55,7 +55,11 @@ func (t *Tool) rollback(b *pinned, made []done) error {
 	for i := len(made) - 1; i >= 0; i-- {
 		d := made[i]
 		if pd := d.pd; pd != nil {
-			if pd.before.fi != nil {
+			if pd.link {
+				if err := b.Symlink(string(pd.before.data), pd.abs); err != nil {
+					failures = append(failures, "restore link "+pd.abs+": "+unwrapPath(err).Error())
+				}
+			} else if pd.before.fi != nil {
 				if err := t.fs.writeAtomic(b, pd.abs, pd.before.data, keptMode(pd.before.fi)); err != nil {
 					failures = append(failures, "restore "+pd.abs+": "+unwrapPath(err).Error())
 				} else {

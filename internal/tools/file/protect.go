@@ -77,9 +77,14 @@ func patchPaths(r patchReq) []string {
 	if err != nil {
 		return nil
 	}
-	out := make([]string, len(secs))
-	for i, s := range secs {
-		out[i] = s.path
+	// A rename's source is written too (it is removed); a copy's is only
+	// read, so it is not among the paths a protected write is rated by.
+	var out []string
+	for _, s := range secs {
+		if s.rename && s.oldPath != "" && s.oldPath != s.path {
+			out = append(out, s.oldPath)
+		}
+		out = append(out, s.path)
 	}
 	return out
 }

@@ -162,8 +162,8 @@ func loadForRead(b *confine.Set, abs string) (data []byte, fi fs.FileInfo, relea
 	if fi.IsDir() {
 		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: is a directory. Use File with action=\"list\" to see its entries.", abs)
 	}
-	if !fi.Mode().IsRegular() { // a named pipe, a socket or a device: no content to read, or no end to it
-		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: not a regular file (%s); File reads regular files only.", abs, kindOf(fi.Mode()))
+	if err := notRegular("read", abs, fi); err != nil {
+		return nil, nil, nil, err
 	}
 	if fi.Size() > maxReadBytes {
 		return nil, nil, nil, tools.ExecutionFailed("Failed to read %s: the file is %d bytes, over the %d-byte read limit. "+

@@ -31,7 +31,12 @@ func (t *Tool) write(ctx context.Context, tc *tools.Context, r writeReq) (tools.
 	if created {
 		summary = fmt.Sprintf("Created %s (%d bytes)", abs, len(r.content))
 	}
-	if !created && string(old.data) == r.content {
+	if old.tooLarge {
+		// Over the read limit: replaced without reading it, so no diff.
+		summary += fmt.Sprintf(" (the old file was %d bytes, over the %d-byte read limit; it was not read and no diff is shown)",
+			old.fi.Size(), maxReadBytes)
+	}
+	if !created && !old.tooLarge && string(old.data) == r.content {
 		t.snaps.Record(abs, old.fi)
 		res := tools.OK(summary + "\n(no changes)")
 		res.Metadata = mutationMetadata(Mutation{Files: []MutationFile{{Path: r.path, Outcome: "updated"}}})
@@ -63,11 +68,14 @@ func (t *Tool) write(ctx context.Context, tc *tools.Context, r writeReq) (tools.
 	if created {
 		outcome = "created"
 	}
-	diff := fileDiff(tc.Rel(abs), string(old.data), r.content, created, false)
+	diff := ""
+	if !old.tooLarge {
+		diff = fileDiff(tc.Rel(abs), string(old.data), r.content, created, false)
+	}
 	res := tools.OK(withDiff(diff, summary))
 	res.Metadata = mutationMetadata(Mutation{Diff: diff, Files: []MutationFile{{Path: r.path, Outcome: outcome}}})
 	change := FileChange{Path: abs, After: []byte(r.content)}
-	if !created {
+	if !created && !old.tooLarge {
 		change.Before = old.data
 	}
 	return t.noted(ctx, res, change), nil

@@ -123,6 +123,9 @@ func (p *Policy) Classify(ctx context.Context, host, port string) Decision {
 	if err != nil {
 		return d
 	}
+	if reason, denied := p.deniedAddr(name, addrs); denied {
+		return Decision{Verdict: Denied, Reason: reason}
+	}
 	for _, a := range addrs {
 		if IsPrivate(a) && !p.privateListed(name, port, a) {
 			d.Private = append(d.Private, a)
@@ -163,8 +166,41 @@ func (p *Policy) resolve(ctx context.Context, host string) ([]netip.Addr, error)
 // ErrPrivate is wrapped by connect-time refusals of private addresses.
 var ErrPrivate = errors.New("private address not approved")
 
+// ErrDenied matches (errors.Is) the dialer's refusals by [network] deny
+// or the deny default; the error's text is the policy's reason.
+var ErrDenied = errors.New("network policy denies the host")
+
+type denial string
+
+func (d denial) Error() string      { return string(d) }
+func (denial) Is(target error) bool { return target == ErrDenied }
+
+// deniedAddr applies the address-literal entries of [network] deny to the
+// addresses host resolved to, so a denied address is not reached by
+// another spelling of it (2130706433, 0x7f.1) or by a name that resolves
+// to it; deny wins over allow_private and over a grant. One denied
+// address refuses the host.
+func (p *Policy) deniedAddr(host string, addrs []netip.Addr) (string, bool) {
+	for _, pat := range p.Deny {
+		d, err := netip.ParseAddr(normalizeHost(pat))
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if a.Unmap() == d.Unmap() {
+				if a.String() == host {
+					return fmt.Sprintf("network policy denies %s ([network] deny)", host), true
+				}
+				return fmt.Sprintf("network policy denies %s: it resolves to %s, which [network] deny lists", host, a.Unmap()), true
+			}
+		}
+	}
+	return "", false
+}
+
 // DialContext returns a dial function that resolves the host itself, applies
-// the policy to the name and to every address it resolves to, and connects
+// the policy to the name and to every address it resolves to (the deny
+// list's address entries included), and connects
 // only to an address it checked: a private address only when allow_private
 // lists it or g (nil: none) grants it for this host and port — so a
 // redirect or a rebound name never reaches a private address the approval
@@ -178,12 +214,15 @@ func (p *Policy) DialContext(g *Grant) func(ctx context.Context, network, addr s
 		}
 		dec := p.Decide(host)
 		if dec.Verdict == Denied {
-			return nil, errors.New(dec.Reason)
+			return nil, denial(dec.Reason)
 		}
 		name := normalizeHost(host)
 		addrs, err := p.resolve(ctx, name)
 		if err != nil {
 			return nil, err
+		}
+		if reason, denied := p.deniedAddr(name, addrs); denied {
+			return nil, denial(reason)
 		}
 		var lastErr error
 		for _, a := range addrs {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/codewhale/codewhale/internal/httptransport"
@@ -40,9 +41,11 @@ func (t *Tool) client(grant *netpolicy.Grant, timeout time.Duration) *http.Clien
 var errTooManyRedirects = errors.New("too many redirects")
 
 // checkRedirect applies the policy to a redirect target. A target that
-// would need approval (the prompt default) is refused: a redirect cannot
-// ask, so the model must fetch it directly; a private address the approval
-// was not about is refused by the dialer.
+// would need approval (the prompt default) is refused unless it is on the
+// host and port the call was approved for (the effective port: 80 or 443
+// by scheme when the URL names none): a redirect cannot ask, so the model
+// must fetch it directly; a private address the approval was not about is
+// refused by the dialer.
 func (t *Tool) checkRedirect(u, first *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("redirect to %s refused: only http:// and https:// URLs are supported", u.Redacted())
@@ -51,10 +54,41 @@ func (t *Tool) checkRedirect(u, first *url.URL) error {
 	switch {
 	case d.Verdict == netpolicy.Denied:
 		return fmt.Errorf("redirect to %s refused: %s", u.Redacted(), d.Reason)
-	case d.Verdict == netpolicy.NeedsApproval && u.Hostname() != first.Hostname():
+	case d.Verdict == netpolicy.NeedsApproval && !sameHostPort(u, first):
 		return fmt.Errorf("redirect to %s refused: %s; fetch that URL directly so it can be approved", u.Redacted(), d.Reason)
 	}
 	return nil
+}
+
+// sameHostPort reports whether a and b name the same host on the same
+// effective port.
+func sameHostPort(a, b *url.URL) bool {
+	ah, ap := netpolicy.HostPort(a)
+	bh, bp := netpolicy.HostPort(b)
+	return ah == bh && ap == bp
+}
+
+// sameOrigin is sameHostPort with the same scheme.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && sameHostPort(a, b)
+}
+
+// backendRedirects confines a search backend's client to its endpoint's
+// origin: a redirect to another scheme, host or port is refused, so the
+// key the backend sends in a header (Brave's X-Subscription-Token,
+// Tavily's Authorization — which Go keeps across a change of port) never
+// reaches a host the person did not configure.
+func backendRedirects(c *http.Client, backend string) *http.Client {
+	check := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if first := via[0].URL; !sameOrigin(req.URL, first) {
+			return fmt.Errorf("search backend %s redirected to %s, off its endpoint %s://%s: refused (a backend is "+
+				"followed only within its endpoint's scheme, host and port, so its key stays there)",
+				backend, req.URL.Redacted(), first.Scheme, first.Host)
+		}
+		return check(req, via)
+	}
+	return c
 }
 
 type userAgent struct {

@@ -233,17 +233,19 @@ func TestContractDenyOfAnAddressHoldsForItsOtherSpellings(t *testing.T) {
 }
 
 // CONTRACT.md §6.10: a search backend the person configured is reached on
-// its own host and port only: a redirect from it to another loopback port
-// or to the metadata address is refused at connect time, and the search
-// fails instead of reading it.
-func TestContractSearchBackendRedirectIsCheckedAtConnectTime(t *testing.T) {
+// its own scheme, host and port only: a redirect from it to another
+// loopback port or to the metadata address is refused before anything is
+// dialled, naming the backend and the target, and the search fails
+// instead of reading it.
+func TestContractSearchBackendRedirectIsRefused(t *testing.T) {
 	t.Parallel()
 	innerURL, hits := counted(t, `{"results":[]}`)
 	for _, to := range []string{innerURL + "/search", "http://169.254.169.254/latest/meta-data/"} {
 		backend := serve(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusFound) })
 		cfg := SearchConfig{Provider: "searxng", Fallback: []string{}, Backends: map[string]Endpoint{"searxng": {BaseURL: backend.URL}}}
 		_, _, err := call(t, newTool(&netpolicy.Policy{}, cfg), `{"action":"search","query":"x"}`)
-		if err == nil || !strings.Contains(err.Error(), "searxng: backend_unavailable") || !strings.Contains(err.Error(), "at connect time") {
+		if err == nil || !strings.Contains(err.Error(), "searxng: backend_unavailable") ||
+			!strings.Contains(err.Error(), "search backend searxng redirected to "+to) {
 			t.Errorf("backend redirect to %s: %v", to, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/dom"
@@ -379,31 +380,68 @@ func project(body []byte, paths []string, truncated bool) (map[string][]any, err
 // pdfText extracts a PDF's text with poppler's pdftotext when it is
 // installed; otherwise the note says so. pdftotext is looked up past the
 // workspace's PATH directories (internal/binpath): a fetch may run without
-// asking, and a File patch could have put a pdftotext there.
-func (t *Tool) pdfText(ctx context.Context, workspace string, body []byte) (string, string) {
+// asking, and a File patch could have put a pdftotext there. At most limit
+// bytes of its output are kept (the fetch's max_bytes, the bound of every
+// other body's text): past that the converter is killed and the text is
+// reported cut (cut true), so a PDF that expands, or a converter that
+// never stops, cannot make the call hold more than the fetch asked for.
+func (t *Tool) pdfText(ctx context.Context, workspace string, body []byte, limit int) (text, note string, cut bool) {
 	bin := t.opts.PDFToText
 	if bin == "" {
 		p, err := binpath.LookPath("pdftotext", workspace)
 		if err != nil {
-			return "", "This is a PDF and pdftotext (poppler-utils) is not installed, so its text cannot be extracted."
+			return "", "This is a PDF and pdftotext (poppler-utils) is not installed, so its text cannot be extracted.", false
 		}
 		bin = p
 	}
 	f, err := os.CreateTemp("", "codewhale-fetch-*.pdf")
 	if err != nil {
-		return "", fmt.Sprintf("This is a PDF; extracting its text failed: %v", err)
+		return "", fmt.Sprintf("This is a PDF; extracting its text failed: %v", err), false
 	}
 	defer os.Remove(f.Name())
 	_, werr := f.Write(body)
 	f.Close()
 	if werr != nil {
-		return "", fmt.Sprintf("This is a PDF; extracting its text failed: %v", werr)
+		return "", fmt.Sprintf("This is a PDF; extracting its text failed: %v", werr), false
 	}
 	cmd := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", f.Name(), "-")
 	cmd.Env = secrets.Environ() // the scrubbed environment a command gets
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Sprintf("This is a PDF; pdftotext could not read it (%v).", err)
+	cmd.WaitDelay = time.Second // a child that keeps the pipe open does not hold the call
+	stdout, err := cmd.StdoutPipe()
+	if err == nil {
+		err = cmd.Start()
 	}
-	return strings.TrimSpace(strings.ToValidUTF8(string(out), "\uFFFD")), "Text extracted from a PDF with pdftotext."
+	if err != nil {
+		return "", fmt.Sprintf("This is a PDF; pdftotext could not read it (%v).", err), false
+	}
+	out, rerr := io.ReadAll(io.LimitReader(stdout, int64(limit)+1))
+	if cut = len(out) > limit; cut {
+		_ = cmd.Process.Kill()
+		out = trimPartialRune(out[:limit])
+	}
+	err = cmd.Wait()
+	if !cut && (err != nil || rerr != nil) {
+		if err == nil {
+			err = rerr
+		}
+		return "", fmt.Sprintf("This is a PDF; pdftotext could not read it (%v).", err), false
+	}
+	note = "Text extracted from a PDF with pdftotext."
+	if cut {
+		note = fmt.Sprintf("Text extracted from a PDF with pdftotext; it was cut at max_bytes (%d bytes of text), "+
+			"fetch again with a larger max_bytes for more.", limit)
+	}
+	return strings.TrimSpace(strings.ToValidUTF8(string(out), "\uFFFD")), note, cut
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence a byte cut left at
+// the end of b.
+func trimPartialRune(b []byte) []byte {
+	for i := 0; i < utf8.UTFMax-1 && len(b) > 0; i++ {
+		if r, size := utf8.DecodeLastRune(b); r != utf8.RuneError || size != 1 {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	return b
 }

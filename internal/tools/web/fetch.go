@@ -84,13 +84,13 @@ func (t *Tool) fetch(ctx context.Context, tc *tools.Context, in input, grant *ne
 	data, _ := json.Marshal(out)
 	res := tools.Result{Content: string(data), Success: resp.StatusCode >= 200 && resp.StatusCode < 300}
 	res.Metadata = map[string]any{"status": resp.StatusCode, "content_type": out.ContentType, "bytes": len(body),
-		"truncated": truncated, "url": in.url}
+		"truncated": out.Truncated, "url": in.url}
 	return res, nil
 }
 
 func fetchError(ctx context.Context, in input, err error) error {
 	switch {
-	case errors.Is(err, netpolicy.ErrPrivate):
+	case errors.Is(err, netpolicy.ErrPrivate), errors.Is(err, netpolicy.ErrDenied):
 		return tools.PermissionDenied("%v", unwrapURLError(err))
 	case errors.Is(err, errTooManyRedirects):
 		return tools.ExecutionFailed("fetch of %s failed: %v", in.url, unwrapURLError(err))
@@ -145,8 +145,9 @@ func (t *Tool) render(ctx context.Context, workspace string, out *Fetched, resp 
 			out.Fields = fields
 		}
 	case media == "application/pdf":
-		text, note := t.pdfText(ctx, workspace, body)
+		text, note, cut := t.pdfText(ctx, workspace, body, in.maxBytes)
 		out.Content, out.Note = text, note
+		out.Truncated = out.Truncated || cut
 		if in.format == "raw" {
 			out.Note = "raw PDF bytes are not returned; this is the extracted text. " + note
 		}

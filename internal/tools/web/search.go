@@ -271,7 +271,7 @@ func (t *Tool) backendClient(b backend) (*http.Client, string, error) {
 	if configured {
 		grant = netpolicy.GrantURL(u)
 	}
-	return t.client(grant, 0), host, nil
+	return backendRedirects(t.client(grant, 0), b.name()), host, nil
 }
 
 func denyListed(p *netpolicy.Policy, host string) bool {

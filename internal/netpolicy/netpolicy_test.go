@@ -122,15 +122,23 @@ func TestParseHostPort(t *testing.T) {
 	}
 }
 
+// CONTRACT.md §6.10: loopback, link-local, private, CGNAT and reserved
+// addresses, and IPv6 forms that carry one inside them (NAT64's
+// 64:ff9b::a9fe:a9fe is the metadata address), need explicit approval;
+// NAT64 and 6to4 of a public IPv4 address stay public.
 func TestIsPrivate(t *testing.T) {
 	t.Parallel()
 	for _, a := range []string{"127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.0.1", "169.254.169.254", "100.64.0.1",
-		"0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "224.0.0.1", "198.18.0.1", "255.255.255.255"} {
+		"0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "224.0.0.1", "198.18.0.1", "255.255.255.255",
+		"192.0.2.1", "198.51.100.7", "203.0.113.9", "2001:db8::1", "100::1", "fec0::1", "::7f00:1",
+		"::ffff:0:7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b::7f00:1", "2002:7f00:1::", "2002:a9fe:a9fe::1",
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2"} {
 		if !IsPrivate(netip.MustParseAddr(a)) {
 			t.Errorf("%s should be private", a)
 		}
 	}
-	for _, a := range []string{"93.184.216.34", "8.8.8.8", "2606:4700::1111", "1.1.1.1"} {
+	for _, a := range []string{"93.184.216.34", "8.8.8.8", "2606:4700::1111", "1.1.1.1", "64:ff9b::808:808",
+		"2002:808:808::1"} {
 		if IsPrivate(netip.MustParseAddr(a)) {
 			t.Errorf("%s should be public", a)
 		}

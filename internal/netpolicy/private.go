@@ -12,7 +12,10 @@ import (
 // IsPrivate reports whether a is an address an agent-initiated request must
 // not reach unasked: loopback, private (RFC 1918, ULA), link-local (cloud
 // metadata lives at 169.254.169.254), CGNAT, unspecified, multicast,
-// benchmarking and reserved ranges.
+// benchmarking, documentation and reserved ranges, and an IPv6 address that
+// carries one of those IPv4 addresses inside it (NAT64 64:ff9b::/96, 6to4
+// 2002::/16) or is a transition form with no public use (IPv4-compatible,
+// IPv4-translated, Teredo, site-local).
 func IsPrivate(a netip.Addr) bool {
 	a = a.Unmap()
 	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
@@ -24,6 +27,15 @@ func IsPrivate(a netip.Addr) bool {
 			return true
 		}
 	}
+	if a.Is6() {
+		b := a.As16()
+		switch {
+		case netip.MustParsePrefix("64:ff9b::/96").Contains(a):
+			return IsPrivate(netip.AddrFrom4([4]byte(b[12:16])))
+		case netip.MustParsePrefix("2002::/16").Contains(a):
+			return IsPrivate(netip.AddrFrom4([4]byte(b[2:6])))
+		}
+	}
 	return false
 }
 
@@ -32,9 +44,18 @@ func reserved() []netip.Prefix {
 		netip.MustParsePrefix("0.0.0.0/8"),
 		netip.MustParsePrefix("100.64.0.0/10"),
 		netip.MustParsePrefix("192.0.0.0/24"),
-		netip.MustParsePrefix("198.18.0.0/15"),
+		netip.MustParsePrefix("192.0.2.0/24"),    // TEST-NET-1
+		netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
+		netip.MustParsePrefix("198.51.100.0/24"), // TEST-NET-2
+		netip.MustParsePrefix("203.0.113.0/24"),  // TEST-NET-3
 		netip.MustParsePrefix("240.0.0.0/4"),
 		netip.MustParsePrefix("64:ff9b:1::/48"),
+		netip.MustParsePrefix("::/96"),           // IPv4-compatible (::a.b.c.d), deprecated
+		netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT)
+		netip.MustParsePrefix("100::/64"),        // discard-only
+		netip.MustParsePrefix("2001::/32"),       // Teredo
+		netip.MustParsePrefix("2001:db8::/32"),   // documentation
+		netip.MustParsePrefix("fec0::/10"),       // site-local, deprecated
 	}
 }
 

@@ -120,3 +120,18 @@ func lit(s string) value { return value{s: s, known: true, literal: true} }
 func stdinPath(s string) bool {
 	return s == "-" || s == "/dev/stdin" || s == "/dev/fd/0" || s == "/proc/self/fd/0"
 }
+
+// optionValue is the value of the option word a: val, what follows its =,
+// when attached, else the next argument (i moves past it); ok is false when
+// no argument follows.
+func optionValue(args []value, i *int, a value, val string, attached bool) (v value, ok bool) {
+	if attached {
+		a.s = val
+		return a, true
+	}
+	if *i+1 >= len(args) {
+		return value{}, false
+	}
+	*i++
+	return args[*i], true
+}

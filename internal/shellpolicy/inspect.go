@@ -527,14 +527,8 @@ func getopt(args []value, valuedShort string, valuedLong []string, opt func(stri
 				if name != l && !abbreviates(name, l) {
 					continue
 				}
-				v := a
-				switch {
-				case attached:
-					v.s = val
-				case i+1 < len(args):
-					i++
-					v = args[i]
-				default:
+				v, ok := optionValue(args, &i, a, val, attached)
+				if !ok {
 					return ops
 				}
 				opt(l, v)

@@ -138,13 +138,12 @@ func (c *classifier) gnuRuns(args []value, prog string, valuedLong []string, val
 			if !ok {
 				continue
 			}
-			v := part(a, val)
-			if !attached {
-				if i+1 >= len(args) || n == "html" {
-					continue // man --html's browser is optional, so only ever attached
-				}
-				i++
-				v = args[i]
+			if !attached && n == "html" {
+				continue // man --html's browser is optional, so only ever attached
+			}
+			v, ok := optionValue(args, &i, a, val, attached)
+			if !ok {
+				continue
 			}
 			c.run(runs[n], v, prog+" --"+n)
 		case strings.HasPrefix(a.s, "-") && len(a.s) > 1:
@@ -201,13 +200,9 @@ func (c *classifier) tarRuns(args []value) {
 			n == "occurrence" || n == "sparse-version" || n == "hole-detection") {
 			continue // optional values, only ever attached
 		}
-		v := part(a, val)
-		if !attached {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, a, val, attached)
+		if !ok {
+			continue
 		}
 		if n == "checkpoint-action" {
 			switch {
@@ -628,13 +623,9 @@ func (c *classifier) gdbRuns(name string, args []value) {
 		default:
 			continue
 		}
-		v := part(a, val)
-		if !attached {
-			if i+1 >= len(args) {
-				return
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, a, val, attached)
+		if !ok {
+			return
 		}
 		what := name + " -" + opt
 		if !file {
@@ -691,13 +682,9 @@ func (c *classifier) lldbRuns(args []value) {
 		default:
 			continue
 		}
-		v := part(a, val)
-		if !attached {
-			if i+1 >= len(args) {
-				return
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, a, val, attached)
+		if !ok {
+			return
 		}
 		what := "lldb " + opt
 		if !file {
@@ -1093,13 +1080,9 @@ func (c *classifier) ncRuns(name string, args []value) {
 			if !ok {
 				continue
 			}
-			v := part(a, val)
-			if !attached {
-				if i+1 >= len(args) {
-					return
-				}
-				i++
-				v = args[i]
+			v, ok := optionValue(args, &i, a, val, attached)
+			if !ok {
+				return
 			}
 			switch n {
 			case "exec":
@@ -1405,13 +1388,9 @@ func (c *classifier) containerRuns(name string, args []value) {
 			}
 			continue
 		}
-		v := part(a, val)
-		if !attached {
-			if i+1 >= len(args) {
-				return
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, a, val, attached)
+		if !ok {
+			return
 		}
 		var src string
 		if opt == "--mount" {

@@ -58,14 +58,8 @@ func (c *classifier) goFlags(args []value, what string) {
 		default:
 			continue
 		}
-		v := a
-		switch {
-		case attached:
-			v.s = val
-		case i+1 < len(args):
-			i++
-			v = args[i]
-		default:
+		v, ok := optionValue(args, &i, a, val, attached)
+		if !ok {
 			continue
 		}
 		flag := what + " -" + name

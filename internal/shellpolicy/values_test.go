@@ -168,15 +168,12 @@ func TestValuesAreWhatBashComputes(t *testing.T) {
 // is matched where the command runs (here /, where h[o]me is /home).
 func TestRelativeGlobsExpandInTheWorkingDirectory(t *testing.T) {
 	t.Parallel()
-	env := testEnv()
-	for _, tt := range []classCase{
-		{"rm -rf h[o]me", Blocked, "rm -r home"},
-		{"rm -rf ho?e", Blocked, "rm -r home"},
+	// /usr and /bin/rm are on every machine the tests run on; /home is not
+	// (a minimal container may lack it).
+	checkClassesIn(t, testEnv(), "/", []classCase{
+		{"rm -rf u[s]r", Blocked, "rm -r usr"},
+		{"rm -rf us?", Blocked, "rm -r usr"},
 		{"cd /bin && ./r[m] -rf /", Blocked, ""},
-		{"ls h*", ReadOnly, ""},
-	} {
-		if v := env.Classify(tt.cmd, "/"); v.Class != tt.want || !strings.Contains(v.Reason(), tt.reason) {
-			t.Errorf("Classify(%q, /) = %v %q; want %v containing %q", tt.cmd, v.Class, v.Reason(), tt.want, tt.reason)
-		}
-	}
+		{"ls u*", ReadOnly, ""},
+	})
 }
